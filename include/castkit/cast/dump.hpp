@@ -1,0 +1,29 @@
+// Human- and machine-readable views of a whole document: `castkit dump` and `castkit info`.
+#pragma once
+
+#include <castkit/cast/document.hpp>
+
+#include <cstddef>
+#include <string>
+
+namespace castkit::cast {
+
+struct DumpOptions {
+    // Text dumps show at most this many elements of an array, then "… N more".
+    std::size_t max_elements = 8;
+};
+
+// An indented tree of nodes and properties. O(nodes + shown elements).
+std::string dump_text(const Document& document, const DumpOptions& options = {});
+
+// The whole document as JSON in castkit's dump schema (every value, nothing elided):
+// {"version":1,"flags":0,"roots":[NODE]}, NODE = {"id","hash","properties","children"[,"opaque"]}.
+// Floats use the shortest text that reads back to the stored value; non-finite ones are the
+// strings "nan", "inf", "-inf". Appends to `out`. O(file size).
+void dump_json(const Document& document, std::string& out);
+
+// A summary of what the document holds: roots, models, meshes, skeletons, materials,
+// animations, instances, sizes.
+std::string info_text(Document& document, std::uint64_t file_bytes);
+
+}  // namespace castkit::cast

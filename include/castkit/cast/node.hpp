@@ -1,0 +1,112 @@
+// The generic Cast node tree: every node and property exactly as stored, so that anything
+// castkit does not understand still survives a round trip. Typed views (nodes.hpp) sit on top.
+#pragma once
+
+#include <castkit/cast/types.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace castkit::cast {
+
+using Bytes = std::span<const std::byte>;
+
+// Loads a T from possibly unaligned little-endian bytes (rule 1: never cast file pointers).
+template <class T>
+inline T load(const std::byte* bytes) {
+    T value;
+    std::memcpy(&value, bytes, sizeof(T));
+    return value;
+}
+
+// One property: its type, name, element count and payload bytes. The payload is either a view
+// into the buffer the document was read from (zero copy) or bytes the property owns.
+class Property {
+public:
+    Property() = default;
+    // A property viewing `payload`, which must outlive it (the document keeps its buffer alive).
+    Property(PropertyType type, std::string name, std::uint32_t count, Bytes payload);
+    // A property owning `payload`.
+    Property(PropertyType type, std::string name, std::uint32_t count,
+             std::vector<std::byte> payload);
+    Property(const Property& other);
+    Property& operator=(const Property& other);
+    Property(Property&&) noexcept = default;
+    Property& operator=(Property&&) noexcept = default;
+
+    PropertyType type() const { return type_; }
+    const std::string& name() const { return name_; }
+    // ArrayLength as stored: elements for arrays, strings for `s` (rule 4).
+    std::uint32_t count() const { return count_; }
+    Bytes bytes() const { return {data_, size_}; }
+    // Bytes this property takes in a file: 8-byte header + name + payload.
+    std::uint64_t stored_size() const { return 8 + name_.size() + size_; }
+
+    // Element i widened to u64; valid for b/h/i/l.
+    std::uint64_t integer(std::size_t i) const;
+    // Element i as a double; valid for b/h/i/l/f/d.
+    double number(std::size_t i) const;
+    // Float component `component` of element i; valid for f/v2/v3/v4.
+    float component(std::size_t i, std::size_t component) const;
+    // The i-th string of an `s` property (strings are NUL-separated in the payload).
+    std::string_view string(std::size_t i = 0) const;
+    // Number of elements that can be read: count() for fixed-size types, strings for `s`.
+    std::size_t size() const;
+
+private:
+    PropertyType type_ = PropertyType::Byte;
+    std::string name_;
+    std::uint32_t count_ = 0;
+    const std::byte* data_ = nullptr;
+    std::size_t size_ = 0;
+    std::vector<std::byte> owned_;
+};
+
+// A node: header fields, properties in file order (duplicates kept, rule 7), children, and the
+// opaque tail of a node whose property type was unknown (rule 6).
+struct Node {
+    std::uint32_t id = 0;
+    std::uint64_t hash = 0;
+    std::vector<Property> properties;
+    std::vector<std::unique_ptr<Node>> children;
+
+    // Rule 6: bytes from the first unknown property to the node's end, written back unchanged.
+    // When present, the stored property and child counts are kept so the header round-trips.
+    Bytes opaque;
+    std::uint32_t opaque_property_count = 0;  // stored PropertyCount, used only with opaque
+    std::uint32_t opaque_child_count = 0;     // stored ChildCount, used only with opaque
+
+    // Where the node was read from; kNotRead for nodes made in code.
+    static constexpr std::uint64_t kNotRead = ~std::uint64_t{0};
+    std::uint64_t file_offset = kNotRead;
+
+    Node() = default;
+    Node(std::uint32_t id_, std::uint64_t hash_) : id(id_), hash(hash_) {}
+    Node(NodeId id_, std::uint64_t hash_) : id(static_cast<std::uint32_t>(id_)), hash(hash_) {}
+
+    // A deep copy (payload views keep pointing into the same buffers).
+    std::unique_ptr<Node> clone() const;
+
+    bool is(NodeId kind) const { return id == static_cast<std::uint32_t>(kind); }
+
+    // The last property with this name (rule 7), or nullptr.
+    const Property* find(std::string_view name) const;
+    Property* find(std::string_view name);
+    // Replaces the last property with this name, or appends one.
+    Property& set(Property property);
+    // Removes every property with this name; returns how many were removed.
+    std::size_t remove(std::string_view name);
+
+    Node& add_child(std::unique_ptr<Node> child);
+
+    // NodeSize as the writer computes it: 24 + properties + opaque + children (rule 2).
+    std::uint64_t computed_size() const;
+};
+
+}  // namespace castkit::cast

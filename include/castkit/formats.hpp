@@ -1,0 +1,31 @@
+// Every file format castkit reads or writes, behind one interface: each converts to and from
+// the Cast document (the hub), so `castkit convert` and `info` work for any pair.
+#pragma once
+
+#include <castkit/cast/document.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace castkit {
+
+struct FormatInfo {
+    std::string_view name;                         // "cast", "seanim", …
+    std::vector<std::string_view> extensions;      // ".cast"; longest match wins (".dmf.json")
+    // Reads a file into a Cast document; warnings name what was approximated.
+    Expected<cast::Document> (*read)(const std::filesystem::path& path, Diagnostics& warnings);
+    // Writes a Cast document; warnings name what the format cannot hold and was dropped.
+    Expected<void> (*write)(cast::Document& document, const std::filesystem::path& path,
+                            Diagnostics& warnings);
+};
+
+// All registered formats.
+const std::vector<FormatInfo>& all_formats();
+// The format a path's extension names, or nullptr.
+const FormatInfo* format_for_path(const std::filesystem::path& path);
+// The format with this name, or nullptr.
+const FormatInfo* format_by_name(std::string_view name);
+
+}  // namespace castkit

@@ -1,0 +1,110 @@
+// `castkit info`: what a document holds, summarised through the typed views.
+#include <castkit/cast/dump.hpp>
+#include <castkit/cast/nodes.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
+#include <limits>
+
+namespace castkit::cast {
+namespace {
+
+using Out = std::back_insert_iterator<std::string>;
+
+std::string quoted(std::optional<std::string_view> name) {
+    return name ? fmt::format("'{}'", *name) : std::string("(unnamed)");
+}
+
+std::string human_bytes(std::uint64_t bytes) {
+    if (bytes < 1024) return fmt::format("{} B", bytes);
+    const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
+    double value = static_cast<double>(bytes) / 1024.0;
+    int unit = 0;
+    while (value >= 1024.0 && unit < 3) {
+        value /= 1024.0;
+        ++unit;
+    }
+    return fmt::format("{:.1f} {}", value, units[unit]);
+}
+
+void mesh_info(std::string& out, const Mesh& mesh) {
+    fmt::format_to(Out(out), "    mesh {}: {} vertices, {} faces, {} UV layers, {} colour layers",
+                   quoted(mesh.name()), mesh.vertex_count(), mesh.face_count(),
+                   mesh.uv_layer_count(), mesh.color_layer_count());
+    if (mesh.normals().size() > 0) out += ", normals";
+    if (mesh.tangents().size() > 0) out += ", tangents";
+    if (std::uint32_t mi = mesh.max_weight_influence(); mi > 0)
+        fmt::format_to(Out(out), ", weights ({} per vertex, {})", mi, mesh.skinning_method());
+    if (Material material = mesh.material()) fmt::format_to(Out(out), ", material {}", quoted(material.name()));
+    out += '\n';
+}
+
+void model_info(std::string& out, const Model& model) {
+    auto meshes = model.meshes();
+    fmt::format_to(Out(out), "  model {}: {} meshes\n", quoted(model.name()), meshes.size());
+    for (const Mesh& mesh : meshes) mesh_info(out, mesh);
+    for (const Hair& hair : model.hairs())
+        fmt::format_to(Out(out), "    hair {}: {} strands, {} particles\n", quoted(hair.name()),
+                       hair.segments().size(), hair.particles().size());
+    for (const BlendShape& shape : model.blend_shapes())
+        fmt::format_to(Out(out), "    blend shape {}: {} target vertices, base {}\n",
+                       quoted(shape.name()), shape.vertex_indices().size(),
+                       shape.base_shape() ? quoted(shape.base_shape().name()) : "(unresolved)");
+    if (Skeleton skeleton = model.skeleton())
+        fmt::format_to(Out(out), "    skeleton: {} bones, {} IK handles, {} constraints\n",
+                       skeleton.bones().size(), skeleton.ik_handles().size(),
+                       skeleton.constraints().size());
+    for (const Material& material : model.materials())
+        fmt::format_to(Out(out), "    material {} ({}): {} slots, {} files, {} colours\n",
+                       quoted(material.name()), material.type().value_or("?"),
+                       material.slots().size(), material.files().size(), material.colors().size());
+}
+
+void animation_info(std::string& out, const Animation& animation) {
+    auto curves = animation.curves();
+    std::uint32_t first = std::numeric_limits<std::uint32_t>::max(), last = 0;
+    for (const Curve& curve : curves) {
+        IndexView frames = curve.key_frames();
+        for (std::size_t i = 0; i < frames.size(); ++i) {
+            first = std::min(first, frames[i]);
+            last = std::max(last, frames[i]);
+        }
+    }
+    fmt::format_to(Out(out), "  animation {}: {} curves, {} overrides, {} notification tracks, ",
+                   quoted(animation.name()), curves.size(),
+                   animation.curve_mode_overrides().size(),
+                   animation.notification_tracks().size());
+    if (first <= last) fmt::format_to(Out(out), "frames {}..{}", first, last);
+    else out += "no keys";
+    if (auto fr = animation.framerate()) fmt::format_to(Out(out), " at {} fps", *fr);
+    if (animation.looping()) out += ", looping";
+    out += '\n';
+}
+
+}  // namespace
+
+std::string info_text(Document& document, std::uint64_t file_bytes) {
+    std::string out = fmt::format("{}: cast v{}, {}, {} roots\n", document.source_name,
+                                  document.version, human_bytes(file_bytes),
+                                  document.roots.size());
+    std::size_t index = 0;
+    for (Root& root : document.root_nodes()) {
+        fmt::format_to(Out(out), "root {}: {} models, {} animations, {} instances\n", index++,
+                       root.models().size(), root.animations().size(), root.instances().size());
+        for (const Metadata& meta : root.metadata())
+            fmt::format_to(Out(out), "  metadata: author {}, software {}, up {}\n",
+                           quoted(meta.author()), quoted(meta.software()), quoted(meta.up_axis()));
+        for (const Model& model : root.models()) model_info(out, model);
+        for (const Animation& animation : root.animations()) animation_info(out, animation);
+        for (const Instance& instance : root.instances())
+            fmt::format_to(Out(out), "  instance {}: file {}\n", quoted(instance.name()),
+                           instance.reference_file() ? quoted(instance.reference_file().path())
+                                                     : "(unresolved)");
+    }
+    for (const Diagnostic& warning : document.warnings) out += warning.to_string() + '\n';
+    return out;
+}
+
+}  // namespace castkit::cast

@@ -1,0 +1,36 @@
+// Node paths for diagnostics ("root[0]/model[2]/mesh[0]"), built only when a message needs one.
+#pragma once
+
+#include <castkit/cast/node.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace castkit::cast {
+
+// One step of a path: a node's id and its index among the siblings with the same id.
+// Steps link to their parent on the stack, so walking a tree costs nothing until formatted.
+struct PathStep {
+    const PathStep* parent = nullptr;
+    std::uint32_t id = 0;
+    std::uint32_t index = 0;
+};
+
+// "model[2]" for known ids, "0x12345678[0]" for unknown ones.
+std::string step_name(std::uint32_t id, std::uint32_t index);
+std::string format_path(const PathStep* step);
+
+// Counts siblings by id so each child gets its per-id index.
+class SiblingCounter {
+public:
+    std::uint32_t next(std::uint32_t id);
+
+private:
+    struct Entry {
+        std::uint32_t id;
+        std::uint32_t count;
+    };
+    std::vector<Entry> entries_;
+};
+
+}  // namespace castkit::cast

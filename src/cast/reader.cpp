@@ -1,0 +1,301 @@
+// The Cast reader: parses the header and node tree of a buffer, keeping every payload as a view
+// into it. Every count is checked against the bytes left before anything is allocated.
+#include <castkit/cast/document.hpp>
+
+#include "../platform/platform.hpp"
+#include "node_path.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+namespace castkit::cast {
+namespace {
+
+constexpr std::uint32_t kMagic = 0x74736163;  // "cast"
+constexpr std::size_t kFileHeaderSize = 16;
+constexpr std::size_t kNodeHeaderSize = 24;
+constexpr std::size_t kPropertyHeaderSize = 8;
+
+std::string human_size(double bytes) {
+    const char* units[] = {"bytes", "KB", "MB", "GB", "TB", "PB"};
+    int unit = 0;
+    while (bytes >= 1000.0 && unit < 5) {
+        bytes /= 1000.0;
+        ++unit;
+    }
+    return unit == 0 ? fmt::format("{:.0f} bytes", bytes) : fmt::format("{:.0f} {}", bytes, units[unit]);
+}
+
+class Reader {
+public:
+    Reader(Bytes data, Document& document, const ReadOptions& options)
+        : data_(data), document_(document), options_(options) {}
+
+    Expected<void> read_file();
+
+private:
+    Expected<std::unique_ptr<Node>> read_node(std::size_t& pos, std::size_t bound,
+                                              const PathStep& step, std::uint32_t depth);
+    // Reads one property; returns false (and sets `unknown_type`) for an unknown type id.
+    Expected<void> read_property(Node& node, std::size_t& pos, std::size_t bound,
+                                 const PathStep& step, bool& unknown_type);
+    Expected<void> read_opaque_tail(Node& node, std::size_t property_start,
+                                    std::size_t node_start, std::uint64_t declared_end,
+                                    std::size_t bound, const PathStep& step,
+                                    std::uint16_t type_id, std::uint32_t property_count,
+                                    std::uint32_t child_count);
+
+    Diagnostic at(std::size_t offset, const PathStep* step, std::string message) const {
+        Diagnostic d;
+        d.file = document_.source_name;
+        d.offset = offset;
+        if (step != nullptr) d.path = format_path(step);
+        d.message = std::move(message);
+        return d;
+    }
+    void warn(std::size_t offset, const PathStep* step, std::string rule, std::string message) {
+        Diagnostic d = at(offset, step, std::move(message));
+        d.severity = Severity::Warning;
+        d.rule = std::move(rule);
+        document_.warnings.push_back(std::move(d));
+    }
+
+    Bytes data_;
+    Document& document_;
+    const ReadOptions& options_;
+};
+
+Expected<void> Reader::read_file() {
+    if (data_.size() < kFileHeaderSize)
+        return make_error(at(0, nullptr,
+                             fmt::format("truncated header: a cast file starts with 16 bytes, this "
+                                         "one has {}",
+                                         data_.size())));
+    if (load<std::uint32_t>(data_.data()) != kMagic)
+        return make_error(at(0, nullptr, "not a cast file (bad magic)"));
+    document_.version = load<std::uint32_t>(data_.data() + 4);
+    std::uint32_t root_count = load<std::uint32_t>(data_.data() + 8);
+    document_.flags = load<std::uint32_t>(data_.data() + 12);
+    if (document_.version != 1)
+        return make_error(
+            at(4, nullptr, fmt::format("unsupported version {} (castkit reads version 1)",
+                                       document_.version)));
+    if (document_.flags != 0)
+        warn(12, nullptr, "cast.flags", fmt::format("non-zero header flags {:#x}", document_.flags));
+
+    std::size_t pos = kFileHeaderSize;
+    if (root_count > (data_.size() - pos) / kNodeHeaderSize)
+        return make_error(at(8, nullptr,
+                             fmt::format("header claims {} roots but only {} bytes follow",
+                                         root_count, data_.size() - pos)));
+    document_.roots.reserve(root_count);
+    SiblingCounter counter;
+    for (std::uint32_t i = 0; i < root_count; ++i) {
+        std::uint32_t id = pos + 4 <= data_.size() ? load<std::uint32_t>(data_.data() + pos) : 0;
+        PathStep step{nullptr, id, counter.next(id)};
+        auto root = read_node(pos, data_.size(), step, 1);
+        if (!root) return make_error(root.error());
+        document_.roots.push_back(std::move(*root));
+    }
+    if (pos < data_.size()) {
+        document_.trailing = data_.subspan(pos);
+        warn(pos, nullptr, "cast.trailing",
+             fmt::format("{} bytes after the last root", data_.size() - pos));
+    }
+    return {};
+}
+
+Expected<std::unique_ptr<Node>> Reader::read_node(std::size_t& pos, std::size_t bound,
+                                                  const PathStep& step, std::uint32_t depth) {
+    const std::size_t start = pos;
+    if (depth > options_.max_depth)
+        return make_error(at(start, &step,
+                             fmt::format("nodes nested deeper than {}", options_.max_depth)));
+    if (bound - pos < kNodeHeaderSize)
+        return make_error(at(start, &step,
+                             fmt::format("truncated node header: needs 24 bytes, {} left",
+                                         bound - pos)));
+    const std::byte* header = data_.data() + pos;
+    auto node = std::make_unique<Node>(load<std::uint32_t>(header), load<std::uint64_t>(header + 8));
+    node->file_offset = start;
+    const std::uint32_t declared_size = load<std::uint32_t>(header + 4);
+    const std::uint32_t property_count = load<std::uint32_t>(header + 16);
+    const std::uint32_t child_count = load<std::uint32_t>(header + 20);
+    const std::uint64_t declared_end = std::uint64_t{start} + declared_size;
+    pos += kNodeHeaderSize;
+
+    const std::size_t left = bound - pos;
+    if (property_count > left / kPropertyHeaderSize)
+        return make_error(at(start + 16, &step,
+                             fmt::format("node claims {} properties but has {} bytes left",
+                                         property_count, left)));
+    if (child_count > left / kNodeHeaderSize)
+        return make_error(at(start + 20, &step,
+                             fmt::format("node claims {} children but has {} bytes left",
+                                         child_count, left)));
+
+    node->properties.reserve(property_count);
+    for (std::uint32_t i = 0; i < property_count; ++i) {
+        const std::size_t property_start = pos;
+        bool unknown_type = false;
+        if (auto ok = read_property(*node, pos, bound, step, unknown_type); !ok)
+            return make_error(ok.error());
+        if (unknown_type) {
+            auto type_id = load<std::uint16_t>(data_.data() + property_start);
+            if (auto ok = read_opaque_tail(*node, property_start, start, declared_end, bound, step,
+                                           type_id, property_count, child_count);
+                !ok)
+                return make_error(ok.error());
+            pos = static_cast<std::size_t>(declared_end);
+            return node;
+        }
+    }
+
+    node->children.reserve(child_count);
+    SiblingCounter counter;
+    for (std::uint32_t i = 0; i < child_count; ++i) {
+        std::uint32_t id = bound - pos >= 4 ? load<std::uint32_t>(data_.data() + pos) : 0;
+        PathStep child_step{&step, id, counter.next(id)};
+        auto child = read_node(pos, bound, child_step, depth + 1);
+        if (!child) return make_error(child.error());
+        node->children.push_back(std::move(*child));
+    }
+
+    const std::uint64_t content_size = pos - start;
+    if (content_size != declared_size) {
+        std::string where = declared_end > data_.size() ? " (past the end of the file)" : "";
+        warn(start + 4, &step, "cast.nodesize",
+             fmt::format("NodeSize says {} bytes{} but the content is {}; content wins, a "
+                         "rewrite corrects it",
+                         declared_size, where, content_size));
+    }
+    return node;
+}
+
+Expected<void> Reader::read_property(Node& node, std::size_t& pos, std::size_t bound,
+                                     const PathStep& step, bool& unknown_type) {
+    const std::size_t start = pos;
+    if (bound - pos < kPropertyHeaderSize)
+        return make_error(at(start, &step,
+                             fmt::format("truncated property header: needs 8 bytes, {} left",
+                                         bound - pos)));
+    const std::byte* header = data_.data() + pos;
+    const auto type_id = load<std::uint16_t>(header);
+    const auto name_size = load<std::uint16_t>(header + 2);
+    const auto count = load<std::uint32_t>(header + 4);
+    if (!is_known_type(type_id)) {
+        unknown_type = true;
+        return {};
+    }
+    const auto type = static_cast<PropertyType>(type_id);
+    pos += kPropertyHeaderSize;
+    if (bound - pos < name_size)
+        return make_error(at(start + 2, &step,
+                             fmt::format("property name of {} bytes but {} bytes are left",
+                                         name_size, bound - pos)));
+    std::string name(reinterpret_cast<const char*>(data_.data() + pos), name_size);
+    pos += name_size;
+
+    const std::size_t left = bound - pos;
+    std::size_t payload_size = 0;
+    if (type == PropertyType::String) {
+        // Rule 4: ArrayLength consecutive NUL-terminated strings.
+        const char* begin = reinterpret_cast<const char*>(data_.data() + pos);
+        std::size_t scanned = 0;
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const void* nul = std::memchr(begin + scanned, 0, left - scanned);
+            if (nul == nullptr)
+                return make_error(at(pos + scanned, &step,
+                                     fmt::format("string {} of property '{}' has no NUL before "
+                                                 "the end of the data",
+                                                 i, name)));
+            scanned = static_cast<std::size_t>(static_cast<const char*>(nul) - begin) + 1;
+        }
+        payload_size = scanned;
+    } else {
+        const std::size_t stride = element_size(type);
+        if (count > left / stride)
+            return make_error(at(start + 4, &step,
+                                 fmt::format("property '{}' claims {} {} values ({}) but the "
+                                             "node has {} bytes left",
+                                             name, count, type_name(type),
+                                             human_size(double(count) * double(stride)), left)));
+        payload_size = std::size_t{count} * stride;
+    }
+    node.properties.emplace_back(type, std::move(name), count,
+                                 data_.subspan(pos, payload_size));
+    pos += payload_size;
+    return {};
+}
+
+Expected<void> Reader::read_opaque_tail(Node& node, std::size_t property_start,
+                                        std::size_t node_start, std::uint64_t declared_end,
+                                        std::size_t bound, const PathStep& step,
+                                        std::uint16_t type_id, std::uint32_t property_count,
+                                        std::uint32_t child_count) {
+    // Rule 6: only NodeSize can say where this node ends; it must lie inside the parent.
+    if (declared_end < property_start || declared_end > bound)
+        return make_error(at(node_start + 4, &step,
+                             fmt::format("unknown property type {:#06x}: its size is unknowable "
+                                         "and NodeSize ({} bytes) does not end inside the parent",
+                                         type_id, declared_end - node_start)));
+    node.opaque = data_.subspan(property_start, static_cast<std::size_t>(declared_end) - property_start);
+    node.opaque_property_count = property_count;
+    node.opaque_child_count = child_count;
+    std::uint16_t name_size = bound - property_start >= 8
+                                  ? load<std::uint16_t>(data_.data() + property_start + 2)
+                                  : 0;
+    std::string name;
+    if (property_start + 8 + name_size <= bound)
+        name.assign(reinterpret_cast<const char*>(data_.data() + property_start + 8), name_size);
+    warn(property_start, &step, "cast.unknown-property-type",
+         fmt::format("property '{}' has unknown type {:#06x}; the rest of the node ({} bytes) is "
+                     "kept opaque and written back unchanged",
+                     name, type_id, node.opaque.size()));
+    return {};
+}
+
+Expected<Document> parse(Bytes bytes, Document document, const ReadOptions& options) {
+    Reader reader(bytes, document, options);
+    if (auto ok = reader.read_file(); !ok) return make_error(ok.error());
+    return document;
+}
+
+Document named_document(std::string name) {
+    Document document;
+    document.source_name = std::move(name);
+    return document;
+}
+
+}  // namespace
+
+Expected<Document> read(Bytes bytes, const ReadOptions& options) {
+    return parse(bytes, named_document(options.source_name), options);
+}
+
+Expected<Document> read(std::vector<std::byte> bytes, const ReadOptions& options) {
+    auto storage = std::make_shared<std::vector<std::byte>>(std::move(bytes));
+    Document document = named_document(options.source_name);
+    document.retain(storage);
+    return parse(*storage, std::move(document), options);
+}
+
+Expected<Document> open(const std::filesystem::path& path, const ReadOptions& options) {
+    auto mapped = platform::map_file(path);
+    if (!mapped) return make_error(mapped.error());
+    Document document =
+        named_document(options.source_name.empty() ? path.string() : options.source_name);
+    document.retain(*mapped);
+    return parse((*mapped)->bytes(), std::move(document), options);
+}
+
+Expected<Document> read_stdin(const ReadOptions& options) {
+    auto bytes = platform::read_stdin();
+    if (!bytes) return make_error(bytes.error());
+    ReadOptions named = options;
+    if (named.source_name.empty()) named.source_name = "<stdin>";
+    return read(std::move(*bytes), named);
+}
+
+}  // namespace castkit::cast

@@ -1,0 +1,14 @@
+// The list of formats: each format folder contributes one entry function.
+#pragma once
+
+#include <castkit/formats.hpp>
+
+namespace castkit::formats {
+
+FormatInfo cast_format();
+
+inline std::vector<FormatInfo> registered_formats() {
+    return {cast_format()};
+}
+
+}  // namespace castkit::formats

@@ -1,0 +1,45 @@
+// The one place castkit touches the operating system: memory-mapped input and atomic output.
+// POSIX and Windows implementations live beside this header; nothing else includes OS headers.
+#pragma once
+
+#include <castkit/expected.hpp>
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+
+namespace castkit::platform {
+
+// A read-only view of a whole file. Empty files map to an empty span.
+class MappedFile {
+public:
+    virtual ~MappedFile() = default;
+    virtual std::span<const std::byte> bytes() const = 0;
+};
+
+// Maps `path` read-only. O(1) until pages are touched.
+Expected<std::shared_ptr<const MappedFile>> map_file(const std::filesystem::path& path);
+
+// An output file that appears at its destination only when committed: data goes to a temporary
+// file in the same directory, which commit() renames over the destination. Destroying an
+// uncommitted file removes the temporary and leaves the destination as it was.
+class AtomicFile {
+public:
+    virtual ~AtomicFile() = default;
+    virtual Expected<void> write(std::span<const std::byte> data) = 0;
+    virtual Expected<void> commit() = 0;
+};
+
+Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::path& path);
+
+// Writes everything to standard output (binary mode on Windows).
+Expected<void> write_stdout(std::span<const std::byte> data);
+// Reads all of standard input (binary mode on Windows).
+Expected<std::vector<std::byte>> read_stdin();
+
+// A diagnostic for an OS failure on `path`.
+Diagnostic os_error(const std::filesystem::path& path, const std::string& what, int code);
+
+}  // namespace castkit::platform

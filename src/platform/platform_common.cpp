@@ -1,0 +1,15 @@
+#include "platform.hpp"
+
+#include <cstdio>
+#include <system_error>
+
+namespace castkit::platform {
+
+Diagnostic os_error(const std::filesystem::path& path, const std::string& what, int code) {
+    Diagnostic d;
+    d.file = path.string();
+    d.message = what + ": " + std::system_category().message(code);
+    return d;
+}
+
+}  // namespace castkit::platform

@@ -1,0 +1,125 @@
+// Windows implementation of platform.hpp: file mappings, and MoveFileExW for atomic output.
+#include "platform.hpp"
+
+#define WIN32_LEAN_AND_MEAN
+#define NOMINMAX
+#include <windows.h>
+
+#include <fcntl.h>
+#include <io.h>
+
+#include <cstdio>
+#include <vector>
+
+namespace castkit::platform {
+namespace {
+
+class WindowsMappedFile final : public MappedFile {
+public:
+    WindowsMappedFile(const void* view, std::size_t size) : view_(view), size_(size) {}
+    ~WindowsMappedFile() override {
+        if (view_ != nullptr) UnmapViewOfFile(view_);
+    }
+    std::span<const std::byte> bytes() const override {
+        return {static_cast<const std::byte*>(view_), size_};
+    }
+
+private:
+    const void* view_;
+    std::size_t size_;
+};
+
+Diagnostic last_error(const std::filesystem::path& path, const std::string& what) {
+    return os_error(path, what, static_cast<int>(GetLastError()));
+}
+
+class WindowsAtomicFile final : public AtomicFile {
+public:
+    WindowsAtomicFile(HANDLE handle, std::filesystem::path temp, std::filesystem::path target)
+        : handle_(handle), temp_(std::move(temp)), target_(std::move(target)) {}
+    ~WindowsAtomicFile() override {
+        if (handle_ != INVALID_HANDLE_VALUE) CloseHandle(handle_);
+        if (!committed_) DeleteFileW(temp_.c_str());
+    }
+    Expected<void> write(std::span<const std::byte> data) override {
+        while (!data.empty()) {
+            DWORD chunk = data.size() > (1u << 30) ? (1u << 30) : static_cast<DWORD>(data.size());
+            DWORD written = 0;
+            if (!WriteFile(handle_, data.data(), chunk, &written, nullptr))
+                return make_error(last_error(target_, "cannot write"));
+            data = data.subspan(written);
+        }
+        return {};
+    }
+    Expected<void> commit() override {
+        CloseHandle(handle_);
+        handle_ = INVALID_HANDLE_VALUE;
+        if (!MoveFileExW(temp_.c_str(), target_.c_str(),
+                         MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
+            return make_error(last_error(target_, "cannot replace"));
+        committed_ = true;
+        return {};
+    }
+
+private:
+    HANDLE handle_;
+    std::filesystem::path temp_;
+    std::filesystem::path target_;
+    bool committed_ = false;
+};
+
+}  // namespace
+
+Expected<std::shared_ptr<const MappedFile>> map_file(const std::filesystem::path& path) {
+    HANDLE file = CreateFileW(path.c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr, OPEN_EXISTING,
+                              FILE_FLAG_SEQUENTIAL_SCAN, nullptr);
+    if (file == INVALID_HANDLE_VALUE) return make_error(last_error(path, "cannot open"));
+    LARGE_INTEGER size{};
+    GetFileSizeEx(file, &size);
+    const void* view = nullptr;
+    if (size.QuadPart > 0) {
+        HANDLE mapping = CreateFileMappingW(file, nullptr, PAGE_READONLY, 0, 0, nullptr);
+        if (mapping == nullptr) {
+            CloseHandle(file);
+            return make_error(last_error(path, "cannot map"));
+        }
+        view = MapViewOfFile(mapping, FILE_MAP_READ, 0, 0, 0);
+        CloseHandle(mapping);
+        if (view == nullptr) {
+            CloseHandle(file);
+            return make_error(last_error(path, "cannot map"));
+        }
+    }
+    CloseHandle(file);
+    return std::shared_ptr<const MappedFile>(
+        std::make_shared<WindowsMappedFile>(view, static_cast<std::size_t>(size.QuadPart)));
+}
+
+Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::path& path) {
+    std::filesystem::path temp = path;
+    temp += L".castkit-" + std::to_wstring(GetCurrentProcessId()) + L"-" +
+            std::to_wstring(GetTickCount64());
+    HANDLE handle = CreateFileW(temp.c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW,
+                                FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (handle == INVALID_HANDLE_VALUE)
+        return make_error(last_error(path, "cannot create a temporary file"));
+    return std::unique_ptr<AtomicFile>(std::make_unique<WindowsAtomicFile>(handle, temp, path));
+}
+
+Expected<void> write_stdout(std::span<const std::byte> data) {
+    _setmode(_fileno(stdout), _O_BINARY);
+    if (std::fwrite(data.data(), 1, data.size(), stdout) != data.size() || std::fflush(stdout) != 0)
+        return make_error(os_error("<stdout>", "cannot write", static_cast<int>(GetLastError())));
+    return {};
+}
+
+Expected<std::vector<std::byte>> read_stdin() {
+    _setmode(_fileno(stdin), _O_BINARY);
+    std::vector<std::byte> data;
+    std::byte chunk[1 << 16];
+    std::size_t n;
+    while ((n = std::fread(chunk, 1, sizeof chunk, stdin)) > 0) data.insert(data.end(), chunk, chunk + n);
+    return data;
+}
+
+}  // namespace castkit::platform

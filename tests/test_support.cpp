@@ -1,0 +1,57 @@
+#include "test_support.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+#include <fstream>
+#include <iterator>
+#include <sys/wait.h>
+
+namespace castkit::test {
+
+std::filesystem::path fixtures() { return CASTKIT_FIXTURES; }
+
+std::vector<std::byte> read_bytes(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::byte> bytes(chars.size());
+    std::memcpy(bytes.data(), chars.data(), chars.size());
+    return bytes;
+}
+
+void write_bytes(const std::filesystem::path& path, const std::vector<std::byte>& bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::filesystem::path temp_dir(const std::string& name) {
+    auto dir = std::filesystem::temp_directory_path() / ("castkit-test-" + name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+namespace {
+std::string slurp(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+}  // namespace
+
+CommandResult run_cli(const std::string& arguments) {
+    static int counter = 0;
+    auto dir = std::filesystem::temp_directory_path();
+    std::string stem = "castkit-cli-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    auto out = dir / (stem + ".out");
+    auto err = dir / (stem + ".err");
+    std::string command = std::string("\"") + CASTKIT_CLI + "\" " + arguments + " >\"" +
+                          out.string() + "\" 2>\"" + err.string() + "\"";
+    int status = std::system(command.c_str());
+    CommandResult result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+    std::filesystem::remove(out);
+    std::filesystem::remove(err);
+    return result;
+}
+
+}  // namespace castkit::test

@@ -1,0 +1,25 @@
+// Helpers shared by the tests: fixture paths, file I/O and running the CLI.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace castkit::test {
+
+std::filesystem::path fixtures();
+std::vector<std::byte> read_bytes(const std::filesystem::path& path);
+void write_bytes(const std::filesystem::path& path, const std::vector<std::byte>& bytes);
+// A fresh empty directory for one test.
+std::filesystem::path temp_dir(const std::string& name);
+
+struct CommandResult {
+    int exit_code;
+    std::string out;
+    std::string err;
+};
+// Runs the castkit CLI with `arguments` (a shell-quoted string).
+CommandResult run_cli(const std::string& arguments);
+
+}  // namespace castkit::test

@@ -1,0 +1,129 @@
+// info, dump and convert: the commands that work on any format castkit reads.
+#include "commands.hpp"
+
+#include <castkit/cast/dump.hpp>
+#include <castkit/formats.hpp>
+
+#include "../../src/platform/platform.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+namespace castkit::cli {
+
+void print_diagnostics(const Diagnostics& diagnostics) {
+    for (const Diagnostic& d : diagnostics) fmt::print(stderr, "{}\n", d.to_string());
+}
+
+namespace {
+
+const FormatInfo* pick_format(const std::string& path, const std::string& name) {
+    if (!name.empty()) {
+        const FormatInfo* format = format_by_name(name);
+        if (format == nullptr) fmt::print(stderr, "castkit: unknown format '{}'\n", name);
+        return format;
+    }
+    if (path == "-") return format_by_name("cast");
+    const FormatInfo* format = format_for_path(path);
+    if (format == nullptr)
+        fmt::print(stderr, "castkit: {}: cannot tell the format from the extension; use --from/--to\n", path);
+    return format;
+}
+
+void print_stdout(const std::string& text) {
+    (void)platform::write_stdout(std::as_bytes(std::span(text)));
+}
+
+std::uint64_t size_on_disk(const std::string& path) {
+    std::error_code ec;
+    auto size = std::filesystem::file_size(path, ec);
+    return ec ? 0 : size;
+}
+
+}  // namespace
+
+std::optional<cast::Document> load(const std::string& path, const std::string& format_name) {
+    const FormatInfo* format = pick_format(path, format_name);
+    if (format == nullptr) return std::nullopt;
+    Diagnostics warnings;
+    auto document = format->read(path, warnings);
+    if (!document) {
+        fmt::print(stderr, "{}\n", document.error().to_string());
+        return std::nullopt;
+    }
+    if (format->name != "cast") document->warnings = warnings;
+    return std::move(*document);
+}
+
+void register_cast_commands(CLI::App& app, int& exit_code) {
+    struct Options {
+        std::vector<std::string> inputs;
+        std::string input, output, from, to;
+        bool json = false;
+        std::size_t max_elements = 8;
+    };
+    auto options = std::make_shared<Options>();
+
+    CLI::App* info = app.add_subcommand("info", "Summarise what files hold");
+    info->add_option("files", options->inputs, "Files to summarise ('-' for stdin)")->required();
+    info->add_option("--from", options->from, "Input format, when the extension does not say");
+    info->callback([options, &exit_code] {
+        for (const std::string& path : options->inputs) {
+            auto document = load(path, options->from);
+            if (!document) {
+                exit_code = kInvalidInput;
+                continue;
+            }
+            print_stdout(cast::info_text(*document, size_on_disk(path)));
+        }
+    });
+
+    CLI::App* dump = app.add_subcommand("dump", "Print the node tree of a file");
+    dump->add_option("file", options->input, "File to dump ('-' for stdin)")->required();
+    dump->add_flag("--json", options->json, "Print every value as JSON (castkit's dump schema)");
+    dump->add_option("--max-elements", options->max_elements, "Array elements shown in text mode");
+    dump->add_option("--from", options->from, "Input format, when the extension does not say");
+    dump->callback([options, &exit_code] {
+        auto document = load(options->input, options->from);
+        if (!document) {
+            exit_code = kInvalidInput;
+            return;
+        }
+        print_diagnostics(document->warnings);
+        std::string out;
+        if (options->json) cast::dump_json(*document, out);
+        else out = cast::dump_text(*document, {.max_elements = options->max_elements});
+        print_stdout(out);
+    });
+
+    CLI::App* convert = app.add_subcommand("convert", "Convert between formats (or rewrite a file)");
+    convert->add_option("input", options->input, "Input file ('-' for stdin)")->required();
+    convert->add_option("output", options->output, "Output file ('-' for stdout)")->required();
+    convert->add_option("--from", options->from, "Input format, overriding the extension");
+    convert->add_option("--to", options->to, "Output format, overriding the extension");
+    convert->callback([options, &exit_code] {
+        auto document = load(options->input, options->from);
+        if (!document) {
+            exit_code = kInvalidInput;
+            return;
+        }
+        print_diagnostics(document->warnings);
+        std::string to = options->to;
+        if (to.empty() && options->output == "-") to = "cast";
+        const FormatInfo* format = pick_format(options->output, to);
+        if (format == nullptr) {
+            exit_code = kUsage;
+            return;
+        }
+        Diagnostics warnings;
+        auto written = format->write(*document, options->output, warnings);
+        print_diagnostics(warnings);
+        if (!written) {
+            fmt::print(stderr, "{}\n", written.error().to_string());
+            exit_code = kInvalidInput;
+        }
+    });
+}
+
+}  // namespace castkit::cli
