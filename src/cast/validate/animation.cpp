@@ -1,0 +1,121 @@
+// Animations: framerate, curve key buffers (lengths, order, value type per key property, unit
+// rotations), node names against the file's bones, and notification frames.
+#include "buffers.hpp"
+#include "checks.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace castkit::cast::validation {
+namespace {
+
+constexpr float kQuaternionTolerance = 1e-3f;
+
+// Rule 24 matches names exactly, then case-insensitively; ASCII folding covers the bone names
+// real rigs use.
+std::string fold(std::string_view name) {
+    std::string out(name);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
+void index_node(const Node& node, NameIndex& names) {
+    if (node.is(NodeId::Skeleton)) names.has_skeleton = true;
+    if (node.is(NodeId::Bone) || node.is(NodeId::BlendShape))
+        if (auto name = valid_string(node, "n")) {
+            const bool bone = node.is(NodeId::Bone);
+            (bone ? names.bones : names.blend_shapes).emplace(*name);
+            (bone ? names.bones_folded : names.blend_shapes_folded).insert(fold(*name));
+        }
+    for (const auto& child : node.children) index_node(*child, names);
+}
+
+bool matches(const std::unordered_set<std::string>& exact,
+             const std::unordered_set<std::string>& folded, std::string_view name) {
+    return exact.contains(std::string(name)) || folded.contains(fold(name));
+}
+
+// Curves and overrides name bones (bs curves may also name a BlendShape, as the DCC importers
+// read them); checked only when the file holds a skeleton: an animation-only file is meant for
+// skeletons elsewhere.
+void check_node_name(Context& context, const NodeRef& ref, const NameIndex& names, bool blend_shape) {
+    if (!names.has_skeleton) return;
+    auto name = valid_string(ref.node, "nn");
+    if (!name) return;
+    if (matches(names.bones, names.bones_folded, *name) ||
+        (blend_shape && matches(names.blend_shapes, names.blend_shapes_folded, *name)))
+        return;
+    context.report(Rule::NodeName, ref, *ref.node.find("nn"),
+                   fmt::format("'nn' = '{}' matches no bone of any Skeleton{} in the file", *name,
+                               blend_shape ? " nor any BlendShape" : ""));
+}
+
+}  // namespace
+
+NameIndex index_names(const Document& document) {
+    NameIndex names;
+    for (const auto& root : document.roots) index_node(*root, names);
+    return names;
+}
+
+void check_animation(Context& context, const NodeRef& ref) {
+    auto framerate = valid_number(ref.node, "fr");
+    if (framerate && !(std::isfinite(*framerate) && *framerate > 0.0))
+        context.report(Rule::Framerate, ref, *ref.node.find("fr"),
+                       fmt::format("'fr' is {}; a framerate is a finite number above 0", *framerate));
+}
+
+void check_curve(Context& context, const NodeRef& ref, const NameIndex& names) {
+    const Property* frames = valid_property(ref.node, "kb");
+    const Property* values = valid_property(ref.node, "kv");
+    auto key_property = valid_string(ref.node, "kp");
+    check_node_name(context, ref, names, key_property == "bs");
+    if (frames != nullptr && values != nullptr && frames->size() != values->size())
+        context.report(Rule::CurveKeyCount, ref, *values,
+                       fmt::format("'kb' has {} frames but 'kv' has {} values", frames->size(),
+                                   values->size()));
+    if (frames != nullptr)
+        if (Scan bad = out_of_order(*frames, true); bad.count > 0)
+            context.report_element(Rule::CurveKeyOrder, ref, *frames, bad.first,
+                                   fmt::format("'kb' is not strictly increasing: element {} is {} after {}",
+                                               bad.first, frames->integer(bad.first),
+                                               frames->integer(bad.first - 1)));
+    if (values == nullptr || !key_property) return;
+    TypeMask expected = kFloat;
+    if (*key_property == "rq") expected = kVector4;
+    else if (*key_property == "vb") expected = kIndexTypes;
+    else if (*key_property != "tx" && *key_property != "ty" && *key_property != "tz" &&
+             *key_property != "sx" && *key_property != "sy" && *key_property != "sz" &&
+             *key_property != "bs")
+        return;  // an unknown kp is property.enum's finding
+    if ((type_bit(values->type()) & expected) == 0) {
+        context.report(Rule::CurveValueType, ref, *values,
+                       fmt::format("'kv' is {} but '{}' keys are {}", type_name(values->type()),
+                                   *key_property, type_list(expected)));
+        return;
+    }
+    if (*key_property == "rq")
+        if (Scan bad = unnormalised_quaternions(*values, kQuaternionTolerance); bad.count > 0)
+            context.report_element(Rule::CurveQuaternion, ref, *values, bad.first,
+                                   fmt::format("{} of {} rotation keys are not of unit length (first: "
+                                               "key {})",
+                                               bad.count, values->size(), bad.first));
+}
+
+void check_curve_mode_override(Context& context, const NodeRef& ref, const NameIndex& names) {
+    check_node_name(context, ref, names, false);
+}
+
+void check_notification_track(Context& context, const NodeRef& ref) {
+    const Property* frames = valid_property(ref.node, "kb");
+    if (frames == nullptr) return;
+    if (Scan bad = out_of_order(*frames, false); bad.count > 0)
+        context.report_element(Rule::NotificationOrder, ref, *frames, bad.first,
+                               fmt::format("'kb' is not in ascending order: element {} is {} after {}",
+                                           bad.first, frames->integer(bad.first),
+                                           frames->integer(bad.first - 1)));
+}
+
+}  // namespace castkit::cast::validation
