@@ -90,9 +90,10 @@ struct HashEntry {
     bool root_child;
 };
 
+// Pre-order like DuplicateReporter::walk, where the Root is order 0.
 void collect(const Node& node, bool root_child, std::vector<HashEntry>& entries,
              std::unordered_set<std::uint64_t>& links) {
-    entries.push_back({node.hash, entries.size(), root_child});
+    entries.push_back({node.hash, entries.size() + 1, root_child});
     add_links(node, links);
     for (const auto& child : node.children) collect(*child, false, entries, links);
 }
@@ -136,11 +137,8 @@ private:
 void check_hashes(Context& context, const NodeRef& root) {
     std::vector<HashEntry> entries;
     std::unordered_set<std::uint64_t> links;
-    // Order 0 is the Root itself, which no link can name.
-    entries.push_back({root.node.hash, 0, false});
-    add_links(root.node, links);
+    // The Root itself is not among its descendants, and no link can name it.
     for (const auto& child : root.node.children) collect(*child, true, entries, links);
-    entries.erase(entries.begin());
     std::sort(entries.begin(), entries.end(), [](const HashEntry& a, const HashEntry& b) {
         return a.hash != b.hash ? a.hash < b.hash : a.order < b.order;
     });

@@ -1,0 +1,170 @@
+// Structure and property rules, one test per rule, each on the clean scene with one thing broken.
+#include "scene.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace castkit::test {
+namespace {
+
+using namespace castkit::cast;
+
+TEST(Validate, CleanSceneHasNoFindings) {
+    Scene scene;
+    EXPECT_TRUE(check(scene.document).empty()) << describe(check(scene.document));
+    EXPECT_TRUE(check_in_memory(scene.document).empty());
+}
+
+TEST(ValidateStructure, TopLevelNodeMustBeRoot) {
+    Scene scene;
+    scene.document.roots.push_back(std::make_unique<Node>(NodeId::Model, 7));
+    auto findings = check(scene.document);
+    ASSERT_TRUE(only(findings, "structure.top-level"));
+    ASSERT_EQ(findings.size(), 1u);
+    EXPECT_EQ(findings[0].path, "model[0]");
+    EXPECT_EQ(findings[0].severity, Severity::Error);
+}
+
+TEST(ValidateStructure, ParentMustBeAllowed) {
+    Scene scene;
+    // A Color belongs under a Material, not under a Model.
+    Node& color = scene.model.node().add_child(std::make_unique<Node>(NodeId::Color, 7));
+    color.set(make_value("rgba", glm::vec4(1, 1, 1, 1)));
+    auto findings = check(scene.document);
+    ASSERT_TRUE(only(findings, "structure.parent"));
+    EXPECT_EQ(findings[0].path, "root[0]/model[0]/color[0]");
+    EXPECT_NE(findings[0].message.find("Material"), std::string::npos) << findings[0].message;
+}
+
+TEST(ValidateStructure, RootNestedUnderAModelIsMisplaced) {
+    Scene scene;
+    scene.model.node().add_child(std::make_unique<Node>(NodeId::Root, 7));
+    EXPECT_TRUE(only(check(scene.document), "structure.parent"));
+}
+
+TEST(ValidateStructure, ModelHasAtMostOneSkeleton) {
+    Scene scene;
+    scene.model.add_skeleton();
+    auto findings = check(scene.document);
+    ASSERT_TRUE(only(findings, "structure.skeleton-count"));
+    EXPECT_EQ(findings[0].path, "root[0]/model[0]");
+}
+
+TEST(ValidateStructure, UnknownNodeIdIsAWarning) {
+    Scene scene;
+    Node& unknown = scene.root.node().add_child(std::make_unique<Node>(0x12345678u, 7));
+    unknown.set(make_string("whatever", "kept"));
+    auto findings = check(scene.document);
+    ASSERT_TRUE(only(findings, "structure.unknown-node"));
+    EXPECT_EQ(findings[0].path, "root[0]/0x12345678[0]");
+}
+
+TEST(ValidateProperties, RequiredPropertyMissing) {
+    Scene scene;
+    scene.bones[0].node().remove("n");
+    auto findings = check(scene.document);
+    ASSERT_TRUE(only(findings, "property.required"));
+    EXPECT_EQ(findings[0].path, "root[0]/model[0]/skeleton[0]/bone[0]");
+    EXPECT_NE(findings[0].message.find("'n'"), std::string::npos);
+}
+
+TEST(ValidateProperties, TypeMustBeAllowed) {
+    Scene scene;
+    scene.model.node().set(make_value("p", glm::vec4(0, 0, 0, 0)));
+    auto findings = check(scene.document);
+    ASSERT_TRUE(only(findings, "property.type"));
+    EXPECT_EQ(findings[0].message, "'p' is v4; a Model's 'p' must be v3");
+}
+
+TEST(ValidateProperties, SingleValuedPropertyHoldsOneValue) {
+    Scene scene;
+    const std::vector<glm::vec3> two{{0, 0, 0}, {1, 1, 1}};
+    scene.model.node().set(make_array<glm::vec3>("p", two));
+    EXPECT_TRUE(only(check(scene.document), "property.single"));
+}
+
+TEST(ValidateProperties, EnumValueMustBeAllowed) {
+    Scene scene;
+    scene.mesh.set_skinning_method("dual");
+    auto findings = check(scene.document);
+    ASSERT_TRUE(only(findings, "property.enum"));
+    EXPECT_EQ(findings[0].message, "'sm' is 'dual'; allowed: linear, quaternion");
+}
+
+TEST(ValidateProperties, EveryEnumIsChecked) {
+    // sm, m (curve and override), kp, ct, cs, up, t: each with a value outside its set.
+    auto broken = [](auto&& breaker) {
+        Scene scene;
+        breaker(scene);
+        return check(scene.document);
+    };
+    EXPECT_TRUE(only(broken([](Scene& s) { s.rotation_curve.set_mode("absolut"); }), "property.enum"));
+    EXPECT_TRUE(only(broken([](Scene& s) { s.mode_override.set_mode("overwrite"); }), "property.enum"));
+    EXPECT_TRUE(only(broken([](Scene& s) { s.constraint.set_constraint_type("aim"); }), "property.enum"));
+    EXPECT_TRUE(only(broken([](Scene& s) { s.tint.set_color_space("rec709"); }), "property.enum"));
+    EXPECT_TRUE(only(broken([](Scene& s) { s.metadata.set_up_axis("Y"); }), "property.enum"));
+    EXPECT_TRUE(only(broken([](Scene& s) { s.material.set_type("phong"); }), "property.enum"));
+    // An unknown key property is only an enum finding: the value type cannot be judged.
+    EXPECT_TRUE(only(broken([](Scene& s) { s.translation_curve.set_key_property("tw"); }), "property.enum"));
+}
+
+TEST(ValidateProperties, DuplicateNameIsAWarning) {
+    Scene scene;
+    scene.metadata.node().properties.push_back(make_string("a", "second author"));
+    auto findings = check(scene.document);
+    ASSERT_TRUE(only(findings, "property.duplicate"));
+    ASSERT_EQ(findings.size(), 1u);
+}
+
+TEST(ValidateProperties, UnknownNameIsInfo) {
+    Scene scene;
+    scene.model.node().set(make_string("zz", "custom"));
+    auto findings = check(scene.document);
+    ASSERT_TRUE(only(findings, "property.unknown"));
+    EXPECT_EQ(findings[0].severity, Severity::Info);
+}
+
+TEST(ValidateProperties, NonFiniteFloatPointsAtTheElement) {
+    Scene scene;
+    std::vector<glm::vec3> normals(4, glm::vec3(0, 0, 1));
+    normals[2].y = std::numeric_limits<float>::quiet_NaN();
+    scene.mesh.set_normals(normals);
+    auto findings = check(scene.document);
+    ASSERT_TRUE(only(findings, "value.non-finite"));
+    ASSERT_EQ(findings.size(), 1u);
+    EXPECT_NE(findings[0].message.find("element 2"), std::string::npos) << findings[0].message;
+
+    // The offset is that of element 2 of 'vn' in the written file.
+    auto bytes = write_to_buffer(scene.document);
+    ASSERT_TRUE(bytes.has_value());
+    const std::uint64_t element = findings[0].offset;
+    ASSERT_LT(element + 12, bytes->size());
+    float y;
+    std::memcpy(&y, bytes->data() + element + 4, 4);
+    EXPECT_TRUE(std::isnan(y));
+}
+
+TEST(ValidateOptions, StrictTurnsWarningsIntoErrors) {
+    Scene scene;
+    scene.metadata.node().properties.push_back(make_string("a", "second author"));
+    auto relaxed = check(scene.document);
+    auto strict = check(scene.document, {.strict = true});
+    ASSERT_EQ(relaxed.size(), 1u);
+    ASSERT_EQ(strict.size(), 1u);
+    EXPECT_EQ(relaxed[0].severity, Severity::Warning);
+    EXPECT_EQ(strict[0].severity, Severity::Error);
+}
+
+TEST(ValidateOptions, StrictLeavesInfoAlone) {
+    Scene scene;
+    scene.model.node().set(make_string("zz", "custom"));
+    auto findings = check(scene.document, {.strict = true});
+    ASSERT_EQ(findings.size(), 1u);
+    EXPECT_EQ(findings[0].severity, Severity::Info);
+}
+
+}  // namespace
+}  // namespace castkit::test
