@@ -13,6 +13,9 @@ namespace {
 
 // Spec: "weights per vertex summing far from 1". 8-bit quantised weights stay within this.
 constexpr float kWeightSumTolerance = 0.01f;
+// Layers looked for below a layer count: far more than any DCC supports, and a bound on the
+// work a corrupt count can cause.
+constexpr std::uint64_t kMaxLayersChecked = 4096;
 
 // "1 vertex", "3 vertices".
 std::string count_of(std::uint64_t n, std::string_view one, std::string_view many) {
@@ -48,7 +51,7 @@ void check_layers(Context& context, const NodeRef& ref, std::string_view count_n
         return;
     }
     const std::uint64_t count = count_property->integer(0);
-    for (std::uint64_t layer = 0; layer < count && layer < 4096; ++layer)
+    for (std::uint64_t layer = 0; layer < count && layer < kMaxLayersChecked; ++layer)
         if (!present.contains(static_cast<std::uint32_t>(layer))) {
             context.report(Rule::LayerCount, ref, *count_property,
                            fmt::format("'{}' is {} but '{}{}' is missing", count_name, count, prefix, layer));

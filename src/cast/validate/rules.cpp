@@ -42,6 +42,7 @@ constexpr std::array<ValidationRule, static_cast<std::size_t>(validation::Rule::
     {"hair.material", Error, "m names no Material among the Model's children"},
     {"bone.parent", Error, "a bone's parent index is outside the skeleton"},
     {"bone.cycle", Error, "bone parent indices form a cycle"},
+    {"bone.duplicate-name", Warning, "two bones of one Skeleton share a name, so curves cannot tell them apart"},
     {"quaternion.unnormalised", Warning, "a rotation quaternion (bone lr/wr, model or instance r) is not of unit length"},
     {"ikhandle.bone", Error, "an IKHandle bone hash names no Bone of the same Skeleton"},
     {"constraint.bone", Error, "a Constraint bone hash names no Bone of the same Skeleton"},

@@ -47,6 +47,7 @@ enum class Rule : std::size_t {
     // Skeleton.
     BoneParent,
     BoneCycle,
+    BoneDuplicateName,
     Quaternion,
     IKHandleBone,
     ConstraintBone,

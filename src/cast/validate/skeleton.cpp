@@ -1,10 +1,14 @@
-// Skeletons: bone parent indices (in range, acyclic), IKHandle and Constraint bone links within
+// Skeletons: bone parent indices (in range, acyclic), unique bone names, IKHandle and Constraint bone links within
 // the Skeleton, Constraint offsets, and unit rotation quaternions.
 #include "buffers.hpp"
 #include "checks.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace castkit::cast::validation {
@@ -26,6 +30,16 @@ void check_skeleton(Context& context, const NodeRef& ref) {
     std::vector<const Node*> bones;
     for (const auto& child : ref.node.children)
         if (child->is(NodeId::Bone)) bones.push_back(child.get());
+    std::unordered_map<std::string_view, std::size_t> names;
+    for (std::size_t i = 0; i < bones.size(); ++i) {
+        auto name = valid_string(*bones[i], "n");
+        if (!name) continue;
+        if (auto [it, inserted] = names.emplace(*name, i); !inserted) {
+            PathStep step{&ref.step, bones[i]->id, static_cast<std::uint32_t>(i)};
+            context.report(Rule::BoneDuplicateName, {*bones[i], &ref.node, step}, *bones[i]->find("n"),
+                           fmt::format("bone {} is named '{}' like bone {}", i, *name, it->second));
+        }
+    }
     const auto count = static_cast<std::int64_t>(bones.size());
     std::vector<std::int64_t> parents(bones.size(), -1);
     for (std::size_t i = 0; i < bones.size(); ++i) {

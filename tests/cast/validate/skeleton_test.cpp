@@ -35,6 +35,17 @@ TEST(ValidateSkeleton, BoneThatIsItsOwnParentIsACycle) {
     ASSERT_EQ(findings.size(), 1u);
 }
 
+TEST(ValidateSkeleton, BoneNamesAreUniqueInASkeleton) {
+    Scene scene;
+    scene.bones[2].set_name("spine");
+    scene.translation_curve.set_node_name("root");
+    scene.visibility_curve.set_node_name("root");
+    auto findings = check(scene.document);
+    ASSERT_TRUE(only(findings, "bone.duplicate-name"));
+    EXPECT_EQ(findings[0].path, "root[0]/model[0]/skeleton[0]/bone[2]");
+    EXPECT_EQ(findings[0].message, "bone 2 is named 'spine' like bone 1");
+}
+
 TEST(ValidateSkeleton, RotationsAreUnitQuaternions) {
     Scene scene;
     scene.bones[1].set_world_rotation({0, 0, 0, 2});
