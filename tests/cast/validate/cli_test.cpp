@@ -2,6 +2,7 @@
 // shows (docs/readme/validate.md must hold exactly what --list-rules prints).
 #include <castkit/cast/validate.hpp>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -14,7 +15,9 @@
 namespace castkit::test {
 namespace {
 
-std::string edge(const char* name) { return "\"" + (fixtures() / "cast" / "edge" / name).string() + "\""; }
+std::string edge(const char* name) {
+    return fmt::format("\"{}\"", (fixtures() / "cast" / "edge" / name).string());
+}
 
 std::string slurp(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -106,7 +109,7 @@ TEST(ValidateRules, IdsAreUniqueAndEveryRuleHasATest) {
         EXPECT_TRUE(ids.insert(rule.id).second) << rule.id << " twice";
         EXPECT_EQ(cast::find_validation_rule(rule.id), &rule);
         // A test names the rule as the one it expects: only(…, "id") or an EdgeCase.
-        const std::string quoted = "\"" + std::string(rule.id) + "\"";
+        const std::string quoted = fmt::format("\"{}\"", rule.id);
         EXPECT_NE(tests.find(quoted), std::string::npos) << rule.id << " has no test";
     }
     EXPECT_EQ(cast::find_validation_rule("no.such-rule"), nullptr);
