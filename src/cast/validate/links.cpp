@@ -99,11 +99,13 @@ void collect(const Node& node, bool root_child, std::vector<HashEntry>& entries,
 }
 
 struct Finding {
-    std::size_t first;  // order of the node that had the hash first
+    std::size_t first;    // order of the node that had the hash first
+    std::size_t holders;  // nodes sharing the hash
     Rule rule;
 };
 
-// Second walk, only when there are duplicates: paths of the first holders, reports at the others.
+// Second walk, only when there are duplicates: the path of each hash's first holder, and one
+// report per shared hash at its second holder (Cast.NET gives every node hash 0: one finding).
 class DuplicateReporter {
 public:
     DuplicateReporter(Context& context, const std::unordered_map<std::size_t, Finding>& findings,
@@ -115,8 +117,13 @@ public:
         if (firsts_.contains(order)) first_paths_[order] = format_path(&step);
         if (auto it = findings_.find(order); it != findings_.end())
             context_.report(it->second.rule, {node, parent, step},
-                            fmt::format("hash {:#x} is also the hash of {}", node.hash,
-                                        first_paths_[it->second.first]));
+                            it->second.holders == 2
+                                ? fmt::format("hash {:#x} is also the hash of {}", node.hash,
+                                              first_paths_[it->second.first])
+                                : fmt::format("hash {:#x} is shared by {} nodes under this Root, the "
+                                              "first being {}",
+                                              node.hash, it->second.holders,
+                                              first_paths_[it->second.first]));
         SiblingCounter counter;
         for (const auto& child : node.children) {
             PathStep child_step{&step, child->id, counter.next(child->id)};
@@ -156,8 +163,7 @@ void check_hashes(Context& context, const NodeRef& root) {
                                   ? Rule::HashDuplicate
                                   : Rule::HashDuplicateUnreferenced;
             firsts.insert(entries[begin].order);
-            for (std::size_t i = begin + 1; i < end; ++i)
-                findings[entries[i].order] = {entries[begin].order, rule};
+            findings[entries[begin + 1].order] = {entries[begin].order, end - begin, rule};
         }
         begin = end;
     }

@@ -211,6 +211,20 @@ TEST(ValidateHashes, UnreferencedDuplicateIsAWarning) {
     EXPECT_EQ(findings[0].path, "root[0]/animation[0]/notificationtrack[0]");
 }
 
+TEST(ValidateHashes, OneFindingPerSharedHash) {
+    Scene scene;
+    // As Cast.NET writes: every curve with hash 0.
+    for (Curve* curve : {&scene.rotation_curve, &scene.translation_curve, &scene.visibility_curve,
+                         &scene.shape_curve})
+        curve->node().hash = 0;
+    auto findings = check(scene.document);
+    ASSERT_TRUE(only(findings, "hash.duplicate-unreferenced"));
+    ASSERT_EQ(findings.size(), 1u);
+    EXPECT_EQ(findings[0].path, "root[0]/animation[0]/curve[1]");
+    EXPECT_EQ(findings[0].message,
+              "hash 0x0 is shared by 4 nodes under this Root, the first being root[0]/animation[0]/curve[0]");
+}
+
 TEST(ValidateHashes, HashesOfDifferentRootsMayRepeat) {
     Scene scene;
     Root second = scene.document.add_root();
