@@ -51,6 +51,10 @@ TEST(ValidateStructure, ModelHasAtMostOneSkeleton) {
     auto findings = check(scene.document);
     ASSERT_TRUE(only(findings, "structure.skeleton-count"));
     EXPECT_EQ(findings[0].path, "root[0]/model[0]");
+    // A node finding points at the node header, which starts with the Model id "modl".
+    auto bytes = write_to_buffer(scene.document);
+    ASSERT_TRUE(bytes.has_value());
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(bytes->data() + findings[0].offset), 4), "modl");
 }
 
 TEST(ValidateStructure, UnknownNodeIdIsAWarning) {
@@ -77,6 +81,16 @@ TEST(ValidateProperties, TypeMustBeAllowed) {
     auto findings = check(scene.document);
     ASSERT_TRUE(only(findings, "property.type"));
     EXPECT_EQ(findings[0].message, "'p' is v4; a Model's 'p' must be v3");
+
+    // The offset is the property header's: type 'v4' (file bytes "4v"), name size 1, count 1, "p".
+    auto bytes = write_to_buffer(scene.document);
+    ASSERT_TRUE(bytes.has_value());
+    ASSERT_LT(findings[0].offset + 9, bytes->size());
+    const char* header = reinterpret_cast<const char*>(bytes->data() + findings[0].offset);
+    EXPECT_EQ(std::string(header, 2), "4v");
+    EXPECT_EQ(header[2], 1);
+    EXPECT_EQ(header[4], 1);
+    EXPECT_EQ(header[8], 'p');
 }
 
 TEST(ValidateProperties, SingleValuedPropertyHoldsOneValue) {
