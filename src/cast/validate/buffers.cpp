@@ -119,18 +119,6 @@ Scan at_least(const Property& property, std::uint64_t limit) {
     });
 }
 
-std::uint64_t maximum(const Property& property) {
-    if (!is_integer_type(property.type())) return 0;
-    return with_integer_type(property, [&](auto tag) -> std::uint64_t {
-        using T = decltype(tag);
-        T best = 0;
-        const std::byte* data = property.bytes().data();
-        for (std::size_t i = 0, n = property.size(); i < n; ++i)
-            best = std::max(best, load<T>(data + i * sizeof(T)));
-        return best;
-    });
-}
-
 std::uint64_t sum_plus_one(const Property& property) {
     if (!is_integer_type(property.type())) return 0;
     return with_integer_type(property, [&](auto tag) -> std::uint64_t {

@@ -22,8 +22,6 @@ Scan non_finite(const Property& property);
 
 // Elements of an integer array (b, h, i, l) that are >= `limit`.
 Scan at_least(const Property& property, std::uint64_t limit);
-// The largest element of an integer array; 0 when empty.
-std::uint64_t maximum(const Property& property);
 // Sum over the elements of an integer array of (element + 1), as segment counts add up to
 // particles.
 std::uint64_t sum_plus_one(const Property& property);

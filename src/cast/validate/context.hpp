@@ -23,7 +23,6 @@ class Context {
 public:
     explicit Context(const Document& document) : document_(document) {}
 
-    const Document& document() const { return document_; }
     Diagnostics& diagnostics() { return diagnostics_; }
 
     // A finding about a node; the offset is its header's.
