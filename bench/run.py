@@ -112,7 +112,7 @@ def main():
     print(f"bench: {scene.name}, {size / MIB:.0f} MiB, {runs} rounds", file=sys.stderr)
 
     s = {name: Samples() for name in ("memcpy", "read", "open", "cat", "cp", "convert", "write",
-                                      "ref_read", "ref_write", "ref_convert",
+                                      "ref_read", "ref_write", "ref_convert", "ref_cp",
                                       "before_read", "before_convert")}
     run(["cat", scene])  # page-cache the scene
     _, _, read_rss, _ = run([perf, "--runs", "1", "read", scene])
@@ -138,6 +138,8 @@ def main():
         settle(written)
         s["ref_convert"].add(*run([castkit, "convert", reference, converted])[:2])
         settle(converted)
+        s["ref_cp"].add(*run(["cp", reference, copy])[:2])
+        settle(copy)
         if args.before:
             s["before_read"].extend(perf_json([args.before / "bench/castkit_perf", "--runs", "1",
                                                "read", scene]), "seconds")
@@ -192,8 +194,8 @@ def main():
         "|---|---|---|---|---|",
         f"| open + walk + touch every byte | {read_rss / 1024:.0f} | {read_over:.1f} MiB | "
         f"≤ 64 MiB | {yes(read_over <= 64)} |",
-        f"| `castkit convert a.cast b.cast` | {convert_rss / 1024:.0f} | "
-        f"{convert_rss / 1024 - size / MIB:.1f} MiB | | |",
+        f"| `castkit convert a.cast b.cast` | {convert_rss / 1024:.0f} | below it: payloads go "
+        f"file to file (copy_file_range), the mapping is touched only for headers | | |",
         "",
         f"Against cast.py: the notes (specs notes/cast-implementations.md §7) record cast.py "
         f"(Python 3.11, this kind of machine) at {CASTPY_LOAD_SECONDS} s to load and "
@@ -210,11 +212,15 @@ def main():
             ("Load: open + walk + touch every byte", "ref_read", CASTPY_LOAD_SECONDS),
             ("Save: write the document", "ref_write", CASTPY_SAVE_SECONDS),
             ("Load + save: `castkit convert` (whole process)", "ref_convert",
-             CASTPY_LOAD_SECONDS + CASTPY_SAVE_SECONDS)):
+             CASTPY_LOAD_SECONDS + CASTPY_SAVE_SECONDS),
+            ("For scale, not castkit: `cp` of the same file, against the save", "ref_cp",
+             CASTPY_SAVE_SECONDS)):
         x = s[name]
+        judged = name != "ref_cp"
         lines.append(f"| {label} | {duration(x.median_cpu)} | {duration(x.median_wall)} | "
                      f"{castpy:.2f} s | {castpy / x.median_cpu:.0f}× | {castpy / x.median_wall:.0f}× "
-                     f"| ≥ 100× | {yes(castpy / x.median_cpu >= 100)} |")
+                     f"| {'≥ 100×' if judged else ''} | "
+                     f"{yes(castpy / x.median_cpu >= 100) if judged else ''} |")
     text = "\n".join(lines) + "\n"
     (build / "bench-results.md").write_text(text)
     print(text)
