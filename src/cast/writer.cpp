@@ -147,7 +147,7 @@ Expected<std::vector<std::byte>> write_to_buffer(const Document& document) {
 Expected<void> write(const Document& document, const std::filesystem::path& path) {
     if (path == "-")
         return write_document(document, [](Bytes bytes) { return platform::write_stdout(bytes); });
-    auto file = platform::create_atomic_file(path);
+    auto file = platform::create_atomic_file(path, file_size(document));
     if (!file) return make_error(file.error());
     platform::AtomicFile& out = **file;
     if (auto ok = write_document(document, [&](Bytes bytes) { return out.write(bytes); }); !ok)

@@ -5,6 +5,7 @@
 #include <castkit/expected.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <span>
@@ -32,7 +33,10 @@ public:
     virtual Expected<void> commit() = 0;
 };
 
-Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::path& path);
+// `expected_size`, when known, is reserved up front (fewer block allocations while writing); a
+// file committed shorter than that is cut to what was written.
+Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::path& path,
+                                                         std::uint64_t expected_size = 0);
 
 // Writes everything to standard output (binary mode on Windows).
 Expected<void> write_stdout(std::span<const std::byte> data);

@@ -95,7 +95,8 @@ Expected<std::shared_ptr<const MappedFile>> map_file(const std::filesystem::path
         std::make_shared<WindowsMappedFile>(view, static_cast<std::size_t>(size.QuadPart)));
 }
 
-Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::path& path) {
+Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::path& path,
+                                                         std::uint64_t expected_size) {
     std::filesystem::path temp = path;
     temp += L".castkit-" + std::to_wstring(GetCurrentProcessId()) + L"-" +
             std::to_wstring(GetTickCount64());
@@ -103,6 +104,11 @@ Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::
                                 FILE_ATTRIBUTE_NORMAL, nullptr);
     if (handle == INVALID_HANDLE_VALUE)
         return make_error(last_error(path, "cannot create a temporary file"));
+    if (expected_size > 0) {  // reserves clusters without moving the end of file; advice only
+        FILE_ALLOCATION_INFO allocation{};
+        allocation.AllocationSize.QuadPart = static_cast<LONGLONG>(expected_size);
+        SetFileInformationByHandle(handle, FileAllocationInfo, &allocation, sizeof allocation);
+    }
     return std::unique_ptr<AtomicFile>(std::make_unique<WindowsAtomicFile>(handle, temp, path));
 }
 

@@ -1,0 +1,29 @@
+// castkit_make_scene: writes the synthetic scenes the benchmarks read (scene.hpp).
+//   castkit_make_scene OUT.cast [--megabytes N]   a scene of about N × 10^6 bytes
+//   castkit_make_scene OUT.cast --reference       the 42 MB shape cast.py was timed on
+#include "scene.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+
+int main(int argc, char** argv) {
+    CLI::App app{"Write a synthetic Cast scene for the benchmarks", "castkit_make_scene"};
+    std::string output;
+    std::uint64_t megabytes = 1074;  // 1 GiB
+    bool reference = false;
+    app.add_option("output", output, "Cast file to write")->required();
+    app.add_option("--megabytes", megabytes, "Approximate size in 10^6 bytes")->check(CLI::Range(1, 100000));
+    app.add_flag("--reference", reference, "The 42 MB file cast.py was timed on (notes §7)");
+    CLI11_PARSE(app, argc, argv);
+
+    castkit::cast::Document document =
+        reference ? castkit::bench::make_reference_scene() : castkit::bench::make_scene(megabytes);
+    if (auto ok = castkit::cast::write(document, output); !ok) {
+        fmt::print(stderr, "{}\n", ok.error().to_string());
+        return 1;
+    }
+    fmt::print("{}: {} bytes\n", output, castkit::cast::file_size(document));
+    return 0;
+}

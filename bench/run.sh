@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# `make bench`: the whole-file benchmarks (bench/run.py: a ~1 GiB generated scene read, written
+# and converted beside memcpy, cat and cp in the same run; the 42 MB cast.py comparison), then
+# the Google Benchmark micro benchmarks (castkit_bench). Takes about two minutes; needs ~2.2 GB
+# free in the build directory, where the generated scenes are kept for the next run.
+#   bash bench/run.sh BUILD_DIR [run.py options, e.g. --megabytes 256 --runs 3]
+# Reports: BUILD_DIR/bench-results.md and BUILD_DIR/bench-micro.txt.
+set -euo pipefail
+build="${1:?usage: bench/run.sh BUILD_DIR [options]}"
+shift
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+for tool in "$build/tools/castkit/castkit" "$build/bench/castkit_perf" "$build/bench/castkit_make_scene"; do
+  [ -x "$tool" ] || { echo "bench: $tool is missing; build with CASTKIT_BUILD_BENCH=ON (make build)" >&2; exit 1; }
+done
+
+python3 "$here/run.py" "$build" "$@"
+
+if [ -x "$build/bench/castkit_bench" ]; then
+  echo "bench: micro benchmarks (castkit_bench)" >&2
+  "$build/bench/castkit_bench" --benchmark_min_time=0.1 | tee "$build/bench-micro.txt"
+fi
+echo "bench: reports in $build/bench-results.md and $build/bench-micro.txt" >&2
