@@ -5,31 +5,13 @@
 
 #include <gtest/gtest.h>
 
-#include "se_bytes.hpp"
+#include "se_golden.hpp"
 
 namespace castkit::test {
 namespace {
 
 using seanim::Animation;
 
-// §1.10, byte for byte as io_anim_seanim's seanim.py writes it.
-std::vector<std::byte> golden_vector() {
-    HandBytes b;
-    b.raw("SEAnim").hex({0x01, 0x00, 0x1C, 0x00, 0x02, 0x00, 0x43, 0x00, 0x00, 0x00});
-    b.hex({0x00, 0x00, 0xF0, 0x41, 0x03, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x01, 0x00,
-           0x00, 0x00, 0x01, 0x00, 0x00, 0x00});
-    b.cstr("tag_origin").cstr("j_gun");
-    b.hex({0x01, 0x00});                                  // modifier: bone 1, ABSOLUTE
-    b.hex({0x00, 0x01, 0x00});                            // bone 0: flags, 1 loc key at frame 0
-    b.hex({0x00, 0x00, 0x80, 0x3F, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x40, 0x40});
-    b.hex({0x01, 0x02});                                  // 1 rot key at frame 2
-    b.hex({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x00, 0x80, 0x3F});
-    b.hex({0x00, 0x01, 0x01});                            // bone 1: flags, 1 loc key at frame 1
-    b.hex({0x00, 0x00, 0x00, 0x3F, 0, 0, 0, 0, 0, 0, 0, 0});
-    b.hex({0x00});                                        // 0 rot keys
-    b.hex({0x02}).cstr("fire");                           // note at frame 2
-    return b.bytes;
-}
 
 Animation parse_ok(const std::vector<std::byte>& bytes, Diagnostics* warnings = nullptr) {
     Diagnostics local;
@@ -64,7 +46,7 @@ std::vector<std::string> property_names(const cast::Node& node) {
 }
 
 TEST(SEAnim, GoldenVectorReads) {
-    Animation a = parse_ok(golden_vector());
+    Animation a = parse_ok(seanim_golden_vector());
     EXPECT_EQ(a.type(), seanim::AnimType::Relative);
     EXPECT_EQ(a.header.framerate, 30.0f);
     EXPECT_EQ(a.header.frame_count, 3u);
@@ -102,12 +84,12 @@ TEST(SEAnim, GoldenVectorIsWhatTheWriterMakesFromTheSameData) {
     a.modifiers.push_back({1, 0});
     a.notes.push_back({2, "fire"});
     seanim::canonicalize(a);
-    EXPECT_EQ(write_ok(a), golden_vector());
+    EXPECT_EQ(write_ok(a), seanim_golden_vector());
 }
 
 TEST(SEAnim, GoldenVectorMapsToCast) {
     Diagnostics warnings;
-    cast::Document document = seanim::to_cast(parse_ok(golden_vector()), warnings);
+    cast::Document document = seanim::to_cast(parse_ok(seanim_golden_vector()), warnings);
     EXPECT_TRUE(warnings.empty());
     auto animations = document.animations();
     ASSERT_EQ(animations.size(), 1u);
@@ -141,7 +123,7 @@ TEST(SEAnim, GoldenVectorMapsToCast) {
 
 TEST(SEAnim, GoldenVectorRoundTripsThroughCastByteForByte) {
     Diagnostics warnings;
-    EXPECT_EQ(through_cast(golden_vector(), warnings), golden_vector());
+    EXPECT_EQ(through_cast(seanim_golden_vector(), warnings), seanim_golden_vector());
     EXPECT_TRUE(warnings.empty());
 }
 

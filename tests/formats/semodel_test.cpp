@@ -5,29 +5,13 @@
 
 #include <gtest/gtest.h>
 
-#include "se_bytes.hpp"
+#include "se_golden.hpp"
 
 namespace castkit::test {
 namespace {
 
 using semodel::Model;
 
-// §2.6 as io_model_semodel's semodel.py writes it, with the stream values spelled out.
-std::vector<std::byte> golden_vector() {
-    HandBytes b;
-    b.raw("SEModel").hex({0x01, 0x00, 0x14, 0x00, 0x07, 0x02, 0x0B});
-    b.hex({0x01, 0, 0, 0, 0x01, 0, 0, 0, 0x01, 0, 0, 0, 0x00, 0x00, 0x00});
-    b.cstr("root").hex({0x00, 0xFF, 0xFF, 0xFF, 0xFF}).f32s({0, 0, 1}).f32s({0, 0, 0, 1});
-    b.hex({0x00, 0x01, 0x01, 0x03, 0, 0, 0, 0x01, 0, 0, 0});  // flags, 1 layer, 1 influence, 3 v, 1 f
-    b.f32s({0, 0, 0, 1, 0, 0, 0, 1, 0});                     // positions
-    b.f32s({0, 0, 1, 0, 0, 1});                              // uvs
-    b.f32s({0, 0, 1, 0, 0, 1, 0, 0, 1});                     // normals
-    for (int v = 0; v < 3; ++v) b.u8(0).f32(1.0f);           // weights: bone_t u8, weight
-    b.hex({0x00, 0x01, 0x02});                               // face (u8: 3 vertices)
-    b.hex({0x00, 0x00, 0x00, 0x00});                         // material index of layer 0
-    b.cstr("mat0").u8(1).cstr("d.png").cstr("").cstr("");
-    return b.bytes;
-}
 
 Model parse_ok(const std::vector<std::byte>& bytes, Diagnostics* warnings = nullptr) {
     Diagnostics local;
@@ -55,7 +39,7 @@ std::vector<std::byte> through_cast(const std::vector<std::byte>& bytes, Diagnos
 }
 
 TEST(SEModel, GoldenVectorReads) {
-    auto bytes = golden_vector();
+    auto bytes = semodel_golden_vector();
     EXPECT_EQ(bytes.size(), 0xC4u + 14);
     Model m = parse_ok(bytes);
     ASSERT_EQ(m.bones.size(), 1u);
@@ -98,12 +82,12 @@ Model golden_model() {
 }
 
 TEST(SEModel, GoldenVectorIsWhatTheWriterMakesFromTheSameData) {
-    EXPECT_EQ(write_ok(golden_model()), golden_vector());
+    EXPECT_EQ(write_ok(golden_model()), semodel_golden_vector());
 }
 
 TEST(SEModel, GoldenVectorMapsToCast) {
     Diagnostics warnings;
-    cast::Document document = semodel::to_cast(parse_ok(golden_vector()), warnings);
+    cast::Document document = semodel::to_cast(parse_ok(semodel_golden_vector()), warnings);
     EXPECT_TRUE(warnings.empty());
     auto models = document.models();
     ASSERT_EQ(models.size(), 1u);
@@ -132,7 +116,7 @@ TEST(SEModel, GoldenVectorMapsToCast) {
 
 TEST(SEModel, GoldenVectorRoundTripsThroughCastByteForByte) {
     Diagnostics warnings;
-    EXPECT_EQ(through_cast(golden_vector(), warnings), golden_vector());
+    EXPECT_EQ(through_cast(semodel_golden_vector(), warnings), semodel_golden_vector());
     EXPECT_TRUE(warnings.empty());
 }
 
