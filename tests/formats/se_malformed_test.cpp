@@ -6,6 +6,7 @@
 #include <castkit/formats/seanim.hpp>
 #include <castkit/formats/semodel.hpp>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "se_bytes.hpp"
@@ -20,7 +21,7 @@ std::vector<std::byte> sample_seanim() {
     a.header.properties = seanim::kPrecisionHigh;
     for (int b = 0; b < 3; ++b) {
         seanim::Bone& bone = a.bones.emplace_back();
-        bone.name = "b" + std::to_string(b);
+        bone.name = fmt::format("b{}", b);
         bone.locations = {{0, {1, 2, 3}}, {4, {4, 5, 6}}};
         bone.rotations = {{2, {0, 0, 0, 1}}};
         bone.scales = {{3, {1, 1, 1}}};
@@ -94,12 +95,12 @@ template <class Format>
 void truncations_and_bit_flips(const std::vector<std::byte>& original) {
     for (std::size_t size = 0; size < original.size(); ++size)
         read_or_fail_cleanly<Format>(std::vector<std::byte>(original.begin(), original.begin() + size),
-                                     "truncated to " + std::to_string(size));
+                                     fmt::format("truncated to {}", size));
     for (std::size_t at = 0; at < original.size(); ++at)
         for (int bit = 0; bit < 8; ++bit) {
             auto flipped = original;
             flipped[at] ^= static_cast<std::byte>(1 << bit);
-            read_or_fail_cleanly<Format>(flipped, "bit " + std::to_string(bit) + " of byte " + std::to_string(at));
+            read_or_fail_cleanly<Format>(flipped, fmt::format("bit {} of byte {}", bit, at));
         }
 }
 

@@ -3,6 +3,7 @@
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/seanim.hpp>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "se_golden.hpp"
@@ -137,7 +138,7 @@ Animation rich_animation() {
     a.header.framerate = 24.0f;
     for (int b = 0; b < 3; ++b) {
         seanim::Bone& bone = a.bones.emplace_back();
-        bone.name = "bone" + std::to_string(b);
+        bone.name = fmt::format("bone{}", b);
         for (std::uint32_t f = 0; f < 5; ++f) {
             bone.locations.push_back({f * 100, {0.1 * f, b + 1e-12, -3.0}});
             bone.rotations.push_back({f * 70, {0, 0.6, 0, 0.8}});

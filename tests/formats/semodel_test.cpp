@@ -3,6 +3,7 @@
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/semodel.hpp>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "se_golden.hpp"
@@ -128,7 +129,7 @@ Model rich_model() {
     m.header.mesh_presence = semodel::kUVs | semodel::kNormals | semodel::kColors | semodel::kWeights;
     for (int b = 0; b < 300; ++b) {
         semodel::Bone& bone = m.bones.emplace_back();
-        bone.name = "b" + std::to_string(b);
+        bone.name = fmt::format("b{}", b);
         bone.parent = b - 1;
         bone.global_position = {float(b), 0, 0};
         bone.local_position = {1, 0, 0};

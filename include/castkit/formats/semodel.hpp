@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -124,6 +125,9 @@ Expected<void> write(const Model& model, const std::filesystem::path& path);
 // The Cast document: Root → Model with a Skeleton, Meshes (winding reversed) and Materials
 // with File children, plus the `se.*` properties that make the way back exact. O(size).
 cast::Document to_cast(const Model& model, Diagnostics& warnings);
+// The same, taking the model: the document keeps it alive and its position, normal, colour and
+// single-layer UV properties view the model's streams instead of copying them.
+cast::Document to_cast(Model&& model, Diagnostics& warnings);
 // The first Model of a Cast document as SEModel; warnings name what SEModel cannot hold. O(size).
 Expected<Model> from_cast(cast::Document& document, Diagnostics& warnings);
 

@@ -24,7 +24,14 @@ struct Canonical {
     std::uint8_t bone_width = 1;
     bool keeps_bones = false;  // false when no bone has a key: canonical files drop the block
 };
-// The header canonicalize() would set, without changing `animation`. O(keys).
-Canonical canonical_header(const Animation& animation);
+// frameCount as the reference writers set it: the last key or note frame + 1 (and at least the
+// longest key list, which frame_t must also count), 1 for an empty animation. O(keys).
+std::uint32_t canonical_frame_count(const Animation& animation);
+// The header canonicalize() would set, without changing `animation`, given its canonical
+// frameCount. O(bones).
+Canonical canonical_header(const Animation& animation, std::uint32_t frame_count);
+inline Canonical canonical_header(const Animation& animation) {
+    return canonical_header(animation, canonical_frame_count(animation));
+}
 
 }  // namespace castkit::seanim::detail

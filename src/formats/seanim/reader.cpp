@@ -149,15 +149,13 @@ Expected<void> BodyParser::vec3_keys(ByteCursor& in, std::vector<Vec3Key>& keys,
     if (count > in.left() / stride)
         return fail(at, fmt::format("{} {} keys need {} bytes but {} are left", count, what,
                                     count * stride, in.left()));
-    keys.resize(count);
+    keys.reserve(count);
     const std::byte* p = in.here();
-    for (Vec3Key& key : keys) {
-        key.frame = cast::load<Frame>(p);
-        key.value = glm::dvec3(cast::load<Real>(p + sizeof(Frame)),
-                               cast::load<Real>(p + sizeof(Frame) + sizeof(Real)),
-                               cast::load<Real>(p + sizeof(Frame) + 2 * sizeof(Real)));
-        p += stride;
-    }
+    for (std::size_t i = 0; i < count; ++i, p += stride)
+        keys.push_back({cast::load<Frame>(p),
+                        glm::dvec3(cast::load<Real>(p + sizeof(Frame)),
+                                   cast::load<Real>(p + sizeof(Frame) + sizeof(Real)),
+                                   cast::load<Real>(p + sizeof(Frame) + 2 * sizeof(Real)))});
     in.skip(count * stride);
     return {};
 }
@@ -171,15 +169,14 @@ Expected<void> BodyParser::quat_keys(ByteCursor& in, std::vector<QuatKey>& keys)
     if (count > in.left() / stride)
         return fail(at, fmt::format("{} rotation keys need {} bytes but {} are left", count,
                                     count * stride, in.left()));
-    keys.resize(count);
+    keys.reserve(count);
     const std::byte* p = in.here();
-    for (QuatKey& key : keys) {
-        key.frame = cast::load<Frame>(p);
+    for (std::size_t i = 0; i < count; ++i, p += stride) {
         const std::byte* v = p + sizeof(Frame);
-        key.value = glm::dvec4(cast::load<Real>(v), cast::load<Real>(v + sizeof(Real)),
-                               cast::load<Real>(v + 2 * sizeof(Real)),
-                               cast::load<Real>(v + 3 * sizeof(Real)));
-        p += stride;
+        keys.push_back({cast::load<Frame>(p),
+                        glm::dvec4(cast::load<Real>(v), cast::load<Real>(v + sizeof(Real)),
+                                   cast::load<Real>(v + 2 * sizeof(Real)),
+                                   cast::load<Real>(v + 3 * sizeof(Real)))});
     }
     in.skip(count * stride);
     return {};

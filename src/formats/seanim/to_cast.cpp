@@ -47,11 +47,20 @@ private:
     void notification_tracks(cast::Animation& out);
     void blend_curves(cast::Animation& out);
     cast::Curve curve(cast::Animation& out, std::string_view node_name, std::string_view key_property,
-                      std::span<const std::uint32_t> frames);
+                      const cast::Property& frames);
+
+    // Records the key frames just put in frames_ (and their count) towards frameCount.
+    void note_frames(std::size_t count) {
+        frame_count_ = std::max<std::uint64_t>(frame_count_, count);
+        std::uint32_t last = 0;
+        for (std::uint32_t f : frames_) last = std::max(last, f);
+        if (count > 0) frame_count_ = std::max<std::uint64_t>(frame_count_, std::uint64_t{last} + 1);
+    }
 
     const Animation& a_;
     Diagnostics& warnings_;
     std::vector<std::uint32_t> frames_;
+    std::uint64_t frame_count_ = 1;  // the canonical frameCount, gathered while converting
 };
 
 cast::Document Converter::run() {
@@ -60,7 +69,6 @@ cast::Document Converter::run() {
     cast::Animation out = root.add_animation();
     out.set_framerate(a_.header.framerate);
     out.set_looping(a_.looped());
-    header_properties(out.node());
     if (a_.header.type > 3)
         warnings_.push_back(formats::diagnostic_at(
             "", Diagnostic::kNoOffset,
@@ -79,13 +87,18 @@ cast::Document Converter::run() {
     overrides(out);
     notification_tracks(out);
     blend_curves(out);
+    for (const Note& note : a_.notes) frame_count_ = std::max<std::uint64_t>(frame_count_, std::uint64_t{note.frame} + 1);
+    for (const BlendShape& shape : a_.blend_shapes)
+        for (const BlendKey& k : shape.keys) frame_count_ = std::max<std::uint64_t>(frame_count_, std::uint64_t{k.frame} + 1);
+    header_properties(out.node());
     return document;
 }
 
 // The `se.*` properties of the Animation node (docs/seanim.md, "Reversibility").
 void Converter::header_properties(cast::Node& node) {
     const Header& h = a_.header;
-    const detail::Canonical canonical = detail::canonical_header(a_);
+    const detail::Canonical canonical =
+        detail::canonical_header(a_, static_cast<std::uint32_t>(std::min<std::uint64_t>(frame_count_, 0xFFFFFFFFu)));
     node.set(cast::make_integer("se.type", cast::PropertyType::Byte, h.type));
     if ((h.flags & ~kLooped) != 0) node.set(cast::make_integer("se.flags", cast::PropertyType::Byte, h.flags));
     if (h.properties != 0)
@@ -137,29 +150,68 @@ void Converter::header_properties(cast::Node& node) {
 }
 
 cast::Curve Converter::curve(cast::Animation& out, std::string_view node_name,
-                             std::string_view key_property, std::span<const std::uint32_t> frames) {
+                             std::string_view key_property, const cast::Property& frames) {
     cast::Curve curve = out.add_curve();
     curve.set_node_name(node_name);
     curve.set_key_property(key_property);
-    curve.set_key_frames(frames);
+    curve.node().properties.push_back(frames);
     return curve;
+}
+
+// The `kb` property of a key list (rule 11 width), built once and shared by a bone's curves.
+template <class Keys>
+cast::Property key_frames(const Keys& keys, std::vector<std::uint32_t>& scratch) {
+    scratch.resize(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) scratch[i] = keys[i].frame;
+    return cast::make_indices("kb", scratch);
+}
+
+// A `kv` payload of `components` floats per key, written straight into the property's bytes.
+template <class Keys, class Pick>
+cast::Property float_values(const Keys& keys, cast::PropertyType type, std::size_t components, Pick pick) {
+    std::vector<std::byte> bytes(keys.size() * components * 4);
+    std::byte* out = bytes.data();
+    for (const auto& key : keys)
+        for (std::size_t c = 0; c < components; ++c, out += 4) {
+            const float value = static_cast<float>(pick(key, c));
+            std::memcpy(out, &value, 4);
+        }
+    return cast::Property(type, "kv", static_cast<std::uint32_t>(keys.size()), std::move(bytes));
+}
+
+// `se.kv`: the f64 values of a high-precision curve, when some do not survive f32.
+template <class Keys, class Pick>
+void exact_values(cast::Curve& curve, const Keys& keys, std::size_t components, Pick pick) {
+    std::vector<double> exact;
+    exact.reserve(keys.size() * components);
+    for (const auto& key : keys)
+        for (std::size_t c = 0; c < components; ++c) exact.push_back(pick(key, c));
+    if (!fits_float(exact)) curve.node().set(cast::make_array<double>("se.kv", exact));
 }
 
 void Converter::vec3_curves(cast::Animation& out, const Bone& bone, const std::vector<Vec3Key>& keys,
                             const char* const names[3], Channel channel) {
+    // One pass over the keys fills the frames and all three axes' payloads.
     frames_.resize(keys.size());
-    for (std::size_t i = 0; i < keys.size(); ++i) frames_[i] = keys[i].frame;
-    std::vector<float> values(keys.size());
-    std::vector<double> exact(keys.size());
-    for (int axis = 0; axis < 3; ++axis) {
-        cast::Curve c = curve(out, bone.name, names[axis], frames_);
-        for (std::size_t i = 0; i < keys.size(); ++i) {
-            exact[i] = keys[i].value[axis];
-            values[i] = static_cast<float>(exact[i]);
+    std::vector<std::byte> axes[3];
+    for (auto& axis : axes) axis.resize(keys.size() * 4);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        frames_[i] = keys[i].frame;
+        for (int axis = 0; axis < 3; ++axis) {
+            const float value = static_cast<float>(keys[i].value[axis]);
+            std::memcpy(axes[axis].data() + i * 4, &value, 4);
         }
-        c.set_float_values(values);
-        c.set_mode(curve_mode(a_.header.type, channel));
-        if (!fits_float(exact)) c.node().set(cast::make_array<double>("se.kv", exact));
+    }
+    note_frames(keys.size());
+    const cast::Property frames = cast::make_indices("kb", frames_);
+    const std::string_view mode = curve_mode(a_.header.type, channel);
+    for (int axis = 0; axis < 3; ++axis) {
+        cast::Curve c = curve(out, bone.name, names[axis], frames);
+        c.node().properties.emplace_back(cast::PropertyType::Float, "kv",
+                                         static_cast<std::uint32_t>(keys.size()), std::move(axes[axis]));
+        c.set_mode(mode);
+        if (a_.high_precision())
+            exact_values(c, keys, 1, [axis](const Vec3Key& key, std::size_t) { return key.value[axis]; });
     }
 }
 
@@ -168,18 +220,12 @@ void Converter::bone_curves(cast::Animation& out, const Bone& bone) {
     static const char* const kScale[3] = {"sx", "sy", "sz"};
     if (!bone.locations.empty()) vec3_curves(out, bone, bone.locations, kTranslation, Channel::Translation);
     if (!bone.rotations.empty()) {
-        frames_.resize(bone.rotations.size());
-        std::vector<glm::vec4> values(bone.rotations.size());
-        std::vector<double> exact(bone.rotations.size() * 4);
-        for (std::size_t i = 0; i < bone.rotations.size(); ++i) {
-            frames_[i] = bone.rotations[i].frame;
-            values[i] = glm::vec4(bone.rotations[i].value);
-            for (int c = 0; c < 4; ++c) exact[i * 4 + c] = bone.rotations[i].value[c];
-        }
-        cast::Curve c = curve(out, bone.name, "rq", frames_);
-        c.set_quaternion_values(values);
+        auto pick = [](const QuatKey& key, std::size_t c) { return key.value[static_cast<int>(c)]; };
+        cast::Curve c = curve(out, bone.name, "rq", key_frames(bone.rotations, frames_));
+        note_frames(bone.rotations.size());
+        c.node().properties.push_back(float_values(bone.rotations, cast::PropertyType::Vector4, 4, pick));
         c.set_mode(curve_mode(a_.header.type, Channel::Rotation));
-        if (!fits_float(exact)) c.node().set(cast::make_array<double>("se.kv", exact));
+        if (a_.high_precision()) exact_values(c, bone.rotations, 4, pick);
     }
     if (!bone.scales.empty()) vec3_curves(out, bone, bone.scales, kScale, Channel::Scale);
 }
@@ -249,7 +295,7 @@ void Converter::blend_curves(cast::Animation& out) {
             std::memcpy(&bits, &unused[i * 2], 8);
             any_unused |= bits != 0;
         }
-        cast::Curve c = curve(out, shape.name, "bs", frames_);
+        cast::Curve c = curve(out, shape.name, "bs", cast::make_indices("kb", frames_));
         c.set_float_values(weights);
         c.set_mode("absolute");
         if (any_unused) c.node().set(cast::make_array<float>("se.yz", unused));

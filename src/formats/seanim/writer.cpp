@@ -152,7 +152,26 @@ std::uint8_t keyed_bits(const Animation& animation) {
     return bits;
 }
 
-Canonical canonical_header(const Animation& a) {
+std::uint32_t canonical_frame_count(const Animation& a) {
+    std::uint64_t frames = 1;
+    auto cover = [&](std::uint64_t frame) { frames = std::max(frames, frame + 1); };
+    if (keyed_bits(a) != 0)
+        for (const Bone& bone : a.bones) {
+            frames = std::max<std::uint64_t>(
+                {frames, bone.locations.size(), bone.rotations.size(), bone.scales.size()});
+            std::uint32_t last = 0;
+            for (const Vec3Key& k : bone.locations) last = std::max(last, k.frame);
+            for (const QuatKey& k : bone.rotations) last = std::max(last, k.frame);
+            for (const Vec3Key& k : bone.scales) last = std::max(last, k.frame);
+            if (!bone.locations.empty() || !bone.rotations.empty() || !bone.scales.empty()) cover(last);
+        }
+    for (const Note& note : a.notes) cover(note.frame);
+    for (const BlendShape& shape : a.blend_shapes)
+        for (const BlendKey& k : shape.keys) cover(k.frame);
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(frames, 0xFFFFFFFFu));
+}
+
+Canonical canonical_header(const Animation& a, std::uint32_t frame_count) {
     Canonical c;
     Header& h = c.header;
     h = a.header;
@@ -166,21 +185,7 @@ Canonical canonical_header(const Animation& a) {
     if (!a.notes.empty()) presence |= kNotes;
     if (a.custom) presence |= kCustom;
     h.presence = presence;
-    std::uint64_t frames = 1;
-    auto cover = [&](std::uint64_t frame) { frames = std::max(frames, frame + 1); };
-    if (c.keeps_bones)
-        for (const Bone& bone : a.bones) {
-            // A key count must fit frame_t too, which matters only for repeated frames.
-            frames = std::max<std::uint64_t>(
-                {frames, bone.locations.size(), bone.rotations.size(), bone.scales.size()});
-            for (const Vec3Key& k : bone.locations) cover(k.frame);
-            for (const QuatKey& k : bone.rotations) cover(k.frame);
-            for (const Vec3Key& k : bone.scales) cover(k.frame);
-        }
-    for (const Note& note : a.notes) cover(note.frame);
-    for (const BlendShape& shape : a.blend_shapes)
-        for (const BlendKey& k : shape.keys) cover(k.frame);
-    h.frame_count = static_cast<std::uint32_t>(std::min<std::uint64_t>(frames, 0xFFFFFFFFu));
+    h.frame_count = frame_count;
     h.bone_count = c.keeps_bones ? static_cast<std::uint32_t>(a.bones.size()) : 0;
     h.modifier_count =
         c.keeps_bones ? static_cast<std::uint8_t>(std::min<std::size_t>(a.modifiers.size(), 0xFF)) : 0;

@@ -17,7 +17,7 @@ Expected<cast::Document> read_semodel(const std::filesystem::path& path, Diagnos
         model = semodel::open(path, warnings);
     }
     if (!model) return make_error(model.error());
-    cast::Document document = semodel::to_cast(*model, warnings);
+    cast::Document document = semodel::to_cast(std::move(*model), warnings);
     document.source_name = path == "-" ? "<stdin>" : path.string();
     return document;
 }

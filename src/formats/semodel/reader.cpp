@@ -17,6 +17,15 @@ using formats::diagnostic_at;
 constexpr std::size_t kHeaderStart = 9;  // after magic and version
 constexpr std::size_t kHeaderSize = 20;  // headerSize counts itself
 
+// Calls `body` with a value of the unsigned type `width` bytes wide, so loops over integers
+// of a width chosen at run time compile once per width.
+template <class Body>
+void with_width(std::size_t width, Body body) {
+    if (width == 1) body(std::uint8_t{});
+    else if (width == 2) body(std::uint16_t{});
+    else body(std::uint32_t{});
+}
+
 class Parser {
 public:
     Parser(std::span<const std::byte> data, std::string_view file, Model& model)
@@ -119,20 +128,25 @@ Expected<void> Parser::mesh(ByteCursor& in, Mesh& mesh, std::size_t index) {
     if (flags & kColors) read_array(in, mesh.colors, vertices);
     if (influences > 0) {
         mesh.weights.resize(vertices * influences);
-        for (Weight& w : mesh.weights) {
-            w.bone = in.take_uint(static_cast<unsigned>(bone_width));
-            w.value = in.take<float>();
-        }
+        with_width(bone_width, [&](auto bone_tag) {
+            using BoneIndex = decltype(bone_tag);
+            for (Weight& w : mesh.weights) {
+                w.bone = in.take<BoneIndex>();
+                w.value = in.take<float>();
+            }
+        });
     }
     const unsigned face_width = formats::width_for(vertices);
     if (faces > in.left() / (3 * face_width))
         return fail(at + 7, fmt::format("mesh {}: {} faces need {} bytes but {} are left", index,
                                         faces, std::uint64_t{faces} * 3 * face_width, in.left()));
-    mesh.faces.resize(std::size_t{faces} * 3);
     if (face_width == 4) {
-        read_array(in, mesh.faces, mesh.faces.size());
+        read_array(in, mesh.faces, std::size_t{faces} * 3);
     } else {
-        for (std::uint32_t& f : mesh.faces) f = in.take_uint(face_width);
+        mesh.faces.resize(std::size_t{faces} * 3);
+        with_width(face_width, [&](auto index_tag) {
+            for (std::uint32_t& f : mesh.faces) f = in.take<decltype(index_tag)>();
+        });
     }
     if (layers * 4 > in.left())
         return fail(in.pos(), fmt::format("mesh {}: truncated material indices", index));

@@ -53,28 +53,39 @@ void skeleton(const Model& m, cast::Model& out) {
     }
 }
 
-cast::Mesh mesh(const Model& m, const Mesh& in, cast::Model& out) {
+// A property holding `values`: a view when the document keeps the model alive, else a copy.
+template <class T>
+cast::Property stream(std::string name, cast::PropertyType type, const std::vector<T>& values, bool view) {
+    auto bytes = std::as_bytes(std::span(values));
+    const auto count = static_cast<std::uint32_t>(values.size());
+    if (view) return cast::Property(type, std::move(name), count, bytes);
+    return cast::Property(type, std::move(name), count, std::vector<std::byte>(bytes.begin(), bytes.end()));
+}
+
+cast::Mesh mesh(const Model& m, const Mesh& in, cast::Model& out, bool view) {
     cast::Mesh mesh = out.add_mesh();
     cast::Node& node = mesh.node();
     const std::size_t vertices = in.positions.size();
-    mesh.set_positions(in.positions);
-    if (m.header.mesh_presence & kNormals) mesh.set_normals(in.normals);
+    node.properties.push_back(stream("vp", cast::PropertyType::Vector3, in.positions, view));
+    if (m.header.mesh_presence & kNormals)
+        node.properties.push_back(stream("vn", cast::PropertyType::Vector3, in.normals, view));
     const std::uint32_t layers = m.layer_count(in);
     if (layers > 0) {
         node.set(cast::make_integer("ul", cast::PropertyType::Byte, layers));
-        std::vector<glm::vec2> uvs(vertices);
-        for (std::uint32_t layer = 0; layer < layers; ++layer) {
-            for (std::size_t v = 0; v < vertices; ++v) uvs[v] = in.uvs[v * layers + layer];
-            node.set(cast::make_array<glm::vec2>(fmt::format("u{}", layer), uvs));
+        if (layers == 1) {
+            node.properties.push_back(stream("u0", cast::PropertyType::Vector2, in.uvs, view));
+        } else {
+            std::vector<glm::vec2> uvs(vertices);
+            for (std::uint32_t layer = 0; layer < layers; ++layer) {
+                for (std::size_t v = 0; v < vertices; ++v) uvs[v] = in.uvs[v * layers + layer];
+                node.set(cast::make_array<glm::vec2>(fmt::format("u{}", layer), uvs));
+            }
         }
     }
     if (m.header.mesh_presence & kColors) {
         // RGBA bytes are the packed `i` colour of rule 15 (R in the low byte) as they stand.
         node.set(cast::make_integer("cl", cast::PropertyType::Byte, 1));
-        std::vector<std::byte> packed(in.colors.size() * 4);
-        std::memcpy(packed.data(), in.colors.data(), packed.size());
-        node.set(cast::Property(cast::PropertyType::Integer32, "c0",
-                                static_cast<std::uint32_t>(in.colors.size()), std::move(packed)));
+        node.properties.push_back(stream("c0", cast::PropertyType::Integer32, in.colors, view));
     }
     if (const std::uint32_t influences = m.influence_count(in); influences > 0) {
         std::vector<std::uint32_t> bones(in.weights.size());
@@ -115,16 +126,16 @@ void material(const Material& in, cast::Material& material) {
         material.node().set(cast::make_integer("se.simple", cast::PropertyType::Byte, in.simple));
 }
 
-}  // namespace
-
-cast::Document to_cast(const Model& m, Diagnostics&) {
+cast::Document convert(const Model& m, std::shared_ptr<const Model> owner) {
     cast::Document document;
+    const bool view = owner != nullptr;
+    if (view) document.retain(std::move(owner));
     cast::Root root = document.add_root();
     cast::Model model = root.add_model();
     model_properties(m, model.node());
     skeleton(m, model);
     std::vector<cast::Mesh> meshes;
-    for (const Mesh& in : m.meshes) meshes.push_back(mesh(m, in, model));
+    for (const Mesh& in : m.meshes) meshes.push_back(mesh(m, in, model, view));
     std::vector<cast::Material> materials;
     for (const Material& in : m.materials) {
         materials.push_back(model.add_material());
@@ -140,6 +151,15 @@ cast::Document to_cast(const Model& m, Diagnostics&) {
         }
     }
     return document;
+}
+
+}  // namespace
+
+cast::Document to_cast(const Model& model, Diagnostics&) { return convert(model, nullptr); }
+
+cast::Document to_cast(Model&& model, Diagnostics&) {
+    auto owner = std::make_shared<const Model>(std::move(model));
+    return convert(*owner, owner);
 }
 
 }  // namespace castkit::semodel
