@@ -245,3 +245,21 @@ TEST(SEModel, CastWithoutSeExtrasBecomesACanonicalFile) {
 
 }  // namespace
 }  // namespace castkit::test
+
+namespace castkit::test {
+namespace {
+
+TEST(SEModel, TakingTheModelViewsItsStreamsAndWritesTheSameCast) {
+    Diagnostics warnings;
+    Model model = rich_model();
+    auto copied = cast::write_to_buffer(semodel::to_cast(model, warnings));
+    cast::Document viewing = semodel::to_cast(std::move(model), warnings);
+    const cast::Property* positions = viewing.models()[0].meshes()[0].node().find("vp");
+    ASSERT_NE(positions, nullptr);
+    cast::Property copy = *positions;  // a view copies as a view, an owned payload as a new buffer
+    EXPECT_EQ(copy.bytes().data(), positions->bytes().data());
+    EXPECT_EQ(*cast::write_to_buffer(viewing), *copied);
+}
+
+}  // namespace
+}  // namespace castkit::test
