@@ -37,6 +37,7 @@ private:
     cast::Model in_;
     Diagnostics& warnings_;
     Model out_;
+    std::vector<cast::Mesh> meshes_;
     std::vector<cast::Material> materials_;
     std::uint8_t bone_blocks_ = 0;
     std::uint8_t mesh_streams_ = 0;
@@ -172,7 +173,7 @@ void Builder::materials() {
     }
     for (std::size_t i = 0; i < out_.meshes.size(); ++i) {
         Mesh& mesh = out_.meshes[i];
-        cast::Mesh in = in_.meshes()[i];
+        const cast::Mesh& in = meshes_[i];
         std::int32_t linked = -1;
         if (cast::Material material = in.material())
             for (std::size_t m = 0; m < materials_.size(); ++m)
@@ -224,7 +225,7 @@ void Builder::header() {
     if (auto trailing = formats::byte_array(node, "se.trailing")) out_.trailing = std::move(*trailing);
     for (std::size_t i = 0; i < out_.meshes.size(); ++i) {
         Mesh& mesh = out_.meshes[i];
-        auto stored = formats::byte_array(in_.meshes()[i].node(), "se.layers");
+        auto stored = formats::byte_array(meshes_[i].node(), "se.layers");
         if (!stored || stored->size() != 2) continue;
         // Stored counts whose flag is clear are not read, so they can differ from the data.
         const auto layers = static_cast<std::uint8_t>((*stored)[0]);
@@ -255,8 +256,8 @@ void Builder::dropped() {
 
 Expected<Model> Builder::run() {
     bones();
-    auto meshes = in_.meshes();
-    for (std::size_t i = 0; i < meshes.size(); ++i) mesh(meshes[i], i);
+    meshes_ = in_.meshes();
+    for (std::size_t i = 0; i < meshes_.size(); ++i) mesh(meshes_[i], i);
     materials();
     header();
     fill_streams();
