@@ -48,6 +48,7 @@ public:
     }
     // A NUL-terminated string, or nullopt when no NUL comes before the end.
     std::optional<std::string_view> take_cstr() {
+        if (left() == 0) return std::nullopt;
         const char* begin = reinterpret_cast<const char*>(here());
         const void* nul = std::memchr(begin, 0, left());
         if (nul == nullptr) return std::nullopt;

@@ -15,9 +15,19 @@
 
 namespace castkit::formats {
 
+// An array property owning a copy of `values`; unlike cast::make_array it accepts an empty span
+// (no memcpy from a null pointer).
+template <class T>
+cast::Property owned_array(std::string name, std::span<const T> values) {
+    auto bytes = std::as_bytes(values);
+    return cast::Property(cast::property_type_of<T>(), std::move(name),
+                          static_cast<std::uint32_t>(values.size()),
+                          std::vector<std::byte>(bytes.begin(), bytes.end()));
+}
+
 // A `b` array of raw bytes.
 inline cast::Property make_byte_array(std::string name, std::span<const std::uint8_t> values) {
-    return cast::make_array<std::uint8_t>(std::move(name), values);
+    return owned_array<std::uint8_t>(std::move(name), values);
 }
 inline cast::Property make_byte_array(std::string name, std::span<const std::byte> values) {
     return make_byte_array(std::move(name), std::span(reinterpret_cast<const std::uint8_t*>(values.data()), values.size()));

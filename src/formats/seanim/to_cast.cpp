@@ -296,7 +296,7 @@ void Converter::blend_curves(cast::Animation& out) {
             any_unused |= bits != 0;
         }
         cast::Curve c = curve(out, shape.name, "bs", cast::make_indices("kb", frames_));
-        c.set_float_values(weights);
+        c.node().set(formats::owned_array<float>("kv", weights));
         c.set_mode("absolute");
         if (any_unused) c.node().set(cast::make_array<float>("se.yz", unused));
     }

@@ -89,7 +89,8 @@ void Builder::mesh(const cast::Mesh& in, std::size_t index) {
         const cast::Property* packed = in.color_layer_property(0);
         mesh.colors.resize(vertices);
         if (packed != nullptr && packed->type() == cast::PropertyType::Integer32) {
-            std::memcpy(mesh.colors.data(), packed->bytes().data(), std::min(packed->bytes().size(), vertices * 4));
+            if (const std::size_t n = std::min(packed->bytes().size(), vertices * 4); n > 0)
+                std::memcpy(mesh.colors.data(), packed->bytes().data(), n);
         } else {
             std::vector<glm::vec4> rgba = in.color_layer(0);
             for (std::size_t v = 0; v < std::min(vertices, rgba.size()); ++v)

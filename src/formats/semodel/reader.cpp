@@ -43,7 +43,7 @@ private:
     template <class T>
     void read_array(ByteCursor& in, std::vector<T>& out, std::size_t count) {
         out.resize(count);
-        std::memcpy(out.data(), in.here(), count * sizeof(T));
+        if (count > 0) std::memcpy(out.data(), in.here(), count * sizeof(T));
         in.skip(count * sizeof(T));
     }
 

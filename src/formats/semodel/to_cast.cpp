@@ -78,7 +78,7 @@ cast::Mesh mesh(const Model& m, const Mesh& in, cast::Model& out, bool view) {
             std::vector<glm::vec2> uvs(vertices);
             for (std::uint32_t layer = 0; layer < layers; ++layer) {
                 for (std::size_t v = 0; v < vertices; ++v) uvs[v] = in.uvs[v * layers + layer];
-                node.set(cast::make_array<glm::vec2>(fmt::format("u{}", layer), uvs));
+                node.set(formats::owned_array<glm::vec2>(fmt::format("u{}", layer), uvs));
             }
         }
     }
@@ -94,7 +94,9 @@ cast::Mesh mesh(const Model& m, const Mesh& in, cast::Model& out, bool view) {
             bones[i] = in.weights[i].bone;
             values[i] = in.weights[i].value;
         }
-        mesh.set_weights(influences, bones, values);
+        node.set(cast::make_integer("mi", cast::PropertyType::Byte, influences));
+        node.set(cast::make_indices("wb", bones));
+        node.set(formats::owned_array<float>("wv", values));
     }
     std::vector<std::uint32_t> faces(in.faces.size());
     for (std::size_t i = 0; i + 2 < faces.size(); i += 3) {
