@@ -8,6 +8,7 @@
 
 #include "../binary.hpp"
 #include "../cast_extras.hpp"
+#include "axes.hpp"
 #include "mapping.hpp"
 
 #include <fmt/format.h>
@@ -21,6 +22,8 @@ namespace castkit::seanim {
 namespace {
 
 using detail::Channel;
+using detail::merge_axes;
+using detail::Track;
 using detail::curve_mode;
 
 // Curve slots per bone: tx ty tz rq sx sy sz.
@@ -37,11 +40,6 @@ Channel channel_of(Slot slot) {
     return slot == kRq ? Channel::Rotation : slot < kRq ? Channel::Translation : Channel::Scale;
 }
 
-// One curve's keys with values widened to double (exact ones from `se.kv` when they agree).
-struct Track {
-    std::vector<std::uint32_t> frames;
-    std::vector<double> values;  // 1 or 4 per key
-};
 
 class Builder {
 public:
@@ -147,43 +145,13 @@ Track Builder::track(const cast::Curve& curve, std::size_t width) {
     return t;
 }
 
-// Linear interpolation of `t` at `frame`, holding the end keys (rule 20); `t` sorted by frame.
-double sample(const Track& t, std::uint32_t frame) {
-    auto it = std::lower_bound(t.frames.begin(), t.frames.end(), frame);
-    if (it == t.frames.begin()) return t.values.front();
-    if (it == t.frames.end()) return t.values.back();
-    std::size_t i = static_cast<std::size_t>(it - t.frames.begin());
-    if (*it == frame) return t.values[i];
-    double f0 = t.frames[i - 1], f1 = t.frames[i];
-    double w = (frame - f0) / (f1 - f0);
-    return t.values[i - 1] + (t.values[i] - t.values[i - 1]) * w;
-}
-
-void sort_by_frame(Track& t) {
-    if (std::is_sorted(t.frames.begin(), t.frames.end())) return;
-    std::vector<std::size_t> order(t.frames.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return t.frames[a] < t.frames[b]; });
-    Track sorted;
-    for (std::size_t i : order) {
-        sorted.frames.push_back(t.frames[i]);
-        sorted.values.push_back(t.values[i]);
-    }
-    t = std::move(sorted);
-}
-
-// tx/ty/tz (or sx/sy/sz) as vec3 keys. Curves keyed at the same frames zip key by key (order
-// kept); otherwise keys go at the sorted union of frames, each component interpolated linearly.
+// tx/ty/tz (or sx/sy/sz) as vec3 keys (merge_axes), with warnings for missing and merged axes.
 std::vector<Vec3Key> Builder::merge(std::size_t bone, Slot first, double fallback) {
     const auto& slots = slots_[bone];
     std::array<std::optional<Track>, 3> tracks;
-    const Track* reference = nullptr;
     for (int axis = 0; axis < 3; ++axis)
-        if (slots[first + axis]) {
-            tracks[axis] = track(*slots[first + axis], 1);
-            if (reference == nullptr) reference = &*tracks[axis];
-        }
-    if (reference == nullptr) return {};
+        if (slots[first + axis]) tracks[axis] = track(*slots[first + axis], 1);
+    if (!tracks[0] && !tracks[1] && !tracks[2]) return {};
     const std::string& name = out_.bones[bone].name;
     const char* kind = first == kTx ? "translation" : "scale";
     for (int axis = 0; axis < 3; ++axis)
@@ -191,37 +159,12 @@ std::vector<Vec3Key> Builder::merge(std::size_t bone, Slot first, double fallbac
             warn(fmt::format("bone '{}' has no '{}{}' curve; SEAnim keys all three {} axes, so "
                              "it is written as {}", name, first == kTx ? 't' : 's', "xyz"[axis], kind,
                              fallback));
-    bool same_frames = true;
-    for (const auto& t : tracks)
-        if (t && t->frames != reference->frames) same_frames = false;
-    std::vector<Vec3Key> keys;
-    if (same_frames) {
-        keys.resize(reference->frames.size());
-        for (std::size_t i = 0; i < keys.size(); ++i) {
-            keys[i].frame = reference->frames[i];
-            for (int axis = 0; axis < 3; ++axis) keys[i].value[axis] = tracks[axis] ? tracks[axis]->values[i] : fallback;
-        }
-        return keys;
-    }
-    warn(fmt::format("bone '{}': {} axes are keyed at different frames; merged at the union of "
-                     "their frames, each axis interpolated linearly between its own keys",
-                     name, kind));
-    std::vector<std::uint32_t> frames;
-    for (auto& t : tracks)
-        if (t) {
-            sort_by_frame(*t);
-            frames.insert(frames.end(), t->frames.begin(), t->frames.end());
-        }
-    std::sort(frames.begin(), frames.end());
-    frames.erase(std::unique(frames.begin(), frames.end()), frames.end());
-    keys.resize(frames.size());
-    for (std::size_t i = 0; i < frames.size(); ++i) {
-        keys[i].frame = frames[i];
-        for (int axis = 0; axis < 3; ++axis) {
-            const auto& t = tracks[axis];
-            keys[i].value[axis] = t && !t->frames.empty() ? sample(*t, frames[i]) : fallback;
-        }
-    }
+    bool at_union = false;
+    std::vector<Vec3Key> keys = merge_axes(tracks, fallback, at_union);
+    if (at_union)
+        warn(fmt::format("bone '{}': {} axes are keyed at different frames; merged at the union of "
+                         "their frames, each axis interpolated linearly between its own keys",
+                         name, kind));
     return keys;
 }
 
