@@ -6,9 +6,11 @@
 namespace castkit::formats {
 
 FormatInfo cast_format();
+FormatInfo seanim_format();
+FormatInfo semodel_format();
 
 inline std::vector<FormatInfo> registered_formats() {
-    return {cast_format()};
+    return {cast_format(), seanim_format(), semodel_format()};
 }
 
 }  // namespace castkit::formats

@@ -51,7 +51,7 @@ public:
     T operator[](std::size_t i) const { return load<T>(data_ + i * sizeof(T)); }
     // Copies min(size(), out.size()) elements; one memcpy.
     void copy_to(std::span<T> out) const {
-        std::memcpy(out.data(), data_, std::min(out.size(), size_) * sizeof(T));
+        if (const std::size_t n = std::min(out.size(), size_); n > 0) std::memcpy(out.data(), data_, n * sizeof(T));
     }
     std::vector<T> to_vector() const {
         std::vector<T> out(size_);
@@ -94,7 +94,7 @@ Property make_bool(std::string name, bool value);
 template <class T>
 Property make_array(std::string name, std::span<const T> values) {
     std::vector<std::byte> bytes(values.size_bytes());
-    std::memcpy(bytes.data(), values.data(), bytes.size());
+    if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
     return Property(property_type_of<T>(), std::move(name),
                     static_cast<std::uint32_t>(values.size()), std::move(bytes));
 }
