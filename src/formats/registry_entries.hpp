@@ -6,9 +6,10 @@
 namespace castkit::formats {
 
 FormatInfo cast_format();
+FormatInfo k3d_format();
 
 inline std::vector<FormatInfo> registered_formats() {
-    return {cast_format()};
+    return {cast_format(), k3d_format()};
 }
 
 }  // namespace castkit::formats
