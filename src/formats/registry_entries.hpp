@@ -7,9 +7,11 @@ namespace castkit::formats {
 
 FormatInfo cast_format();
 FormatInfo k3d_format();
+FormatInfo dmf_format();
+FormatInfo dmf_json_format();
 
 inline std::vector<FormatInfo> registered_formats() {
-    return {cast_format(), k3d_format()};
+    return {cast_format(), k3d_format(), dmf_format(), dmf_json_format()};
 }
 
 }  // namespace castkit::formats
