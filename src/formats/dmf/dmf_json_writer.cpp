@@ -152,7 +152,8 @@ Expected<std::string> write_json_text(const Model& model) {
         w.reals(&m.specular.x, 4, path + ".specular");
         w.raw("}");
     });
-    section(w, "vertices", model.vertices, [&](const Vertex& v, const std::string& path) {
+    // The documented key spellings, typos included (docs/dmf.md, choice 10).
+    section(w, "verterices", model.vertices, [&](const Vertex& v, const std::string& path) {
         w.raw("{\"pos\": ");
         w.reals(&v.position.x, 3, path + ".pos");
         w.raw(fmt::format(", \"skin_index\": [{}, {}, {}, {}], \"skin_weight\": ", v.skin_index[0], v.skin_index[1],
@@ -161,7 +162,7 @@ Expected<std::string> write_json_text(const Model& model) {
         w.raw("}");
     });
     section(w, "faces", model.faces, [&](const Face& f, const std::string& path) {
-        w.raw(fmt::format("{{\"material\": {}, \"indices\": [{}, {}, {}], \"vertex_color\": [\"{}\", \"{}\", \"{}\"], "
+        w.raw(fmt::format("{{\"material\": {}, \"indices\": [{}, {}, {}], \"verex_color\": [\"{}\", \"{}\", \"{}\"], "
                           "\"normals\": [",
                           f.material, f.indices[0], f.indices[1], f.indices[2], rgba(f.colors[0]), rgba(f.colors[1]),
                           rgba(f.colors[2])));
