@@ -108,7 +108,7 @@ TEST(DmfJson, OutOfRangeIntegersAndBadColoursAreErrors) {
     Diagnostic e = json_error(golden_with("\"rgba(255,0,0,1)\"", "\"red\""));
     EXPECT_EQ(e.path, "$.faces[0].verex_color[1]");
     Diagnostic f = json_error(golden_with("\"indices\": [0, 1, 2]", "\"indices\": [0, 1, 9]"));
-    EXPECT_EQ(f.path, "face[0]");
+    EXPECT_EQ(f.path, "$.faces[0].indices");
     EXPECT_NE(f.message.find("vertex index 9"), std::string::npos);
 }
 

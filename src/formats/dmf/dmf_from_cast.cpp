@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -252,7 +253,14 @@ Expected<void> FromCast::animation(cast::Animation& cast_animation, std::size_t 
     std::vector<formats::NodeKeys> nodes =
         formats::collect_curves(cast_animation, rest_, {document_.source_name, path}, warnings_);
     for (const formats::NodeKeys& keys : nodes) {
+        // Rule 24: exact name first, then case-insensitively.
         auto bone = std::find_if(model_.bones.begin(), model_.bones.end(), [&](const Bone& b) { return b.name == keys.node; });
+        if (bone == model_.bones.end())
+            bone = std::find_if(model_.bones.begin(), model_.bones.end(), [&](const Bone& b) {
+                return std::equal(b.name.begin(), b.name.end(), keys.node.begin(), keys.node.end(), [](char x, char y) {
+                    return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+                });
+            });
         if (bone == model_.bones.end()) {
             warn(path, fmt::format("curves of '{}', which is not a bone, dropped", keys.node));
             continue;

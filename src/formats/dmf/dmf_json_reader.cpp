@@ -384,7 +384,7 @@ Expected<Model> read_json(std::string_view text, const std::string& file, Diagno
     }
     auto model = Reader(file).read(root);
     if (!model) return model;
-    if (auto ok = check_references(*model, file); !ok) return make_error(ok.error());
+    if (auto ok = check_references(*model, file, true); !ok) return make_error(ok.error());
     return model;
 }
 

@@ -249,7 +249,7 @@ Expected<Model> Reader::read() {
     if (auto ok = animations(); !ok) return make_error(ok.error());
     std::uint32_t offsets[kAttributeCount];
     for (std::size_t i = 0; i < kAttributeCount; ++i) offsets[i] = sections_[i].offset;
-    if (auto ok = check_references(model_, in_.file(), offsets); !ok) return make_error(ok.error());
+    if (auto ok = check_references(model_, in_.file(), false, offsets); !ok) return make_error(ok.error());
     return std::move(model_);
 }
 

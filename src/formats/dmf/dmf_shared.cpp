@@ -86,25 +86,30 @@ Diagnostic reference_error(const std::string& file, const std::uint32_t* offsets
 
 }  // namespace
 
-Expected<void> check_references(const Model& model, const std::string& file, const std::uint32_t* offsets) {
+Expected<void> check_references(const Model& model, const std::string& file, bool json,
+                                const std::uint32_t* offsets) {
     using namespace layout;
+    // Binary files name structs ("face[2]"); JSON files name JSON paths.
+    auto where = [&](const char* binary, const char* json_array, std::size_t i, const char* json_key) {
+        return json ? fmt::format("$.{}[{}].{}", json_array, i, json_key) : fmt::format("{}[{}]", binary, i);
+    };
     for (std::size_t i = 0; i < model.faces.size(); ++i) {
         const Face& f = model.faces[i];
         for (std::uint32_t index : f.indices)
             if (index >= model.vertices.size())
-                return make_error(reference_error(file, offsets, 3, kFaceSize, i, 4, fmt::format("face[{}]", i),
+                return make_error(reference_error(file, offsets, 3, kFaceSize, i, 4, where("face", "faces", i, "indices"),
                                                   fmt::format("vertex index {} is past the {} vertices", index,
                                                               model.vertices.size())));
         // Without materials any index is accepted: such files have nothing to point at.
         if (f.material >= model.materials.size() && !model.materials.empty())
-            return make_error(reference_error(file, offsets, 3, kFaceSize, i, 0, fmt::format("face[{}]", i),
+            return make_error(reference_error(file, offsets, 3, kFaceSize, i, 0, where("face", "faces", i, "material"),
                                               fmt::format("material {} is past the {} materials", f.material,
                                                           model.materials.size())));
     }
     for (std::size_t i = 0; i < model.materials.size(); ++i) {
         int texture = model.materials[i].texture;
         if (texture < -1 || texture >= static_cast<int>(model.textures.size()))
-            return make_error(reference_error(file, offsets, 1, kMaterialSize, i, 0x22, fmt::format("material[{}]", i),
+            return make_error(reference_error(file, offsets, 1, kMaterialSize, i, 0x22, where("material", "materials", i, "texture"),
                                               fmt::format("texture {} is not -1 or one of the {} textures", texture,
                                                           model.textures.size())));
     }
@@ -112,7 +117,7 @@ Expected<void> check_references(const Model& model, const std::string& file, con
     for (std::size_t i = 0; i < model.bones.size(); ++i) {
         int parent = model.bones[i].parent;
         if (parent < -1 || parent >= bone_count || parent == static_cast<int>(i))
-            return make_error(reference_error(file, offsets, 4, kBoneSize, i, 0x22, fmt::format("bone[{}]", i),
+            return make_error(reference_error(file, offsets, 4, kBoneSize, i, 0x22, where("bone", "skeleton", i, "parent_id"),
                                               fmt::format("parent {} is not -1 or another of the {} bones", parent,
                                                           bone_count)));
     }
@@ -122,7 +127,7 @@ Expected<void> check_references(const Model& model, const std::string& file, con
                 int bone = model.vertices[i].skin_index[k];
                 if (model.vertices[i].skin_weight[static_cast<int>(k)] != 0.0f && (bone < 0 || bone >= bone_count))
                     return make_error(reference_error(file, offsets, 2, kVertexSize, i, 12 + k * 2,
-                                                      fmt::format("vertex[{}]", i),
+                                                      where("vertex", "verterices", i, "skin_index"),
                                                       fmt::format("skin index {} is not one of the {} bones", bone,
                                                                   bone_count)));
             }
@@ -130,7 +135,9 @@ Expected<void> check_references(const Model& model, const std::string& file, con
         for (std::size_t t = 0; t < model.animations[a].tracks.size(); ++t) {
             int bone = model.animations[a].tracks[t].bone;
             if (bone < 0 || bone >= bone_count)
-                return make_error(reference_error(file, nullptr, 0, 0, 0, 0, fmt::format("animation[{}]/track[{}]", a, t),
+                return make_error(reference_error(file, nullptr, 0, 0, 0, 0,
+                                                  json ? fmt::format("$.animations[{}].tracks[{}].bone_id", a, t)
+                                                       : fmt::format("animation[{}]/track[{}]", a, t),
                                                   fmt::format("bone {} is not one of the {} bones", bone, bone_count)));
         }
     return {};

@@ -29,9 +29,10 @@ Material default_material(std::string name, std::size_t index, bool skinned);
 std::vector<std::string> non_default_fields(const Material& material, std::size_t index, bool skinned);
 
 // Checks every index between structs (faces → vertices and materials, materials → textures,
-// bones → parents, skins and tracks → bones). `section_offsets`, when given, are the file
-// offsets of the six sections so that errors name a byte offset. O(model size).
-Expected<void> check_references(const Model& model, const std::string& file,
+// bones → parents, skins and tracks → bones). Errors name JSON paths ("$.faces[2].indices")
+// when `json_paths`, else structs ("face[2]"); `section_offsets`, when given, are the file
+// offsets of the six sections so that errors also name a byte offset. O(model size).
+Expected<void> check_references(const Model& model, const std::string& file, bool json_paths,
                                 const std::uint32_t* section_offsets = nullptr);
 
 // Width and height from a PNG's IHDR chunk, or nullopt when `png` is not a PNG.

@@ -202,7 +202,7 @@ Expected<void> ToCast::animations(cast::Root& root) {
 }
 
 Expected<cast::Document> ToCast::run() {
-    if (auto ok = check_references(model_, file_); !ok) return make_error(ok.error());
+    if (auto ok = check_references(model_, file_, false); !ok) return make_error(ok.error());
     cast::Document document;
     document.source_name = file_;
     cast::Root root = document.add_root();
