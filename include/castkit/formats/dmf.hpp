@@ -147,6 +147,10 @@ struct ConvertOptions {
     // When set, to_cast writes each embedded PNG here as `<texture name>.png`; otherwise the
     // Cast File names that path and the image stays behind (with a warning).
     std::filesystem::path texture_directory;
+    // from_cast only: the DMF a Cast document was converted from. Its textures (image, size,
+    // flip and wrap, matched by file name, used when the file itself cannot be read) and its
+    // material settings (matched by name) fill in what Cast cannot carry.
+    const Model* original = nullptr;
 };
 
 // Converts to a Cast document: one mesh per material used (corners split into Cast vertices),

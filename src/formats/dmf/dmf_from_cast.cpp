@@ -100,22 +100,36 @@ std::int16_t FromCast::texture(const cast::File& file, const std::string& path) 
     std::filesystem::path location(file_path);
     if (location.is_relative() && !document_.source_name.empty())
         location = std::filesystem::path(document_.source_name).parent_path() / location;
-    std::vector<std::byte> png;
-    std::uint16_t width = 0, height = 0;
+    std::string stem = std::filesystem::path(file_path).stem().string();
+    Texture texture = default_texture(name(stem, path), model_.textures.size(), {}, 0, 0);
     if (auto mapped = platform::map_file(location); mapped) {
-        png.assign((*mapped)->bytes().begin(), (*mapped)->bytes().end());
-        if (auto size = png_size(png); size && size->first <= 0xFFFF && size->second <= 0xFFFF) {
-            width = static_cast<std::uint16_t>(size->first);
-            height = static_cast<std::uint16_t>(size->second);
+        texture.png.assign((*mapped)->bytes().begin(), (*mapped)->bytes().end());
+        if (auto size = png_size(texture.png); size && size->first <= 0xFFFF && size->second <= 0xFFFF) {
+            texture.width = static_cast<std::uint16_t>(size->first);
+            texture.height = static_cast<std::uint16_t>(size->second);
         } else {
             warn(path, fmt::format("'{}' is not a PNG of at most 65535 pixels a side; embedded without a size", file_path));
         }
-    } else {
+    }
+    const Texture* original = nullptr;
+    if (options_.original != nullptr)
+        for (std::size_t i = 0; i < options_.original->textures.size(); ++i)
+            if (texture_file_name(options_.original->textures[i], i) == file_path) original = &options_.original->textures[i];
+    if (original != nullptr) {
+        if (texture.png.empty()) {
+            texture.png = original->png;
+            texture.width = original->width;
+            texture.height = original->height;
+        }
+        texture.name = original->name;
+        texture.flip_y = original->flip_y;
+        texture.wrap_s = original->wrap_s;
+        texture.wrap_t = original->wrap_t;
+    } else if (texture.png.empty()) {
         warn(path, fmt::format("texture '{}' could not be read; the DMF texture has no image", location.string()));
     }
-    std::string stem = std::filesystem::path(file_path).stem().string();
     auto index = static_cast<std::int16_t>(model_.textures.size());
-    model_.textures.push_back(default_texture(name(stem, path), model_.textures.size(), std::move(png), width, height));
+    model_.textures.push_back(std::move(texture));
     texture_by_path_.emplace(file_path, index);
     return index;
 }
@@ -127,6 +141,19 @@ void FromCast::materials(const cast::Model& cast_model) {
         const cast::Material& m = materials[i];
         std::string path = fmt::format("model[0]/material[{}]", i);
         Material out = default_material(name(m.name().value_or(""), path), i, skinned);
+        if (options_.original != nullptr)
+            for (const Material& original : options_.original->materials)
+                if (original.name == out.name) {
+                    // Settings Cast cannot carry come back from the DMF the document came from.
+                    Material restored = original;
+                    restored.id = out.id;
+                    restored.texture = out.texture;
+                    restored.diffuse = out.diffuse;
+                    restored.emissive = out.emissive;
+                    restored.specular = out.specular;
+                    out = restored;
+                    break;
+                }
         if (cast::Color c = m.slot_color("diffuse"); c && c.rgba()) out.diffuse = *c.rgba();
         if (cast::Color c = m.slot_color("emissive"); c && c.rgba()) out.emissive = *c.rgba();
         if (cast::Color c = m.slot_color("specular"); c && c.rgba()) out.specular = *c.rgba();

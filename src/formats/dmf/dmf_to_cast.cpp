@@ -81,7 +81,7 @@ Expected<void> ToCast::materials(cast::Model& cast_model) {
                 Texture expected = default_texture(texture.name, index, texture.png, texture.width, texture.height);
                 if (texture.flip_y != expected.flip_y || texture.wrap_s != expected.wrap_s || texture.wrap_t != expected.wrap_t ||
                     texture.id != expected.id)
-                    warn(texture_path, "id, flip_y and wrap modes have no Cast field; written back as index, 1 and repeat");
+                    warn(texture_path, "id, flip_y and wrap modes have no Cast field");
             }
         }
         const std::pair<const char*, glm::vec4> colors[] = {
@@ -94,7 +94,7 @@ Expected<void> ToCast::materials(cast::Model& cast_model) {
         }
         std::vector<std::string> dropped = non_default_fields(m, i, !model_.bones.empty());
         if (!dropped.empty())
-            warn(path, fmt::format("{} have no Cast field; written back as defaults", fmt::join(dropped, ", ")));
+            warn(path, fmt::format("{} have no Cast field", fmt::join(dropped, ", ")));
         materials_.push_back(out);
     }
     return {};
