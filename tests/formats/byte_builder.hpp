@@ -1,20 +1,21 @@
-// Helpers for format tests. Hand-assembly of golden files: little-endian values appended one by one, so tests state the
-// layout of a format field by field instead of trusting castkit's own writer.
+// Helpers for format tests. Hand-assembly of golden files: little-endian values appended one by
+// one, so tests state the layout of a format field by field instead of trusting castkit's own
+// writer.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <string>
 #include <initializer_list>
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace castkit::test {
 
 class ByteBuilder {
-public:
+  public:
     template <class T>
     ByteBuilder& put(T value) {
         std::size_t at = bytes_.size();
@@ -46,16 +47,14 @@ public:
         text(s);
         return zeros(width - s.size());
     }
-    ByteBuilder& identity() {
-        return floats({1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1});
-    }
+    ByteBuilder& identity() { return floats({1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}); }
     ByteBuilder& translation(float x, float y, float z) {
         return floats({1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1});
     }
     std::size_t size() const { return bytes_.size(); }
     const std::vector<std::byte>& bytes() const { return bytes_; }
 
-private:
+  private:
     std::vector<std::byte> bytes_;
 };
 

@@ -33,7 +33,14 @@ inline std::vector<std::byte> golden_dmf() {
     b.fixed("skin", 32).i16(0).u16(1).u32(900).u32(33).u16(2).u16(1).u16(2).u16(2).zeros(12);
     // Material "body": texture 0, Three.js blending defaults, skinning, Lambert.
     b.fixed("body", 32).i16(0).i16(0).u16(0).u16(0).u16(4).u16(5).u16(1).u16(1).u16(0).u16(0);
-    b.u16(0).u16(0).u16(0).u16(0).f32(0).floats({1, 0.5f, 0.25f, 1}).floats({0, 0, 0, 0}).floats({0.5f, 0.5f, 0.5f, 30});
+    b.u16(0)
+        .u16(0)
+        .u16(0)
+        .u16(0)
+        .f32(0)
+        .floats({1, 0.5f, 0.25f, 1})
+        .floats({0, 0, 0, 0})
+        .floats({0.5f, 0.5f, 0.5f, 30});
     // Vertices
     b.floats({0, 0, 0}).i16(0).i16(-1).i16(-1).i16(-1).floats({1, 0, 0, 0});
     b.floats({1, 0, 0}).i16(0).i16(1).i16(-1).i16(-1).floats({0.5f, 0.5f, 0, 0});
@@ -49,7 +56,12 @@ inline std::vector<std::byte> golden_dmf() {
     b.fixed("wave", 32).i16(0).u16(30).u32(756).u32(3).f32(2.0f / 30.0f);
     b.i16(0).i16(4).f32(1.0f / 30.0f).floats({0, 0, 0}).floats({0, 0, 0, 0}).floats({1, 2, 1});
     b.i16(1).i16(3).f32(0).floats({1, 0, 0}).floats({0, 0, 0, 1}).floats({0, 0, 0});
-    b.i16(1).i16(2).f32(2.0f / 30.0f).floats({0, 0, 0}).floats({0, 0, 0.6f, 0.8f}).floats({0, 0, 0});
+    b.i16(1)
+        .i16(2)
+        .f32(2.0f / 30.0f)
+        .floats({0, 0, 0})
+        .floats({0, 0, 0.6f, 0.8f})
+        .floats({0, 0, 0});
     for (std::byte x : tiny_png()) b.u8(std::to_integer<std::uint8_t>(x));
     return b.bytes();
 }
@@ -58,7 +70,8 @@ inline std::vector<std::byte> golden_dmf() {
 inline std::string golden_dmf_json() {
     return std::string(R"json({
   "format": "DASH", "version": "1.5",
-  "textures": [{"id": 0, "name": "skin", "flip_y": true, "img": "data:image/png;base64,)json") + kTinyPngBase64 + R"json(",
+  "textures": [{"id": 0, "name": "skin", "flip_y": true, "img": "data:image/png;base64,)json") +
+           kTinyPngBase64 + R"json(",
                 "width": 2, "height": 1, "wrap_s": "repeat", "wrap_t": 2}],
   "materials": [{"id": 0, "name": "body", "texture": 0, "use_blending": false, "blend_equation": "norm",
                  "blend_src": "src_alpha", "blend_dst": "one_minus_src_alpha", "skinning": true,

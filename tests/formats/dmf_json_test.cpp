@@ -1,8 +1,8 @@
 // DMF JSON: the hand-written golden JSON against the golden binary, JSON ↔ binary round trips,
 // and errors that name the JSON path.
-#include <castkit/formats/dmf.hpp>
-
 #include <gtest/gtest.h>
+
+#include <castkit/formats/dmf.hpp>
 
 #include "../test_support.hpp"
 #include "dmf_golden.hpp"
@@ -67,10 +67,11 @@ TEST(DmfJson, JsonToBinaryToJsonIsUnchanged) {
 TEST(DmfJson, WriterUsesTheDocumentedNamesAndForms) {
     auto text = dmf::write_json_text(binary_golden());
     ASSERT_TRUE(text);
-    for (const char* expected : {"\"verterices\": [", "\"verex_color\": [\"rgba(255, 255, 255, 1)\"",
-                                 "\"rgba(0, 255, 0, 0.502)\"", "\"blend_src\": \"src_alpha\"", "\"wrap_s\": \"repeat\"",
-                                 "\"time\": 0.033333335, \"scl\": [1, 2, 1]}", "\"flip_y\": true",
-                                 "\"img\": \"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAAAAAAA\""})
+    for (const char* expected :
+         {"\"verterices\": [", "\"verex_color\": [\"rgba(255, 255, 255, 1)\"",
+          "\"rgba(0, 255, 0, 0.502)\"", "\"blend_src\": \"src_alpha\"", "\"wrap_s\": \"repeat\"",
+          "\"time\": 0.033333335, \"scl\": [1, 2, 1]}", "\"flip_y\": true",
+          "\"img\": \"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAAAAAAA\""})
         EXPECT_NE(text->find(expected), std::string::npos) << expected << "\n" << *text;
 }
 
@@ -97,7 +98,8 @@ TEST(DmfJson, WrongArrayLengthAndObjectTypeAreErrors) {
 }
 
 TEST(DmfJson, UnknownEnumNameListsTheChoices) {
-    Diagnostic d = json_error(golden_with("\"shader_type\": \"lambert\"", "\"shader_type\": \"toon\""));
+    Diagnostic d =
+        json_error(golden_with("\"shader_type\": \"lambert\"", "\"shader_type\": \"toon\""));
     EXPECT_EQ(d.path, "$.materials[0].shader_type");
     EXPECT_EQ(d.message, "\"toon\" is not one of basic, lambert, phong");
 }
@@ -147,11 +149,20 @@ TEST(DmfJson, NegativeZeroSurvives) {
     EXPECT_TRUE(std::signbit(back->vertices[0].position.x));
 }
 
+TEST(DmfJson, DeepNestingIsAnErrorNotACrash) {
+    std::string text(200000, '[');
+    text += std::string(200000, ']');
+    Diagnostic d = json_error(text);
+    EXPECT_EQ(d.path, "$");
+    EXPECT_EQ(d.message, "expected an object, found array");
+}
+
 TEST(DmfJson, TruncationsAndFlipsNeverCrash) {
     std::string text = golden_dmf_json();
     for (std::size_t n = 0; n < text.size(); ++n) {
         Diagnostics warnings;
-        EXPECT_FALSE(dmf::read_json(std::string_view(text).substr(0, n), "cut.dmf.json", warnings)) << n;
+        EXPECT_FALSE(dmf::read_json(std::string_view(text).substr(0, n), "cut.dmf.json", warnings))
+            << n;
     }
     for (std::size_t i = 0; i < text.size(); ++i) {
         std::string flipped = text;

@@ -1,9 +1,8 @@
 // DMF binary: the hand-assembled golden file, round trips through Cast, malformed input, CLI.
-#include <castkit/cast/nodes.hpp>
-#include <castkit/formats/dmf.hpp>
-
 #include <gtest/gtest.h>
 
+#include <castkit/cast/nodes.hpp>
+#include <castkit/formats/dmf.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "../test_support.hpp"
@@ -55,7 +54,8 @@ TEST(Dmf, ReadsVerticesFacesAndBones) {
     ASSERT_EQ(model.bones.size(), 2u);
     EXPECT_EQ(model.bones[1].name, "arm");
     EXPECT_EQ(model.bones[1].parent, 0);
-    EXPECT_EQ(model.bones[1].matrix[3], glm::vec4(1, 0, 0, 1));  // column-major: translation in column 3
+    EXPECT_EQ(model.bones[1].matrix[3],
+              glm::vec4(1, 0, 0, 1));  // column-major: translation in column 3
 }
 
 TEST(Dmf, ReadsAnimationTracksWithFlags) {
@@ -100,7 +100,8 @@ TEST(Dmf, ReservedTrackFieldsAreIgnoredAndWrittenAsZero) {
     EXPECT_EQ(*dmf::write_to_buffer(*model), golden_dmf());
 }
 
-dmf::Model through_cast(const dmf::Model& model, const std::filesystem::path& dir, Diagnostics& warnings) {
+dmf::Model through_cast(const dmf::Model& model, const std::filesystem::path& dir,
+                        Diagnostics& warnings) {
     dmf::ConvertOptions options;
     options.texture_directory = dir;
     auto document = dmf::to_cast(model, "in.dmf", warnings, options);
@@ -139,7 +140,7 @@ TEST(Dmf, ToCastSplitsCornersFlipsVAndConvertsSecondsToFrames) {
     EXPECT_EQ(mesh.color_layer(0)[1], glm::vec4(1, 0, 0, 1));
     EXPECT_EQ(mesh.weight_bones()[5], 1u);
     EXPECT_EQ(mesh.weight_values()[5], 0.5f);
-    EXPECT_EQ(mesh.weight_values()[6], 0.0f);         // -1 → unused slot
+    EXPECT_EQ(mesh.weight_values()[6], 0.0f);  // -1 → unused slot
     EXPECT_EQ(mesh.material().slot_file("albedo").path(), "skin.png");
     EXPECT_EQ(mesh.material().slot_color("specular").rgba(), glm::vec4(0.5f, 0.5f, 0.5f, 30));
     cast::Animation wave = document->animations().at(0);
@@ -147,8 +148,8 @@ TEST(Dmf, ToCastSplitsCornersFlipsVAndConvertsSecondsToFrames) {
     cast::Curve sx = wave.curves().at(0);  // bone 0 "root" comes first
     EXPECT_EQ(sx.node_name(), "root");
     EXPECT_EQ(sx.key_property(), "sx");
-    EXPECT_EQ(sx.key_frames()[0], 1u);     // 1/30 s at 30 fps
-    ASSERT_EQ(warnings.size(), 1u);        // the PNG stays behind without a texture directory
+    EXPECT_EQ(sx.key_frames()[0], 1u);  // 1/30 s at 30 fps
+    ASSERT_EQ(warnings.size(), 1u);     // the PNG stays behind without a texture directory
     EXPECT_NE(warnings[0].message.find("PNG"), std::string::npos);
 }
 
@@ -188,7 +189,8 @@ TEST(Dmf, NonDefaultMaterialSettingsAreNamedInAWarning) {
     Diagnostics warnings;
     ASSERT_TRUE(dmf::to_cast(model, "in.dmf", warnings));
     bool named = false;
-    for (const auto& w : warnings) named |= w.message.find("face_side, use_alpha") != std::string::npos;
+    for (const auto& w : warnings)
+        named |= w.message.find("face_side, use_alpha") != std::string::npos;
     EXPECT_TRUE(named);
 }
 

@@ -1,10 +1,9 @@
 // K3D: a hand-assembled golden file (notes/formats.md §4 layout), round trips through Cast, and
 // malformed input.
-#include <castkit/cast/nodes.hpp>
-#include <castkit/formats/k3d.hpp>
-
 #include <gtest/gtest.h>
 
+#include <castkit/cast/nodes.hpp>
+#include <castkit/formats/k3d.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "../test_support.hpp"
@@ -17,14 +16,29 @@ std::vector<std::byte> golden_k3d() {
     ByteBuilder b;
     b.u32(0xDECAFBAD).u32(15).u32(1).u32(1).u8(1).zeros(3);
     b.floats({0, 0, 0, 1, 1, 0}).floats({0.5f, 0.5f, 0});
-    b.translation(0, -1, 0);                  // inverse global: inverse of the root's T(0,1,0)
+    b.translation(0, -1, 0);  // inverse global: inverse of the root's T(0,1,0)
     b.u16(1).u16(1).u16(2).u16(1);
-    b.u32(0x321);                             // string table offset, checked below
+    b.u32(0x321);  // string table offset, checked below
     // Submeshes
     b.u32(1).u16(0).u16(1).u32(3).u32(3).u8(1).floats({0.5f, 0.5f, 0}).floats({0, 0, 0, 1, 1, 0});
-    b.floats({0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1}).i32(0).i32(0).i32(0).i32(0).floats({1, 0, 0, 0});
-    b.floats({1, 0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 1, 1, 0, 0, 1}).i32(0).i32(0).i32(0).i32(0).floats({1, 0, 0, 0});
-    b.floats({0, 1, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0.5f, 1, 0, 0, 1}).i32(0).i32(0).i32(0).i32(0).floats({1, 0, 0, 0});
+    b.floats({0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1})
+        .i32(0)
+        .i32(0)
+        .i32(0)
+        .i32(0)
+        .floats({1, 0, 0, 0});
+    b.floats({1, 0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 1, 1, 0, 0, 1})
+        .i32(0)
+        .i32(0)
+        .i32(0)
+        .i32(0)
+        .floats({1, 0, 0, 0});
+    b.floats({0, 1, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0.5f, 1, 0, 0, 1})
+        .i32(0)
+        .i32(0)
+        .i32(0)
+        .i32(0)
+        .floats({1, 0, 0, 0});
     b.u32(0).u32(1).u32(2);
     // Bones: "child" bound at T(0,1.5,0)
     b.u32(2).u16(2).translation(0, -1.5f, 0);
@@ -201,7 +215,7 @@ TEST(K3d, ToCastFlipsVAndMapsSkinWeightsToSkeletonBones) {
     cast::Mesh mesh = model.meshes().at(0);
     EXPECT_EQ(mesh.uv_layer(0)[2], glm::vec2(0, 0));  // K3D (0,1) bottom-left → Cast (0,0)
     EXPECT_EQ(mesh.uv_layer(0)[0], glm::vec2(0, 1));
-    EXPECT_EQ(mesh.weight_bones()[0], 1u);             // K3D bone 0 is node 1 "child"
+    EXPECT_EQ(mesh.weight_bones()[0], 1u);  // K3D bone 0 is node 1 "child"
     std::vector<cast::Bone> bones = model.skeleton().bones();
     ASSERT_EQ(bones.size(), 2u);
     EXPECT_EQ(bones[1].world_position(), glm::vec3(0, 1.5f, 0));
@@ -292,7 +306,8 @@ TEST(K3d, AChannelOffsetPastTheBufferIsAnError) {
     Diagnostics warnings;
     auto model = k3d::read(bytes, "bad.k3d", warnings);
     ASSERT_FALSE(model);
-    EXPECT_NE(model.error().message.find("channel buffer"), std::string::npos) << model.error().message;
+    EXPECT_NE(model.error().message.find("channel buffer"), std::string::npos)
+        << model.error().message;
 }
 
 TEST(K3d, CliConvertsToCastAndBack) {

@@ -3,16 +3,14 @@
 // conversion to and from the Cast document.
 #pragma once
 
+#include <array>
 #include <castkit/cast/document.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
-
-#include <glm/gtc/type_precision.hpp>
-#include <glm/mat4x4.hpp>
-
-#include <array>
 #include <cstdint>
 #include <filesystem>
+#include <glm/gtc/type_precision.hpp>
+#include <glm/mat4x4.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,8 +25,17 @@ inline constexpr std::uint16_t kMinorVersion = 5;
 enum Wrap : std::uint16_t { kClamp = 0, kMirror = 1, kRepeat = 2 };
 enum BlendEquation : std::uint16_t { kNormal = 0, kAdditive = 1, kSubtract = 2, kMultiply = 3 };
 enum BlendFactor : std::uint16_t {
-    kZero = 0, kOne = 1, kSrcColor = 2, kOneMinusSrcColor = 3, kSrcAlpha = 4, kOneMinusSrcAlpha = 5,
-    kDstAlpha = 6, kOneMinusDstAlpha = 7, kDstColor = 8, kOneMinusDstColor = 9, kSrcAlphaSaturate = 10,
+    kZero = 0,
+    kOne = 1,
+    kSrcColor = 2,
+    kOneMinusSrcColor = 3,
+    kSrcAlpha = 4,
+    kOneMinusSrcAlpha = 5,
+    kDstAlpha = 6,
+    kOneMinusDstAlpha = 7,
+    kDstColor = 8,
+    kOneMinusDstColor = 9,
+    kSrcAlphaSaturate = 10,
 };
 enum ShaderType : std::uint16_t { kBasic = 0, kLambert = 1, kPhong = 2 };
 enum Side : std::uint16_t { kFront = 0, kBack = 1, kDouble = 2 };
@@ -59,9 +66,9 @@ struct Material {
     std::uint16_t face_side = kFront, shadow_side = kFront;
     std::uint16_t ignore_lights = 0, vertex_color = 0, use_alpha = 0, skip_render = 0;
     float alpha_test = 0.0f;
-    glm::vec4 diffuse{1.0f};            // RGBA
-    glm::vec4 emissive{0.0f};           // RGB + intensity
-    glm::vec4 specular{0.0f};           // RGB + shininess
+    glm::vec4 diffuse{1.0f};   // RGBA
+    glm::vec4 emissive{0.0f};  // RGB + intensity
+    glm::vec4 specular{0.0f};  // RGB + shininess
     bool operator==(const Material&) const = default;
 };
 
@@ -87,7 +94,7 @@ struct Bone {
     std::string name;
     std::int16_t id = 0;
     std::int16_t parent = -1;  // index into Model::bones, -1 for the root
-    glm::mat4 matrix{1.0f};     // local transform, column-major
+    glm::mat4 matrix{1.0f};    // local transform, column-major
     bool operator==(const Bone&) const = default;
 };
 

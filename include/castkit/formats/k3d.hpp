@@ -6,14 +6,12 @@
 #include <castkit/cast/document.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
-
+#include <cstdint>
+#include <filesystem>
 #include <glm/mat4x4.hpp>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
-
-#include <cstdint>
-#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,9 +39,9 @@ enum class MeshType : std::uint8_t { Static = 0, Skinned = 1 };
 struct Vertex {
     glm::vec3 position{0.0f};
     glm::vec3 normal{0.0f};
-    glm::vec2 texcoord{0.0f};            // bottom-left origin (OpenGL)
+    glm::vec2 texcoord{0.0f};  // bottom-left origin (OpenGL)
     glm::vec4 colour{1.0f};
-    glm::vec4 tangent{0.0f};             // w = handedness ±1
+    glm::vec4 tangent{0.0f};  // w = handedness ±1
     glm::ivec4 bone_ids{0};
     glm::vec4 weights{0.0f};
     bool operator==(const Vertex&) const = default;
@@ -137,7 +135,8 @@ Expected<void> write(const Model& model, const std::filesystem::path& path);
 // Converts to a Cast document: nodes become the skeleton, submeshes meshes (V flipped), bones
 // world transforms on the bones they name, animations curves (ticks are frames, fr = ticks per
 // second). Warnings name what Cast cannot carry. O(model size).
-Expected<cast::Document> to_cast(const Model& model, const std::string& file, Diagnostics& warnings);
+Expected<cast::Document> to_cast(const Model& model, const std::string& file,
+                                 Diagnostics& warnings);
 // Converts the first Model and every Animation of a Cast document. Warnings name what K3D
 // cannot carry. O(document size).
 Expected<Model> from_cast(cast::Document& document, Diagnostics& warnings);

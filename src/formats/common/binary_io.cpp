@@ -1,8 +1,8 @@
 #include "binary_io.hpp"
 
-#include "../../platform/platform.hpp"
-
 #include <fmt/format.h>
+
+#include "../../platform/platform.hpp"
 
 namespace castkit::formats {
 
@@ -15,16 +15,18 @@ Diagnostic ByteReader::error_at(std::uint64_t offset, std::string path, std::str
     return d;
 }
 
-Expected<void> ByteReader::need(std::uint64_t bytes, std::string_view what, std::string_view path) const {
+Expected<void> ByteReader::need(std::uint64_t bytes, std::string_view what,
+                                std::string_view path) const {
     return need_range(pos_, bytes, what, path);
 }
 
-Expected<void> ByteReader::need_range(std::uint64_t offset, std::uint64_t bytes, std::string_view what,
-                                      std::string_view path) const {
+Expected<void> ByteReader::need_range(std::uint64_t offset, std::uint64_t bytes,
+                                      std::string_view what, std::string_view path) const {
     if (offset <= data_.size() && bytes <= data_.size() - offset) return {};
-    return make_error(error_at(offset, std::string(path),
-                               fmt::format("truncated: {} needs {} bytes at offset {:#x}, the file has {}",
-                                           what, bytes, offset, data_.size())));
+    return make_error(
+        error_at(offset, std::string(path),
+                 fmt::format("truncated: {} needs {} bytes at offset {:#x}, the file has {}", what,
+                             bytes, offset, data_.size())));
 }
 
 std::string ByteReader::take_string(std::size_t length) {

@@ -6,7 +6,6 @@
 #include <castkit/cast/node.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -19,7 +18,7 @@ namespace castkit::formats {
 
 // A read position in a buffer plus the file name used in diagnostics.
 class ByteReader {
-public:
+  public:
     ByteReader(cast::Bytes data, std::string file) : data_(data), file_(std::move(file)) {}
 
     std::size_t offset() const { return pos_; }
@@ -31,7 +30,8 @@ public:
     // An error at `offset` naming the file and `path` (a section or JSON-like path).
     Diagnostic error_at(std::uint64_t offset, std::string path, std::string message) const;
     // Succeeds when `bytes` bytes remain; otherwise a truncation error naming `what`.
-    Expected<void> need(std::uint64_t bytes, std::string_view what, std::string_view path = {}) const;
+    Expected<void> need(std::uint64_t bytes, std::string_view what,
+                        std::string_view path = {}) const;
     // Succeeds when [offset, offset + bytes) lies inside the buffer.
     Expected<void> need_range(std::uint64_t offset, std::uint64_t bytes, std::string_view what,
                               std::string_view path = {}) const;
@@ -55,7 +55,7 @@ public:
     }
     void skip(std::size_t bytes) { pos_ += bytes; }
 
-private:
+  private:
     cast::Bytes data_;
     std::string file_;
     std::size_t pos_ = 0;
@@ -63,7 +63,7 @@ private:
 
 // An output buffer that grows as values are appended.
 class ByteWriter {
-public:
+  public:
     std::size_t size() const { return bytes_.size(); }
     template <class T>
     void put(const T& value) {
@@ -81,7 +81,7 @@ public:
     void put_zeros(std::size_t count) { bytes_.resize(bytes_.size() + count); }
     std::vector<std::byte> take() { return std::move(bytes_); }
 
-private:
+  private:
     std::vector<std::byte> bytes_;
 };
 

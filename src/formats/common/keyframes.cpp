@@ -2,17 +2,16 @@
 
 #include <fmt/format.h>
 
-#include <glm/gtc/quaternion.hpp>
-
 #include <algorithm>
 #include <cmath>
+#include <glm/gtc/quaternion.hpp>
 #include <limits>
 #include <map>
 
 namespace castkit::formats {
 namespace {
 
-constexpr double kOnFrameTolerance = 1e-3;     // ruling 33
+constexpr double kOnFrameTolerance = 1e-3;       // ruling 33
 constexpr double kMaxResampledFrames = 1 << 16;  // a longer resampled channel is refused
 
 template <class Key>
@@ -40,7 +39,8 @@ std::optional<std::vector<std::uint32_t>> whole_frames(const std::vector<double>
 
 // Every whole frame of [min, max], or an error when the range cannot be sampled.
 Expected<std::vector<std::uint32_t>> resample_frames(const std::vector<double>& frames,
-                                                     const CurveContext& context, std::string_view what) {
+                                                     const CurveContext& context,
+                                                     std::string_view what) {
     double lo = frames.front(), hi = frames.back();
     for (double f : frames) {
         lo = std::min(lo, f);
@@ -53,7 +53,8 @@ Expected<std::vector<std::uint32_t>> resample_frames(const std::vector<double>& 
         Diagnostic d;
         d.file = context.file;
         d.path = context.path;
-        d.message = fmt::format("{} keys span frames {} to {}, which cannot be resampled", what, lo, hi);
+        d.message =
+            fmt::format("{} keys span frames {} to {}, which cannot be resampled", what, lo, hi);
         return make_error(std::move(d));
     }
     std::vector<std::uint32_t> out;
@@ -78,17 +79,18 @@ Expected<std::vector<std::uint32_t>> frames_for(const std::vector<Key>& keys, co
         d.severity = Severity::Warning;
         d.file = context.file;
         d.path = context.path;
-        d.message = fmt::format("'{}' {} keys fall between frames; resampled at every frame {}..{} "
-                                "(linear{})",
-                                node.node, what, out->front(), out->back(),
-                                what == "rotation" ? ", slerp" : "");
+        d.message = fmt::format(
+            "'{}' {} keys fall between frames; resampled at every frame {}..{} "
+            "(linear{})",
+            node.node, what, out->front(), out->back(), what == "rotation" ? ", slerp" : "");
         warnings.push_back(std::move(d));
     }
     return out;
 }
 
-void add_component_curves(cast::Animation& animation, const std::string& node, std::string_view prefix,
-                          const std::vector<std::uint32_t>& frames, const std::vector<glm::vec3>& values) {
+void add_component_curves(cast::Animation& animation, const std::string& node,
+                          std::string_view prefix, const std::vector<std::uint32_t>& frames,
+                          const std::vector<glm::vec3>& values) {
     const char axes[] = {'x', 'y', 'z'};
     for (int axis = 0; axis < 3; ++axis) {
         cast::Curve curve = animation.add_curve();
@@ -104,7 +106,8 @@ void add_component_curves(cast::Animation& animation, const std::string& node, s
 
 Expected<void> add_vec3_channel(cast::Animation& animation, const NodeKeys& node,
                                 const std::vector<Vec3Key>& keys, std::string_view prefix,
-                                std::string_view what, const CurveContext& context, Diagnostics& warnings) {
+                                std::string_view what, const CurveContext& context,
+                                Diagnostics& warnings) {
     if (keys.empty()) return {};
     bool resampled = false;
     auto frames = frames_for(keys, node, what, context, warnings, resampled);
@@ -146,9 +149,11 @@ glm::vec4 sample_slerp(const std::vector<QuatKey>& keys, double frame) {
     return cast::xyzw_from_quat(glm::normalize(glm::slerp(qa, qb, t)));
 }
 
-Expected<void> add_curves(cast::Animation& animation, const NodeKeys& node, const CurveContext& context,
-                          Diagnostics& warnings) {
-    if (auto ok = add_vec3_channel(animation, node, node.positions, "t", "position", context, warnings); !ok)
+Expected<void> add_curves(cast::Animation& animation, const NodeKeys& node,
+                          const CurveContext& context, Diagnostics& warnings) {
+    if (auto ok =
+            add_vec3_channel(animation, node, node.positions, "t", "position", context, warnings);
+        !ok)
         return ok;
     if (!node.rotations.empty()) {
         bool resampled = false;
@@ -157,7 +162,8 @@ Expected<void> add_curves(cast::Animation& animation, const NodeKeys& node, cons
         std::vector<glm::vec4> values;
         values.reserve(frames->size());
         for (std::size_t i = 0; i < frames->size(); ++i)
-            values.push_back(resampled ? sample_slerp(node.rotations, (*frames)[i]) : node.rotations[i].value);
+            values.push_back(resampled ? sample_slerp(node.rotations, (*frames)[i])
+                                       : node.rotations[i].value);
         cast::Curve curve = animation.add_curve();
         curve.set_node_name(node.node);
         curve.set_key_property("rq");
@@ -210,26 +216,31 @@ void warn(Diagnostics& warnings, const CurveContext& context, std::string messag
 std::vector<NodeKeys> collect_curves(const cast::Animation& animation,
                                      const std::vector<std::pair<std::string, RestPose>>& rest,
                                      const CurveContext& context, Diagnostics& warnings) {
-    static const std::map<std::string_view, int> kComponents = {
-        {"tx", 0}, {"ty", 1}, {"tz", 2}, {"sx", 3}, {"sy", 4}, {"sz", 5}};
+    static const std::map<std::string_view, int> kComponents = {{"tx", 0}, {"ty", 1}, {"tz", 2},
+                                                                {"sx", 3}, {"sy", 4}, {"sz", 5}};
     std::vector<Gathered> gathered;
     std::map<std::string, std::size_t, std::less<>> index;
     for (const cast::Curve& curve : animation.curves()) {
         std::string_view property = curve.key_property().value_or("");
         auto name = curve.node_name();
         if (property == "bs" || property == "vb") {
-            warn(warnings, context, fmt::format("'{}' {} curve has no equivalent (dropped)",
-                                                name.value_or(""), property));
+            warn(warnings, context,
+                 fmt::format("'{}' {} curve has no equivalent (dropped)", name.value_or(""),
+                             property));
             continue;
         }
         auto component = kComponents.find(property);
         if (!name || (component == kComponents.end() && property != "rq")) {
-            warn(warnings, context, fmt::format("curve without a node name or with key property '{}' (dropped)", property));
+            warn(warnings, context,
+                 fmt::format("curve without a node name or with key property '{}' (dropped)",
+                             property));
             continue;
         }
         if (auto mode = curve.mode(); mode && *mode != "absolute")
-            warn(warnings, context, fmt::format("'{}' {} curve is {}; its keys are written as absolute "
-                                                "values", *name, property, *mode));
+            warn(warnings, context,
+                 fmt::format("'{}' {} curve is {}; its keys are written as absolute "
+                             "values",
+                             *name, property, *mode));
         cast::IndexView frames = curve.key_frames();
         auto [it, inserted] = index.try_emplace(std::string(*name), gathered.size());
         if (inserted) {
@@ -241,8 +252,11 @@ std::vector<NodeKeys> collect_curves(const cast::Animation& animation,
             cast::ArrayView<glm::vec4> values = curve.quaternion_values();
             std::size_t n = std::min(frames.size(), values.size());
             if (n != frames.size() || n != values.size())
-                warn(warnings, context, fmt::format("'{}' rq curve has {} frames and {} values; extra keys dropped", *name, frames.size(), values.size()));
-            for (std::size_t i = 0; i < n; ++i) g.rotations.push_back({double(frames[i]), values[i]});
+                warn(warnings, context,
+                     fmt::format("'{}' rq curve has {} frames and {} values; extra keys dropped",
+                                 *name, frames.size(), values.size()));
+            for (std::size_t i = 0; i < n; ++i)
+                g.rotations.push_back({double(frames[i]), values[i]});
             std::stable_sort(g.rotations.begin(), g.rotations.end(),
                              [](const QuatKey& a, const QuatKey& b) { return a.frame < b.frame; });
             continue;
@@ -250,11 +264,15 @@ std::vector<NodeKeys> collect_curves(const cast::Animation& animation,
         cast::ArrayView<float> values = curve.float_values();
         std::size_t n = std::min(frames.size(), values.size());
         if (n != frames.size() || n != values.size())
-            warn(warnings, context, fmt::format("'{}' {} curve has {} frames and {} values; extra keys dropped", *name, property, frames.size(), values.size()));
+            warn(warnings, context,
+                 fmt::format("'{}' {} curve has {} frames and {} values; extra keys dropped", *name,
+                             property, frames.size(), values.size()));
         auto& keys = g.components[component->second];
         g.present[component->second] = true;
-        for (std::size_t i = 0; i < n; ++i) keys.push_back({double(frames[i]), glm::vec3(values[i], 0, 0)});
-        std::stable_sort(keys.begin(), keys.end(), [](const Vec3Key& a, const Vec3Key& b) { return a.frame < b.frame; });
+        for (std::size_t i = 0; i < n; ++i)
+            keys.push_back({double(frames[i]), glm::vec3(values[i], 0, 0)});
+        std::stable_sort(keys.begin(), keys.end(),
+                         [](const Vec3Key& a, const Vec3Key& b) { return a.frame < b.frame; });
     }
     if (!animation.curve_mode_overrides().empty())
         warn(warnings, context, "curve mode overrides have no equivalent (dropped)");

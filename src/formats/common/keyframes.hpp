@@ -6,10 +6,8 @@
 #include <castkit/cast/nodes.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
-
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
-
 #include <string>
 #include <vector>
 
@@ -47,9 +45,10 @@ struct CurveContext {
 
 // Adds tx/ty/tz, rq and sx/sy/sz curves (mode absolute) for `keys`. Keys within 1e-3 of a whole
 // frame are rounded to it; a channel with any other key is resampled at every whole frame of its
-// range, with a warning. Fails on non-finite times or resampled ranges over 2^16 frames. O(keys + frames).
-Expected<void> add_curves(cast::Animation& animation, const NodeKeys& keys, const CurveContext& context,
-                Diagnostics& warnings);
+// range, with a warning. Fails on non-finite times or resampled ranges over 2^16 frames. O(keys +
+// frames).
+Expected<void> add_curves(cast::Animation& animation, const NodeKeys& keys,
+                          const CurveContext& context, Diagnostics& warnings);
 
 // The rest pose a node has when a curve for one of its components is missing.
 struct RestPose {

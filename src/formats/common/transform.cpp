@@ -1,8 +1,7 @@
 #include "transform.hpp"
 
-#include <glm/gtc/matrix_transform.hpp>
-
 #include <cmath>
+#include <glm/gtc/matrix_transform.hpp>
 
 namespace castkit::formats {
 
@@ -35,7 +34,8 @@ bool is_trs(const glm::mat4& matrix, float tolerance) {
     glm::mat4 back = compose(decompose(matrix));
     for (int c = 0; c < 4; ++c)
         for (int r = 0; r < 4; ++r)
-            if (std::abs(back[c][r] - matrix[c][r]) > tolerance * std::max(1.0f, std::abs(matrix[c][r])))
+            if (std::abs(back[c][r] - matrix[c][r]) >
+                tolerance * std::max(1.0f, std::abs(matrix[c][r])))
                 return false;
     return true;
 }
@@ -55,7 +55,8 @@ cast::Bone add_bone(cast::Skeleton& skeleton, std::string_view name, std::int32_
 
 namespace {
 
-glm::mat4 trs_matrix(std::optional<glm::vec3> p, std::optional<glm::vec4> r, std::optional<glm::vec3> s) {
+glm::mat4 trs_matrix(std::optional<glm::vec3> p, std::optional<glm::vec4> r,
+                     std::optional<glm::vec3> s) {
     Trs trs;
     if (p) trs.translation = *p;
     if (r) trs.rotation = glm::normalize(cast::quat_from_xyzw(*r));
@@ -82,15 +83,18 @@ std::vector<glm::mat4> local_matrices(const std::vector<cast::Bone>& bones) {
         bool has_local = bone.local_position() || bone.local_rotation();
         bool has_world = bone.world_position() || bone.world_rotation();
         if (!has_local && has_world) {
-            glm::mat4 parent_world = valid_parent(i) ? worlds[static_cast<std::size_t>(parents[i])] : glm::mat4(1.0f);
+            glm::mat4 parent_world =
+                valid_parent(i) ? worlds[static_cast<std::size_t>(parents[i])] : glm::mat4(1.0f);
             locals[i] = glm::inverse(parent_world) * worlds[i];
             if (bone.scale()) locals[i] = locals[i] * glm::scale(glm::mat4(1.0f), *bone.scale());
             continue;
         }
         locals[i] = trs_matrix(bone.local_position(), bone.local_rotation(), bone.scale());
         if (bone.segment_scale_compensate() && valid_parent(i)) {
-            glm::vec3 parent_scale = bones[static_cast<std::size_t>(parents[i])].scale().value_or(glm::vec3(1.0f));
-            if (parent_scale != glm::vec3(1.0f) && parent_scale.x != 0 && parent_scale.y != 0 && parent_scale.z != 0) {
+            glm::vec3 parent_scale =
+                bones[static_cast<std::size_t>(parents[i])].scale().value_or(glm::vec3(1.0f));
+            if (parent_scale != glm::vec3(1.0f) && parent_scale.x != 0 && parent_scale.y != 0 &&
+                parent_scale.z != 0) {
                 // Rule 18: T · C · R · S with C = inverse(parent scale).
                 glm::mat4 translation = glm::translate(glm::mat4(1.0f), glm::vec3(locals[i][3]));
                 glm::mat4 rest = locals[i];
@@ -114,13 +118,17 @@ std::vector<glm::mat4> world_matrices(const std::vector<glm::mat4>& locals,
             state[i] = 1;
             chain.push_back(i);
             std::int32_t p = parents[i];
-            if (p < 0 || static_cast<std::size_t>(p) >= locals.size() || state[static_cast<std::size_t>(p)] == 1) break;
+            if (p < 0 || static_cast<std::size_t>(p) >= locals.size() ||
+                state[static_cast<std::size_t>(p)] == 1)
+                break;
             i = static_cast<std::size_t>(p);
         }
         for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
             std::int32_t p = parents[*it];
-            bool has_parent = p >= 0 && static_cast<std::size_t>(p) < locals.size() && state[static_cast<std::size_t>(p)] == 2;
-            worlds[*it] = has_parent ? worlds[static_cast<std::size_t>(p)] * locals[*it] : locals[*it];
+            bool has_parent = p >= 0 && static_cast<std::size_t>(p) < locals.size() &&
+                              state[static_cast<std::size_t>(p)] == 2;
+            worlds[*it] =
+                has_parent ? worlds[static_cast<std::size_t>(p)] * locals[*it] : locals[*it];
             state[*it] = 2;
         }
     }

@@ -3,10 +3,8 @@
 #pragma once
 
 #include <castkit/cast/nodes.hpp>
-
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat4x4.hpp>
-
 #include <string_view>
 
 namespace castkit::formats {

@@ -1,10 +1,9 @@
 // The DMF registry entries: binary `.dmf` and JSON `.dmf.json`, both through the Cast document.
 #include <castkit/formats/dmf.hpp>
-
-#include "../registry_entries.hpp"
-
 #include <cctype>
 #include <optional>
+
+#include "../registry_entries.hpp"
 
 namespace castkit::formats {
 namespace {
@@ -43,13 +42,15 @@ Expected<dmf::Model> to_model(cast::Document& document, Diagnostics& warnings) {
     return dmf::from_cast(document, warnings, options);
 }
 
-Expected<void> write_dmf(cast::Document& document, const std::filesystem::path& path, Diagnostics& warnings) {
+Expected<void> write_dmf(cast::Document& document, const std::filesystem::path& path,
+                         Diagnostics& warnings) {
     auto model = to_model(document, warnings);
     if (!model) return make_error(model.error());
     return dmf::write(*model, path);
 }
 
-Expected<void> write_dmf_json(cast::Document& document, const std::filesystem::path& path, Diagnostics& warnings) {
+Expected<void> write_dmf_json(cast::Document& document, const std::filesystem::path& path,
+                              Diagnostics& warnings) {
     auto model = to_model(document, warnings);
     if (!model) return make_error(model.error());
     return dmf::write_json(*model, path);

@@ -8,9 +8,17 @@ namespace castkit::dmf::json_names {
 
 inline constexpr std::array<std::string_view, 3> kWrap = {"clamp", "mirror", "repeat"};
 inline constexpr std::array<std::string_view, 4> kBlendEquation = {"norm", "add", "sub", "mult"};
-inline constexpr std::array<std::string_view, 11> kBlendFactor = {
-    "zero", "one", "src", "one_minus_src", "src_alpha", "one_minus_src_alpha",
-    "dst_alpha", "one_minus_dst_alpha", "dst", "one_minus_dst", "src_alpha_saturate"};
+inline constexpr std::array<std::string_view, 11> kBlendFactor = {"zero",
+                                                                  "one",
+                                                                  "src",
+                                                                  "one_minus_src",
+                                                                  "src_alpha",
+                                                                  "one_minus_src_alpha",
+                                                                  "dst_alpha",
+                                                                  "one_minus_dst_alpha",
+                                                                  "dst",
+                                                                  "one_minus_dst",
+                                                                  "src_alpha_saturate"};
 inline constexpr std::array<std::string_view, 3> kShaderType = {"basic", "lambert", "phong"};
 inline constexpr std::array<std::string_view, 3> kSide = {"front", "back", "double"};
 

@@ -1,22 +1,21 @@
 // The DMF JSON writer: one struct per line, floats in their shortest form that reads back to the
 // same float, enumerations and booleans by name (raw integers when outside the named range).
+#include <fmt/format.h>
+
 #include <castkit/formats/dmf.hpp>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <optional>
 
 #include "../common/base64.hpp"
 #include "../common/binary_io.hpp"
 #include "dmf_json_names.hpp"
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
-#include <cmath>
-#include <optional>
-
 namespace castkit::dmf {
 namespace {
 
 class Writer {
-public:
+  public:
     std::string out;
 
     bool failed() const { return error_.has_value(); }
@@ -54,16 +53,20 @@ public:
         out += ']';
     }
     void boolean(std::uint16_t v) {
-        if (v <= 1) out += v ? "true" : "false";
-        else integer(v);
+        if (v <= 1)
+            out += v ? "true" : "false";
+        else
+            integer(v);
     }
     template <std::size_t N>
     void enumeration(std::uint16_t v, const std::array<std::string_view, N>& names) {
-        if (v < N) string(names[v]);
-        else integer(v);
+        if (v < N)
+            string(names[v]);
+        else
+            integer(v);
     }
 
-private:
+  private:
     std::optional<Diagnostic> error_;
 };
 
@@ -82,7 +85,8 @@ void section(Writer& w, std::string_view key, const std::vector<T>& items, Eleme
 
 std::string rgba(const glm::u8vec4& c) {
     // Alpha to three decimals: enough to read back the same byte (steps are 1/255).
-    return fmt::format("rgba({}, {}, {}, {})", c.r, c.g, c.b, std::round(c.a / 255.0 * 1000.0) / 1000.0);
+    return fmt::format("rgba({}, {}, {}, {})", c.r, c.g, c.b,
+                       std::round(c.a / 255.0 * 1000.0) / 1000.0);
 }
 
 }  // namespace
@@ -156,24 +160,28 @@ Expected<std::string> write_json_text(const Model& model) {
     section(w, "verterices", model.vertices, [&](const Vertex& v, const std::string& path) {
         w.raw("{\"pos\": ");
         w.reals(&v.position.x, 3, path + ".pos");
-        w.raw(fmt::format(", \"skin_index\": [{}, {}, {}, {}], \"skin_weight\": ", v.skin_index[0], v.skin_index[1],
-                          v.skin_index[2], v.skin_index[3]));
+        w.raw(fmt::format(", \"skin_index\": [{}, {}, {}, {}], \"skin_weight\": ", v.skin_index[0],
+                          v.skin_index[1], v.skin_index[2], v.skin_index[3]));
         w.reals(&v.skin_weight.x, 4, path + ".skin_weight");
         w.raw("}");
     });
     section(w, "faces", model.faces, [&](const Face& f, const std::string& path) {
-        w.raw(fmt::format("{{\"material\": {}, \"indices\": [{}, {}, {}], \"verex_color\": [\"{}\", \"{}\", \"{}\"], "
-                          "\"normals\": [",
-                          f.material, f.indices[0], f.indices[1], f.indices[2], rgba(f.colors[0]), rgba(f.colors[1]),
-                          rgba(f.colors[2])));
+        w.raw(
+            fmt::format("{{\"material\": {}, \"indices\": [{}, {}, {}], \"verex_color\": [\"{}\", "
+                        "\"{}\", \"{}\"], "
+                        "\"normals\": [",
+                        f.material, f.indices[0], f.indices[1], f.indices[2], rgba(f.colors[0]),
+                        rgba(f.colors[1]), rgba(f.colors[2])));
         for (int c = 0; c < 3; ++c) {
             if (c > 0) w.raw(", ");
-            w.reals(&f.normals[static_cast<std::size_t>(c)].x, 3, fmt::format("{}.normals[{}]", path, c));
+            w.reals(&f.normals[static_cast<std::size_t>(c)].x, 3,
+                    fmt::format("{}.normals[{}]", path, c));
         }
         w.raw("], \"diffuse_uv\": [");
         for (int c = 0; c < 3; ++c) {
             if (c > 0) w.raw(", ");
-            w.reals(&f.uvs[static_cast<std::size_t>(c)].x, 2, fmt::format("{}.diffuse_uv[{}]", path, c));
+            w.reals(&f.uvs[static_cast<std::size_t>(c)].x, 2,
+                    fmt::format("{}.diffuse_uv[{}]", path, c));
         }
         w.raw("]}");
     });

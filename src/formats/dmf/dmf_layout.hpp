@@ -30,7 +30,7 @@ enum Label : std::uint32_t {
     kAnim = 0x6D696E61,
 };
 inline constexpr Label kTableOrder[kAttributeCount] = {kTex, kMat, kVert, kFace, kBone, kAnim};
-inline constexpr std::size_t kStructSizes[kAttributeCount] = {kTextureSize, kMaterialSize, kVertexSize,
-                                                              kFaceSize,    kBoneSize,     kAnimationSize};
+inline constexpr std::size_t kStructSizes[kAttributeCount] = {
+    kTextureSize, kMaterialSize, kVertexSize, kFaceSize, kBoneSize, kAnimationSize};
 
 }  // namespace castkit::dmf::layout

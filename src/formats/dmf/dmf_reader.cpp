@@ -1,15 +1,14 @@
 // The binary DMF reader: header, attribute table (any order, either label case), then each
 // section at the absolute offset its entry names.
+#include <fmt/format.h>
+
 #include <castkit/formats/dmf.hpp>
+#include <cctype>
 
 #include "../../platform/platform.hpp"
 #include "../common/binary_io.hpp"
 #include "dmf_layout.hpp"
 #include "dmf_shared.hpp"
-
-#include <fmt/format.h>
-
-#include <cctype>
 
 namespace castkit::dmf {
 namespace {
@@ -53,11 +52,12 @@ struct Section {
 };
 
 class Reader {
-public:
-    Reader(cast::Bytes bytes, const std::string& file, Diagnostics& warnings) : in_(bytes, file), warnings_(warnings) {}
+  public:
+    Reader(cast::Bytes bytes, const std::string& file, Diagnostics& warnings)
+        : in_(bytes, file), warnings_(warnings) {}
     Expected<Model> read();
 
-private:
+  private:
     Expected<void> table();
     Expected<void> check_section(std::size_t which, const char* name);
     Expected<void> textures();
@@ -81,14 +81,19 @@ private:
 
 Expected<void> Reader::table() {
     if (auto ok = in_.need(kHeaderSize, "the 16-byte header", "header"); !ok) return ok;
-    if (in_.take<std::uint32_t>() != kMagic) return make_error(error(0, "header", "not a DMF 1.5 file (magic is not DASH)"));
+    if (in_.take<std::uint32_t>() != kMagic)
+        return make_error(error(0, "header", "not a DMF 1.5 file (magic is not DASH)"));
     std::uint16_t major = in_.take<std::uint16_t>();
     std::uint16_t minor = in_.take<std::uint16_t>();
     if (major != kMajorVersion || minor != kMinorVersion)
-        return make_error(error(4, "header", fmt::format("unsupported DMF version {}.{} (castkit reads 1.5)", major, minor)));
+        return make_error(
+            error(4, "header",
+                  fmt::format("unsupported DMF version {}.{} (castkit reads 1.5)", major, minor)));
     std::uint32_t table_offset = in_.take<std::uint32_t>();
     std::uint32_t table_count = in_.take<std::uint32_t>();
-    if (auto ok = in_.need_range(table_offset, std::uint64_t{table_count} * kAttributeSize, "the attribute table", "header"); !ok)
+    if (auto ok = in_.need_range(table_offset, std::uint64_t{table_count} * kAttributeSize,
+                                 "the attribute table", "header");
+        !ok)
         return ok;
     bool seen[kAttributeCount] = {};
     for (std::uint32_t i = 0; i < table_count; ++i) {
@@ -102,11 +107,13 @@ Expected<void> Reader::table() {
         for (std::size_t k = 0; k < kAttributeCount; ++k)
             if (kTableOrder[k] == lower) which = k;
         if (which == kAttributeCount) {
-            warn(fmt::format("attribute[{}]", i), fmt::format("unknown attribute label {:#010x} ignored", label));
+            warn(fmt::format("attribute[{}]", i),
+                 fmt::format("unknown attribute label {:#010x} ignored", label));
             continue;
         }
         if (seen[which])
-            return make_error(error(at, fmt::format("attribute[{}]", i), "the same attribute label appears twice"));
+            return make_error(error(at, fmt::format("attribute[{}]", i),
+                                    "the same attribute label appears twice"));
         seen[which] = true;
         sections_[which] = section;
     }
@@ -116,7 +123,8 @@ Expected<void> Reader::table() {
 Expected<void> Reader::check_section(std::size_t which, const char* name) {
     const Section& s = sections_[which];
     if (s.count == 0) return {};
-    return in_.need_range(s.offset, std::uint64_t{s.count} * kStructSizes[which], fmt::format("{} {}", s.count, name), name);
+    return in_.need_range(s.offset, std::uint64_t{s.count} * kStructSizes[which],
+                          fmt::format("{} {}", s.count, name), name);
 }
 
 Expected<void> Reader::textures() {
@@ -135,7 +143,9 @@ Expected<void> Reader::textures() {
     }
     for (std::size_t i = 0; i < images.size(); ++i) {
         if (images[i].count == 0) continue;
-        if (auto ok = in_.need_range(images[i].offset, images[i].count, "the PNG image", fmt::format("texture[{}]", i)); !ok)
+        if (auto ok = in_.need_range(images[i].offset, images[i].count, "the PNG image",
+                                     fmt::format("texture[{}]", i));
+            !ok)
             return ok;
         cast::Bytes png = in_.bytes_at(images[i].offset, images[i].count);
         model_.textures[i].png.assign(png.begin(), png.end());
@@ -148,9 +158,10 @@ void Reader::materials() {
         m.name = take_name(in_);
         m.id = in_.take<std::int16_t>();
         m.texture = in_.take<std::int16_t>();
-        for (std::uint16_t* field : {&m.use_blending, &m.blend_equation, &m.blend_src, &m.blend_dst, &m.skinning,
-                                     &m.shader_type, &m.face_side, &m.shadow_side, &m.ignore_lights,
-                                     &m.vertex_color, &m.use_alpha, &m.skip_render})
+        for (std::uint16_t* field :
+             {&m.use_blending, &m.blend_equation, &m.blend_src, &m.blend_dst, &m.skinning,
+              &m.shader_type, &m.face_side, &m.shadow_side, &m.ignore_lights, &m.vertex_color,
+              &m.use_alpha, &m.skip_render})
             *field = in_.take<std::uint16_t>();
         m.alpha_test = in_.take<float>();
         m.diffuse = take_vec4(in_);
@@ -226,7 +237,8 @@ Expected<void> Reader::animations() {
 
 Expected<Model> Reader::read() {
     if (auto ok = table(); !ok) return make_error(ok.error());
-    const char* names[kAttributeCount] = {"textures", "materials", "vertices", "faces", "bones", "animations"};
+    const char* names[kAttributeCount] = {"textures", "materials", "vertices",
+                                          "faces",    "bones",     "animations"};
     for (std::size_t i = 0; i < kAttributeCount; ++i)
         if (auto ok = check_section(i, names[i]); !ok) return make_error(ok.error());
     model_.textures.resize(sections_[0].count);
@@ -249,7 +261,8 @@ Expected<Model> Reader::read() {
     if (auto ok = animations(); !ok) return make_error(ok.error());
     std::uint32_t offsets[kAttributeCount];
     for (std::size_t i = 0; i < kAttributeCount; ++i) offsets[i] = sections_[i].offset;
-    if (auto ok = check_references(model_, in_.file(), false, offsets); !ok) return make_error(ok.error());
+    if (auto ok = check_references(model_, in_.file(), false, offsets); !ok)
+        return make_error(ok.error());
     return std::move(model_);
 }
 

@@ -1,8 +1,8 @@
 #include "dmf_shared.hpp"
 
-#include "dmf_layout.hpp"
-
 #include <fmt/format.h>
+
+#include "dmf_layout.hpp"
 
 namespace castkit::dmf {
 
@@ -16,8 +16,8 @@ std::string texture_file_name(const Texture& texture, std::size_t index) {
     return name;
 }
 
-Texture default_texture(std::string name, std::size_t index, std::vector<std::byte> png, std::uint16_t width,
-                        std::uint16_t height) {
+Texture default_texture(std::string name, std::size_t index, std::vector<std::byte> png,
+                        std::uint16_t width, std::uint16_t height) {
     Texture t;
     t.name = std::move(name);
     t.id = static_cast<std::int16_t>(index);
@@ -35,7 +35,8 @@ Material default_material(std::string name, std::size_t index, bool skinned) {
     return m;
 }
 
-std::vector<std::string> non_default_fields(const Material& material, std::size_t index, bool skinned) {
+std::vector<std::string> non_default_fields(const Material& material, std::size_t index,
+                                            bool skinned) {
     Material d = default_material(material.name, index, skinned);
     std::vector<std::string> out;
     auto check = [&](const char* name, auto a, auto b) {
@@ -65,7 +66,8 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> png_size(const std::vecto
         if (png[i] != std::byte{kSignature[i]}) return std::nullopt;
     auto big_endian = [&](std::size_t at) {
         std::uint32_t v = 0;
-        for (std::size_t i = 0; i < 4; ++i) v = (v << 8) | std::to_integer<std::uint32_t>(png[at + i]);
+        for (std::size_t i = 0; i < 4; ++i)
+            v = (v << 8) | std::to_integer<std::uint32_t>(png[at + i]);
         return v;
     };
     return std::pair{big_endian(16), big_endian(20)};
@@ -73,12 +75,13 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> png_size(const std::vecto
 
 namespace {
 
-Diagnostic reference_error(const std::string& file, const std::uint32_t* offsets, std::size_t section,
-                           std::size_t struct_size, std::size_t index, std::size_t field, std::string path,
-                           std::string message) {
+Diagnostic reference_error(const std::string& file, const std::uint32_t* offsets,
+                           std::size_t section, std::size_t struct_size, std::size_t index,
+                           std::size_t field, std::string path, std::string message) {
     Diagnostic d;
     d.file = file;
-    if (offsets != nullptr) d.offset = std::uint64_t{offsets[section]} + index * struct_size + field;
+    if (offsets != nullptr)
+        d.offset = std::uint64_t{offsets[section]} + index * struct_size + field;
     d.path = std::move(path);
     d.message = std::move(message);
     return d;
@@ -90,55 +93,63 @@ Expected<void> check_references(const Model& model, const std::string& file, boo
                                 const std::uint32_t* offsets) {
     using namespace layout;
     // Binary files name structs ("face[2]"); JSON files name JSON paths.
-    auto where = [&](const char* binary, const char* json_array, std::size_t i, const char* json_key) {
-        return json ? fmt::format("$.{}[{}].{}", json_array, i, json_key) : fmt::format("{}[{}]", binary, i);
+    auto where = [&](const char* binary, const char* json_array, std::size_t i,
+                     const char* json_key) {
+        return json ? fmt::format("$.{}[{}].{}", json_array, i, json_key)
+                    : fmt::format("{}[{}]", binary, i);
     };
     for (std::size_t i = 0; i < model.faces.size(); ++i) {
         const Face& f = model.faces[i];
         for (std::uint32_t index : f.indices)
             if (index >= model.vertices.size())
-                return make_error(reference_error(file, offsets, 3, kFaceSize, i, 4, where("face", "faces", i, "indices"),
-                                                  fmt::format("vertex index {} is past the {} vertices", index,
-                                                              model.vertices.size())));
+                return make_error(reference_error(
+                    file, offsets, 3, kFaceSize, i, 4, where("face", "faces", i, "indices"),
+                    fmt::format("vertex index {} is past the {} vertices", index,
+                                model.vertices.size())));
         // Without materials any index is accepted: such files have nothing to point at.
         if (f.material >= model.materials.size() && !model.materials.empty())
-            return make_error(reference_error(file, offsets, 3, kFaceSize, i, 0, where("face", "faces", i, "material"),
-                                              fmt::format("material {} is past the {} materials", f.material,
-                                                          model.materials.size())));
+            return make_error(reference_error(file, offsets, 3, kFaceSize, i, 0,
+                                              where("face", "faces", i, "material"),
+                                              fmt::format("material {} is past the {} materials",
+                                                          f.material, model.materials.size())));
     }
     for (std::size_t i = 0; i < model.materials.size(); ++i) {
         int texture = model.materials[i].texture;
         if (texture < -1 || texture >= static_cast<int>(model.textures.size()))
-            return make_error(reference_error(file, offsets, 1, kMaterialSize, i, 0x22, where("material", "materials", i, "texture"),
-                                              fmt::format("texture {} is not -1 or one of the {} textures", texture,
-                                                          model.textures.size())));
+            return make_error(
+                reference_error(file, offsets, 1, kMaterialSize, i, 0x22,
+                                where("material", "materials", i, "texture"),
+                                fmt::format("texture {} is not -1 or one of the {} textures",
+                                            texture, model.textures.size())));
     }
     const auto bone_count = static_cast<int>(model.bones.size());
     for (std::size_t i = 0; i < model.bones.size(); ++i) {
         int parent = model.bones[i].parent;
         if (parent < -1 || parent >= bone_count || parent == static_cast<int>(i))
-            return make_error(reference_error(file, offsets, 4, kBoneSize, i, 0x22, where("bone", "skeleton", i, "parent_id"),
-                                              fmt::format("parent {} is not -1 or another of the {} bones", parent,
-                                                          bone_count)));
+            return make_error(reference_error(
+                file, offsets, 4, kBoneSize, i, 0x22, where("bone", "skeleton", i, "parent_id"),
+                fmt::format("parent {} is not -1 or another of the {} bones", parent, bone_count)));
     }
     if (bone_count > 0)
         for (std::size_t i = 0; i < model.vertices.size(); ++i)
             for (std::size_t k = 0; k < 4; ++k) {
                 int bone = model.vertices[i].skin_index[k];
-                if (model.vertices[i].skin_weight[static_cast<int>(k)] != 0.0f && (bone < 0 || bone >= bone_count))
-                    return make_error(reference_error(file, offsets, 2, kVertexSize, i, 12 + k * 2,
-                                                      where("vertex", "verterices", i, "skin_index"),
-                                                      fmt::format("skin index {} is not one of the {} bones", bone,
-                                                                  bone_count)));
+                if (model.vertices[i].skin_weight[static_cast<int>(k)] != 0.0f &&
+                    (bone < 0 || bone >= bone_count))
+                    return make_error(reference_error(
+                        file, offsets, 2, kVertexSize, i, 12 + k * 2,
+                        where("vertex", "verterices", i, "skin_index"),
+                        fmt::format("skin index {} is not one of the {} bones", bone, bone_count)));
             }
     for (std::size_t a = 0; a < model.animations.size(); ++a)
         for (std::size_t t = 0; t < model.animations[a].tracks.size(); ++t) {
             int bone = model.animations[a].tracks[t].bone;
             if (bone < 0 || bone >= bone_count)
-                return make_error(reference_error(file, nullptr, 0, 0, 0, 0,
-                                                  json ? fmt::format("$.animations[{}].tracks[{}].bone_id", a, t)
-                                                       : fmt::format("animation[{}]/track[{}]", a, t),
-                                                  fmt::format("bone {} is not one of the {} bones", bone, bone_count)));
+                return make_error(reference_error(
+                    file, nullptr, 0, 0, 0, 0,
+                    json ? fmt::format("$.animations[{}].tracks[{}].bone_id", a, t)
+                         : fmt::format("animation[{}]/track[{}]", a, t),
+                    fmt::format("bone {} is not one of the {} bones", bone, bone_count)));
         }
     return {};
 }

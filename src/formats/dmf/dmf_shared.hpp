@@ -3,7 +3,6 @@
 #pragma once
 
 #include <castkit/formats/dmf.hpp>
-
 #include <string>
 #include <vector>
 
@@ -26,7 +25,8 @@ Material default_material(std::string name, std::size_t index, bool skinned);
 
 // The names of the fields of `material` that differ from default_material (colours, texture
 // and name excluded: Cast carries those).
-std::vector<std::string> non_default_fields(const Material& material, std::size_t index, bool skinned);
+std::vector<std::string> non_default_fields(const Material& material, std::size_t index,
+                                            bool skinned);
 
 // Checks every index between structs (faces → vertices and materials, materials → textures,
 // bones → parents, skins and tracks → bones). Errors name JSON paths ("$.faces[2].indices")

@@ -1,33 +1,33 @@
 // DMF → Cast: bones with decomposed local matrices; one mesh per material, whose vertices are
 // the distinct (vertex, normal, UV, colour) corners of its faces; materials with an albedo file
 // and diffuse/emissive/specular colours; tracks grouped per bone into curves.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <bit>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/dmf.hpp>
+#include <map>
+#include <set>
 
 #include "../common/binary_io.hpp"
 #include "../common/keyframes.hpp"
 #include "../common/transform.hpp"
 #include "dmf_shared.hpp"
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-
-#include <algorithm>
-#include <bit>
-#include <map>
-#include <set>
-
 namespace castkit::dmf {
 namespace {
 
 class ToCast {
-public:
-    ToCast(const Model& model, const std::string& file, Diagnostics& warnings, const ConvertOptions& options)
+  public:
+    ToCast(const Model& model, const std::string& file, Diagnostics& warnings,
+           const ConvertOptions& options)
         : model_(model), file_(file), warnings_(warnings), options_(options) {}
 
     Expected<cast::Document> run();
 
-private:
+  private:
     void warn(std::string path, std::string message) {
         warnings_.push_back(formats::warning(file_, std::move(path), std::move(message)));
     }
@@ -49,8 +49,10 @@ void ToCast::skeleton(cast::Model& cast_model) {
     for (std::size_t i = 0; i < model_.bones.size(); ++i) {
         const Bone& bone = model_.bones[i];
         std::string path = fmt::format("bone[{}]", i);
-        if (!formats::is_trs(bone.matrix)) warn(path, "matrix has shear, which Cast bones cannot hold");
-        if (bone.id != static_cast<std::int16_t>(i)) warn(path, fmt::format("id {} is not its index; written back as {}", bone.id, i));
+        if (!formats::is_trs(bone.matrix))
+            warn(path, "matrix has shear, which Cast bones cannot hold");
+        if (bone.id != static_cast<std::int16_t>(i))
+            warn(path, fmt::format("id {} is not its index; written back as {}", bone.id, i));
         formats::add_bone(skeleton, bone.name, bone.parent, bone.matrix);
     }
 }
@@ -73,14 +75,21 @@ Expected<void> ToCast::materials(cast::Model& cast_model) {
             if (placed.insert(index).second) {
                 std::string texture_path = fmt::format("texture[{}]", index);
                 if (!options_.texture_directory.empty()) {
-                    if (auto ok = formats::write_file(options_.texture_directory / file_name, texture.png); !ok) return ok;
+                    if (auto ok = formats::write_file(options_.texture_directory / file_name,
+                                                      texture.png);
+                        !ok)
+                        return ok;
                 } else if (!texture.png.empty()) {
-                    warn(texture_path, fmt::format("the embedded {}-byte PNG is not carried by Cast; the File names "
-                                                   "'{}'", texture.png.size(), file_name));
+                    warn(texture_path,
+                         fmt::format(
+                             "the embedded {}-byte PNG is not carried by Cast; the File names "
+                             "'{}'",
+                             texture.png.size(), file_name));
                 }
-                Texture expected = default_texture(texture.name, index, texture.png, texture.width, texture.height);
-                if (texture.flip_y != expected.flip_y || texture.wrap_s != expected.wrap_s || texture.wrap_t != expected.wrap_t ||
-                    texture.id != expected.id)
+                Texture expected = default_texture(texture.name, index, texture.png, texture.width,
+                                                   texture.height);
+                if (texture.flip_y != expected.flip_y || texture.wrap_s != expected.wrap_s ||
+                    texture.wrap_t != expected.wrap_t || texture.id != expected.id)
                     warn(texture_path, "id, flip_y and wrap modes have no Cast field");
             }
         }
@@ -106,20 +115,26 @@ using CornerKey = std::array<std::uint32_t, 7>;
 CornerKey corner_key(const Face& face, int corner) {
     const glm::vec3& n = face.normals[corner];
     const glm::vec2& uv = face.uvs[corner];
-    return {face.indices[corner],         std::bit_cast<std::uint32_t>(n.x),  std::bit_cast<std::uint32_t>(n.y),
-            std::bit_cast<std::uint32_t>(n.z), std::bit_cast<std::uint32_t>(uv.x), std::bit_cast<std::uint32_t>(uv.y),
+    return {face.indices[corner],
+            std::bit_cast<std::uint32_t>(n.x),
+            std::bit_cast<std::uint32_t>(n.y),
+            std::bit_cast<std::uint32_t>(n.z),
+            std::bit_cast<std::uint32_t>(uv.x),
+            std::bit_cast<std::uint32_t>(uv.y),
             std::bit_cast<std::uint32_t>(face.colors[corner])};
 }
 
 void ToCast::meshes(cast::Model& cast_model) {
     std::map<std::uint16_t, std::vector<std::size_t>> by_material;
-    for (std::size_t i = 0; i < model_.faces.size(); ++i) by_material[model_.faces[i].material].push_back(i);
+    for (std::size_t i = 0; i < model_.faces.size(); ++i)
+        by_material[model_.faces[i].material].push_back(i);
     std::vector<bool> used(model_.vertices.size(), false);
     bool skinned = !model_.bones.empty();
     for (const auto& [material, faces] : by_material) {
         cast::Mesh mesh = cast_model.add_mesh();
         bool has_material = material < model_.materials.size();
-        mesh.set_name(has_material ? model_.materials[material].name : fmt::format("mesh{}", material));
+        mesh.set_name(has_material ? model_.materials[material].name
+                                   : fmt::format("mesh{}", material));
         std::map<CornerKey, std::uint32_t> corners;
         std::vector<glm::vec3> positions, normals;
         std::vector<glm::vec2> uvs;
@@ -128,7 +143,8 @@ void ToCast::meshes(cast::Model& cast_model) {
         for (std::size_t f : faces) {
             const Face& face = model_.faces[f];
             for (int c = 0; c < 3; ++c) {
-                auto [it, inserted] = corners.try_emplace(corner_key(face, c), static_cast<std::uint32_t>(positions.size()));
+                auto [it, inserted] = corners.try_emplace(
+                    corner_key(face, c), static_cast<std::uint32_t>(positions.size()));
                 indices.push_back(it->second);
                 if (!inserted) continue;
                 const Vertex& vertex = model_.vertices[face.indices[c]];
@@ -137,11 +153,15 @@ void ToCast::meshes(cast::Model& cast_model) {
                 normals.push_back(face.normals[c]);
                 glm::vec2 uv = face.uvs[c];
                 uvs.push_back(options_.flip_v ? glm::vec2(uv.x, 1.0f - uv.y) : uv);
-                colors.push_back(std::bit_cast<std::uint32_t>(face.colors[c]));  // R in the low byte (rule 15)
+                colors.push_back(
+                    std::bit_cast<std::uint32_t>(face.colors[c]));  // R in the low byte (rule 15)
                 for (std::size_t k = 0; k < 4 && skinned; ++k) {
-                    bool unused = vertex.skin_index[k] < 0;  // -1: no influence (docs/dmf.md, choice 8)
-                    weight_bones.push_back(unused ? 0u : static_cast<std::uint32_t>(vertex.skin_index[k]));
-                    weight_values.push_back(unused ? 0.0f : vertex.skin_weight[static_cast<int>(k)]);
+                    bool unused =
+                        vertex.skin_index[k] < 0;  // -1: no influence (docs/dmf.md, choice 8)
+                    weight_bones.push_back(
+                        unused ? 0u : static_cast<std::uint32_t>(vertex.skin_index[k]));
+                    weight_values.push_back(unused ? 0.0f
+                                                   : vertex.skin_weight[static_cast<int>(k)]);
                 }
             }
         }
@@ -154,7 +174,9 @@ void ToCast::meshes(cast::Model& cast_model) {
         if (has_material) mesh.set_material(materials_[material]);
     }
     std::size_t unused = static_cast<std::size_t>(std::count(used.begin(), used.end(), false));
-    if (unused > 0) warn("vertices", fmt::format("{} vertices no face uses have no Cast equivalent (dropped)", unused));
+    if (unused > 0)
+        warn("vertices",
+             fmt::format("{} vertices no face uses have no Cast equivalent (dropped)", unused));
 }
 
 Expected<void> ToCast::animations(cast::Root& root) {
@@ -169,13 +191,15 @@ Expected<void> ToCast::animations(cast::Root& root) {
             fps = kDefaultFps;
         }
         out.set_framerate(static_cast<float>(fps));
-        if (animation.id != static_cast<std::int16_t>(a)) warn(path, fmt::format("id {} is not its index; written back as {}", animation.id, a));
+        if (animation.id != static_cast<std::int16_t>(a))
+            warn(path, fmt::format("id {} is not its index; written back as {}", animation.id, a));
         std::vector<formats::NodeKeys> bones(model_.bones.size());
         float last = 0.0f;
         for (std::size_t t = 0; t < animation.tracks.size(); ++t) {
             const Track& track = animation.tracks[t];
             if ((track.flags & (kPosition | kRotation | kScale)) == 0) {
-                warn(fmt::format("{}/track[{}]", path, t), "track keys nothing (no P, R or S flag); dropped");
+                warn(fmt::format("{}/track[{}]", path, t),
+                     "track keys nothing (no P, R or S flag); dropped");
                 continue;
             }
             formats::NodeKeys& keys = bones[static_cast<std::size_t>(track.bone)];
@@ -186,8 +210,11 @@ Expected<void> ToCast::animations(cast::Root& root) {
             last = std::max(last, track.time);
         }
         if (animation.duration != last)
-            warn(path, fmt::format("duration {} s is not the last key time {} s; Cast has no duration, it comes "
-                                   "back as the last key time", animation.duration, last));
+            warn(path,
+                 fmt::format(
+                     "duration {} s is not the last key time {} s; Cast has no duration, it comes "
+                     "back as the last key time",
+                     animation.duration, last));
         for (std::size_t b = 0; b < bones.size(); ++b) {
             formats::NodeKeys& keys = bones[b];
             keys.node = model_.bones[b].name;

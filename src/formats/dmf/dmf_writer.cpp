@@ -1,13 +1,12 @@
 // The binary DMF writer, in castkit's canonical layout (docs/dmf.md): header and attribute table
 // at 0x00–0x70, the six sections in table order, each animation's tracks, then the PNG images.
+#include <fmt/format.h>
+
 #include <castkit/formats/dmf.hpp>
+#include <limits>
 
 #include "../common/binary_io.hpp"
 #include "dmf_layout.hpp"
-
-#include <fmt/format.h>
-
-#include <limits>
 
 namespace castkit::dmf {
 namespace {
@@ -24,7 +23,8 @@ Diagnostic limit_error(std::string path, std::string message) {
 
 Expected<void> put_name(ByteWriter& out, const std::string& name, const std::string& path) {
     if (name.size() > kNameSize)
-        return make_error(limit_error(path, fmt::format("name '{}' is longer than 32 bytes", name)));
+        return make_error(
+            limit_error(path, fmt::format("name '{}' is longer than 32 bytes", name)));
     out.put_text(name);
     out.put_zeros(kNameSize - name.size());
     return {};
@@ -36,8 +36,9 @@ void put_vec(ByteWriter& out, const float* v, int n) {
 }  // namespace
 
 Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
-    const std::size_t counts[kAttributeCount] = {model.textures.size(), model.materials.size(), model.vertices.size(),
-                                                 model.faces.size(),    model.bones.size(),     model.animations.size()};
+    const std::size_t counts[kAttributeCount] = {model.textures.size(), model.materials.size(),
+                                                 model.vertices.size(), model.faces.size(),
+                                                 model.bones.size(),    model.animations.size()};
     // Offsets: sections, then tracks, then images, all computed before writing.
     std::uint64_t offsets[kAttributeCount];
     std::uint64_t at = kHeaderSize + kAttributeCount * kAttributeSize;
@@ -55,7 +56,8 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
         at += t.png.size();
     }
     if (at > std::numeric_limits<std::uint32_t>::max())
-        return make_error(limit_error("", "the file would exceed the 4 GiB that DMF offsets reach"));
+        return make_error(
+            limit_error("", "the file would exceed the 4 GiB that DMF offsets reach"));
 
     ByteWriter out;
     out.put<std::uint32_t>(kMagic);
@@ -71,7 +73,8 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
     }
     for (std::size_t i = 0; i < model.textures.size(); ++i) {
         const Texture& t = model.textures[i];
-        if (auto ok = put_name(out, t.name, fmt::format("texture[{}]", i)); !ok) return make_error(ok.error());
+        if (auto ok = put_name(out, t.name, fmt::format("texture[{}]", i)); !ok)
+            return make_error(ok.error());
         out.put<std::int16_t>(t.id);
         out.put<std::uint16_t>(t.flip_y);
         out.put<std::uint32_t>(static_cast<std::uint32_t>(image_offsets[i]));
@@ -81,11 +84,13 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
     }
     for (std::size_t i = 0; i < model.materials.size(); ++i) {
         const Material& m = model.materials[i];
-        if (auto ok = put_name(out, m.name, fmt::format("material[{}]", i)); !ok) return make_error(ok.error());
+        if (auto ok = put_name(out, m.name, fmt::format("material[{}]", i)); !ok)
+            return make_error(ok.error());
         out.put<std::int16_t>(m.id);
         out.put<std::int16_t>(m.texture);
-        for (std::uint16_t v : {m.use_blending, m.blend_equation, m.blend_src, m.blend_dst, m.skinning, m.shader_type,
-                                m.face_side, m.shadow_side, m.ignore_lights, m.vertex_color, m.use_alpha, m.skip_render})
+        for (std::uint16_t v : {m.use_blending, m.blend_equation, m.blend_src, m.blend_dst,
+                                m.skinning, m.shader_type, m.face_side, m.shadow_side,
+                                m.ignore_lights, m.vertex_color, m.use_alpha, m.skip_render})
             out.put<std::uint16_t>(v);
         out.put<float>(m.alpha_test);
         put_vec(out, &m.diffuse.x, 4);
@@ -108,7 +113,8 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
     }
     for (std::size_t i = 0; i < model.bones.size(); ++i) {
         const Bone& b = model.bones[i];
-        if (auto ok = put_name(out, b.name, fmt::format("bone[{}]", i)); !ok) return make_error(ok.error());
+        if (auto ok = put_name(out, b.name, fmt::format("bone[{}]", i)); !ok)
+            return make_error(ok.error());
         out.put<std::int16_t>(b.id);
         out.put<std::int16_t>(b.parent);
         out.put_zeros(12);
@@ -116,7 +122,8 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
     }
     for (std::size_t i = 0; i < model.animations.size(); ++i) {
         const Animation& a = model.animations[i];
-        if (auto ok = put_name(out, a.name, fmt::format("animation[{}]", i)); !ok) return make_error(ok.error());
+        if (auto ok = put_name(out, a.name, fmt::format("animation[{}]", i)); !ok)
+            return make_error(ok.error());
         out.put<std::int16_t>(a.id);
         out.put<std::uint16_t>(a.fps);
         out.put<std::uint32_t>(static_cast<std::uint32_t>(track_offsets[i]));

@@ -12,7 +12,8 @@ Expected<cast::Document> read_k3d(const std::filesystem::path& path, Diagnostics
     return k3d::to_cast(*model, path.string(), warnings);
 }
 
-Expected<void> write_k3d(cast::Document& document, const std::filesystem::path& path, Diagnostics& warnings) {
+Expected<void> write_k3d(cast::Document& document, const std::filesystem::path& path,
+                         Diagnostics& warnings) {
     auto model = k3d::from_cast(document, warnings);
     if (!model) return make_error(model.error());
     return k3d::write(*model, path);

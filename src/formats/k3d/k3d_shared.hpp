@@ -3,7 +3,6 @@
 #pragma once
 
 #include <castkit/formats/k3d.hpp>
-
 #include <glm/common.hpp>
 #include <glm/matrix.hpp>
 

@@ -1,11 +1,10 @@
 // The K3D writer: the layout Kohi's serializer produces, with every padding byte zeroed.
-#include <castkit/formats/k3d.hpp>
-
-#include "../common/binary_io.hpp"
-
 #include <fmt/format.h>
 
+#include <castkit/formats/k3d.hpp>
 #include <limits>
+
+#include "../common/binary_io.hpp"
 
 namespace castkit::k3d {
 namespace {
@@ -31,22 +30,26 @@ Diagnostic too_many(std::string path, std::string message) {
 
 Expected<void> check_limits(const Model& model) {
     constexpr std::size_t kMax16 = std::numeric_limits<std::uint16_t>::max();
-    if (model.submeshes.size() > kMax16 || model.bones.size() > kMax16 || model.nodes.size() > kMax16 ||
-        model.animations.size() > kMax16)
-        return make_error(too_many("", "K3D holds at most 65535 submeshes, bones, nodes and animations"));
+    if (model.submeshes.size() > kMax16 || model.bones.size() > kMax16 ||
+        model.nodes.size() > kMax16 || model.animations.size() > kMax16)
+        return make_error(
+            too_many("", "K3D holds at most 65535 submeshes, bones, nodes and animations"));
     if (model.strings.size() > kMax16 - 1)
         return make_error(too_many("strings", "K3D holds at most 65535 strings"));
     std::size_t channels = 0;
     for (const Animation& a : model.animations) {
-        if (a.channels.size() > kMax16) return make_error(too_many("animations", "an animation holds at most 65535 channels"));
+        if (a.channels.size() > kMax16)
+            return make_error(too_many("animations", "an animation holds at most 65535 channels"));
         channels += a.channels.size();
     }
-    if (channels > kMax16) return make_error(too_many("animations", "K3D holds at most 65535 channels in all"));
+    if (channels > kMax16)
+        return make_error(too_many("animations", "K3D holds at most 65535 channels in all"));
     for (std::size_t i = 0; i < model.submeshes.size(); ++i) {
         const Submesh& m = model.submeshes[i];
         if (m.vertices.size() > std::numeric_limits<std::uint32_t>::max() ||
             m.indices.size() > std::numeric_limits<std::uint32_t>::max())
-            return make_error(too_many(fmt::format("submesh[{}]", i), "more than 2^32-1 vertices or indices"));
+            return make_error(
+                too_many(fmt::format("submesh[{}]", i), "more than 2^32-1 vertices or indices"));
     }
     return {};
 }
@@ -77,9 +80,12 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
         out.put<std::uint32_t>(1);
         for (const Submesh& m : model.submeshes) out.put<std::uint16_t>(m.name_id);
         for (const Submesh& m : model.submeshes) out.put<std::uint16_t>(m.material_name_id);
-        for (const Submesh& m : model.submeshes) out.put<std::uint32_t>(static_cast<std::uint32_t>(m.vertices.size()));
-        for (const Submesh& m : model.submeshes) out.put<std::uint32_t>(static_cast<std::uint32_t>(m.indices.size()));
-        for (const Submesh& m : model.submeshes) out.put<std::uint8_t>(static_cast<std::uint8_t>(m.type));
+        for (const Submesh& m : model.submeshes)
+            out.put<std::uint32_t>(static_cast<std::uint32_t>(m.vertices.size()));
+        for (const Submesh& m : model.submeshes)
+            out.put<std::uint32_t>(static_cast<std::uint32_t>(m.indices.size()));
+        for (const Submesh& m : model.submeshes)
+            out.put<std::uint8_t>(static_cast<std::uint8_t>(m.type));
         for (const Submesh& m : model.submeshes) put_vec3(out, m.center);
         for (const Submesh& m : model.submeshes) {
             put_vec3(out, m.extents.min);
@@ -120,7 +126,8 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
         for (const Animation& a : model.animations) out.put<std::uint16_t>(a.name_id);
         for (const Animation& a : model.animations) out.put<float>(a.duration);
         for (const Animation& a : model.animations) out.put<float>(a.ticks_per_second);
-        for (const Animation& a : model.animations) out.put<std::uint16_t>(static_cast<std::uint16_t>(a.channels.size()));
+        for (const Animation& a : model.animations)
+            out.put<std::uint16_t>(static_cast<std::uint16_t>(a.channels.size()));
         if (total > 0) {
             out.put<std::uint32_t>(5);
             for (std::size_t a = 0; a < model.animations.size(); ++a)
@@ -133,12 +140,15 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
             std::uint64_t position = 0;
             for (const Animation& a : model.animations)
                 for (const Channel& c : a.channels) {
-                    const std::size_t sizes[3] = {c.positions.size(), c.rotations.size(), c.scales.size()};
+                    const std::size_t sizes[3] = {c.positions.size(), c.rotations.size(),
+                                                  c.scales.size()};
                     const std::uint64_t key_bytes[3] = {16, 20, 16};
                     for (int kind = 0; kind < 3; ++kind) {
                         if (sizes[kind] > std::numeric_limits<std::uint32_t>::max() ||
                             position > std::numeric_limits<std::uint32_t>::max())
-                            return make_error(too_many("animations", "channel keys exceed what K3D counts and offsets reach"));
+                            return make_error(
+                                too_many("animations",
+                                         "channel keys exceed what K3D counts and offsets reach"));
                         counts[kind].push_back(static_cast<std::uint32_t>(sizes[kind]));
                         offsets[kind].push_back(static_cast<std::uint32_t>(position));
                         position += sizes[kind] * key_bytes[kind];
@@ -179,7 +189,8 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
         offset += s.size();
     }
     if (offset > std::numeric_limits<std::uint32_t>::max())
-        return make_error(too_many("strings", "string data exceeds the 4 GiB that K3D offsets reach"));
+        return make_error(
+            too_many("strings", "string data exceeds the 4 GiB that K3D offsets reach"));
     for (const std::string& s : model.strings) out.put_text(s);
     return out.take();
 }
