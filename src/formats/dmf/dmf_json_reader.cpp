@@ -446,7 +446,7 @@ Expected<Model> read_json(std::string_view text, const std::string& file, Diagno
         Diagnostic d;
         d.file = file;
         d.offset = e.byte > 0 ? e.byte - 1 : 0;
-        d.path = "$";
+        d.path.assign(1, '$');  // assigning "$" trips GCC 12's -Wrestrict false positive at -O3
         d.message = fmt::format("not JSON: {}", e.what());
         return make_error(std::move(d));
     }
