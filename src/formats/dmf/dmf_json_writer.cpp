@@ -31,11 +31,13 @@ class Writer {
     }
     void integer(std::int64_t v) { out += fmt::format("{}", v); }
     // Shortest text that parses back to `v`; -0 keeps its sign as "-0.0".
-    void real(float v, const std::string& path) {
+    // `path()` names the value in an error; it is called only when one is reported.
+    template <class Path>
+    void real(float v, const Path& path) {
         if (!std::isfinite(v)) {
             if (!error_) {
                 Diagnostic d;
-                d.path = path;
+                d.path = path();
                 d.message = fmt::format("{} cannot be written as JSON", v);
                 error_ = std::move(d);
             }
@@ -44,11 +46,12 @@ class Writer {
         }
         out += v == 0.0f && std::signbit(v) ? "-0.0" : fmt::format("{}", v);
     }
-    void reals(const float* v, int n, const std::string& path) {
+    template <class Path>
+    void reals(const float* v, int n, const Path& path) {
         out += '[';
         for (int i = 0; i < n; ++i) {
             if (i > 0) out += ", ";
-            real(v[i], fmt::format("{}[{}]", path, i));
+            real(v[i], [&] { return fmt::format("{}[{}]", path(), i); });
         }
         out += ']';
     }
@@ -78,7 +81,7 @@ void section(Writer& w, std::string_view key, const std::vector<T>& items, Eleme
     w.raw("[");
     for (std::size_t i = 0; i < items.size(); ++i) {
         w.raw(i == 0 ? "\n    " : ",\n    ");
-        element(items[i], fmt::format("$.{}[{}]", key, i));
+        element(items[i], [&] { return fmt::format("$.{}[{}]", key, i); });
     }
     w.raw(items.empty() ? "]" : "\n  ]");
 }
@@ -95,7 +98,7 @@ Expected<std::string> write_json_text(const Model& model) {
     using namespace json_names;
     Writer w;
     w.raw("{\n  \"format\": \"DASH\",\n  \"version\": \"1.5\"");
-    section(w, "textures", model.textures, [&](const Texture& t, const std::string&) {
+    section(w, "textures", model.textures, [&](const Texture& t, const auto&) {
         w.raw("{\"id\": ");
         w.integer(t.id);
         w.raw(", \"name\": ");
@@ -114,7 +117,7 @@ Expected<std::string> write_json_text(const Model& model) {
         w.enumeration(t.wrap_t, kWrap);
         w.raw("}");
     });
-    section(w, "materials", model.materials, [&](const Material& m, const std::string& path) {
+    section(w, "materials", model.materials, [&](const Material& m, const auto& path) {
         w.raw("{\"id\": ");
         w.integer(m.id);
         w.raw(", \"name\": ");
@@ -147,25 +150,25 @@ Expected<std::string> write_json_text(const Model& model) {
             w.boolean(value);
         }
         w.raw(", \"alpha_test\": ");
-        w.real(m.alpha_test, path + ".alpha_test");
+        w.real(m.alpha_test, [&] { return fmt::format("{}.alpha_test", path()); });
         w.raw(", \"diffuse\": ");
-        w.reals(&m.diffuse.x, 4, path + ".diffuse");
+        w.reals(&m.diffuse.x, 4, [&] { return fmt::format("{}.diffuse", path()); });
         w.raw(", \"emissive\": ");
-        w.reals(&m.emissive.x, 4, path + ".emissive");
+        w.reals(&m.emissive.x, 4, [&] { return fmt::format("{}.emissive", path()); });
         w.raw(", \"specular\": ");
-        w.reals(&m.specular.x, 4, path + ".specular");
+        w.reals(&m.specular.x, 4, [&] { return fmt::format("{}.specular", path()); });
         w.raw("}");
     });
     // The documented key spellings, typos included (docs/dmf.md, choice 10).
-    section(w, "verterices", model.vertices, [&](const Vertex& v, const std::string& path) {
+    section(w, "verterices", model.vertices, [&](const Vertex& v, const auto& path) {
         w.raw("{\"pos\": ");
-        w.reals(&v.position.x, 3, path + ".pos");
+        w.reals(&v.position.x, 3, [&] { return fmt::format("{}.pos", path()); });
         w.raw(fmt::format(", \"skin_index\": [{}, {}, {}, {}], \"skin_weight\": ", v.skin_index[0],
                           v.skin_index[1], v.skin_index[2], v.skin_index[3]));
-        w.reals(&v.skin_weight.x, 4, path + ".skin_weight");
+        w.reals(&v.skin_weight.x, 4, [&] { return fmt::format("{}.skin_weight", path()); });
         w.raw("}");
     });
-    section(w, "faces", model.faces, [&](const Face& f, const std::string& path) {
+    section(w, "faces", model.faces, [&](const Face& f, const auto& path) {
         w.raw(
             fmt::format("{{\"material\": {}, \"indices\": [{}, {}, {}], \"verex_color\": [\"{}\", "
                         "\"{}\", \"{}\"], "
@@ -175,50 +178,50 @@ Expected<std::string> write_json_text(const Model& model) {
         for (int c = 0; c < 3; ++c) {
             if (c > 0) w.raw(", ");
             w.reals(&f.normals[static_cast<std::size_t>(c)].x, 3,
-                    fmt::format("{}.normals[{}]", path, c));
+                    [&] { return fmt::format("{}.normals[{}]", path(), c); });
         }
         w.raw("], \"diffuse_uv\": [");
         for (int c = 0; c < 3; ++c) {
             if (c > 0) w.raw(", ");
             w.reals(&f.uvs[static_cast<std::size_t>(c)].x, 2,
-                    fmt::format("{}.diffuse_uv[{}]", path, c));
+                    [&] { return fmt::format("{}.diffuse_uv[{}]", path(), c); });
         }
         w.raw("]}");
     });
-    section(w, "skeleton", model.bones, [&](const Bone& b, const std::string& path) {
+    section(w, "skeleton", model.bones, [&](const Bone& b, const auto& path) {
         w.raw("{\"id\": ");
         w.integer(b.id);
         w.raw(", \"name\": ");
         w.string(b.name);
         w.raw(fmt::format(", \"parent_id\": {}, \"matrix\": ", b.parent));
-        w.reals(&b.matrix[0].x, 16, path + ".matrix");
+        w.reals(&b.matrix[0].x, 16, [&] { return fmt::format("{}.matrix", path()); });
         w.raw("}");
     });
-    section(w, "animations", model.animations, [&](const Animation& a, const std::string& path) {
+    section(w, "animations", model.animations, [&](const Animation& a, const auto& path) {
         w.raw("{\"id\": ");
         w.integer(a.id);
         w.raw(", \"name\": ");
         w.string(a.name);
         w.raw(fmt::format(", \"fps\": {}, \"duration\": ", a.fps));
-        w.real(a.duration, path + ".duration");
+        w.real(a.duration, [&] { return fmt::format("{}.duration", path()); });
         w.raw(", \"tracks\": [");
         for (std::size_t i = 0; i < a.tracks.size(); ++i) {
             const Track& t = a.tracks[i];
-            std::string track_path = fmt::format("{}.tracks[{}]", path, i);
+            auto track_path = [&] { return fmt::format("{}.tracks[{}]", path(), i); };
             w.raw(i == 0 ? "\n      " : ",\n      ");
             w.raw(fmt::format("{{\"bone_id\": {}, \"time\": ", t.bone));
-            w.real(t.time, track_path + ".time");
+            w.real(t.time, [&] { return fmt::format("{}.time", track_path()); });
             if (t.flags & kPosition) {
                 w.raw(", \"pos\": ");
-                w.reals(&t.position.x, 3, track_path + ".pos");
+                w.reals(&t.position.x, 3, [&] { return fmt::format("{}.pos", track_path()); });
             }
             if (t.flags & kRotation) {
                 w.raw(", \"rot\": ");
-                w.reals(&t.rotation.x, 4, track_path + ".rot");
+                w.reals(&t.rotation.x, 4, [&] { return fmt::format("{}.rot", track_path()); });
             }
             if (t.flags & kScale) {
                 w.raw(", \"scl\": ");
-                w.reals(&t.scale.x, 3, track_path + ".scl");
+                w.reals(&t.scale.x, 3, [&] { return fmt::format("{}.scl", track_path()); });
             }
             w.raw("}");
         }
