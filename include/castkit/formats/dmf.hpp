@@ -142,10 +142,12 @@ Expected<void> write(const Model& model, const std::filesystem::path& path);
 // Parses the JSON form (nlohmann-json); errors name the JSON path ("$.faces[3].indices[1]").
 // O(text size).
 Expected<Model> read_json(std::string_view text, const std::string& file, Diagnostics& warnings);
+// Memory-maps and parses a DMF JSON file. O(file size).
 Expected<Model> open_json(const std::filesystem::path& path, Diagnostics& warnings);
 // The JSON form, one struct per line, floats in their shortest exact form, so JSON → binary →
 // JSON reproduces the text. Fails on non-finite floats, which JSON cannot hold. O(size).
 Expected<std::string> write_json_text(const Model& model);
+// Writes the JSON form atomically; "-" is standard output. O(size).
 Expected<void> write_json(const Model& model, const std::filesystem::path& path);
 
 struct ConvertOptions {
