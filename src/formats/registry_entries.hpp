@@ -8,9 +8,13 @@ namespace castkit::formats {
 FormatInfo cast_format();
 FormatInfo seanim_format();
 FormatInfo semodel_format();
+FormatInfo k3d_format();
+FormatInfo dmf_format();
+FormatInfo dmf_json_format();
 
 inline std::vector<FormatInfo> registered_formats() {
-    return {cast_format(), seanim_format(), semodel_format()};
+    return {cast_format(),    seanim_format(), semodel_format(),
+            k3d_format(),     dmf_format(),    dmf_json_format()};
 }
 
 }  // namespace castkit::formats

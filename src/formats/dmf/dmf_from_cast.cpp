@@ -1,0 +1,399 @@
+// Cast → DMF: skeleton bones with composed local matrices; materials with their colour slots and
+// albedo texture (embedded from the file it names); every mesh's vertices merged by position
+// and skin into the shared vertex list, their normals, UVs and colours moved to face corners;
+// curves merged per bone into tracks.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <castkit/cast/nodes.hpp>
+#include <castkit/formats/dmf.hpp>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "../../platform/platform.hpp"
+#include "../common/binary_io.hpp"
+#include "../common/keyframes.hpp"
+#include "../common/transform.hpp"
+#include "dmf_shared.hpp"
+
+namespace castkit::dmf {
+namespace {
+
+constexpr std::size_t kMaxName = 31;
+constexpr std::size_t kMaxIndex16 = std::numeric_limits<std::int16_t>::max();
+
+class FromCast {
+  public:
+    FromCast(cast::Document& document, Diagnostics& warnings, const ConvertOptions& options)
+        : document_(document), warnings_(warnings), options_(options) {}
+
+    Expected<Model> run();
+
+  private:
+    void warn(std::string path, std::string message) {
+        warnings_.push_back(
+            formats::warning(document_.source_name, std::move(path), std::move(message)));
+    }
+    Diagnostic error(std::string path, std::string message) const {
+        Diagnostic d;
+        d.file = document_.source_name;
+        d.path = std::move(path);
+        d.message = std::move(message);
+        return d;
+    }
+    std::string name(std::string_view text, const std::string& path) {
+        if (text.size() <= kMaxName) return std::string(text);
+        warn(path, fmt::format("name '{}' cut to DMF's 31 bytes", text));
+        std::size_t cut = kMaxName;
+        while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+            --cut;  // keep UTF-8 whole
+        return std::string(text.substr(0, cut));
+    }
+    Expected<void> skeleton(const cast::Model& cast_model);
+    std::int16_t texture(const cast::File& file, const std::string& path);
+    void materials(const cast::Model& cast_model);
+    Expected<void> meshes(const cast::Model& cast_model);
+    Expected<void> animation(cast::Animation& animation, std::size_t index);
+
+    cast::Document& document_;
+    Diagnostics& warnings_;
+    const ConvertOptions& options_;
+    Model model_;
+    std::vector<std::pair<std::string, formats::RestPose>> rest_;
+    std::map<std::uint64_t, std::uint16_t> material_by_hash_;
+    std::map<std::string, std::int16_t, std::less<>> texture_by_path_;
+    std::optional<std::uint16_t> default_material_;
+};
+
+Expected<void> FromCast::skeleton(const cast::Model& cast_model) {
+    cast::Skeleton skeleton = cast_model.skeleton();
+    if (!skeleton) return {};
+    std::vector<cast::Bone> bones = skeleton.bones();
+    if (bones.size() > kMaxIndex16)
+        return make_error(error("model[0]/skeleton", "DMF holds at most 32767 bones"));
+    std::vector<glm::mat4> locals = formats::local_matrices(bones);
+    for (std::size_t i = 0; i < bones.size(); ++i) {
+        std::string path = fmt::format("model[0]/skeleton/bone[{}]", i);
+        Bone bone;
+        bone.name = name(bones[i].name().value_or(""), path);
+        bone.id = static_cast<std::int16_t>(i);
+        std::int32_t parent = bones[i].parent_index();
+        if (parent >= static_cast<std::int32_t>(bones.size()) ||
+            parent == static_cast<std::int32_t>(i) || parent < -1) {
+            warn(path,
+                 fmt::format("parent index {} is not another bone; written as a root", parent));
+            parent = -1;
+        }
+        bone.parent = static_cast<std::int16_t>(parent);
+        bone.matrix = locals[i];
+        model_.bones.push_back(std::move(bone));
+        formats::Trs trs = formats::decompose(locals[i]);
+        rest_.emplace_back(
+            std::string(bones[i].name().value_or("")),
+            formats::RestPose{trs.translation, cast::xyzw_from_quat(trs.rotation), trs.scale});
+    }
+    return {};
+}
+
+std::int16_t FromCast::texture(const cast::File& file, const std::string& path) {
+    std::string file_path(file.path().value_or(""));
+    if (auto it = texture_by_path_.find(file_path); it != texture_by_path_.end()) return it->second;
+    if (model_.textures.size() >= kMaxIndex16) return -1;
+    std::filesystem::path location(file_path);
+    if (location.is_relative() && !document_.source_name.empty())
+        location = std::filesystem::path(document_.source_name).parent_path() / location;
+    std::string stem = std::filesystem::path(file_path).stem().string();
+    Texture texture = default_texture(name(stem, path), model_.textures.size(), {}, 0, 0);
+    if (auto mapped = platform::map_file(location); mapped) {
+        texture.png.assign((*mapped)->bytes().begin(), (*mapped)->bytes().end());
+        if (auto size = png_size(texture.png);
+            size && size->first <= 0xFFFF && size->second <= 0xFFFF) {
+            texture.width = static_cast<std::uint16_t>(size->first);
+            texture.height = static_cast<std::uint16_t>(size->second);
+        } else {
+            warn(path,
+                 fmt::format(
+                     "'{}' is not a PNG of at most 65535 pixels a side; embedded without a size",
+                     file_path));
+        }
+    }
+    const Texture* original = nullptr;
+    if (options_.original != nullptr)
+        for (std::size_t i = 0; i < options_.original->textures.size(); ++i)
+            if (texture_file_name(options_.original->textures[i], i) == file_path)
+                original = &options_.original->textures[i];
+    if (original != nullptr) {
+        if (texture.png.empty()) {
+            texture.png = original->png;
+            texture.width = original->width;
+            texture.height = original->height;
+        }
+        texture.name = original->name;
+        texture.flip_y = original->flip_y;
+        texture.wrap_s = original->wrap_s;
+        texture.wrap_t = original->wrap_t;
+    } else if (texture.png.empty()) {
+        warn(path, fmt::format("texture '{}' could not be read; the DMF texture has no image",
+                               location.string()));
+    }
+    auto index = static_cast<std::int16_t>(model_.textures.size());
+    model_.textures.push_back(std::move(texture));
+    texture_by_path_.emplace(file_path, index);
+    return index;
+}
+
+void FromCast::materials(const cast::Model& cast_model) {
+    bool skinned = !model_.bones.empty();
+    std::vector<cast::Material> materials = cast_model.materials();
+    for (std::size_t i = 0; i < materials.size() && i < kMaxIndex16; ++i) {
+        const cast::Material& m = materials[i];
+        std::string path = fmt::format("model[0]/material[{}]", i);
+        Material out = default_material(name(m.name().value_or(""), path), i, skinned);
+        if (options_.original != nullptr)
+            for (const Material& original : options_.original->materials)
+                if (original.name == out.name) {
+                    // Settings Cast cannot carry come back from the DMF the document came from.
+                    Material restored = original;
+                    restored.id = out.id;
+                    restored.texture = out.texture;
+                    restored.diffuse = out.diffuse;
+                    restored.emissive = out.emissive;
+                    restored.specular = out.specular;
+                    out = restored;
+                    break;
+                }
+        if (cast::Color c = m.slot_color("diffuse"); c && c.rgba()) out.diffuse = *c.rgba();
+        if (cast::Color c = m.slot_color("emissive"); c && c.rgba()) out.emissive = *c.rgba();
+        if (cast::Color c = m.slot_color("specular"); c && c.rgba()) out.specular = *c.rgba();
+        cast::File file = m.slot_file("albedo");
+        if (!file) file = m.slot_file("diffuse");
+        if (file) out.texture = texture(file, path);
+        for (const cast::Material::Slot& slot : m.slots())
+            if (slot.name != "albedo" && slot.name != "diffuse" && slot.name != "emissive" &&
+                slot.name != "specular")
+                warn(path, fmt::format("slot '{}' has no DMF field (dropped)", slot.name));
+        material_by_hash_.emplace(m.hash(), static_cast<std::uint16_t>(i));
+        model_.materials.push_back(std::move(out));
+    }
+}
+
+// A merged vertex's identity: the bits of its position, skin indices and weights.
+using VertexKey = std::array<std::uint32_t, 3 + 2 + 4>;
+
+VertexKey vertex_key(const Vertex& v) {
+    VertexKey key{};
+    for (int i = 0; i < 3; ++i)
+        key[static_cast<std::size_t>(i)] = std::bit_cast<std::uint32_t>(v.position[i]);
+    key[3] =
+        std::bit_cast<std::uint32_t>(std::array<std::int16_t, 2>{v.skin_index[0], v.skin_index[1]});
+    key[4] =
+        std::bit_cast<std::uint32_t>(std::array<std::int16_t, 2>{v.skin_index[2], v.skin_index[3]});
+    for (int i = 0; i < 4; ++i)
+        key[static_cast<std::size_t>(5 + i)] = std::bit_cast<std::uint32_t>(v.skin_weight[i]);
+    return key;
+}
+
+glm::u8vec4 to_bytes(const glm::vec4& rgba) {
+    glm::u8vec4 out;
+    for (int i = 0; i < 4; ++i)
+        out[i] = static_cast<std::uint8_t>(std::lround(std::clamp(rgba[i], 0.0f, 1.0f) * 255.0f));
+    return out;
+}
+
+Expected<void> FromCast::meshes(const cast::Model& cast_model) {
+    bool skinned = !model_.bones.empty();
+    std::map<VertexKey, std::uint32_t> merged;
+    bool trimmed = false;
+    std::vector<cast::Mesh> meshes = cast_model.meshes();
+    for (std::size_t m = 0; m < meshes.size(); ++m) {
+        const cast::Mesh& mesh = meshes[m];
+        std::string path = fmt::format("model[0]/mesh[{}]", m);
+        std::uint16_t material = 0;
+        if (auto it = material_by_hash_.find(mesh.material_hash().value_or(0));
+            it != material_by_hash_.end()) {
+            material = it->second;
+        } else {
+            // Every DMF face names a material: meshes without one share a default.
+            if (!default_material_) {
+                default_material_ = static_cast<std::uint16_t>(model_.materials.size());
+                model_.materials.push_back(
+                    default_material("default", model_.materials.size(), skinned));
+            }
+            material = *default_material_;
+        }
+        if (mesh.uv_layer_count() > 1)
+            warn(path, "UV layers after the first dropped (DMF holds one)");
+        if (mesh.color_layer_count() > 1)
+            warn(path, "colour layers after the first dropped (DMF holds one)");
+        std::size_t n = mesh.vertex_count();
+        cast::ArrayView<glm::vec3> positions = mesh.positions(), normals = mesh.normals();
+        cast::ArrayView<glm::vec2> uvs = mesh.uv_layer(0);
+        std::vector<glm::vec4> colors =
+            mesh.color_layer_count() > 0 ? mesh.color_layer(0) : std::vector<glm::vec4>{};
+        std::uint32_t influences = skinned ? mesh.max_weight_influence() : 0;
+        cast::IndexView weight_bones = mesh.weight_bones();
+        cast::ArrayView<float> weight_values = mesh.weight_values();
+        std::vector<std::uint32_t> remap(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            Vertex v;
+            v.position = positions[i];
+            if (skinned) v.skin_index = {-1, -1, -1, -1};
+            std::vector<std::pair<float, std::uint32_t>> slots;
+            for (std::uint32_t k = 0; k < influences; ++k) {
+                std::size_t at = i * influences + k;
+                if (at >= weight_bones.size() || at >= weight_values.size() ||
+                    weight_values[at] == 0.0f)
+                    continue;
+                if (weight_bones[at] >= model_.bones.size())
+                    return make_error(
+                        error(fmt::format("{}/vertex[{}]", path, i),
+                              fmt::format("weight names bone {}, which the skeleton lacks",
+                                          weight_bones[at])));
+                slots.emplace_back(weight_values[at], weight_bones[at]);
+            }
+            if (slots.size() > 4) {
+                float total = 0.0f, kept = 0.0f;
+                for (auto& s : slots) total += s.first;
+                std::stable_sort(slots.begin(), slots.end(),
+                                 [](auto& a, auto& b) { return a.first > b.first; });
+                slots.resize(4);
+                for (auto& s : slots) kept += s.first;
+                for (auto& s : slots) s.first *= total / kept;
+                trimmed = true;
+            }
+            for (std::size_t k = 0; k < slots.size(); ++k) {
+                v.skin_index[k] = static_cast<std::int16_t>(slots[k].second);
+                v.skin_weight[static_cast<int>(k)] = slots[k].first;
+            }
+            auto [it, inserted] = merged.try_emplace(
+                vertex_key(v), static_cast<std::uint32_t>(model_.vertices.size()));
+            if (inserted) model_.vertices.push_back(v);
+            remap[i] = it->second;
+        }
+        cast::IndexView faces = mesh.faces();
+        for (std::size_t f = 0; f + 2 < faces.size(); f += 3) {
+            Face face;
+            face.material = material;
+            for (int c = 0; c < 3; ++c) {
+                std::uint32_t index = faces[f + static_cast<std::size_t>(c)];
+                if (index >= n)
+                    return make_error(error(
+                        path, fmt::format("face index {} is past the {} vertices", index, n)));
+                face.indices[static_cast<std::size_t>(c)] = remap[index];
+                face.normals[static_cast<std::size_t>(c)] =
+                    index < normals.size() ? normals[index] : glm::vec3(0.0f);
+                glm::vec2 uv = index < uvs.size() ? uvs[index]
+                                                  : glm::vec2(0.0f, options_.flip_v ? 1.0f : 0.0f);
+                face.uvs[static_cast<std::size_t>(c)] =
+                    options_.flip_v ? glm::vec2(uv.x, 1.0f - uv.y) : uv;
+                face.colors[static_cast<std::size_t>(c)] =
+                    index < colors.size() ? to_bytes(colors[index]) : glm::u8vec4(255);
+            }
+            model_.faces.push_back(face);
+        }
+    }
+    if (trimmed)
+        warn("model[0]", "vertices with more than 4 influences keep the 4 largest, renormalised");
+    return {};
+}
+
+Expected<void> FromCast::animation(cast::Animation& cast_animation, std::size_t index) {
+    std::string path = fmt::format("animation[{}]", index);
+    Animation out;
+    out.name = name(cast_animation.name().value_or(""), path);
+    out.id = static_cast<std::int16_t>(index);
+    float rate = cast_animation.framerate().value_or(kDefaultFps);
+    float rounded = std::round(rate);
+    if (!(rounded >= 1.0f && rounded <= 65535.0f)) rounded = kDefaultFps;
+    if (rounded != rate)
+        warn(path, fmt::format("frame rate {} is stored as the whole fps {}; key times follow it",
+                               rate, rounded));
+    out.fps = static_cast<std::uint16_t>(rounded);
+    if (cast_animation.looping()) warn(path, "looping has no DMF field (dropped)");
+    std::vector<formats::NodeKeys> nodes =
+        formats::collect_curves(cast_animation, rest_, {document_.source_name, path}, warnings_);
+    for (const formats::NodeKeys& keys : nodes) {
+        // Rule 24: exact name first, then case-insensitively.
+        auto bone = std::find_if(model_.bones.begin(), model_.bones.end(),
+                                 [&](const Bone& b) { return b.name == keys.node; });
+        if (bone == model_.bones.end())
+            bone = std::find_if(model_.bones.begin(), model_.bones.end(), [&](const Bone& b) {
+                return std::equal(b.name.begin(), b.name.end(), keys.node.begin(), keys.node.end(),
+                                  [](char x, char y) {
+                                      return std::tolower(static_cast<unsigned char>(x)) ==
+                                             std::tolower(static_cast<unsigned char>(y));
+                                  });
+            });
+        if (bone == model_.bones.end()) {
+            warn(path, fmt::format("curves of '{}', which is not a bone, dropped", keys.node));
+            continue;
+        }
+        auto bone_index = static_cast<std::int16_t>(bone - model_.bones.begin());
+        // One track per keyed frame, carrying every channel keyed there.
+        std::map<double, Track> tracks;
+        auto track_at = [&](double frame) -> Track& {
+            Track& t = tracks[frame];
+            t.bone = bone_index;
+            t.time = static_cast<float>(frame) / static_cast<float>(out.fps);
+            return t;
+        };
+        for (const auto& k : keys.positions) {
+            Track& t = track_at(k.frame);
+            t.flags = static_cast<std::int16_t>(t.flags | kPosition);
+            t.position = k.value;
+        }
+        for (const auto& k : keys.rotations) {
+            Track& t = track_at(k.frame);
+            t.flags = static_cast<std::int16_t>(t.flags | kRotation);
+            t.rotation = k.value;
+        }
+        for (const auto& k : keys.scales) {
+            Track& t = track_at(k.frame);
+            t.flags = static_cast<std::int16_t>(t.flags | kScale);
+            t.scale = k.value;
+        }
+        for (auto& [frame, track] : tracks) {
+            out.duration = std::max(out.duration, track.time);
+            out.tracks.push_back(track);
+        }
+    }
+    // Canonical order: by bone, then by time.
+    std::stable_sort(out.tracks.begin(), out.tracks.end(),
+                     [](const Track& a, const Track& b) { return a.bone < b.bone; });
+    model_.animations.push_back(std::move(out));
+    return {};
+}
+
+Expected<Model> FromCast::run() {
+    std::vector<cast::Model> models = document_.models();
+    if (models.size() > 1)
+        warn("", fmt::format("{} models; DMF holds one, only the first is written", models.size()));
+    if (!models.empty()) {
+        const cast::Model& cast_model = models.front();
+        if (cast_model.position() || cast_model.rotation() || cast_model.scale())
+            warn("model[0]", "the model's own position/rotation/scale has no DMF field (dropped)");
+        if (!cast_model.hairs().empty() || !cast_model.blend_shapes().empty())
+            warn("model[0]", "hairs and blend shapes have no DMF equivalent (dropped)");
+        if (auto ok = skeleton(cast_model); !ok) return make_error(ok.error());
+        materials(cast_model);
+        if (auto ok = meshes(cast_model); !ok) return make_error(ok.error());
+    }
+    std::vector<cast::Animation> animations = document_.animations();
+    if (animations.size() > kMaxIndex16)
+        return make_error(error("", "DMF holds at most 32767 animations"));
+    for (std::size_t i = 0; i < animations.size(); ++i)
+        if (auto ok = animation(animations[i], i); !ok) return make_error(ok.error());
+    return std::move(model_);
+}
+
+}  // namespace
+
+Expected<Model> from_cast(cast::Document& document, Diagnostics& warnings,
+                          const ConvertOptions& options) {
+    return FromCast(document, warnings, options).run();
+}
+
+}  // namespace castkit::dmf

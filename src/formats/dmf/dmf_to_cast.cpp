@@ -1,0 +1,251 @@
+// DMF → Cast: bones with decomposed local matrices; one mesh per material, whose vertices are
+// the distinct (vertex, normal, UV, colour) corners of its faces; materials with an albedo file
+// and diffuse/emissive/specular colours; tracks grouped per bone into curves.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <bit>
+#include <castkit/cast/nodes.hpp>
+#include <castkit/formats/dmf.hpp>
+#include <map>
+#include <set>
+
+#include "../common/binary_io.hpp"
+#include "../common/keyframes.hpp"
+#include "../common/transform.hpp"
+#include "dmf_shared.hpp"
+
+namespace castkit::dmf {
+namespace {
+
+class ToCast {
+  public:
+    ToCast(const Model& model, const std::string& file, Diagnostics& warnings,
+           const ConvertOptions& options)
+        : model_(model), file_(file), warnings_(warnings), options_(options) {}
+
+    Expected<cast::Document> run();
+
+  private:
+    void warn(std::string path, std::string message) {
+        warnings_.push_back(formats::warning(file_, std::move(path), std::move(message)));
+    }
+    void skeleton(cast::Model& cast_model);
+    Expected<void> materials(cast::Model& cast_model);
+    void meshes(cast::Model& cast_model);
+    Expected<void> animations(cast::Root& root);
+
+    const Model& model_;
+    const std::string& file_;
+    Diagnostics& warnings_;
+    const ConvertOptions& options_;
+    std::vector<cast::Material> materials_;
+};
+
+void ToCast::skeleton(cast::Model& cast_model) {
+    if (model_.bones.empty()) return;
+    cast::Skeleton skeleton = cast_model.add_skeleton();
+    for (std::size_t i = 0; i < model_.bones.size(); ++i) {
+        const Bone& bone = model_.bones[i];
+        std::string path = fmt::format("bone[{}]", i);
+        if (!formats::is_trs(bone.matrix))
+            warn(path, "matrix has shear, which Cast bones cannot hold");
+        if (bone.id != static_cast<std::int16_t>(i))
+            warn(path, fmt::format("id {} is not its index; written back as {}", bone.id, i));
+        formats::add_bone(skeleton, bone.name, bone.parent, bone.matrix);
+    }
+}
+
+Expected<void> ToCast::materials(cast::Model& cast_model) {
+    std::set<std::size_t> placed;
+    for (std::size_t i = 0; i < model_.materials.size(); ++i) {
+        const Material& m = model_.materials[i];
+        std::string path = fmt::format("material[{}]", i);
+        cast::Material out = cast_model.add_material();
+        out.set_name(m.name);
+        out.set_type("pbr");
+        if (m.texture >= 0) {
+            auto index = static_cast<std::size_t>(m.texture);
+            const Texture& texture = model_.textures[index];
+            std::string file_name = texture_file_name(texture, index);
+            cast::File file = out.add_file();
+            file.set_path(file_name);
+            out.set_slot("albedo", file);
+            if (placed.insert(index).second) {
+                std::string texture_path = fmt::format("texture[{}]", index);
+                if (!options_.texture_directory.empty()) {
+                    if (auto ok = formats::write_file(options_.texture_directory / file_name,
+                                                      texture.png);
+                        !ok)
+                        return ok;
+                } else if (!texture.png.empty()) {
+                    warn(texture_path,
+                         fmt::format(
+                             "the embedded {}-byte PNG is not carried by Cast; the File names "
+                             "'{}'",
+                             texture.png.size(), file_name));
+                }
+                Texture expected = default_texture(texture.name, index, texture.png, texture.width,
+                                                   texture.height);
+                if (texture.flip_y != expected.flip_y || texture.wrap_s != expected.wrap_s ||
+                    texture.wrap_t != expected.wrap_t || texture.id != expected.id)
+                    warn(texture_path, "id, flip_y and wrap modes have no Cast field");
+            }
+        }
+        const std::pair<const char*, glm::vec4> colors[] = {
+            {"diffuse", m.diffuse}, {"emissive", m.emissive}, {"specular", m.specular}};
+        for (const auto& [slot, rgba] : colors) {
+            cast::Color color = out.add_color();
+            color.set_name(slot);
+            color.set_rgba(rgba);
+            out.set_slot(slot, color);
+        }
+        std::vector<std::string> dropped = non_default_fields(m, i, !model_.bones.empty());
+        if (!dropped.empty())
+            warn(path, fmt::format("{} have no Cast field", fmt::join(dropped, ", ")));
+        materials_.push_back(out);
+    }
+    return {};
+}
+
+// A face corner's identity: which vertex, and the bits of its normal, UV and colour.
+using CornerKey = std::array<std::uint32_t, 7>;
+
+CornerKey corner_key(const Face& face, int corner) {
+    const glm::vec3& n = face.normals[corner];
+    const glm::vec2& uv = face.uvs[corner];
+    return {face.indices[corner],
+            std::bit_cast<std::uint32_t>(n.x),
+            std::bit_cast<std::uint32_t>(n.y),
+            std::bit_cast<std::uint32_t>(n.z),
+            std::bit_cast<std::uint32_t>(uv.x),
+            std::bit_cast<std::uint32_t>(uv.y),
+            std::bit_cast<std::uint32_t>(face.colors[corner])};
+}
+
+void ToCast::meshes(cast::Model& cast_model) {
+    std::map<std::uint16_t, std::vector<std::size_t>> by_material;
+    for (std::size_t i = 0; i < model_.faces.size(); ++i)
+        by_material[model_.faces[i].material].push_back(i);
+    std::vector<bool> used(model_.vertices.size(), false);
+    bool skinned = !model_.bones.empty();
+    for (const auto& [material, faces] : by_material) {
+        cast::Mesh mesh = cast_model.add_mesh();
+        bool has_material = material < model_.materials.size();
+        mesh.set_name(has_material ? model_.materials[material].name
+                                   : fmt::format("mesh{}", material));
+        std::map<CornerKey, std::uint32_t> corners;
+        std::vector<glm::vec3> positions, normals;
+        std::vector<glm::vec2> uvs;
+        std::vector<std::uint32_t> colors, indices, weight_bones;
+        std::vector<float> weight_values;
+        for (std::size_t f : faces) {
+            const Face& face = model_.faces[f];
+            for (int c = 0; c < 3; ++c) {
+                auto [it, inserted] = corners.try_emplace(
+                    corner_key(face, c), static_cast<std::uint32_t>(positions.size()));
+                indices.push_back(it->second);
+                if (!inserted) continue;
+                const Vertex& vertex = model_.vertices[face.indices[c]];
+                used[face.indices[c]] = true;
+                positions.push_back(vertex.position);
+                normals.push_back(face.normals[c]);
+                glm::vec2 uv = face.uvs[c];
+                uvs.push_back(options_.flip_v ? glm::vec2(uv.x, 1.0f - uv.y) : uv);
+                colors.push_back(
+                    std::bit_cast<std::uint32_t>(face.colors[c]));  // R in the low byte (rule 15)
+                for (std::size_t k = 0; k < 4 && skinned; ++k) {
+                    bool unused =
+                        vertex.skin_index[k] < 0;  // -1: no influence (docs/dmf.md, choice 8)
+                    weight_bones.push_back(
+                        unused ? 0u : static_cast<std::uint32_t>(vertex.skin_index[k]));
+                    weight_values.push_back(unused ? 0.0f
+                                                   : vertex.skin_weight[static_cast<int>(k)]);
+                }
+            }
+        }
+        mesh.set_positions(positions);
+        mesh.set_normals(normals);
+        mesh.set_uv_layer(0, uvs);
+        mesh.set_color_layer_packed(0, colors);
+        if (skinned) mesh.set_weights(4, weight_bones, weight_values);
+        mesh.set_faces(indices);
+        if (has_material) mesh.set_material(materials_[material]);
+    }
+    std::size_t unused = static_cast<std::size_t>(std::count(used.begin(), used.end(), false));
+    if (unused > 0)
+        warn("vertices",
+             fmt::format("{} vertices no face uses have no Cast equivalent (dropped)", unused));
+}
+
+Expected<void> ToCast::animations(cast::Root& root) {
+    for (std::size_t a = 0; a < model_.animations.size(); ++a) {
+        const Animation& animation = model_.animations[a];
+        std::string path = fmt::format("animation[{}]", a);
+        cast::Animation out = root.add_animation();
+        out.set_name(animation.name);
+        double fps = animation.fps;
+        if (fps == 0) {
+            warn(path, fmt::format("fps is 0; frames counted at {} per second", kDefaultFps));
+            fps = kDefaultFps;
+        }
+        out.set_framerate(static_cast<float>(fps));
+        if (animation.id != static_cast<std::int16_t>(a))
+            warn(path, fmt::format("id {} is not its index; written back as {}", animation.id, a));
+        std::vector<formats::NodeKeys> bones(model_.bones.size());
+        float last = 0.0f;
+        for (std::size_t t = 0; t < animation.tracks.size(); ++t) {
+            const Track& track = animation.tracks[t];
+            if ((track.flags & (kPosition | kRotation | kScale)) == 0) {
+                warn(fmt::format("{}/track[{}]", path, t),
+                     "track keys nothing (no P, R or S flag); dropped");
+                continue;
+            }
+            formats::NodeKeys& keys = bones[static_cast<std::size_t>(track.bone)];
+            double frame = static_cast<double>(track.time) * fps;
+            if (track.flags & kPosition) keys.positions.push_back({frame, track.position});
+            if (track.flags & kRotation) keys.rotations.push_back({frame, track.rotation});
+            if (track.flags & kScale) keys.scales.push_back({frame, track.scale});
+            last = std::max(last, track.time);
+        }
+        if (animation.duration != last)
+            warn(path,
+                 fmt::format(
+                     "duration {} s is not the last key time {} s; Cast has no duration, it comes "
+                     "back as the last key time",
+                     animation.duration, last));
+        for (std::size_t b = 0; b < bones.size(); ++b) {
+            formats::NodeKeys& keys = bones[b];
+            keys.node = model_.bones[b].name;
+            auto by_frame = [](const auto& x, const auto& y) { return x.frame < y.frame; };
+            std::stable_sort(keys.positions.begin(), keys.positions.end(), by_frame);
+            std::stable_sort(keys.rotations.begin(), keys.rotations.end(), by_frame);
+            std::stable_sort(keys.scales.begin(), keys.scales.end(), by_frame);
+            if (auto ok = formats::add_curves(out, keys, {file_, path}, warnings_); !ok) return ok;
+        }
+    }
+    return {};
+}
+
+Expected<cast::Document> ToCast::run() {
+    if (auto ok = check_references(model_, file_, false); !ok) return make_error(ok.error());
+    cast::Document document;
+    document.source_name = file_;
+    cast::Root root = document.add_root();
+    cast::Model cast_model = root.add_model();
+    skeleton(cast_model);
+    if (auto ok = materials(cast_model); !ok) return make_error(ok.error());
+    meshes(cast_model);
+    if (auto ok = animations(root); !ok) return make_error(ok.error());
+    return document;
+}
+
+}  // namespace
+
+Expected<cast::Document> to_cast(const Model& model, const std::string& file, Diagnostics& warnings,
+                                 const ConvertOptions& options) {
+    return ToCast(model, file, warnings, options).run();
+}
+
+}  // namespace castkit::dmf
