@@ -613,6 +613,22 @@ TEST(TypedApi, EditingThroughViewsKeepsUnknownProperties) {
     EXPECT_EQ(node.children[0]->hash, 77u);
 }
 
+// Views of absent properties have no data; copying from them copies nothing (the sanitizer
+// build once caught a memcpy from null here, found by the fuzzer).
+TEST(TypedApi, EmptyViewsCopyNothing) {
+    Document document;
+    Mesh mesh = document.add_root().add_model().add_mesh();
+    EXPECT_TRUE(mesh.faces().to_vector().empty());
+    EXPECT_TRUE(mesh.positions().to_vector().empty());
+    EXPECT_TRUE(mesh.uv_layer(0).to_vector().empty());
+    std::array<std::uint32_t, 2> indices = {7, 7};
+    mesh.weight_bones().copy_to(indices);
+    EXPECT_EQ(indices[0], 7u);
+    std::array<glm::vec3, 1> positions = {glm::vec3(5)};
+    mesh.normals().copy_to(positions);
+    EXPECT_EQ(positions[0], glm::vec3(5));
+}
+
 // A type mismatch reads as absent rather than as garbage.
 TEST(TypedApi, GettersIgnorePropertiesOfTheWrongType) {
     Document document;

@@ -8,6 +8,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -51,7 +52,9 @@ public:
     T operator[](std::size_t i) const { return load<T>(data_ + i * sizeof(T)); }
     // Copies min(size(), out.size()) elements; one memcpy.
     void copy_to(std::span<T> out) const {
-        std::memcpy(out.data(), data_, std::min(out.size(), size_) * sizeof(T));
+        // An empty view has no data pointer, and memcpy from null is undefined even for 0 bytes.
+        if (const std::size_t n = std::min(out.size(), size_); n > 0)
+            std::memcpy(out.data(), data_, n * sizeof(T));
     }
     std::vector<T> to_vector() const {
         std::vector<T> out(size_);
