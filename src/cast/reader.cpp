@@ -54,8 +54,8 @@ private:
     Expected<void> read_opaque_tail(Node& node, std::size_t property_start,
                                     std::size_t node_start, std::uint64_t declared_end,
                                     std::size_t bound, const PathStep& step,
-                                    std::uint16_t type_id, std::uint32_t property_count,
-                                    std::uint32_t child_count);
+                                    std::uint16_t type_id, std::uint32_t opaque_properties,
+                                    std::uint32_t opaque_children);
 
     Diagnostic at(std::size_t offset, const PathStep* step, std::string message) const {
         Diagnostic d;
@@ -158,7 +158,7 @@ Expected<std::unique_ptr<Node>> Reader::read_node(std::size_t& pos, std::size_t 
         if (unknown_type) {
             auto type_id = load<std::uint16_t>(data_.data() + property_start);
             if (auto ok = read_opaque_tail(*node, property_start, start, declared_end, bound, step,
-                                           type_id, property_count, child_count);
+                                           type_id, property_count - i, child_count);
                 !ok)
                 return make_error(ok.error());
             pos = static_cast<std::size_t>(declared_end);
@@ -260,8 +260,8 @@ Expected<void> Reader::read_property(Node& node, std::size_t& pos, std::size_t b
 Expected<void> Reader::read_opaque_tail(Node& node, std::size_t property_start,
                                         std::size_t node_start, std::uint64_t declared_end,
                                         std::size_t bound, const PathStep& step,
-                                        std::uint16_t type_id, std::uint32_t property_count,
-                                        std::uint32_t child_count) {
+                                        std::uint16_t type_id, std::uint32_t opaque_properties,
+                                        std::uint32_t opaque_children) {
     // Rule 6: only NodeSize can say where this node ends; it must lie inside the parent.
     if (declared_end < property_start || declared_end > bound)
         return make_error(at(node_start + 4, &step,
@@ -269,8 +269,8 @@ Expected<void> Reader::read_opaque_tail(Node& node, std::size_t property_start,
                                          "and NodeSize ({} bytes) does not end inside the file",
                                          type_text(type_id), declared_end - node_start)));
     node.opaque = data_.subspan(property_start, static_cast<std::size_t>(declared_end) - property_start);
-    node.opaque_property_count = property_count;
-    node.opaque_child_count = child_count;
+    node.opaque_property_count = opaque_properties;
+    node.opaque_child_count = opaque_children;
     std::uint16_t name_size = bound - property_start >= 8
                                   ? load<std::uint16_t>(data_.data() + property_start + 2)
                                   : 0;

@@ -147,6 +147,30 @@ TEST(EdgeFixtures, UnknownPropertyTypeKeepsTheRestOfTheNodeOpaque) {
     expect_byte_identical_rewrite(document, "unknown-property-type.cast");
 }
 
+// Editing a node with an opaque tail: new properties go before the tail and new children after
+// it, and the header counts cover both, so other readers still find every property and child.
+TEST(EdgeFixtures, EditsToANodeWithAnOpaqueTailAreWrittenAndCounted) {
+    Document document = open_ok("unknown-property-type.cast");
+    Model model(document.roots[0]->children[0].get(), document.roots[0].get(), &document);
+    model.set_scale({2, 2, 2});
+    model.add_skeleton().add_bone().set_name("added");
+    auto written = write_to_buffer(document);
+    ASSERT_TRUE(written);
+    EXPECT_EQ(written->size(), file_size(document));
+    // The model now stores n, s, then zz and the one property after it inside the tail:
+    // 4 properties; and the mesh inside the tail plus the new skeleton: 2 children.
+    EXPECT_EQ(u32_at(*written, 0x28 + 16), 4u);
+    EXPECT_EQ(u32_at(*written, 0x28 + 20), 2u);
+    auto reread = read(*written);
+    ASSERT_TRUE(reread) << reread.error().to_string();
+    ASSERT_EQ(rules(*reread), std::vector<std::string>{"cast.unknown-property-type"});
+    const Node& model_again = *reread->roots[0]->children[0];
+    ASSERT_EQ(model_again.properties.size(), 2u);
+    EXPECT_EQ(model_again.properties[1].name(), "s");
+    EXPECT_EQ(model_again.opaque.size(), model.node().opaque.size() + model.node().children[0]->computed_size());
+    EXPECT_EQ(Metadata(reread->roots[0]->children[1].get(), nullptr, &*reread).author(), "still read");
+}
+
 TEST(EdgeFixtures, StringCountZeroHoldsNoString) {
     Document document = open_ok("string-count-0.cast");
     EXPECT_TRUE(document.warnings.empty());

@@ -49,7 +49,7 @@ Document every_property_type_document() {
                                      std::byte{1},    std::byte{0},    std::byte{0}, std::byte{0},
                                      std::byte{'z'},  std::byte{'z'},  std::byte{0xAB}};
     opaque.opaque = tail;
-    opaque.opaque_property_count = 2;
+    opaque.opaque_property_count = 1;
     opaque.opaque_child_count = 0;
     return document;
 }
