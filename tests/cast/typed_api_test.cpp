@@ -629,6 +629,22 @@ TEST(TypedApi, EmptyViewsCopyNothing) {
     EXPECT_EQ(positions[0], glm::vec3(5));
 }
 
+// An empty array is a property with ArrayLength 0 and no payload (built from an empty span,
+// whose data pointer may be null).
+TEST(TypedApi, EmptyArraysAreWrittenAndReadBack) {
+    Document document;
+    Mesh mesh = document.add_root().add_model().add_mesh();
+    mesh.set_positions({});
+    mesh.set_faces({});
+    Document copy = reread(document);
+    Mesh again = copy.models().at(0).meshes().at(0);
+    ASSERT_NE(again.node().find("vp"), nullptr);
+    EXPECT_EQ(again.node().find("vp")->count(), 0u);
+    EXPECT_EQ(again.vertex_count(), 0u);
+    EXPECT_EQ(again.faces().stored_type(), PropertyType::Byte);
+    EXPECT_EQ(again.face_count(), 0u);
+}
+
 // A type mismatch reads as absent rather than as garbage.
 TEST(TypedApi, GettersIgnorePropertiesOfTheWrongType) {
     Document document;

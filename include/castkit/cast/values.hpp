@@ -97,7 +97,7 @@ Property make_bool(std::string name, bool value);
 template <class T>
 Property make_array(std::string name, std::span<const T> values) {
     std::vector<std::byte> bytes(values.size_bytes());
-    std::memcpy(bytes.data(), values.data(), bytes.size());
+    if (!values.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());  // never from null
     return Property(property_type_of<T>(), std::move(name),
                     static_cast<std::uint32_t>(values.size()), std::move(bytes));
 }
