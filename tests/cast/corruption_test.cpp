@@ -160,6 +160,7 @@ TEST(Corruption, DeepNestingIsAnError) {
 // Counts that no remaining input could justify are refused before anything is reserved.
 TEST(Corruption, ImpossibleCountsAreRefused) {
     auto bytes = triangle_bytes();
+    ASSERT_EQ(bytes.size(), 182u);
     auto with_u32 = [&](std::size_t offset, std::uint32_t value) {
         auto damaged = bytes;
         std::memcpy(damaged.data() + offset, &value, 4);

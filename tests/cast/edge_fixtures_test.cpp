@@ -151,6 +151,8 @@ TEST(EdgeFixtures, UnknownPropertyTypeKeepsTheRestOfTheNodeOpaque) {
 // it, and the header counts cover both, so other readers still find every property and child.
 TEST(EdgeFixtures, EditsToANodeWithAnOpaqueTailAreWrittenAndCounted) {
     Document document = open_ok("unknown-property-type.cast");
+    ASSERT_EQ(document.roots.size(), 1u);
+    ASSERT_EQ(document.roots[0]->children.size(), 2u);
     Model model(document.roots[0]->children[0].get(), document.roots[0].get(), &document);
     model.set_scale({2, 2, 2});
     model.add_skeleton().add_bone().set_name("added");
@@ -164,6 +166,7 @@ TEST(EdgeFixtures, EditsToANodeWithAnOpaqueTailAreWrittenAndCounted) {
     auto reread = read(*written);
     ASSERT_TRUE(reread) << reread.error().to_string();
     ASSERT_EQ(rules(*reread), std::vector<std::string>{"cast.unknown-property-type"});
+    ASSERT_EQ(reread->roots.at(0)->children.size(), 2u);
     const Node& model_again = *reread->roots[0]->children[0];
     ASSERT_EQ(model_again.properties.size(), 2u);
     EXPECT_EQ(model_again.properties[1].name(), "s");
