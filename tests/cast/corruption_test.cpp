@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "../test_support.hpp"
 #include "sample_documents.hpp"
 
@@ -140,6 +142,31 @@ TEST(Corruption, TheEveryTypeFileReadsBackAsBuilt) {
     auto rewritten = write_to_buffer(*document);
     ASSERT_TRUE(rewritten);
     EXPECT_EQ(*rewritten, bytes);
+}
+
+// A file of NUL bytes can declare one string per byte; dumping them must stay linear (each
+// string used to be found by rescanning the payload from its start).
+TEST(Corruption, ManyEmptyStringsDumpInLinearTime) {
+    constexpr std::uint32_t kStrings = 400000;
+    Document document;
+    Node& root = document.add_root().node();
+    std::vector<std::byte> payload(kStrings, std::byte{0});
+    payload[1] = std::byte{'x'};  // the second string is "x"
+    payload.push_back(std::byte{0});
+    root.properties.emplace_back(PropertyType::String, "a", kStrings, std::move(payload));
+    auto bytes = write_to_buffer(document);
+    ASSERT_TRUE(bytes);
+    auto reread = read(Bytes(*bytes));
+    ASSERT_TRUE(reread) << reread.error().to_string();
+    const auto start = std::chrono::steady_clock::now();
+    std::string json;
+    dump_json(*reread, json);
+    const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_LT(seconds, 5.0);
+    EXPECT_NE(json.find("\"values\":[\"\",\"x\",\"\","), std::string::npos);
+    // kStrings quoted strings, one of them "x", separated by commas.
+    const std::size_t begin = json.find("\"values\":[") + 10;
+    EXPECT_EQ(json.find(']', begin) - begin, std::size_t{kStrings} * 3);
 }
 
 // Nodes nested past ReadOptions::max_depth are an error, not a stack overflow.
