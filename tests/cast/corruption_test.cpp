@@ -169,6 +169,28 @@ TEST(Corruption, ManyEmptyStringsDumpInLinearTime) {
     EXPECT_EQ(json.find(']', begin) - begin, std::size_t{kStrings} * 3);
 }
 
+// Children with distinct ids each get a path index; counting them must not be quadratic, and
+// the index of a repeated id stays right past the point where the counter changes strategy.
+TEST(Corruption, ManyDistinctSiblingIdsReadInLinearTime) {
+    constexpr std::uint32_t kChildren = 200000;
+    Document document;
+    Node& root = document.add_root().node();
+    for (std::uint32_t i = 0; i < kChildren; ++i)
+        root.add_child(std::make_unique<Node>(0x10000000u + i, i));
+    root.add_child(std::make_unique<Node>(0x10000005u, 0)).properties.push_back(make_string("n", "last"));
+    auto bytes = write_to_buffer(document);
+    ASSERT_TRUE(bytes);
+    bytes->pop_back();  // the last child's name loses its NUL
+    const auto start = std::chrono::steady_clock::now();
+    auto result = read(Bytes(*bytes));
+    const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_LT(seconds, 5.0);
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error().path, "root[0]/0x10000005[1]");
+    // File header, root header, the children, the last child's header, property header, "n".
+    EXPECT_EQ(result.error().offset, 16 + 24 + std::uint64_t{kChildren} * 24 + 24 + 8 + 1);
+}
+
 // Nodes nested past ReadOptions::max_depth are an error, not a stack overflow.
 TEST(Corruption, DeepNestingIsAnError) {
     Document document;
