@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
@@ -122,6 +123,34 @@ TEST(Cli, InfoMentionsTheCountsTheDocumentHolds) {
             EXPECT_NE(result.out.find(fmt::format("{} curves", animation.curves().size())),
                       std::string::npos);
     }
+}
+
+// Mesh → material and blend shape → base mesh links are named; a model with many meshes whose
+// links resolve nowhere must not make info quadratic (each lookup used to scan every sibling).
+TEST(Cli, InfoNamesLinksAndStaysLinearWithManyMeshes) {
+    auto dir = temp_dir("cli-info-links");
+    cast::Document document;
+    cast::Model model = document.add_root().add_model();
+    cast::Mesh body = model.add_mesh();
+    body.set_name("body");
+    cast::Material skin = model.add_material();
+    skin.set_name("skin");
+    body.set_material(skin);
+    cast::BlendShape smile = model.add_blend_shape();
+    smile.set_base_shape(body);
+    cast::BlendShape lost = model.add_blend_shape();
+    lost.set_hash_link("b", skin.hash());  // a Material, not a Mesh
+    for (int i = 0; i < 60000; ++i) model.add_mesh().set_hash_link("m", 42);
+    ASSERT_TRUE(cast::write(document, dir / "links.cast"));
+    const auto start = std::chrono::steady_clock::now();
+    CommandResult result = run_cli("info " + quoted(dir / "links.cast"));
+    const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_LT(seconds, 10.0);
+    EXPECT_NE(result.out.find("mesh 'body': 0 vertices, 0 faces, 0 UV layers, 0 colour layers, material 'skin'\n"),
+              std::string::npos);
+    EXPECT_NE(result.out.find("blend shape (unnamed): 0 target vertices, base 'body'\n"), std::string::npos);
+    EXPECT_NE(result.out.find("blend shape (unnamed): 0 target vertices, base (unresolved)\n"), std::string::npos);
 }
 
 TEST(Cli, InfoReportsEveryFileAndFailsIfAnyIsInvalid) {
