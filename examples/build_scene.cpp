@@ -7,10 +7,9 @@
 //   wave.cast       an animation for that skeleton: rotation, translation and visibility
 //                   curves, a mode override and a notification track
 //   scene.cast      an instance of character.cast placed in a scene, with metadata
+#include <array>
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/nodes.hpp>
-
-#include <array>
 #include <cstdio>
 #include <filesystem>
 
@@ -71,8 +70,8 @@ cast::Document character() {
     const std::array<glm::vec2, 4> uv1 = {glm::vec2(0, 0.5f), glm::vec2(0.5f, 0.5f),
                                           glm::vec2(0.5f, 0), glm::vec2(0, 0)};
     const std::array<std::uint32_t, 4> packed = {0xFF0000FF, 0xFF00FF00, 0xFFFF0000, 0xFFFFFFFF};
-    const std::array<glm::vec4, 4> ambient = {glm::vec4(1), glm::vec4(1), glm::vec4(0.5f, 0.5f, 0.5f, 1),
-                                              glm::vec4(0.5f, 0.5f, 0.5f, 1)};
+    const std::array<glm::vec4, 4> ambient = {
+        glm::vec4(1), glm::vec4(1), glm::vec4(0.5f, 0.5f, 0.5f, 1), glm::vec4(0.5f, 0.5f, 0.5f, 1)};
     // Two influences per vertex: bottom vertices follow pelvis and spine, top ones spine and head.
     const std::array<std::uint32_t, 8> weight_bones = {0, 1, 0, 1, 1, 2, 1, 2};
     const std::array<float, 8> weight_values = {0.75f, 0.25f, 0.75f, 0.25f, 0.5f, 0.5f, 0.5f, 0.5f};
@@ -105,9 +104,8 @@ cast::Document wave() {
     nod.set_key_frames(frames);
     // 0°, 45° and 0° about X, as XYZW quaternions (sin and cos of 22.5° written out, so the
     // bytes do not depend on the platform's libm).
-    const std::array<glm::vec4, 3> rotations = {glm::vec4(0, 0, 0, 1),
-                                                glm::vec4(0.38268343f, 0, 0, 0.9238795f),
-                                                glm::vec4(0, 0, 0, 1)};
+    const std::array<glm::vec4, 3> rotations = {
+        glm::vec4(0, 0, 0, 1), glm::vec4(0.38268343f, 0, 0, 0.9238795f), glm::vec4(0, 0, 0, 1)};
     nod.set_quaternion_values(rotations);
 
     cast::Curve sway = animation.add_curve();

@@ -4,7 +4,6 @@
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/dump.hpp>
 #include <castkit/cast/nodes.hpp>
-
 #include <cstdint>
 #include <cstdlib>
 

@@ -2,12 +2,11 @@
 // file with every property type either fails with a diagnostic or reads into a document that
 // writes out and reads back to the same bytes. Nothing crashes (the sanitizer build checks the
 // "nothing" part), nothing hangs.
+#include <gtest/gtest.h>
+
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/dump.hpp>
 #include <castkit/cast/nodes.hpp>
-
-#include <gtest/gtest.h>
-
 #include <chrono>
 
 #include "../test_support.hpp"
@@ -66,8 +65,10 @@ struct Tally {
 Tally truncate_everywhere(const std::vector<std::byte>& bytes) {
     Tally tally;
     for (std::size_t size = 0; size < bytes.size(); ++size) {
-        std::vector<std::byte> prefix(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(size));
-        check_damaged(prefix, "truncated to " + std::to_string(size)) ? ++tally.reads : ++tally.errors;
+        std::vector<std::byte> prefix(bytes.begin(),
+                                      bytes.begin() + static_cast<std::ptrdiff_t>(size));
+        check_damaged(prefix, "truncated to " + std::to_string(size)) ? ++tally.reads
+                                                                      : ++tally.errors;
     }
     return tally;
 }
@@ -78,7 +79,8 @@ Tally flip_every_bit(const std::vector<std::byte>& bytes) {
         for (int bit = 0; bit < 8; ++bit) {
             std::vector<std::byte> damaged = bytes;
             damaged[i] ^= std::byte(1u << bit);
-            bool read = check_damaged(damaged, "byte " + std::to_string(i) + " bit " + std::to_string(bit));
+            bool read =
+                check_damaged(damaged, "byte " + std::to_string(i) + " bit " + std::to_string(bit));
             read ? ++tally.reads : ++tally.errors;
         }
     return tally;
@@ -89,7 +91,8 @@ Tally flip_every_bit(const std::vector<std::byte>& bytes) {
 Tally overwrite_every_byte(const std::vector<std::byte>& bytes) {
     Tally tally;
     for (std::size_t i = 0; i < bytes.size(); ++i)
-        for (std::byte pattern : {std::byte{0x00}, std::byte{0xFF}, std::byte{0x7F}, std::byte{0x80}}) {
+        for (std::byte pattern :
+             {std::byte{0x00}, std::byte{0xFF}, std::byte{0x7F}, std::byte{0x80}}) {
             std::vector<std::byte> damaged = bytes;
             damaged[i] = pattern;
             bool read = check_damaged(damaged, "byte " + std::to_string(i) + " = pattern");
@@ -161,7 +164,8 @@ TEST(Corruption, ManyEmptyStringsDumpInLinearTime) {
     const auto start = std::chrono::steady_clock::now();
     std::string json;
     dump_json(*reread, json);
-    const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const auto seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_LT(seconds, 5.0);
     EXPECT_NE(json.find("\"values\":[\"\",\"x\",\"\","), std::string::npos);
     // kStrings quoted strings, one of them "x", separated by commas.
@@ -177,13 +181,15 @@ TEST(Corruption, ManyDistinctSiblingIdsReadInLinearTime) {
     Node& root = document.add_root().node();
     for (std::uint32_t i = 0; i < kChildren; ++i)
         root.add_child(std::make_unique<Node>(0x10000000u + i, i));
-    root.add_child(std::make_unique<Node>(0x10000005u, 0)).properties.push_back(make_string("n", "last"));
+    root.add_child(std::make_unique<Node>(0x10000005u, 0))
+        .properties.push_back(make_string("n", "last"));
     auto bytes = write_to_buffer(document);
     ASSERT_TRUE(bytes);
     bytes->pop_back();  // the last child's name loses its NUL
     const auto start = std::chrono::steady_clock::now();
     auto result = read(Bytes(*bytes));
-    const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const auto seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_LT(seconds, 5.0);
     ASSERT_FALSE(result);
     EXPECT_EQ(result.error().path, "root[0]/0x10000005[1]");

@@ -1,12 +1,11 @@
 // The hand-made edge files: each test asserts what fixtures/cast/edge/EXPECT.tsv says about its
 // file, and CoversEveryLineOfExpectTsv fails when EXPECT.tsv lists a file no test here checks.
-#include <castkit/cast/document.hpp>
-#include <castkit/cast/nodes.hpp>
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
+#include <castkit/cast/document.hpp>
+#include <castkit/cast/nodes.hpp>
 #include <fstream>
 #include <set>
 #include <string_view>
@@ -20,12 +19,24 @@ using namespace castkit::cast;
 
 // The files the tests below check; edge() refuses any other name.
 constexpr std::array<std::string_view, 18> kCovered = {
-    "triangle.cast",          "unknown-property-type.cast", "string-count-0.cast",
-    "string-count-2.cast",    "nodesize-too-small.cast",    "nodesize-past-end.cast",
-    "version-2.cast",         "flags-set.cast",             "trailing-bytes.cast",
-    "truncated.cast",         "huge-array-claim.cast",      "duplicate-property.cast",
-    "bad-magic.cast",         "empty.cast",                 "no-roots.cast",
-    "non-root-top.cast",      "bone-parent-minus-one.cast", "legacy-vc.cast",
+    "triangle.cast",
+    "unknown-property-type.cast",
+    "string-count-0.cast",
+    "string-count-2.cast",
+    "nodesize-too-small.cast",
+    "nodesize-past-end.cast",
+    "version-2.cast",
+    "flags-set.cast",
+    "trailing-bytes.cast",
+    "truncated.cast",
+    "huge-array-claim.cast",
+    "duplicate-property.cast",
+    "bad-magic.cast",
+    "empty.cast",
+    "no-roots.cast",
+    "non-root-top.cast",
+    "bone-parent-minus-one.cast",
+    "legacy-vc.cast",
 };
 
 std::filesystem::path edge(std::string_view name) {
@@ -170,8 +181,10 @@ TEST(EdgeFixtures, EditsToANodeWithAnOpaqueTailAreWrittenAndCounted) {
     const Node& model_again = *reread->roots[0]->children[0];
     ASSERT_EQ(model_again.properties.size(), 2u);
     EXPECT_EQ(model_again.properties[1].name(), "s");
-    EXPECT_EQ(model_again.opaque.size(), model.node().opaque.size() + model.node().children[0]->computed_size());
-    EXPECT_EQ(Metadata(reread->roots[0]->children[1].get(), nullptr, &*reread).author(), "still read");
+    EXPECT_EQ(model_again.opaque.size(),
+              model.node().opaque.size() + model.node().children[0]->computed_size());
+    EXPECT_EQ(Metadata(reread->roots[0]->children[1].get(), nullptr, &*reread).author(),
+              "still read");
 }
 
 TEST(EdgeFixtures, StringCountZeroHoldsNoString) {

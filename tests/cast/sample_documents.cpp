@@ -1,8 +1,7 @@
 #include "sample_documents.hpp"
 
-#include <castkit/cast/nodes.hpp>
-
 #include <array>
+#include <castkit/cast/nodes.hpp>
 
 namespace castkit::test {
 
@@ -33,9 +32,10 @@ Document every_property_type_document() {
     model.properties.push_back(make_array<glm::vec4>("v4", v4));
     model.properties.push_back(make_array<float>("empty", {}));
     const char two[] = "first\0second";
-    model.properties.emplace_back(PropertyType::String, "two", 2,
-                                  std::vector<std::byte>(reinterpret_cast<const std::byte*>(two),
-                                                         reinterpret_cast<const std::byte*>(two) + sizeof two));
+    model.properties.emplace_back(
+        PropertyType::String, "two", 2,
+        std::vector<std::byte>(reinterpret_cast<const std::byte*>(two),
+                               reinterpret_cast<const std::byte*>(two) + sizeof two));
 
     Node& unknown = root.add_child(std::make_unique<Node>(0x21436587u, 0x20));
     unknown.properties.push_back(make_string("x", "unknown id"));
@@ -45,8 +45,8 @@ Document every_property_type_document() {
     // Rule 6: one known property, then an unknown type 0x7171 whose bytes run to the node's end.
     Node& opaque = root.add_child(std::make_unique<Node>(NodeId::Metadata, 0x30));
     opaque.properties.push_back(make_string("s", "before"));
-    static const std::byte tail[] = {std::byte{0x71}, std::byte{0x71}, std::byte{2}, std::byte{0},
-                                     std::byte{1},    std::byte{0},    std::byte{0}, std::byte{0},
+    static const std::byte tail[] = {std::byte{0x71}, std::byte{0x71}, std::byte{2},   std::byte{0},
+                                     std::byte{1},    std::byte{0},    std::byte{0},   std::byte{0},
                                      std::byte{'z'},  std::byte{'z'},  std::byte{0xAB}};
     opaque.opaque = tail;
     opaque.opaque_property_count = 1;

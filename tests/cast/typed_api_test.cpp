@@ -1,11 +1,10 @@
 // The typed views of all 18 node types: a scene built through the builders is written, read
 // back and checked through the getters.
-#include <castkit/cast/document.hpp>
-#include <castkit/cast/nodes.hpp>
-
 #include <gtest/gtest.h>
 
 #include <array>
+#include <castkit/cast/document.hpp>
+#include <castkit/cast/nodes.hpp>
 #include <set>
 
 #include "typed_scene.hpp"
@@ -151,7 +150,8 @@ TEST(TypedApi, MeshRoundTripsWithLayersWeightsAndMaterial) {
     EXPECT_EQ(floats[3], glm::vec4(2, -1, 0.125f, 1));  // float layers are kept as stored
 
     EXPECT_EQ(mesh.max_weight_influence(), 2u);
-    EXPECT_EQ(mesh.weight_bones().to_vector(), (std::vector<std::uint32_t>{0, 1, 0, 1, 1, 2, 2, 0}));
+    EXPECT_EQ(mesh.weight_bones().to_vector(),
+              (std::vector<std::uint32_t>{0, 1, 0, 1, 1, 2, 2, 0}));
     EXPECT_EQ(mesh.weight_values()[0], 0.75f);
     EXPECT_EQ(mesh.weight_values().size(), 8u);
     EXPECT_EQ(mesh.skinning_method(), "quaternion");

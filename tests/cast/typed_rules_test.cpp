@@ -1,12 +1,11 @@
 // The rules the typed views and builders follow: the spec's defaults (rule 14), flags (rule 9),
 // legacy colours (rule 15), hash links and new hashes (rule 12), writer integer widths (rule 11),
 // duplicate names (rule 7), and edits that keep what a view does not know.
-#include <castkit/cast/document.hpp>
-#include <castkit/cast/nodes.hpp>
-
 #include <gtest/gtest.h>
 
 #include <array>
+#include <castkit/cast/document.hpp>
+#include <castkit/cast/nodes.hpp>
 
 #include "typed_scene.hpp"
 
@@ -289,7 +288,6 @@ TEST(TypedApi, GettersIgnorePropertiesOfTheWrongType) {
     EXPECT_EQ(mesh.vertex_count(), 0u);
     EXPECT_EQ(mesh.face_count(), 0u);
 }
-
 
 }  // namespace
 }  // namespace castkit::test

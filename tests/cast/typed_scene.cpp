@@ -1,10 +1,9 @@
 #include "typed_scene.hpp"
 
-#include <castkit/cast/nodes.hpp>
-
 #include <gtest/gtest.h>
 
 #include <array>
+#include <castkit/cast/nodes.hpp>
 
 namespace castkit::test {
 
@@ -119,8 +118,9 @@ Document every_node_type_scene() {
     Hair hair = model.add_hair();
     hair.set_name("fringe");
     const std::array<std::uint32_t, 2> segments = {2, 1};
-    const std::array<glm::vec3, 5> particles = {glm::vec3(0), glm::vec3(0, 1, 0), glm::vec3(0, 2, 0),
-                                                glm::vec3(1, 0, 0), glm::vec3(1, 1, 0)};
+    const std::array<glm::vec3, 5> particles = {glm::vec3(0), glm::vec3(0, 1, 0),
+                                                glm::vec3(0, 2, 0), glm::vec3(1, 0, 0),
+                                                glm::vec3(1, 1, 0)};
     hair.set_segments(segments);
     hair.set_particles(particles);
     hair.set_material(material);

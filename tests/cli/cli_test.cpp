@@ -1,18 +1,16 @@
 // The castkit CLI as a user runs it: exit codes (0 success, 1 invalid input, 2 usage), --help
 // on every command, info/dump/convert through files and through `-`, and atomic output.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/dump.hpp>
 #include <castkit/cast/nodes.hpp>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-
-#include <fmt/format.h>
-
 #include <chrono>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
-#include <unistd.h>
 
 #include "../test_support.hpp"
 
@@ -26,7 +24,9 @@ std::filesystem::path reference(const std::string& name) {
 }
 std::filesystem::path edge(const std::string& name) { return fixtures() / "cast" / "edge" / name; }
 // fmt rather than operator+: g++ 12 at -O3 reports a false -Wrestrict for "\"" + s + "\"".
-std::string quoted(const std::filesystem::path& path) { return fmt::format("\"{}\"", path.string()); }
+std::string quoted(const std::filesystem::path& path) {
+    return fmt::format("\"{}\"", path.string());
+}
 
 std::vector<std::byte> bytes_of(const std::string& text) {
     std::vector<std::byte> out(text.size());
@@ -105,12 +105,13 @@ TEST(Cli, InfoMentionsTheCountsTheDocumentHolds) {
         ASSERT_TRUE(document);
         CommandResult result = run_cli("info " + quoted(reference(name)));
         EXPECT_EQ(result.exit_code, 0) << result.err;
-        EXPECT_NE(result.out.find(fmt::format("{} roots", document->roots.size())), std::string::npos);
+        EXPECT_NE(result.out.find(fmt::format("{} roots", document->roots.size())),
+                  std::string::npos);
         auto roots = document->root_nodes();
         ASSERT_FALSE(roots.empty());
-        EXPECT_NE(result.out.find(fmt::format("root 0: {} models, {} animations, {} instances",
-                                              roots[0].models().size(), roots[0].animations().size(),
-                                              roots[0].instances().size())),
+        EXPECT_NE(result.out.find(fmt::format(
+                      "root 0: {} models, {} animations, {} instances", roots[0].models().size(),
+                      roots[0].animations().size(), roots[0].instances().size())),
                   std::string::npos)
             << result.out;
         for (cast::Model& model : document->models())
@@ -144,13 +145,18 @@ TEST(Cli, InfoNamesLinksAndStaysLinearWithManyMeshes) {
     ASSERT_TRUE(cast::write(document, dir / "links.cast"));
     const auto start = std::chrono::steady_clock::now();
     CommandResult result = run_cli("info " + quoted(dir / "links.cast"));
-    const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const auto seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_EQ(result.exit_code, 0);
     EXPECT_LT(seconds, 10.0);
-    EXPECT_NE(result.out.find("mesh 'body': 0 vertices, 0 faces, 0 UV layers, 0 colour layers, material 'skin'\n"),
+    EXPECT_NE(
+        result.out.find(
+            "mesh 'body': 0 vertices, 0 faces, 0 UV layers, 0 colour layers, material 'skin'\n"),
+        std::string::npos);
+    EXPECT_NE(result.out.find("blend shape (unnamed): 0 target vertices, base 'body'\n"),
               std::string::npos);
-    EXPECT_NE(result.out.find("blend shape (unnamed): 0 target vertices, base 'body'\n"), std::string::npos);
-    EXPECT_NE(result.out.find("blend shape (unnamed): 0 target vertices, base (unresolved)\n"), std::string::npos);
+    EXPECT_NE(result.out.find("blend shape (unnamed): 0 target vertices, base (unresolved)\n"),
+              std::string::npos);
 }
 
 TEST(Cli, InfoReportsEveryFileAndFailsIfAnyIsInvalid) {
@@ -158,7 +164,8 @@ TEST(Cli, InfoReportsEveryFileAndFailsIfAnyIsInvalid) {
         run_cli("info " + quoted(edge("triangle.cast")) + " " + quoted(edge("bad-magic.cast")) +
                 " " + quoted(edge("legacy-vc.cast")));
     EXPECT_EQ(result.exit_code, 1);
-    EXPECT_NE(result.out.find("triangle.cast: cast v1, 182 B, 1 roots"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("triangle.cast: cast v1, 182 B, 1 roots"), std::string::npos)
+        << result.out;
     EXPECT_NE(result.out.find("legacy-vc.cast"), std::string::npos);
     EXPECT_NE(result.err.find("bad-magic.cast: offset 0x0: not a cast file"), std::string::npos)
         << result.err;
@@ -168,7 +175,8 @@ TEST(Cli, InfoReadsStandardInput) {
     CommandResult result = run_cli("info - < " + quoted(edge("triangle.cast")));
     EXPECT_EQ(result.exit_code, 0) << result.err;
     EXPECT_NE(result.out.find("<stdin>: cast v1, 182 B, 1 roots"), std::string::npos) << result.out;
-    EXPECT_NE(result.out.find("mesh 'Triangle': 3 vertices, 1 faces"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("mesh 'Triangle': 3 vertices, 1 faces"), std::string::npos)
+        << result.out;
 }
 
 TEST(Cli, DumpPrintsTheTree) {
@@ -198,7 +206,8 @@ TEST(Cli, DumpJsonMatchesTheLibraryAndTheReferenceDump) {
         ASSERT_EQ(dumped["roots"].size(), expected["roots"].size());
         // Node ids, hashes and property names and types match; values are compared as float32
         // by the reference fixture test.
-        std::function<void(const json&, const json&)> same_shape = [&](const json& a, const json& b) {
+        std::function<void(const json&, const json&)> same_shape = [&](const json& a,
+                                                                       const json& b) {
             EXPECT_EQ(a["id"], b["id"]);
             EXPECT_EQ(a["hash"], b["hash"]);
             ASSERT_EQ(a["properties"].size(), b["properties"].size());
@@ -208,9 +217,11 @@ TEST(Cli, DumpJsonMatchesTheLibraryAndTheReferenceDump) {
                 EXPECT_EQ(a["properties"][i]["values"].size(), b["properties"][i]["values"].size());
             }
             ASSERT_EQ(a["children"].size(), b["children"].size());
-            for (std::size_t i = 0; i < a["children"].size(); ++i) same_shape(a["children"][i], b["children"][i]);
+            for (std::size_t i = 0; i < a["children"].size(); ++i)
+                same_shape(a["children"][i], b["children"][i]);
         };
-        for (std::size_t i = 0; i < dumped["roots"].size(); ++i) same_shape(dumped["roots"][i], expected["roots"][i]);
+        for (std::size_t i = 0; i < dumped["roots"].size(); ++i)
+            same_shape(dumped["roots"][i], expected["roots"][i]);
     }
 }
 
@@ -262,8 +273,8 @@ TEST(Cli, ConvertRewritesAFileByteForByte) {
 
 TEST(Cli, ConvertCorrectsNodeSize) {
     auto dir = temp_dir("cli-convert-nodesize");
-    CommandResult result =
-        run_cli("convert " + quoted(edge("nodesize-too-small.cast")) + " " + quoted(dir / "out.cast"));
+    CommandResult result = run_cli("convert " + quoted(edge("nodesize-too-small.cast")) + " " +
+                                   quoted(dir / "out.cast"));
     EXPECT_EQ(result.exit_code, 0);
     EXPECT_NE(result.err.find("[cast.nodesize]"), std::string::npos);
     auto fixed = cast::open(dir / "out.cast");
@@ -286,7 +297,8 @@ TEST(Cli, ConvertThroughStandardInputAndOutput) {
 
 TEST(Cli, ConvertToAnUnknownExtensionIsAUsageError) {
     auto dir = temp_dir("cli-convert-unknown");
-    CommandResult result = run_cli("convert " + quoted(edge("triangle.cast")) + " " + quoted(dir / "out.xyz"));
+    CommandResult result =
+        run_cli("convert " + quoted(edge("triangle.cast")) + " " + quoted(dir / "out.xyz"));
     EXPECT_EQ(result.exit_code, 2);
     EXPECT_NE(result.err.find("cannot tell the format"), std::string::npos);
     EXPECT_TRUE(entries(dir).empty());
@@ -329,7 +341,8 @@ TEST(Cli, WriteIntoAnUnwritableDirectoryLeavesTheOldFile) {
     if (::geteuid() == 0) GTEST_SKIP() << "root can write into read-only directories";
     auto dir = temp_dir("cli-atomic-readonly");
     write_bytes(dir / "out.cast", bytes_of("old"));
-    std::filesystem::permissions(dir, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+    std::filesystem::permissions(
+        dir, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
     CommandResult result =
         run_cli("convert " + quoted(edge("triangle.cast")) + " " + quoted(dir / "out.cast"));
     std::filesystem::permissions(dir, std::filesystem::perms::owner_all);

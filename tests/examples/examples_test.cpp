@@ -1,9 +1,8 @@
 // The bundled example files are what examples/build_scene.cpp writes: regenerating them gives
 // the committed bytes, and each reads back without warnings.
-#include <castkit/cast/document.hpp>
-
 #include <gtest/gtest.h>
 
+#include <castkit/cast/document.hpp>
 #include <cstdlib>
 
 #include "../test_support.hpp"
@@ -11,7 +10,9 @@
 namespace castkit::test {
 namespace {
 
-std::filesystem::path bundled() { return std::filesystem::path(CASTKIT_SOURCE_DIR) / "examples" / "data"; }
+std::filesystem::path bundled() {
+    return std::filesystem::path(CASTKIT_SOURCE_DIR) / "examples" / "data";
+}
 
 std::vector<std::string> cast_files(const std::filesystem::path& dir) {
     std::vector<std::string> names;
@@ -23,14 +24,16 @@ std::vector<std::string> cast_files(const std::filesystem::path& dir) {
 
 TEST(Examples, BuildSceneRegeneratesTheBundledFilesByteForByte) {
     auto dir = temp_dir("examples-regenerate");
-    std::string command = std::string("\"") + CASTKIT_BUILD_SCENE + "\" \"" + dir.string() + "\" > /dev/null";
+    std::string command =
+        std::string("\"") + CASTKIT_BUILD_SCENE + "\" \"" + dir.string() + "\" > /dev/null";
     ASSERT_EQ(std::system(command.c_str()), 0);
     auto generated = cast_files(dir);
     EXPECT_EQ(generated, (std::vector<std::string>{"character.cast", "scene.cast", "wave.cast"}));
     EXPECT_EQ(cast_files(bundled()), generated);
     for (const std::string& name : generated)
         EXPECT_EQ(read_bytes(dir / name), read_bytes(bundled() / name))
-            << name << " differs: rerun build/examples/castkit_build_scene and commit examples/data";
+            << name
+            << " differs: rerun build/examples/castkit_build_scene and commit examples/data";
 }
 
 TEST(Examples, BundledFilesReadWithoutWarnings) {

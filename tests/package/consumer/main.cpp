@@ -1,7 +1,6 @@
 // Reads a Cast file through the installed castkit and prints what it holds.
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/nodes.hpp>
-
 #include <cstdio>
 
 int main(int argc, char** argv) {
@@ -21,7 +20,7 @@ int main(int argc, char** argv) {
             vertices += mesh.vertex_count();
         }
     auto bytes = castkit::cast::write_to_buffer(*document);
-    std::printf("models=%zu meshes=%zu vertices=%zu bytes=%zu\n", document->models().size(),
-                meshes, vertices, bytes ? bytes->size() : std::size_t{0});
+    std::printf("models=%zu meshes=%zu vertices=%zu bytes=%zu\n", document->models().size(), meshes,
+                vertices, bytes ? bytes->size() : std::size_t{0});
     return 0;
 }
