@@ -25,10 +25,25 @@ void write_bytes(const std::filesystem::path& path, const std::vector<std::byte>
     out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
+namespace {
+// Removes the directories temp_dir made when the test process exits.
+struct TempDirs {
+    std::vector<std::filesystem::path> made;
+    ~TempDirs() {
+        std::error_code ignored;
+        for (const auto& dir : made) std::filesystem::remove_all(dir, ignored);
+    }
+};
+TempDirs temp_dirs;
+}  // namespace
+
 std::filesystem::path temp_dir(const std::string& name) {
-    auto dir = std::filesystem::temp_directory_path() / ("castkit-test-" + name);
+    // The pid keeps concurrent runs (several build trees, ctest -j) out of each other's way.
+    auto dir = std::filesystem::temp_directory_path() /
+               ("castkit-test-" + name + "-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
+    temp_dirs.made.push_back(dir);
     return dir;
 }
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iterator>
 
@@ -38,7 +39,22 @@ void json_number(std::string& out, T value) {
     else fmt::format_to(Out(out), "{}", value);
 }
 
+// The strings of an `s` property in one pass (Property::string(i) rescans from the start, which
+// would make a property of many strings quadratic).
+void json_strings(std::string& out, const Property& p) {
+    std::string_view rest(reinterpret_cast<const char*>(p.bytes().data()), p.bytes().size());
+    out += '[';
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (i) out += ',';
+        const std::size_t end = std::min(rest.find('\0'), rest.size());
+        json_string(out, rest.substr(0, end));
+        rest.remove_prefix(std::min(end + 1, rest.size()));
+    }
+    out += ']';
+}
+
 void json_values(std::string& out, const Property& p) {
+    if (p.type() == PropertyType::String) return json_strings(out, p);
     const std::size_t n = p.size();
     const std::size_t width = p.type() == PropertyType::Vector2   ? 2
                               : p.type() == PropertyType::Vector3 ? 3
@@ -47,9 +63,7 @@ void json_values(std::string& out, const Property& p) {
     out += '[';
     for (std::size_t i = 0; i < n; ++i) {
         if (i) out += ',';
-        if (p.type() == PropertyType::String) {
-            json_string(out, p.string(i));
-        } else if (is_integer_type(p.type())) {
+        if (is_integer_type(p.type())) {
             fmt::format_to(Out(out), "{}", p.integer(i));
         } else if (p.type() == PropertyType::Float) {
             json_number(out, static_cast<float>(p.number(i)));

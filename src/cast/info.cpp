@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <iterator>
 #include <limits>
+#include <unordered_map>
 
 namespace castkit::cast {
 namespace {
@@ -29,7 +30,22 @@ std::string human_bytes(std::uint64_t bytes) {
     return fmt::format("{:.1f} {}", value, units[unit]);
 }
 
-void mesh_info(std::string& out, const Mesh& mesh) {
+// Names of a model's children of one kind by hash: the first of a hash wins, as in the views'
+// link resolution. Looking links up here keeps `info` linear in a model with many children.
+using NamesByHash = std::unordered_map<std::uint64_t, std::optional<std::string_view>>;
+template <class V>
+NamesByHash names_by_hash(const std::vector<V>& nodes) {
+    NamesByHash names;
+    for (const V& node : nodes) names.emplace(node.hash(), node.name());
+    return names;
+}
+
+std::string linked_name(const NamesByHash& names, std::optional<std::uint64_t> hash) {
+    auto it = hash ? names.find(*hash) : names.end();
+    return it == names.end() ? std::string("(unresolved)") : quoted(it->second);
+}
+
+void mesh_info(std::string& out, const Mesh& mesh, const NamesByHash& materials) {
     fmt::format_to(Out(out), "    mesh {}: {} vertices, {} faces, {} UV layers, {} colour layers",
                    quoted(mesh.name()), mesh.vertex_count(), mesh.face_count(),
                    mesh.uv_layer_count(), mesh.color_layer_count());
@@ -37,26 +53,30 @@ void mesh_info(std::string& out, const Mesh& mesh) {
     if (mesh.tangents().size() > 0) out += ", tangents";
     if (std::uint32_t mi = mesh.max_weight_influence(); mi > 0)
         fmt::format_to(Out(out), ", weights ({} per vertex, {})", mi, mesh.skinning_method());
-    if (Material material = mesh.material()) fmt::format_to(Out(out), ", material {}", quoted(material.name()));
+    if (auto hash = mesh.material_hash(); hash && materials.contains(*hash))
+        fmt::format_to(Out(out), ", material {}", linked_name(materials, hash));
     out += '\n';
 }
 
 void model_info(std::string& out, const Model& model) {
     auto meshes = model.meshes();
+    const auto materials = model.materials();
+    const NamesByHash material_names = names_by_hash(materials);
     fmt::format_to(Out(out), "  model {}: {} meshes\n", quoted(model.name()), meshes.size());
-    for (const Mesh& mesh : meshes) mesh_info(out, mesh);
+    for (const Mesh& mesh : meshes) mesh_info(out, mesh, material_names);
     for (const Hair& hair : model.hairs())
         fmt::format_to(Out(out), "    hair {}: {} strands, {} particles\n", quoted(hair.name()),
                        hair.segments().size(), hair.particles().size());
+    const NamesByHash mesh_names = names_by_hash(meshes);
     for (const BlendShape& shape : model.blend_shapes())
         fmt::format_to(Out(out), "    blend shape {}: {} target vertices, base {}\n",
                        quoted(shape.name()), shape.vertex_indices().size(),
-                       shape.base_shape() ? quoted(shape.base_shape().name()) : "(unresolved)");
+                       linked_name(mesh_names, shape.base_shape_hash()));
     if (Skeleton skeleton = model.skeleton())
         fmt::format_to(Out(out), "    skeleton: {} bones, {} IK handles, {} constraints\n",
                        skeleton.bones().size(), skeleton.ik_handles().size(),
                        skeleton.constraints().size());
-    for (const Material& material : model.materials())
+    for (const Material& material : materials)
         fmt::format_to(Out(out), "    material {} ({}): {} slots, {} files, {} colours\n",
                        quoted(material.name()), material.type().value_or("?"),
                        material.slots().size(), material.files().size(), material.colors().size());

@@ -23,10 +23,16 @@ std::string format_path(const PathStep* step) {
 }
 
 std::uint32_t SiblingCounter::next(std::uint32_t id) {
+    if (!many_.empty()) return many_[id]++;
     for (Entry& e : entries_)
         if (e.id == id) return e.count++;
-    entries_.push_back({id, 1});
-    return 0;
+    if (entries_.size() < kListed) {
+        entries_.push_back({id, 1});
+        return 0;
+    }
+    for (const Entry& e : entries_) many_.emplace(e.id, e.count);
+    entries_.clear();
+    return many_[id]++;
 }
 
 }  // namespace castkit::cast

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 namespace castkit::cast {
 
@@ -20,17 +22,21 @@ struct PathStep {
 std::string step_name(std::uint32_t id, std::uint32_t index);
 std::string format_path(const PathStep* step);
 
-// Counts siblings by id so each child gets its per-id index.
+// Counts siblings by id so each child gets its per-id index. O(1) per child: a short list
+// while there are few distinct ids (the usual case), a hash map beyond that, so a node with a
+// million children of distinct (unknown) ids does not make reading quadratic.
 class SiblingCounter {
 public:
     std::uint32_t next(std::uint32_t id);
 
 private:
+    static constexpr std::size_t kListed = 16;
     struct Entry {
         std::uint32_t id;
         std::uint32_t count;
     };
     std::vector<Entry> entries_;
+    std::unordered_map<std::uint32_t, std::uint32_t> many_;
 };
 
 }  // namespace castkit::cast

@@ -24,7 +24,17 @@ std::string human_size(double bytes) {
         bytes /= 1000.0;
         ++unit;
     }
-    return unit == 0 ? fmt::format("{:.0f} bytes", bytes) : fmt::format("{:.0f} {}", bytes, units[unit]);
+    return unit == 0 ? fmt::format("{:.0f} bytes", bytes) : fmt::format("{:.3g} {}", bytes, units[unit]);
+}
+
+// A property type id as hex plus its file bytes when they are printable ("0x0071 'q'").
+std::string type_text(std::uint16_t type_id) {
+    std::string text = fmt::format("{:#06x}", type_id);
+    const char low = static_cast<char>(type_id & 0xFF), high = static_cast<char>(type_id >> 8);
+    auto printable = [](char c) { return c >= 0x20 && c < 0x7F; };
+    if (printable(low) && (high == 0 || printable(high)))
+        text += fmt::format(" '{}{}'", low, high == 0 ? std::string() : std::string(1, high));
+    return text;
 }
 
 class Reader {
@@ -37,14 +47,15 @@ public:
 private:
     Expected<std::unique_ptr<Node>> read_node(std::size_t& pos, std::size_t bound,
                                               const PathStep& step, std::uint32_t depth);
-    // Reads one property; returns false (and sets `unknown_type`) for an unknown type id.
+    // Reads property `index` of `property_count`; sets `unknown_type` for an unknown type id.
     Expected<void> read_property(Node& node, std::size_t& pos, std::size_t bound,
-                                 const PathStep& step, bool& unknown_type);
+                                 std::uint64_t node_end, const PathStep& step, std::uint32_t index,
+                                 std::uint32_t property_count, bool& unknown_type);
     Expected<void> read_opaque_tail(Node& node, std::size_t property_start,
                                     std::size_t node_start, std::uint64_t declared_end,
                                     std::size_t bound, const PathStep& step,
-                                    std::uint16_t type_id, std::uint32_t property_count,
-                                    std::uint32_t child_count);
+                                    std::uint16_t type_id, std::uint32_t opaque_properties,
+                                    std::uint32_t opaque_children);
 
     Diagnostic at(std::size_t offset, const PathStep* step, std::string message) const {
         Diagnostic d;
@@ -114,7 +125,8 @@ Expected<std::unique_ptr<Node>> Reader::read_node(std::size_t& pos, std::size_t 
                              fmt::format("nodes nested deeper than {}", options_.max_depth)));
     if (bound - pos < kNodeHeaderSize)
         return make_error(at(start, &step,
-                             fmt::format("truncated node header: needs 24 bytes, {} left",
+                             fmt::format("truncated: the file ends {} bytes into this node's "
+                                         "24-byte header",
                                          bound - pos)));
     const std::byte* header = data_.data() + pos;
     auto node = std::make_unique<Node>(load<std::uint32_t>(header), load<std::uint64_t>(header + 8));
@@ -139,12 +151,14 @@ Expected<std::unique_ptr<Node>> Reader::read_node(std::size_t& pos, std::size_t 
     for (std::uint32_t i = 0; i < property_count; ++i) {
         const std::size_t property_start = pos;
         bool unknown_type = false;
-        if (auto ok = read_property(*node, pos, bound, step, unknown_type); !ok)
+        if (auto ok = read_property(*node, pos, bound, declared_end, step, i, property_count,
+                                    unknown_type);
+            !ok)
             return make_error(ok.error());
         if (unknown_type) {
             auto type_id = load<std::uint16_t>(data_.data() + property_start);
             if (auto ok = read_opaque_tail(*node, property_start, start, declared_end, bound, step,
-                                           type_id, property_count, child_count);
+                                           type_id, property_count - i, child_count);
                 !ok)
                 return make_error(ok.error());
             pos = static_cast<std::size_t>(declared_end);
@@ -174,12 +188,20 @@ Expected<std::unique_ptr<Node>> Reader::read_node(std::size_t& pos, std::size_t 
 }
 
 Expected<void> Reader::read_property(Node& node, std::size_t& pos, std::size_t bound,
-                                     const PathStep& step, bool& unknown_type) {
+                                     std::uint64_t node_end, const PathStep& step,
+                                     std::uint32_t index, std::uint32_t property_count,
+                                     bool& unknown_type) {
     const std::size_t start = pos;
-    if (bound - pos < kPropertyHeaderSize)
+    const std::size_t header_left = bound - pos;
+    if (header_left < kPropertyHeaderSize) {
+        std::string type = header_left >= 2
+                               ? fmt::format(" (type {})", type_text(load<std::uint16_t>(data_.data() + pos)))
+                               : std::string();
         return make_error(at(start, &step,
-                             fmt::format("truncated property header: needs 8 bytes, {} left",
-                                         bound - pos)));
+                             fmt::format("truncated: the file ends {} bytes into the 8-byte header "
+                                         "of property {} of {}{}",
+                                         header_left, index + 1, property_count, type)));
+    }
     const std::byte* header = data_.data() + pos;
     const auto type_id = load<std::uint16_t>(header);
     const auto name_size = load<std::uint16_t>(header + 2);
@@ -192,8 +214,9 @@ Expected<void> Reader::read_property(Node& node, std::size_t& pos, std::size_t b
     pos += kPropertyHeaderSize;
     if (bound - pos < name_size)
         return make_error(at(start + 2, &step,
-                             fmt::format("property name of {} bytes but {} bytes are left",
-                                         name_size, bound - pos)));
+                             fmt::format("truncated: the name of property {} of {} has {} bytes "
+                                         "but the file ends after {}",
+                                         index + 1, property_count, name_size, bound - pos)));
     std::string name(reinterpret_cast<const char*>(data_.data() + pos), name_size);
     pos += name_size;
 
@@ -207,20 +230,25 @@ Expected<void> Reader::read_property(Node& node, std::size_t& pos, std::size_t b
             const void* nul = std::memchr(begin + scanned, 0, left - scanned);
             if (nul == nullptr)
                 return make_error(at(pos + scanned, &step,
-                                     fmt::format("string {} of property '{}' has no NUL before "
-                                                 "the end of the data",
-                                                 i, name)));
+                                     fmt::format("truncated: string {} of {} in property '{}' has "
+                                                 "no NUL before the end of the file",
+                                                 i + 1, count, name)));
             scanned = static_cast<std::size_t>(static_cast<const char*>(nul) - begin) + 1;
         }
         payload_size = scanned;
     } else {
         const std::size_t stride = element_size(type);
-        if (count > left / stride)
+        if (count > left / stride) {
+            const double claimed = double(count) * double(stride);
+            // A claim that fits the node's own NodeSize means the file was cut short; anything
+            // else is a corrupt count.
+            const bool truncated = double(pos) + claimed <= double(node_end);
             return make_error(at(start + 4, &step,
-                                 fmt::format("property '{}' claims {} {} values ({}) but the "
+                                 fmt::format("{}property '{}' claims {} {} values ({}) but the "
                                              "node has {} bytes left",
-                                             name, count, type_name(type),
-                                             human_size(double(count) * double(stride)), left)));
+                                             truncated ? "truncated: " : "", name, count,
+                                             type_name(type), human_size(claimed), left)));
+        }
         payload_size = std::size_t{count} * stride;
     }
     node.properties.emplace_back(type, std::move(name), count,
@@ -232,17 +260,17 @@ Expected<void> Reader::read_property(Node& node, std::size_t& pos, std::size_t b
 Expected<void> Reader::read_opaque_tail(Node& node, std::size_t property_start,
                                         std::size_t node_start, std::uint64_t declared_end,
                                         std::size_t bound, const PathStep& step,
-                                        std::uint16_t type_id, std::uint32_t property_count,
-                                        std::uint32_t child_count) {
+                                        std::uint16_t type_id, std::uint32_t opaque_properties,
+                                        std::uint32_t opaque_children) {
     // Rule 6: only NodeSize can say where this node ends; it must lie inside the parent.
     if (declared_end < property_start || declared_end > bound)
         return make_error(at(node_start + 4, &step,
-                             fmt::format("unknown property type {:#06x}: its size is unknowable "
-                                         "and NodeSize ({} bytes) does not end inside the parent",
-                                         type_id, declared_end - node_start)));
+                             fmt::format("unknown property type {}: its size is unknowable "
+                                         "and NodeSize ({} bytes) does not end inside the file",
+                                         type_text(type_id), declared_end - node_start)));
     node.opaque = data_.subspan(property_start, static_cast<std::size_t>(declared_end) - property_start);
-    node.opaque_property_count = property_count;
-    node.opaque_child_count = child_count;
+    node.opaque_property_count = opaque_properties;
+    node.opaque_child_count = opaque_children;
     std::uint16_t name_size = bound - property_start >= 8
                                   ? load<std::uint16_t>(data_.data() + property_start + 2)
                                   : 0;
@@ -250,9 +278,9 @@ Expected<void> Reader::read_opaque_tail(Node& node, std::size_t property_start,
     if (property_start + 8 + name_size <= bound)
         name.assign(reinterpret_cast<const char*>(data_.data() + property_start + 8), name_size);
     warn(property_start, &step, "cast.unknown-property-type",
-         fmt::format("property '{}' has unknown type {:#06x}; the rest of the node ({} bytes) is "
+         fmt::format("property '{}' has unknown type {}; the rest of the node ({} bytes) is "
                      "kept opaque and written back unchanged",
-                     name, type_id, node.opaque.size()));
+                     name, type_text(type_id), node.opaque.size()));
     return {};
 }
 

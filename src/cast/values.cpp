@@ -32,6 +32,7 @@ void widen(const std::byte* data, std::span<std::uint32_t> out) {
 
 void IndexView::copy_to(std::span<std::uint32_t> out) const {
     out = out.first(std::min(out.size(), size_));
+    if (out.empty()) return;  // an empty view has no data pointer to read from
     switch (type_) {
         case PropertyType::Byte: widen<std::uint8_t>(data_, out); break;
         case PropertyType::Short: widen<std::uint16_t>(data_, out); break;

@@ -77,13 +77,13 @@ std::vector<std::uint64_t> all_sizes(const Document& document) {
 void write_node(StreamWriter& out, const Node& node, const std::vector<std::uint64_t>& sizes,
                 std::size_t& index) {
     const bool opaque = !node.opaque.empty();
+    const std::uint32_t opaque_properties = opaque ? node.opaque_property_count : 0;
+    const std::uint32_t opaque_children = opaque ? node.opaque_child_count : 0;
     out.put_value<std::uint32_t>(node.id);
     out.put_value<std::uint32_t>(static_cast<std::uint32_t>(sizes[index++]));
     out.put_value<std::uint64_t>(node.hash);
-    out.put_value<std::uint32_t>(opaque ? node.opaque_property_count
-                                        : static_cast<std::uint32_t>(node.properties.size()));
-    out.put_value<std::uint32_t>(opaque ? node.opaque_child_count
-                                        : static_cast<std::uint32_t>(node.children.size()));
+    out.put_value<std::uint32_t>(static_cast<std::uint32_t>(node.properties.size()) + opaque_properties);
+    out.put_value<std::uint32_t>(static_cast<std::uint32_t>(node.children.size()) + opaque_children);
     for (const Property& p : node.properties) {
         out.put_value<std::uint16_t>(static_cast<std::uint16_t>(p.type()));
         out.put_value<std::uint16_t>(static_cast<std::uint16_t>(p.name().size()));
@@ -91,11 +91,9 @@ void write_node(StreamWriter& out, const Node& node, const std::vector<std::uint
         out.put(std::as_bytes(std::span(p.name())));
         out.put(p.bytes());
     }
-    if (opaque) {
-        // Rule 6: the opaque tail already holds the rest of the node, children included.
-        out.put(node.opaque);
-        return;
-    }
+    // Rule 6: the opaque tail holds the rest of the stored node, its children included; children
+    // added in code follow it.
+    out.put(node.opaque);
     for (const auto& child : node.children) write_node(out, *child, sizes, index);
 }
 

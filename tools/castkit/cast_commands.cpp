@@ -75,7 +75,9 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
                 exit_code = kInvalidInput;
                 continue;
             }
-            print_stdout(cast::info_text(*document, size_on_disk(path)));
+            // Standard input has no size on disk; a Cast document's own size is the same number.
+            std::uint64_t bytes = path == "-" ? cast::file_size(*document) : size_on_disk(path);
+            print_stdout(cast::info_text(*document, bytes));
         }
     });
 

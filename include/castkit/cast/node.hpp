@@ -76,11 +76,13 @@ struct Node {
     std::vector<Property> properties;
     std::vector<std::unique_ptr<Node>> children;
 
-    // Rule 6: bytes from the first unknown property to the node's end, written back unchanged.
-    // When present, the stored property and child counts are kept so the header round-trips.
+    // Rule 6: bytes from the first unknown property to the node's end, written back unchanged
+    // after `properties` and before `children` (which then hold only what was added in code).
+    // The counts say how many properties and children the opaque bytes hold, so the header's
+    // PropertyCount and ChildCount stay right when properties or children are added.
     Bytes opaque;
-    std::uint32_t opaque_property_count = 0;  // stored PropertyCount, used only with opaque
-    std::uint32_t opaque_child_count = 0;     // stored ChildCount, used only with opaque
+    std::uint32_t opaque_property_count = 0;  // properties inside opaque, the unknown one first
+    std::uint32_t opaque_child_count = 0;     // children inside opaque
 
     // Where the node was read from; kNotRead for nodes made in code.
     static constexpr std::uint64_t kNotRead = ~std::uint64_t{0};

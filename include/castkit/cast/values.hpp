@@ -8,6 +8,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -51,7 +52,9 @@ public:
     T operator[](std::size_t i) const { return load<T>(data_ + i * sizeof(T)); }
     // Copies min(size(), out.size()) elements; one memcpy.
     void copy_to(std::span<T> out) const {
-        if (const std::size_t n = std::min(out.size(), size_); n > 0) std::memcpy(out.data(), data_, n * sizeof(T));
+        // An empty view has no data pointer, and memcpy from null is undefined even for 0 bytes.
+        if (const std::size_t n = std::min(out.size(), size_); n > 0)
+            std::memcpy(out.data(), data_, n * sizeof(T));
     }
     std::vector<T> to_vector() const {
         std::vector<T> out(size_);
@@ -94,7 +97,7 @@ Property make_bool(std::string name, bool value);
 template <class T>
 Property make_array(std::string name, std::span<const T> values) {
     std::vector<std::byte> bytes(values.size_bytes());
-    if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
+    if (!values.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());  // never from null
     return Property(property_type_of<T>(), std::move(name),
                     static_cast<std::uint32_t>(values.size()), std::move(bytes));
 }
