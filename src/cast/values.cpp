@@ -37,7 +37,7 @@ void IndexView::copy_to(std::span<std::uint32_t> out) const {
         case PropertyType::Byte: widen<std::uint8_t>(data_, out); break;
         case PropertyType::Short: widen<std::uint16_t>(data_, out); break;
         case PropertyType::Integer64: widen<std::uint64_t>(data_, out); break;
-        default: if (!out.empty()) std::memcpy(out.data(), data_, out.size() * 4); break;
+        default: std::memcpy(out.data(), data_, out.size() * 4); break;
     }
 }
 
