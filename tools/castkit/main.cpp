@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", "castkit 0.1.0");
     int exit_code = castkit::cli::kSuccess;
     castkit::cli::register_cast_commands(app, exit_code);
+    castkit::cli::register_anim_commands(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
