@@ -179,5 +179,18 @@ TEST(CurveSampling, CursorMatchesBinarySearch) {
     }
 }
 
+// Unevenly spaced keys: the proportional guess misses and the binary search finds the key.
+TEST(CurveSampling, UnevenKeysAreFound) {
+    std::vector<float> frames = {0, 1, 2, 50, 51, 100};
+    std::vector<float> values = {0, 10, 20, 30, 40, 50};
+    std::uint32_t cursor = 0;
+    EXPECT_FLOAT_EQ(anim::sample_linear(frames.data(), values.data(), 6, 26.0f, cursor), 25.0f);
+    EXPECT_EQ(cursor, 2u);
+    EXPECT_FLOAT_EQ(anim::sample_linear(frames.data(), values.data(), 6, 75.5f, cursor), 45.0f);
+    EXPECT_EQ(cursor, 4u);
+    EXPECT_FLOAT_EQ(anim::sample_linear(frames.data(), values.data(), 6, 0.5f, cursor), 5.0f);
+    EXPECT_EQ(cursor, 0u);
+}
+
 }  // namespace
 }  // namespace castkit::test

@@ -7,15 +7,17 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
 
 namespace castkit::anim {
 
-// The key `i` with frames[i] <= frame < frames[i + 1], for frames[0] <= frame < frames.back().
-// `cursor` is where the last search ended: sampling forward in time finds the key in O(1),
-// anything else in O(log keys).
+// The key `i` with frames[i] <= frame < frames[i + 1], for frames[0] < frame < frames.back().
+// `cursor` is where the last search ended: sampling forward in time finds the key in O(1);
+// otherwise evenly spaced keys (every baked or exported curve) are found in O(1) by their
+// proportional position, anything else in O(log keys).
 inline std::uint32_t find_key(const float* frames, std::uint32_t count, float frame,
                               std::uint32_t& cursor) {
     std::uint32_t i = cursor;
@@ -23,6 +25,9 @@ inline std::uint32_t find_key(const float* frames, std::uint32_t count, float fr
         if (frame < frames[i + 1]) return i;
         if (i + 2 < count && frame < frames[i + 2]) return cursor = i + 1;
     }
+    const float position = (frame - frames[0]) / (frames[count - 1] - frames[0]) * float(count - 1);
+    i = std::min(static_cast<std::uint32_t>(position), count - 2);
+    if (frames[i] <= frame && frame < frames[i + 1]) return cursor = i;
     std::uint32_t low = 0, high = count - 1;  // invariant: frames[low] <= frame < frames[high]
     while (high - low > 1) {
         std::uint32_t middle = low + (high - low) / 2;
