@@ -52,7 +52,8 @@ Fixture make_fixture(bool mixed_modes) {
             curve.set_mode(mixed_modes ? modes[curve_index++ % 3] : "absolute");
             if (kp[0] == 'r') {
                 std::vector<glm::vec4> values(kFrames);
-                for (auto& v : values) v = glm::normalize(glm::vec4(unit(random), unit(random), unit(random), 1.0f));
+                for (auto& v : values)
+                    v = glm::normalize(glm::vec4(unit(random), unit(random), unit(random), 1.0f));
                 curve.set_quaternion_values(values);
             } else {
                 std::vector<float> values(kFrames);
@@ -79,8 +80,8 @@ void BM_SamplePlayback(benchmark::State& state) {
     const Fixture& f = fixture(state.range(0) != 0);
     std::vector<anim::Transform> locals(f.skeleton.bone_count());
     anim::SamplingContext context(f.animation);
-    anim::SamplingJob job{.animation = &f.animation, .skeleton = &f.skeleton, .context = &context,
-                          .locals = locals};
+    anim::SamplingJob job{
+        .animation = &f.animation, .skeleton = &f.skeleton, .context = &context, .locals = locals};
     float frame = 0.0f;
     for (auto _ : state) {
         job.frame = frame;
@@ -89,8 +90,9 @@ void BM_SamplePlayback(benchmark::State& state) {
         frame += 0.37f;
         if (frame > kFrames) frame -= kFrames;
     }
-    state.counters["channel_samples/s"] = benchmark::Counter(
-        static_cast<double>(f.animation.curves.size()), benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["channel_samples/s"] =
+        benchmark::Counter(static_cast<double>(f.animation.curves.size()),
+                           benchmark::Counter::kIsIterationInvariantRate);
     state.counters["channels"] = static_cast<double>(f.animation.curves.size());
 }
 BENCHMARK(BM_SamplePlayback)->Arg(0)->Arg(1)->ArgName("mixed_modes");
@@ -107,8 +109,9 @@ void BM_SampleRandomAccess(benchmark::State& state) {
         if (!job.run()) state.SkipWithError("sampling failed");
         benchmark::DoNotOptimize(locals.data());
     }
-    state.counters["channel_samples/s"] = benchmark::Counter(
-        static_cast<double>(f.animation.curves.size()), benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["channel_samples/s"] =
+        benchmark::Counter(static_cast<double>(f.animation.curves.size()),
+                           benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_SampleRandomAccess);
 
@@ -117,8 +120,8 @@ void BM_LocalToWorld(benchmark::State& state) {
     const Fixture& f = fixture(false);
     std::vector<anim::Transform> locals(f.skeleton.bone_count());
     std::vector<glm::mat4> worlds(f.skeleton.bone_count());
-    anim::SamplingJob sampling{.animation = &f.animation, .skeleton = &f.skeleton, .frame = 17.5f,
-                               .locals = locals};
+    anim::SamplingJob sampling{
+        .animation = &f.animation, .skeleton = &f.skeleton, .frame = 17.5f, .locals = locals};
     if (!sampling.run()) state.SkipWithError("sampling failed");
     anim::LocalToWorldJob job{.skeleton = &f.skeleton, .locals = locals, .worlds = worlds};
     for (auto _ : state) {

@@ -114,7 +114,10 @@ class Builder {
 public:
     Builder(const cast::Animation& source, const Skeleton& skeleton, const BindingTargets& targets,
             Diagnostics& reports)
-        : source_(source), skeleton_(skeleton), targets_(targets), reports_(reports),
+        : source_(source),
+          skeleton_(skeleton),
+          targets_(targets),
+          reports_(reports),
           path_(locate(source.document(), &source.node())) {}
 
     Expected<Animation> build() {
@@ -123,8 +126,9 @@ public:
         out_.bone_count = skeleton_.bone_count();
         if (auto framerate = source_.framerate()) {
             if (!(*framerate > 0.0f) || !std::isfinite(*framerate))
-                return make_error(problem(source_.node(), path_, "anim.framerate",
-                                          fmt::format("framerate fr = {} is not a positive number", *framerate)));
+                return make_error(
+                    problem(source_.node(), path_, "anim.framerate",
+                            fmt::format("framerate fr = {} is not a positive number", *framerate)));
             out_.framerate = *framerate;
         } else {
             reports_.push_back(problem(source_.node(), path_, "anim.framerate",
@@ -139,7 +143,8 @@ public:
                 add_curve(cast::Curve(child.get(), &source_.node(), source_.document()), path);
             else if (child->is(cast::NodeId::NotificationTrack))
                 add_notification_track(
-                    cast::NotificationTrack(child.get(), &source_.node(), source_.document()), path);
+                    cast::NotificationTrack(child.get(), &source_.node(), source_.document()),
+                    path);
         }
         if (start_ > end_) start_ = end_ = 0.0f;
         out_.start_frame = start_;
@@ -173,17 +178,19 @@ private:
             auto mode_text = override_node.mode();
             auto mode = mode_text ? mode_from_name(*mode_text) : std::nullopt;
             if (!mode) {
-                reports_.push_back(problem(*child, path, "anim.override-mode",
-                                           fmt::format("override mode '{}' is not absolute, relative or "
-                                                       "additive; the override is ignored",
-                                                       mode_text.value_or("(missing)"))));
+                reports_.push_back(
+                    problem(*child, path, "anim.override-mode",
+                            fmt::format("override mode '{}' is not absolute, relative or "
+                                        "additive; the override is ignored",
+                                        mode_text.value_or("(missing)"))));
                 continue;
             }
             std::int32_t bone = name ? skeleton_.find_bone(*name) : -1;
             if (bone < 0) {
-                reports_.push_back(problem(*child, path, "anim.unknown-node",
-                                           fmt::format("override node '{}' names no bone of the skeleton",
-                                                       name.value_or("(missing)"))));
+                reports_.push_back(
+                    problem(*child, path, "anim.unknown-node",
+                            fmt::format("override node '{}' names no bone of the skeleton",
+                                        name.value_or("(missing)"))));
                 continue;
             }
             if (override_node.override_translation()) own[bone][kTranslation] = mode;
@@ -195,8 +202,8 @@ private:
             std::int32_t parent = skeleton_.parents[bone];
             for (int kind = 0; kind < 3; ++kind)
                 resolved_[bone][kind] = own[bone][kind] ? own[bone][kind]
-                                        : parent >= 0  ? resolved_[parent][kind]
-                                                       : std::nullopt;
+                                        : parent >= 0   ? resolved_[parent][kind]
+                                                        : std::nullopt;
         }
     }
 
@@ -225,20 +232,24 @@ private:
         bound.channel = keys->channel;
         bound.blend_weight = curve.additive_blend_weight();
         if (auto mode_text = curve.mode()) {
-            if (auto mode = mode_from_name(*mode_text)) bound.mode = *mode;
+            if (auto mode = mode_from_name(*mode_text))
+                bound.mode = *mode;
             else
-                reports_.push_back(problem(curve.node(), path, "anim.curve-mode",
-                                           fmt::format("mode '{}' is not absolute, relative or additive; "
-                                                       "evaluated as absolute", *mode_text)));
+                reports_.push_back(
+                    problem(curve.node(), path, "anim.curve-mode",
+                            fmt::format("mode '{}' is not absolute, relative or additive; "
+                                        "evaluated as absolute",
+                                        *mode_text)));
         }
         Kind kind = kind_of(bound.channel);
         if (kind != kNoKind) {
             std::int32_t bone = skeleton_.find_bone(*node_name);
             if (bone < 0) {
-                reports_.push_back(problem(curve.node(), path, "anim.unknown-node",
-                                           fmt::format("curve node '{}' names no bone of the skeleton; "
-                                                       "the {} curve is skipped",
-                                                       *node_name, key_property_name(bound.channel))));
+                reports_.push_back(
+                    problem(curve.node(), path, "anim.unknown-node",
+                            fmt::format("curve node '{}' names no bone of the skeleton; "
+                                        "the {} curve is skipped",
+                                        *node_name, key_property_name(bound.channel))));
                 return;
             }
             bound.target = static_cast<std::uint32_t>(bone);
@@ -246,16 +257,20 @@ private:
         } else if (bound.channel == Channel::BlendShape) {
             bound.target = slot_for(out_.blend_shapes, *node_name);
             if (!targets_.blend_shapes.empty() && !contains_name(targets_.blend_shapes, *node_name))
-                reports_.push_back(problem(curve.node(), path, "anim.unknown-node",
-                                           fmt::format("bs curve names '{}', which is no blend shape of "
-                                                       "the model", *node_name)));
+                reports_.push_back(
+                    problem(curve.node(), path, "anim.unknown-node",
+                            fmt::format("bs curve names '{}', which is no blend shape of "
+                                        "the model",
+                                        *node_name)));
         } else {
             bound.target = slot_for(out_.visibility_nodes, *node_name);
             if (!targets_.nodes.empty() && skeleton_.find_bone(*node_name) < 0 &&
                 !contains_name(targets_.nodes, *node_name))
-                reports_.push_back(problem(curve.node(), path, "anim.unknown-node",
-                                           fmt::format("vb curve names '{}', which is no bone, mesh, "
-                                                       "hair or model", *node_name)));
+                reports_.push_back(
+                    problem(curve.node(), path, "anim.unknown-node",
+                            fmt::format("vb curve names '{}', which is no bone, mesh, "
+                                        "hair or model",
+                                        *node_name)));
         }
         append_keys(*keys, bound);
         out_.curves.push_back(bound);
@@ -265,14 +280,18 @@ private:
         TrackRange range{0, static_cast<std::uint32_t>(keys.size())};
         if (bound.channel == Channel::Rotation) {
             range.first = static_cast<std::uint32_t>(out_.rotation_frames.size());
-            out_.rotation_frames.insert(out_.rotation_frames.end(), keys.frames.begin(), keys.frames.end());
-            out_.rotation_values.insert(out_.rotation_values.end(), keys.rotations.begin(), keys.rotations.end());
+            out_.rotation_frames.insert(out_.rotation_frames.end(), keys.frames.begin(),
+                                        keys.frames.end());
+            out_.rotation_values.insert(out_.rotation_values.end(), keys.rotations.begin(),
+                                        keys.rotations.end());
             bound.track = static_cast<std::uint32_t>(out_.rotation_tracks.size());
             out_.rotation_tracks.push_back(range);
         } else {
             range.first = static_cast<std::uint32_t>(out_.scalar_frames.size());
-            out_.scalar_frames.insert(out_.scalar_frames.end(), keys.frames.begin(), keys.frames.end());
-            out_.scalar_values.insert(out_.scalar_values.end(), keys.scalars.begin(), keys.scalars.end());
+            out_.scalar_frames.insert(out_.scalar_frames.end(), keys.frames.begin(),
+                                      keys.frames.end());
+            out_.scalar_values.insert(out_.scalar_values.end(), keys.scalars.begin(),
+                                      keys.scalars.end());
             bound.track = static_cast<std::uint32_t>(out_.scalar_tracks.size());
             out_.scalar_tracks.push_back(range);
         }
@@ -282,13 +301,15 @@ private:
     void add_notification_track(const cast::NotificationTrack& track, const std::string& path) {
         const cast::Property* kb = track.node().find("kb");
         if (kb == nullptr || !cast::is_integer_type(kb->type())) {
-            reports_.push_back(problem(track.node(), path, "anim.notification-kb",
-                                       "key frame buffer kb is missing or not b/h/i; the track is skipped"));
+            reports_.push_back(
+                problem(track.node(), path, "anim.notification-kb",
+                        "key frame buffer kb is missing or not b/h/i; the track is skipped"));
             return;
         }
         NotificationTrackKeys keys;
         keys.name = std::string(track.name().value_or(""));
-        for (std::size_t i = 0; i < kb->size(); ++i) keys.frames.push_back(static_cast<float>(kb->integer(i)));
+        for (std::size_t i = 0; i < kb->size(); ++i)
+            keys.frames.push_back(static_cast<float>(kb->integer(i)));
         std::stable_sort(keys.frames.begin(), keys.frames.end());
         if (!keys.frames.empty()) extend_range(keys.frames.front(), keys.frames.back());
         out_.notification_tracks.push_back(std::move(keys));

@@ -1,5 +1,4 @@
 // bake: every output frame sampled through SamplingJob, written back as absolute curves.
-#include "problem.hpp"
 #include <castkit/anim/bake.hpp>
 #include <castkit/anim/jobs.hpp>
 
@@ -7,6 +6,8 @@
 
 #include <array>
 #include <cmath>
+
+#include "problem.hpp"
 
 namespace castkit::anim {
 namespace {
@@ -76,8 +77,8 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
     const std::int64_t first = std::llround(animation.start_frame * ratio);
     const std::int64_t last = std::llround(animation.end_frame * ratio);
     if (last - first + 1 > kMaxBakedFrames)
-        return make_error(problem("anim.bake", fmt::format("{} frames to bake is more than {}", last - first + 1,
-                                                  kMaxBakedFrames)));
+        return make_error(problem("anim.bake", fmt::format("{} frames to bake is more than {}",
+                                                           last - first + 1, kMaxBakedFrames)));
 
     std::vector<BakedChannel> channels = animated_channels(animation, skeleton);
     std::vector<Transform> locals(skeleton.bone_count());
@@ -86,9 +87,13 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
     SamplingContext context(animation);
     std::vector<float> frames;
     for (std::int64_t k = first; k <= last; ++k) {
-        SamplingJob job{.animation = &animation, .skeleton = &skeleton,
-                        .frame = static_cast<float>(double(k) / ratio), .context = &context,
-                        .locals = locals, .blend_shape_weights = weights, .visibility = visibility};
+        SamplingJob job{.animation = &animation,
+                        .skeleton = &skeleton,
+                        .frame = static_cast<float>(double(k) / ratio),
+                        .context = &context,
+                        .locals = locals,
+                        .blend_shape_weights = weights,
+                        .visibility = visibility};
         if (auto ok = job.run(); !ok) return make_error(ok.error());
         frames.push_back(static_cast<float>(k));
         for (BakedChannel& channel : channels) {
@@ -102,7 +107,8 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
     // The skeleton copy goes in before any hash is drawn, so new hashes avoid its bones'.
     cast::Document document;
     auto root_node = std::make_unique<cast::Node>(cast::NodeId::Root, 0);
-    cast::Node& animation_node = root_node->add_child(std::make_unique<cast::Node>(cast::NodeId::Animation, 0));
+    cast::Node& animation_node =
+        root_node->add_child(std::make_unique<cast::Node>(cast::NodeId::Animation, 0));
     if (options.skeleton_node != nullptr) animation_node.add_child(options.skeleton_node->clone());
     document.roots.push_back(std::move(root_node));
     document.roots[0]->hash = document.next_hash();
@@ -115,9 +121,12 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
     for (const BakedChannel& channel : channels) {
         std::vector<std::uint32_t> kept;
         if (options.tolerance) {
-            if (channel.channel == Channel::Rotation) kept = reduce_slerp_keys(frames, channel.rotations, *options.tolerance);
-            else if (channel.channel == Channel::Visibility) kept = reduce_linear_keys(frames, channel.scalars, 0.0f);
-            else kept = reduce_linear_keys(frames, channel.scalars, *options.tolerance);
+            if (channel.channel == Channel::Rotation)
+                kept = reduce_slerp_keys(frames, channel.rotations, *options.tolerance);
+            else if (channel.channel == Channel::Visibility)
+                kept = reduce_linear_keys(frames, channel.scalars, 0.0f);
+            else
+                kept = reduce_linear_keys(frames, channel.scalars, *options.tolerance);
         } else {
             kept.resize(frames.size());
             for (std::uint32_t i = 0; i < kept.size(); ++i) kept[i] = i;
@@ -128,13 +137,15 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
         cast::Curve curve = baked.add_curve();
         const bool bone_channel = channel.channel < Channel::BlendShape;
         curve.set_node_name(bone_channel ? skeleton.names[channel.target]
-                            : channel.channel == Channel::BlendShape ? animation.blend_shapes[channel.target]
-                                                                     : animation.visibility_nodes[channel.target]);
+                            : channel.channel == Channel::BlendShape
+                                ? animation.blend_shapes[channel.target]
+                                : animation.visibility_nodes[channel.target]);
         curve.set_key_property(key_property_name(channel.channel));
         curve.set_key_frames(key_frames);
         if (channel.channel == Channel::Rotation) {
             std::vector<glm::vec4> values;
-            for (const glm::quat& q : pick(channel.rotations, kept)) values.push_back(cast::xyzw_from_quat(q));
+            for (const glm::quat& q : pick(channel.rotations, kept))
+                values.push_back(cast::xyzw_from_quat(q));
             curve.set_quaternion_values(values);
         } else if (channel.channel == Channel::Visibility) {
             std::vector<std::uint32_t> values;
@@ -151,7 +162,8 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
         notification.set_name(track.name);
         std::vector<std::uint32_t> key_frames;
         for (float frame : track.frames)
-            key_frames.push_back(static_cast<std::uint32_t>(std::max<std::int64_t>(0, std::llround(frame * ratio))));
+            key_frames.push_back(
+                static_cast<std::uint32_t>(std::max<std::int64_t>(0, std::llround(frame * ratio))));
         notification.set_key_frames(key_frames);
     }
     return document;

@@ -68,8 +68,9 @@ bool sort_keys(CurveKeys& keys) {
     if (std::is_sorted(keys.frames.begin(), keys.frames.end())) return false;
     std::vector<std::uint32_t> order(keys.frames.size());
     std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return keys.frames[a] < keys.frames[b]; });
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return keys.frames[a] < keys.frames[b];
+    });
     auto permute = [&](auto& values) {
         if (values.empty()) return;
         auto copy = values;
@@ -88,19 +89,21 @@ Expected<CurveKeys> read_curve_keys(const cast::Curve& curve, Diagnostics& warni
     auto key_property = curve.key_property();
     auto channel = key_property ? channel_from_key_property(*key_property) : std::nullopt;
     if (!channel)
-        return make_error(curve_problem(curve, "anim.curve-kp",
-                                        fmt::format("unknown key property '{}'",
-                                                    key_property.value_or("(missing)"))));
+        return make_error(curve_problem(
+            curve, "anim.curve-kp",
+            fmt::format("unknown key property '{}'", key_property.value_or("(missing)"))));
     keys.channel = *channel;
 
     const cast::Property* frames = curve.node().find("kb");
     const cast::Property* values = curve.key_values();
     if (frames == nullptr || !cast::is_integer_type(frames->type()))
-        return make_error(curve_problem(curve, "anim.curve-kb", "key frame buffer kb is missing or not b/h/i"));
+        return make_error(
+            curve_problem(curve, "anim.curve-kb", "key frame buffer kb is missing or not b/h/i"));
     if (values == nullptr)
         return make_error(curve_problem(curve, "anim.curve-kv", "key value buffer kv is missing"));
     const bool rotation = *channel == Channel::Rotation;
-    if (rotation ? values->type() != cast::PropertyType::Vector4 : !is_scalar_value_type(values->type()))
+    if (rotation ? values->type() != cast::PropertyType::Vector4
+                 : !is_scalar_value_type(values->type()))
         return make_error(curve_problem(
             curve, "anim.curve-kv",
             fmt::format("key values of type {} cannot key {}", cast::type_name(values->type()),
@@ -120,13 +123,14 @@ Expected<CurveKeys> read_curve_keys(const cast::Curve& curve, Diagnostics& warni
             glm::quat q = cast::quat_from_xyzw(quaternions[i]);
             float length = glm::length(q);
             if (!(length > 0.0f) || !std::isfinite(length))
-                return make_error(curve_problem(curve, "anim.curve-kv",
-                                                fmt::format("key {} is not a rotation quaternion", i)));
+                return make_error(curve_problem(
+                    curve, "anim.curve-kv", fmt::format("key {} is not a rotation quaternion", i)));
             keys.rotations[i] = q / length;
         }
     } else {
         keys.scalars.resize(count);
-        for (std::size_t i = 0; i < count; ++i) keys.scalars[i] = static_cast<float>(values->number(i));
+        for (std::size_t i = 0; i < count; ++i)
+            keys.scalars[i] = static_cast<float>(values->number(i));
     }
     if (sort_keys(keys))
         warnings.push_back(curve_problem(curve, "anim.curve-order",

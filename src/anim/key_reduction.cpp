@@ -67,7 +67,8 @@ std::vector<std::uint32_t> reduce_slerp_keys(std::span<const float> frames,
         const float span = frames[end] - frames[anchor];
         if (!(span > 0.0f)) return false;
         for (std::uint32_t k = anchor + 1; k < end; ++k) {
-            glm::quat q = shortest_slerp(values[anchor], values[end], (frames[k] - frames[anchor]) / span);
+            glm::quat q =
+                shortest_slerp(values[anchor], values[end], (frames[k] - frames[anchor]) / span);
             if (angle_between(q, values[k]) > tolerance) return false;
         }
         return true;

@@ -1,5 +1,6 @@
-#include "problem.hpp"
 #include <castkit/anim/jobs.hpp>
+
+#include "problem.hpp"
 
 namespace castkit::anim {
 
@@ -10,7 +11,8 @@ bool LocalToWorldJob::validate() const {
 
 Expected<void> LocalToWorldJob::run() const {
     if (!validate())
-        return make_error(problem("anim.local-to-world-job", "local-to-world job has no skeleton or its spans are too small"));
+        return make_error(problem("anim.local-to-world-job",
+                                  "local-to-world job has no skeleton or its spans are too small"));
     for (std::uint32_t bone : skeleton->order) {
         glm::mat4 local = to_matrix(locals[bone]);
         const std::int32_t parent = skeleton->parents[bone];

@@ -29,9 +29,9 @@ void collect_notifications(const Animation& animation, float from, float to, boo
             }
         }
     }
-    std::stable_sort(out.begin(), out.end(), [](const NotificationEvent& a, const NotificationEvent& b) {
-        return a.frame < b.frame;
-    });
+    std::stable_sort(
+        out.begin(), out.end(),
+        [](const NotificationEvent& a, const NotificationEvent& b) { return a.frame < b.frame; });
     // Keys on both start_frame and end_frame of a track meet at the seam: one event, not two.
     if (wrap)
         out.erase(std::unique(out.begin(), out.end(),

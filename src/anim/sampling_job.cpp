@@ -1,10 +1,11 @@
 // SamplingJob: the hot path. One pass over the bound curves in file order; every curve is one
 // key lookup (O(1) with a warm context), one lerp or slerp, and one mode application.
-#include "problem.hpp"
 #include <castkit/anim/curve_sampling.hpp>
 #include <castkit/anim/jobs.hpp>
 
 #include <algorithm>
+
+#include "problem.hpp"
 
 namespace castkit::anim {
 
@@ -21,8 +22,9 @@ bool SamplingJob::validate() const {
     if (locals.size() < skeleton->bone_count()) return false;
     if (blend_shape_weights.size() < animation->blend_shapes.size()) return false;
     if (visibility.size() < animation->visibility_nodes.size()) return false;
-    if (context != nullptr && (context->scalar_cursors.size() < animation->scalar_tracks.size() ||
-                               context->rotation_cursors.size() < animation->rotation_tracks.size()))
+    if (context != nullptr &&
+        (context->scalar_cursors.size() < animation->scalar_tracks.size() ||
+         context->rotation_cursors.size() < animation->rotation_tracks.size()))
         return false;
     return true;
 }
@@ -42,7 +44,8 @@ inline float apply_sum(CurveMode mode, float rest, float base, float key, float 
 inline float apply_product(CurveMode mode, float rest, float base, float key, float weight) {
     switch (mode) {
         case CurveMode::Relative: return rest * key;
-        case CurveMode::Additive: return base + (base * key - base) * weight;  // lerp(base, base·key, ab)
+        case CurveMode::Additive:
+            return base + (base * key - base) * weight;  // lerp(base, base·key, ab)
         default: return key;
     }
 }
@@ -52,7 +55,8 @@ inline glm::quat apply_rotation(CurveMode mode, const glm::quat& rest, const glm
     switch (mode) {
         case CurveMode::Relative: return glm::normalize(rest * key);
         case CurveMode::Additive:
-            return weight == 1.0f ? glm::normalize(base * key) : shortest_slerp(base, base * key, weight);
+            return weight == 1.0f ? glm::normalize(base * key)
+                                  : shortest_slerp(base, base * key, weight);
         default: return key;
     }
 }
@@ -61,8 +65,9 @@ inline glm::quat apply_rotation(CurveMode mode, const glm::quat& rest, const glm
 
 Expected<void> SamplingJob::run() const {
     if (!validate())
-        return make_error(problem("anim.sampling-job", "sampling job inputs are missing, built for another skeleton, "
-                                      "or its output spans are too small"));
+        return make_error(problem("anim.sampling-job",
+                                  "sampling job inputs are missing, built for another skeleton, "
+                                  "or its output spans are too small"));
     const Animation& a = *animation;
     const float t = looped && a.looping ? wrap_frame(frame, a.start_frame, a.end_frame) : frame;
     std::copy(skeleton->rest.begin(), skeleton->rest.end(), locals.begin());
@@ -80,8 +85,9 @@ Expected<void> SamplingJob::run() const {
         if (curve.channel == Channel::Rotation) {
             const TrackRange& range = a.rotation_tracks[curve.track];
             std::uint32_t& cursor = rotation_cursors ? rotation_cursors[curve.track] : scratch;
-            glm::quat key = sample_slerp(a.rotation_frames.data() + range.first,
-                                         a.rotation_values.data() + range.first, range.count, t, cursor);
+            glm::quat key =
+                sample_slerp(a.rotation_frames.data() + range.first,
+                             a.rotation_values.data() + range.first, range.count, t, cursor);
             glm::quat& rotation = locals[curve.target].rotation;
             rotation = apply_rotation(curve.mode, rest[curve.target].rotation, rotation, key,
                                       curve.blend_weight);
@@ -95,7 +101,8 @@ Expected<void> SamplingJob::run() const {
             case Channel::TranslationX:
             case Channel::TranslationY:
             case Channel::TranslationZ: {
-                const int axis = static_cast<int>(curve.channel) - static_cast<int>(Channel::TranslationX);
+                const int axis =
+                    static_cast<int>(curve.channel) - static_cast<int>(Channel::TranslationX);
                 float& value = locals[curve.target].translation[axis];
                 value = apply_sum(curve.mode, rest[curve.target].translation[axis], value, key,
                                   curve.blend_weight);
@@ -104,7 +111,8 @@ Expected<void> SamplingJob::run() const {
             case Channel::ScaleX:
             case Channel::ScaleY:
             case Channel::ScaleZ: {
-                const int axis = static_cast<int>(curve.channel) - static_cast<int>(Channel::ScaleX);
+                const int axis =
+                    static_cast<int>(curve.channel) - static_cast<int>(Channel::ScaleX);
                 float& value = locals[curve.target].scale[axis];
                 value = apply_product(curve.mode, rest[curve.target].scale[axis], value, key,
                                       curve.blend_weight);

@@ -1,4 +1,3 @@
-#include "problem.hpp"
 #include <castkit/anim/skeleton.hpp>
 
 #include <fmt/format.h>
@@ -7,6 +6,8 @@
 #include <glm/mat3x3.hpp>
 
 #include <cmath>
+
+#include "problem.hpp"
 
 namespace castkit::anim {
 
@@ -61,8 +62,10 @@ Expected<void> Skeleton::finalize() {
     std::vector<std::uint8_t> reached(names.size(), 0);
     std::vector<std::uint32_t> stack;
     for (std::int32_t i = count - 1; i >= 0; --i) {
-        if (parents[i] < 0) stack.push_back(static_cast<std::uint32_t>(i));
-        else children[parents[i]].push_back(static_cast<std::uint32_t>(i));
+        if (parents[i] < 0)
+            stack.push_back(static_cast<std::uint32_t>(i));
+        else
+            children[parents[i]].push_back(static_cast<std::uint32_t>(i));
     }
     order.clear();
     while (!stack.empty()) {
@@ -70,12 +73,14 @@ Expected<void> Skeleton::finalize() {
         stack.pop_back();
         order.push_back(bone);
         reached[bone] = 1;
-        for (auto it = children[bone].rbegin(); it != children[bone].rend(); ++it) stack.push_back(*it);
+        for (auto it = children[bone].rbegin(); it != children[bone].rend(); ++it)
+            stack.push_back(*it);
     }
     if (order.size() != names.size()) {
         for (std::int32_t i = 0; i < count; ++i)
             if (!reached[i])
-                return make_error(problem("anim.bone-cycle", fmt::format("bone '{}' is its own ancestor", names[i])));
+                return make_error(problem("anim.bone-cycle",
+                                          fmt::format("bone '{}' is its own ancestor", names[i])));
     }
     return {};
 }
@@ -106,7 +111,8 @@ Expected<Skeleton> build_skeleton(const cast::Skeleton& skeleton, Diagnostics& w
         if (auto rotation = bone.local_rotation()) {
             glm::quat q = cast::quat_from_xyzw(*rotation);
             float length = glm::length(q);
-            rest.rotation = length > 0.0f && std::isfinite(length) ? q / length : glm::quat(1, 0, 0, 0);
+            rest.rotation =
+                length > 0.0f && std::isfinite(length) ? q / length : glm::quat(1, 0, 0, 0);
         }
         rest.scale = bone.scale().value_or(glm::vec3(1.0f));
         out.rest.push_back(rest);

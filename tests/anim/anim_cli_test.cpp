@@ -23,7 +23,8 @@ std::filesystem::path write_model_and_animation(const std::string& name) {
     scene.model.add_mesh().set_name("legs");
     scene.model.add_blend_shape().set_name("bulge");
     scene.curve("hip", "tx", {0, 10}, {0.0f, 10.0f});
-    scene.rotation("knee", {0, 10}, {axis_angle_xyzw({1, 0, 0}, 0.0f), axis_angle_xyzw({1, 0, 0}, 90.0f)});
+    scene.rotation("knee", {0, 10},
+                   {axis_angle_xyzw({1, 0, 0}, 0.0f), axis_angle_xyzw({1, 0, 0}, 90.0f)});
     scene.curve("bulge", "bs", {0, 10}, {0.0f, 1.0f});
     scene.curve("legs", "vb", {0, 10}, {1.0f, 0.0f});
     scene.curve("tail", "tx", {0}, {1.0f});
@@ -39,13 +40,15 @@ std::filesystem::path write_model_and_animation(const std::string& name) {
 
 void expect_floats(const json& actual, std::vector<float> expected) {
     ASSERT_EQ(actual.size(), expected.size()) << actual;
-    for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_NEAR(actual[i].get<float>(), expected[i], 1e-5f) << actual;
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        EXPECT_NEAR(actual[i].get<float>(), expected[i], 1e-5f) << actual;
 }
 
 TEST(AnimCli, PoseJsonFromSeparateModelAndAnimationFiles) {
     std::filesystem::path dir = write_model_and_animation("anim-cli-pose");
-    CommandResult result = run_cli(fmt::format("pose --model \"{}\" --anim \"{}\" --frame 5 --json",
-                                               (dir / "model.cast").string(), (dir / "walk.cast").string()));
+    CommandResult result =
+        run_cli(fmt::format("pose --model \"{}\" --anim \"{}\" --frame 5 --json",
+                            (dir / "model.cast").string(), (dir / "walk.cast").string()));
     ASSERT_EQ(result.exit_code, 0) << result.err;
     // The tail curve names no bone: reported, not dropped silently.
     EXPECT_NE(result.err.find("'tail'"), std::string::npos) << result.err;
@@ -98,14 +101,16 @@ TEST(AnimCli, PoseUsesTheAnimationsOwnSkeleton) {
     curve.set_float_values(values);
     curve.set_mode("absolute");
     ASSERT_TRUE(cast::write(document, dir / "solo.cast").has_value());
-    CommandResult result = run_cli(fmt::format("pose --anim \"{}\" --frame 1 --json", (dir / "solo.cast").string()));
+    CommandResult result =
+        run_cli(fmt::format("pose --anim \"{}\" --frame 1 --json", (dir / "solo.cast").string()));
     ASSERT_EQ(result.exit_code, 0) << result.err;
     expect_floats(json::parse(result.out)["bones"][0]["local"]["t"], {0, 0, 2});
 }
 
 TEST(AnimCli, PoseWithoutAnySkeletonFails) {
     std::filesystem::path dir = write_model_and_animation("anim-cli-noskel");
-    CommandResult result = run_cli(fmt::format("pose --anim \"{}\" --frame 0", (dir / "walk.cast").string()));
+    CommandResult result =
+        run_cli(fmt::format("pose --anim \"{}\" --frame 0", (dir / "walk.cast").string()));
     EXPECT_EQ(result.exit_code, 1);
     EXPECT_NE(result.err.find("give --model"), std::string::npos) << result.err;
 }
@@ -113,19 +118,23 @@ TEST(AnimCli, PoseWithoutAnySkeletonFails) {
 TEST(AnimCli, BakeWritesAbsoluteCurvesThatPoseTheSame) {
     std::filesystem::path dir = write_model_and_animation("anim-cli-bake");
     std::string model = (dir / "model.cast").string();
-    CommandResult bake = run_cli(fmt::format("bake --model \"{}\" --anim \"{}\" -o \"{}\" --tolerance 0.0001",
-                                             model, (dir / "walk.cast").string(), (dir / "baked.cast").string()));
+    CommandResult bake =
+        run_cli(fmt::format("bake --model \"{}\" --anim \"{}\" -o \"{}\" --tolerance 0.0001", model,
+                            (dir / "walk.cast").string(), (dir / "baked.cast").string()));
     ASSERT_EQ(bake.exit_code, 0) << bake.err;
     auto baked = cast::open(dir / "baked.cast");
     ASSERT_TRUE(baked.has_value());
-    for (const cast::Curve& curve : baked->animations()[0].curves()) EXPECT_EQ(curve.mode().value(), "absolute");
+    for (const cast::Curve& curve : baked->animations()[0].curves())
+        EXPECT_EQ(curve.mode().value(), "absolute");
     // The linear tx ramp reduces to its two ends.
     EXPECT_EQ(baked->animations()[0].curves()[0].key_frames().size(), 2u);
     for (const char* frame : {"0", "3", "7", "10"}) {
-        CommandResult direct = run_cli(fmt::format("pose --model \"{}\" --anim \"{}\" --frame {} --json", model,
-                                                   (dir / "walk.cast").string(), frame));
-        CommandResult again = run_cli(fmt::format("pose --model \"{}\" --anim \"{}\" --frame {} --json", model,
-                                                  (dir / "baked.cast").string(), frame));
+        CommandResult direct =
+            run_cli(fmt::format("pose --model \"{}\" --anim \"{}\" --frame {} --json", model,
+                                (dir / "walk.cast").string(), frame));
+        CommandResult again =
+            run_cli(fmt::format("pose --model \"{}\" --anim \"{}\" --frame {} --json", model,
+                                (dir / "baked.cast").string(), frame));
         ASSERT_EQ(again.exit_code, 0) << again.err;
         json a = json::parse(direct.out), b = json::parse(again.out);
         for (std::size_t bone = 0; bone < 2; ++bone)
@@ -142,9 +151,9 @@ TEST(AnimCli, BakeWritesAbsoluteCurvesThatPoseTheSame) {
 
 TEST(AnimCli, BakeAtAnotherFramerate) {
     std::filesystem::path dir = write_model_and_animation("anim-cli-fps");
-    CommandResult bake = run_cli(fmt::format("bake --model \"{}\" --anim \"{}\" -o \"{}\" --fps 60",
-                                             (dir / "model.cast").string(), (dir / "walk.cast").string(),
-                                             (dir / "baked.cast").string()));
+    CommandResult bake = run_cli(fmt::format(
+        "bake --model \"{}\" --anim \"{}\" -o \"{}\" --fps 60", (dir / "model.cast").string(),
+        (dir / "walk.cast").string(), (dir / "baked.cast").string()));
     ASSERT_EQ(bake.exit_code, 0) << bake.err;
     auto baked = cast::open(dir / "baked.cast");
     ASSERT_TRUE(baked.has_value());

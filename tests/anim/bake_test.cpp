@@ -22,10 +22,14 @@ Scene rich_scene() {
     scene.bone("still", 0, {3, 0, 0});
     scene.curve("root", "tx", {0, 10, 24}, {0.0f, 4.0f, -2.0f});
     scene.curve("spine", "ty", {0, 24}, {1.0f, 3.0f}, "relative");
-    scene.curve("arm", "tz", {2, 9, 20}, {0.5f, -1.0f, 0.25f}, "additive").set_additive_blend_weight(0.6f);
-    scene.rotation("spine", {0, 12, 24}, {axis_angle_xyzw({0, 1, 0}, 0.0f), -axis_angle_xyzw({0, 1, 0}, 100.0f),
-                                          axis_angle_xyzw({0, 0, 1}, 45.0f)}, "relative");
-    scene.rotation("arm", {0, 24}, {axis_angle_xyzw({1, 0, 0}, 10.0f), axis_angle_xyzw({1, 0, 0}, 80.0f)});
+    scene.curve("arm", "tz", {2, 9, 20}, {0.5f, -1.0f, 0.25f}, "additive")
+        .set_additive_blend_weight(0.6f);
+    scene.rotation("spine", {0, 12, 24},
+                   {axis_angle_xyzw({0, 1, 0}, 0.0f), -axis_angle_xyzw({0, 1, 0}, 100.0f),
+                    axis_angle_xyzw({0, 0, 1}, 45.0f)},
+                   "relative");
+    scene.rotation("arm", {0, 24},
+                   {axis_angle_xyzw({1, 0, 0}, 10.0f), axis_angle_xyzw({1, 0, 0}, 80.0f)});
     scene.curve("arm", "sx", {0, 24}, {1.0f, 2.0f}, "additive");
     scene.curve("spine", "sz", {5, 15}, {1.0f, 0.5f});
     scene.override_mode("spine", "absolute", false, false, true);
@@ -57,8 +61,9 @@ void expect_same_pose(const Pose& actual, const Pose& expected, float tolerance,
         SCOPED_TRACE(testing::Message() << "frame " << frame << " bone " << b);
         expect_vec3(actual.locals[b].translation, expected.locals[b].translation, tolerance);
         expect_vec3(actual.locals[b].scale, expected.locals[b].scale, tolerance);
-        float angle = 2.0f * std::acos(std::min(1.0f, std::abs(glm::dot(actual.locals[b].rotation,
-                                                                         expected.locals[b].rotation))));
+        float angle =
+            2.0f * std::acos(std::min(1.0f, std::abs(glm::dot(actual.locals[b].rotation,
+                                                              expected.locals[b].rotation))));
         EXPECT_LE(angle, tolerance + 1e-3f);
     }
     ASSERT_EQ(actual.weights.size(), expected.weights.size());
@@ -78,7 +83,8 @@ TEST(Bake, RoundTripEqualsDirectEvaluationAtEveryFrame) {
     EXPECT_FLOAT_EQ(again.start_frame, 0.0f);
     EXPECT_FLOAT_EQ(again.end_frame, 24.0f);
     for (int frame = 0; frame <= 24; ++frame)
-        expect_same_pose(scene.sample(again, float(frame)), scene.sample(float(frame)), 1e-5f, float(frame));
+        expect_same_pose(scene.sample(again, float(frame)), scene.sample(float(frame)), 1e-5f,
+                         float(frame));
 }
 
 TEST(Bake, CurvesAreAbsoluteOnePerAnimatedChannelWithNotificationsKept) {
@@ -91,15 +97,18 @@ TEST(Bake, CurvesAreAbsoluteOnePerAnimatedChannelWithNotificationsKept) {
     for (const cast::Curve& curve : animation.curves()) {
         EXPECT_EQ(curve.mode().value(), "absolute");
         EXPECT_EQ(curve.key_frames().size(), 25u);
-        names.push_back(fmt::format("{}.{}", curve.node_name().value(), curve.key_property().value()));
+        names.push_back(
+            fmt::format("{}.{}", curve.node_name().value(), curve.key_property().value()));
     }
     // Bone order, then tx ty tz rq sx sy sz, then bs, then vb. "still" has no curve.
-    EXPECT_EQ(names, (std::vector<std::string>{"root.tx", "spine.ty", "spine.rq", "spine.sz", "arm.tz",
-                                               "arm.rq", "arm.sx", "smile.bs", "arm.vb"}));
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"root.tx", "spine.ty", "spine.rq", "spine.sz", "arm.tz",
+                                        "arm.rq", "arm.sx", "smile.bs", "arm.vb"}));
     EXPECT_EQ(animation.curves().back().key_values()->type(), cast::PropertyType::Byte);
     ASSERT_EQ(animation.notification_tracks().size(), 1u);
     EXPECT_EQ(animation.notification_tracks()[0].name().value(), "step");
-    EXPECT_EQ(animation.notification_tracks()[0].key_frames().to_vector(), (std::vector<std::uint32_t>{3, 15}));
+    EXPECT_EQ(animation.notification_tracks()[0].key_frames().to_vector(),
+              (std::vector<std::uint32_t>{3, 15}));
 }
 
 TEST(Bake, ReducedBakeStaysWithinTolerance) {
@@ -110,13 +119,14 @@ TEST(Bake, ReducedBakeStaysWithinTolerance) {
     ASSERT_TRUE(full.has_value() && reduced.has_value());
     EXPECT_LT(cast::file_size(*reduced), cast::file_size(*full));
     std::size_t keys = 0;
-    for (const cast::Curve& curve : reduced->animations()[0].curves()) keys += curve.key_frames().size();
+    for (const cast::Curve& curve : reduced->animations()[0].curves())
+        keys += curve.key_frames().size();
     EXPECT_LT(keys, 9u * 25u);
     anim::Animation again = rebuild(scene, *reduced);
     EXPECT_FLOAT_EQ(again.end_frame, 24.0f);
     for (int frame = 0; frame <= 24; ++frame)
-        expect_same_pose(scene.sample(again, float(frame)), scene.sample(float(frame)), tolerance + 1e-5f,
-                         float(frame));
+        expect_same_pose(scene.sample(again, float(frame)), scene.sample(float(frame)),
+                         tolerance + 1e-5f, float(frame));
 }
 
 // At 60 fps output frame k is source frame k / 2.
@@ -128,14 +138,16 @@ TEST(Bake, ResamplesToAnotherFramerate) {
     EXPECT_FLOAT_EQ(again.framerate, 60.0f);
     EXPECT_FLOAT_EQ(again.end_frame, 48.0f);
     for (int k = 0; k <= 48; ++k)
-        expect_same_pose(scene.sample(again, float(k)), scene.sample(float(k) / 2.0f), 1e-5f, float(k));
+        expect_same_pose(scene.sample(again, float(k)), scene.sample(float(k) / 2.0f), 1e-5f,
+                         float(k));
     EXPECT_EQ(baked->animations()[0].notification_tracks()[0].key_frames().to_vector(),
               (std::vector<std::uint32_t>{6, 30}));
 }
 
 TEST(Bake, KeepsTheAnimationsOwnSkeletonWithUniqueHashes) {
     Scene scene = rich_scene();
-    auto baked = anim::bake(scene.compiled, scene.compiled_skeleton, {.skeleton_node = &scene.skeleton.node()});
+    auto baked = anim::bake(scene.compiled, scene.compiled_skeleton,
+                            {.skeleton_node = &scene.skeleton.node()});
     ASSERT_TRUE(baked.has_value());
     cast::Animation animation = baked->animations()[0];
     ASSERT_TRUE(animation.skeleton());
@@ -163,13 +175,15 @@ TEST(KeyReduction, LinearRunCollapsesToItsEnds) {
         frames.push_back(float(i));
         values.push_back(3.0f + 0.25f * float(i));
     }
-    EXPECT_EQ(anim::reduce_linear_keys(frames, values, 1e-4f), (std::vector<std::uint32_t>{0, 100}));
+    EXPECT_EQ(anim::reduce_linear_keys(frames, values, 1e-4f),
+              (std::vector<std::uint32_t>{0, 100}));
 }
 
 TEST(KeyReduction, CornersAreKept) {
     std::vector<float> frames = {0, 1, 2, 3, 4, 5, 6};
     std::vector<float> values = {0, 1, 2, 3, 2, 1, 0};
-    EXPECT_EQ(anim::reduce_linear_keys(frames, values, 0.01f), (std::vector<std::uint32_t>{0, 3, 6}));
+    EXPECT_EQ(anim::reduce_linear_keys(frames, values, 0.01f),
+              (std::vector<std::uint32_t>{0, 3, 6}));
     // A tolerance as large as the bump flattens it.
     EXPECT_EQ(anim::reduce_linear_keys(frames, values, 3.0f), (std::vector<std::uint32_t>{0, 6}));
 }

@@ -134,8 +134,11 @@ TEST(Binding, SamplingJobValidatesItsInputs) {
     scene.build();
     std::vector<anim::Transform> locals(2);
     std::vector<float> weights(1), visibility;
-    anim::SamplingJob job{.animation = &scene.compiled, .skeleton = &scene.compiled_skeleton,
-                          .locals = locals, .blend_shape_weights = weights, .visibility = visibility};
+    anim::SamplingJob job{.animation = &scene.compiled,
+                          .skeleton = &scene.compiled_skeleton,
+                          .locals = locals,
+                          .blend_shape_weights = weights,
+                          .visibility = visibility};
     EXPECT_TRUE(job.validate());
     job.blend_shape_weights = {};
     EXPECT_FALSE(job.validate());

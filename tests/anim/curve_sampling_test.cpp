@@ -44,7 +44,8 @@ TEST(CurveSampling, SingleKeyHoldsEverywhere) {
 
 // kb may be b, h or i: the same keys stored in each width sample the same.
 TEST(CurveSampling, KeyFrameBuffersOfEveryIntegerWidth) {
-    for (cast::PropertyType type : {cast::PropertyType::Byte, cast::PropertyType::Short, cast::PropertyType::Integer32}) {
+    for (cast::PropertyType type :
+         {cast::PropertyType::Byte, cast::PropertyType::Short, cast::PropertyType::Integer32}) {
         Scene scene;
         cast::Curve curve = scene.curve("a", "tx", {0, 200}, {0.0f, 100.0f});
         std::vector<std::uint32_t> frames = {0, 200};
@@ -61,7 +62,8 @@ TEST(CurveSampling, KeyFrameBuffersOfEveryIntegerWidth) {
 
 // kv may be b, h, i or f for scalar channels (vb keys are integers), v4 for rq.
 TEST(CurveSampling, ValueBuffersOfEveryAllowedType) {
-    for (cast::PropertyType type : {cast::PropertyType::Byte, cast::PropertyType::Short, cast::PropertyType::Integer32}) {
+    for (cast::PropertyType type :
+         {cast::PropertyType::Byte, cast::PropertyType::Short, cast::PropertyType::Integer32}) {
         Scene scene;
         cast::Curve curve = scene.curve("a", "vb", {0, 4}, {0.0f, 0.0f});
         std::vector<std::uint32_t> values = {0, 1};
@@ -81,8 +83,8 @@ TEST(CurveSampling, ValueBuffersOfEveryAllowedType) {
 // Slerp, not lerp: a quarter of the way through a 90° turn is 22.5°.
 TEST(CurveSampling, Rule21RotationIsSlerp) {
     Scene scene;
-    anim::CurveKeys keys = keys_of(scene.rotation("a", {0, 4}, {axis_angle_xyzw({0, 0, 1}, 0.0f),
-                                                                axis_angle_xyzw({0, 0, 1}, 160.0f)}));
+    anim::CurveKeys keys = keys_of(scene.rotation(
+        "a", {0, 4}, {axis_angle_xyzw({0, 0, 1}, 0.0f), axis_angle_xyzw({0, 0, 1}, 160.0f)}));
     expect_same_rotation(keys.sample_rotation(1.0f), axis_angle_xyzw({0, 0, 1}, 40.0f));
     expect_same_rotation(keys.sample_rotation(3.0f), axis_angle_xyzw({0, 0, 1}, 120.0f));
 }
@@ -121,7 +123,8 @@ TEST(CurveSampling, MalformedCurvesAreErrors) {
     Diagnostics warnings;
     {
         Scene scene;
-        auto keys = anim::read_curve_keys(scene.curve("a", "tx", {0, 1, 2}, {1.0f, 2.0f}), warnings);
+        auto keys =
+            anim::read_curve_keys(scene.curve("a", "tx", {0, 1, 2}, {1.0f, 2.0f}), warnings);
         ASSERT_FALSE(keys.has_value());
         EXPECT_EQ(keys.error().rule, "anim.curve-keys");
     }
@@ -175,7 +178,8 @@ TEST(CurveSampling, CursorMatchesBinarySearch) {
         EXPECT_FLOAT_EQ(warm, anim::sample_linear(frames.data(), values.data(), 50, t, cold)) << t;
         int i = int(t / 2);
         float alpha = (t - float(i * 2)) / 2.0f;
-        EXPECT_NEAR(warm, float(i * i) + (float((i + 1) * (i + 1)) - float(i * i)) * alpha, 1e-4f) << t;
+        EXPECT_NEAR(warm, float(i * i) + (float((i + 1) * (i + 1)) - float(i * i)) * alpha, 1e-4f)
+            << t;
     }
 }
 

@@ -39,7 +39,8 @@ TEST(Looping, Rule20NonLoopingAnimationHoldsEvenWhenLoopedIsAsked) {
     EXPECT_FLOAT_EQ(scene.sample(-3.0f, true).locals[0].translation.x, 0.0f);
 }
 
-std::vector<std::pair<std::uint32_t, float>> events(const Scene& scene, float from, float to, bool looped) {
+std::vector<std::pair<std::uint32_t, float>> events(const Scene& scene, float from, float to,
+                                                    bool looped) {
     std::vector<anim::NotificationEvent> out;
     anim::collect_notifications(scene.compiled, from, to, looped, out);
     std::vector<std::pair<std::uint32_t, float>> pairs;

@@ -96,8 +96,10 @@ TEST(CurveModes, Rule22AdditiveRotationSlerpsFromTheBase) {
     Scene scene = bone_scene();
     scene.rotation("b", {0}, {kQuarterY}, "additive").set_additive_blend_weight(0.5f);
     scene.build();
-    const float h = std::sqrt(0.5f), c = std::cos(glm::radians(22.5f)), s = std::sin(glm::radians(22.5f));
-    expect_same_rotation(scene.sample(0.0f).locals[0].rotation, glm::vec4(h * c, h * s, h * s, h * c));
+    const float h = std::sqrt(0.5f), c = std::cos(glm::radians(22.5f)),
+                s = std::sin(glm::radians(22.5f));
+    expect_same_rotation(scene.sample(0.0f).locals[0].rotation,
+                         glm::vec4(h * c, h * s, h * s, h * c));
 }
 
 TEST(CurveModes, Rule22AdditiveRotationAfterAnAbsoluteCurve) {

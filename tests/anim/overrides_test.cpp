@@ -15,7 +15,8 @@ Scene chain() {
     scene.bone("spine", 0, {10, 0, 0});
     scene.bone("arm", 1, {10, 0, 0});
     scene.bone("hand", 2, {10, 0, 0});
-    for (const char* name : {"root", "spine", "arm", "hand"}) scene.curve(name, "tx", {0}, {1.0f}, "relative");
+    for (const char* name : {"root", "spine", "arm", "hand"})
+        scene.curve(name, "tx", {0}, {1.0f}, "relative");
     return scene;
 }
 
@@ -112,7 +113,8 @@ TEST(CurveModeOverride, Rule23UsesTheSkeletonHierarchyNotFileOrder) {
     scene.bone("hand", 2, {10, 0, 0});
     scene.bone("root", -1, {10, 0, 0});
     scene.bone("arm", 1, {10, 0, 0});
-    for (const char* name : {"root", "arm", "hand"}) scene.curve(name, "tx", {0}, {1.0f}, "relative");
+    for (const char* name : {"root", "arm", "hand"})
+        scene.curve(name, "tx", {0}, {1.0f}, "relative");
     scene.override_mode("arm", "absolute", true, false, false);
     scene.build();
     EXPECT_EQ(translations_x(scene.sample(0.0f)), (std::vector<float>{1, 11, 1}));

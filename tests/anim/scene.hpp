@@ -37,8 +37,9 @@ public:
         animation.set_framerate(30.0f);
     }
 
-    cast::Bone bone(std::string_view name, std::int32_t parent = -1, glm::vec3 position = glm::vec3(0),
-                    glm::vec4 rotation = glm::vec4(0, 0, 0, 1), glm::vec3 scale = glm::vec3(1)) {
+    cast::Bone bone(std::string_view name, std::int32_t parent = -1,
+                    glm::vec3 position = glm::vec3(0), glm::vec4 rotation = glm::vec4(0, 0, 0, 1),
+                    glm::vec3 scale = glm::vec3(1)) {
         cast::Bone b = skeleton.add_bone();
         b.set_name(name);
         b.set_parent_index(parent);
@@ -70,8 +71,8 @@ public:
         return c;
     }
 
-    cast::CurveModeOverride override_mode(std::string_view node, std::string_view mode, bool translation,
-                                          bool rotation_flag, bool scale) {
+    cast::CurveModeOverride override_mode(std::string_view node, std::string_view mode,
+                                          bool translation, bool rotation_flag, bool scale) {
         cast::CurveModeOverride o = animation.add_curve_mode_override();
         o.set_node_name(node);
         o.set_mode(mode);
@@ -87,7 +88,8 @@ public:
         auto s = anim::build_skeleton(skeleton, reports);
         ASSERT_TRUE(s.has_value()) << s.error().to_string();
         compiled_skeleton = std::move(*s);
-        auto a = anim::build_animation(animation, compiled_skeleton, anim::binding_targets(model), reports);
+        auto a = anim::build_animation(animation, compiled_skeleton, anim::binding_targets(model),
+                                       reports);
         ASSERT_TRUE(a.has_value()) << a.error().to_string();
         compiled = std::move(*a);
     }
@@ -96,10 +98,15 @@ public:
 
     Pose sample(const anim::Animation& a, float frame, bool looped = false) const {
         Pose pose{std::vector<anim::Transform>(compiled_skeleton.bone_count()),
-                  std::vector<float>(a.blend_shapes.size()), std::vector<float>(a.visibility_nodes.size())};
-        anim::SamplingJob job{.animation = &a, .skeleton = &compiled_skeleton, .frame = frame,
-                              .looped = looped, .locals = pose.locals,
-                              .blend_shape_weights = pose.weights, .visibility = pose.visibility};
+                  std::vector<float>(a.blend_shapes.size()),
+                  std::vector<float>(a.visibility_nodes.size())};
+        anim::SamplingJob job{.animation = &a,
+                              .skeleton = &compiled_skeleton,
+                              .frame = frame,
+                              .looped = looped,
+                              .locals = pose.locals,
+                              .blend_shape_weights = pose.weights,
+                              .visibility = pose.visibility};
         auto ok = job.run();
         EXPECT_TRUE(ok.has_value());
         return pose;
@@ -107,7 +114,8 @@ public:
 
     std::vector<glm::mat4> worlds(const Pose& pose) const {
         std::vector<glm::mat4> out(compiled_skeleton.bone_count());
-        anim::LocalToWorldJob job{.skeleton = &compiled_skeleton, .locals = pose.locals, .worlds = out};
+        anim::LocalToWorldJob job{
+            .skeleton = &compiled_skeleton, .locals = pose.locals, .worlds = out};
         EXPECT_TRUE(job.run().has_value());
         return out;
     }
@@ -131,7 +139,8 @@ private:
 };
 
 // Quaternions q and -q are the same rotation: compares components after aligning the sign.
-inline void expect_same_rotation(glm::quat actual, const glm::vec4& expected_xyzw, float tolerance = 1e-5f) {
+inline void expect_same_rotation(glm::quat actual, const glm::vec4& expected_xyzw,
+                                 float tolerance = 1e-5f) {
     glm::quat e = cast::quat_from_xyzw(expected_xyzw);
     if (glm::dot(actual, e) < 0.0f) actual = -actual;
     EXPECT_NEAR(actual.x, e.x, tolerance);
@@ -140,7 +149,8 @@ inline void expect_same_rotation(glm::quat actual, const glm::vec4& expected_xyz
     EXPECT_NEAR(actual.w, e.w, tolerance);
 }
 
-inline void expect_vec3(const glm::vec3& actual, const glm::vec3& expected, float tolerance = 1e-5f) {
+inline void expect_vec3(const glm::vec3& actual, const glm::vec3& expected,
+                        float tolerance = 1e-5f) {
     EXPECT_NEAR(actual.x, expected.x, tolerance);
     EXPECT_NEAR(actual.y, expected.y, tolerance);
     EXPECT_NEAR(actual.z, expected.z, tolerance);

@@ -12,7 +12,8 @@ anim::Transform world_of(const Scene& scene, const Pose& pose, std::size_t bone)
 }
 
 TEST(WorldTransform, Rule18LocalIsTranslateRotateScale) {
-    anim::Transform t{{1, 2, 3}, cast::quat_from_xyzw(axis_angle_xyzw({0, 0, 1}, 90.0f)), {2, 3, 4}};
+    anim::Transform t{
+        {1, 2, 3}, cast::quat_from_xyzw(axis_angle_xyzw({0, 0, 1}, 90.0f)), {2, 3, 4}};
     glm::mat4 m = anim::to_matrix(t);
     // The x axis, scaled by 2 then turned 90° about z, points along +y; then translated.
     glm::vec4 x = m * glm::vec4(1, 0, 0, 1);
@@ -22,8 +23,10 @@ TEST(WorldTransform, Rule18LocalIsTranslateRotateScale) {
 }
 
 TEST(WorldTransform, DecomposeInvertsToMatrix) {
-    anim::Transform t{{-4, 0.5f, 9}, cast::quat_from_xyzw(axis_angle_xyzw(glm::normalize(glm::vec3(1, 2, 3)), 70.0f)),
-                      {0.5f, 2, 3}};
+    anim::Transform t{
+        {-4, 0.5f, 9},
+        cast::quat_from_xyzw(axis_angle_xyzw(glm::normalize(glm::vec3(1, 2, 3)), 70.0f)),
+        {0.5f, 2, 3}};
     anim::Transform back = anim::decompose(anim::to_matrix(t));
     expect_vec3(back.translation, t.translation);
     expect_vec3(back.scale, t.scale);
@@ -98,7 +101,8 @@ TEST(WorldTransform, LocalToWorldJobValidatesSpans) {
     scene.build();
     std::vector<anim::Transform> locals(1);
     std::vector<glm::mat4> worlds;
-    anim::LocalToWorldJob job{.skeleton = &scene.compiled_skeleton, .locals = locals, .worlds = worlds};
+    anim::LocalToWorldJob job{
+        .skeleton = &scene.compiled_skeleton, .locals = locals, .worlds = worlds};
     EXPECT_FALSE(job.validate());
     EXPECT_FALSE(job.run().has_value());
 }

@@ -25,7 +25,8 @@ struct LoadedAnimation {
     const cast::Node* own_skeleton = nullptr;  // the animation's own Skeleton child, if any
 };
 
-std::optional<LoadedAnimation> load_animation(const std::string& model_path, const std::string& anim_path) {
+std::optional<LoadedAnimation> load_animation(const std::string& model_path,
+                                              const std::string& anim_path) {
     LoadedAnimation loaded;
     auto animation_document = load(anim_path, "");
     if (!animation_document) return std::nullopt;
@@ -37,7 +38,8 @@ std::optional<LoadedAnimation> load_animation(const std::string& model_path, con
         return std::nullopt;
     }
     if (animations.size() > 1)
-        fmt::print(stderr, "castkit: {}: holds {} animations; using the first\n", anim_path, animations.size());
+        fmt::print(stderr, "castkit: {}: holds {} animations; using the first\n", anim_path,
+                   animations.size());
     const cast::Animation& animation = animations.front();
     if (cast::Skeleton own = animation.skeleton()) loaded.own_skeleton = &own.node();
 
@@ -59,7 +61,8 @@ std::optional<LoadedAnimation> load_animation(const std::string& model_path, con
             return std::nullopt;
         }
     } else if (!(skeleton = animation.skeleton())) {
-        fmt::print(stderr, "castkit: {}: the animation has no Skeleton of its own; give --model\n", anim_path);
+        fmt::print(stderr, "castkit: {}: the animation has no Skeleton of its own; give --model\n",
+                   anim_path);
         return std::nullopt;
     }
 
@@ -85,17 +88,23 @@ using Out = std::back_insert_iterator<std::string>;
 
 // Shortest text that reads back to the float; non-finite values as strings (dump's schema).
 void json_number(std::string& out, float value) {
-    if (std::isnan(value)) out += "\"nan\"";
-    else if (std::isinf(value)) out += value > 0 ? "\"inf\"" : "\"-inf\"";
-    else fmt::format_to(Out(out), "{}", value);
+    if (std::isnan(value))
+        out += "\"nan\"";
+    else if (std::isinf(value))
+        out += value > 0 ? "\"inf\"" : "\"-inf\"";
+    else
+        fmt::format_to(Out(out), "{}", value);
 }
 
 void json_string(std::string& out, std::string_view text) {
     out += '"';
     for (char c : text) {
-        if (c == '"' || c == '\\') (out += '\\') += c;
-        else if (static_cast<unsigned char>(c) < 0x20) fmt::format_to(Out(out), "\\u{:04x}", static_cast<unsigned char>(c));
-        else out += c;
+        if (c == '"' || c == '\\')
+            (out += '\\') += c;
+        else if (static_cast<unsigned char>(c) < 0x20)
+            fmt::format_to(Out(out), "\\u{:04x}", static_cast<unsigned char>(c));
+        else
+            out += c;
     }
     out += '"';
 }
@@ -161,13 +170,14 @@ std::string pose_json(const LoadedAnimation& loaded, float frame, const Pose& po
 
 std::string pose_text(const LoadedAnimation& loaded, float frame, const Pose& pose) {
     const anim::Animation& a = loaded.animation;
-    std::string out = fmt::format("frame {}{} ({} fps, keys {} to {}{})\n", frame,
-                                  a.name.empty() ? "" : fmt::format(" of '{}'", a.name), a.framerate,
-                                  a.start_frame, a.end_frame, a.looping ? ", looping" : "");
+    std::string out =
+        fmt::format("frame {}{} ({} fps, keys {} to {}{})\n", frame,
+                    a.name.empty() ? "" : fmt::format(" of '{}'", a.name), a.framerate,
+                    a.start_frame, a.end_frame, a.looping ? ", looping" : "");
     auto line = [&](const char* label, const anim::Transform& t) {
-        fmt::format_to(Out(out), "  {:<5} t ({}, {}, {})  r ({}, {}, {}, {})  s ({}, {}, {})\n", label,
-                       t.translation.x, t.translation.y, t.translation.z, t.rotation.x, t.rotation.y,
-                       t.rotation.z, t.rotation.w, t.scale.x, t.scale.y, t.scale.z);
+        fmt::format_to(Out(out), "  {:<5} t ({}, {}, {})  r ({}, {}, {}, {})  s ({}, {}, {})\n",
+                       label, t.translation.x, t.translation.y, t.translation.z, t.rotation.x,
+                       t.rotation.y, t.rotation.z, t.rotation.w, t.scale.x, t.scale.y, t.scale.z);
     };
     for (std::size_t i = 0; i < loaded.skeleton.bone_count(); ++i) {
         fmt::format_to(Out(out), "{}\n", loaded.skeleton.names[i]);
@@ -178,7 +188,8 @@ std::string pose_text(const LoadedAnimation& loaded, float frame, const Pose& po
         fmt::format_to(Out(out), "blend shape {} = {}\n", a.blend_shapes[i], pose.weights[i]);
     for (std::size_t i = 0; i < pose.visibility.size(); ++i)
         fmt::format_to(Out(out), "visibility {} = {} ({})\n", a.visibility_nodes[i],
-                       anim::is_visible(pose.visibility[i]) ? "visible" : "hidden", pose.visibility[i]);
+                       anim::is_visible(pose.visibility[i]) ? "visible" : "hidden",
+                       pose.visibility[i]);
     return out;
 }
 
@@ -194,12 +205,17 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
     };
     auto options = std::make_shared<Options>();
 
-    CLI::App* pose = app.add_subcommand("pose", "Print every bone's local and world transform at a frame");
+    CLI::App* pose =
+        app.add_subcommand("pose", "Print every bone's local and world transform at a frame");
     pose->add_option("--model", options->model, "File with the Model whose Skeleton is animated");
-    pose->add_option("--anim", options->animation, "File with the Animation (and maybe its own Skeleton)")->required();
-    pose->add_option("--frame", options->frame, "Frame to evaluate (fractional allowed)")->required();
+    pose->add_option("--anim", options->animation,
+                     "File with the Animation (and maybe its own Skeleton)")
+        ->required();
+    pose->add_option("--frame", options->frame, "Frame to evaluate (fractional allowed)")
+        ->required();
     pose->add_flag("--json", options->json, "Print JSON");
-    pose->add_flag("--loop", options->looped, "Wrap the frame into the key range if the animation loops");
+    pose->add_flag("--loop", options->looped,
+                   "Wrap the frame into the key range if the animation loops");
     pose->callback([options, &exit_code] {
         auto loaded = load_animation(options->model, options->animation);
         if (!loaded) {
@@ -211,11 +227,15 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
                     std::vector<float>(loaded->animation.blend_shapes.size()),
                     std::vector<float>(loaded->animation.visibility_nodes.size())};
         std::vector<glm::mat4> worlds(bones);
-        anim::SamplingJob sampling{.animation = &loaded->animation, .skeleton = &loaded->skeleton,
-                                   .frame = options->frame, .looped = options->looped,
-                                   .locals = result.locals, .blend_shape_weights = result.weights,
+        anim::SamplingJob sampling{.animation = &loaded->animation,
+                                   .skeleton = &loaded->skeleton,
+                                   .frame = options->frame,
+                                   .looped = options->looped,
+                                   .locals = result.locals,
+                                   .blend_shape_weights = result.weights,
                                    .visibility = result.visibility};
-        anim::LocalToWorldJob world{.skeleton = &loaded->skeleton, .locals = result.locals, .worlds = worlds};
+        anim::LocalToWorldJob world{
+            .skeleton = &loaded->skeleton, .locals = result.locals, .worlds = worlds};
         if (auto ok = sampling.run(); !ok) {
             fmt::print(stderr, "{}\n", ok.error().to_string());
             exit_code = kInvalidInput;
@@ -232,11 +252,16 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
         (void)platform::write_stdout(std::as_bytes(std::span(text)));
     });
 
-    CLI::App* bake = app.add_subcommand("bake", "Resample an animation into absolute curves on every frame");
+    CLI::App* bake =
+        app.add_subcommand("bake", "Resample an animation into absolute curves on every frame");
     bake->add_option("--model", options->model, "File with the Model whose Skeleton is animated");
-    bake->add_option("--anim", options->animation, "File with the Animation (and maybe its own Skeleton)")->required();
-    bake->add_option("-o,--output", options->output, "Output .cast file ('-' for stdout)")->required();
-    bake->add_option("--fps", options->framerate, "Output frames per second (default: the animation's)");
+    bake->add_option("--anim", options->animation,
+                     "File with the Animation (and maybe its own Skeleton)")
+        ->required();
+    bake->add_option("-o,--output", options->output, "Output .cast file ('-' for stdout)")
+        ->required();
+    bake->add_option("--fps", options->framerate,
+                     "Output frames per second (default: the animation's)");
     bake->add_option("--tolerance", options->tolerance,
                      "Reduce keys within this error (units; radians for rotations)");
     bake->callback([options, &exit_code] {
@@ -246,7 +271,8 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
             return;
         }
         auto baked = anim::bake(loaded->animation, loaded->skeleton,
-                                {.framerate = options->framerate, .tolerance = options->tolerance,
+                                {.framerate = options->framerate,
+                                 .tolerance = options->tolerance,
                                  .skeleton_node = loaded->own_skeleton});
         if (!baked) {
             fmt::print(stderr, "{}\n", baked.error().to_string());

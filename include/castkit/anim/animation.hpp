@@ -15,11 +15,15 @@ namespace castkit::anim {
 
 // What a curve keys (its `kp`).
 enum class Channel : std::uint8_t {
-    TranslationX, TranslationY, TranslationZ,  // tx ty tz
-    Rotation,                                  // rq
-    ScaleX, ScaleY, ScaleZ,                    // sx sy sz
-    BlendShape,                                // bs
-    Visibility,                                // vb
+    TranslationX,  // tx
+    TranslationY,  // ty
+    TranslationZ,  // tz
+    Rotation,      // rq
+    ScaleX,        // sx
+    ScaleY,        // sy
+    ScaleZ,        // sz
+    BlendShape,    // bs
+    Visibility,    // vb
 };
 
 // How a curve's keys combine with the rest and base values (rule 22).
@@ -79,7 +83,9 @@ public:
     std::vector<NotificationTrackKeys> notification_tracks;
 
     // Seconds to frames (rule 20).
-    float frames_from_seconds(double seconds) const { return static_cast<float>(seconds * framerate); }
+    float frames_from_seconds(double seconds) const {
+        return static_cast<float>(seconds * framerate);
+    }
 };
 
 // What else a Model names, so `bs` and `vb` curves can be checked against it.

@@ -31,8 +31,10 @@ inline std::uint32_t find_key(const float* frames, std::uint32_t count, float fr
     std::uint32_t low = 0, high = count - 1;  // invariant: frames[low] <= frame < frames[high]
     while (high - low > 1) {
         std::uint32_t middle = low + (high - low) / 2;
-        if (frames[middle] <= frame) low = middle;
-        else high = middle;
+        if (frames[middle] <= frame)
+            low = middle;
+        else
+            high = middle;
     }
     return cursor = low;
 }
@@ -73,7 +75,7 @@ float wrap_frame(float frame, float start, float end);
 struct CurveKeys {
     Channel channel = Channel::TranslationX;
     std::vector<float> frames;
-    std::vector<float> scalars;       // every channel but rq
+    std::vector<float> scalars;        // every channel but rq
     std::vector<glm::quat> rotations;  // rq
 
     std::size_t size() const { return frames.size(); }

@@ -4,8 +4,8 @@
 //
 //   castkit::anim::SamplingJob sampling{.animation = &animation, .skeleton = &skeleton,
 //                                       .frame = 12.5f, .locals = locals};
-//   castkit::anim::LocalToWorldJob world{.skeleton = &skeleton, .locals = locals, .worlds = worlds};
-//   if (!sampling.run() || !world.run()) ...
+//   castkit::anim::LocalToWorldJob world{.skeleton = &skeleton, .locals = locals, .worlds =
+//   worlds}; if (!sampling.run() || !world.run()) ...
 #pragma once
 
 #include <castkit/anim/animation.hpp>
@@ -43,9 +43,9 @@ struct SamplingJob {
     // Optional key cursors; without one, each key is found by binary search.
     SamplingContext* context = nullptr;
 
-    std::span<Transform> locals{};             // skeleton->bone_count()
-    std::span<float> blend_shape_weights{};    // animation->blend_shapes.size(), may be empty if 0
-    std::span<float> visibility{};             // animation->visibility_nodes.size(): visible >= 0.5
+    std::span<Transform> locals{};           // skeleton->bone_count()
+    std::span<float> blend_shape_weights{};  // animation->blend_shapes.size(), may be empty if 0
+    std::span<float> visibility{};           // animation->visibility_nodes.size(): visible >= 0.5
 
     bool validate() const;
     Expected<void> run() const;

@@ -38,7 +38,7 @@ Transform decompose(const glm::mat4& matrix);
 class Skeleton {
 public:
     std::vector<std::string> names;
-    std::vector<std::int32_t> parents;                  // -1 for a root
+    std::vector<std::int32_t> parents;                   // -1 for a root
     std::vector<std::uint8_t> segment_scale_compensate;  // rule 14: default true
     std::vector<Transform> rest;                         // lp, lr, s (defaults 0, identity, 1)
     std::vector<std::uint32_t> order;                    // every bone, parents first
