@@ -107,6 +107,18 @@ TEST(AnimCli, PoseUsesTheAnimationsOwnSkeleton) {
     expect_floats(json::parse(result.out)["bones"][0]["local"]["t"], {0, 0, 2});
 }
 
+TEST(AnimCli, PoseUsesAModelInTheAnimationsFile) {
+    std::filesystem::path dir = temp_dir("anim-cli-same");
+    Scene scene;
+    scene.bone("pelvis", -1, {0, 0, 3});
+    scene.curve("pelvis", "tx", {0, 2}, {0.0f, 4.0f}, "relative");
+    ASSERT_TRUE(cast::write(scene.document, dir / "both.cast").has_value());
+    CommandResult result =
+        run_cli(fmt::format("pose --anim \"{}\" --frame 1 --json", (dir / "both.cast").string()));
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    expect_floats(json::parse(result.out)["bones"][0]["local"]["t"], {2, 0, 3});
+}
+
 TEST(AnimCli, PoseWithoutAnySkeletonFails) {
     std::filesystem::path dir = write_model_and_animation("anim-cli-noskel");
     CommandResult result =

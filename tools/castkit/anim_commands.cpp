@@ -43,27 +43,37 @@ std::optional<LoadedAnimation> load_animation(const std::string& model_path,
     const cast::Animation& animation = animations.front();
     if (cast::Skeleton own = animation.skeleton()) loaded.own_skeleton = &own.node();
 
+    // The skeleton: the first Model with one in --model; without --model, the animation's own
+    // Skeleton, else the first Model with one in the animation's file.
     cast::Skeleton skeleton;
     anim::BindingTargets targets;
+    auto find_model_skeleton = [&](cast::Document& document) {
+        for (cast::Model& model : document.models())
+            if (cast::Skeleton found = model.skeleton()) {
+                skeleton = found;
+                targets = anim::binding_targets(model);
+                return;
+            }
+    };
     if (!model_path.empty()) {
         auto model_document = load(model_path, "");
         if (!model_document) return std::nullopt;
         loaded.model_document = std::move(*model_document);
         print_diagnostics(loaded.model_document.warnings);
-        for (cast::Model& model : loaded.model_document.models())
-            if (cast::Skeleton found = model.skeleton()) {
-                skeleton = found;
-                targets = anim::binding_targets(model);
-                break;
-            }
+        find_model_skeleton(loaded.model_document);
         if (!skeleton) {
             fmt::print(stderr, "castkit: {}: no Model with a Skeleton\n", model_path);
             return std::nullopt;
         }
     } else if (!(skeleton = animation.skeleton())) {
-        fmt::print(stderr, "castkit: {}: the animation has no Skeleton of its own; give --model\n",
-                   anim_path);
-        return std::nullopt;
+        find_model_skeleton(loaded.animation_document);
+        if (!skeleton) {
+            fmt::print(stderr,
+                       "castkit: {}: neither the animation nor a Model in the file has a "
+                       "Skeleton; give --model\n",
+                       anim_path);
+            return std::nullopt;
+        }
     }
 
     Diagnostics reports;
