@@ -183,6 +183,15 @@ TEST(CurveSampling, CursorMatchesBinarySearch) {
     }
 }
 
+// Two keys on one frame are a step: the later one applies from that frame on.
+TEST(CurveSampling, TwoKeysOnOneFrameAreAStep) {
+    Scene scene;
+    anim::CurveKeys keys = keys_of(scene.curve("a", "tx", {0, 5, 5, 10}, {0.0f, 1.0f, 2.0f, 3.0f}));
+    EXPECT_FLOAT_EQ(keys.sample_scalar(2.5f), 0.5f);
+    EXPECT_FLOAT_EQ(keys.sample_scalar(5.0f), 2.0f);
+    EXPECT_FLOAT_EQ(keys.sample_scalar(7.5f), 2.5f);
+}
+
 // Unevenly spaced keys: the proportional guess misses and the binary search finds the key.
 TEST(CurveSampling, UnevenKeysAreFound) {
     std::vector<float> frames = {0, 1, 2, 50, 51, 100};
