@@ -6,13 +6,13 @@
 
 #include <array>
 #include <cmath>
+#include <limits>
 
 #include "problem.hpp"
 
 namespace castkit::anim {
 namespace {
 
-// More frames than this is a malformed range (keys near 2^32), not an animation.
 constexpr std::int64_t kMaxBakedFrames = std::int64_t{1} << 24;
 
 // One baked output curve: where its value comes from in the sampled pose.
@@ -74,11 +74,20 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
     // Output frame k is source frame k / ratio; frames stay absolute (a range starting at 40
     // still starts at 40 × ratio).
     const double ratio = double(framerate) / animation.framerate;
-    const std::int64_t first = std::llround(animation.start_frame * ratio);
-    const std::int64_t last = std::llround(animation.end_frame * ratio);
-    if (last - first + 1 > kMaxBakedFrames)
+    const double first_frame = std::round(double(animation.start_frame) * ratio);
+    const double last_frame = std::round(double(animation.end_frame) * ratio);
+    // kb holds u32 frames; more frames than kMaxBakedFrames is a malformed range, not an
+    // animation.
+    if (!(last_frame <= double(std::numeric_limits<std::uint32_t>::max())))
+        return make_error(problem("anim.bake", fmt::format("frame {} at {} fps does not fit a key "
+                                                           "frame buffer",
+                                                           last_frame, framerate)));
+    if (last_frame - first_frame + 1 > double(kMaxBakedFrames))
         return make_error(problem("anim.bake", fmt::format("{} frames to bake is more than {}",
-                                                           last - first + 1, kMaxBakedFrames)));
+                                                           last_frame - first_frame + 1,
+                                                           kMaxBakedFrames)));
+    const auto first = static_cast<std::int64_t>(first_frame);
+    const auto last = static_cast<std::int64_t>(last_frame);
 
     std::vector<BakedChannel> channels = animated_channels(animation, skeleton);
     std::vector<Transform> locals(skeleton.bone_count());

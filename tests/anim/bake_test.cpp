@@ -169,6 +169,25 @@ TEST(Bake, KeepsTheAnimationsOwnSkeletonWithUniqueHashes) {
     EXPECT_EQ(read->animations()[0].curves().size(), 9u);
 }
 
+// A key range no bake can hold is an error, not a huge allocation or a wrapped frame.
+TEST(Bake, RefusesRangesBeyondKeyFrameBuffers) {
+    Scene scene;
+    scene.bone("a");
+    scene.curve("a", "tx", {4000000000u, 4000000001u}, {0.0f, 1.0f});
+    scene.build();
+    auto doubled = anim::bake(scene.compiled, scene.compiled_skeleton, {.framerate = 60.0f});
+    ASSERT_FALSE(doubled.has_value());
+    EXPECT_NE(doubled.error().message.find("does not fit"), std::string::npos);
+
+    Scene wide;
+    wide.bone("a");
+    wide.curve("a", "tx", {0, 4000000000u}, {0.0f, 1.0f});
+    wide.build();
+    auto long_range = anim::bake(wide.compiled, wide.compiled_skeleton);
+    ASSERT_FALSE(long_range.has_value());
+    EXPECT_NE(long_range.error().message.find("frames to bake"), std::string::npos);
+}
+
 TEST(KeyReduction, LinearRunCollapsesToItsEnds) {
     std::vector<float> frames, values;
     for (int i = 0; i <= 100; ++i) {
