@@ -9,22 +9,9 @@
 namespace castkit::anim {
 
 glm::quat shortest_slerp(const glm::quat& a, const glm::quat& b, float alpha) {
-    float cosine = glm::dot(a, b);
-    glm::quat target = b;
-    if (cosine < 0.0f) {
-        target = -b;
-        cosine = -cosine;
-    }
-    glm::quat blended;
-    if (cosine > 0.9999995f) {
-        blended = a * (1.0f - alpha) + target * alpha;
-    } else {
-        float angle = std::acos(cosine);
-        float inverse_sine = 1.0f / std::sin(angle);
-        blended = a * (std::sin((1.0f - alpha) * angle) * inverse_sine) +
-                  target * (std::sin(alpha * angle) * inverse_sine);
-    }
-    return glm::normalize(blended);
+    // glm::slerp negates b when a · b < 0 (the shorter arc) and lerps when the two are within
+    // float epsilon; normalising removes the drift of both paths.
+    return glm::normalize(glm::slerp(a, b, alpha));
 }
 
 float wrap_frame(float frame, float start, float end) {
