@@ -4,8 +4,9 @@
 //
 //   castkit::anim::SamplingJob sampling{.animation = &animation, .skeleton = &skeleton,
 //                                       .frame = 12.5f, .locals = locals};
-//   castkit::anim::LocalToWorldJob world{.skeleton = &skeleton, .locals = locals, .worlds =
-//   worlds}; if (!sampling.run() || !world.run()) ...
+//   castkit::anim::LocalToWorldJob world{.skeleton = &skeleton, .locals = locals,
+//                                        .worlds = worlds};
+//   if (!sampling.run() || !world.run()) ...
 #pragma once
 
 #include <castkit/anim/animation.hpp>
