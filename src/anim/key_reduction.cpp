@@ -63,7 +63,10 @@ std::vector<std::uint32_t> reduce_slerp_keys(std::span<const float> frames,
     if (count == 0) return kept;
     kept.push_back(0);
     std::uint32_t anchor = 0;
+    // True when the slerp from the anchor to `end` passes within `tolerance` of every key in
+    // between. O(end - anchor).
     auto fits = [&](std::uint32_t end) {
+        if (end == anchor + 1) return true;
         const float span = frames[end] - frames[anchor];
         if (!(span > 0.0f)) return false;
         for (std::uint32_t k = anchor + 1; k < end; ++k) {
@@ -73,17 +76,30 @@ std::vector<std::uint32_t> reduce_slerp_keys(std::span<const float> frames,
         }
         return true;
     };
-    for (std::uint32_t j = 2; j < count; ++j) {
-        if (fits(j)) continue;
-        if (kept.back() != j - 1) kept.push_back(j - 1);
-        anchor = j - 1;
-        if (!(frames[j] > frames[anchor])) {  // a step: keep both sides
-            kept.push_back(j);
-            anchor = j;
-            ++j;
+    // Each segment ends at the farthest key found by doubling the span, then bisecting between
+    // the last end that fits and the first that does not: O(span · log span) per segment
+    // instead of O(span²) for a long still stretch.
+    while (anchor + 1 < count) {
+        std::uint32_t good = anchor + 1, bad = count;
+        for (std::uint32_t step = 1; good + step < count; step *= 2) {
+            if (!fits(good + step)) {
+                bad = good + step;
+                break;
+            }
+            good += step;
         }
+        if (bad == count && good + 1 < count) {
+            if (fits(count - 1)) good = count - 1;
+            else bad = count - 1;
+        }
+        while (bad < count && bad - good > 1) {
+            std::uint32_t middle = good + (bad - good) / 2;
+            if (fits(middle)) good = middle;
+            else bad = middle;
+        }
+        kept.push_back(good);
+        anchor = good;
     }
-    if (kept.back() != count - 1) kept.push_back(count - 1);
     return kept;
 }
 

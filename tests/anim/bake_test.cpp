@@ -239,6 +239,12 @@ TEST(KeyReduction, SlerpAtConstantSpeedCollapsesToItsEnds) {
         values.push_back(cast::quat_from_xyzw(axis_angle_xyzw({0, 1, 0}, float(i) * 4.0f)));
     }
     EXPECT_EQ(anim::reduce_slerp_keys(frames, values, 1e-3f), (std::vector<std::uint32_t>{0, 30}));
+    // A long still stretch costs O(keys · log keys), not O(keys²).
+    std::vector<float> still_frames(200000);
+    for (std::size_t i = 0; i < still_frames.size(); ++i) still_frames[i] = float(i);
+    std::vector<glm::quat> still(still_frames.size(), glm::quat(1, 0, 0, 0));
+    EXPECT_EQ(anim::reduce_slerp_keys(still_frames, still, 1e-4f),
+              (std::vector<std::uint32_t>{0, 199999}));
     // A turn back in the middle must be kept.
     values[15] = cast::quat_from_xyzw(axis_angle_xyzw({0, 1, 0}, 0.0f));
     std::vector<std::uint32_t> kept = anim::reduce_slerp_keys(frames, values, 1e-3f);

@@ -40,7 +40,7 @@ std::vector<std::uint32_t> reduce_linear_keys(std::span<const float> frames,
                                               std::span<const float> values, float tolerance);
 
 // The same for quaternion keys under shortest-path slerp; `tolerance` is the largest angle in
-// radians between a dropped key and the slerp of the kept ones. O(keys × span length).
+// radians between a dropped key and the slerp of the kept ones. O(keys · log keys) slerps.
 std::vector<std::uint32_t> reduce_slerp_keys(std::span<const float> frames,
                                              std::span<const glm::quat> values, float tolerance);
 
