@@ -83,9 +83,9 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
                                                            "frame buffer",
                                                            last_frame, framerate)));
     if (last_frame - first_frame + 1 > double(kMaxBakedFrames))
-        return make_error(problem("anim.bake", fmt::format("{} frames to bake is more than {}",
-                                                           last_frame - first_frame + 1,
-                                                           kMaxBakedFrames)));
+        return make_error(
+            problem("anim.bake", fmt::format("{} frames to bake is more than {}",
+                                             last_frame - first_frame + 1, kMaxBakedFrames)));
     const auto first = static_cast<std::int64_t>(first_frame);
     const auto last = static_cast<std::int64_t>(last_frame);
 

@@ -9,9 +9,24 @@
 namespace castkit::anim {
 
 glm::quat shortest_slerp(const glm::quat& a, const glm::quat& b, float alpha) {
-    // glm::slerp negates b when a · b < 0 (the shorter arc) and lerps when the two are within
-    // float epsilon; normalising removes the drift of both paths.
-    return glm::normalize(glm::slerp(a, b, alpha));
+    // The hot path of rotation sampling. glm::slerp computes one acos and three sines; the same
+    // weights come from one acos, one sqrt and one sin/cos pair (which compilers fuse):
+    // sin((1 - t)θ) / sin θ = cos tθ - cos θ · sin tθ / sin θ.
+    float cosine = glm::dot(a, b);
+    glm::quat target = b;
+    if (cosine < 0.0f) {  // the shorter arc
+        target = -b;
+        cosine = -cosine;
+    }
+    // Within ~0.1° normalised lerp is slerp to float precision, and sin θ would be ~0.
+    if (cosine > 0.999999f) return glm::normalize(a * (1.0f - alpha) + target * alpha);
+    const float angle = std::acos(cosine);
+    const float sine = std::sqrt((1.0f - cosine) * (1.0f + cosine));
+    const float sine_alpha = std::sin(alpha * angle);
+    const float cosine_alpha = std::cos(alpha * angle);
+    const float weight_b = sine_alpha / sine;
+    const float weight_a = cosine_alpha - cosine * weight_b;
+    return glm::normalize(a * weight_a + target * weight_b);
 }
 
 float wrap_frame(float frame, float start, float end) {

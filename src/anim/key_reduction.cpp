@@ -89,13 +89,17 @@ std::vector<std::uint32_t> reduce_slerp_keys(std::span<const float> frames,
             good += step;
         }
         if (bad == count && good + 1 < count) {
-            if (fits(count - 1)) good = count - 1;
-            else bad = count - 1;
+            if (fits(count - 1))
+                good = count - 1;
+            else
+                bad = count - 1;
         }
         while (bad < count && bad - good > 1) {
             std::uint32_t middle = good + (bad - good) / 2;
-            if (fits(middle)) good = middle;
-            else bad = middle;
+            if (fits(middle))
+                good = middle;
+            else
+                bad = middle;
         }
         kept.push_back(good);
         anchor = good;

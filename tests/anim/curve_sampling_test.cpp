@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "scene.hpp"
 
 namespace castkit::test {
@@ -97,6 +99,22 @@ TEST(CurveSampling, Rule21QuaternionSignFlipTakesShortestPath) {
     anim::CurveKeys keys = keys_of(scene.rotation("a", {0, 10}, {glm::vec4(0, 0, 0, 1), -quarter}));
     expect_same_rotation(keys.sample_rotation(5.0f), axis_angle_xyzw({0, 0, 1}, 45.0f));
     expect_same_rotation(keys.sample_rotation(2.5f), axis_angle_xyzw({0, 0, 1}, 22.5f));
+}
+
+// castkit's slerp computes the weights another way than glm::slerp; both are slerp.
+TEST(CurveSampling, SlerpAgreesWithGlm) {
+    std::mt19937 random(3);
+    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+    for (int i = 0; i < 1000; ++i) {
+        glm::quat a =
+            glm::normalize(glm::quat(unit(random), unit(random), unit(random), unit(random)));
+        glm::quat b =
+            glm::normalize(glm::quat(unit(random), unit(random), unit(random), unit(random)));
+        float alpha = (unit(random) + 1.0f) / 2.0f;
+        glm::quat expected = glm::normalize(glm::slerp(a, b, alpha));
+        expect_same_rotation(anim::shortest_slerp(a, b, alpha), cast::xyzw_from_quat(expected),
+                             2e-6f);
+    }
 }
 
 TEST(CurveSampling, NearlyEqualRotationsStayNormalised) {

@@ -62,9 +62,13 @@ void sample_around(const anim::Animation& built, const anim::Skeleton& skeleton)
     std::vector<float> visibility(built.visibility_nodes.size());
     for (float frame : {built.start_frame - 1.0f, (built.start_frame + built.end_frame) / 2,
                         built.end_frame + 0.5f}) {
-        anim::SamplingJob job{.animation = &built, .skeleton = &skeleton, .frame = frame,
-                              .looped = true, .locals = locals,
-                              .blend_shape_weights = weights, .visibility = visibility};
+        anim::SamplingJob job{.animation = &built,
+                              .skeleton = &skeleton,
+                              .frame = frame,
+                              .looped = true,
+                              .locals = locals,
+                              .blend_shape_weights = weights,
+                              .visibility = visibility};
         EXPECT_TRUE(job.run().has_value());
     }
 }

@@ -51,7 +51,7 @@ inline float sample_linear(const float* frames, const float* values, std::uint32
 }
 
 // Slerp from `a` to `b` along the shorter arc (b is negated when a · b < 0), normalised.
-// One acos, three sines.
+// One acos, one sqrt, one sine and cosine.
 glm::quat shortest_slerp(const glm::quat& a, const glm::quat& b, float alpha);
 
 // Shortest-path slerp of quaternion keys at `frame`, holding outside the keys. Costs as
