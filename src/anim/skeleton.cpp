@@ -50,7 +50,19 @@ std::int32_t Skeleton::find_bone(std::string_view name) const {
 Expected<void> Skeleton::finalize() {
     exact_.clear();
     folded_.clear();
+    order.clear();
     const auto count = static_cast<std::int32_t>(names.size());
+    if (parents.size() != names.size() || segment_scale_compensate.size() != names.size() ||
+        rest.size() != names.size())
+        return make_error(
+            problem("anim.skeleton-arrays",
+                    "names, parents, segment_scale_compensate and rest differ in size"));
+    for (std::int32_t i = 0; i < count; ++i)
+        if (parents[i] < -1 || parents[i] >= count)
+            return make_error(problem("anim.bone-parent",
+                                      fmt::format("bone '{}' has parent index {}, outside the "
+                                                  "skeleton",
+                                                  names[i], parents[i])));
     // The first bone of a name wins both lookups, so duplicate names bind predictably.
     for (std::int32_t i = 0; i < count; ++i) {
         exact_.try_emplace(names[i], i);
@@ -67,7 +79,6 @@ Expected<void> Skeleton::finalize() {
         else
             children[parents[i]].push_back(static_cast<std::uint32_t>(i));
     }
-    order.clear();
     while (!stack.empty()) {
         std::uint32_t bone = stack.back();
         stack.pop_back();

@@ -114,6 +114,22 @@ TEST(Binding, SkeletonParentCycleIsAnError) {
     EXPECT_EQ(skeleton.error().rule, "anim.bone-cycle");
 }
 
+TEST(Binding, FinalizeRejectsInconsistentArrays) {
+    anim::Skeleton skeleton;
+    skeleton.names = {"a", "b"};
+    skeleton.parents = {-1};
+    skeleton.segment_scale_compensate = {1, 1};
+    skeleton.rest.resize(2);
+    ASSERT_FALSE(skeleton.finalize().has_value());
+    skeleton.parents = {-1, 2};
+    auto out_of_range = skeleton.finalize();
+    ASSERT_FALSE(out_of_range.has_value());
+    EXPECT_EQ(out_of_range.error().rule, "anim.bone-parent");
+    skeleton.parents = {-1, 0};
+    ASSERT_TRUE(skeleton.finalize().has_value());
+    EXPECT_EQ(skeleton.order, (std::vector<std::uint32_t>{0, 1}));
+}
+
 TEST(Binding, ParentIndexOutOfRangeIsReportedAndMadeARoot) {
     Scene scene;
     scene.bone("a", 7);

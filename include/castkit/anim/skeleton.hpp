@@ -50,7 +50,8 @@ public:
     std::int32_t find_bone(std::string_view name) const;
 
     // Rebuilds the lookup tables and the evaluation order after the arrays were edited. Fails
-    // when the parents form a cycle. O(bones).
+    // when the arrays differ in size, a parent index is outside the skeleton, or the parents
+    // form a cycle. O(bones).
     Expected<void> finalize();
 
 private:
