@@ -14,18 +14,20 @@
 
 namespace castkit::anim {
 
+namespace {
+// The `kp` of each Channel, in the enum's order.
+constexpr std::array<std::string_view, 9> kKeyProperties = {"tx", "ty", "tz", "rq", "sx",
+                                                            "sy", "sz", "bs", "vb"};
+}  // namespace
+
 std::optional<Channel> channel_from_key_property(std::string_view kp) {
-    static constexpr std::array<std::string_view, 9> kNames = {"tx", "ty", "tz", "rq", "sx",
-                                                               "sy", "sz", "bs", "vb"};
-    for (std::size_t i = 0; i < kNames.size(); ++i)
-        if (kNames[i] == kp) return static_cast<Channel>(i);
+    for (std::size_t i = 0; i < kKeyProperties.size(); ++i)
+        if (kKeyProperties[i] == kp) return static_cast<Channel>(i);
     return std::nullopt;
 }
 
 std::string_view key_property_name(Channel channel) {
-    static constexpr std::array<std::string_view, 9> kNames = {"tx", "ty", "tz", "rq", "sx",
-                                                               "sy", "sz", "bs", "vb"};
-    return kNames[static_cast<std::size_t>(channel)];
+    return kKeyProperties[static_cast<std::size_t>(channel)];
 }
 
 std::optional<CurveMode> mode_from_name(std::string_view mode) {
@@ -33,14 +35,6 @@ std::optional<CurveMode> mode_from_name(std::string_view mode) {
     if (mode == "relative") return CurveMode::Relative;
     if (mode == "additive") return CurveMode::Additive;
     return std::nullopt;
-}
-
-std::string_view mode_name(CurveMode mode) {
-    switch (mode) {
-        case CurveMode::Relative: return "relative";
-        case CurveMode::Additive: return "additive";
-        default: return "absolute";
-    }
 }
 
 BindingTargets binding_targets(const cast::Model& model) {

@@ -31,10 +31,10 @@ enum class CurveMode : std::uint8_t { Absolute, Relative, Additive };
 
 // The channel a `kp` names, or nullopt.
 std::optional<Channel> channel_from_key_property(std::string_view key_property);
+// The `kp` that keys `channel` ("tx" … "vb").
 std::string_view key_property_name(Channel channel);
 // The mode an `m` names, or nullopt.
 std::optional<CurveMode> mode_from_name(std::string_view mode);
-std::string_view mode_name(CurveMode mode);
 
 // Where a track's keys are in the Animation's flat key arrays.
 struct TrackRange {
