@@ -15,6 +15,7 @@ enum ExitCode { kSuccess = 0, kInvalidInput = 1, kUsage = 2 };
 
 void register_cast_commands(CLI::App& app, int& exit_code);
 void register_validate_commands(CLI::App& app, int& exit_code);
+void register_anim_commands(CLI::App& app, int& exit_code);
 
 // Reads any supported format (chosen by extension, or `format` when not empty) into a
 // document, printing warnings to stderr. Errors are printed and returned as nullopt.

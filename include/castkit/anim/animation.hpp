@@ -1,0 +1,111 @@
+// The runtime animation: a Cast Animation compiled against one Skeleton (ozz's offline step).
+// Curve names are bound to bones once, modes and CurveModeOverrides are resolved once, and the
+// keys of every curve sit in flat arrays, so sampling (jobs.hpp) does no lookups and no
+// allocation. Curves that name no bone are reported, never silently dropped.
+#pragma once
+
+#include <castkit/anim/skeleton.hpp>
+#include <castkit/cast/nodes.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace castkit::anim {
+
+// What a curve keys (its `kp`).
+enum class Channel : std::uint8_t {
+    TranslationX,  // tx
+    TranslationY,  // ty
+    TranslationZ,  // tz
+    Rotation,      // rq
+    ScaleX,        // sx
+    ScaleY,        // sy
+    ScaleZ,        // sz
+    BlendShape,    // bs
+    Visibility,    // vb
+};
+
+// How a curve's keys combine with the rest and base values (rule 22).
+enum class CurveMode : std::uint8_t { Absolute, Relative, Additive };
+
+// The channel a `kp` names, or nullopt.
+std::optional<Channel> channel_from_key_property(std::string_view key_property);
+// The `kp` that keys `channel` ("tx" … "vb").
+std::string_view key_property_name(Channel channel);
+// The mode an `m` names, or nullopt.
+std::optional<CurveMode> mode_from_name(std::string_view mode);
+
+// Where a track's keys are in the Animation's flat key arrays.
+struct TrackRange {
+    std::uint32_t first = 0;
+    std::uint32_t count = 0;
+};
+
+// One curve after binding, in file order (rule 22: curves apply in file order).
+struct BoundCurve {
+    Channel channel = Channel::TranslationX;
+    CurveMode mode = CurveMode::Absolute;  // after CurveModeOverride resolution
+    // Bone index for transform channels; blend shape / visibility slot for bs / vb.
+    std::uint32_t target = 0;
+    // Index into scalar_tracks (every channel but rq) or rotation_tracks (rq).
+    std::uint32_t track = 0;
+    float blend_weight = 1.0f;  // `ab`, used by additive curves
+};
+
+struct NotificationTrackKeys {
+    std::string name;
+    std::vector<float> frames;  // ascending
+};
+
+class Animation {
+public:
+    std::string name;
+    float framerate = 30.0f;  // frames per second (`fr`)
+    bool looping = false;     // `lo`
+    // The key range over every curve and notification track (both plugins' scene range).
+    float start_frame = 0.0f;
+    float end_frame = 0.0f;
+    // Bones of the skeleton this animation was built for.
+    std::size_t bone_count = 0;
+
+    std::vector<BoundCurve> curves;
+    std::vector<TrackRange> scalar_tracks;
+    std::vector<float> scalar_frames;
+    std::vector<float> scalar_values;
+    std::vector<TrackRange> rotation_tracks;
+    std::vector<float> rotation_frames;
+    std::vector<glm::quat> rotation_values;  // normalised
+
+    // Names `bs` and `vb` curves key, one slot each (exact `nn`).
+    std::vector<std::string> blend_shapes;
+    std::vector<std::string> visibility_nodes;
+    std::vector<NotificationTrackKeys> notification_tracks;
+
+    // Seconds to frames (rule 20).
+    float frames_from_seconds(double seconds) const {
+        return static_cast<float>(seconds * framerate);
+    }
+};
+
+// What else a Model names, so `bs` and `vb` curves can be checked against it.
+struct BindingTargets {
+    // Names of BlendShape nodes. When empty, `bs` curves are not checked.
+    std::vector<std::string> blend_shapes;
+    // Names of meshes, hairs and models that `vb` curves may name besides bones. When empty
+    // (and no bone matches) `vb` curves are not checked.
+    std::vector<std::string> nodes;
+};
+
+// The names a Model's BlendShape, Mesh and Hair nodes (and the Model) carry. O(children).
+BindingTargets binding_targets(const cast::Model& model);
+
+// Compiles `animation` against `skeleton`. Everything it cannot apply is reported in `reports`
+// as a warning naming the curve: unknown node names, unknown `kp` or `m`, key and value buffers
+// of the wrong type or different lengths, keys out of order (they are sorted), overrides on
+// unknown nodes. Fails only when `fr` is not a positive number. O(curves × keys + bones ×
+// depth).
+Expected<Animation> build_animation(const cast::Animation& animation, const Skeleton& skeleton,
+                                    const BindingTargets& targets, Diagnostics& reports);
+
+}  // namespace castkit::anim

@@ -1,0 +1,47 @@
+// The offline half's other direction: a runtime Animation resampled into a new Cast Animation
+// whose curves are all absolute (what the plugins' exporters write), and a key reducer that
+// keeps a baked file small.
+#pragma once
+
+#include <castkit/anim/animation.hpp>
+#include <castkit/anim/skeleton.hpp>
+#include <castkit/cast/document.hpp>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace castkit::anim {
+
+struct BakeOptions {
+    // Output frames per second; 0 keeps the animation's rate.
+    float framerate = 0.0f;
+    // When set, keys are reduced so that every baked frame stays within this distance of the
+    // full bake: units for translation, scale and blend weights, radians for rotations.
+    std::optional<float> tolerance = std::nullopt;
+    // A Skeleton node copied into the baked Animation (for self-contained animation files).
+    const cast::Node* skeleton_node = nullptr;
+};
+
+// Samples `animation` at every output frame from its first to its last key and writes one
+// Root > Animation with an absolute curve for each channel any curve animates (tx/ty/tz/sx/
+// sy/sz per component, rq per bone, bs and vb per name), plus the notification tracks with
+// their frames rescaled. Curves are named after the skeleton's bones; `vb` keys are 0 or 1.
+// O(frames × curves), plus reduction.
+Expected<cast::Document> bake(const Animation& animation, const Skeleton& skeleton,
+                              const BakeOptions& options = {});
+
+// The keys to keep (ascending indices, always the first and the last) so that linear
+// interpolation of the kept keys is within `tolerance` of every key. O(keys).
+std::vector<std::uint32_t> reduce_linear_keys(std::span<const float> frames,
+                                              std::span<const float> values, float tolerance);
+
+// The same for quaternion keys under shortest-path slerp; `tolerance` is the largest angle in
+// radians between a dropped key and the slerp of the kept ones. O(keys · log keys) slerps.
+std::vector<std::uint32_t> reduce_slerp_keys(std::span<const float> frames,
+                                             std::span<const glm::quat> values, float tolerance);
+
+}  // namespace castkit::anim

@@ -1,0 +1,84 @@
+// The runtime half (ozz style): small jobs over caller-owned spans. Each job has validate()
+// (are the inputs and output sizes consistent?) and run() (validate, then compute). Nothing
+// in run() allocates.
+//
+//   castkit::anim::SamplingJob sampling{.animation = &animation, .skeleton = &skeleton,
+//                                       .frame = 12.5f, .locals = locals};
+//   castkit::anim::LocalToWorldJob world{.skeleton = &skeleton, .locals = locals,
+//                                        .worlds = worlds};
+//   if (!sampling.run() || !world.run()) ...
+#pragma once
+
+#include <castkit/anim/animation.hpp>
+#include <castkit/anim/skeleton.hpp>
+
+#include <glm/mat4x4.hpp>
+
+#include <span>
+#include <vector>
+
+namespace castkit::anim {
+
+// Per-track key cursors, so that sampling forward in time finds each key in O(1). One per
+// animation being played; sized once.
+class SamplingContext {
+public:
+    SamplingContext() = default;
+    explicit SamplingContext(const Animation& animation);
+    // Sizes the cursors for `animation` (allocates only when it has more tracks than before).
+    void resize(const Animation& animation);
+
+    std::vector<std::uint32_t> scalar_cursors;
+    std::vector<std::uint32_t> rotation_cursors;
+};
+
+// The local pose of every bone, and every blend shape weight and visibility, at one frame.
+// Starts from the rest pose (weights 0, visibility 1) and applies every curve in file order
+// with its resolved mode (rule 22). O(curves) with a warm context, each curve one lerp or slerp.
+struct SamplingJob {
+    const Animation* animation = nullptr;
+    const Skeleton* skeleton = nullptr;  // the one the animation was built for
+    float frame = 0.0f;                  // fractional frames allowed
+    // Wrap `frame` into the key range when the animation loops (rule 20); otherwise hold.
+    bool looped = false;
+    // Optional key cursors; without one, each key is found by binary search.
+    SamplingContext* context = nullptr;
+
+    std::span<Transform> locals{};           // skeleton->bone_count()
+    std::span<float> blend_shape_weights{};  // animation->blend_shapes.size(), may be empty if 0
+    std::span<float> visibility{};           // animation->visibility_nodes.size(): visible >= 0.5
+
+    bool validate() const;
+    Expected<void> run() const;
+};
+
+// World (model-space) matrices from local transforms (rule 18):
+// world = parent_world · T · C · R · S, C = inverse of the parent's local scale when the bone's
+// segment scale compensate is set. O(bones), one 4×4 product each.
+struct LocalToWorldJob {
+    const Skeleton* skeleton = nullptr;
+    std::span<const Transform> locals{};  // skeleton->bone_count()
+    std::span<glm::mat4> worlds{};        // skeleton->bone_count()
+
+    bool validate() const;
+    Expected<void> run() const;
+};
+
+// Visible when the interpolated `vb` value is at least 0.5 (rule 21).
+inline bool is_visible(float visibility) { return visibility >= 0.5f; }
+
+struct NotificationEvent {
+    std::uint32_t track = 0;  // index into Animation::notification_tracks
+    float frame = 0.0f;       // on the caller's timeline (unwrapped when looped)
+};
+
+// The notification keys with from <= frame < to, in time order (ties in track order), so that
+// consecutive intervals [a, b), [b, c) report each key once. With `looped` on a looping
+// animation the keys repeat every (end_frame - start_frame) frames, a key on end_frame
+// coinciding with start_frame of the next cycle (one event when a track keys both). Clears and
+// fills `out`.
+// O(keys × cycles + events log events).
+void collect_notifications(const Animation& animation, float from, float to, bool looped,
+                           std::vector<NotificationEvent>& out);
+
+}  // namespace castkit::anim

@@ -1,0 +1,69 @@
+// The runtime skeleton: a Cast Skeleton flattened into arrays (names, parents, rest pose,
+// segment scale compensation) with an evaluation order where parents come before children.
+// Built once, offline; the runtime jobs (jobs.hpp) only read it.
+#pragma once
+
+#include <castkit/cast/nodes.hpp>
+#include <castkit/diagnostic.hpp>
+#include <castkit/expected.hpp>
+
+#include <glm/gtc/quaternion.hpp>
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace castkit::anim {
+
+// A bone's translation, rotation and scale; as a matrix T · R · S (rule 18).
+struct Transform {
+    glm::vec3 translation{0.0f};
+    glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
+    glm::vec3 scale{1.0f};
+};
+
+// T · R · S as a matrix. A few dozen multiplies.
+glm::mat4 to_matrix(const Transform& transform);
+
+// Translation, rotation and scale of an affine matrix: the scale is each basis column's length
+// (x negated when the matrix mirrors), the rotation that of the normalised columns. Exact for
+// matrices without shear; with shear (non-uniform scale under rotation and no compensation)
+// the rotation is the nearest one to the sheared basis. A few dozen operations.
+Transform decompose(const glm::mat4& matrix);
+
+class Skeleton {
+public:
+    std::vector<std::string> names;
+    std::vector<std::int32_t> parents;                   // -1 for a root
+    std::vector<std::uint8_t> segment_scale_compensate;  // rule 14: default true
+    std::vector<Transform> rest;                         // lp, lr, s (defaults 0, identity, 1)
+    std::vector<std::uint32_t> order;                    // every bone, parents first
+
+    std::size_t bone_count() const { return names.size(); }
+
+    // The bone named `name`: exact match first, then ASCII case-insensitive (rule 24); -1 when
+    // none. O(1) expected.
+    std::int32_t find_bone(std::string_view name) const;
+
+    // Rebuilds the lookup tables and the evaluation order after the arrays were edited. Fails
+    // when the arrays differ in size, a parent index is outside the skeleton, or the parents
+    // form a cycle. O(bones).
+    Expected<void> finalize();
+
+private:
+    std::unordered_map<std::string, std::int32_t> exact_;
+    std::unordered_map<std::string, std::int32_t> folded_;
+};
+
+// Flattens a Cast Skeleton. A parent index outside the skeleton makes that bone a root and is
+// reported in `warnings`; a parent cycle is an error. O(bones).
+Expected<Skeleton> build_skeleton(const cast::Skeleton& skeleton, Diagnostics& warnings);
+
+// ASCII lower case, the folding rule 24 uses for case-insensitive matching.
+std::string fold_case(std::string_view text);
+
+}  // namespace castkit::anim

@@ -1,0 +1,335 @@
+// build_animation: binds a Cast Animation's curves to a Skeleton and resolves their modes.
+#include <castkit/anim/animation.hpp>
+#include <castkit/anim/curve_sampling.hpp>
+
+#include "../cast/node_path.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+namespace castkit::anim {
+
+namespace {
+// The `kp` of each Channel, in the enum's order.
+constexpr std::array<std::string_view, 9> kKeyProperties = {"tx", "ty", "tz", "rq", "sx",
+                                                            "sy", "sz", "bs", "vb"};
+}  // namespace
+
+std::optional<Channel> channel_from_key_property(std::string_view kp) {
+    for (std::size_t i = 0; i < kKeyProperties.size(); ++i)
+        if (kKeyProperties[i] == kp) return static_cast<Channel>(i);
+    return std::nullopt;
+}
+
+std::string_view key_property_name(Channel channel) {
+    return kKeyProperties[static_cast<std::size_t>(channel)];
+}
+
+std::optional<CurveMode> mode_from_name(std::string_view mode) {
+    if (mode == "absolute") return CurveMode::Absolute;
+    if (mode == "relative") return CurveMode::Relative;
+    if (mode == "additive") return CurveMode::Additive;
+    return std::nullopt;
+}
+
+BindingTargets binding_targets(const cast::Model& model) {
+    BindingTargets targets;
+    if (auto name = model.name()) targets.nodes.emplace_back(*name);
+    for (const cast::BlendShape& shape : model.blend_shapes())
+        if (auto name = shape.name()) targets.blend_shapes.emplace_back(*name);
+    for (const cast::Mesh& mesh : model.meshes())
+        if (auto name = mesh.name()) targets.nodes.emplace_back(*name);
+    for (const cast::Hair& hair : model.hairs())
+        if (auto name = hair.name()) targets.nodes.emplace_back(*name);
+    return targets;
+}
+
+namespace {
+
+// The three channel kinds a CurveModeOverride can cover (`ot`, `or`, `os`); bs and vb none.
+enum Kind { kTranslation, kRotation, kScale, kNoKind };
+
+Kind kind_of(Channel channel) {
+    switch (channel) {
+        case Channel::TranslationX:
+        case Channel::TranslationY:
+        case Channel::TranslationZ: return kTranslation;
+        case Channel::Rotation: return kRotation;
+        case Channel::ScaleX:
+        case Channel::ScaleY:
+        case Channel::ScaleZ: return kScale;
+        default: return kNoKind;
+    }
+}
+
+// "root[1]/animation[0]": where `target` sits in its document, for diagnostics.
+std::string locate(const cast::Document* document, const cast::Node* target) {
+    if (document == nullptr) return "animation";
+    std::string found;
+    auto search = [&](auto& self, const cast::Node& node, const cast::PathStep* step) -> bool {
+        if (&node == target) {
+            found = cast::format_path(step);
+            return true;
+        }
+        cast::SiblingCounter counter;
+        for (const auto& child : node.children) {
+            cast::PathStep next{step, child->id, counter.next(child->id)};
+            if (self(self, *child, &next)) return true;
+        }
+        return false;
+    };
+    cast::SiblingCounter counter;
+    for (const auto& root : document->roots) {
+        cast::PathStep step{nullptr, root->id, counter.next(root->id)};
+        if (search(search, *root, &step)) return found;
+    }
+    return "animation";
+}
+
+bool contains_name(const std::vector<std::string>& names, std::string_view name) {
+    std::string folded = fold_case(name);
+    return std::any_of(names.begin(), names.end(),
+                       [&](const std::string& n) { return n == name || fold_case(n) == folded; });
+}
+
+std::uint32_t slot_for(std::vector<std::string>& slots, std::string_view name) {
+    auto it = std::find(slots.begin(), slots.end(), name);
+    if (it != slots.end()) return static_cast<std::uint32_t>(it - slots.begin());
+    slots.emplace_back(name);
+    return static_cast<std::uint32_t>(slots.size() - 1);
+}
+
+class Builder {
+public:
+    Builder(const cast::Animation& source, const Skeleton& skeleton, const BindingTargets& targets,
+            Diagnostics& reports)
+        : source_(source),
+          skeleton_(skeleton),
+          targets_(targets),
+          reports_(reports),
+          path_(locate(source.document(), &source.node())) {}
+
+    Expected<Animation> build() {
+        out_.name = std::string(source_.name().value_or(""));
+        out_.looping = source_.looping();
+        out_.bone_count = skeleton_.bone_count();
+        if (auto framerate = source_.framerate()) {
+            if (!(*framerate > 0.0f) || !std::isfinite(*framerate))
+                return make_error(
+                    problem(source_.node(), path_, "anim.framerate",
+                            fmt::format("framerate fr = {} is not a positive number", *framerate)));
+            out_.framerate = *framerate;
+        } else {
+            reports_.push_back(problem(source_.node(), path_, "anim.framerate",
+                                       "framerate fr is missing (required); using 30"));
+        }
+        resolve_overrides();
+        cast::SiblingCounter counter;
+        for (const auto& child : source_.node().children) {
+            std::uint32_t index = counter.next(child->id);
+            std::string path = fmt::format("{}/{}", path_, cast::step_name(child->id, index));
+            if (child->is(cast::NodeId::Curve))
+                add_curve(cast::Curve(child.get(), &source_.node(), source_.document()), path);
+            else if (child->is(cast::NodeId::NotificationTrack))
+                add_notification_track(
+                    cast::NotificationTrack(child.get(), &source_.node(), source_.document()),
+                    path);
+        }
+        if (start_ > end_) start_ = end_ = 0.0f;
+        out_.start_frame = start_;
+        out_.end_frame = end_;
+        return std::move(out_);
+    }
+
+private:
+    Diagnostic problem(const cast::Node& node, const std::string& path, std::string rule,
+                       std::string message) const {
+        return {.severity = Severity::Warning,
+                .file = source_.document() ? source_.document()->source_name : "",
+                .offset = node.file_offset,
+                .path = path,
+                .rule = std::move(rule),
+                .message = std::move(message)};
+    }
+
+    // Rule 23: an override covers its node and every descendant; the nearest one whose flag
+    // covers the channel kind wins (the last in file order among several on one node).
+    void resolve_overrides() {
+        const std::size_t bones = skeleton_.bone_count();
+        std::vector<std::array<std::optional<CurveMode>, 3>> own(bones);
+        cast::SiblingCounter counter;
+        for (const auto& child : source_.node().children) {
+            std::uint32_t index = counter.next(child->id);
+            if (!child->is(cast::NodeId::CurveModeOverride)) continue;
+            cast::CurveModeOverride override_node(child.get(), &source_.node(), source_.document());
+            std::string path = fmt::format("{}/{}", path_, cast::step_name(child->id, index));
+            auto name = override_node.node_name();
+            auto mode_text = override_node.mode();
+            auto mode = mode_text ? mode_from_name(*mode_text) : std::nullopt;
+            if (!mode) {
+                reports_.push_back(
+                    problem(*child, path, "anim.override-mode",
+                            fmt::format("override mode '{}' is not absolute, relative or "
+                                        "additive; the override is ignored",
+                                        mode_text.value_or("(missing)"))));
+                continue;
+            }
+            std::int32_t bone = name ? skeleton_.find_bone(*name) : -1;
+            if (bone < 0) {
+                reports_.push_back(
+                    problem(*child, path, "anim.unknown-node",
+                            fmt::format("override node '{}' names no bone of the skeleton",
+                                        name.value_or("(missing)"))));
+                continue;
+            }
+            if (override_node.override_translation()) own[bone][kTranslation] = mode;
+            if (override_node.override_rotation()) own[bone][kRotation] = mode;
+            if (override_node.override_scale()) own[bone][kScale] = mode;
+        }
+        resolved_.assign(bones, {});
+        for (std::uint32_t bone : skeleton_.order) {
+            std::int32_t parent = skeleton_.parents[bone];
+            for (int kind = 0; kind < 3; ++kind)
+                resolved_[bone][kind] = own[bone][kind] ? own[bone][kind]
+                                        : parent >= 0   ? resolved_[parent][kind]
+                                                        : std::nullopt;
+        }
+    }
+
+    void add_curve(const cast::Curve& curve, const std::string& path) {
+        Diagnostics warnings;
+        auto keys = read_curve_keys(curve, warnings);
+        for (Diagnostic& warning : warnings) {
+            warning.path = path;
+            reports_.push_back(std::move(warning));
+        }
+        if (!keys) {
+            Diagnostic report = keys.error();
+            report.severity = Severity::Warning;
+            report.path = path;
+            report.message += "; the curve is skipped";
+            reports_.push_back(std::move(report));
+            return;
+        }
+        auto node_name = curve.node_name();
+        if (!node_name) {
+            reports_.push_back(problem(curve.node(), path, "anim.curve-nn",
+                                       "node name nn is missing; the curve is skipped"));
+            return;
+        }
+        BoundCurve bound;
+        bound.channel = keys->channel;
+        bound.blend_weight = curve.additive_blend_weight();
+        if (auto mode_text = curve.mode()) {
+            if (auto mode = mode_from_name(*mode_text))
+                bound.mode = *mode;
+            else
+                reports_.push_back(
+                    problem(curve.node(), path, "anim.curve-mode",
+                            fmt::format("mode '{}' is not absolute, relative or additive; "
+                                        "evaluated as absolute",
+                                        *mode_text)));
+        }
+        Kind kind = kind_of(bound.channel);
+        if (kind != kNoKind) {
+            std::int32_t bone = skeleton_.find_bone(*node_name);
+            if (bone < 0) {
+                reports_.push_back(
+                    problem(curve.node(), path, "anim.unknown-node",
+                            fmt::format("curve node '{}' names no bone of the skeleton; "
+                                        "the {} curve is skipped",
+                                        *node_name, key_property_name(bound.channel))));
+                return;
+            }
+            bound.target = static_cast<std::uint32_t>(bone);
+            if (auto mode = resolved_[bone][kind]) bound.mode = *mode;
+        } else if (bound.channel == Channel::BlendShape) {
+            bound.target = slot_for(out_.blend_shapes, *node_name);
+            if (!targets_.blend_shapes.empty() && !contains_name(targets_.blend_shapes, *node_name))
+                reports_.push_back(
+                    problem(curve.node(), path, "anim.unknown-node",
+                            fmt::format("bs curve names '{}', which is no blend shape of "
+                                        "the model",
+                                        *node_name)));
+        } else {
+            bound.target = slot_for(out_.visibility_nodes, *node_name);
+            if (!targets_.nodes.empty() && skeleton_.find_bone(*node_name) < 0 &&
+                !contains_name(targets_.nodes, *node_name))
+                reports_.push_back(
+                    problem(curve.node(), path, "anim.unknown-node",
+                            fmt::format("vb curve names '{}', which is no bone, mesh, "
+                                        "hair or model",
+                                        *node_name)));
+        }
+        append_keys(*keys, bound);
+        out_.curves.push_back(bound);
+    }
+
+    void append_keys(const CurveKeys& keys, BoundCurve& bound) {
+        TrackRange range{0, static_cast<std::uint32_t>(keys.size())};
+        if (bound.channel == Channel::Rotation) {
+            range.first = static_cast<std::uint32_t>(out_.rotation_frames.size());
+            out_.rotation_frames.insert(out_.rotation_frames.end(), keys.frames.begin(),
+                                        keys.frames.end());
+            out_.rotation_values.insert(out_.rotation_values.end(), keys.rotations.begin(),
+                                        keys.rotations.end());
+            bound.track = static_cast<std::uint32_t>(out_.rotation_tracks.size());
+            out_.rotation_tracks.push_back(range);
+        } else {
+            range.first = static_cast<std::uint32_t>(out_.scalar_frames.size());
+            out_.scalar_frames.insert(out_.scalar_frames.end(), keys.frames.begin(),
+                                      keys.frames.end());
+            out_.scalar_values.insert(out_.scalar_values.end(), keys.scalars.begin(),
+                                      keys.scalars.end());
+            bound.track = static_cast<std::uint32_t>(out_.scalar_tracks.size());
+            out_.scalar_tracks.push_back(range);
+        }
+        extend_range(keys.frames.front(), keys.frames.back());
+    }
+
+    void add_notification_track(const cast::NotificationTrack& track, const std::string& path) {
+        const cast::Property* kb = track.node().find("kb");
+        if (kb == nullptr || !cast::is_integer_type(kb->type())) {
+            reports_.push_back(
+                problem(track.node(), path, "anim.notification-kb",
+                        "key frame buffer kb is missing or not b/h/i; the track is skipped"));
+            return;
+        }
+        NotificationTrackKeys keys;
+        keys.name = std::string(track.name().value_or(""));
+        for (std::size_t i = 0; i < kb->size(); ++i)
+            keys.frames.push_back(static_cast<float>(kb->integer(i)));
+        std::stable_sort(keys.frames.begin(), keys.frames.end());
+        if (!keys.frames.empty()) extend_range(keys.frames.front(), keys.frames.back());
+        out_.notification_tracks.push_back(std::move(keys));
+    }
+
+    void extend_range(float first, float last) {
+        start_ = std::min(start_, first);
+        end_ = std::max(end_, last);
+    }
+
+    const cast::Animation& source_;
+    const Skeleton& skeleton_;
+    const BindingTargets& targets_;
+    Diagnostics& reports_;
+    std::string path_;
+    std::vector<std::array<std::optional<CurveMode>, 3>> resolved_;
+    Animation out_;
+    float start_ = std::numeric_limits<float>::infinity();
+    float end_ = -std::numeric_limits<float>::infinity();
+};
+
+}  // namespace
+
+Expected<Animation> build_animation(const cast::Animation& animation, const Skeleton& skeleton,
+                                    const BindingTargets& targets, Diagnostics& reports) {
+    return Builder(animation, skeleton, targets, reports).build();
+}
+
+}  // namespace castkit::anim

@@ -1,0 +1,181 @@
+// bake: every output frame sampled through SamplingJob, written back as absolute curves.
+#include <castkit/anim/bake.hpp>
+#include <castkit/anim/jobs.hpp>
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include "problem.hpp"
+
+namespace castkit::anim {
+namespace {
+
+constexpr std::int64_t kMaxBakedFrames = std::int64_t{1} << 24;
+
+// One baked output curve: where its value comes from in the sampled pose.
+struct BakedChannel {
+    Channel channel;
+    std::uint32_t target;
+    std::vector<float> scalars;
+    std::vector<glm::quat> rotations;
+};
+
+std::vector<BakedChannel> animated_channels(const Animation& animation, const Skeleton& skeleton) {
+    // Per bone, which of tx ty tz rq sx sy sz any curve writes; then every bs and vb slot.
+    std::vector<std::array<bool, 7>> animated(skeleton.bone_count(), std::array<bool, 7>{});
+    for (const BoundCurve& curve : animation.curves)
+        if (curve.channel < Channel::BlendShape)
+            animated[curve.target][static_cast<std::size_t>(curve.channel)] = true;
+    std::vector<BakedChannel> channels;
+    for (std::uint32_t bone = 0; bone < skeleton.bone_count(); ++bone)
+        for (std::size_t c = 0; c < 7; ++c)
+            if (animated[bone][c]) channels.push_back({static_cast<Channel>(c), bone, {}, {}});
+    for (std::uint32_t slot = 0; slot < animation.blend_shapes.size(); ++slot)
+        channels.push_back({Channel::BlendShape, slot, {}, {}});
+    for (std::uint32_t slot = 0; slot < animation.visibility_nodes.size(); ++slot)
+        channels.push_back({Channel::Visibility, slot, {}, {}});
+    return channels;
+}
+
+float pose_value(const BakedChannel& channel, const std::vector<Transform>& locals,
+                 const std::vector<float>& weights, const std::vector<float>& visibility) {
+    switch (channel.channel) {
+        case Channel::TranslationX: return locals[channel.target].translation.x;
+        case Channel::TranslationY: return locals[channel.target].translation.y;
+        case Channel::TranslationZ: return locals[channel.target].translation.z;
+        case Channel::ScaleX: return locals[channel.target].scale.x;
+        case Channel::ScaleY: return locals[channel.target].scale.y;
+        case Channel::ScaleZ: return locals[channel.target].scale.z;
+        case Channel::BlendShape: return weights[channel.target];
+        default: return is_visible(visibility[channel.target]) ? 1.0f : 0.0f;
+    }
+}
+
+template <class T>
+std::vector<T> pick(const std::vector<T>& values, const std::vector<std::uint32_t>& kept) {
+    std::vector<T> out;
+    out.reserve(kept.size());
+    for (std::uint32_t i : kept) out.push_back(values[i]);
+    return out;
+}
+
+}  // namespace
+
+Expected<cast::Document> bake(const Animation& animation, const Skeleton& skeleton,
+                              const BakeOptions& options) {
+    if (animation.bone_count != skeleton.bone_count())
+        return make_error(problem("anim.bake", "the animation was built for another skeleton"));
+    const float framerate = options.framerate > 0.0f ? options.framerate : animation.framerate;
+    if (!std::isfinite(framerate) || !(framerate > 0.0f))
+        return make_error(problem("anim.bake", fmt::format("cannot bake at {} fps", framerate)));
+    // Output frame k is source frame k / ratio; frames stay absolute (a range starting at 40
+    // still starts at 40 × ratio).
+    const double ratio = double(framerate) / animation.framerate;
+    const double first_frame = std::round(double(animation.start_frame) * ratio);
+    const double last_frame = std::round(double(animation.end_frame) * ratio);
+    // kb holds u32 frames; more frames than kMaxBakedFrames is a malformed range, not an
+    // animation.
+    if (!(last_frame <= double(std::numeric_limits<std::uint32_t>::max())))
+        return make_error(problem("anim.bake", fmt::format("frame {} at {} fps does not fit a key "
+                                                           "frame buffer",
+                                                           last_frame, framerate)));
+    if (last_frame - first_frame + 1 > double(kMaxBakedFrames))
+        return make_error(
+            problem("anim.bake", fmt::format("{} frames to bake is more than {}",
+                                             last_frame - first_frame + 1, kMaxBakedFrames)));
+    const auto first = static_cast<std::int64_t>(first_frame);
+    const auto last = static_cast<std::int64_t>(last_frame);
+
+    std::vector<BakedChannel> channels = animated_channels(animation, skeleton);
+    std::vector<Transform> locals(skeleton.bone_count());
+    std::vector<float> weights(animation.blend_shapes.size());
+    std::vector<float> visibility(animation.visibility_nodes.size());
+    SamplingContext context(animation);
+    std::vector<float> frames;
+    for (std::int64_t k = first; k <= last; ++k) {
+        SamplingJob job{.animation = &animation,
+                        .skeleton = &skeleton,
+                        .frame = static_cast<float>(double(k) / ratio),
+                        .context = &context,
+                        .locals = locals,
+                        .blend_shape_weights = weights,
+                        .visibility = visibility};
+        if (auto ok = job.run(); !ok) return make_error(ok.error());
+        frames.push_back(static_cast<float>(k));
+        for (BakedChannel& channel : channels) {
+            if (channel.channel == Channel::Rotation)
+                channel.rotations.push_back(locals[channel.target].rotation);
+            else
+                channel.scalars.push_back(pose_value(channel, locals, weights, visibility));
+        }
+    }
+
+    // The skeleton copy goes in before any hash is drawn, so new hashes avoid its bones'.
+    cast::Document document;
+    auto root_node = std::make_unique<cast::Node>(cast::NodeId::Root, 0);
+    cast::Node& animation_node =
+        root_node->add_child(std::make_unique<cast::Node>(cast::NodeId::Animation, 0));
+    if (options.skeleton_node != nullptr) animation_node.add_child(options.skeleton_node->clone());
+    document.roots.push_back(std::move(root_node));
+    document.roots[0]->hash = document.next_hash();
+    animation_node.hash = document.next_hash();
+    cast::Animation baked(&animation_node, document.roots[0].get(), &document);
+    if (!animation.name.empty()) baked.set_name(animation.name);
+    baked.set_framerate(framerate);
+    baked.set_looping(animation.looping);
+
+    for (const BakedChannel& channel : channels) {
+        std::vector<std::uint32_t> kept;
+        if (options.tolerance) {
+            if (channel.channel == Channel::Rotation)
+                kept = reduce_slerp_keys(frames, channel.rotations, *options.tolerance);
+            else if (channel.channel == Channel::Visibility)
+                kept = reduce_linear_keys(frames, channel.scalars, 0.0f);
+            else
+                kept = reduce_linear_keys(frames, channel.scalars, *options.tolerance);
+        } else {
+            kept.resize(frames.size());
+            for (std::uint32_t i = 0; i < kept.size(); ++i) kept[i] = i;
+        }
+        std::vector<std::uint32_t> key_frames;
+        for (std::uint32_t i : kept) key_frames.push_back(static_cast<std::uint32_t>(frames[i]));
+
+        cast::Curve curve = baked.add_curve();
+        const bool bone_channel = channel.channel < Channel::BlendShape;
+        curve.set_node_name(bone_channel ? skeleton.names[channel.target]
+                            : channel.channel == Channel::BlendShape
+                                ? animation.blend_shapes[channel.target]
+                                : animation.visibility_nodes[channel.target]);
+        curve.set_key_property(key_property_name(channel.channel));
+        curve.set_key_frames(key_frames);
+        if (channel.channel == Channel::Rotation) {
+            std::vector<glm::vec4> values;
+            for (const glm::quat& q : pick(channel.rotations, kept))
+                values.push_back(cast::xyzw_from_quat(q));
+            curve.set_quaternion_values(values);
+        } else if (channel.channel == Channel::Visibility) {
+            std::vector<std::uint32_t> values;
+            for (float v : pick(channel.scalars, kept)) values.push_back(v >= 0.5f ? 1u : 0u);
+            curve.set_integer_values(values);
+        } else {
+            curve.set_float_values(pick(channel.scalars, kept));
+        }
+        curve.set_mode("absolute");
+    }
+
+    for (const NotificationTrackKeys& track : animation.notification_tracks) {
+        cast::NotificationTrack notification = baked.add_notification_track();
+        notification.set_name(track.name);
+        std::vector<std::uint32_t> key_frames;
+        for (float frame : track.frames)
+            key_frames.push_back(
+                static_cast<std::uint32_t>(std::max<std::int64_t>(0, std::llround(frame * ratio))));
+        notification.set_key_frames(key_frames);
+    }
+    return document;
+}
+
+}  // namespace castkit::anim

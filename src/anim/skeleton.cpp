@@ -1,0 +1,141 @@
+#include <castkit/anim/skeleton.hpp>
+
+#include <fmt/format.h>
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/mat3x3.hpp>
+
+#include <cmath>
+
+#include "problem.hpp"
+
+namespace castkit::anim {
+
+glm::mat4 to_matrix(const Transform& transform) {
+    glm::mat4 m = glm::mat4_cast(transform.rotation);
+    m[0] *= transform.scale.x;
+    m[1] *= transform.scale.y;
+    m[2] *= transform.scale.z;
+    m[3] = glm::vec4(transform.translation, 1.0f);
+    return m;
+}
+
+Transform decompose(const glm::mat4& matrix) {
+    Transform out;
+    out.translation = glm::vec3(matrix[3]);
+    glm::mat3 basis(matrix);
+    out.scale = glm::vec3(glm::length(basis[0]), glm::length(basis[1]), glm::length(basis[2]));
+    // A mirroring matrix cannot be a rotation times positive scales: put the sign on x.
+    if (glm::determinant(basis) < 0.0f) out.scale.x = -out.scale.x;
+    for (int axis = 0; axis < 3; ++axis)
+        if (out.scale[axis] != 0.0f) basis[axis] /= out.scale[axis];
+    out.rotation = glm::normalize(glm::quat_cast(basis));
+    return out;
+}
+
+std::string fold_case(std::string_view text) {
+    std::string out(text);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
+std::int32_t Skeleton::find_bone(std::string_view name) const {
+    std::string key(name);
+    if (auto it = exact_.find(key); it != exact_.end()) return it->second;
+    if (auto it = folded_.find(fold_case(name)); it != folded_.end()) return it->second;
+    return -1;
+}
+
+Expected<void> Skeleton::finalize() {
+    exact_.clear();
+    folded_.clear();
+    order.clear();
+    const auto count = static_cast<std::int32_t>(names.size());
+    if (parents.size() != names.size() || segment_scale_compensate.size() != names.size() ||
+        rest.size() != names.size())
+        return make_error(
+            problem("anim.skeleton-arrays",
+                    "names, parents, segment_scale_compensate and rest differ in size"));
+    for (std::int32_t i = 0; i < count; ++i)
+        if (parents[i] < -1 || parents[i] >= count)
+            return make_error(problem("anim.bone-parent",
+                                      fmt::format("bone '{}' has parent index {}, outside the "
+                                                  "skeleton",
+                                                  names[i], parents[i])));
+    // The first bone of a name wins both lookups, so duplicate names bind predictably.
+    for (std::int32_t i = 0; i < count; ++i) {
+        exact_.try_emplace(names[i], i);
+        folded_.try_emplace(fold_case(names[i]), i);
+    }
+    // Evaluation order: each bone after its parent. Depth-first from the roots, iteratively so
+    // that a long chain cannot overflow the stack; a bone never reached sits on a cycle.
+    std::vector<std::vector<std::uint32_t>> children(names.size());
+    std::vector<std::uint8_t> reached(names.size(), 0);
+    std::vector<std::uint32_t> stack;
+    for (std::int32_t i = count - 1; i >= 0; --i) {
+        if (parents[i] < 0)
+            stack.push_back(static_cast<std::uint32_t>(i));
+        else
+            children[parents[i]].push_back(static_cast<std::uint32_t>(i));
+    }
+    while (!stack.empty()) {
+        std::uint32_t bone = stack.back();
+        stack.pop_back();
+        order.push_back(bone);
+        reached[bone] = 1;
+        for (auto it = children[bone].rbegin(); it != children[bone].rend(); ++it)
+            stack.push_back(*it);
+    }
+    if (order.size() != names.size()) {
+        for (std::int32_t i = 0; i < count; ++i)
+            if (!reached[i])
+                return make_error(problem("anim.bone-cycle",
+                                          fmt::format("bone '{}' is its own ancestor", names[i])));
+    }
+    return {};
+}
+
+Expected<Skeleton> build_skeleton(const cast::Skeleton& skeleton, Diagnostics& warnings) {
+    Skeleton out;
+    std::vector<cast::Bone> bones = skeleton.bones();
+    const auto count = static_cast<std::int32_t>(bones.size());
+    for (std::int32_t i = 0; i < count; ++i) {
+        const cast::Bone& bone = bones[i];
+        out.names.emplace_back(bone.name().value_or(""));
+        std::int32_t parent = bone.parent_index();
+        if (parent >= count || parent < -1 || parent == i) {
+            warnings.push_back({.severity = Severity::Warning,
+                                .file = skeleton.document() ? skeleton.document()->source_name : "",
+                                .offset = bone.node().file_offset,
+                                .path = fmt::format("skeleton/bone[{}]", i),
+                                .rule = "anim.bone-parent",
+                                .message = fmt::format("parent index {} is not another bone of the "
+                                                       "skeleton; the bone is treated as a root",
+                                                       parent)});
+            parent = -1;
+        }
+        out.parents.push_back(parent);
+        out.segment_scale_compensate.push_back(bone.segment_scale_compensate() ? 1 : 0);
+        Transform rest;
+        rest.translation = bone.local_position().value_or(glm::vec3(0.0f));
+        if (auto rotation = bone.local_rotation()) {
+            glm::quat q = cast::quat_from_xyzw(*rotation);
+            float length = glm::length(q);
+            rest.rotation =
+                length > 0.0f && std::isfinite(length) ? q / length : glm::quat(1, 0, 0, 0);
+        }
+        rest.scale = bone.scale().value_or(glm::vec3(1.0f));
+        out.rest.push_back(rest);
+    }
+    if (auto ok = out.finalize(); !ok) {
+        Diagnostic error = ok.error();
+        error.file = skeleton.document() ? skeleton.document()->source_name : "";
+        error.offset = skeleton.node().file_offset;
+        error.path = "skeleton";
+        return make_error(std::move(error));
+    }
+    return out;
+}
+
+}  // namespace castkit::anim

@@ -1,0 +1,132 @@
+// Every animation in the reference fixtures (written by cast.py, random but valid) compiles
+// against every skeleton in them and accounts for every curve (bound, or reported as skipped),
+// samples, and, against a skeleton of the names its curves use, bakes into a file that
+// compiles again without a report.
+#include <castkit/anim/bake.hpp>
+#include <castkit/cast/document.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "../test_support.hpp"
+#include "scene.hpp"
+
+namespace castkit::test {
+namespace {
+
+std::vector<cast::Document> reference_documents() {
+    std::vector<std::filesystem::path> paths;
+    for (const auto& entry : std::filesystem::directory_iterator(fixtures() / "cast" / "reference"))
+        if (entry.path().extension() == ".cast") paths.push_back(entry.path());
+    std::sort(paths.begin(), paths.end());
+    std::vector<cast::Document> documents;
+    for (const auto& path : paths) {
+        auto document = cast::open(path);
+        EXPECT_TRUE(document.has_value()) << path;
+        if (document) documents.push_back(std::move(*document));
+    }
+    return documents;
+}
+
+// A skeleton whose bones are the nodes the animation's curves and overrides name, in a chain,
+// so that every transform curve binds and overrides have descendants.
+anim::Skeleton skeleton_for(const cast::Animation& animation) {
+    anim::Skeleton skeleton;
+    auto add = [&](std::optional<std::string_view> name) {
+        if (!name || skeleton.find_bone(*name) >= 0) return;
+        skeleton.names.emplace_back(*name);
+        skeleton.parents.push_back(static_cast<std::int32_t>(skeleton.names.size()) - 2);
+        skeleton.segment_scale_compensate.push_back(1);
+        skeleton.rest.emplace_back();
+        EXPECT_TRUE(skeleton.finalize().has_value());
+    };
+    for (const cast::CurveModeOverride& o : animation.curve_mode_overrides()) add(o.node_name());
+    for (const cast::Curve& curve : animation.curves()) add(curve.node_name());
+    return skeleton;
+}
+
+// Every curve ends up bound or in a report that says it was skipped.
+void expect_every_curve_accounted_for(const cast::Animation& animation,
+                                      const anim::Animation& built, const Diagnostics& reports) {
+    std::set<std::string> skipped;
+    for (const Diagnostic& report : reports)
+        if (report.message.find("skipped") != std::string::npos) skipped.insert(report.path);
+    EXPECT_EQ(built.curves.size() + skipped.size(), animation.curves().size());
+}
+
+void sample_around(const anim::Animation& built, const anim::Skeleton& skeleton) {
+    std::vector<anim::Transform> locals(skeleton.bone_count());
+    std::vector<float> weights(built.blend_shapes.size());
+    std::vector<float> visibility(built.visibility_nodes.size());
+    for (float frame : {built.start_frame - 1.0f, (built.start_frame + built.end_frame) / 2,
+                        built.end_frame + 0.5f}) {
+        anim::SamplingJob job{.animation = &built,
+                              .skeleton = &skeleton,
+                              .frame = frame,
+                              .looped = true,
+                              .locals = locals,
+                              .blend_shape_weights = weights,
+                              .visibility = visibility};
+        EXPECT_TRUE(job.run().has_value());
+    }
+}
+
+TEST(ReferenceAnimations, EveryCurveIsBoundOrReportedAgainstEverySkeleton) {
+    std::vector<cast::Document> documents = reference_documents();
+    ASSERT_FALSE(documents.empty());
+    std::vector<anim::Skeleton> skeletons(1);  // an empty skeleton binds no bone
+    ASSERT_TRUE(skeletons[0].finalize().has_value());
+    for (cast::Document& document : documents)
+        for (cast::Model& model : document.models())
+            if (cast::Skeleton skeleton = model.skeleton()) {
+                Diagnostics warnings;
+                auto built = anim::build_skeleton(skeleton, warnings);
+                if (built) skeletons.push_back(std::move(*built));
+            }
+    std::size_t animations = 0, bound = 0, reported = 0;
+    for (cast::Document& document : documents)
+        for (cast::Animation& animation : document.animations()) {
+            ++animations;
+            for (const anim::Skeleton& skeleton : skeletons) {
+                SCOPED_TRACE(document.source_name);
+                Diagnostics reports;
+                auto built = anim::build_animation(animation, skeleton, {}, reports);
+                if (!built) continue;  // a framerate the spec does not allow, reported as an error
+                expect_every_curve_accounted_for(animation, *built, reports);
+                bound += built->curves.size();
+                reported += animation.curves().size() - built->curves.size();
+                sample_around(*built, skeleton);
+            }
+        }
+    // The fixtures do hold animations, curves that bind and curves that do not.
+    EXPECT_GT(animations, 10u);
+    EXPECT_GT(bound, 0u);
+    EXPECT_GT(reported, 0u);
+}
+
+TEST(ReferenceAnimations, BakeAndRebuildWithoutReports) {
+    std::size_t baked_curves = 0;
+    for (cast::Document& document : reference_documents())
+        for (cast::Animation& animation : document.animations()) {
+            SCOPED_TRACE(document.source_name);
+            anim::Skeleton skeleton = skeleton_for(animation);
+            Diagnostics reports;
+            auto built = anim::build_animation(animation, skeleton, {}, reports);
+            if (!built) continue;
+            expect_every_curve_accounted_for(animation, *built, reports);
+            auto baked = anim::bake(*built, skeleton, {.tolerance = 1e-3f});
+            ASSERT_TRUE(baked.has_value()) << baked.error().to_string();
+            Diagnostics again;
+            auto rebuilt = anim::build_animation(baked->animations()[0], skeleton, {}, again);
+            ASSERT_TRUE(rebuilt.has_value());
+            EXPECT_TRUE(again.empty()) << again[0].to_string();
+            EXPECT_EQ(rebuilt->notification_tracks.size(), built->notification_tracks.size());
+            baked_curves += baked->animations()[0].curves().size();
+        }
+    EXPECT_GT(baked_curves, 0u);
+}
+
+}  // namespace
+}  // namespace castkit::test

@@ -1,0 +1,111 @@
+// Rule 18: local = T · R · S; world = parent_world · T · C · R · S with C the inverse of the
+// parent's local scale when the child compensates segment scale (the default).
+#include <gtest/gtest.h>
+
+#include "scene.hpp"
+
+namespace castkit::test {
+namespace {
+
+anim::Transform world_of(const Scene& scene, const Pose& pose, std::size_t bone) {
+    return anim::decompose(scene.worlds(pose)[bone]);
+}
+
+TEST(WorldTransform, Rule18LocalIsTranslateRotateScale) {
+    anim::Transform t{
+        {1, 2, 3}, cast::quat_from_xyzw(axis_angle_xyzw({0, 0, 1}, 90.0f)), {2, 3, 4}};
+    glm::mat4 m = anim::to_matrix(t);
+    // The x axis, scaled by 2 then turned 90° about z, points along +y; then translated.
+    glm::vec4 x = m * glm::vec4(1, 0, 0, 1);
+    expect_vec3(glm::vec3(x), {1, 4, 3});
+    glm::vec4 y = m * glm::vec4(0, 1, 0, 1);
+    expect_vec3(glm::vec3(y), {-2, 2, 3});
+}
+
+TEST(WorldTransform, DecomposeInvertsToMatrix) {
+    anim::Transform t{
+        {-4, 0.5f, 9},
+        cast::quat_from_xyzw(axis_angle_xyzw(glm::normalize(glm::vec3(1, 2, 3)), 70.0f)),
+        {0.5f, 2, 3}};
+    anim::Transform back = anim::decompose(anim::to_matrix(t));
+    expect_vec3(back.translation, t.translation);
+    expect_vec3(back.scale, t.scale);
+    expect_same_rotation(back.rotation, cast::xyzw_from_quat(t.rotation));
+}
+
+// Parent scaled 2 at the origin, child at lp (1, 0, 0): the child's position follows the
+// parent's scale (world x = 2), its size does not (world scale 1).
+TEST(WorldTransform, Rule18SegmentScaleCompensateIsTheDefault) {
+    Scene scene;
+    scene.bone("parent", -1, {0, 0, 0}, glm::vec4(0, 0, 0, 1), {2, 2, 2});
+    scene.bone("child", 0, {1, 0, 0});
+    scene.build();
+    anim::Transform world = world_of(scene, scene.sample(0.0f), 1);
+    expect_vec3(world.translation, {2, 0, 0});
+    expect_vec3(world.scale, {1, 1, 1});
+}
+
+TEST(WorldTransform, Rule18WithoutCompensationScaleInherits) {
+    Scene scene;
+    scene.bone("parent", -1, {0, 0, 0}, glm::vec4(0, 0, 0, 1), {2, 2, 2});
+    scene.bone("child", 0, {1, 0, 0}).set_segment_scale_compensate(false);
+    scene.build();
+    anim::Transform world = world_of(scene, scene.sample(0.0f), 1);
+    expect_vec3(world.translation, {2, 0, 0});
+    expect_vec3(world.scale, {2, 2, 2});
+}
+
+// Parent at (5, 0, 0) turned 90° about z with animated scale 3 (an absolute sx/sy/sz curve);
+// child at lp (1, 0, 0) turned 90° about z too: world position 5 + R(1·3, 0, 0) = (5, 3, 0),
+// world rotation 180° about z, world scale 1 (compensated).
+TEST(WorldTransform, Rule18CompensationUsesTheAnimatedParentScale) {
+    Scene scene;
+    scene.bone("parent", -1, {5, 0, 0}, axis_angle_xyzw({0, 0, 1}, 90.0f));
+    scene.bone("child", 0, {1, 0, 0}, axis_angle_xyzw({0, 0, 1}, 90.0f));
+    for (const char* kp : {"sx", "sy", "sz"}) scene.curve("parent", kp, {0, 10}, {1.0f, 5.0f});
+    scene.build();
+    Pose pose = scene.sample(5.0f);
+    anim::Transform parent = world_of(scene, pose, 0);
+    anim::Transform child = world_of(scene, pose, 1);
+    expect_vec3(parent.scale, {3, 3, 3});
+    expect_vec3(child.translation, {5, 3, 0});
+    expect_vec3(child.scale, {1, 1, 1});
+    expect_same_rotation(child.rotation, axis_angle_xyzw({0, 0, 1}, 180.0f));
+}
+
+// Non-uniform parent scale: compensation divides the child's axes by the parent's, so a
+// child with scale (1, 1, 1) under a parent (2, 4, 1) ends with world scale (1, 1, 1).
+TEST(WorldTransform, Rule18CompensationPerAxis) {
+    Scene scene;
+    scene.bone("parent", -1, {0, 0, 0}, glm::vec4(0, 0, 0, 1), {2, 4, 1});
+    scene.bone("child", 0, {1, 1, 1}, glm::vec4(0, 0, 0, 1), {1, 1, 3});
+    scene.build();
+    anim::Transform child = world_of(scene, scene.sample(0.0f), 1);
+    expect_vec3(child.translation, {2, 4, 1});
+    expect_vec3(child.scale, {1, 1, 3});
+}
+
+TEST(WorldTransform, ChildrenStoredBeforeParentsStillComposeInOrder) {
+    Scene scene;
+    scene.bone("leaf", 2, {0, 0, 1});
+    scene.bone("root", -1, {1, 0, 0});
+    scene.bone("mid", 1, {0, 1, 0});
+    scene.build();
+    std::vector<glm::mat4> worlds = scene.worlds(scene.sample(0.0f));
+    expect_vec3(glm::vec3(worlds[0][3]), {1, 1, 1});
+}
+
+TEST(WorldTransform, LocalToWorldJobValidatesSpans) {
+    Scene scene;
+    scene.bone("a");
+    scene.build();
+    std::vector<anim::Transform> locals(1);
+    std::vector<glm::mat4> worlds;
+    anim::LocalToWorldJob job{
+        .skeleton = &scene.compiled_skeleton, .locals = locals, .worlds = worlds};
+    EXPECT_FALSE(job.validate());
+    EXPECT_FALSE(job.run().has_value());
+}
+
+}  // namespace
+}  // namespace castkit::test

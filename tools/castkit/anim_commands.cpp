@@ -1,0 +1,299 @@
+// pose and bake: evaluate a Cast animation on a skeleton, print one frame or bake it.
+#include "commands.hpp"
+
+#include <castkit/anim/animation.hpp>
+#include <castkit/anim/bake.hpp>
+#include <castkit/anim/jobs.hpp>
+#include <castkit/anim/skeleton.hpp>
+
+#include "../../src/platform/platform.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iterator>
+
+namespace castkit::cli {
+namespace {
+
+// Everything pose and bake need: the animation compiled against the skeleton it is applied to.
+struct LoadedAnimation {
+    cast::Document model_document;
+    cast::Document animation_document;
+    anim::Skeleton skeleton;
+    anim::Animation animation;
+    const cast::Node* own_skeleton = nullptr;  // the animation's own Skeleton child, if any
+};
+
+std::optional<LoadedAnimation> load_animation(const std::string& model_path,
+                                              const std::string& anim_path) {
+    LoadedAnimation loaded;
+    auto animation_document = load(anim_path, "");
+    if (!animation_document) return std::nullopt;
+    loaded.animation_document = std::move(*animation_document);
+    print_diagnostics(loaded.animation_document.warnings);
+    std::vector<cast::Animation> animations = loaded.animation_document.animations();
+    if (animations.empty()) {
+        fmt::print(stderr, "castkit: {}: holds no Animation\n", anim_path);
+        return std::nullopt;
+    }
+    if (animations.size() > 1)
+        fmt::print(stderr, "castkit: {}: holds {} animations; using the first\n", anim_path,
+                   animations.size());
+    const cast::Animation& animation = animations.front();
+    if (cast::Skeleton own = animation.skeleton()) loaded.own_skeleton = &own.node();
+
+    // The skeleton: the first Model with one in --model; without --model, the animation's own
+    // Skeleton, else the first Model with one in the animation's file.
+    cast::Skeleton skeleton;
+    anim::BindingTargets targets;
+    auto find_model_skeleton = [&](cast::Document& document) {
+        for (cast::Model& model : document.models())
+            if (cast::Skeleton found = model.skeleton()) {
+                skeleton = found;
+                targets = anim::binding_targets(model);
+                return;
+            }
+    };
+    if (!model_path.empty()) {
+        auto model_document = load(model_path, "");
+        if (!model_document) return std::nullopt;
+        loaded.model_document = std::move(*model_document);
+        print_diagnostics(loaded.model_document.warnings);
+        find_model_skeleton(loaded.model_document);
+        if (!skeleton) {
+            fmt::print(stderr, "castkit: {}: no Model with a Skeleton\n", model_path);
+            return std::nullopt;
+        }
+    } else if (!(skeleton = animation.skeleton())) {
+        find_model_skeleton(loaded.animation_document);
+        if (!skeleton) {
+            fmt::print(stderr,
+                       "castkit: {}: neither the animation nor a Model in the file has a "
+                       "Skeleton; give --model\n",
+                       anim_path);
+            return std::nullopt;
+        }
+    }
+
+    Diagnostics reports;
+    auto built_skeleton = anim::build_skeleton(skeleton, reports);
+    if (!built_skeleton) {
+        print_diagnostics(reports);
+        fmt::print(stderr, "{}\n", built_skeleton.error().to_string());
+        return std::nullopt;
+    }
+    loaded.skeleton = std::move(*built_skeleton);
+    auto built = anim::build_animation(animation, loaded.skeleton, targets, reports);
+    print_diagnostics(reports);
+    if (!built) {
+        fmt::print(stderr, "{}\n", built.error().to_string());
+        return std::nullopt;
+    }
+    loaded.animation = std::move(*built);
+    return loaded;
+}
+
+using Out = std::back_insert_iterator<std::string>;
+
+// Shortest text that reads back to the float; non-finite values as strings (dump's schema).
+void json_number(std::string& out, float value) {
+    if (std::isnan(value))
+        out += "\"nan\"";
+    else if (std::isinf(value))
+        out += value > 0 ? "\"inf\"" : "\"-inf\"";
+    else
+        fmt::format_to(Out(out), "{}", value);
+}
+
+void json_string(std::string& out, std::string_view text) {
+    out += '"';
+    for (char c : text) {
+        if (c == '"' || c == '\\')
+            (out += '\\') += c;
+        else if (static_cast<unsigned char>(c) < 0x20)
+            fmt::format_to(Out(out), "\\u{:04x}", static_cast<unsigned char>(c));
+        else
+            out += c;
+    }
+    out += '"';
+}
+
+void json_floats(std::string& out, std::initializer_list<float> values) {
+    out += '[';
+    bool first = true;
+    for (float v : values) {
+        if (!first) out += ',';
+        first = false;
+        json_number(out, v);
+    }
+    out += ']';
+}
+
+void json_transform(std::string& out, const anim::Transform& t) {
+    out += "{\"t\":";
+    json_floats(out, {t.translation.x, t.translation.y, t.translation.z});
+    out += ",\"r\":";
+    json_floats(out, {t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w});
+    out += ",\"s\":";
+    json_floats(out, {t.scale.x, t.scale.y, t.scale.z});
+    out += '}';
+}
+
+struct Pose {
+    std::vector<anim::Transform> locals;
+    std::vector<anim::Transform> worlds;
+    std::vector<float> weights;
+    std::vector<float> visibility;
+};
+
+std::string pose_json(const LoadedAnimation& loaded, float frame, const Pose& pose) {
+    std::string out = "{\"frame\":";
+    json_number(out, frame);
+    out += ",\"bones\":[";
+    for (std::size_t i = 0; i < loaded.skeleton.bone_count(); ++i) {
+        if (i) out += ',';
+        out += "{\"name\":";
+        json_string(out, loaded.skeleton.names[i]);
+        out += ",\"local\":";
+        json_transform(out, pose.locals[i]);
+        out += ",\"world\":";
+        json_transform(out, pose.worlds[i]);
+        out += '}';
+    }
+    out += "],\"blendshapes\":{";
+    for (std::size_t i = 0; i < pose.weights.size(); ++i) {
+        if (i) out += ',';
+        json_string(out, loaded.animation.blend_shapes[i]);
+        out += ':';
+        json_number(out, pose.weights[i]);
+    }
+    out += "},\"visibility\":{";
+    for (std::size_t i = 0; i < pose.visibility.size(); ++i) {
+        if (i) out += ',';
+        json_string(out, loaded.animation.visibility_nodes[i]);
+        out += anim::is_visible(pose.visibility[i]) ? ":true" : ":false";
+    }
+    out += "}}\n";
+    return out;
+}
+
+std::string pose_text(const LoadedAnimation& loaded, float frame, const Pose& pose) {
+    const anim::Animation& a = loaded.animation;
+    std::string out =
+        fmt::format("frame {}{} ({} fps, keys {} to {}{})\n", frame,
+                    a.name.empty() ? "" : fmt::format(" of '{}'", a.name), a.framerate,
+                    a.start_frame, a.end_frame, a.looping ? ", looping" : "");
+    auto line = [&](const char* label, const anim::Transform& t) {
+        fmt::format_to(Out(out), "  {:<5} t ({}, {}, {})  r ({}, {}, {}, {})  s ({}, {}, {})\n",
+                       label, t.translation.x, t.translation.y, t.translation.z, t.rotation.x,
+                       t.rotation.y, t.rotation.z, t.rotation.w, t.scale.x, t.scale.y, t.scale.z);
+    };
+    for (std::size_t i = 0; i < loaded.skeleton.bone_count(); ++i) {
+        fmt::format_to(Out(out), "{}\n", loaded.skeleton.names[i]);
+        line("local", pose.locals[i]);
+        line("world", pose.worlds[i]);
+    }
+    for (std::size_t i = 0; i < pose.weights.size(); ++i)
+        fmt::format_to(Out(out), "blend shape {} = {}\n", a.blend_shapes[i], pose.weights[i]);
+    for (std::size_t i = 0; i < pose.visibility.size(); ++i)
+        fmt::format_to(Out(out), "visibility {} = {} ({})\n", a.visibility_nodes[i],
+                       anim::is_visible(pose.visibility[i]) ? "visible" : "hidden",
+                       pose.visibility[i]);
+    return out;
+}
+
+}  // namespace
+
+void register_anim_commands(CLI::App& app, int& exit_code) {
+    struct Options {
+        std::string model, animation, output;
+        float frame = 0.0f;
+        bool json = false, looped = false;
+        float framerate = 0.0f;
+        std::optional<float> tolerance;
+    };
+    auto options = std::make_shared<Options>();
+
+    CLI::App* pose =
+        app.add_subcommand("pose", "Print every bone's local and world transform at a frame");
+    pose->add_option("--model", options->model, "File with the Model whose Skeleton is animated");
+    pose->add_option("--anim", options->animation,
+                     "File with the Animation (and maybe its own Skeleton)")
+        ->required();
+    pose->add_option("--frame", options->frame, "Frame to evaluate (fractional allowed)")
+        ->required();
+    pose->add_flag("--json", options->json, "Print JSON");
+    pose->add_flag("--loop", options->looped,
+                   "Wrap the frame into the key range if the animation loops");
+    pose->callback([options, &exit_code] {
+        auto loaded = load_animation(options->model, options->animation);
+        if (!loaded) {
+            exit_code = kInvalidInput;
+            return;
+        }
+        const std::size_t bones = loaded->skeleton.bone_count();
+        Pose result{std::vector<anim::Transform>(bones), std::vector<anim::Transform>(bones),
+                    std::vector<float>(loaded->animation.blend_shapes.size()),
+                    std::vector<float>(loaded->animation.visibility_nodes.size())};
+        std::vector<glm::mat4> worlds(bones);
+        anim::SamplingJob sampling{.animation = &loaded->animation,
+                                   .skeleton = &loaded->skeleton,
+                                   .frame = options->frame,
+                                   .looped = options->looped,
+                                   .locals = result.locals,
+                                   .blend_shape_weights = result.weights,
+                                   .visibility = result.visibility};
+        anim::LocalToWorldJob world{
+            .skeleton = &loaded->skeleton, .locals = result.locals, .worlds = worlds};
+        if (auto ok = sampling.run(); !ok) {
+            fmt::print(stderr, "{}\n", ok.error().to_string());
+            exit_code = kInvalidInput;
+            return;
+        }
+        if (auto ok = world.run(); !ok) {
+            fmt::print(stderr, "{}\n", ok.error().to_string());
+            exit_code = kInvalidInput;
+            return;
+        }
+        for (std::size_t i = 0; i < bones; ++i) result.worlds[i] = anim::decompose(worlds[i]);
+        std::string text = options->json ? pose_json(*loaded, options->frame, result)
+                                         : pose_text(*loaded, options->frame, result);
+        (void)platform::write_stdout(std::as_bytes(std::span(text)));
+    });
+
+    CLI::App* bake =
+        app.add_subcommand("bake", "Resample an animation into absolute curves on every frame");
+    bake->add_option("--model", options->model, "File with the Model whose Skeleton is animated");
+    bake->add_option("--anim", options->animation,
+                     "File with the Animation (and maybe its own Skeleton)")
+        ->required();
+    bake->add_option("-o,--output", options->output, "Output .cast file ('-' for stdout)")
+        ->required();
+    bake->add_option("--fps", options->framerate,
+                     "Output frames per second (default: the animation's)");
+    bake->add_option("--tolerance", options->tolerance,
+                     "Reduce keys within this error (units; radians for rotations)");
+    bake->callback([options, &exit_code] {
+        auto loaded = load_animation(options->model, options->animation);
+        if (!loaded) {
+            exit_code = kInvalidInput;
+            return;
+        }
+        auto baked = anim::bake(loaded->animation, loaded->skeleton,
+                                {.framerate = options->framerate,
+                                 .tolerance = options->tolerance,
+                                 .skeleton_node = loaded->own_skeleton});
+        if (!baked) {
+            fmt::print(stderr, "{}\n", baked.error().to_string());
+            exit_code = kInvalidInput;
+            return;
+        }
+        if (auto written = cast::write(*baked, options->output); !written) {
+            fmt::print(stderr, "{}\n", written.error().to_string());
+            exit_code = kInvalidInput;
+        }
+    });
+}
+
+}  // namespace castkit::cli
