@@ -1,5 +1,5 @@
 // `castkit validate`: exit codes, text and JSON output, --strict, and the rule table the README
-// shows (docs/readme/validate.md must hold exactly what --list-rules prints).
+// shows (README.md must hold exactly what --list-rules prints).
 #include <castkit/cast/validate.hpp>
 
 #include <fmt/format.h>
@@ -93,9 +93,9 @@ TEST(ValidateCli, ReadmeTableIsTheRuleTable) {
     auto table = run_cli("validate --list-rules");
     ASSERT_EQ(table.exit_code, 0);
     EXPECT_EQ(std::count(table.out.begin(), table.out.end(), '\n'), cast::validation_rules().size() + 2);
-    std::string readme = slurp(std::filesystem::path(CASTKIT_SOURCE_DIR) / "docs" / "readme" / "validate.md");
+    std::string readme = slurp(std::filesystem::path(CASTKIT_SOURCE_DIR) / "README.md");
     EXPECT_NE(readme.find(table.out), std::string::npos)
-        << "docs/readme/validate.md must contain the output of `castkit validate --list-rules`:\n"
+        << "README.md must contain the output of `castkit validate --list-rules`:\n"
         << table.out;
 }
 
