@@ -105,10 +105,11 @@ void animation_info(std::string& out, const Animation& animation) {
 
 }  // namespace
 
-std::string info_text(Document& document, std::uint64_t file_bytes) {
-    std::string out = fmt::format("{}: cast v{}, {}, {} roots\n", document.source_name,
-                                  document.version, human_bytes(file_bytes),
-                                  document.roots.size());
+std::string info_text(Document& document, std::uint64_t file_bytes, std::string_view format) {
+    std::string kind = format == "cast" ? fmt::format("cast v{}", document.version)
+                                        : fmt::format("{}, read as Cast", format);
+    std::string out = fmt::format("{}: {}, {}, {} roots\n", document.source_name, kind,
+                                  human_bytes(file_bytes), document.roots.size());
     std::size_t index = 0;
     for (Root& root : document.root_nodes()) {
         fmt::format_to(Out(out), "root {}: {} models, {} animations, {} instances\n", index++,

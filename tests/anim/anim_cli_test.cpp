@@ -17,7 +17,7 @@ using nlohmann::json;
 // skeleton of its own.
 std::filesystem::path write_model_and_animation(const std::string& name) {
     std::filesystem::path dir = temp_dir(name);
-    Scene scene;
+    AnimScene scene;
     scene.bone("hip", -1, {0, 1, 0}, glm::vec4(0, 0, 0, 1), {2, 2, 2});
     scene.bone("knee", 0, {0, -1, 0});
     scene.model.add_mesh().set_name("legs");
@@ -109,7 +109,7 @@ TEST(AnimCli, PoseUsesTheAnimationsOwnSkeleton) {
 
 TEST(AnimCli, PoseUsesAModelInTheAnimationsFile) {
     std::filesystem::path dir = temp_dir("anim-cli-same");
-    Scene scene;
+    AnimScene scene;
     scene.bone("pelvis", -1, {0, 0, 3});
     scene.curve("pelvis", "tx", {0, 2}, {0.0f, 4.0f}, "relative");
     ASSERT_TRUE(cast::write(scene.document, dir / "both.cast").has_value());

@@ -14,8 +14,8 @@ namespace castkit::test {
 namespace {
 
 // Every feature at once: modes, overrides, ab, rq with a sign flip, scale, bs, vb, notifications.
-Scene rich_scene() {
-    Scene scene;
+AnimScene rich_scene() {
+    AnimScene scene;
     scene.bone("root", -1, {0, 1, 0});
     scene.bone("spine", 0, {0, 2, 0}, axis_angle_xyzw({1, 0, 0}, 20.0f), {1, 2, 1});
     scene.bone("arm", 1, {1, 0, 0});
@@ -45,7 +45,7 @@ Scene rich_scene() {
     return scene;
 }
 
-anim::Animation rebuild(Scene& scene, cast::Document& baked) {
+anim::Animation rebuild(AnimScene& scene, cast::Document& baked) {
     std::vector<cast::Animation> animations = baked.animations();
     EXPECT_EQ(animations.size(), 1u);
     Diagnostics reports;
@@ -76,7 +76,7 @@ void expect_same_pose(const Pose& actual, const Pose& expected, float tolerance,
 }
 
 TEST(Bake, RoundTripEqualsDirectEvaluationAtEveryFrame) {
-    Scene scene = rich_scene();
+    AnimScene scene = rich_scene();
     auto baked = anim::bake(scene.compiled, scene.compiled_skeleton);
     ASSERT_TRUE(baked.has_value()) << baked.error().to_string();
     anim::Animation again = rebuild(scene, *baked);
@@ -88,7 +88,7 @@ TEST(Bake, RoundTripEqualsDirectEvaluationAtEveryFrame) {
 }
 
 TEST(Bake, CurvesAreAbsoluteOnePerAnimatedChannelWithNotificationsKept) {
-    Scene scene = rich_scene();
+    AnimScene scene = rich_scene();
     auto baked = anim::bake(scene.compiled, scene.compiled_skeleton);
     ASSERT_TRUE(baked.has_value());
     cast::Animation animation = baked->animations()[0];
@@ -112,7 +112,7 @@ TEST(Bake, CurvesAreAbsoluteOnePerAnimatedChannelWithNotificationsKept) {
 }
 
 TEST(Bake, ReducedBakeStaysWithinTolerance) {
-    Scene scene = rich_scene();
+    AnimScene scene = rich_scene();
     const float tolerance = 1e-3f;
     auto full = anim::bake(scene.compiled, scene.compiled_skeleton);
     auto reduced = anim::bake(scene.compiled, scene.compiled_skeleton, {.tolerance = tolerance});
@@ -131,7 +131,7 @@ TEST(Bake, ReducedBakeStaysWithinTolerance) {
 
 // At 60 fps output frame k is source frame k / 2.
 TEST(Bake, ResamplesToAnotherFramerate) {
-    Scene scene = rich_scene();
+    AnimScene scene = rich_scene();
     auto baked = anim::bake(scene.compiled, scene.compiled_skeleton, {.framerate = 60.0f});
     ASSERT_TRUE(baked.has_value());
     anim::Animation again = rebuild(scene, *baked);
@@ -145,7 +145,7 @@ TEST(Bake, ResamplesToAnotherFramerate) {
 }
 
 TEST(Bake, KeepsTheAnimationsOwnSkeletonWithUniqueHashes) {
-    Scene scene = rich_scene();
+    AnimScene scene = rich_scene();
     auto baked = anim::bake(scene.compiled, scene.compiled_skeleton,
                             {.skeleton_node = &scene.skeleton.node()});
     ASSERT_TRUE(baked.has_value());
@@ -171,7 +171,7 @@ TEST(Bake, KeepsTheAnimationsOwnSkeletonWithUniqueHashes) {
 
 // A key range no bake can hold is an error, not a huge allocation or a wrapped frame.
 TEST(Bake, RefusesRangesBeyondKeyFrameBuffers) {
-    Scene scene;
+    AnimScene scene;
     scene.bone("a");
     scene.curve("a", "tx", {4000000000u, 4000000001u}, {0.0f, 1.0f});
     scene.build();
@@ -179,7 +179,7 @@ TEST(Bake, RefusesRangesBeyondKeyFrameBuffers) {
     ASSERT_FALSE(doubled.has_value());
     EXPECT_NE(doubled.error().message.find("does not fit"), std::string::npos);
 
-    Scene wide;
+    AnimScene wide;
     wide.bone("a");
     wide.curve("a", "tx", {0, 4000000000u}, {0.0f, 1.0f});
     wide.build();

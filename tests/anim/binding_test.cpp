@@ -7,7 +7,7 @@ namespace castkit::test {
 namespace {
 
 TEST(Binding, Rule24ExactNameFirstThenCaseInsensitive) {
-    Scene scene;
+    AnimScene scene;
     scene.bone("Spine");
     scene.bone("spine");
     scene.curve("spine", "tx", {0}, {1.0f});  // exact: the second bone
@@ -20,7 +20,7 @@ TEST(Binding, Rule24ExactNameFirstThenCaseInsensitive) {
 }
 
 TEST(Binding, CurvesForUnknownNodesAreReportedWithTheirPath) {
-    Scene scene;
+    AnimScene scene;
     scene.bone("hip");
     scene.curve("hip", "tx", {0}, {1.0f});
     scene.curve("tail", "rq", {0}, {0.0f});
@@ -30,7 +30,7 @@ TEST(Binding, CurvesForUnknownNodesAreReportedWithTheirPath) {
     EXPECT_EQ(scene.reports[0].rule, "anim.curve-kv");
     EXPECT_EQ(scene.reports[0].path, "root[0]/animation[0]/curve[1]");
 
-    Scene unknown;
+    AnimScene unknown;
     unknown.bone("hip");
     unknown.curve("tail", "tx", {0}, {1.0f});
     unknown.build();
@@ -42,7 +42,7 @@ TEST(Binding, CurvesForUnknownNodesAreReportedWithTheirPath) {
 }
 
 TEST(Binding, BlendShapeAndVisibilityNamesAreCheckedAgainstTheModel) {
-    Scene scene;
+    AnimScene scene;
     scene.bone("head");
     cast::Mesh mesh = scene.model.add_mesh();
     mesh.set_name("face");
@@ -62,7 +62,7 @@ TEST(Binding, BlendShapeAndVisibilityNamesAreCheckedAgainstTheModel) {
 }
 
 TEST(Binding, UnknownKeyPropertyIsReported) {
-    Scene scene;
+    AnimScene scene;
     scene.bone("a");
     scene.curve("a", "rx", {0}, {1.0f});
     scene.build();
@@ -70,7 +70,7 @@ TEST(Binding, UnknownKeyPropertyIsReported) {
 }
 
 TEST(Binding, MissingFramerateIsReportedAndDefaultsTo30) {
-    Scene scene;
+    AnimScene scene;
     scene.bone("a");
     scene.animation.node().remove("fr");
     scene.build();
@@ -80,7 +80,7 @@ TEST(Binding, MissingFramerateIsReportedAndDefaultsTo30) {
 }
 
 TEST(Binding, NonPositiveFramerateIsAnError) {
-    Scene scene;
+    AnimScene scene;
     scene.animation.set_framerate(0.0f);
     Diagnostics reports;
     auto skeleton = anim::build_skeleton(scene.skeleton, reports);
@@ -91,7 +91,7 @@ TEST(Binding, NonPositiveFramerateIsAnError) {
 }
 
 TEST(Binding, KeyRangeCoversCurvesAndNotificationTracks) {
-    Scene scene;
+    AnimScene scene;
     scene.bone("a");
     scene.curve("a", "tx", {4, 9}, {0.0f, 1.0f});
     cast::NotificationTrack track = scene.animation.add_notification_track();
@@ -105,7 +105,7 @@ TEST(Binding, KeyRangeCoversCurvesAndNotificationTracks) {
 }
 
 TEST(Binding, SkeletonParentCycleIsAnError) {
-    Scene scene;
+    AnimScene scene;
     scene.bone("a", 1);
     scene.bone("b", 0);
     Diagnostics reports;
@@ -131,7 +131,7 @@ TEST(Binding, FinalizeRejectsInconsistentArrays) {
 }
 
 TEST(Binding, ParentIndexOutOfRangeIsReportedAndMadeARoot) {
-    Scene scene;
+    AnimScene scene;
     scene.bone("a", 7);
     Diagnostics reports;
     auto skeleton = anim::build_skeleton(scene.skeleton, reports);
@@ -143,7 +143,7 @@ TEST(Binding, ParentIndexOutOfRangeIsReportedAndMadeARoot) {
 
 // A job built for one skeleton refuses another, and output spans must be large enough.
 TEST(Binding, SamplingJobValidatesItsInputs) {
-    Scene scene;
+    AnimScene scene;
     scene.bone("a");
     scene.bone("b", 0);
     scene.curve("x", "bs", {0}, {1.0f});

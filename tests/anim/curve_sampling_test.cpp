@@ -19,7 +19,7 @@ anim::CurveKeys keys_of(const cast::Curve& curve) {
 }
 
 TEST(CurveSampling, Rule21LinearAtFractionalFrames) {
-    Scene scene;
+    AnimScene scene;
     anim::CurveKeys keys = keys_of(scene.curve("a", "tx", {0, 10, 20}, {0.0f, 5.0f, -5.0f}));
     EXPECT_FLOAT_EQ(keys.sample_scalar(2.5f), 1.25f);
     EXPECT_FLOAT_EQ(keys.sample_scalar(10.0f), 5.0f);
@@ -28,7 +28,7 @@ TEST(CurveSampling, Rule21LinearAtFractionalFrames) {
 }
 
 TEST(CurveSampling, Rule20HoldsFirstKeyBeforeAndLastKeyAfter) {
-    Scene scene;
+    AnimScene scene;
     anim::CurveKeys keys = keys_of(scene.curve("a", "sy", {5, 8}, {2.0f, 4.0f}));
     EXPECT_FLOAT_EQ(keys.sample_scalar(-100.0f), 2.0f);
     EXPECT_FLOAT_EQ(keys.sample_scalar(4.99f), 2.0f);
@@ -37,7 +37,7 @@ TEST(CurveSampling, Rule20HoldsFirstKeyBeforeAndLastKeyAfter) {
 }
 
 TEST(CurveSampling, SingleKeyHoldsEverywhere) {
-    Scene scene;
+    AnimScene scene;
     anim::CurveKeys keys = keys_of(scene.curve("a", "bs", {3}, {0.25f}));
     EXPECT_FLOAT_EQ(keys.sample_scalar(0.0f), 0.25f);
     EXPECT_FLOAT_EQ(keys.sample_scalar(3.0f), 0.25f);
@@ -48,7 +48,7 @@ TEST(CurveSampling, SingleKeyHoldsEverywhere) {
 TEST(CurveSampling, KeyFrameBuffersOfEveryIntegerWidth) {
     for (cast::PropertyType type :
          {cast::PropertyType::Byte, cast::PropertyType::Short, cast::PropertyType::Integer32}) {
-        Scene scene;
+        AnimScene scene;
         cast::Curve curve = scene.curve("a", "tx", {0, 200}, {0.0f, 100.0f});
         std::vector<std::uint32_t> frames = {0, 200};
         curve.node().set(cast::make_integers("kb", type, frames));
@@ -56,7 +56,7 @@ TEST(CurveSampling, KeyFrameBuffersOfEveryIntegerWidth) {
         EXPECT_FLOAT_EQ(keys_of(curve).sample_scalar(50.0f), 25.0f) << cast::type_name(type);
     }
     // Frames past a byte and a short need the wider buffers.
-    Scene scene;
+    AnimScene scene;
     anim::CurveKeys wide = keys_of(scene.curve("a", "tx", {70000, 70010}, {1.0f, 2.0f}));
     EXPECT_EQ(scene.animation.curves()[0].node().find("kb")->type(), cast::PropertyType::Integer32);
     EXPECT_FLOAT_EQ(wide.sample_scalar(70005.0f), 1.5f);
@@ -66,7 +66,7 @@ TEST(CurveSampling, KeyFrameBuffersOfEveryIntegerWidth) {
 TEST(CurveSampling, ValueBuffersOfEveryAllowedType) {
     for (cast::PropertyType type :
          {cast::PropertyType::Byte, cast::PropertyType::Short, cast::PropertyType::Integer32}) {
-        Scene scene;
+        AnimScene scene;
         cast::Curve curve = scene.curve("a", "vb", {0, 4}, {0.0f, 0.0f});
         std::vector<std::uint32_t> values = {0, 1};
         curve.node().set(cast::make_integers("kv", type, values));
@@ -74,7 +74,7 @@ TEST(CurveSampling, ValueBuffersOfEveryAllowedType) {
         EXPECT_FLOAT_EQ(keys.sample_scalar(1.0f), 0.25f) << cast::type_name(type);
         EXPECT_FLOAT_EQ(keys.sample_scalar(4.0f), 1.0f) << cast::type_name(type);
     }
-    Scene scene;
+    AnimScene scene;
     cast::Curve curve = scene.rotation("a", {0, 1}, {glm::vec4(0, 0, 0, 2), glm::vec4(0, 3, 0, 0)});
     anim::CurveKeys keys = keys_of(curve);
     // Keys are normalised on read: (0,0,0,2) is the identity, (0,3,0,0) 180° about y.
@@ -84,7 +84,7 @@ TEST(CurveSampling, ValueBuffersOfEveryAllowedType) {
 
 // Slerp, not lerp: a quarter of the way through a 90° turn is 22.5°.
 TEST(CurveSampling, Rule21RotationIsSlerp) {
-    Scene scene;
+    AnimScene scene;
     anim::CurveKeys keys = keys_of(scene.rotation(
         "a", {0, 4}, {axis_angle_xyzw({0, 0, 1}, 0.0f), axis_angle_xyzw({0, 0, 1}, 160.0f)}));
     expect_same_rotation(keys.sample_rotation(1.0f), axis_angle_xyzw({0, 0, 1}, 40.0f));
@@ -94,7 +94,7 @@ TEST(CurveSampling, Rule21RotationIsSlerp) {
 // The second key is stored with the opposite sign: slerp must still take the 90° path, not the
 // 270° one.
 TEST(CurveSampling, Rule21QuaternionSignFlipTakesShortestPath) {
-    Scene scene;
+    AnimScene scene;
     glm::vec4 quarter = axis_angle_xyzw({0, 0, 1}, 90.0f);
     anim::CurveKeys keys = keys_of(scene.rotation("a", {0, 10}, {glm::vec4(0, 0, 0, 1), -quarter}));
     expect_same_rotation(keys.sample_rotation(5.0f), axis_angle_xyzw({0, 0, 1}, 45.0f));
@@ -126,7 +126,7 @@ TEST(CurveSampling, NearlyEqualRotationsStayNormalised) {
 }
 
 TEST(CurveSampling, KeysOutOfOrderAreSortedAndReported) {
-    Scene scene;
+    AnimScene scene;
     cast::Curve curve = scene.curve("a", "tx", {10, 0, 5}, {10.0f, 0.0f, 50.0f});
     Diagnostics warnings;
     auto keys = anim::read_curve_keys(curve, warnings);
@@ -140,32 +140,32 @@ TEST(CurveSampling, KeysOutOfOrderAreSortedAndReported) {
 TEST(CurveSampling, MalformedCurvesAreErrors) {
     Diagnostics warnings;
     {
-        Scene scene;
+        AnimScene scene;
         auto keys =
             anim::read_curve_keys(scene.curve("a", "tx", {0, 1, 2}, {1.0f, 2.0f}), warnings);
         ASSERT_FALSE(keys.has_value());
         EXPECT_EQ(keys.error().rule, "anim.curve-keys");
     }
     {
-        Scene scene;
+        AnimScene scene;
         auto keys = anim::read_curve_keys(scene.curve("a", "rq", {0}, {1.0f}), warnings);
         ASSERT_FALSE(keys.has_value());
         EXPECT_EQ(keys.error().rule, "anim.curve-kv");
     }
     {
-        Scene scene;
+        AnimScene scene;
         auto keys = anim::read_curve_keys(scene.curve("a", "rx", {0}, {1.0f}), warnings);
         ASSERT_FALSE(keys.has_value());
         EXPECT_EQ(keys.error().rule, "anim.curve-kp");
     }
     {
-        Scene scene;
+        AnimScene scene;
         auto keys = anim::read_curve_keys(scene.rotation("a", {0}, {glm::vec4(0)}), warnings);
         ASSERT_FALSE(keys.has_value());
         EXPECT_EQ(keys.error().rule, "anim.curve-kv");
     }
     {
-        Scene scene;
+        AnimScene scene;
         cast::Curve curve = scene.curve("a", "tx", {0}, {1.0f});
         curve.node().remove("kb");
         auto keys = anim::read_curve_keys(curve, warnings);
@@ -203,7 +203,7 @@ TEST(CurveSampling, CursorMatchesBinarySearch) {
 
 // Two keys on one frame are a step: the later one applies from that frame on.
 TEST(CurveSampling, TwoKeysOnOneFrameAreAStep) {
-    Scene scene;
+    AnimScene scene;
     anim::CurveKeys keys = keys_of(scene.curve("a", "tx", {0, 5, 5, 10}, {0.0f, 1.0f, 2.0f, 3.0f}));
     EXPECT_FLOAT_EQ(keys.sample_scalar(2.5f), 0.5f);
     EXPECT_FLOAT_EQ(keys.sample_scalar(5.0f), 2.0f);

@@ -6,8 +6,8 @@
 namespace castkit::test {
 namespace {
 
-Scene ramp(bool looping) {
-    Scene scene;
+AnimScene ramp(bool looping) {
+    AnimScene scene;
     scene.bone("a");
     scene.animation.set_looping(looping);
     scene.curve("a", "tx", {0, 10}, {0.0f, 10.0f});
@@ -24,7 +24,7 @@ Scene ramp(bool looping) {
 }
 
 TEST(Looping, Rule20HoldsUnlessLoopedSamplingIsAsked) {
-    Scene scene = ramp(true);
+    AnimScene scene = ramp(true);
     EXPECT_FLOAT_EQ(scene.sample(12.5f).locals[0].translation.x, 10.0f);
     EXPECT_FLOAT_EQ(scene.sample(12.5f, true).locals[0].translation.x, 2.5f);
     EXPECT_FLOAT_EQ(scene.sample(-3.0f, true).locals[0].translation.x, 7.0f);
@@ -34,12 +34,12 @@ TEST(Looping, Rule20HoldsUnlessLoopedSamplingIsAsked) {
 }
 
 TEST(Looping, Rule20NonLoopingAnimationHoldsEvenWhenLoopedIsAsked) {
-    Scene scene = ramp(false);
+    AnimScene scene = ramp(false);
     EXPECT_FLOAT_EQ(scene.sample(12.5f, true).locals[0].translation.x, 10.0f);
     EXPECT_FLOAT_EQ(scene.sample(-3.0f, true).locals[0].translation.x, 0.0f);
 }
 
-std::vector<std::pair<std::uint32_t, float>> events(const Scene& scene, float from, float to,
+std::vector<std::pair<std::uint32_t, float>> events(const AnimScene& scene, float from, float to,
                                                     bool looped) {
     std::vector<anim::NotificationEvent> out;
     anim::collect_notifications(scene.compiled, from, to, looped, out);
@@ -51,7 +51,7 @@ std::vector<std::pair<std::uint32_t, float>> events(const Scene& scene, float fr
 using Events = std::vector<std::pair<std::uint32_t, float>>;
 
 TEST(Notifications, EventsInHalfOpenIntervalsInTimeOrder) {
-    Scene scene = ramp(false);
+    AnimScene scene = ramp(false);
     EXPECT_EQ(events(scene, 0.0f, 5.0f, false), (Events{{0, 0.0f}}));
     EXPECT_EQ(events(scene, 5.0f, 10.0f, false), (Events{{0, 5.0f}, {1, 5.0f}}));
     EXPECT_EQ(events(scene, 4.5f, 100.0f, false), (Events{{0, 5.0f}, {1, 5.0f}, {0, 10.0f}}));
@@ -61,7 +61,7 @@ TEST(Notifications, EventsInHalfOpenIntervalsInTimeOrder) {
 }
 
 TEST(Notifications, LoopedEventsRepeatEveryCycle) {
-    Scene scene = ramp(true);
+    AnimScene scene = ramp(true);
     // Keys 0 and 10 are the same instant of the loop (the seam): reported once per cycle.
     EXPECT_EQ(events(scene, 8.0f, 22.0f, true),
               (Events{{0, 10.0f}, {0, 15.0f}, {1, 15.0f}, {0, 20.0f}}));

@@ -10,14 +10,14 @@ namespace {
 const glm::vec4 kRestRotation = axis_angle_xyzw({1, 0, 0}, 90.0f);
 const glm::vec4 kQuarterY = axis_angle_xyzw({0, 1, 0}, 90.0f);
 
-Scene bone_scene() {
-    Scene scene;
+AnimScene bone_scene() {
+    AnimScene scene;
     scene.bone("b", -1, {1, 2, 3}, kRestRotation, {2, 2, 2});
     return scene;
 }
 
 TEST(CurveModes, Rule22AbsoluteTranslationIsTheKey) {
-    Scene scene = bone_scene();
+    AnimScene scene = bone_scene();
     scene.curve("b", "tx", {0}, {5.0f});
     scene.build();
     Pose pose = scene.sample(0.0f);
@@ -25,14 +25,14 @@ TEST(CurveModes, Rule22AbsoluteTranslationIsTheKey) {
 }
 
 TEST(CurveModes, Rule22RelativeTranslationAddsToRest) {
-    Scene scene = bone_scene();
+    AnimScene scene = bone_scene();
     scene.curve("b", "ty", {0, 10}, {0.0f, 10.0f}, "relative");
     scene.build();
     expect_vec3(scene.sample(5.0f).locals[0].translation, {1, 7, 3});
 }
 
 TEST(CurveModes, Rule22AdditiveTranslationBlendsOnTheBase) {
-    Scene scene = bone_scene();
+    AnimScene scene = bone_scene();
     // No curve before it: the base is the rest value. ab 0.5: 3 + 4 × 0.5.
     scene.curve("b", "tz", {0}, {4.0f}, "additive").set_additive_blend_weight(0.5f);
     // After an absolute curve the base is that curve's value: 10 + 4 × 0.5.
@@ -43,28 +43,28 @@ TEST(CurveModes, Rule22AdditiveTranslationBlendsOnTheBase) {
 }
 
 TEST(CurveModes, Rule14AdditiveBlendWeightDefaultsToOne) {
-    Scene scene = bone_scene();
+    AnimScene scene = bone_scene();
     scene.curve("b", "ty", {0}, {4.0f}, "additive");
     scene.build();
     expect_vec3(scene.sample(0.0f).locals[0].translation, {1, 6, 3});
 }
 
 TEST(CurveModes, Rule22AbsoluteScaleIsTheKey) {
-    Scene scene = bone_scene();
+    AnimScene scene = bone_scene();
     scene.curve("b", "sx", {0}, {3.0f});
     scene.build();
     expect_vec3(scene.sample(0.0f).locals[0].scale, {3, 2, 2});
 }
 
 TEST(CurveModes, Rule22RelativeScaleMultipliesRest) {
-    Scene scene = bone_scene();
+    AnimScene scene = bone_scene();
     scene.curve("b", "sy", {0}, {3.0f}, "relative");
     scene.build();
     expect_vec3(scene.sample(0.0f).locals[0].scale, {2, 6, 2});
 }
 
 TEST(CurveModes, Rule22AdditiveScaleMultipliesTheBase) {
-    Scene scene = bone_scene();
+    AnimScene scene = bone_scene();
     // lerp(2, 2 × 3, 0.5) = 4.
     scene.curve("b", "sz", {0}, {3.0f}, "additive").set_additive_blend_weight(0.5f);
     // After an absolute 5: lerp(5, 5 × 3, 1) = 15.
@@ -75,7 +75,7 @@ TEST(CurveModes, Rule22AdditiveScaleMultipliesTheBase) {
 }
 
 TEST(CurveModes, Rule22AbsoluteRotationIsTheKey) {
-    Scene scene = bone_scene();
+    AnimScene scene = bone_scene();
     scene.rotation("b", {0}, {kQuarterY});
     scene.build();
     expect_same_rotation(scene.sample(0.0f).locals[0].rotation, kQuarterY);
@@ -84,7 +84,7 @@ TEST(CurveModes, Rule22AbsoluteRotationIsTheKey) {
 // rest ⊗ key with rest = 90° about x and key = 90° about y (Hamilton product, by hand):
 // (x, y, z, w) = (0.5, 0.5, 0.5, 0.5). key ⊗ rest would give z = -0.5.
 TEST(CurveModes, Rule22RelativeRotationIsRestTimesKey) {
-    Scene scene = bone_scene();
+    AnimScene scene = bone_scene();
     scene.rotation("b", {0}, {kQuarterY}, "relative");
     scene.build();
     expect_same_rotation(scene.sample(0.0f).locals[0].rotation, glm::vec4(0.5f, 0.5f, 0.5f, 0.5f));
@@ -93,7 +93,7 @@ TEST(CurveModes, Rule22RelativeRotationIsRestTimesKey) {
 // slerp(base, base ⊗ key, ab) = base ⊗ key^ab: with ab 0.5, rest ⊗ (45° about y), which is
 // (√½·cos 22.5°, √½·sin 22.5°, √½·sin 22.5°, √½·cos 22.5°).
 TEST(CurveModes, Rule22AdditiveRotationSlerpsFromTheBase) {
-    Scene scene = bone_scene();
+    AnimScene scene = bone_scene();
     scene.rotation("b", {0}, {kQuarterY}, "additive").set_additive_blend_weight(0.5f);
     scene.build();
     const float h = std::sqrt(0.5f), c = std::cos(glm::radians(22.5f)),
@@ -103,7 +103,7 @@ TEST(CurveModes, Rule22AdditiveRotationSlerpsFromTheBase) {
 }
 
 TEST(CurveModes, Rule22AdditiveRotationAfterAnAbsoluteCurve) {
-    Scene scene = bone_scene();
+    AnimScene scene = bone_scene();
     scene.rotation("b", {0}, {axis_angle_xyzw({0, 0, 1}, 30.0f)});
     scene.rotation("b", {0}, {axis_angle_xyzw({0, 0, 1}, 45.0f)}, "additive");
     scene.build();
@@ -111,7 +111,7 @@ TEST(CurveModes, Rule22AdditiveRotationAfterAnAbsoluteCurve) {
 }
 
 TEST(CurveModes, Rule22BlendShapeWeightModes) {
-    Scene scene = bone_scene();
+    AnimScene scene = bone_scene();
     scene.curve("smile", "bs", {0, 10}, {0.0f, 1.0f});
     scene.curve("frown", "bs", {0}, {0.3f}, "relative");
     scene.curve("blink", "bs", {0}, {0.5f});
@@ -126,7 +126,7 @@ TEST(CurveModes, Rule22BlendShapeWeightModes) {
 
 // vb interpolates linearly and is visible at 0.5 and above (rule 21); rest is visible.
 TEST(CurveModes, Rule21VisibilityThreshold) {
-    Scene scene = bone_scene();
+    AnimScene scene = bone_scene();
     cast::Curve curve = scene.curve("b", "vb", {0, 10}, {0.0f, 0.0f});
     std::vector<std::uint32_t> values = {0, 1};
     curve.set_integer_values(values);
@@ -140,14 +140,14 @@ TEST(CurveModes, Rule21VisibilityThreshold) {
 }
 
 TEST(CurveModes, Rule22MissingModeIsAbsolute) {
-    Scene scene = bone_scene();
+    AnimScene scene = bone_scene();
     scene.curve("b", "tx", {0}, {7.0f}, "");
     scene.build();
     EXPECT_FLOAT_EQ(scene.sample(0.0f).locals[0].translation.x, 7.0f);
 }
 
 TEST(CurveModes, UnknownModeIsReportedAndAbsolute) {
-    Scene scene = bone_scene();
+    AnimScene scene = bone_scene();
     scene.curve("b", "tx", {0}, {7.0f}, "sideways");
     scene.build();
     EXPECT_FLOAT_EQ(scene.sample(0.0f).locals[0].translation.x, 7.0f);
@@ -156,7 +156,7 @@ TEST(CurveModes, UnknownModeIsReportedAndAbsolute) {
 
 // Curves apply in file order: a later absolute curve replaces an earlier additive result.
 TEST(CurveModes, Rule22CurvesApplyInFileOrder) {
-    Scene scene = bone_scene();
+    AnimScene scene = bone_scene();
     scene.curve("b", "tx", {0}, {4.0f}, "additive");
     scene.curve("b", "tx", {0}, {9.0f});
     scene.curve("b", "ty", {0}, {9.0f});
@@ -169,7 +169,7 @@ TEST(CurveModes, Rule22CurvesApplyInFileOrder) {
 
 // Channels no curve keys keep the rest pose; other bones too.
 TEST(CurveModes, UnkeyedChannelsKeepTheRestPose) {
-    Scene scene = bone_scene();
+    AnimScene scene = bone_scene();
     scene.bone("other", 0, {4, 5, 6});
     scene.curve("b", "tx", {0}, {7.0f});
     scene.build();

@@ -9,8 +9,8 @@
 namespace castkit::test {
 namespace {
 
-Scene chain() {
-    Scene scene;
+AnimScene chain() {
+    AnimScene scene;
     scene.bone("root", -1, {10, 0, 0});
     scene.bone("spine", 0, {10, 0, 0});
     scene.bone("arm", 1, {10, 0, 0});
@@ -27,7 +27,7 @@ std::vector<float> translations_x(const Pose& pose) {
 }
 
 TEST(CurveModeOverride, Rule23AppliesToTheNamedNodeAndItsDescendants) {
-    Scene scene = chain();
+    AnimScene scene = chain();
     scene.override_mode("spine", "absolute", true, false, false);
     scene.build();
     // The plugins skip the named node itself; the spec does not.
@@ -35,7 +35,7 @@ TEST(CurveModeOverride, Rule23AppliesToTheNamedNodeAndItsDescendants) {
 }
 
 TEST(CurveModeOverride, Rule23NearestOverrideWins) {
-    Scene scene = chain();
+    AnimScene scene = chain();
     scene.override_mode("spine", "absolute", true, false, false);
     scene.override_mode("arm", "additive", true, false, false);
     scene.build();
@@ -47,7 +47,7 @@ TEST(CurveModeOverride, Rule23NearestOverrideWins) {
 
 // The order of the overrides in the file does not matter: nearness does.
 TEST(CurveModeOverride, Rule23NearestWinsWhateverTheFileOrder) {
-    Scene scene = chain();
+    AnimScene scene = chain();
     scene.override_mode("arm", "additive", true, false, false);
     scene.override_mode("root", "absolute", true, false, false);
     scene.build();
@@ -55,7 +55,7 @@ TEST(CurveModeOverride, Rule23NearestWinsWhateverTheFileOrder) {
 }
 
 TEST(CurveModeOverride, Rule23OnlyFlaggedChannelKinds) {
-    Scene scene = chain();
+    AnimScene scene = chain();
     scene.override_mode("root", "absolute", false, true, true);  // rotation and scale only
     scene.bone("extra", 3, {0, 0, 0}, axis_angle_xyzw({1, 0, 0}, 90.0f), {2, 2, 2});
     scene.rotation("extra", {0}, {axis_angle_xyzw({0, 0, 1}, 90.0f)}, "relative");
@@ -70,7 +70,7 @@ TEST(CurveModeOverride, Rule23OnlyFlaggedChannelKinds) {
 
 // Among several overrides only those whose flag covers the channel compete.
 TEST(CurveModeOverride, Rule23NearestAmongThoseCoveringTheChannel) {
-    Scene scene = chain();
+    AnimScene scene = chain();
     scene.override_mode("root", "absolute", true, false, false);
     scene.override_mode("arm", "additive", false, true, false);  // rotation only
     scene.build();
@@ -79,7 +79,7 @@ TEST(CurveModeOverride, Rule23NearestAmongThoseCoveringTheChannel) {
 }
 
 TEST(CurveModeOverride, Rule23BlendShapeAndVisibilityAreNeverOverridden) {
-    Scene scene = chain();
+    AnimScene scene = chain();
     scene.override_mode("spine", "absolute", true, true, true);
     scene.curve("spine", "bs", {0}, {0.5f});
     scene.curve("spine", "bs", {0}, {0.25f}, "additive");
@@ -92,7 +92,7 @@ TEST(CurveModeOverride, Rule23BlendShapeAndVisibilityAreNeverOverridden) {
 }
 
 TEST(CurveModeOverride, OverrideOnUnknownNodeIsReported) {
-    Scene scene = chain();
+    AnimScene scene = chain();
     scene.override_mode("tail", "absolute", true, true, true);
     scene.build();
     EXPECT_EQ(scene.reports_with_rule("anim.unknown-node"), 1u);
@@ -100,7 +100,7 @@ TEST(CurveModeOverride, OverrideOnUnknownNodeIsReported) {
 }
 
 TEST(CurveModeOverride, OverrideWithoutAValidModeIsReportedAndIgnored) {
-    Scene scene = chain();
+    AnimScene scene = chain();
     scene.override_mode("root", "bogus", true, true, true);
     scene.build();
     EXPECT_EQ(scene.reports_with_rule("anim.override-mode"), 1u);
@@ -109,7 +109,7 @@ TEST(CurveModeOverride, OverrideWithoutAValidModeIsReportedAndIgnored) {
 
 // The hierarchy is the skeleton's, even when a child is stored before its parent.
 TEST(CurveModeOverride, Rule23UsesTheSkeletonHierarchyNotFileOrder) {
-    Scene scene;
+    AnimScene scene;
     scene.bone("hand", 2, {10, 0, 0});
     scene.bone("root", -1, {10, 0, 0});
     scene.bone("arm", 1, {10, 0, 0});

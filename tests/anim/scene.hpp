@@ -27,9 +27,9 @@ struct Pose {
     std::vector<float> visibility;
 };
 
-class Scene {
+class AnimScene {
 public:
-    Scene() {
+    AnimScene() {
         root_ = document.add_root();
         model = root_.add_model();
         skeleton = model.add_skeleton();

@@ -7,7 +7,7 @@
 namespace castkit::test {
 namespace {
 
-anim::Transform world_of(const Scene& scene, const Pose& pose, std::size_t bone) {
+anim::Transform world_of(const AnimScene& scene, const Pose& pose, std::size_t bone) {
     return anim::decompose(scene.worlds(pose)[bone]);
 }
 
@@ -36,7 +36,7 @@ TEST(WorldTransform, DecomposeInvertsToMatrix) {
 // Parent scaled 2 at the origin, child at lp (1, 0, 0): the child's position follows the
 // parent's scale (world x = 2), its size does not (world scale 1).
 TEST(WorldTransform, Rule18SegmentScaleCompensateIsTheDefault) {
-    Scene scene;
+    AnimScene scene;
     scene.bone("parent", -1, {0, 0, 0}, glm::vec4(0, 0, 0, 1), {2, 2, 2});
     scene.bone("child", 0, {1, 0, 0});
     scene.build();
@@ -46,7 +46,7 @@ TEST(WorldTransform, Rule18SegmentScaleCompensateIsTheDefault) {
 }
 
 TEST(WorldTransform, Rule18WithoutCompensationScaleInherits) {
-    Scene scene;
+    AnimScene scene;
     scene.bone("parent", -1, {0, 0, 0}, glm::vec4(0, 0, 0, 1), {2, 2, 2});
     scene.bone("child", 0, {1, 0, 0}).set_segment_scale_compensate(false);
     scene.build();
@@ -59,7 +59,7 @@ TEST(WorldTransform, Rule18WithoutCompensationScaleInherits) {
 // child at lp (1, 0, 0) turned 90° about z too: world position 5 + R(1·3, 0, 0) = (5, 3, 0),
 // world rotation 180° about z, world scale 1 (compensated).
 TEST(WorldTransform, Rule18CompensationUsesTheAnimatedParentScale) {
-    Scene scene;
+    AnimScene scene;
     scene.bone("parent", -1, {5, 0, 0}, axis_angle_xyzw({0, 0, 1}, 90.0f));
     scene.bone("child", 0, {1, 0, 0}, axis_angle_xyzw({0, 0, 1}, 90.0f));
     for (const char* kp : {"sx", "sy", "sz"}) scene.curve("parent", kp, {0, 10}, {1.0f, 5.0f});
@@ -76,7 +76,7 @@ TEST(WorldTransform, Rule18CompensationUsesTheAnimatedParentScale) {
 // Non-uniform parent scale: compensation divides the child's axes by the parent's, so a
 // child with scale (1, 1, 1) under a parent (2, 4, 1) ends with world scale (1, 1, 1).
 TEST(WorldTransform, Rule18CompensationPerAxis) {
-    Scene scene;
+    AnimScene scene;
     scene.bone("parent", -1, {0, 0, 0}, glm::vec4(0, 0, 0, 1), {2, 4, 1});
     scene.bone("child", 0, {1, 1, 1}, glm::vec4(0, 0, 0, 1), {1, 1, 3});
     scene.build();
@@ -86,7 +86,7 @@ TEST(WorldTransform, Rule18CompensationPerAxis) {
 }
 
 TEST(WorldTransform, ChildrenStoredBeforeParentsStillComposeInOrder) {
-    Scene scene;
+    AnimScene scene;
     scene.bone("leaf", 2, {0, 0, 1});
     scene.bone("root", -1, {1, 0, 0});
     scene.bone("mid", 1, {0, 1, 0});
@@ -96,7 +96,7 @@ TEST(WorldTransform, ChildrenStoredBeforeParentsStillComposeInOrder) {
 }
 
 TEST(WorldTransform, LocalToWorldJobValidatesSpans) {
-    Scene scene;
+    AnimScene scene;
     scene.bone("a");
     scene.build();
     std::vector<anim::Transform> locals(1);

@@ -51,6 +51,8 @@ TEST(SECli, InfoAndDumpReadBothFormats) {
     write_bytes(dir / "gun.semodel", semodel_golden_vector());
     CommandResult info = run_cli(fmt::format("info {} {}", quoted(dir / "walk.seanim"), quoted(dir / "gun.semodel")));
     ASSERT_EQ(info.exit_code, 0) << info.err;
+    EXPECT_NE(info.out.find("walk.seanim: seanim, read as Cast"), std::string::npos) << info.out;
+    EXPECT_NE(info.out.find("gun.semodel: semodel, read as Cast"), std::string::npos) << info.out;
     EXPECT_NE(info.out.find("7 curves, 1 overrides, 1 notification tracks, frames 0..2 at 30 fps"),
               std::string::npos) << info.out;
     EXPECT_NE(info.out.find("mesh (unnamed): 3 vertices, 1 faces, 1 UV layers"), std::string::npos)

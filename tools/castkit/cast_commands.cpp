@@ -77,7 +77,10 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
             }
             // Standard input has no size on disk; a Cast document's own size is the same number.
             std::uint64_t bytes = path == "-" ? cast::file_size(*document) : size_on_disk(path);
-            print_stdout(cast::info_text(*document, bytes));
+            const FormatInfo* format = options->from.empty() ? format_for_path(path)
+                                                             : format_by_name(options->from);
+            std::string_view name = format != nullptr ? format->name : "cast";
+            print_stdout(cast::info_text(*document, bytes, name));
         }
     });
 

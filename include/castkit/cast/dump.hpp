@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace castkit::cast {
 
@@ -23,7 +24,8 @@ std::string dump_text(const Document& document, const DumpOptions& options = {})
 void dump_json(const Document& document, std::string& out);
 
 // A summary of what the document holds: roots, models, meshes, skeletons, materials,
-// animations, instances, sizes.
-std::string info_text(Document& document, std::uint64_t file_bytes);
+// animations, instances, sizes. `format` names the file's format when it was not Cast
+// (the summary then describes the Cast document it converts to).
+std::string info_text(Document& document, std::uint64_t file_bytes, std::string_view format = "cast");
 
 }  // namespace castkit::cast
