@@ -4,9 +4,11 @@
 //   castkit_perf read FILE [--memcpy]  open (map + parse) + walk every node + touch every payload
 //                                      byte; with --memcpy, a memcpy of the file's size first
 //   castkit_perf write FILE OUT        open FILE once, then write the document to OUT each run
+//   castkit_perf validate FILE         open (map + parse) + validate every rule, touching every byte
 #include "scene.hpp"
 
 #include <castkit/cast/document.hpp>
+#include <castkit/cast/validate.hpp>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -100,6 +102,23 @@ int time_write(const std::string& path, const std::string& output, int runs) {
     return 0;
 }
 
+int time_validate(const std::string& path, int runs) {
+    Timings seconds;
+    std::size_t findings = 0;
+    for (int run = 0; run < runs; ++run) {
+        Timer timer;
+        auto document = castkit::cast::open(path);
+        if (!document) {
+            fmt::print(stderr, "{}\n", document.error().to_string());
+            return 1;
+        }
+        findings = castkit::cast::validate(*document, {}).size();
+        seconds.add(timer);
+    }
+    fmt::print("{{\"mode\":\"validate\",\"findings\":{},{}}}\n", findings, seconds.json("seconds"));
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -120,6 +139,10 @@ int main(int argc, char** argv) {
     write_mode->add_option("file", input)->required();
     write_mode->add_option("output", output)->required();
     write_mode->callback([&] { status = time_write(input, output, runs); });
+
+    CLI::App* validate_mode = app.add_subcommand("validate", "open + validate every rule");
+    validate_mode->add_option("file", input)->required();
+    validate_mode->callback([&] { status = time_validate(input, runs); });
 
     CLI11_PARSE(app, argc, argv);
     return status;

@@ -111,7 +111,7 @@ def main():
     load_at_start = os.getloadavg()[0]
     print(f"bench: {scene.name}, {size / MIB:.0f} MiB, {runs} rounds", file=sys.stderr)
 
-    s = {name: Samples() for name in ("memcpy", "read", "open", "cat", "cp", "convert", "write",
+    s = {name: Samples() for name in ("memcpy", "read", "open", "cat", "cp", "convert", "write", "validate",
                                       "ref_read", "ref_write", "ref_convert", "ref_cp",
                                       "before_read", "before_convert")}
     run(["cat", scene])  # page-cache the scene
@@ -123,6 +123,7 @@ def main():
         s["memcpy"].extend(report, "memcpy_seconds")
         s["read"].extend(report, "seconds")
         s["open"].extend(report, "open_seconds")
+        s["validate"].extend(perf_json([perf, "--runs", "1", "validate", scene]), "seconds")
         s["cat"].add(*run(["cat", scene])[:2])
         settle(copy)
         s["cp"].add(*run(["cp", scene, copy])[:2])
@@ -181,6 +182,7 @@ def main():
         row("`cp a.cast b.cast`", "cp"),
         row("castkit open (map + parse the tree)", "open", size_=0),
         row("castkit open + walk every node + touch every payload byte", "read", "memcpy", 0.5),
+        row("castkit open + validate every rule (`castkit validate`'s work)", "validate", "memcpy", 0.3),
         row("castkit write of the opened document (in process)", "write", "cp"),
         row("`castkit convert a.cast b.cast`", "convert", "cp", 0.5),
     ]
