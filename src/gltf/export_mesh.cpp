@@ -1,0 +1,355 @@
+// Models, skeletons, meshes, skins and morph targets into glTF nodes, meshes and skins.
+#include <castkit/anim/jobs.hpp>
+
+#include <fmt/format.h>
+
+#include <glm/geometric.hpp>
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/type_ptr.hpp>
+#include <glm/matrix.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include "export_internal.hpp"
+
+namespace castkit::gltf::detail {
+namespace {
+
+std::vector<double> as_doubles(const glm::vec3& v) { return {v.x, v.y, v.z}; }
+
+void set_transform(tinygltf::Node& node, const anim::Transform& transform) {
+    if (transform.translation != glm::vec3(0.0f))
+        node.translation = as_doubles(transform.translation);
+    const glm::quat& r = transform.rotation;
+    if (r != glm::quat(1.0f, 0.0f, 0.0f, 0.0f)) node.rotation = {r.x, r.y, r.z, r.w};
+    if (transform.scale != glm::vec3(1.0f)) node.scale = as_doubles(transform.scale);
+}
+
+// The component-wise bounds glTF requires on POSITION accessors.
+std::pair<std::vector<double>, std::vector<double>> bounds(std::span<const glm::vec3> values) {
+    glm::vec3 low(std::numeric_limits<float>::max()), high(std::numeric_limits<float>::lowest());
+    for (const glm::vec3& v : values) {
+        low = glm::min(low, v);
+        high = glm::max(high, v);
+    }
+    if (values.empty()) low = high = glm::vec3(0.0f);
+    return {as_doubles(low), as_doubles(high)};
+}
+
+// A unit vector; `fallback` when `v` has no direction. Counts the replacements.
+glm::vec3 unit(const glm::vec3& v, const glm::vec3& fallback, std::size_t& replaced) {
+    const float length = glm::length(v);
+    if (!(length > 1e-12f) || !std::isfinite(length)) {
+        ++replaced;
+        return fallback;
+    }
+    return v / length;
+}
+
+// Per-vertex tangent handedness (glTF's TANGENT.w): the sign of the UV layer's V direction
+// against normal × tangent, accumulated over the triangles around each vertex; +1 without UVs.
+std::vector<float> handedness(const cast::Mesh& mesh, std::span<const glm::vec3> normals,
+                              std::span<const glm::vec3> tangents) {
+    const std::size_t count = tangents.size();
+    std::vector<float> signs(count, 1.0f);
+    auto uvs = mesh.uv_layer(0);
+    auto positions = mesh.positions();
+    auto faces = mesh.faces();
+    if (uvs.size() < count) return signs;
+    std::vector<glm::vec3> bitangents(count, glm::vec3(0.0f));
+    for (std::size_t f = 0; f + 2 < faces.size(); f += 3) {
+        const std::uint32_t a = faces[f], b = faces[f + 1], c = faces[f + 2];
+        if (a >= count || b >= count || c >= count) continue;
+        const glm::vec3 e1 = positions[b] - positions[a], e2 = positions[c] - positions[a];
+        const glm::vec2 d1 = uvs[b] - uvs[a], d2 = uvs[c] - uvs[a];
+        const float det = d1.x * d2.y - d2.x * d1.y;
+        if (det == 0.0f) continue;
+        const glm::vec3 bitangent = (e2 * d1.x - e1 * d2.x) / det;
+        bitangents[a] += bitangent;
+        bitangents[b] += bitangent;
+        bitangents[c] += bitangent;
+    }
+    for (std::size_t v = 0; v < count; ++v)
+        if (glm::dot(glm::cross(normals[v], tangents[v]), bitangents[v]) < 0.0f) signs[v] = -1.0f;
+    return signs;
+}
+
+}  // namespace
+
+bool needs_compensation(const anim::Skeleton& skeleton, std::span<const anim::Transform> locals,
+                        std::size_t bone) {
+    const std::int32_t parent = skeleton.parents[bone];
+    return parent >= 0 && skeleton.segment_scale_compensate[bone] &&
+           locals[static_cast<std::size_t>(parent)].scale != glm::vec3(1.0f);
+}
+
+anim::Transform gltf_local(const anim::Skeleton& skeleton, std::span<const anim::Transform> locals,
+                           std::size_t bone) {
+    const anim::Transform& local = locals[bone];
+    if (!needs_compensation(skeleton, locals, bone)) return local;
+    const glm::vec3 parent_scale = locals[static_cast<std::size_t>(skeleton.parents[bone])].scale;
+    if (parent_scale.x == 0.0f || parent_scale.y == 0.0f || parent_scale.z == 0.0f) return local;
+    glm::mat4 matrix = glm::translate(glm::mat4(1.0f), local.translation);
+    matrix = glm::scale(matrix, 1.0f / parent_scale);
+    matrix *= glm::mat4_cast(local.rotation);
+    matrix = glm::scale(matrix, local.scale);
+    return anim::decompose(matrix);
+}
+
+void Exporter::export_model(const cast::Model& model, int parent, const std::string& path) {
+    ExportedModel exported;
+    tinygltf::Node node;
+    node.name = std::string(model.name().value_or(""));
+    anim::Transform transform;
+    transform.translation = model.position().value_or(glm::vec3(0.0f));
+    transform.rotation = glm::normalize(cast::quat_from_xyzw(model.rotation().value_or(glm::vec4(0, 0, 0, 1))));
+    transform.scale = model.scale().value_or(glm::vec3(1.0f));
+    set_transform(node, transform);
+    exported.node = add_node(std::move(node), parent);
+
+    if (cast::Skeleton skeleton = model.skeleton()) {
+        Diagnostics reports;
+        auto built = anim::build_skeleton(skeleton, reports);
+        for (Diagnostic& report : reports) warn(path, report.message);
+        if (!built) {
+            warn(path + "/skeleton", fmt::format("skeleton not exported: {}", built.error().message));
+        } else {
+            exported.skeleton = std::move(*built);
+            const anim::Skeleton& bones = exported.skeleton;
+            exported.bone_nodes.assign(bones.bone_count(), -1);
+            bool sheared = false;
+            for (std::uint32_t bone : bones.order) {
+                tinygltf::Node joint;
+                joint.name = bones.names[bone];
+                set_transform(joint, gltf_local(bones, bones.rest, bone));
+                if (needs_compensation(bones, bones.rest, bone)) {
+                    const glm::vec3 s = bones.rest[static_cast<std::size_t>(bones.parents[bone])].scale;
+                    sheared |= !(s.x == s.y && s.y == s.z);
+                }
+                const std::int32_t up = bones.parents[bone];
+                exported.bone_nodes[bone] = add_node(std::move(joint), up < 0 ? exported.node : exported.bone_nodes[static_cast<std::size_t>(up)]);
+            }
+            if (sheared)
+                warn(path + "/skeleton", "segment scale compensation under a non-uniform parent scale has no glTF equivalent; the nearest rotation and scale were written");
+            if (!skeleton.ik_handles().empty() || !skeleton.constraints().empty())
+                warn(path + "/skeleton", "IK handles and constraints have no glTF equivalent and were dropped");
+        }
+    }
+    if (!model.hairs().empty()) warn(path, "hair has no glTF equivalent and was dropped");
+
+    int skin = -1;
+    const auto meshes = model.meshes();
+    for (std::size_t i = 0; i < meshes.size(); ++i) {
+        const std::string mesh_path = fmt::format("{}/mesh[{}]", path, i);
+        if (skin < 0 && exported.skeleton.bone_count() > 0 && meshes[i].max_weight_influence() > 0)
+            skin = export_skin(exported, path);
+        export_mesh(model, meshes[i], exported, meshes[i].max_weight_influence() > 0 ? skin : -1, mesh_path);
+    }
+    models.push_back(std::move(exported));
+}
+
+int Exporter::export_skin(ExportedModel& exported, const std::string&) {
+    const anim::Skeleton& bones = exported.skeleton;
+    std::vector<glm::mat4> worlds(bones.bone_count());
+    anim::LocalToWorldJob job{.skeleton = &bones, .locals = bones.rest, .worlds = worlds};
+    (void)job.run();
+    std::vector<float> inverse_binds;
+    inverse_binds.reserve(worlds.size() * 16);
+    for (const glm::mat4& world : worlds) {
+        glm::mat4 inverse = glm::inverse(world);
+        // Affine by construction: pin the last row so rounding cannot make it projective.
+        inverse[0][3] = inverse[1][3] = inverse[2][3] = 0.0f;
+        inverse[3][3] = 1.0f;
+        const float* values = glm::value_ptr(inverse);
+        inverse_binds.insert(inverse_binds.end(), values, values + 16);
+    }
+    tinygltf::Skin skin;
+    skin.joints = exported.bone_nodes;
+    skin.inverseBindMatrices = add_accessor(std::as_bytes(std::span(inverse_binds)), worlds.size(),
+                                            TINYGLTF_TYPE_MAT4, TINYGLTF_COMPONENT_TYPE_FLOAT, false, 0);
+    model.skins.push_back(std::move(skin));
+    return static_cast<int>(model.skins.size() - 1);
+}
+
+void Exporter::export_mesh(const cast::Model& cast_model, const cast::Mesh& mesh,
+                           ExportedModel& exported, int skin, const std::string& path) {
+    const auto positions_view = mesh.positions();
+    const std::size_t count = positions_view.size();
+    if (count == 0) {
+        warn(path, "mesh without vertex positions was dropped");
+        return;
+    }
+    const std::vector<glm::vec3> positions = positions_view.to_vector();
+    tinygltf::Primitive primitive;
+    {
+        auto [low, high] = bounds(positions);
+        primitive.attributes["POSITION"] = add_floats<glm::vec3>(positions, TINYGLTF_TYPE_VEC3, TINYGLTF_TARGET_ARRAY_BUFFER, low, high);
+    }
+    std::size_t replaced = 0;
+    std::vector<glm::vec3> normals;
+    if (auto view = mesh.normals(); view.size() == count) {
+        normals.resize(count);
+        for (std::size_t v = 0; v < count; ++v) normals[v] = unit(view[v], glm::vec3(0, 0, 1), replaced);
+        primitive.attributes["NORMAL"] = add_floats<glm::vec3>(normals, TINYGLTF_TYPE_VEC3, TINYGLTF_TARGET_ARRAY_BUFFER);
+    } else if (!view.empty()) {
+        warn(path, "normals do not match the vertex count and were dropped");
+    }
+    if (auto view = mesh.tangents(); view.size() == count && !normals.empty()) {
+        std::vector<glm::vec3> tangents(count);
+        for (std::size_t v = 0; v < count; ++v) {
+            // A tangent must be a unit vector; one along the normal gets any perpendicular.
+            glm::vec3 t = view[v] - normals[v] * glm::dot(view[v], normals[v]);
+            const glm::vec3 any = std::abs(normals[v].x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
+            tangents[v] = unit(t, glm::normalize(glm::cross(normals[v], any)), replaced);
+        }
+        const std::vector<float> signs = handedness(mesh, normals, tangents);
+        std::vector<glm::vec4> packed(count);
+        for (std::size_t v = 0; v < count; ++v) packed[v] = glm::vec4(tangents[v], signs[v]);
+        primitive.attributes["TANGENT"] = add_floats<glm::vec4>(packed, TINYGLTF_TYPE_VEC4, TINYGLTF_TARGET_ARRAY_BUFFER);
+    } else if (!view.empty()) {
+        warn(path, "tangents without normals (or of the wrong count) were dropped");
+    }
+    if (replaced > 0)
+        warn(path, fmt::format("{} zero-length normals or tangents were replaced by unit vectors", replaced));
+
+    for (std::uint32_t layer = 0; layer < mesh.uv_layer_count(); ++layer) {
+        auto uvs = mesh.uv_layer(layer);
+        if (uvs.size() != count) {
+            warn(path, fmt::format("UV layer {} does not match the vertex count and was dropped", layer));
+            continue;
+        }
+        primitive.attributes[fmt::format("TEXCOORD_{}", layer)] = add_accessor(uvs.bytes(), count, TINYGLTF_TYPE_VEC2, TINYGLTF_COMPONENT_TYPE_FLOAT, false, TINYGLTF_TARGET_ARRAY_BUFFER);
+    }
+    for (std::uint32_t layer = 0; layer < mesh.color_layer_count(); ++layer) {
+        const cast::Property* colors = mesh.color_layer_property(layer);
+        if (colors == nullptr || colors->size() != count) {
+            warn(path, fmt::format("colour layer {} does not match the vertex count and was dropped", layer));
+            continue;
+        }
+        const bool packed = mesh.color_layer_is_packed(layer);
+        primitive.attributes[fmt::format("COLOR_{}", layer)] = add_accessor(colors->bytes(), count, TINYGLTF_TYPE_VEC4, packed ? TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE : TINYGLTF_COMPONENT_TYPE_FLOAT, packed, TINYGLTF_TARGET_ARRAY_BUFFER);
+    }
+
+    if (skin >= 0) {
+        const std::uint32_t influences = mesh.max_weight_influence();
+        const auto bone_view = mesh.weight_bones();
+        const auto value_view = mesh.weight_values();
+        const std::size_t bone_count = exported.skeleton.bone_count();
+        if (bone_view.size() < count * influences || value_view.size() < count * influences) {
+            warn(path, "weight buffers are shorter than vertices × influences; the skin was dropped");
+            skin = -1;
+        } else {
+            // Per vertex: merge repeated bones, drop zero weights, strongest first, sum to 1.
+            std::vector<std::pair<std::uint32_t, float>> weights(count * influences);
+            std::vector<std::uint32_t> used(count, 0);
+            std::uint32_t sets = 1;
+            std::size_t unweighted = 0, out_of_range = 0;
+            for (std::size_t v = 0; v < count; ++v) {
+                auto* slot = &weights[v * influences];
+                std::uint32_t n = 0;
+                double sum = 0.0;
+                for (std::uint32_t i = 0; i < influences; ++i) {
+                    const std::uint32_t bone = bone_view[v * influences + i];
+                    const float value = value_view[v * influences + i];
+                    if (!(value > 0.0f)) continue;
+                    if (bone >= bone_count) {
+                        ++out_of_range;
+                        continue;
+                    }
+                    auto* same = std::find_if(slot, slot + n, [&](auto& w) { return w.first == bone; });
+                    if (same != slot + n) same->second += value;
+                    else slot[n++] = {bone, value};
+                    sum += value;
+                }
+                if (n == 0) {
+                    slot[n++] = {0, 1.0f};
+                    sum = 1.0;
+                    ++unweighted;
+                }
+                std::sort(slot, slot + n, [](auto& a, auto& b) { return a.second > b.second; });
+                float rest = 1.0f;
+                for (std::uint32_t i = 1; i < n; ++i) rest -= slot[i].second = static_cast<float>(slot[i].second / sum);
+                slot[0].second = rest;
+                used[v] = n;
+                sets = std::max(sets, (n + 3) / 4);
+            }
+            if (unweighted) warn(path, fmt::format("{} vertices without weights were bound to the first bone", unweighted));
+            if (out_of_range) warn(path, fmt::format("{} weights naming bones outside the skeleton were dropped", out_of_range));
+            const bool wide = bone_count > 256;
+            for (std::uint32_t set = 0; set < sets; ++set) {
+                std::vector<std::uint16_t> joints16(wide ? count * 4 : 0);
+                std::vector<std::uint8_t> joints8(wide ? 0 : count * 4);
+                std::vector<float> values(count * 4, 0.0f);
+                for (std::size_t v = 0; v < count; ++v)
+                    for (std::uint32_t i = 0; i < 4 && set * 4 + i < used[v]; ++i) {
+                        const auto& [bone, value] = weights[v * influences + set * 4 + i];
+                        if (wide) joints16[v * 4 + i] = static_cast<std::uint16_t>(bone);
+                        else joints8[v * 4 + i] = static_cast<std::uint8_t>(bone);
+                        values[v * 4 + i] = value;
+                    }
+                primitive.attributes[fmt::format("JOINTS_{}", set)] = wide
+                    ? add_accessor(std::as_bytes(std::span(joints16)), count, TINYGLTF_TYPE_VEC4, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, false, TINYGLTF_TARGET_ARRAY_BUFFER)
+                    : add_accessor(std::as_bytes(std::span(joints8)), count, TINYGLTF_TYPE_VEC4, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, false, TINYGLTF_TARGET_ARRAY_BUFFER);
+                primitive.attributes[fmt::format("WEIGHTS_{}", set)] = add_floats<float>(values, TINYGLTF_TYPE_VEC4, TINYGLTF_TARGET_ARRAY_BUFFER);
+            }
+            if (bone_count > 65536) warn(path, "more than 65536 bones: glTF joints cannot index them all");
+        }
+    }
+
+    const auto faces = mesh.faces();
+    if (faces.empty()) {
+        primitive.mode = TINYGLTF_MODE_POINTS;
+    } else {
+        primitive.mode = TINYGLTF_MODE_TRIANGLES;
+        std::vector<std::uint32_t> indices((faces.size() / 3) * 3);
+        faces.copy_to(indices);
+        if (std::any_of(indices.begin(), indices.end(), [&](std::uint32_t i) { return i >= count; })) {
+            warn(path, "faces index vertices that do not exist; the mesh was dropped");
+            return;
+        }
+        if (count < 65535) {
+            std::vector<std::uint16_t> narrow(indices.begin(), indices.end());
+            primitive.indices = add_accessor(std::as_bytes(std::span(narrow)), narrow.size(), TINYGLTF_TYPE_SCALAR, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, false, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
+        } else {
+            primitive.indices = add_accessor(std::as_bytes(std::span(indices)), indices.size(), TINYGLTF_TYPE_SCALAR, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, false, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
+        }
+    }
+    if (cast::Material material = mesh.material()) primitive.material = export_material(material, path + "/material");
+
+    tinygltf::Mesh gltf_mesh;
+    gltf_mesh.name = std::string(mesh.name().value_or(""));
+    ExportedMesh exported_mesh;
+    std::vector<tinygltf::Value> names;
+    for (const cast::BlendShape& shape : cast_model.blend_shapes()) {
+        if (shape.base_shape_hash() != mesh.hash()) continue;
+        std::vector<glm::vec3> deltas(count, glm::vec3(0.0f));
+        auto indices = shape.vertex_indices();
+        auto targets = shape.vertex_positions();
+        const std::string name(shape.name().value_or(fmt::format("shape{}", exported_mesh.target_names.size())));
+        if (indices.size() != targets.size()) warn(path, fmt::format("blend shape '{}': vi and vp differ in length; the extra entries were ignored", name));
+        for (std::size_t k = 0; k < std::min(indices.size(), targets.size()); ++k)
+            if (indices[k] < count) deltas[indices[k]] = targets[k] - positions[indices[k]];
+        if (shape.target_weight_scale() != 1.0f) warn(path, fmt::format("blend shape '{}': target weight scale {} has no glTF equivalent", name, shape.target_weight_scale()));
+        auto [low, high] = bounds(deltas);
+        primitive.targets.push_back({{"POSITION", add_floats<glm::vec3>(deltas, TINYGLTF_TYPE_VEC3, TINYGLTF_TARGET_ARRAY_BUFFER, low, high)}});
+        exported_mesh.target_names.push_back(name);
+        names.push_back(string_value(name));
+        gltf_mesh.weights.push_back(0.0);
+    }
+    if (!names.empty()) gltf_mesh.extras = tinygltf::Value(tinygltf::Value::Object{{"targetNames", tinygltf::Value(std::move(names))}});
+    gltf_mesh.primitives.push_back(std::move(primitive));
+    model.meshes.push_back(std::move(gltf_mesh));
+
+    tinygltf::Node node;
+    node.name = std::string(mesh.name().value_or(""));
+    node.mesh = static_cast<int>(model.meshes.size() - 1);
+    node.skin = skin;
+    // glTF ignores a skinned mesh node's own transform and parents: such nodes sit at the root.
+    exported_mesh.node = add_node(std::move(node), skin >= 0 ? -1 : exported.node);
+    exported.meshes.push_back(std::move(exported_mesh));
+}
+
+}  // namespace castkit::gltf::detail
