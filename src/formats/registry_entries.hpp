@@ -6,9 +6,11 @@
 namespace castkit::formats {
 
 FormatInfo cast_format();
+FormatInfo glb_format();
+FormatInfo gltf_format();
 
 inline std::vector<FormatInfo> registered_formats() {
-    return {cast_format()};
+    return {cast_format(), glb_format(), gltf_format()};
 }
 
 }  // namespace castkit::formats

@@ -84,7 +84,8 @@ inline void build_full_scene(Scene& scene) {
     scene.animation.set_name("wave");
     scene.curve("root", "tx", {0, 5, 10}, {0.0f, 1.0f, 3.0f});
     scene.rotation("spine", {0, 10}, {axis_angle_xyzw({0, 1, 0}, 0), axis_angle_xyzw({0, 1, 0}, 90)}, "relative");
-    scene.curve("spine", "sx", {0, 10}, {2.0f, 3.0f});
+    // A uniform scale under segment scale compensation: glTF holds it as a baked TRS.
+    for (const char* axis : {"sx", "sy", "sz"}) scene.curve("spine", axis, {0, 10}, {2.0f, 3.0f});
     scene.curve("head", "sy", {2, 8}, {1.0f, 1.5f}, "additive");
     scene.rotation("arm", {0, 4, 10}, {axis_angle_xyzw({1, 0, 0}, 0), axis_angle_xyzw({1, 0, 0}, 45), axis_angle_xyzw({0, 0, 1}, 90)});
     scene.rotation("arm", {0, 10}, {axis_angle_xyzw({0, 1, 0}, 0), axis_angle_xyzw({0, 1, 0}, 20)}, "additive");
