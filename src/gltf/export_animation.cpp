@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <vector>
 
 #include "export_internal.hpp"
 
@@ -125,30 +126,36 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
     // Which curves touch each bone's channels.
     enum Kind { kTranslation, kRotation, kScale };
     struct Keys {
-        std::set<std::uint32_t> frames;
+        std::vector<std::uint32_t> frames;  // sorted and made unique before use
         std::size_t curves = 0;
         bool additive = false;
     };
     std::map<std::pair<std::uint32_t, int>, Keys> channels;
     std::vector<std::uint8_t> scale_animated(bones, 0);
-    std::set<std::uint32_t> weight_frames;
+    std::vector<std::uint32_t> weight_frames;
     for (const anim::BoundCurve& curve : animation.curves) {
         const bool rotation = curve.channel == anim::Channel::Rotation;
         if (curve.channel == anim::Channel::Visibility) continue;
         const anim::TrackRange range = rotation ? animation.rotation_tracks[curve.track] : animation.scalar_tracks[curve.track];
         const float* key_frames = (rotation ? animation.rotation_frames.data() : animation.scalar_frames.data()) + range.first;
         if (curve.channel == anim::Channel::BlendShape) {
-            for (std::uint32_t k = 0; k < range.count; ++k) weight_frames.insert(static_cast<std::uint32_t>(key_frames[k]));
+            for (std::uint32_t k = 0; k < range.count; ++k) weight_frames.push_back(static_cast<std::uint32_t>(key_frames[k]));
             continue;
         }
         const int kind = rotation ? kRotation : curve.channel <= anim::Channel::TranslationZ ? kTranslation : kScale;
         Keys& keys = channels[{curve.target, kind}];
-        for (std::uint32_t k = 0; k < range.count; ++k) keys.frames.insert(static_cast<std::uint32_t>(key_frames[k]));
+        for (std::uint32_t k = 0; k < range.count; ++k) keys.frames.push_back(static_cast<std::uint32_t>(key_frames[k]));
         keys.curves += 1;
         keys.additive |= curve.mode == anim::CurveMode::Additive;
         if (kind == kScale) scale_animated[curve.target] = 1;
     }
 
+    auto sort_unique = [](std::vector<std::uint32_t>& list) {
+        std::sort(list.begin(), list.end());
+        list.erase(std::unique(list.begin(), list.end()), list.end());
+    };
+    for (auto& [channel, keys] : channels) sort_unique(keys.frames);
+    sort_unique(weight_frames);
     std::vector<std::uint32_t> every(frames);
     for (std::size_t f = 0; f < frames; ++f) every[f] = first + static_cast<std::uint32_t>(f);
     std::map<std::vector<std::uint32_t>, int> time_accessors;
@@ -156,7 +163,8 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
         if (auto it = time_accessors.find(keys); it != time_accessors.end()) return it->second;
         std::vector<float> seconds(keys.size());
         for (std::size_t k = 0; k < keys.size(); ++k) seconds[k] = static_cast<float>(keys[k] / static_cast<double>(animation.framerate));
-        const int accessor = add_floats<float>(seconds, TINYGLTF_TYPE_SCALAR, 0, {seconds.front()}, {seconds.back()});
+        std::vector<double> low{seconds.front()}, high{seconds.back()};
+        const int accessor = add_floats(std::move(seconds), TINYGLTF_TYPE_SCALAR, 0, std::move(low), std::move(high));
         time_accessors.emplace(keys, accessor);
         return accessor;
     };
@@ -187,7 +195,7 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
                 const Keys& used = found->second;
                 const bool exact = kind == kTranslation || (kind == kRotation && used.curves == 1 && !used.additive) ||
                                    (kind == kScale && !used.additive);
-                if (exact) keys.assign(used.frames.begin(), used.frames.end());
+                if (exact) keys = used.frames;
             }
             const int node = target->bone_nodes[bone];
             if (kind == kRotation) {
@@ -199,20 +207,20 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
                     if (k > 0 && glm::dot(previous, q) < 0.0f) q = -q;
                     values[k] = cast::xyzw_from_quat(previous = q);
                 }
-                add_channel(node, "rotation", keys, add_floats<glm::vec4>(values, TINYGLTF_TYPE_VEC4));
+                add_channel(node, "rotation", keys, add_floats(std::move(values), TINYGLTF_TYPE_VEC4));
             } else {
                 std::vector<glm::vec3> values(keys.size());
                 for (std::size_t k = 0; k < keys.size(); ++k) {
                     const anim::Transform& pose = poses[(keys[k] - first) * bones + bone];
                     values[k] = kind == kTranslation ? pose.translation : pose.scale;
                 }
-                add_channel(node, kind == kTranslation ? "translation" : "scale", keys, add_floats<glm::vec3>(values, TINYGLTF_TYPE_VEC3));
+                add_channel(node, kind == kTranslation ? "translation" : "scale", keys, add_floats(std::move(values), TINYGLTF_TYPE_VEC3));
             }
         }
     }
 
     if (!weight_frames.empty()) {
-        const std::vector<std::uint32_t> keys(weight_frames.begin(), weight_frames.end());
+        const std::vector<std::uint32_t>& keys = weight_frames;
         for (const ExportedMesh& mesh : target->meshes) {
             std::vector<int> slots;
             bool any = false;
@@ -226,7 +234,7 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
             for (std::uint32_t key : keys)
                 for (int slot : slots)
                     values.push_back(slot < 0 ? 0.0f : weights[(key - first) * animation.blend_shapes.size() + static_cast<std::size_t>(slot)]);
-            add_channel(mesh.node, "weights", keys, add_floats<float>(values, TINYGLTF_TYPE_SCALAR));
+            add_channel(mesh.node, "weights", keys, add_floats(std::move(values), TINYGLTF_TYPE_SCALAR));
         }
     }
 

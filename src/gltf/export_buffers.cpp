@@ -1,6 +1,6 @@
-// The exporter's binary buffer, accessors and nodes, and the files it writes: a GLB container
+// The exporter's binary data, accessors and nodes, and the files it writes: a GLB container
 // or a .gltf beside its .bin. tinygltf serialises the JSON; castkit frames the GLB itself so
-// that the binary chunk goes from its one buffer straight to the file, without copies.
+// that the binary chunk goes from the views' own bytes straight to the file, without copies.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -35,24 +35,33 @@ int Exporter::add_node(tinygltf::Node node, int parent) {
     return index;
 }
 
-int Exporter::add_view(std::span<const std::byte> bytes, int target) {
-    binary.resize((binary.size() + 3) & ~std::size_t{3});
-    const std::size_t offset = binary.size();
-    binary.insert(binary.end(), bytes.begin(), bytes.end());
+namespace {
+constexpr std::array<std::byte, 4> kZeros{};
+}  // namespace
+
+int Exporter::add_view(ViewData data, int target) {
+    if (const std::size_t padding = (4 - binary_size % 4) % 4) {
+        binary.push_back(std::span(kZeros).first(padding));
+        binary_size += padding;
+    }
+    const std::size_t offset = binary_size;
+    binary.push_back(data.bytes);
+    binary_size += data.bytes.size();
+    if (data.owner) owners.push_back(std::move(data.owner));
     tinygltf::BufferView view;
     view.buffer = 0;
     view.byteOffset = offset;
-    view.byteLength = bytes.size();
+    view.byteLength = data.bytes.size();
     view.target = target;
     model.bufferViews.push_back(std::move(view));
     return static_cast<int>(model.bufferViews.size() - 1);
 }
 
-int Exporter::add_accessor(std::span<const std::byte> bytes, std::size_t count, int type,
-                           int component, bool normalized, int target, std::vector<double> min,
+int Exporter::add_accessor(ViewData data, std::size_t count, int type, int component,
+                           bool normalized, int target, std::vector<double> min,
                            std::vector<double> max) {
     tinygltf::Accessor accessor;
-    accessor.bufferView = add_view(bytes, target);
+    accessor.bufferView = add_view(std::move(data), target);
     accessor.byteOffset = 0;
     accessor.count = count;
     accessor.type = type;
@@ -99,35 +108,37 @@ void put_u32(std::vector<std::byte>& out, std::uint32_t value) {
 }
 
 Expected<void> write_atomic(const std::filesystem::path& path,
-                            std::initializer_list<std::span<const std::byte>> parts) {
+                            std::initializer_list<std::span<const std::span<const std::byte>>> groups) {
     auto file = platform::create_atomic_file(path);
     if (!file) return make_error(file.error());
-    for (std::span<const std::byte> part : parts)
-        if (auto written = (*file)->write(part); !written) return written;
+    for (auto parts : groups)
+        for (std::span<const std::byte> part : parts)
+            if (auto written = (*file)->write(part); !written) return written;
     return (*file)->commit();
 }
 
 }  // namespace
 
-Expected<void> write_files(tinygltf::Model& model, std::span<const std::byte> binary,
-                           const std::filesystem::path& path, bool binary_container) {
+Expected<void> write_files(tinygltf::Model& model, std::span<const std::span<const std::byte>> binary,
+                           std::size_t size, const std::filesystem::path& path, bool binary_container) {
     // GLB lengths are u32 (the whole file included).
-    if (binary_container && binary.size() > 0xFFFFFF00u)
+    if (binary_container && size > 0xFFFFFF00u)
         return make_error(problem(path.string(), "", "the binary data exceeds the 4 GiB a GLB file can hold; write .gltf instead"));
     if (!binary_container) {
         const std::string bin_name = path.stem().string() + ".bin";
-        auto json = serialise_json(model, binary.size(), binary.empty() ? "" : bin_name, path);
+        auto json = serialise_json(model, size, size == 0 ? "" : bin_name, path);
         if (!json) return make_error(json.error());
-        if (!binary.empty())
+        if (size > 0)
             if (auto written = write_atomic(path.parent_path() / bin_name, {binary}); !written)
                 return written;
-        return write_atomic(path, {std::as_bytes(std::span(*json))});
+        const std::span<const std::byte> text = std::as_bytes(std::span(*json));
+        return write_atomic(path, {std::span(&text, 1)});
     }
-    auto json = serialise_json(model, binary.size(), "", path);
+    auto json = serialise_json(model, size, "", path);
     if (!json) return make_error(json.error());
     json->append((4 - json->size() % 4) % 4, ' ');
-    const std::size_t binary_padding = (4 - binary.size() % 4) % 4;
-    const std::size_t total = 12 + 8 + json->size() + (binary.empty() ? 0 : 8 + binary.size() + binary_padding);
+    const std::size_t binary_padding = (4 - size % 4) % 4;
+    const std::size_t total = 12 + 8 + json->size() + (size == 0 ? 0 : 8 + size + binary_padding);
     std::vector<std::byte> header;
     put_u32(header, 0x46546C67u);  // "glTF"
     put_u32(header, 2);
@@ -135,13 +146,13 @@ Expected<void> write_files(tinygltf::Model& model, std::span<const std::byte> bi
     put_u32(header, static_cast<std::uint32_t>(json->size()));
     put_u32(header, 0x4E4F534Au);  // "JSON"
     std::vector<std::byte> binary_header;
-    if (!binary.empty()) {
-        put_u32(binary_header, static_cast<std::uint32_t>(binary.size() + binary_padding));
+    if (size > 0) {
+        put_u32(binary_header, static_cast<std::uint32_t>(size + binary_padding));
         put_u32(binary_header, 0x004E4942u);  // "BIN\0"
     }
-    const std::array<std::byte, 3> zeros{};
-    return write_atomic(path, {header, std::as_bytes(std::span(*json)), binary_header, binary,
-                               std::span(zeros).first(binary.empty() ? 0 : binary_padding)});
+    const std::array<std::span<const std::byte>, 3> before{header, std::as_bytes(std::span(*json)), binary_header};
+    const std::span<const std::byte> after = std::span(kZeros).first(size == 0 ? 0 : binary_padding);
+    return write_atomic(path, {before, binary, std::span(&after, 1)});
 }
 
 }  // namespace castkit::gltf::detail

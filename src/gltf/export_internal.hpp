@@ -1,5 +1,7 @@
-// The glTF exporter's shared state: the tinygltf model being filled, the one binary buffer its
-// accessors view, and what each exported Model left behind for the animation export.
+// The glTF exporter's shared state: the tinygltf model being filled, the binary data its
+// accessors view (a list of byte ranges, borrowed from the Cast document where the bytes are
+// already what glTF stores, owned otherwise), and what each exported Model left behind for the
+// animation export.
 #pragma once
 
 #include <castkit/anim/skeleton.hpp>
@@ -9,6 +11,7 @@
 #include <glm/mat4x4.hpp>
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -32,12 +35,27 @@ struct ExportedModel {
     std::vector<ExportedMesh> meshes;
 };
 
+// Bytes for one buffer view: borrowed (they outlive the export) or owned by `owner`.
+struct ViewData {
+    std::span<const std::byte> bytes;
+    std::shared_ptr<const void> owner;
+};
+inline ViewData borrow(std::span<const std::byte> bytes) { return {bytes, nullptr}; }
+template <class T>
+ViewData own(std::vector<T> values) {
+    auto owner = std::make_shared<const std::vector<T>>(std::move(values));
+    return {std::as_bytes(std::span(*owner)), owner};
+}
+
 class Exporter {
 public:
     Exporter(std::string file, const ExportOptions& options, Diagnostics& warnings);
 
     tinygltf::Model model;
-    std::vector<std::byte> binary;
+    // The binary buffer, in file order: view data and the padding that aligns each view to 4.
+    std::vector<std::span<const std::byte>> binary;
+    std::size_t binary_size = 0;
+    std::vector<std::shared_ptr<const void>> owners;
     std::string file;
     ExportOptions options;
     Diagnostics& warnings;
@@ -46,19 +64,20 @@ public:
     void warn(std::string path, std::string message);
     // Appends `node` under `parent` (a node index, or -1 for the scene's roots); its index.
     int add_node(tinygltf::Node node, int parent);
-    // Copies `bytes` into the binary buffer (4-byte aligned) as a buffer view; its index.
-    int add_view(std::span<const std::byte> bytes, int target);
+    // Appends `data` to the binary buffer (4-byte aligned) as a buffer view; its index. O(1).
+    int add_view(ViewData data, int target);
     // A tightly packed accessor over `count` elements of `type` (TINYGLTF_TYPE_*) and
     // `component` (TINYGLTF_COMPONENT_TYPE_*); min/max are set when given. Its index.
-    int add_accessor(std::span<const std::byte> bytes, std::size_t count, int type,
+    int add_accessor(ViewData data, std::size_t count, int type,
                      int component, bool normalized, int target,
                      std::vector<double> min = {}, std::vector<double> max = {});
     // Float data as `type` elements (a VEC3 accessor over vec3 values or 3 floats each).
     template <class T>
-    int add_floats(std::span<const T> values, int type, int target = 0,
+    int add_floats(std::vector<T> values, int type, int target = 0,
                    std::vector<double> min = {}, std::vector<double> max = {}) {
         const auto components = static_cast<std::size_t>(tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(type)));
-        return add_accessor(std::as_bytes(values), values.size_bytes() / (4 * components), type,
+        const std::size_t count = values.size() * sizeof(T) / (4 * components);
+        return add_accessor(own(std::move(values)), count, type,
                             TINYGLTF_COMPONENT_TYPE_FLOAT, false, target, std::move(min),
                             std::move(max));
     }
@@ -86,9 +105,10 @@ anim::Transform gltf_local(const anim::Skeleton& skeleton, std::span<const anim:
 bool needs_compensation(const anim::Skeleton& skeleton, std::span<const anim::Transform> locals,
                         std::size_t bone);
 
-// Writes the model (its buffer 0 holding `binary`) to `path` as .glb or .gltf + .bin.
-Expected<void> write_files(tinygltf::Model& model, std::span<const std::byte> binary,
-                           const std::filesystem::path& path, bool binary_container);
+// Writes the model (its buffer 0 being the `binary` parts, `size` bytes) to `path` as .glb or
+// .gltf + .bin.
+Expected<void> write_files(tinygltf::Model& model, std::span<const std::span<const std::byte>> binary,
+                           std::size_t size, const std::filesystem::path& path, bool binary_container);
 
 tinygltf::Value string_value(std::string_view text);
 

@@ -29,14 +29,72 @@ void set_transform(tinygltf::Node& node, const anim::Transform& transform) {
 }
 
 // The component-wise bounds glTF requires on POSITION accessors.
-std::pair<std::vector<double>, std::vector<double>> bounds(std::span<const glm::vec3> values) {
+template <class Values>
+std::pair<std::vector<double>, std::vector<double>> bounds(const Values& values) {
     glm::vec3 low(std::numeric_limits<float>::max()), high(std::numeric_limits<float>::lowest());
-    for (const glm::vec3& v : values) {
-        low = glm::min(low, v);
-        high = glm::max(high, v);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        low = glm::min(low, glm::vec3(values[i]));
+        high = glm::max(high, glm::vec3(values[i]));
     }
-    if (values.empty()) low = high = glm::vec3(0.0f);
+    if (values.size() == 0) low = high = glm::vec3(0.0f);
     return {as_doubles(low), as_doubles(high)};
+}
+
+// Influences per vertex after merging repeated bones and dropping zero weights, strongest
+// first, normalised to sum 1. Writes `n` entries into `out` (capacity `influences`).
+struct Influence {
+    std::uint32_t bone;
+    float weight;
+};
+std::uint32_t vertex_influences(const cast::IndexView& bones, const cast::ArrayView<float>& values,
+                                std::size_t first, std::uint32_t influences, std::size_t bone_count,
+                                Influence* out, std::size_t& out_of_range) {
+    std::uint32_t n = 0;
+    double sum = 0.0;
+    for (std::uint32_t i = 0; i < influences; ++i) {
+        const std::uint32_t bone = bones[first + i];
+        const float value = values[first + i];
+        if (!(value > 0.0f)) continue;
+        if (bone >= bone_count) {
+            ++out_of_range;
+            continue;
+        }
+        Influence* same = std::find_if(out, out + n, [&](const Influence& w) { return w.bone == bone; });
+        if (same != out + n) same->weight += value;
+        else out[n++] = {bone, value};
+        sum += value;
+    }
+    if (n == 0) return 0;
+    std::sort(out, out + n, [](const Influence& a, const Influence& b) { return a.weight > b.weight; });
+    // The strongest takes the rounding remainder, so the floats sum to 1 as closely as they can.
+    const auto scale = static_cast<float>(1.0 / sum);
+    float rest = 1.0f;
+    for (std::uint32_t i = 1; i < n; ++i) rest -= out[i].weight *= scale;
+    out[0].weight = rest;
+    return n;
+}
+
+// Calls fn(a, b, c) for each of the first `triangles` triangles of a face property, loading
+// each index at its stored width (the loop is specialised per width).
+template <class F>
+void for_each_triangle(const cast::Property& faces, std::size_t triangles, F&& fn) {
+    const std::byte* data = faces.bytes().data();
+    auto run = [&](auto width) {
+        using T = decltype(width);
+        for (std::size_t t = 0; t < triangles; ++t)
+            fn(static_cast<std::uint32_t>(cast::load<T>(data + (3 * t) * sizeof(T))),
+               static_cast<std::uint32_t>(cast::load<T>(data + (3 * t + 1) * sizeof(T))),
+               static_cast<std::uint32_t>(cast::load<T>(data + (3 * t + 2) * sizeof(T))));
+    };
+    switch (faces.type()) {
+    case cast::PropertyType::Byte: run(std::uint8_t{}); break;
+    case cast::PropertyType::Short: run(std::uint16_t{}); break;
+    case cast::PropertyType::Integer32: run(std::uint32_t{}); break;
+    default: {
+        const auto view = cast::IndexView::of(&faces);
+        for (std::size_t t = 0; t < triangles; ++t) fn(view[3 * t], view[3 * t + 1], view[3 * t + 2]);
+    }
+    }
 }
 
 // A unit vector; `fallback` when `v` has no direction. Counts the replacements.
@@ -49,32 +107,28 @@ glm::vec3 unit(const glm::vec3& v, const glm::vec3& fallback, std::size_t& repla
     return v / length;
 }
 
-// Per-vertex tangent handedness (glTF's TANGENT.w): the sign of the UV layer's V direction
-// against normal × tangent, accumulated over the triangles around each vertex; +1 without UVs.
-std::vector<float> handedness(const cast::Mesh& mesh, std::span<const glm::vec3> normals,
-                              std::span<const glm::vec3> tangents) {
-    const std::size_t count = tangents.size();
-    std::vector<float> signs(count, 1.0f);
+// Per-vertex bitangent directions from UV layer 0 (the sum over the triangles around each
+// vertex), from which glTF's TANGENT.w handedness follows; empty without UVs. O(faces).
+std::vector<glm::vec3> uv_bitangents(const cast::Mesh& mesh, std::size_t count) {
     auto uvs = mesh.uv_layer(0);
     auto positions = mesh.positions();
-    auto faces = mesh.faces();
-    if (uvs.size() < count) return signs;
+    const cast::Property* faces = mesh.node().find("f");
+    if (uvs.size() < count || faces == nullptr) return {};
     std::vector<glm::vec3> bitangents(count, glm::vec3(0.0f));
-    for (std::size_t f = 0; f + 2 < faces.size(); f += 3) {
-        const std::uint32_t a = faces[f], b = faces[f + 1], c = faces[f + 2];
-        if (a >= count || b >= count || c >= count) continue;
-        const glm::vec3 e1 = positions[b] - positions[a], e2 = positions[c] - positions[a];
-        const glm::vec2 d1 = uvs[b] - uvs[a], d2 = uvs[c] - uvs[a];
+    for_each_triangle(*faces, faces->size() / 3, [&](std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+        if (a >= count || b >= count || c >= count) return;
+        const glm::vec3 pa = positions[a];
+        const glm::vec3 e1 = positions[b] - pa, e2 = positions[c] - pa;
+        const glm::vec2 ua = uvs[a];
+        const glm::vec2 d1 = uvs[b] - ua, d2 = uvs[c] - ua;
         const float det = d1.x * d2.y - d2.x * d1.y;
-        if (det == 0.0f) continue;
+        if (det == 0.0f) return;
         const glm::vec3 bitangent = (e2 * d1.x - e1 * d2.x) / det;
         bitangents[a] += bitangent;
         bitangents[b] += bitangent;
         bitangents[c] += bitangent;
-    }
-    for (std::size_t v = 0; v < count; ++v)
-        if (glm::dot(glm::cross(normals[v], tangents[v]), bitangents[v]) < 0.0f) signs[v] = -1.0f;
-    return signs;
+    });
+    return bitangents;
 }
 
 }  // namespace
@@ -168,7 +222,7 @@ int Exporter::export_skin(ExportedModel& exported, const std::string&) {
     }
     tinygltf::Skin skin;
     skin.joints = exported.bone_nodes;
-    skin.inverseBindMatrices = add_accessor(std::as_bytes(std::span(inverse_binds)), worlds.size(),
+    skin.inverseBindMatrices = add_accessor(own(std::move(inverse_binds)), worlds.size(),
                                             TINYGLTF_TYPE_MAT4, TINYGLTF_COMPONENT_TYPE_FLOAT, false, 0);
     model.skins.push_back(std::move(skin));
     return static_cast<int>(model.skins.size() - 1);
@@ -176,39 +230,63 @@ int Exporter::export_skin(ExportedModel& exported, const std::string&) {
 
 void Exporter::export_mesh(const cast::Model& cast_model, const cast::Mesh& mesh,
                            ExportedModel& exported, int skin, const std::string& path) {
-    const auto positions_view = mesh.positions();
-    const std::size_t count = positions_view.size();
+    const auto positions = mesh.positions();
+    const std::size_t count = positions.size();
     if (count == 0) {
         warn(path, "mesh without vertex positions was dropped");
         return;
     }
-    const std::vector<glm::vec3> positions = positions_view.to_vector();
+    // Where Cast already stores what glTF wants (positions, UVs, colours, unit normals, faces of
+    // the right width), the accessors borrow the document's bytes instead of copying them.
     tinygltf::Primitive primitive;
     {
         auto [low, high] = bounds(positions);
-        primitive.attributes["POSITION"] = add_floats<glm::vec3>(positions, TINYGLTF_TYPE_VEC3, TINYGLTF_TARGET_ARRAY_BUFFER, low, high);
+        primitive.attributes["POSITION"] = add_accessor(borrow(positions.bytes()), count, TINYGLTF_TYPE_VEC3, TINYGLTF_COMPONENT_TYPE_FLOAT, false, TINYGLTF_TARGET_ARRAY_BUFFER, low, high);
     }
     std::size_t replaced = 0;
-    std::vector<glm::vec3> normals;
-    if (auto view = mesh.normals(); view.size() == count) {
-        normals.resize(count);
-        for (std::size_t v = 0; v < count; ++v) normals[v] = unit(view[v], glm::vec3(0, 0, 1), replaced);
-        primitive.attributes["NORMAL"] = add_floats<glm::vec3>(normals, TINYGLTF_TYPE_VEC3, TINYGLTF_TARGET_ARRAY_BUFFER);
-    } else if (!view.empty()) {
+    const auto normal_view = mesh.normals();
+    // Normals already of unit length are borrowed; others are normalised into `fixed_normals`.
+    auto fixed_owner = std::make_shared<std::vector<glm::vec3>>();
+    std::vector<glm::vec3>& fixed_normals = *fixed_owner;
+    const bool has_normals = normal_view.size() == count;
+    if (has_normals) {
+        bool unit_already = true;
+        for (std::size_t v = 0; v < count && unit_already; ++v)
+            unit_already = std::abs(glm::length(normal_view[v]) - 1.0f) <= 1e-6f;
+        if (!unit_already) {
+            fixed_normals.resize(count);
+            for (std::size_t v = 0; v < count; ++v) fixed_normals[v] = unit(normal_view[v], glm::vec3(0, 0, 1), replaced);
+        }
+        primitive.attributes["NORMAL"] = unit_already
+            ? add_accessor(borrow(normal_view.bytes()), count, TINYGLTF_TYPE_VEC3, TINYGLTF_COMPONENT_TYPE_FLOAT, false, TINYGLTF_TARGET_ARRAY_BUFFER)
+            : add_accessor({std::as_bytes(std::span(fixed_normals)), fixed_owner}, count, TINYGLTF_TYPE_VEC3, TINYGLTF_COMPONENT_TYPE_FLOAT, false, TINYGLTF_TARGET_ARRAY_BUFFER);
+    } else if (!normal_view.empty()) {
         warn(path, "normals do not match the vertex count and were dropped");
     }
-    if (auto view = mesh.tangents(); view.size() == count && !normals.empty()) {
-        std::vector<glm::vec3> tangents(count);
+    if (auto view = mesh.tangents(); view.size() == count && has_normals) {
+        struct {
+            const cast::ArrayView<glm::vec3>& view;
+            const std::vector<glm::vec3>& fixed;
+            glm::vec3 operator[](std::size_t v) const { return fixed.empty() ? view[v] : fixed[v]; }
+        } normals{normal_view, fixed_normals};
+        const std::vector<glm::vec3> bitangents = uv_bitangents(mesh, count);
+        std::vector<glm::vec4> packed;
+        packed.reserve(count);
         for (std::size_t v = 0; v < count; ++v) {
             // A tangent must be a unit vector; one along the normal gets any perpendicular.
-            glm::vec3 t = view[v] - normals[v] * glm::dot(view[v], normals[v]);
-            const glm::vec3 any = std::abs(normals[v].x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
-            tangents[v] = unit(t, glm::normalize(glm::cross(normals[v], any)), replaced);
+            const glm::vec3 n = normals[v], stored = view[v];
+            glm::vec3 t = stored - n * glm::dot(stored, n);
+            const float length = glm::length(t);
+            if (length > 1e-12f && std::isfinite(length)) {
+                t /= length;
+            } else {
+                t = glm::normalize(glm::cross(n, std::abs(n.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0)));
+                ++replaced;
+            }
+            const bool mirrored = !bitangents.empty() && glm::dot(glm::cross(n, t), bitangents[v]) < 0.0f;
+            packed.emplace_back(t, mirrored ? -1.0f : 1.0f);
         }
-        const std::vector<float> signs = handedness(mesh, normals, tangents);
-        std::vector<glm::vec4> packed(count);
-        for (std::size_t v = 0; v < count; ++v) packed[v] = glm::vec4(tangents[v], signs[v]);
-        primitive.attributes["TANGENT"] = add_floats<glm::vec4>(packed, TINYGLTF_TYPE_VEC4, TINYGLTF_TARGET_ARRAY_BUFFER);
+        primitive.attributes["TANGENT"] = add_floats(std::move(packed), TINYGLTF_TYPE_VEC4, TINYGLTF_TARGET_ARRAY_BUFFER);
     } else if (!view.empty()) {
         warn(path, "tangents without normals (or of the wrong count) were dropped");
     }
@@ -221,7 +299,7 @@ void Exporter::export_mesh(const cast::Model& cast_model, const cast::Mesh& mesh
             warn(path, fmt::format("UV layer {} does not match the vertex count and was dropped", layer));
             continue;
         }
-        primitive.attributes[fmt::format("TEXCOORD_{}", layer)] = add_accessor(uvs.bytes(), count, TINYGLTF_TYPE_VEC2, TINYGLTF_COMPONENT_TYPE_FLOAT, false, TINYGLTF_TARGET_ARRAY_BUFFER);
+        primitive.attributes[fmt::format("TEXCOORD_{}", layer)] = add_accessor(borrow(uvs.bytes()), count, TINYGLTF_TYPE_VEC2, TINYGLTF_COMPONENT_TYPE_FLOAT, false, TINYGLTF_TARGET_ARRAY_BUFFER);
     }
     for (std::uint32_t layer = 0; layer < mesh.color_layer_count(); ++layer) {
         const cast::Property* colors = mesh.color_layer_property(layer);
@@ -230,7 +308,7 @@ void Exporter::export_mesh(const cast::Model& cast_model, const cast::Mesh& mesh
             continue;
         }
         const bool packed = mesh.color_layer_is_packed(layer);
-        primitive.attributes[fmt::format("COLOR_{}", layer)] = add_accessor(colors->bytes(), count, TINYGLTF_TYPE_VEC4, packed ? TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE : TINYGLTF_COMPONENT_TYPE_FLOAT, packed, TINYGLTF_TARGET_ARRAY_BUFFER);
+        primitive.attributes[fmt::format("COLOR_{}", layer)] = add_accessor(borrow(colors->bytes()), count, TINYGLTF_TYPE_VEC4, packed ? TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE : TINYGLTF_COMPONENT_TYPE_FLOAT, packed, TINYGLTF_TARGET_ARRAY_BUFFER);
     }
 
     if (skin >= 0) {
@@ -242,58 +320,40 @@ void Exporter::export_mesh(const cast::Model& cast_model, const cast::Mesh& mesh
             warn(path, "weight buffers are shorter than vertices × influences; the skin was dropped");
             skin = -1;
         } else {
-            // Per vertex: merge repeated bones, drop zero weights, strongest first, sum to 1.
-            std::vector<std::pair<std::uint32_t, float>> weights(count * influences);
-            std::vector<std::uint32_t> used(count, 0);
+            // Every set the widest vertex could need; only the sets some vertex uses are written.
+            const std::uint32_t most = (influences + 3) / 4;
+            const bool wide = bone_count > 256;
+            std::vector<std::vector<std::uint16_t>> joints16(wide ? most : 0);
+            std::vector<std::vector<std::uint8_t>> joints8(wide ? 0 : most);
+            std::vector<std::vector<float>> weight_sets(most);
+            for (auto& set : joints16) set.resize(count * 4);
+            for (auto& set : joints8) set.resize(count * 4);
+            for (auto& set : weight_sets) set.resize(count * 4);
+            std::vector<Influence> scratch(influences);
             std::uint32_t sets = 1;
             std::size_t unweighted = 0, out_of_range = 0;
             for (std::size_t v = 0; v < count; ++v) {
-                auto* slot = &weights[v * influences];
-                std::uint32_t n = 0;
-                double sum = 0.0;
-                for (std::uint32_t i = 0; i < influences; ++i) {
-                    const std::uint32_t bone = bone_view[v * influences + i];
-                    const float value = value_view[v * influences + i];
-                    if (!(value > 0.0f)) continue;
-                    if (bone >= bone_count) {
-                        ++out_of_range;
-                        continue;
-                    }
-                    auto* same = std::find_if(slot, slot + n, [&](auto& w) { return w.first == bone; });
-                    if (same != slot + n) same->second += value;
-                    else slot[n++] = {bone, value};
-                    sum += value;
-                }
+                std::uint32_t n = vertex_influences(bone_view, value_view, v * influences, influences, bone_count, scratch.data(), out_of_range);
                 if (n == 0) {
-                    slot[n++] = {0, 1.0f};
-                    sum = 1.0;
+                    scratch[0] = {0, 1.0f};
+                    n = 1;
                     ++unweighted;
                 }
-                std::sort(slot, slot + n, [](auto& a, auto& b) { return a.second > b.second; });
-                float rest = 1.0f;
-                for (std::uint32_t i = 1; i < n; ++i) rest -= slot[i].second = static_cast<float>(slot[i].second / sum);
-                slot[0].second = rest;
-                used[v] = n;
                 sets = std::max(sets, (n + 3) / 4);
+                for (std::uint32_t i = 0; i < n; ++i) {
+                    const std::size_t slot = v * 4 + i % 4;
+                    if (wide) joints16[i / 4][slot] = static_cast<std::uint16_t>(scratch[i].bone);
+                    else joints8[i / 4][slot] = static_cast<std::uint8_t>(scratch[i].bone);
+                    weight_sets[i / 4][slot] = scratch[i].weight;
+                }
             }
             if (unweighted) warn(path, fmt::format("{} vertices without weights were bound to the first bone", unweighted));
             if (out_of_range) warn(path, fmt::format("{} weights naming bones outside the skeleton were dropped", out_of_range));
-            const bool wide = bone_count > 256;
             for (std::uint32_t set = 0; set < sets; ++set) {
-                std::vector<std::uint16_t> joints16(wide ? count * 4 : 0);
-                std::vector<std::uint8_t> joints8(wide ? 0 : count * 4);
-                std::vector<float> values(count * 4, 0.0f);
-                for (std::size_t v = 0; v < count; ++v)
-                    for (std::uint32_t i = 0; i < 4 && set * 4 + i < used[v]; ++i) {
-                        const auto& [bone, value] = weights[v * influences + set * 4 + i];
-                        if (wide) joints16[v * 4 + i] = static_cast<std::uint16_t>(bone);
-                        else joints8[v * 4 + i] = static_cast<std::uint8_t>(bone);
-                        values[v * 4 + i] = value;
-                    }
                 primitive.attributes[fmt::format("JOINTS_{}", set)] = wide
-                    ? add_accessor(std::as_bytes(std::span(joints16)), count, TINYGLTF_TYPE_VEC4, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, false, TINYGLTF_TARGET_ARRAY_BUFFER)
-                    : add_accessor(std::as_bytes(std::span(joints8)), count, TINYGLTF_TYPE_VEC4, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, false, TINYGLTF_TARGET_ARRAY_BUFFER);
-                primitive.attributes[fmt::format("WEIGHTS_{}", set)] = add_floats<float>(values, TINYGLTF_TYPE_VEC4, TINYGLTF_TARGET_ARRAY_BUFFER);
+                    ? add_accessor(own(std::move(joints16[set])), count, TINYGLTF_TYPE_VEC4, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, false, TINYGLTF_TARGET_ARRAY_BUFFER)
+                    : add_accessor(own(std::move(joints8[set])), count, TINYGLTF_TYPE_VEC4, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, false, TINYGLTF_TARGET_ARRAY_BUFFER);
+                primitive.attributes[fmt::format("WEIGHTS_{}", set)] = add_floats(std::move(weight_sets[set]), TINYGLTF_TYPE_VEC4, TINYGLTF_TARGET_ARRAY_BUFFER);
             }
             if (bone_count > 65536) warn(path, "more than 65536 bones: glTF joints cannot index them all");
         }
@@ -304,17 +364,31 @@ void Exporter::export_mesh(const cast::Model& cast_model, const cast::Mesh& mesh
         primitive.mode = TINYGLTF_MODE_POINTS;
     } else {
         primitive.mode = TINYGLTF_MODE_TRIANGLES;
-        std::vector<std::uint32_t> indices((faces.size() / 3) * 3);
-        faces.copy_to(indices);
-        if (std::any_of(indices.begin(), indices.end(), [&](std::uint32_t i) { return i >= count; })) {
+        const std::size_t index_count = faces.size() / 3 * 3;
+        const cast::Property* stored = mesh.node().find("f");
+        std::uint32_t largest = 0;
+        for_each_triangle(*stored, index_count / 3, [&](std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+            largest = std::max({largest, a, b, c});
+        });
+        if (largest >= count) {
             warn(path, "faces index vertices that do not exist; the mesh was dropped");
             return;
         }
-        if (count < 65535) {
-            std::vector<std::uint16_t> narrow(indices.begin(), indices.end());
-            primitive.indices = add_accessor(std::as_bytes(std::span(narrow)), narrow.size(), TINYGLTF_TYPE_SCALAR, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, false, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
+        const auto type = faces.stored_type();
+        const std::span<const std::byte> stored_bytes = stored->bytes();
+        // glTF reserves the largest index value of each width (primitive restart).
+        if (type == cast::PropertyType::Integer32 || (type == cast::PropertyType::Short && largest < 65535)) {
+            const bool is32 = type == cast::PropertyType::Integer32;
+            primitive.indices = add_accessor(borrow(stored_bytes.first(index_count * (is32 ? 4 : 2))), index_count, TINYGLTF_TYPE_SCALAR, is32 ? TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT : TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, false, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
         } else {
-            primitive.indices = add_accessor(std::as_bytes(std::span(indices)), indices.size(), TINYGLTF_TYPE_SCALAR, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, false, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
+            std::vector<std::uint32_t> indices(index_count);
+            faces.copy_to(indices);
+            if (largest < 65535) {
+                std::vector<std::uint16_t> narrow(indices.begin(), indices.end());
+                primitive.indices = add_accessor(own(std::move(narrow)), index_count, TINYGLTF_TYPE_SCALAR, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, false, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
+            } else {
+                primitive.indices = add_accessor(own(std::move(indices)), index_count, TINYGLTF_TYPE_SCALAR, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, false, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
+            }
         }
     }
     if (cast::Material material = mesh.material()) primitive.material = export_material(material, path + "/material");
@@ -334,7 +408,7 @@ void Exporter::export_mesh(const cast::Model& cast_model, const cast::Mesh& mesh
             if (indices[k] < count) deltas[indices[k]] = targets[k] - positions[indices[k]];
         if (shape.target_weight_scale() != 1.0f) warn(path, fmt::format("blend shape '{}': target weight scale {} has no glTF equivalent", name, shape.target_weight_scale()));
         auto [low, high] = bounds(deltas);
-        primitive.targets.push_back({{"POSITION", add_floats<glm::vec3>(deltas, TINYGLTF_TYPE_VEC3, TINYGLTF_TARGET_ARRAY_BUFFER, low, high)}});
+        primitive.targets.push_back({{"POSITION", add_floats(std::move(deltas), TINYGLTF_TYPE_VEC3, TINYGLTF_TARGET_ARRAY_BUFFER, low, high)}});
         exported_mesh.target_names.push_back(name);
         names.push_back(string_value(name));
         gltf_mesh.weights.push_back(0.0);

@@ -103,7 +103,7 @@ Expected<void> write(const cast::Document& document, const std::filesystem::path
     SceneWriter writer{exporter, {}, {}};
     writer.inlined.reserve(64);
     writer.export_document(document, document.source_name.empty() ? path : std::filesystem::path(document.source_name), -1, 0, true);
-    return detail::write_files(exporter.model, exporter.binary, path, options.binary);
+    return detail::write_files(exporter.model, exporter.binary, exporter.binary_size, path, options.binary);
 }
 
 }  // namespace castkit::gltf
