@@ -46,14 +46,14 @@ struct Influence {
     std::uint32_t bone;
     float weight;
 };
-std::uint32_t vertex_influences(const cast::IndexView& bones, const cast::ArrayView<float>& values,
-                                std::size_t first, std::uint32_t influences, std::size_t bone_count,
-                                Influence* out, std::size_t& out_of_range) {
+template <class Bone>
+std::uint32_t vertex_influences(const Bone& bone_at, const std::byte* values, std::uint32_t influences,
+                                std::size_t bone_count, Influence* out, std::size_t& out_of_range) {
     std::uint32_t n = 0;
-    double sum = 0.0;
+    float sum = 0.0f;
     for (std::uint32_t i = 0; i < influences; ++i) {
-        const std::uint32_t bone = bones[first + i];
-        const float value = values[first + i];
+        const std::uint32_t bone = bone_at(i);
+        const float value = cast::load<float>(values + 4 * i);
         if (!(value > 0.0f)) continue;
         if (bone >= bone_count) {
             ++out_of_range;
@@ -65,9 +65,11 @@ std::uint32_t vertex_influences(const cast::IndexView& bones, const cast::ArrayV
         sum += value;
     }
     if (n == 0) return 0;
-    std::sort(out, out + n, [](const Influence& a, const Influence& b) { return a.weight > b.weight; });
+    // Insertion sort, strongest first: n is a handful.
+    for (std::uint32_t i = 1; i < n; ++i)
+        for (std::uint32_t j = i; j > 0 && out[j].weight > out[j - 1].weight; --j) std::swap(out[j], out[j - 1]);
     // The strongest takes the rounding remainder, so the floats sum to 1 as closely as they can.
-    const auto scale = static_cast<float>(1.0 / sum);
+    const float scale = 1.0f / sum;
     float rest = 1.0f;
     for (std::uint32_t i = 1; i < n; ++i) rest -= out[i].weight *= scale;
     out[0].weight = rest;
@@ -252,7 +254,7 @@ void Exporter::export_mesh(const cast::Model& cast_model, const cast::Mesh& mesh
     if (has_normals) {
         bool unit_already = true;
         for (std::size_t v = 0; v < count && unit_already; ++v)
-            unit_already = std::abs(glm::length(normal_view[v]) - 1.0f) <= 1e-6f;
+            unit_already = std::abs(glm::dot(normal_view[v], normal_view[v]) - 1.0f) <= 2e-6f;
         if (!unit_already) {
             fixed_normals.resize(count);
             for (std::size_t v = 0; v < count; ++v) fixed_normals[v] = unit(normal_view[v], glm::vec3(0, 0, 1), replaced);
@@ -332,20 +334,34 @@ void Exporter::export_mesh(const cast::Model& cast_model, const cast::Mesh& mesh
             std::vector<Influence> scratch(influences);
             std::uint32_t sets = 1;
             std::size_t unweighted = 0, out_of_range = 0;
-            for (std::size_t v = 0; v < count; ++v) {
-                std::uint32_t n = vertex_influences(bone_view, value_view, v * influences, influences, bone_count, scratch.data(), out_of_range);
-                if (n == 0) {
-                    scratch[0] = {0, 1.0f};
-                    n = 1;
-                    ++unweighted;
+            const cast::Property* stored_bones = mesh.node().find("wb");
+            const std::byte* value_bytes = value_view.bytes().data();
+            auto each_vertex = [&](auto width) {
+                using T = decltype(width);
+                const std::byte* bone_bytes = stored_bones->bytes().data();
+                for (std::size_t v = 0; v < count; ++v) {
+                    const std::size_t first = v * influences;
+                    auto bone_at = [&](std::uint32_t i) { return static_cast<std::uint32_t>(cast::load<T>(bone_bytes + (first + i) * sizeof(T))); };
+                    std::uint32_t n = vertex_influences(bone_at, value_bytes + first * 4, influences, bone_count, scratch.data(), out_of_range);
+                    if (n == 0) {
+                        scratch[0] = {0, 1.0f};
+                        n = 1;
+                        ++unweighted;
+                    }
+                    sets = std::max(sets, (n + 3) / 4);
+                    for (std::uint32_t i = 0; i < n; ++i) {
+                        const std::size_t slot = v * 4 + i % 4;
+                        if (wide) joints16[i / 4][slot] = static_cast<std::uint16_t>(scratch[i].bone);
+                        else joints8[i / 4][slot] = static_cast<std::uint8_t>(scratch[i].bone);
+                        weight_sets[i / 4][slot] = scratch[i].weight;
+                    }
                 }
-                sets = std::max(sets, (n + 3) / 4);
-                for (std::uint32_t i = 0; i < n; ++i) {
-                    const std::size_t slot = v * 4 + i % 4;
-                    if (wide) joints16[i / 4][slot] = static_cast<std::uint16_t>(scratch[i].bone);
-                    else joints8[i / 4][slot] = static_cast<std::uint8_t>(scratch[i].bone);
-                    weight_sets[i / 4][slot] = scratch[i].weight;
-                }
+            };
+            switch (bone_view.stored_type()) {
+            case cast::PropertyType::Byte: each_vertex(std::uint8_t{}); break;
+            case cast::PropertyType::Short: each_vertex(std::uint16_t{}); break;
+            case cast::PropertyType::Integer32: each_vertex(std::uint32_t{}); break;
+            default: each_vertex(std::uint64_t{}); break;
             }
             if (unweighted) warn(path, fmt::format("{} vertices without weights were bound to the first bone", unweighted));
             if (out_of_range) warn(path, fmt::format("{} weights naming bones outside the skeleton were dropped", out_of_range));

@@ -207,3 +207,41 @@ TEST_F(GltfImport, BrokenJsonAndTruncatedGlbAreErrorsNotCrashes) {
 
 }  // namespace
 }  // namespace castkit::test
+
+namespace castkit::test {
+namespace {
+
+// Every truncation of an exported GLB, and every byte of its JSON and chunk headers set to
+// another value, reads as a document or an error: never a crash or a hang.
+TEST(GltfImportDamage, TruncatedAndCorruptedGlbNeverCrash) {
+    Scene scene;
+    build_full_scene(scene);
+    const std::filesystem::path dir = temp_dir("gltf-damage");
+    Diagnostics warnings;
+    ASSERT_TRUE(gltf::write(scene.document, dir / "hero.glb", {}, warnings).has_value());
+    const std::vector<std::byte> good = read_bytes(dir / "hero.glb");
+    std::uint32_t json_length = 0;
+    std::memcpy(&json_length, good.data() + 12, 4);
+    std::size_t errors = 0;
+    auto attempt = [&](const std::vector<std::byte>& bytes) {
+        write_bytes(dir / "damaged.glb", bytes);
+        Diagnostics ignored;
+        auto document = gltf::read(dir / "damaged.glb", ignored);
+        if (!document) {
+            ++errors;
+            EXPECT_EQ(document.error().file, (dir / "damaged.glb").string());
+            EXPECT_FALSE(document.error().message.empty());
+        }
+    };
+    for (std::size_t length = 0; length < good.size(); length += 1 + good.size() / 97)
+        attempt(std::vector<std::byte>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(length)));
+    for (std::size_t at = 0; at < 20 + json_length + 8; at += 7) {
+        std::vector<std::byte> bytes = good;
+        bytes[at] = static_cast<std::byte>(static_cast<unsigned>(bytes[at]) ^ 0x5Au);
+        attempt(bytes);
+    }
+    EXPECT_GT(errors, 0u);
+}
+
+}  // namespace
+}  // namespace castkit::test
