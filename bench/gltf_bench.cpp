@@ -2,12 +2,11 @@
 // a 200-bone skeleton with a 300-frame animation (t and r keyed every frame on every bone),
 // written as .glb, beside copying a file of the same size (std::filesystem::copy_file, and
 // `cp` itself) in the same run. Reports bytes per second.
-#include <castkit/cast/nodes.hpp>
-#include <castkit/gltf/gltf.hpp>
-
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <castkit/cast/nodes.hpp>
+#include <castkit/gltf/gltf.hpp>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -41,7 +40,8 @@ Fixture& fixture() {
             bone.set_local_position({0.0f, 1.0f, 0.0f});
         }
         const std::size_t vertices = std::size_t{kGrid} * kGrid;
-        std::vector<glm::vec3> positions(vertices), normals(vertices, glm::vec3(0, 0, 1)), tangents(vertices, glm::vec3(1, 0, 0));
+        std::vector<glm::vec3> positions(vertices), normals(vertices, glm::vec3(0, 0, 1)),
+            tangents(vertices, glm::vec3(1, 0, 0));
         std::vector<glm::vec2> uvs(vertices);
         std::vector<std::uint32_t> bones(vertices * 4);
         std::vector<float> weights(vertices * 4);
@@ -72,13 +72,15 @@ Fixture& fixture() {
         cast::Animation animation = root.add_animation();
         animation.set_framerate(30.0f);
         std::vector<std::uint32_t> frames(kFrames);
-        for (int f = 0; f < kFrames; ++f) frames[static_cast<std::size_t>(f)] = static_cast<std::uint32_t>(f);
+        for (int f = 0; f < kFrames; ++f)
+            frames[static_cast<std::size_t>(f)] = static_cast<std::uint32_t>(f);
         for (int b = 0; b < kBones; ++b) {
             std::vector<glm::vec4> rotations(kFrames);
             std::vector<float> translations(kFrames);
             for (int f = 0; f < kFrames; ++f) {
                 const float angle = 0.01f * static_cast<float>(f + b);
-                rotations[static_cast<std::size_t>(f)] = {std::sin(angle), 0.0f, 0.0f, std::cos(angle)};
+                rotations[static_cast<std::size_t>(f)] = {std::sin(angle), 0.0f, 0.0f,
+                                                          std::cos(angle)};
                 translations[static_cast<std::size_t>(f)] = 0.001f * static_cast<float>(f);
             }
             cast::Curve rotation = animation.add_curve();
@@ -120,14 +122,16 @@ BENCHMARK(BM_GltfExportGlb)->Unit(benchmark::kMillisecond)->UseRealTime();
 void BM_CopyFileSameBytes(benchmark::State& state) {
     Fixture& f = fixture();
     for (auto _ : state)
-        std::filesystem::copy_file(f.dir / "hero.glb", f.dir / "copy.glb", std::filesystem::copy_options::overwrite_existing);
+        std::filesystem::copy_file(f.dir / "hero.glb", f.dir / "copy.glb",
+                                   std::filesystem::copy_options::overwrite_existing);
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * f.glb_size));
 }
 BENCHMARK(BM_CopyFileSameBytes)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_CpSameBytes(benchmark::State& state) {
     Fixture& f = fixture();
-    const std::string command = fmt::format("cp '{}' '{}'", (f.dir / "hero.glb").string(), (f.dir / "cp.glb").string());
+    const std::string command =
+        fmt::format("cp '{}' '{}'", (f.dir / "hero.glb").string(), (f.dir / "cp.glb").string());
     for (auto _ : state)
         if (std::system(command.c_str()) != 0) state.SkipWithError("cp failed");
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * f.glb_size));

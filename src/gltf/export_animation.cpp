@@ -8,12 +8,11 @@
 // - scale: no additive curve, at the union of the keys; otherwise every frame;
 // - a bone whose parent's scale is animated or non-uniform under segment scale compensation:
 //   every channel at every frame (glTF has no compensation, so it is baked into the TRS).
-#include <castkit/anim/animation.hpp>
-#include <castkit/anim/jobs.hpp>
-
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <castkit/anim/animation.hpp>
+#include <castkit/anim/jobs.hpp>
 #include <map>
 #include <set>
 #include <vector>
@@ -25,12 +24,15 @@ namespace {
 
 // The skeleton an animation is evaluated on when no exported Model has one: its own Skeleton,
 // or one root bone per curve name.
-ExportedModel animation_skeleton(Exporter& exporter, const cast::Animation& animation, const std::string& path) {
+ExportedModel animation_skeleton(Exporter& exporter, const cast::Animation& animation,
+                                 const std::string& path) {
     ExportedModel exported;
     if (cast::Skeleton own = animation.skeleton()) {
         Diagnostics reports;
-        if (auto built = anim::build_skeleton(own, reports)) exported.skeleton = std::move(*built);
-        else exporter.warn(path, built.error().message);
+        if (auto built = anim::build_skeleton(own, reports))
+            exported.skeleton = std::move(*built);
+        else
+            exporter.warn(path, built.error().message);
     }
     anim::Skeleton& skeleton = exported.skeleton;
     if (skeleton.bone_count() == 0) {
@@ -59,7 +61,9 @@ ExportedModel animation_skeleton(Exporter& exporter, const cast::Animation& anim
         joint.rotation = {t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w};
         joint.scale = {t.scale.x, t.scale.y, t.scale.z};
         const std::int32_t up = skeleton.parents[bone];
-        exported.bone_nodes[bone] = exporter.add_node(std::move(joint), up < 0 ? exported.node : exported.bone_nodes[static_cast<std::size_t>(up)]);
+        exported.bone_nodes[bone] = exporter.add_node(
+            std::move(joint),
+            up < 0 ? exported.node : exported.bone_nodes[static_cast<std::size_t>(up)]);
     }
     return exported;
 }
@@ -94,10 +98,12 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
         return;
     }
     const anim::Animation& animation = *built;
-    if (!animation.visibility_nodes.empty()) warn(path, "visibility (vb) curves have no glTF equivalent and were dropped");
+    if (!animation.visibility_nodes.empty())
+        warn(path, "visibility (vb) curves have no glTF equivalent and were dropped");
 
     // The pose (as glTF local TRS) and blend weights at every whole frame of the key range.
-    const auto first = static_cast<std::uint32_t>(std::max(0.0f, std::floor(animation.start_frame)));
+    const auto first =
+        static_cast<std::uint32_t>(std::max(0.0f, std::floor(animation.start_frame)));
     const auto last = static_cast<std::uint32_t>(std::max(0.0f, std::ceil(animation.end_frame)));
     const std::size_t bones = skeleton.bone_count(), frames = last - first + 1;
     std::vector<anim::Transform> poses(frames * bones), locals(bones);
@@ -106,8 +112,13 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
     anim::SamplingContext context(animation);
     bool sheared = false;
     for (std::size_t f = 0; f < frames; ++f) {
-        anim::SamplingJob job{.animation = &animation, .skeleton = &skeleton, .frame = static_cast<float>(first + f), .context = &context,
-                              .locals = locals, .blend_shape_weights = std::span(weights).subspan(f * animation.blend_shapes.size(), animation.blend_shapes.size()),
+        anim::SamplingJob job{.animation = &animation,
+                              .skeleton = &skeleton,
+                              .frame = static_cast<float>(first + f),
+                              .context = &context,
+                              .locals = locals,
+                              .blend_shape_weights = std::span(weights).subspan(
+                                  f * animation.blend_shapes.size(), animation.blend_shapes.size()),
                               .visibility = visibility};
         if (auto ran = job.run(); !ran) {
             warn(path, fmt::format("animation not exported: {}", ran.error().message));
@@ -121,7 +132,10 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
             }
         }
     }
-    if (sheared) warn(path, "segment scale compensation under a non-uniform parent scale has no glTF equivalent; the nearest rotation and scale were baked");
+    if (sheared)
+        warn(path,
+             "segment scale compensation under a non-uniform parent scale has no glTF equivalent; "
+             "the nearest rotation and scale were baked");
 
     // Which curves touch each bone's channels.
     enum Kind { kTranslation, kRotation, kScale };
@@ -136,15 +150,22 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
     for (const anim::BoundCurve& curve : animation.curves) {
         const bool rotation = curve.channel == anim::Channel::Rotation;
         if (curve.channel == anim::Channel::Visibility) continue;
-        const anim::TrackRange range = rotation ? animation.rotation_tracks[curve.track] : animation.scalar_tracks[curve.track];
-        const float* key_frames = (rotation ? animation.rotation_frames.data() : animation.scalar_frames.data()) + range.first;
+        const anim::TrackRange range = rotation ? animation.rotation_tracks[curve.track]
+                                                : animation.scalar_tracks[curve.track];
+        const float* key_frames =
+            (rotation ? animation.rotation_frames.data() : animation.scalar_frames.data()) +
+            range.first;
         if (curve.channel == anim::Channel::BlendShape) {
-            for (std::uint32_t k = 0; k < range.count; ++k) weight_frames.push_back(static_cast<std::uint32_t>(key_frames[k]));
+            for (std::uint32_t k = 0; k < range.count; ++k)
+                weight_frames.push_back(static_cast<std::uint32_t>(key_frames[k]));
             continue;
         }
-        const int kind = rotation ? kRotation : curve.channel <= anim::Channel::TranslationZ ? kTranslation : kScale;
+        const int kind = rotation                                       ? kRotation
+                         : curve.channel <= anim::Channel::TranslationZ ? kTranslation
+                                                                        : kScale;
         Keys& keys = channels[{curve.target, kind}];
-        for (std::uint32_t k = 0; k < range.count; ++k) keys.frames.push_back(static_cast<std::uint32_t>(key_frames[k]));
+        for (std::uint32_t k = 0; k < range.count; ++k)
+            keys.frames.push_back(static_cast<std::uint32_t>(key_frames[k]));
         keys.curves += 1;
         keys.additive |= curve.mode == anim::CurveMode::Additive;
         if (kind == kScale) scale_animated[curve.target] = 1;
@@ -162,15 +183,18 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
     auto times = [&](const std::vector<std::uint32_t>& keys) {
         if (auto it = time_accessors.find(keys); it != time_accessors.end()) return it->second;
         std::vector<float> seconds(keys.size());
-        for (std::size_t k = 0; k < keys.size(); ++k) seconds[k] = static_cast<float>(keys[k] / static_cast<double>(animation.framerate));
+        for (std::size_t k = 0; k < keys.size(); ++k)
+            seconds[k] = static_cast<float>(keys[k] / static_cast<double>(animation.framerate));
         std::vector<double> low{seconds.front()}, high{seconds.back()};
-        const int accessor = add_floats(std::move(seconds), TINYGLTF_TYPE_SCALAR, 0, std::move(low), std::move(high));
+        const int accessor = add_floats(std::move(seconds), TINYGLTF_TYPE_SCALAR, 0, std::move(low),
+                                        std::move(high));
         time_accessors.emplace(keys, accessor);
         return accessor;
     };
     tinygltf::Animation out;
     out.name = animation.name;
-    auto add_channel = [&](int node, const char* property, const std::vector<std::uint32_t>& keys, int output) {
+    auto add_channel = [&](int node, const char* property, const std::vector<std::uint32_t>& keys,
+                           int output) {
         tinygltf::AnimationSampler sampler;
         sampler.input = times(keys);
         sampler.output = output;
@@ -186,14 +210,15 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
     for (std::size_t bone = 0; bone < bones; ++bone) {
         const std::int32_t parent = skeleton.parents[bone];
         const bool parent_scale_varies = parent >= 0 && skeleton.segment_scale_compensate[bone] &&
-            (scale_animated[static_cast<std::size_t>(parent)] != 0);
+                                         (scale_animated[static_cast<std::size_t>(parent)] != 0);
         for (int kind : {kTranslation, kRotation, kScale}) {
             auto found = channels.find({static_cast<std::uint32_t>(bone), kind});
             if (found == channels.end() && !parent_scale_varies) continue;
             std::vector<std::uint32_t> keys = every;
             if (!parent_scale_varies && !sheared) {
                 const Keys& used = found->second;
-                const bool exact = kind == kTranslation || (kind == kRotation && used.curves == 1 && !used.additive) ||
+                const bool exact = kind == kTranslation ||
+                                   (kind == kRotation && used.curves == 1 && !used.additive) ||
                                    (kind == kScale && !used.additive);
                 if (exact) keys = used.frames;
             }
@@ -207,14 +232,16 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
                     if (k > 0 && glm::dot(previous, q) < 0.0f) q = -q;
                     values[k] = cast::xyzw_from_quat(previous = q);
                 }
-                add_channel(node, "rotation", keys, add_floats(std::move(values), TINYGLTF_TYPE_VEC4));
+                add_channel(node, "rotation", keys,
+                            add_floats(std::move(values), TINYGLTF_TYPE_VEC4));
             } else {
                 std::vector<glm::vec3> values(keys.size());
                 for (std::size_t k = 0; k < keys.size(); ++k) {
                     const anim::Transform& pose = poses[(keys[k] - first) * bones + bone];
                     values[k] = kind == kTranslation ? pose.translation : pose.scale;
                 }
-                add_channel(node, kind == kTranslation ? "translation" : "scale", keys, add_floats(std::move(values), TINYGLTF_TYPE_VEC3));
+                add_channel(node, kind == kTranslation ? "translation" : "scale", keys,
+                            add_floats(std::move(values), TINYGLTF_TYPE_VEC3));
             }
         }
     }
@@ -225,21 +252,29 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
             std::vector<int> slots;
             bool any = false;
             for (const std::string& name : mesh.target_names) {
-                auto it = std::find(animation.blend_shapes.begin(), animation.blend_shapes.end(), name);
-                slots.push_back(it == animation.blend_shapes.end() ? -1 : static_cast<int>(it - animation.blend_shapes.begin()));
+                auto it =
+                    std::find(animation.blend_shapes.begin(), animation.blend_shapes.end(), name);
+                slots.push_back(it == animation.blend_shapes.end()
+                                    ? -1
+                                    : static_cast<int>(it - animation.blend_shapes.begin()));
                 any |= slots.back() >= 0;
             }
             if (!any) continue;
             std::vector<float> values;
             for (std::uint32_t key : keys)
                 for (int slot : slots)
-                    values.push_back(slot < 0 ? 0.0f : weights[(key - first) * animation.blend_shapes.size() + static_cast<std::size_t>(slot)]);
-            add_channel(mesh.node, "weights", keys, add_floats(std::move(values), TINYGLTF_TYPE_SCALAR));
+                    values.push_back(slot < 0
+                                         ? 0.0f
+                                         : weights[(key - first) * animation.blend_shapes.size() +
+                                                   static_cast<std::size_t>(slot)]);
+            add_channel(mesh.node, "weights", keys,
+                        add_floats(std::move(values), TINYGLTF_TYPE_SCALAR));
         }
     }
 
-    tinygltf::Value::Object extras{{"castkit_framerate", tinygltf::Value(static_cast<double>(animation.framerate))},
-                                   {"castkit_looping", tinygltf::Value(animation.looping)}};
+    tinygltf::Value::Object extras{
+        {"castkit_framerate", tinygltf::Value(static_cast<double>(animation.framerate))},
+        {"castkit_looping", tinygltf::Value(animation.looping)}};
     if (!animation.notification_tracks.empty()) {
         tinygltf::Value::Object tracks;
         for (const anim::NotificationTrackKeys& track : animation.notification_tracks) {

@@ -2,10 +2,10 @@
 // or a .gltf beside its .bin. tinygltf serialises the JSON; castkit frames the GLB itself so
 // that the binary chunk goes from the views' own bytes straight to the file, without copies.
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <array>
 #include <cstring>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "../platform/platform.hpp"
@@ -23,15 +23,20 @@ Exporter::Exporter(std::string file_, const ExportOptions& options_, Diagnostics
 }
 
 void Exporter::warn(std::string path, std::string message) {
-    warnings.push_back({.severity = Severity::Warning, .file = file, .path = std::move(path),
-                        .rule = "gltf.export", .message = std::move(message)});
+    warnings.push_back({.severity = Severity::Warning,
+                        .file = file,
+                        .path = std::move(path),
+                        .rule = "gltf.export",
+                        .message = std::move(message)});
 }
 
 int Exporter::add_node(tinygltf::Node node, int parent) {
     const int index = static_cast<int>(model.nodes.size());
     model.nodes.push_back(std::move(node));
-    if (parent < 0) model.scenes[0].nodes.push_back(index);
-    else model.nodes[static_cast<std::size_t>(parent)].children.push_back(index);
+    if (parent < 0)
+        model.scenes[0].nodes.push_back(index);
+    else
+        model.nodes[static_cast<std::size_t>(parent)].children.push_back(index);
     return index;
 }
 
@@ -97,7 +102,8 @@ Expected<std::string> serialise_json(tinygltf::Model& model, std::size_t length,
         }
         return json.dump();
     } catch (const std::exception& error) {
-        return make_error(problem(path.string(), "", fmt::format("serialising glTF JSON: {}", error.what())));
+        return make_error(
+            problem(path.string(), "", fmt::format("serialising glTF JSON: {}", error.what())));
     }
 }
 
@@ -107,8 +113,9 @@ void put_u32(std::vector<std::byte>& out, std::uint32_t value) {
     out.insert(out.end(), bytes.begin(), bytes.end());
 }
 
-Expected<void> write_atomic(const std::filesystem::path& path,
-                            std::initializer_list<std::span<const std::span<const std::byte>>> groups) {
+Expected<void> write_atomic(
+    const std::filesystem::path& path,
+    std::initializer_list<std::span<const std::span<const std::byte>>> groups) {
     auto file = platform::create_atomic_file(path);
     if (!file) return make_error(file.error());
     for (auto parts : groups)
@@ -119,11 +126,14 @@ Expected<void> write_atomic(const std::filesystem::path& path,
 
 }  // namespace
 
-Expected<void> write_files(tinygltf::Model& model, std::span<const std::span<const std::byte>> binary,
-                           std::size_t size, const std::filesystem::path& path, bool binary_container) {
+Expected<void> write_files(tinygltf::Model& model,
+                           std::span<const std::span<const std::byte>> binary, std::size_t size,
+                           const std::filesystem::path& path, bool binary_container) {
     // GLB lengths are u32 (the whole file included).
     if (binary_container && size > 0xFFFFFF00u)
-        return make_error(problem(path.string(), "", "the binary data exceeds the 4 GiB a GLB file can hold; write .gltf instead"));
+        return make_error(
+            problem(path.string(), "",
+                    "the binary data exceeds the 4 GiB a GLB file can hold; write .gltf instead"));
     if (!binary_container) {
         const std::string bin_name = path.stem().string() + ".bin";
         auto json = serialise_json(model, size, size == 0 ? "" : bin_name, path);
@@ -150,8 +160,10 @@ Expected<void> write_files(tinygltf::Model& model, std::span<const std::span<con
         put_u32(binary_header, static_cast<std::uint32_t>(size + binary_padding));
         put_u32(binary_header, 0x004E4942u);  // "BIN\0"
     }
-    const std::array<std::span<const std::byte>, 3> before{header, std::as_bytes(std::span(*json)), binary_header};
-    const std::span<const std::byte> after = std::span(kZeros).first(size == 0 ? 0 : binary_padding);
+    const std::array<std::span<const std::byte>, 3> before{header, std::as_bytes(std::span(*json)),
+                                                           binary_header};
+    const std::span<const std::byte> after =
+        std::span(kZeros).first(size == 0 ? 0 : binary_padding);
     return write_atomic(path, {before, binary, std::span(&after, 1)});
 }
 

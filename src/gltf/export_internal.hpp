@@ -7,10 +7,8 @@
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/gltf/gltf.hpp>
-
-#include <glm/mat4x4.hpp>
-
 #include <cstddef>
+#include <glm/mat4x4.hpp>
 #include <memory>
 #include <optional>
 #include <span>
@@ -48,7 +46,7 @@ ViewData own(std::vector<T> values) {
 }
 
 class Exporter {
-public:
+  public:
     Exporter(std::string file, const ExportOptions& options, Diagnostics& warnings);
 
     tinygltf::Model model;
@@ -68,18 +66,17 @@ public:
     int add_view(ViewData data, int target);
     // A tightly packed accessor over `count` elements of `type` (TINYGLTF_TYPE_*) and
     // `component` (TINYGLTF_COMPONENT_TYPE_*); min/max are set when given. Its index.
-    int add_accessor(ViewData data, std::size_t count, int type,
-                     int component, bool normalized, int target,
-                     std::vector<double> min = {}, std::vector<double> max = {});
+    int add_accessor(ViewData data, std::size_t count, int type, int component, bool normalized,
+                     int target, std::vector<double> min = {}, std::vector<double> max = {});
     // Float data as `type` elements (a VEC3 accessor over vec3 values or 3 floats each).
     template <class T>
-    int add_floats(std::vector<T> values, int type, int target = 0,
-                   std::vector<double> min = {}, std::vector<double> max = {}) {
-        const auto components = static_cast<std::size_t>(tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(type)));
+    int add_floats(std::vector<T> values, int type, int target = 0, std::vector<double> min = {},
+                   std::vector<double> max = {}) {
+        const auto components = static_cast<std::size_t>(
+            tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(type)));
         const std::size_t count = values.size() * sizeof(T) / (4 * components);
-        return add_accessor(own(std::move(values)), count, type,
-                            TINYGLTF_COMPONENT_TYPE_FLOAT, false, target, std::move(min),
-                            std::move(max));
+        return add_accessor(own(std::move(values)), count, type, TINYGLTF_COMPONENT_TYPE_FLOAT,
+                            false, target, std::move(min), std::move(max));
     }
 
     // Exports one Cast Model (and its skeleton, meshes, skins, morph targets, materials) under
@@ -90,7 +87,7 @@ public:
     // Exports one Cast Animation as a glTF animation over the exported models' nodes.
     void export_animation(const cast::Animation& animation, const std::string& path);
 
-private:
+  private:
     std::vector<std::pair<const cast::Node*, int>> materials_;
     void export_mesh(const cast::Model& model, const cast::Mesh& mesh, ExportedModel& exported,
                      int skin, const std::string& path);
@@ -107,8 +104,9 @@ bool needs_compensation(const anim::Skeleton& skeleton, std::span<const anim::Tr
 
 // Writes the model (its buffer 0 being the `binary` parts, `size` bytes) to `path` as .glb or
 // .gltf + .bin.
-Expected<void> write_files(tinygltf::Model& model, std::span<const std::span<const std::byte>> binary,
-                           std::size_t size, const std::filesystem::path& path, bool binary_container);
+Expected<void> write_files(tinygltf::Model& model,
+                           std::span<const std::span<const std::byte>> binary, std::size_t size,
+                           const std::filesystem::path& path, bool binary_container);
 
 tinygltf::Value string_value(std::string_view text);
 

@@ -17,9 +17,12 @@ std::string path_to_uri(std::string_view path) {
     std::string out;
     for (char c : path) {
         const auto byte = static_cast<unsigned char>(c);
-        if (c == '\\') out += '/';
-        else if (std::isalnum(byte) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') out += c;
-        else out += fmt::format("%{:02X}", byte);
+        if (c == '\\')
+            out += '/';
+        else if (std::isalnum(byte) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/')
+            out += c;
+        else
+            out += fmt::format("%{:02X}", byte);
     }
     return out;
 }
@@ -29,7 +32,8 @@ glm::vec4 linear_color(const cast::Color& color) {
     glm::vec4 rgba = color.rgba().value_or(glm::vec4(1.0f));
     if (color.color_space() == "linear") return rgba;
     for (int i = 0; i < 3; ++i)
-        rgba[i] = rgba[i] <= 0.04045f ? rgba[i] / 12.92f : std::pow((rgba[i] + 0.055f) / 1.055f, 2.4f);
+        rgba[i] =
+            rgba[i] <= 0.04045f ? rgba[i] / 12.92f : std::pow((rgba[i] + 0.055f) / 1.055f, 2.4f);
     return rgba;
 }
 
@@ -73,9 +77,12 @@ int Exporter::export_material(const cast::Material& material, const std::string&
         }
         const glm::vec4 rgba = color ? linear_color(color) : glm::vec4(1.0f);
         if (name == "albedo" || name == "diffuse") {
-            if (pbr.baseColorTexture.index < 0 && file) pbr.baseColorTexture.index = texture(file);
-            else if (color) pbr.baseColorFactor = {rgba.r, rgba.g, rgba.b, rgba.a};
-            else unmapped[name] = string_value(file.path().value_or(""));
+            if (pbr.baseColorTexture.index < 0 && file)
+                pbr.baseColorTexture.index = texture(file);
+            else if (color)
+                pbr.baseColorFactor = {rgba.r, rgba.g, rgba.b, rgba.a};
+            else
+                unmapped[name] = string_value(file.path().value_or(""));
         } else if (name == "normal" && file) {
             out.normalTexture.index = texture(file);
         } else if (name == "emissive") {
@@ -94,23 +101,33 @@ int Exporter::export_material(const cast::Material& material, const std::string&
             pbr.roughnessFactor = rgba.r;
         } else if (name == "metal" && file) {
             metal_file = file.path().value_or("");
-            if (pbr.metallicRoughnessTexture.index < 0) pbr.metallicRoughnessTexture.index = texture(file);
+            if (pbr.metallicRoughnessTexture.index < 0)
+                pbr.metallicRoughnessTexture.index = texture(file);
         } else if (name == "metal") {
             pbr.metallicFactor = rgba.r;
         } else {
             unmapped[name] = file ? string_value(file.path().value_or(""))
-                                  : tinygltf::Value(tinygltf::Value::Array{tinygltf::Value(rgba.r), tinygltf::Value(rgba.g), tinygltf::Value(rgba.b), tinygltf::Value(rgba.a)});
+                                  : tinygltf::Value(tinygltf::Value::Array{
+                                        tinygltf::Value(rgba.r), tinygltf::Value(rgba.g),
+                                        tinygltf::Value(rgba.b), tinygltf::Value(rgba.a)});
         }
     }
     if (!roughness_file.empty() && !metal_file.empty() && roughness_file != metal_file)
-        warn(path, fmt::format("glTF reads roughness and metalness from one image; '{}' was used and metal '{}' dropped", roughness_file, metal_file));
+        warn(path, fmt::format("glTF reads roughness and metalness from one image; '{}' was used "
+                               "and metal '{}' dropped",
+                               roughness_file, metal_file));
     else if (roughness_file.empty() != metal_file.empty())
-        warn(path, "glTF reads roughness (green) and metalness (blue) from one image; the single map given was used for both");
+        warn(path,
+             "glTF reads roughness (green) and metalness (blue) from one image; the single map "
+             "given was used for both");
     if (!unmapped.empty()) {
         std::string names;
         for (auto& [name, value] : unmapped) names += (names.empty() ? "" : ", ") + name;
-        warn(path, fmt::format("material slots with no glTF equivalent kept in extras.castkit_slots: {}", names));
-        out.extras = tinygltf::Value(tinygltf::Value::Object{{"castkit_slots", tinygltf::Value(std::move(unmapped))}});
+        warn(path,
+             fmt::format("material slots with no glTF equivalent kept in extras.castkit_slots: {}",
+                         names));
+        out.extras = tinygltf::Value(
+            tinygltf::Value::Object{{"castkit_slots", tinygltf::Value(std::move(unmapped))}});
     }
     model.materials.push_back(std::move(out));
     const int index = static_cast<int>(model.materials.size() - 1);

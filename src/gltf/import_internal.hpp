@@ -5,10 +5,8 @@
 
 #include <castkit/cast/nodes.hpp>
 #include <castkit/expected.hpp>
-
-#include <glm/mat4x4.hpp>
-
 #include <cstdint>
+#include <glm/mat4x4.hpp>
 #include <map>
 #include <string>
 #include <vector>
@@ -18,7 +16,7 @@
 namespace castkit::gltf::detail {
 
 class Importer {
-public:
+  public:
     Importer(const tinygltf::Model& model, std::string file, Diagnostics& warnings)
         : gltf(model), file(std::move(file)), warnings(warnings) {}
 
@@ -32,9 +30,11 @@ public:
     // Accessor `index` as `components` floats per element: normalised integers map to [0, 1]
     // or [-1, 1], other integers convert as values; sparse entries replace the dense ones.
     // `path` names the referring JSON property for errors. O(count).
-    Expected<std::vector<float>> read_floats(int index, int components, const std::string& path) const;
+    Expected<std::vector<float>> read_floats(int index, int components,
+                                             const std::string& path) const;
     // Accessor `index` as unsigned integers (indices, joints); must be an integer type.
-    Expected<std::vector<std::uint32_t>> read_integers(int index, int components, const std::string& path) const;
+    Expected<std::vector<std::uint32_t>> read_integers(int index, int components,
+                                                       const std::string& path) const;
 
     // Checks node references (children in range, one parent each, no cycles) and computes
     // parents and world matrices. The up-axis node castkit writes counts as identity.
@@ -54,9 +54,11 @@ public:
     std::map<int, std::string> bone_names;
     std::map<int, std::vector<std::string>> mesh_target_names;
 
-private:
-    Expected<std::vector<double>> read_components(int index, int components, const std::string& path, bool as_integers) const;
-    Expected<void> import_material(cast::Model& model, int index, std::map<int, cast::Material>& done);
+  private:
+    Expected<std::vector<double>> read_components(int index, int components,
+                                                  const std::string& path, bool as_integers) const;
+    Expected<void> import_material(cast::Model& model, int index,
+                                   std::map<int, cast::Material>& done);
 };
 
 }  // namespace castkit::gltf::detail

@@ -13,7 +13,8 @@ namespace {
 std::string uri_to_path(const std::string& uri) {
     std::string out;
     for (std::size_t i = 0; i < uri.size(); ++i) {
-        if (uri[i] == '%' && i + 2 < uri.size() && std::isxdigit(static_cast<unsigned char>(uri[i + 1])) &&
+        if (uri[i] == '%' && i + 2 < uri.size() &&
+            std::isxdigit(static_cast<unsigned char>(uri[i + 1])) &&
             std::isxdigit(static_cast<unsigned char>(uri[i + 2]))) {
             out += static_cast<char>(std::stoi(uri.substr(i + 1, 2), nullptr, 16));
             i += 2;
@@ -26,7 +27,8 @@ std::string uri_to_path(const std::string& uri) {
 
 }  // namespace
 
-Expected<void> Importer::import_material(cast::Model& model, int index, std::map<int, cast::Material>& done) {
+Expected<void> Importer::import_material(cast::Model& model, int index,
+                                         std::map<int, cast::Material>& done) {
     if (done.count(index)) return {};
     const tinygltf::Material& material = gltf.materials[static_cast<std::size_t>(index)];
     const std::string at = fmt::format("/materials/{}", index);
@@ -43,17 +45,21 @@ Expected<void> Importer::import_material(cast::Model& model, int index, std::map
         }
         out.set_slot(slot, it->second);
     };
-    auto texture = [&](const std::string& slot, int texture_index, const std::string& where) -> Expected<bool> {
+    auto texture = [&](const std::string& slot, int texture_index,
+                       const std::string& where) -> Expected<bool> {
         if (texture_index < 0) return false;
-        if (static_cast<std::size_t>(texture_index) >= gltf.textures.size()) return fail(where, fmt::format("texture {} does not exist", texture_index));
+        if (static_cast<std::size_t>(texture_index) >= gltf.textures.size())
+            return fail(where, fmt::format("texture {} does not exist", texture_index));
         const int source = gltf.textures[static_cast<std::size_t>(texture_index)].source;
         if (source < 0 || static_cast<std::size_t>(source) >= gltf.images.size()) {
-            warn(fmt::format("/textures/{}/source", texture_index), "texture without an image was dropped");
+            warn(fmt::format("/textures/{}/source", texture_index),
+                 "texture without an image was dropped");
             return false;
         }
         const std::string& uri = gltf.images[static_cast<std::size_t>(source)].uri;
         if (uri.empty() || uri.rfind("data:", 0) == 0) {
-            warn(fmt::format("/images/{}", source), "embedded images are not kept: Cast materials reference image files");
+            warn(fmt::format("/images/{}", source),
+                 "embedded images are not kept: Cast materials reference image files");
             return false;
         }
         file(slot, uri_to_path(uri));
@@ -66,20 +72,24 @@ Expected<void> Importer::import_material(cast::Model& model, int index, std::map
         out.set_slot(slot, c);
     };
     const auto& pbr = material.pbrMetallicRoughness;
-    auto base = texture("albedo", pbr.baseColorTexture.index, at + "/pbrMetallicRoughness/baseColorTexture");
+    auto base = texture("albedo", pbr.baseColorTexture.index,
+                        at + "/pbrMetallicRoughness/baseColorTexture");
     if (!base) return make_error(base.error());
     const auto& f = pbr.baseColorFactor;
     if (!*base && f.size() == 4 && (f[0] != 1.0 || f[1] != 1.0 || f[2] != 1.0 || f[3] != 1.0))
         color("albedo", glm::vec4(f[0], f[1], f[2], f[3]));
     auto normal = texture("normal", material.normalTexture.index, at + "/normalTexture");
     if (!normal) return make_error(normal.error());
-    auto metal_roughness = texture("roughness", pbr.metallicRoughnessTexture.index, at + "/pbrMetallicRoughness/metallicRoughnessTexture");
+    auto metal_roughness = texture("roughness", pbr.metallicRoughnessTexture.index,
+                                   at + "/pbrMetallicRoughness/metallicRoughnessTexture");
     if (!metal_roughness) return make_error(metal_roughness.error());
     if (*metal_roughness) {
         (void)texture("metal", pbr.metallicRoughnessTexture.index, at);
     } else {
-        if (pbr.roughnessFactor != 1.0) color("roughness", glm::vec4(static_cast<float>(pbr.roughnessFactor)));
-        if (pbr.metallicFactor != 1.0) color("metal", glm::vec4(static_cast<float>(pbr.metallicFactor)));
+        if (pbr.roughnessFactor != 1.0)
+            color("roughness", glm::vec4(static_cast<float>(pbr.roughnessFactor)));
+        if (pbr.metallicFactor != 1.0)
+            color("metal", glm::vec4(static_cast<float>(pbr.metallicFactor)));
     }
     auto emissive = texture("emissive", material.emissiveTexture.index, at + "/emissiveTexture");
     if (!emissive) return make_error(emissive.error());
@@ -89,7 +99,8 @@ Expected<void> Importer::import_material(cast::Model& model, int index, std::map
     auto occlusion = texture("ao", material.occlusionTexture.index, at + "/occlusionTexture");
     if (!occlusion) return make_error(occlusion.error());
 
-    if (material.extras.IsObject() && material.extras.Has("castkit_slots") && material.extras.Get("castkit_slots").IsObject()) {
+    if (material.extras.IsObject() && material.extras.Has("castkit_slots") &&
+        material.extras.Get("castkit_slots").IsObject()) {
         const tinygltf::Value& slots = material.extras.Get("castkit_slots");
         for (const std::string& slot : slots.Keys()) {
             const tinygltf::Value& value = slots.Get(slot);
@@ -97,7 +108,8 @@ Expected<void> Importer::import_material(cast::Model& model, int index, std::map
                 file(slot, value.Get<std::string>());
             } else if (value.IsArray() && value.ArrayLen() == 4) {
                 glm::vec4 rgba;
-                for (int c = 0; c < 4; ++c) rgba[c] = static_cast<float>(value.Get(c).GetNumberAsDouble());
+                for (int c = 0; c < 4; ++c)
+                    rgba[c] = static_cast<float>(value.Get(c).GetNumberAsDouble());
                 color(slot, rgba);
             }
         }

@@ -2,15 +2,17 @@
 #pragma once
 
 #include <castkit/diagnostic.hpp>
-
 #include <string>
 
 namespace castkit::gltf::detail {
 
 inline Diagnostic problem(std::string file, std::string path, std::string message,
                           Severity severity = Severity::Error) {
-    return {.severity = severity, .file = std::move(file), .path = std::move(path),
-            .rule = "gltf", .message = std::move(message)};
+    return {.severity = severity,
+            .file = std::move(file),
+            .path = std::move(path),
+            .rule = "gltf",
+            .message = std::move(message)};
 }
 
 }  // namespace castkit::gltf::detail

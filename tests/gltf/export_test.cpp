@@ -1,8 +1,8 @@
 // glTF export: every file written passes the Khronos glTF Validator with zero errors, and
 // each Cast feature lands where glTF puts it.
-#include <castkit/gltf/gltf.hpp>
-
 #include <sys/wait.h>
+
+#include <castkit/gltf/gltf.hpp>
 
 #include "gltf_scene.hpp"
 
@@ -16,10 +16,12 @@ bool mentions(const Diagnostics& warnings, std::string_view text) {
 }
 
 class GltfExport : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         build_full_scene(scene);
-        dir = temp_dir("gltf-export-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+        dir =
+            temp_dir("gltf-export-" +
+                     std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     }
     Scene scene;
     std::filesystem::path dir;
@@ -28,7 +30,8 @@ protected:
 
 TEST_F(GltfExport, GlbAndGltfPassTheKhronosValidator) {
     ASSERT_TRUE(gltf::write(scene.document, dir / "hero.glb", {}, warnings).has_value());
-    ASSERT_TRUE(gltf::write(scene.document, dir / "hero.gltf", {.binary = false}, warnings).has_value());
+    ASSERT_TRUE(
+        gltf::write(scene.document, dir / "hero.gltf", {.binary = false}, warnings).has_value());
     EXPECT_TRUE(std::filesystem::exists(dir / "hero.bin"));
     ValidatorResult result = run_gltf_validator(dir);
     EXPECT_EQ(result.exit_code, 0) << result.output;
@@ -40,17 +43,20 @@ TEST_F(GltfExport, MeshAttributesSkinAndMorphTargetsAreWritten) {
     ASSERT_TRUE(gltf::write(scene.document, dir / "hero.glb", {}, warnings).has_value());
     nlohmann::json json = gltf_json(dir / "hero.glb");
     const nlohmann::json& primitive = json["meshes"][0]["primitives"][0];
-    for (const char* attribute : {"POSITION", "NORMAL", "TANGENT", "TEXCOORD_0", "TEXCOORD_1", "COLOR_0",
-                                  "COLOR_1", "JOINTS_0", "WEIGHTS_0"})
+    for (const char* attribute : {"POSITION", "NORMAL", "TANGENT", "TEXCOORD_0", "TEXCOORD_1",
+                                  "COLOR_0", "COLOR_1", "JOINTS_0", "WEIGHTS_0"})
         EXPECT_TRUE(primitive["attributes"].contains(attribute)) << attribute;
     // Five influences, one bone repeated: four distinct bones fit in one set.
     EXPECT_FALSE(primitive["attributes"].contains("JOINTS_1"));
-    EXPECT_EQ(json["accessors"][primitive["attributes"]["COLOR_0"].get<int>()]["componentType"], 5121);
-    EXPECT_TRUE(json["accessors"][primitive["attributes"]["COLOR_0"].get<int>()]["normalized"].get<bool>());
+    EXPECT_EQ(json["accessors"][primitive["attributes"]["COLOR_0"].get<int>()]["componentType"],
+              5121);
+    EXPECT_TRUE(
+        json["accessors"][primitive["attributes"]["COLOR_0"].get<int>()]["normalized"].get<bool>());
     EXPECT_EQ(primitive["targets"].size(), 1u);
     EXPECT_EQ(json["meshes"][0]["extras"]["targetNames"][0], "smile");
     EXPECT_EQ(json["skins"][0]["joints"].size(), 4u);
-    EXPECT_EQ(json["animations"][0]["extras"]["castkit_notifications"]["footstep"], nlohmann::json::array({3, 7}));
+    EXPECT_EQ(json["animations"][0]["extras"]["castkit_notifications"]["footstep"],
+              nlohmann::json::array({3, 7}));
 }
 
 TEST_F(GltfExport, ManyInfluencesBecomeSeveralJointSets) {
@@ -80,12 +86,16 @@ TEST_F(GltfExport, MaterialSlotsMapToPbrAndTheRestIsNamed) {
     nlohmann::json json = gltf_json(dir / "hero.glb");
     const nlohmann::json& material = json["materials"][0];
     auto image_of = [&](const nlohmann::json& info) {
-        return json["images"][json["textures"][info["index"].get<int>()]["source"].get<int>()]["uri"].get<std::string>();
+        return json["images"][json["textures"][info["index"].get<int>()]["source"].get<int>()]
+                   ["uri"]
+                       .get<std::string>();
     };
-    EXPECT_EQ(image_of(material["pbrMetallicRoughness"]["baseColorTexture"]), "textures/body%20albedo.png");
+    EXPECT_EQ(image_of(material["pbrMetallicRoughness"]["baseColorTexture"]),
+              "textures/body%20albedo.png");
     EXPECT_EQ(image_of(material["normalTexture"]), "textures/body_n.png");
     EXPECT_EQ(image_of(material["occlusionTexture"]), "textures/body_ao.png");
-    EXPECT_EQ(image_of(material["pbrMetallicRoughness"]["metallicRoughnessTexture"]), "textures/body_rm.png");
+    EXPECT_EQ(image_of(material["pbrMetallicRoughness"]["metallicRoughnessTexture"]),
+              "textures/body_rm.png");
     // sRGB (1, 0.5, 0) is linear (1, 0.21404, 0).
     EXPECT_NEAR(material["emissiveFactor"][1].get<double>(), 0.21404, 1e-4);
     EXPECT_EQ(material["extras"]["castkit_slots"]["gloss"], "textures/body_gloss.png");
@@ -112,7 +122,9 @@ TEST_F(GltfExport, InstancesAreReferencedOrMerged) {
     }
     scene.document.source_name = (dir / "hero.cast").string();
     ASSERT_TRUE(gltf::write(scene.document, dir / "referenced.glb", {}, warnings).has_value());
-    ASSERT_TRUE(gltf::write(scene.document, dir / "merged.glb", {.inline_instances = true}, warnings).has_value());
+    ASSERT_TRUE(
+        gltf::write(scene.document, dir / "merged.glb", {.inline_instances = true}, warnings)
+            .has_value());
     nlohmann::json referenced = gltf_json(dir / "referenced.glb");
     nlohmann::json merged = gltf_json(dir / "merged.glb");
     EXPECT_EQ(referenced["meshes"].size(), 1u);

@@ -2,10 +2,9 @@
 // export maps, the GLB JSON chunk as nlohmann::json, and the Khronos validator run on files.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "../anim/scene.hpp"
@@ -25,11 +24,13 @@ inline void build_full_scene(Scene& scene) {
     scene.bone("root");
     scene.bone("spine", 0, {0, 1, 0}, axis_angle_xyzw({0, 0, 1}, 30), {2, 2, 2});
     scene.bone("head", 1, {0, 1, 0});
-    scene.bone("arm", 1, {1, 0, 0}, axis_angle_xyzw({1, 0, 0}, 10)).set_segment_scale_compensate(false);
+    scene.bone("arm", 1, {1, 0, 0}, axis_angle_xyzw({1, 0, 0}, 10))
+        .set_segment_scale_compensate(false);
 
     cast::Mesh mesh = scene.model.add_mesh();
     mesh.set_name("body");
-    const std::vector<glm::vec3> positions{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0, 2, 0}, {1, 2, 0}};
+    const std::vector<glm::vec3> positions{{0, 0, 0}, {1, 0, 0}, {0, 1, 0},
+                                           {1, 1, 0}, {0, 2, 0}, {1, 2, 0}};
     mesh.set_positions(positions);
     mesh.set_normals(std::vector<glm::vec3>(6, glm::vec3(0, 0, 2)));
     mesh.set_tangents(std::vector<glm::vec3>(6, glm::vec3(1, 0, 0)));
@@ -53,7 +54,8 @@ inline void build_full_scene(Scene& scene) {
     cast::BlendShape smile = scene.model.add_blend_shape();
     smile.set_name("smile");
     smile.set_base_shape(mesh);
-    smile.set_targets(std::vector<std::uint32_t>{1, 4}, std::vector<glm::vec3>{{1, 0, 0.5f}, {0, 2, -0.5f}});
+    smile.set_targets(std::vector<std::uint32_t>{1, 4},
+                      std::vector<glm::vec3>{{1, 0, 0.5f}, {0, 2, -0.5f}});
 
     cast::Material material = scene.model.add_material();
     material.set_name("skin");
@@ -83,12 +85,16 @@ inline void build_full_scene(Scene& scene) {
 
     scene.animation.set_name("wave");
     scene.curve("root", "tx", {0, 5, 10}, {0.0f, 1.0f, 3.0f});
-    scene.rotation("spine", {0, 10}, {axis_angle_xyzw({0, 1, 0}, 0), axis_angle_xyzw({0, 1, 0}, 90)}, "relative");
+    scene.rotation("spine", {0, 10},
+                   {axis_angle_xyzw({0, 1, 0}, 0), axis_angle_xyzw({0, 1, 0}, 90)}, "relative");
     // A uniform scale under segment scale compensation: glTF holds it as a baked TRS.
     for (const char* axis : {"sx", "sy", "sz"}) scene.curve("spine", axis, {0, 10}, {2.0f, 3.0f});
     scene.curve("head", "sy", {2, 8}, {1.0f, 1.5f}, "additive");
-    scene.rotation("arm", {0, 4, 10}, {axis_angle_xyzw({1, 0, 0}, 0), axis_angle_xyzw({1, 0, 0}, 45), axis_angle_xyzw({0, 0, 1}, 90)});
-    scene.rotation("arm", {0, 10}, {axis_angle_xyzw({0, 1, 0}, 0), axis_angle_xyzw({0, 1, 0}, 20)}, "additive");
+    scene.rotation("arm", {0, 4, 10},
+                   {axis_angle_xyzw({1, 0, 0}, 0), axis_angle_xyzw({1, 0, 0}, 45),
+                    axis_angle_xyzw({0, 0, 1}, 90)});
+    scene.rotation("arm", {0, 10}, {axis_angle_xyzw({0, 1, 0}, 0), axis_angle_xyzw({0, 1, 0}, 20)},
+                   "additive");
     scene.curve("head", "ty", {0, 10}, {0.0f, 0.5f}, "relative");
     scene.override_mode("head", "absolute", false, false, true);
     scene.curve("smile", "bs", {0, 3, 6}, {0.0f, 1.0f, 0.25f});
@@ -117,11 +123,13 @@ struct ValidatorResult {
 // Runs the Khronos glTF Validator (tools/gltf-validator) on a file or directory.
 inline ValidatorResult run_gltf_validator(const std::filesystem::path& target) {
     ValidatorResult result;
-    const std::string command = "node '" + std::string(CASTKIT_GLTF_VALIDATOR) + "' '" + target.string() + "' 2>&1";
+    const std::string command =
+        "node '" + std::string(CASTKIT_GLTF_VALIDATOR) + "' '" + target.string() + "' 2>&1";
     FILE* pipe = popen(command.c_str(), "r");
     if (pipe == nullptr) return result;
     char buffer[4096];
-    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) result.output.append(buffer, n);
+    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe))
+        result.output.append(buffer, n);
     const int status = pclose(pipe);
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return result;

@@ -1,7 +1,6 @@
 // glTF import: hand-written files exercising every component type, byte strides, sparse
 // accessors, strips, and malformed input reported with the file and JSON path.
 #include <castkit/gltf/gltf.hpp>
-
 #include <fstream>
 #include <functional>
 
@@ -26,15 +25,20 @@ struct Bin {
 };
 
 class GltfImport : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
-        dir = temp_dir("gltf-import-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+        dir =
+            temp_dir("gltf-import-" +
+                     std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     }
     // Writes `json` (with buffer 0 = `bin` in a .bin beside it) and reads it back.
     Expected<cast::Document> load(nlohmann::json json, const Bin& bin) {
-        std::ofstream(dir / "scene.bin", std::ios::binary).write(reinterpret_cast<const char*>(bin.bytes.data()), static_cast<std::streamsize>(bin.bytes.size()));
+        std::ofstream(dir / "scene.bin", std::ios::binary)
+            .write(reinterpret_cast<const char*>(bin.bytes.data()),
+                   static_cast<std::streamsize>(bin.bytes.size()));
         json["asset"] = {{"version", "2.0"}};
-        json["buffers"] = nlohmann::json::array({{{"byteLength", bin.bytes.size()}, {"uri", "scene.bin"}}});
+        json["buffers"] =
+            nlohmann::json::array({{{"byteLength", bin.bytes.size()}, {"uri", "scene.bin"}}});
         std::ofstream(dir / "scene.gltf") << json.dump();
         return gltf::read(dir / "scene.gltf", warnings);
     }
@@ -43,13 +47,18 @@ protected:
 };
 
 nlohmann::json view(std::size_t offset, std::size_t length, std::size_t stride = 0) {
-    nlohmann::json v = nlohmann::json::object({{"buffer", 0}, {"byteOffset", offset}, {"byteLength", length}});
+    nlohmann::json v =
+        nlohmann::json::object({{"buffer", 0}, {"byteOffset", offset}, {"byteLength", length}});
     if (stride) v["byteStride"] = stride;
     return v;
 }
 
-nlohmann::json accessor(int view_index, int component, std::size_t count, const char* type, bool normalized = false) {
-    nlohmann::json a = nlohmann::json::object({{"bufferView", view_index}, {"componentType", component}, {"count", count}, {"type", type}});
+nlohmann::json accessor(int view_index, int component, std::size_t count, const char* type,
+                        bool normalized = false) {
+    nlohmann::json a = nlohmann::json::object({{"bufferView", view_index},
+                                               {"componentType", component},
+                                               {"count", count},
+                                               {"type", type}});
     if (normalized) a["normalized"] = true;
     return a;
 }
@@ -60,14 +69,19 @@ TEST_F(GltfImport, EveryComponentTypeIsReadAndNormalised) {
     const std::size_t positions = bin.put<std::int16_t>({0, 0, 0, -1, 2, 0, 0, -1, 0, 3, 0, -1});
     const std::size_t uv0 = bin.put<std::uint8_t>({0, 255, 255, 255, 0, 0});
     const std::size_t uv1 = bin.put<std::int8_t>({-127, 127, 0, -128, 64, 0});
-    const std::size_t color = bin.put<std::uint16_t>({65535, 0, 0, 65535, 0, 65535, 0, 65535, 0, 0, 65535, 32768});
-    const std::size_t packed = bin.put<std::uint8_t>({255, 128, 0, 255, 1, 2, 3, 4, 10, 20, 30, 40});
+    const std::size_t color =
+        bin.put<std::uint16_t>({65535, 0, 0, 65535, 0, 65535, 0, 65535, 0, 0, 65535, 32768});
+    const std::size_t packed =
+        bin.put<std::uint8_t>({255, 128, 0, 255, 1, 2, 3, 4, 10, 20, 30, 40});
     const std::size_t indices = bin.put<std::uint32_t>({0, 1, 2});
     const std::size_t morph = bin.put<std::int8_t>({0, 0, 0, 127, 0, 0, 0, 0, -127});
     nlohmann::json json;
-    json["bufferViews"] = {view(positions, 24, 8), view(uv0, 6), view(uv1, 6), view(color, 24), view(packed, 12), view(indices, 12), view(morph, 9)};
-    json["accessors"] = {accessor(0, 5122, 3, "VEC3"), accessor(1, 5121, 3, "VEC2", true), accessor(2, 5120, 3, "VEC2", true),
-                         accessor(3, 5123, 3, "VEC4", true), accessor(4, 5121, 3, "VEC4", true), accessor(5, 5125, 3, "SCALAR"),
+    json["bufferViews"] = {view(positions, 24, 8), view(uv0, 6),     view(uv1, 6),
+                           view(color, 24),        view(packed, 12), view(indices, 12),
+                           view(morph, 9)};
+    json["accessors"] = {accessor(0, 5122, 3, "VEC3"),       accessor(1, 5121, 3, "VEC2", true),
+                         accessor(2, 5120, 3, "VEC2", true), accessor(3, 5123, 3, "VEC4", true),
+                         accessor(4, 5121, 3, "VEC4", true), accessor(5, 5125, 3, "SCALAR"),
                          accessor(6, 5120, 3, "VEC3", true)};
     json["meshes"] = nlohmann::json::parse(R"([{"name": "tri", "extras": {"targetNames": ["pull"]},
         "primitives": [{"attributes": {"POSITION": 0, "TEXCOORD_0": 1, "TEXCOORD_1": 2, "COLOR_0": 3, "COLOR_1": 4},
@@ -102,15 +116,19 @@ TEST_F(GltfImport, SparseAccessorsReplaceTheirElements) {
     const std::size_t sparse_values = bin.put<float>({5, 5, 5, 7, 0, 0});
     const std::size_t strip = bin.put<std::uint16_t>({0, 1, 2, 3});
     nlohmann::json json;
-    json["bufferViews"] = {view(base, 48), view(sparse_indices, 4), view(sparse_values, 24), view(strip, 8)};
+    json["bufferViews"] = {view(base, 48), view(sparse_indices, 4), view(sparse_values, 24),
+                           view(strip, 8)};
     nlohmann::json positions = accessor(0, 5126, 4, "VEC3");
-    const nlohmann::json sparse = nlohmann::json::parse(R"({"count": 2, "indices": {"bufferView": 1, "componentType": 5123}, "values": {"bufferView": 2}})");
+    const nlohmann::json sparse = nlohmann::json::parse(
+        R"({"count": 2, "indices": {"bufferView": 1, "componentType": 5123}, "values": {"bufferView": 2}})");
     positions["sparse"] = sparse;
     // Without a buffer view: zeros, then the sparse values.
-    nlohmann::json zeros = nlohmann::json::parse(R"({"componentType": 5126, "count": 4, "type": "VEC3"})");
+    nlohmann::json zeros =
+        nlohmann::json::parse(R"({"componentType": 5126, "count": 4, "type": "VEC3"})");
     zeros["sparse"] = sparse;
     json["accessors"] = {positions, accessor(3, 5123, 4, "SCALAR"), zeros};
-    json["meshes"] = nlohmann::json::parse(R"([{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 2}, "indices": 1, "mode": 5}]}])");
+    json["meshes"] = nlohmann::json::parse(
+        R"([{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 2}, "indices": 1, "mode": 5}]}])");
     json["nodes"] = nlohmann::json::parse(R"([{"mesh": 0}])");
     auto document = load(json, bin);
     ASSERT_TRUE(document.has_value()) << document.error().to_string();
@@ -130,9 +148,11 @@ TEST_F(GltfImport, NodeHierarchyFlattensIntoModelTransforms) {
     nlohmann::json json;
     json["bufferViews"] = {view(points, 36)};
     json["accessors"] = {accessor(0, 5126, 3, "VEC3")};
-    json["meshes"] = nlohmann::json::parse(R"([{"primitives": [{"attributes": {"POSITION": 0}}]}])");
+    json["meshes"] =
+        nlohmann::json::parse(R"([{"primitives": [{"attributes": {"POSITION": 0}}]}])");
     // group (translated) > holder (scaled) > mesh node (translated): the Model is the holder.
-    json["nodes"] = nlohmann::json::parse(R"([{"name": "group", "translation": [10, 0, 0], "children": [1]},
+    json["nodes"] =
+        nlohmann::json::parse(R"([{"name": "group", "translation": [10, 0, 0], "children": [1]},
         {"name": "holder", "scale": [2, 2, 2], "children": [2]},
         {"name": "part", "mesh": 0, "translation": [0, 1, 0]}])");
     auto document = load(json, bin);
@@ -142,6 +162,31 @@ TEST_F(GltfImport, NodeHierarchyFlattensIntoModelTransforms) {
     EXPECT_EQ(*model.position(), glm::vec3(10, 0, 0));
     EXPECT_EQ(*model.scale(), glm::vec3(2, 2, 2));
     EXPECT_EQ(model.meshes()[0].positions()[1], glm::vec3(1, 1, 0));
+}
+
+TEST_F(GltfImport, EmbeddedImagesAreAcceptedAndNamedAsNotKept) {
+    Bin bin;
+    const std::size_t points = bin.put<float>({0, 0, 0, 1, 0, 0, 0, 1, 0});
+    const std::size_t image = bin.put<std::uint8_t>({0x89, 'P', 'N', 'G'});
+    nlohmann::json json;
+    json["bufferViews"] = {view(points, 36), view(image, 4)};
+    json["accessors"] = {accessor(0, 5126, 3, "VEC3")};
+    json["images"] = nlohmann::json::parse(R"([{"bufferView": 1, "mimeType": "image/png"}, {"uri": "maps/rough%20metal.png"}])");
+    json["textures"] = nlohmann::json::parse(R"([{"source": 0}, {"source": 1}])");
+    json["materials"] = nlohmann::json::parse(R"([{"name": "paint", "pbrMetallicRoughness":
+        {"baseColorTexture": {"index": 0}, "metallicRoughnessTexture": {"index": 1}, "roughnessFactor": 0.5}}])");
+    json["meshes"] = nlohmann::json::parse(R"([{"primitives": [{"attributes": {"POSITION": 0}, "material": 0}]}])");
+    json["nodes"] = nlohmann::json::parse(R"([{"mesh": 0}])");
+    auto document = load(json, bin);
+    ASSERT_TRUE(document.has_value()) << document.error().to_string();
+    cast::Material material = document->models()[0].meshes()[0].material();
+    EXPECT_EQ(*material.name(), "paint");
+    EXPECT_FALSE(material.slot_file("albedo"));
+    EXPECT_EQ(*material.slot_file("roughness").path(), "maps/rough metal.png");
+    EXPECT_EQ(material.slot_hash("metal"), material.slot_hash("roughness"));
+    bool named = false;
+    for (const Diagnostic& d : warnings) named |= d.path == "/images/0" && d.message.find("embedded") != std::string::npos;
+    EXPECT_TRUE(named);
 }
 
 struct Malformed {
@@ -157,23 +202,39 @@ TEST_F(GltfImport, MalformedFilesNameTheJsonPath) {
     nlohmann::json good;
     good["bufferViews"] = {view(points, 36), view(sparse_indices, 2)};
     good["accessors"] = {accessor(0, 5126, 3, "VEC3")};
-    good["meshes"] = nlohmann::json::parse(R"([{"primitives": [{"attributes": {"POSITION": 0}}]}])");
+    good["meshes"] =
+        nlohmann::json::parse(R"([{"primitives": [{"attributes": {"POSITION": 0}}]}])");
     good["nodes"] = nlohmann::json::parse(R"([{"mesh": 0}])");
     ASSERT_TRUE(load(good, bin).has_value());
     const std::vector<Malformed> cases{
         {"accessor past its view", [](auto& j) { j["accessors"][0]["count"] = 4; }, "/accessors/0"},
-        {"view past its buffer", [](auto& j) { j["bufferViews"][0]["byteLength"] = 400; }, "/bufferViews/0"},
-        {"missing accessor", [](auto& j) { j["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = 7; }, "/meshes/0/primitives/0/attributes/POSITION"},
+        {"view past its buffer", [](auto& j) { j["bufferViews"][0]["byteLength"] = 400; },
+         "/bufferViews/0"},
+        {"missing accessor",
+         [](auto& j) { j["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = 7; },
+         "/meshes/0/primitives/0/attributes/POSITION"},
         {"wrong type", [](auto& j) { j["accessors"][0]["type"] = "VEC2"; }, "/accessors/0/type"},
-        {"child out of range", [](auto& j) { j["nodes"][0]["children"] = nlohmann::json::array({5}); }, "/nodes/0/children/0"},
-        {"cycle", [](auto& j) { j["nodes"] = nlohmann::json::parse(R"([{"mesh": 0, "children": [1]}, {"children": [0]}])"); }, "/nodes/0"},
-        {"sparse index out of range", [](auto& j) {
-             j["accessors"][0]["sparse"] = nlohmann::json::parse(R"({"count": 1, "indices": {"bufferView": 1, "componentType": 5123}, "values": {"bufferView": 0}})");
-         }, "/accessors/0/sparse/indices"},
-        {"index out of range", [](auto& j) {
+        {"child out of range",
+         [](auto& j) { j["nodes"][0]["children"] = nlohmann::json::array({5}); },
+         "/nodes/0/children/0"},
+        {"cycle",
+         [](auto& j) {
+             j["nodes"] =
+                 nlohmann::json::parse(R"([{"mesh": 0, "children": [1]}, {"children": [0]}])");
+         },
+         "/nodes/0"},
+        {"sparse index out of range",
+         [](auto& j) {
+             j["accessors"][0]["sparse"] = nlohmann::json::parse(
+                 R"({"count": 1, "indices": {"bufferView": 1, "componentType": 5123}, "values": {"bufferView": 0}})");
+         },
+         "/accessors/0/sparse/indices"},
+        {"index out of range",
+         [](auto& j) {
              j["accessors"].push_back(accessor(1, 5123, 1, "SCALAR"));
              j["meshes"][0]["primitives"][0]["indices"] = 1;
-         }, "/meshes/0/primitives/0/indices"},
+         },
+         "/meshes/0/primitives/0/indices"},
     };
     for (const Malformed& c : cases) {
         nlohmann::json json = good;
@@ -193,13 +254,15 @@ TEST_F(GltfImport, BrokenJsonAndTruncatedGlbAreErrorsNotCrashes) {
     EXPECT_EQ(broken.error().file, (dir / "broken.gltf").string());
 
     const std::uint32_t header[] = {0x46546C67u, 2, 1000, 500, 0x4E4F534Au};
-    std::ofstream(dir / "short.glb", std::ios::binary).write(reinterpret_cast<const char*>(header), sizeof header);
+    std::ofstream(dir / "short.glb", std::ios::binary)
+        .write(reinterpret_cast<const char*>(header), sizeof header);
     auto truncated = gltf::read(dir / "short.glb", warnings);
     ASSERT_FALSE(truncated.has_value());
     EXPECT_EQ(truncated.error().offset, 8u) << truncated.error().to_string();
 
     const std::uint32_t lying[] = {0x46546C67u, 2, 20, 500, 0x4E4F534Au};
-    std::ofstream(dir / "lying.glb", std::ios::binary).write(reinterpret_cast<const char*>(lying), sizeof lying);
+    std::ofstream(dir / "lying.glb", std::ios::binary)
+        .write(reinterpret_cast<const char*>(lying), sizeof lying);
     auto chunk = gltf::read(dir / "lying.glb", warnings);
     ASSERT_FALSE(chunk.has_value());
     EXPECT_EQ(chunk.error().offset, 12u) << chunk.error().to_string();
@@ -234,7 +297,8 @@ TEST(GltfImportDamage, TruncatedAndCorruptedGlbNeverCrash) {
         }
     };
     for (std::size_t length = 0; length < good.size(); length += 1 + good.size() / 97)
-        attempt(std::vector<std::byte>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(length)));
+        attempt(std::vector<std::byte>(good.begin(),
+                                       good.begin() + static_cast<std::ptrdiff_t>(length)));
     for (std::size_t at = 0; at < 20 + json_length + 8; at += 7) {
         std::vector<std::byte> bytes = good;
         bytes[at] = static_cast<std::byte>(static_cast<unsigned>(bytes[at]) ^ 0x5Au);

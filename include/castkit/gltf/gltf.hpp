@@ -7,7 +7,6 @@
 #include <castkit/cast/document.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
-
 #include <filesystem>
 
 namespace castkit::gltf {
