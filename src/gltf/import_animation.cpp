@@ -234,7 +234,7 @@ Expected<void> Importer::import_animations(cast::Root& root) {
                             std::lround(list.Get(static_cast<int>(k)).GetNumberAsDouble())));
                 cast::NotificationTrack notification = out.add_notification_track();
                 notification.set_name(track_name);
-                notification.set_key_frames(frames);
+                if (!frames.empty()) notification.set_key_frames(frames);
             }
         }
     }

@@ -305,6 +305,10 @@ Expected<void> Importer::import_models(cast::Root& root) {
             auto positions = read_floats(attribute("POSITION"), 3, prim + "/attributes/POSITION");
             if (!positions) return make_error(positions.error());
             const std::size_t count = positions->size() / 3;
+            if (count == 0) {
+                warn(prim + "/attributes/POSITION", "primitive without vertices was dropped");
+                continue;
+            }
             auto read_attribute = [&](const std::string& name,
                                       int components) -> Expected<std::vector<float>> {
                 auto values =
@@ -450,8 +454,9 @@ Expected<void> Importer::import_models(cast::Root& root) {
                 indices.resize(count);
                 for (std::size_t v = 0; v < count; ++v) indices[v] = static_cast<std::uint32_t>(v);
             }
-            out.set_faces(
-                triangles(indices, primitive.mode < 0 ? TINYGLTF_MODE_TRIANGLES : primitive.mode));
+            const std::vector<std::uint32_t> faces =
+                triangles(indices, primitive.mode < 0 ? TINYGLTF_MODE_TRIANGLES : primitive.mode);
+            if (!faces.empty()) out.set_faces(faces);
 
             if (primitive.material >= 0) {
                 if (static_cast<std::size_t>(primitive.material) >= gltf.materials.size())
@@ -494,7 +499,7 @@ Expected<void> Importer::import_models(cast::Root& root) {
                 shape.set_name(t < target_names.size() ? target_names[t]
                                                        : fmt::format("target{}", t));
                 shape.set_base_shape(out);
-                shape.set_targets(moved, targets);
+                if (!moved.empty()) shape.set_targets(moved, targets);
             }
         }
         mesh_target_names[static_cast<int>(i)] = target_names;

@@ -189,6 +189,45 @@ TEST_F(GltfImport, EmbeddedImagesAreAcceptedAndNamedAsNotKept) {
     EXPECT_TRUE(named);
 }
 
+TEST_F(GltfImport, AnimationsKeepWholeFrameKeysAndResampleTheRest) {
+    Bin bin;
+    const std::size_t times = bin.put<float>({0.0f, 0.1f});
+    const std::size_t moves = bin.put<float>({0, 0, 0, 1, 2, 3});
+    // CUBICSPLINE: (in-tangent, value, out-tangent) per key; zero tangents ease in and out.
+    const std::size_t eased = bin.put<float>({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0});
+    nlohmann::json json;
+    json["bufferViews"] = {view(times, 8), view(moves, 24), view(eased, 72)};
+    json["accessors"] = {accessor(0, 5126, 2, "SCALAR"), accessor(1, 5126, 2, "VEC3"), accessor(2, 5126, 6, "VEC3")};
+    json["accessors"][0]["min"] = {0.0};
+    json["accessors"][0]["max"] = {0.1};
+    json["nodes"] = nlohmann::json::parse(R"([{"name": "a"}, {"name": "b"}, {"name": "c"}])");
+    json["animations"] = nlohmann::json::parse(R"([{"name": "clip",
+        "samplers": [{"input": 0, "output": 1, "interpolation": "LINEAR"},
+                     {"input": 0, "output": 1, "interpolation": "STEP"},
+                     {"input": 0, "output": 2, "interpolation": "CUBICSPLINE"}],
+        "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}},
+                     {"sampler": 1, "target": {"node": 1, "path": "translation"}},
+                     {"sampler": 2, "target": {"node": 2, "path": "scale"}}]}])");
+    auto document = load(json, bin);
+    ASSERT_TRUE(document.has_value()) << document.error().to_string();
+    cast::Animation animation = document->animations()[0];
+    EXPECT_EQ(*animation.framerate(), 30.0f);
+    auto curve = [&](std::string_view node, std::string_view kp) {
+        for (const cast::Curve& c : animation.curves())
+            if (c.node_name() == node && c.key_property() == kp) return c;
+        return cast::Curve();
+    };
+    // 0.1 s at 30 fps is frame 3: LINEAR keys on whole frames stay as they are.
+    EXPECT_EQ(curve("a", "ty").key_frames().to_vector(), (std::vector<std::uint32_t>{0, 3}));
+    EXPECT_EQ(curve("a", "ty").float_values().to_vector(), (std::vector<float>{0, 2}));
+    // STEP holds the first key until the second: resampled at every frame.
+    EXPECT_EQ(curve("b", "tz").key_frames().to_vector(), (std::vector<std::uint32_t>{0, 1, 2, 3}));
+    EXPECT_EQ(curve("b", "tz").float_values().to_vector(), (std::vector<float>{0, 0, 0, 3}));
+    // CUBICSPLINE with zero tangents: 4 · (3s² − 2s³) at s = 1/3 is 28/27.
+    EXPECT_NEAR(curve("c", "sx").float_values()[1], 28.0f / 27.0f, 1e-5f);
+    EXPECT_EQ(*curve("c", "sx").mode(), "absolute");
+}
+
 struct Malformed {
     const char* name;
     std::function<void(nlohmann::json&)> damage;
