@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <glm/gtc/quaternion.hpp>
+#include <deque>
 #include <set>
 
 #include "export_internal.hpp"
@@ -15,7 +16,7 @@ constexpr int kMaxInstanceDepth = 16;
 struct SceneWriter {
     detail::Exporter& exporter;
     std::set<std::filesystem::path> open_files;  // instance files being merged (cycle guard)
-    std::vector<cast::Document> inlined;         // kept alive: exported views point into them
+    std::deque<cast::Document> inlined;  // kept alive (and in place): exported views point into them
 
     void export_document(const cast::Document& document, const std::filesystem::path& source,
                          int parent, int depth, bool with_animations) {
@@ -111,7 +112,6 @@ Expected<void> write(const cast::Document& document, const std::filesystem::path
                      const ExportOptions& options, Diagnostics& warnings) {
     detail::Exporter exporter(path.string(), options, warnings);
     SceneWriter writer{exporter, {}, {}};
-    writer.inlined.reserve(64);
     writer.export_document(
         document, document.source_name.empty() ? path : std::filesystem::path(document.source_name),
         -1, 0, true);
