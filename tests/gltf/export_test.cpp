@@ -112,6 +112,19 @@ TEST_F(GltfExport, ZUpBecomesAYUpRootNode) {
     EXPECT_NEAR(up["rotation"][3].get<double>(), std::sqrt(0.5), 1e-6);
 }
 
+TEST_F(GltfExport, WhatGltfCannotHoldIsNamedAndTheFileStaysValid) {
+    // A non-uniform parent scale under segment scale compensation, hair and an IK handle.
+    scene.curve("spine", "sy", {0, 10}, {1.0f, 4.0f});
+    scene.model.add_hair().set_name("fur");
+    scene.skeleton.add_ik_handle().set_name("leg");
+    ASSERT_TRUE(gltf::write(scene.document, dir / "lossy.glb", {}, warnings).has_value());
+    EXPECT_TRUE(mentions(warnings, "non-uniform parent scale"));
+    EXPECT_TRUE(mentions(warnings, "hair"));
+    EXPECT_TRUE(mentions(warnings, "IK handles"));
+    ValidatorResult result = run_gltf_validator(dir / "lossy.glb");
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+}
+
 TEST_F(GltfExport, InstancesAreReferencedOrMerged) {
     {
         cast::Document prop;
