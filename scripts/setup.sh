@@ -8,6 +8,7 @@ packages=(
   libfmt-dev libcli11-dev nlohmann-json3-dev libglm-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3
+  libtinygltf-dev nodejs npm
 )
 
 missing=()
@@ -21,4 +22,9 @@ if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The Khronos glTF Validator the glTF tests run (npm, pinned by package-lock.json).
+if [ ! -d "$(dirname "$0")/../tools/gltf-validator/node_modules/gltf-validator" ]; then
+  (cd "$(dirname "$0")/../tools/gltf-validator" && npm ci --no-audit --no-fund)
 fi

@@ -3,6 +3,7 @@
 
 #include <castkit/cast/dump.hpp>
 #include <castkit/formats.hpp>
+#include <castkit/gltf/gltf.hpp>
 
 #include "../../src/platform/platform.hpp"
 
@@ -107,6 +108,8 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
     convert->add_option("output", options->output, "Output file ('-' for stdout)")->required();
     convert->add_option("--from", options->from, "Input format, overriding the extension");
     convert->add_option("--to", options->to, "Output format, overriding the extension");
+    convert->add_flag("--inline-instances", gltf::registry_export_options().inline_instances,
+                      "glTF: merge the files Instances reference instead of naming them");
     convert->callback([options, &exit_code] {
         auto document = load(options->input, options->from);
         if (!document) {

@@ -1,0 +1,41 @@
+// glTF 2.0 bridge: a Cast document written as glTF (.glb, or .gltf with a .bin beside it) and
+// glTF read back into a Cast document. Meshes, skins, morph targets, PBR materials, Model and
+// bone transforms and animations travel both ways; whatever glTF cannot hold is named in a
+// warning. Textures are referenced by URI, never loaded.
+#pragma once
+
+#include <castkit/cast/document.hpp>
+#include <castkit/diagnostic.hpp>
+#include <castkit/expected.hpp>
+#include <filesystem>
+
+namespace castkit::gltf {
+
+struct ExportOptions {
+    // Write a binary .glb; otherwise a .gltf with its buffer in `<stem>.bin` beside it.
+    bool binary = true;
+    // Resolve Instance nodes (read the .cast files they reference) and merge their models in,
+    // instead of writing nodes that name the files in `extras`.
+    bool inline_instances = false;
+};
+
+// Writes `document` as glTF 2.0 to `path`, atomically (the .gltf and its .bin each). Animations
+// are evaluated with castkit's animation code: absolute keys are kept where linear
+// interpolation reproduces them exactly, other channels are baked at every frame. What glTF
+// cannot hold (hair, IK, constraints, unmappable material slots, segment scale compensation
+// under non-uniform scale) is reported in `warnings`. O(vertices × influences + frames ×
+// curves) time, one buffer the size of the binary data.
+Expected<void> write(const cast::Document& document, const std::filesystem::path& path,
+                     const ExportOptions& options, Diagnostics& warnings);
+
+// Reads a .gltf (with its external or embedded buffers) or .glb into a Cast document: a Model
+// per group of meshes (flattening the node hierarchy into Model transforms), skins as
+// Skeletons, morph targets as BlendShapes, PBR materials as Material slots, animations as
+// absolute curves (resampled at whole frames where keys fall between frames or interpolation
+// is not linear). Malformed input is an error naming the file and the JSON path. O(file size).
+Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& warnings);
+
+// Export options the format registry's glTF writers use (the CLI's `convert` sets them).
+ExportOptions& registry_export_options();
+
+}  // namespace castkit::gltf

@@ -1,0 +1,170 @@
+// The exporter's binary data, accessors and nodes, and the files it writes: a GLB container
+// or a .gltf beside its .bin. tinygltf serialises the JSON; castkit frames the GLB itself so
+// that the binary chunk goes from the views' own bytes straight to the file, without copies.
+#include <fmt/format.h>
+
+#include <array>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "../platform/platform.hpp"
+#include "export_internal.hpp"
+#include "problem.hpp"
+
+namespace castkit::gltf::detail {
+
+Exporter::Exporter(std::string file_, const ExportOptions& options_, Diagnostics& warnings_)
+    : file(std::move(file_)), options(options_), warnings(warnings_) {
+    model.asset.version = "2.0";
+    model.asset.generator = "castkit";
+    model.scenes.emplace_back();
+    model.defaultScene = 0;
+}
+
+void Exporter::warn(std::string path, std::string message) {
+    warnings.push_back({.severity = Severity::Warning,
+                        .file = file,
+                        .path = std::move(path),
+                        .rule = "gltf.export",
+                        .message = std::move(message)});
+}
+
+int Exporter::add_node(tinygltf::Node node, int parent) {
+    const int index = static_cast<int>(model.nodes.size());
+    model.nodes.push_back(std::move(node));
+    if (parent < 0)
+        model.scenes[0].nodes.push_back(index);
+    else
+        model.nodes[static_cast<std::size_t>(parent)].children.push_back(index);
+    return index;
+}
+
+namespace {
+constexpr std::array<std::byte, 4> kZeros{};
+}  // namespace
+
+int Exporter::add_view(ViewData data, int target) {
+    if (const std::size_t padding = (4 - binary_size % 4) % 4) {
+        binary.push_back(std::span(kZeros).first(padding));
+        binary_size += padding;
+    }
+    const std::size_t offset = binary_size;
+    binary.push_back(data.bytes);
+    binary_size += data.bytes.size();
+    if (data.owner) owners.push_back(std::move(data.owner));
+    tinygltf::BufferView view;
+    view.buffer = 0;
+    view.byteOffset = offset;
+    view.byteLength = data.bytes.size();
+    view.target = target;
+    model.bufferViews.push_back(std::move(view));
+    return static_cast<int>(model.bufferViews.size() - 1);
+}
+
+int Exporter::add_accessor(ViewData data, std::size_t count, int type, int component,
+                           bool normalized, int target, std::vector<double> min,
+                           std::vector<double> max) {
+    tinygltf::Accessor accessor;
+    accessor.bufferView = add_view(std::move(data), target);
+    accessor.byteOffset = 0;
+    accessor.count = count;
+    accessor.type = type;
+    accessor.componentType = component;
+    accessor.normalized = normalized;
+    accessor.minValues = std::move(min);
+    accessor.maxValues = std::move(max);
+    model.accessors.push_back(std::move(accessor));
+    return static_cast<int>(model.accessors.size() - 1);
+}
+
+tinygltf::Value string_value(std::string_view text) { return tinygltf::Value(std::string(text)); }
+
+namespace {
+
+// The glTF JSON for `model` with buffer 0 declared as `length` bytes at `uri` (none in a GLB).
+Expected<std::string> serialise_json(tinygltf::Model& model, std::size_t length,
+                                     const std::string& uri, const std::filesystem::path& path) {
+    const bool has_buffer = length > 0;
+    model.buffers.clear();
+    if (has_buffer) model.buffers.emplace_back();
+    std::ostringstream stream;
+    tinygltf::TinyGLTF writer;
+    try {
+        if (!writer.WriteGltfSceneToStream(&model, stream, false, false))
+            return make_error(problem(path.string(), "", "tinygltf could not serialise the scene"));
+        // tinygltf declares a buffer by the bytes it holds; ours go to the file directly.
+        nlohmann::json json = nlohmann::json::parse(stream.str());
+        if (has_buffer) {
+            nlohmann::json buffer = {{"byteLength", length}};
+            if (!uri.empty()) buffer["uri"] = uri;
+            json["buffers"] = nlohmann::json::array({buffer});
+        }
+        return json.dump();
+    } catch (const std::exception& error) {
+        return make_error(
+            problem(path.string(), "", fmt::format("serialising glTF JSON: {}", error.what())));
+    }
+}
+
+void put_u32(std::vector<std::byte>& out, std::uint32_t value) {
+    std::array<std::byte, 4> bytes;
+    for (int i = 0; i < 4; ++i) bytes[i] = static_cast<std::byte>((value >> (8 * i)) & 0xFF);
+    out.insert(out.end(), bytes.begin(), bytes.end());
+}
+
+Expected<void> write_atomic(
+    const std::filesystem::path& path,
+    std::initializer_list<std::span<const std::span<const std::byte>>> groups) {
+    auto file = platform::create_atomic_file(path);
+    if (!file) return make_error(file.error());
+    for (auto parts : groups)
+        for (std::span<const std::byte> part : parts)
+            if (auto written = (*file)->write(part); !written) return written;
+    return (*file)->commit();
+}
+
+}  // namespace
+
+Expected<void> write_files(tinygltf::Model& model,
+                           std::span<const std::span<const std::byte>> binary, std::size_t size,
+                           const std::filesystem::path& path, bool binary_container) {
+    // GLB lengths are u32 (the whole file included).
+    if (binary_container && size > 0xFFFFFF00u)
+        return make_error(
+            problem(path.string(), "",
+                    "the binary data exceeds the 4 GiB a GLB file can hold; write .gltf instead"));
+    if (!binary_container) {
+        const std::string bin_name = path.stem().string() + ".bin";
+        auto json = serialise_json(model, size, size == 0 ? "" : bin_name, path);
+        if (!json) return make_error(json.error());
+        if (size > 0)
+            if (auto written = write_atomic(path.parent_path() / bin_name, {binary}); !written)
+                return written;
+        const std::span<const std::byte> text = std::as_bytes(std::span(*json));
+        return write_atomic(path, {std::span(&text, 1)});
+    }
+    auto json = serialise_json(model, size, "", path);
+    if (!json) return make_error(json.error());
+    json->append((4 - json->size() % 4) % 4, ' ');
+    const std::size_t binary_padding = (4 - size % 4) % 4;
+    const std::size_t total = 12 + 8 + json->size() + (size == 0 ? 0 : 8 + size + binary_padding);
+    std::vector<std::byte> header;
+    put_u32(header, 0x46546C67u);  // "glTF"
+    put_u32(header, 2);
+    put_u32(header, static_cast<std::uint32_t>(total));
+    put_u32(header, static_cast<std::uint32_t>(json->size()));
+    put_u32(header, 0x4E4F534Au);  // "JSON"
+    std::vector<std::byte> binary_header;
+    if (size > 0) {
+        put_u32(binary_header, static_cast<std::uint32_t>(size + binary_padding));
+        put_u32(binary_header, 0x004E4942u);  // "BIN\0"
+    }
+    const std::array<std::span<const std::byte>, 3> before{header, std::as_bytes(std::span(*json)),
+                                                           binary_header};
+    const std::span<const std::byte> after =
+        std::span(kZeros).first(size == 0 ? 0 : binary_padding);
+    return write_atomic(path, {before, binary, std::span(&after, 1)});
+}
+
+}  // namespace castkit::gltf::detail

@@ -1,0 +1,113 @@
+// The glTF exporter's shared state: the tinygltf model being filled, the binary data its
+// accessors view (a list of byte ranges, borrowed from the Cast document where the bytes are
+// already what glTF stores, owned otherwise), and what each exported Model left behind for the
+// animation export.
+#pragma once
+
+#include <castkit/anim/skeleton.hpp>
+#include <castkit/cast/nodes.hpp>
+#include <castkit/gltf/gltf.hpp>
+#include <cstddef>
+#include <glm/mat4x4.hpp>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tiny_gltf_config.hpp"
+
+namespace castkit::gltf::detail {
+
+// A Cast Mesh exported as a glTF mesh node, with the names of its morph targets in order.
+struct ExportedMesh {
+    int node = -1;
+    std::vector<std::string> target_names;
+};
+
+// A Cast Model exported as a node with bone nodes below it.
+struct ExportedModel {
+    int node = -1;
+    anim::Skeleton skeleton;
+    std::vector<int> bone_nodes;  // per skeleton bone
+    std::vector<ExportedMesh> meshes;
+};
+
+// Bytes for one buffer view: borrowed (they outlive the export) or owned by `owner`.
+struct ViewData {
+    std::span<const std::byte> bytes;
+    std::shared_ptr<const void> owner;
+};
+inline ViewData borrow(std::span<const std::byte> bytes) { return {bytes, nullptr}; }
+template <class T>
+ViewData own(std::vector<T> values) {
+    auto owner = std::make_shared<const std::vector<T>>(std::move(values));
+    return {std::as_bytes(std::span(*owner)), owner};
+}
+
+class Exporter {
+  public:
+    Exporter(std::string file, const ExportOptions& options, Diagnostics& warnings);
+
+    tinygltf::Model model;
+    // The binary buffer, in file order: view data and the padding that aligns each view to 4.
+    std::vector<std::span<const std::byte>> binary;
+    std::size_t binary_size = 0;
+    std::vector<std::shared_ptr<const void>> owners;
+    std::string file;
+    ExportOptions options;
+    Diagnostics& warnings;
+    std::vector<ExportedModel> models;
+
+    void warn(std::string path, std::string message);
+    // Appends `node` under `parent` (a node index, or -1 for the scene's roots); its index.
+    int add_node(tinygltf::Node node, int parent);
+    // Appends `data` to the binary buffer (4-byte aligned) as a buffer view; its index. O(1).
+    int add_view(ViewData data, int target);
+    // A tightly packed accessor over `count` elements of `type` (TINYGLTF_TYPE_*) and
+    // `component` (TINYGLTF_COMPONENT_TYPE_*); min/max are set when given. Its index.
+    int add_accessor(ViewData data, std::size_t count, int type, int component, bool normalized,
+                     int target, std::vector<double> min = {}, std::vector<double> max = {});
+    // Float data as `type` elements (a VEC3 accessor over vec3 values or 3 floats each).
+    template <class T>
+    int add_floats(std::vector<T> values, int type, int target = 0, std::vector<double> min = {},
+                   std::vector<double> max = {}) {
+        const auto components = static_cast<std::size_t>(
+            tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(type)));
+        const std::size_t count = values.size() * sizeof(T) / (4 * components);
+        return add_accessor(own(std::move(values)), count, type, TINYGLTF_COMPONENT_TYPE_FLOAT,
+                            false, target, std::move(min), std::move(max));
+    }
+
+    // Exports one Cast Model (and its skeleton, meshes, skins, morph targets, materials) under
+    // `parent`; the result is appended to `models`.
+    void export_model(const cast::Model& model, int parent, const std::string& path);
+    // The glTF material index for a Cast Material, exported on first use.
+    int export_material(const cast::Material& material, const std::string& path);
+    // Exports one Cast Animation as a glTF animation over the exported models' nodes.
+    void export_animation(const cast::Animation& animation, const std::string& path);
+
+  private:
+    std::vector<std::pair<const cast::Node*, int>> materials_;
+    void export_mesh(const cast::Model& model, const cast::Mesh& mesh, ExportedModel& exported,
+                     int skin, const std::string& path);
+    int export_skin(ExportedModel& exported, const std::string& path);
+};
+
+// The glTF local transform of every bone at rest or in a pose: T · C · R · S (rule 18), which
+// glTF can hold as TRS unless C is a non-uniform scale (then the nearest TRS).
+anim::Transform gltf_local(const anim::Skeleton& skeleton, std::span<const anim::Transform> locals,
+                           std::size_t bone);
+// True when bone `bone`'s glTF local transform needs segment scale compensation.
+bool needs_compensation(const anim::Skeleton& skeleton, std::span<const anim::Transform> locals,
+                        std::size_t bone);
+
+// Writes the model (its buffer 0 being the `binary` parts, `size` bytes) to `path` as .glb or
+// .gltf + .bin.
+Expected<void> write_files(tinygltf::Model& model,
+                           std::span<const std::span<const std::byte>> binary, std::size_t size,
+                           const std::filesystem::path& path, bool binary_container);
+
+tinygltf::Value string_value(std::string_view text);
+
+}  // namespace castkit::gltf::detail

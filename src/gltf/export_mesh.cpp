@@ -1,0 +1,537 @@
+// Models, skeletons, meshes, skins and morph targets into glTF nodes, meshes and skins.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <castkit/anim/jobs.hpp>
+#include <cmath>
+#include <glm/geometric.hpp>
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/type_ptr.hpp>
+#include <glm/matrix.hpp>
+#include <limits>
+
+#include "export_internal.hpp"
+
+namespace castkit::gltf::detail {
+namespace {
+
+std::vector<double> as_doubles(const glm::vec3& v) { return {v.x, v.y, v.z}; }
+
+void set_transform(tinygltf::Node& node, const anim::Transform& transform) {
+    if (transform.translation != glm::vec3(0.0f))
+        node.translation = as_doubles(transform.translation);
+    const glm::quat& r = transform.rotation;
+    if (r != glm::quat(1.0f, 0.0f, 0.0f, 0.0f)) node.rotation = {r.x, r.y, r.z, r.w};
+    if (transform.scale != glm::vec3(1.0f)) node.scale = as_doubles(transform.scale);
+}
+
+// The component-wise bounds glTF requires on POSITION accessors.
+template <class Values>
+std::pair<std::vector<double>, std::vector<double>> bounds(const Values& values) {
+    glm::vec3 low(std::numeric_limits<float>::max()), high(std::numeric_limits<float>::lowest());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        low = glm::min(low, glm::vec3(values[i]));
+        high = glm::max(high, glm::vec3(values[i]));
+    }
+    if (values.size() == 0) low = high = glm::vec3(0.0f);
+    return {as_doubles(low), as_doubles(high)};
+}
+
+// Influences per vertex after merging repeated bones and dropping zero weights, strongest
+// first, normalised to sum 1. Writes `n` entries into `out` (capacity `influences`).
+struct Influence {
+    std::uint32_t bone;
+    float weight;
+};
+template <class Bone>
+std::uint32_t vertex_influences(const Bone& bone_at, const std::byte* values,
+                                std::uint32_t influences, std::size_t bone_count, Influence* out,
+                                std::size_t& out_of_range) {
+    std::uint32_t n = 0;
+    float sum = 0.0f;
+    for (std::uint32_t i = 0; i < influences; ++i) {
+        const std::uint32_t bone = bone_at(i);
+        const float value = cast::load<float>(values + 4 * i);
+        if (!(value > 0.0f)) continue;
+        if (bone >= bone_count) {
+            ++out_of_range;
+            continue;
+        }
+        Influence* same =
+            std::find_if(out, out + n, [&](const Influence& w) { return w.bone == bone; });
+        if (same != out + n)
+            same->weight += value;
+        else
+            out[n++] = {bone, value};
+        sum += value;
+    }
+    if (n == 0) return 0;
+    // Insertion sort, strongest first: n is a handful.
+    for (std::uint32_t i = 1; i < n; ++i)
+        for (std::uint32_t j = i; j > 0 && out[j].weight > out[j - 1].weight; --j)
+            std::swap(out[j], out[j - 1]);
+    // The strongest takes the rounding remainder, so the floats sum to 1 as closely as they can.
+    const float scale = 1.0f / sum;
+    float rest = 1.0f;
+    for (std::uint32_t i = 1; i < n; ++i) rest -= out[i].weight *= scale;
+    out[0].weight = rest;
+    return n;
+}
+
+// Calls fn(a, b, c) for each of the first `triangles` triangles of a face property, loading
+// each index at its stored width (the loop is specialised per width).
+template <class F>
+void for_each_triangle(const cast::Property& faces, std::size_t triangles, F&& fn) {
+    const std::byte* data = faces.bytes().data();
+    auto run = [&](auto width) {
+        using T = decltype(width);
+        for (std::size_t t = 0; t < triangles; ++t)
+            fn(static_cast<std::uint32_t>(cast::load<T>(data + (3 * t) * sizeof(T))),
+               static_cast<std::uint32_t>(cast::load<T>(data + (3 * t + 1) * sizeof(T))),
+               static_cast<std::uint32_t>(cast::load<T>(data + (3 * t + 2) * sizeof(T))));
+    };
+    switch (faces.type()) {
+        case cast::PropertyType::Byte:
+            run(std::uint8_t{});
+            break;
+        case cast::PropertyType::Short:
+            run(std::uint16_t{});
+            break;
+        case cast::PropertyType::Integer32:
+            run(std::uint32_t{});
+            break;
+        default: {
+            const auto view = cast::IndexView::of(&faces);
+            for (std::size_t t = 0; t < triangles; ++t)
+                fn(view[3 * t], view[3 * t + 1], view[3 * t + 2]);
+        }
+    }
+}
+
+// A unit vector; `fallback` when `v` has no direction. Counts the replacements.
+glm::vec3 unit(const glm::vec3& v, const glm::vec3& fallback, std::size_t& replaced) {
+    const float length = glm::length(v);
+    if (!(length > 1e-12f) || !std::isfinite(length)) {
+        ++replaced;
+        return fallback;
+    }
+    return v / length;
+}
+
+// Per-vertex bitangent directions from UV layer 0 (the sum over the triangles around each
+// vertex), from which glTF's TANGENT.w handedness follows; empty without UVs. O(faces).
+std::vector<glm::vec3> uv_bitangents(const cast::Mesh& mesh, std::size_t count) {
+    auto uvs = mesh.uv_layer(0);
+    auto positions = mesh.positions();
+    const cast::Property* faces = mesh.node().find("f");
+    if (uvs.size() < count || faces == nullptr) return {};
+    std::vector<glm::vec3> bitangents(count, glm::vec3(0.0f));
+    for_each_triangle(*faces, faces->size() / 3,
+                      [&](std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+                          if (a >= count || b >= count || c >= count) return;
+                          const glm::vec3 pa = positions[a];
+                          const glm::vec3 e1 = positions[b] - pa, e2 = positions[c] - pa;
+                          const glm::vec2 ua = uvs[a];
+                          const glm::vec2 d1 = uvs[b] - ua, d2 = uvs[c] - ua;
+                          const float det = d1.x * d2.y - d2.x * d1.y;
+                          if (det == 0.0f) return;
+                          const glm::vec3 bitangent = (e2 * d1.x - e1 * d2.x) / det;
+                          bitangents[a] += bitangent;
+                          bitangents[b] += bitangent;
+                          bitangents[c] += bitangent;
+                      });
+    return bitangents;
+}
+
+}  // namespace
+
+bool needs_compensation(const anim::Skeleton& skeleton, std::span<const anim::Transform> locals,
+                        std::size_t bone) {
+    const std::int32_t parent = skeleton.parents[bone];
+    return parent >= 0 && skeleton.segment_scale_compensate[bone] &&
+           locals[static_cast<std::size_t>(parent)].scale != glm::vec3(1.0f);
+}
+
+anim::Transform gltf_local(const anim::Skeleton& skeleton, std::span<const anim::Transform> locals,
+                           std::size_t bone) {
+    const anim::Transform& local = locals[bone];
+    if (!needs_compensation(skeleton, locals, bone)) return local;
+    const glm::vec3 parent_scale = locals[static_cast<std::size_t>(skeleton.parents[bone])].scale;
+    if (parent_scale.x == 0.0f || parent_scale.y == 0.0f || parent_scale.z == 0.0f) return local;
+    glm::mat4 matrix = glm::translate(glm::mat4(1.0f), local.translation);
+    matrix = glm::scale(matrix, 1.0f / parent_scale);
+    matrix *= glm::mat4_cast(local.rotation);
+    matrix = glm::scale(matrix, local.scale);
+    return anim::decompose(matrix);
+}
+
+void Exporter::export_model(const cast::Model& model, int parent, const std::string& path) {
+    ExportedModel exported;
+    tinygltf::Node node;
+    node.name = std::string(model.name().value_or(""));
+    anim::Transform transform;
+    transform.translation = model.position().value_or(glm::vec3(0.0f));
+    transform.rotation =
+        glm::normalize(cast::quat_from_xyzw(model.rotation().value_or(glm::vec4(0, 0, 0, 1))));
+    transform.scale = model.scale().value_or(glm::vec3(1.0f));
+    set_transform(node, transform);
+    exported.node = add_node(std::move(node), parent);
+
+    if (cast::Skeleton skeleton = model.skeleton()) {
+        Diagnostics reports;
+        auto built = anim::build_skeleton(skeleton, reports);
+        for (Diagnostic& report : reports) warn(path, report.message);
+        if (!built) {
+            warn(path + "/skeleton",
+                 fmt::format("skeleton not exported: {}", built.error().message));
+        } else {
+            exported.skeleton = std::move(*built);
+            const anim::Skeleton& bones = exported.skeleton;
+            exported.bone_nodes.assign(bones.bone_count(), -1);
+            bool sheared = false;
+            for (std::uint32_t bone : bones.order) {
+                tinygltf::Node joint;
+                joint.name = bones.names[bone];
+                set_transform(joint, gltf_local(bones, bones.rest, bone));
+                if (needs_compensation(bones, bones.rest, bone)) {
+                    const glm::vec3 s =
+                        bones.rest[static_cast<std::size_t>(bones.parents[bone])].scale;
+                    sheared |= !(s.x == s.y && s.y == s.z);
+                }
+                const std::int32_t up = bones.parents[bone];
+                exported.bone_nodes[bone] = add_node(
+                    std::move(joint),
+                    up < 0 ? exported.node : exported.bone_nodes[static_cast<std::size_t>(up)]);
+            }
+            if (sheared)
+                warn(path + "/skeleton",
+                     "segment scale compensation under a non-uniform parent scale has no glTF "
+                     "equivalent; the nearest rotation and scale were written");
+            if (!skeleton.ik_handles().empty() || !skeleton.constraints().empty())
+                warn(path + "/skeleton",
+                     "IK handles and constraints have no glTF equivalent and were dropped");
+        }
+    }
+    if (!model.hairs().empty()) warn(path, "hair has no glTF equivalent and was dropped");
+
+    int skin = -1;
+    const auto meshes = model.meshes();
+    for (std::size_t i = 0; i < meshes.size(); ++i) {
+        const std::string mesh_path = fmt::format("{}/mesh[{}]", path, i);
+        if (skin < 0 && exported.skeleton.bone_count() > 0 && meshes[i].max_weight_influence() > 0)
+            skin = export_skin(exported, path);
+        export_mesh(model, meshes[i], exported, meshes[i].max_weight_influence() > 0 ? skin : -1,
+                    mesh_path);
+    }
+    models.push_back(std::move(exported));
+}
+
+int Exporter::export_skin(ExportedModel& exported, const std::string&) {
+    const anim::Skeleton& bones = exported.skeleton;
+    std::vector<glm::mat4> worlds(bones.bone_count());
+    anim::LocalToWorldJob job{.skeleton = &bones, .locals = bones.rest, .worlds = worlds};
+    (void)job.run();
+    std::vector<float> inverse_binds;
+    inverse_binds.reserve(worlds.size() * 16);
+    for (const glm::mat4& world : worlds) {
+        glm::mat4 inverse = glm::inverse(world);
+        // Affine by construction: pin the last row so rounding cannot make it projective.
+        inverse[0][3] = inverse[1][3] = inverse[2][3] = 0.0f;
+        inverse[3][3] = 1.0f;
+        const float* values = glm::value_ptr(inverse);
+        inverse_binds.insert(inverse_binds.end(), values, values + 16);
+    }
+    tinygltf::Skin skin;
+    skin.joints = exported.bone_nodes;
+    skin.inverseBindMatrices =
+        add_accessor(own(std::move(inverse_binds)), worlds.size(), TINYGLTF_TYPE_MAT4,
+                     TINYGLTF_COMPONENT_TYPE_FLOAT, false, 0);
+    model.skins.push_back(std::move(skin));
+    return static_cast<int>(model.skins.size() - 1);
+}
+
+void Exporter::export_mesh(const cast::Model& cast_model, const cast::Mesh& mesh,
+                           ExportedModel& exported, int skin, const std::string& path) {
+    const auto positions = mesh.positions();
+    const std::size_t count = positions.size();
+    if (count == 0) {
+        warn(path, "mesh without vertex positions was dropped");
+        return;
+    }
+    // Where Cast already stores what glTF wants (positions, UVs, colours, unit normals, faces of
+    // the right width), the accessors borrow the document's bytes instead of copying them.
+    tinygltf::Primitive primitive;
+    {
+        auto [low, high] = bounds(positions);
+        primitive.attributes["POSITION"] = add_accessor(
+            borrow(positions.bytes()), count, TINYGLTF_TYPE_VEC3, TINYGLTF_COMPONENT_TYPE_FLOAT,
+            false, TINYGLTF_TARGET_ARRAY_BUFFER, low, high);
+    }
+    std::size_t replaced = 0;
+    const auto normal_view = mesh.normals();
+    // Normals already of unit length are borrowed; others are normalised into `fixed_normals`.
+    auto fixed_owner = std::make_shared<std::vector<glm::vec3>>();
+    std::vector<glm::vec3>& fixed_normals = *fixed_owner;
+    const bool has_normals = normal_view.size() == count;
+    if (has_normals) {
+        bool unit_already = true;
+        for (std::size_t v = 0; v < count && unit_already; ++v)
+            unit_already = std::abs(glm::dot(normal_view[v], normal_view[v]) - 1.0f) <= 2e-6f;
+        if (!unit_already) {
+            fixed_normals.resize(count);
+            for (std::size_t v = 0; v < count; ++v)
+                fixed_normals[v] = unit(normal_view[v], glm::vec3(0, 0, 1), replaced);
+        }
+        primitive.attributes["NORMAL"] =
+            unit_already
+                ? add_accessor(borrow(normal_view.bytes()), count, TINYGLTF_TYPE_VEC3,
+                               TINYGLTF_COMPONENT_TYPE_FLOAT, false, TINYGLTF_TARGET_ARRAY_BUFFER)
+                : add_accessor({std::as_bytes(std::span(fixed_normals)), fixed_owner}, count,
+                               TINYGLTF_TYPE_VEC3, TINYGLTF_COMPONENT_TYPE_FLOAT, false,
+                               TINYGLTF_TARGET_ARRAY_BUFFER);
+    } else if (!normal_view.empty()) {
+        warn(path, "normals do not match the vertex count and were dropped");
+    }
+    if (auto view = mesh.tangents(); view.size() == count && has_normals) {
+        struct {
+            const cast::ArrayView<glm::vec3>& view;
+            const std::vector<glm::vec3>& fixed;
+            glm::vec3 operator[](std::size_t v) const { return fixed.empty() ? view[v] : fixed[v]; }
+        } normals{normal_view, fixed_normals};
+        const std::vector<glm::vec3> bitangents = uv_bitangents(mesh, count);
+        std::vector<glm::vec4> packed;
+        packed.reserve(count);
+        for (std::size_t v = 0; v < count; ++v) {
+            // A tangent must be a unit vector; one along the normal gets any perpendicular.
+            const glm::vec3 n = normals[v], stored = view[v];
+            glm::vec3 t = stored - n * glm::dot(stored, n);
+            const float length = glm::length(t);
+            if (length > 1e-12f && std::isfinite(length)) {
+                t /= length;
+            } else {
+                t = glm::normalize(
+                    glm::cross(n, std::abs(n.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0)));
+                ++replaced;
+            }
+            const bool mirrored =
+                !bitangents.empty() && glm::dot(glm::cross(n, t), bitangents[v]) < 0.0f;
+            packed.emplace_back(t, mirrored ? -1.0f : 1.0f);
+        }
+        primitive.attributes["TANGENT"] =
+            add_floats(std::move(packed), TINYGLTF_TYPE_VEC4, TINYGLTF_TARGET_ARRAY_BUFFER);
+    } else if (!view.empty()) {
+        warn(path, "tangents without normals (or of the wrong count) were dropped");
+    }
+    if (replaced > 0)
+        warn(path, fmt::format("{} zero-length normals or tangents were replaced by unit vectors",
+                               replaced));
+
+    for (std::uint32_t layer = 0; layer < mesh.uv_layer_count(); ++layer) {
+        auto uvs = mesh.uv_layer(layer);
+        if (uvs.size() != count) {
+            warn(path,
+                 fmt::format("UV layer {} does not match the vertex count and was dropped", layer));
+            continue;
+        }
+        primitive.attributes[fmt::format("TEXCOORD_{}", layer)] =
+            add_accessor(borrow(uvs.bytes()), count, TINYGLTF_TYPE_VEC2,
+                         TINYGLTF_COMPONENT_TYPE_FLOAT, false, TINYGLTF_TARGET_ARRAY_BUFFER);
+    }
+    for (std::uint32_t layer = 0; layer < mesh.color_layer_count(); ++layer) {
+        const cast::Property* colors = mesh.color_layer_property(layer);
+        if (colors == nullptr || colors->size() != count) {
+            warn(path,
+                 fmt::format("colour layer {} does not match the vertex count and was dropped",
+                             layer));
+            continue;
+        }
+        const bool packed = mesh.color_layer_is_packed(layer);
+        primitive.attributes[fmt::format("COLOR_{}", layer)] = add_accessor(
+            borrow(colors->bytes()), count, TINYGLTF_TYPE_VEC4,
+            packed ? TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE : TINYGLTF_COMPONENT_TYPE_FLOAT, packed,
+            TINYGLTF_TARGET_ARRAY_BUFFER);
+    }
+
+    if (skin >= 0) {
+        const std::uint32_t influences = mesh.max_weight_influence();
+        const auto bone_view = mesh.weight_bones();
+        const auto value_view = mesh.weight_values();
+        const std::size_t bone_count = exported.skeleton.bone_count();
+        if (bone_view.size() < count * influences || value_view.size() < count * influences) {
+            warn(path,
+                 "weight buffers are shorter than vertices × influences; the skin was dropped");
+            skin = -1;
+        } else {
+            // Every set the widest vertex could need; only the sets some vertex uses are written.
+            const std::uint32_t most = (influences + 3) / 4;
+            const bool wide = bone_count > 256;
+            std::vector<std::vector<std::uint16_t>> joints16(wide ? most : 0);
+            std::vector<std::vector<std::uint8_t>> joints8(wide ? 0 : most);
+            std::vector<std::vector<float>> weight_sets(most);
+            for (auto& set : joints16) set.resize(count * 4);
+            for (auto& set : joints8) set.resize(count * 4);
+            for (auto& set : weight_sets) set.resize(count * 4);
+            std::vector<Influence> scratch(influences);
+            std::uint32_t sets = 1;
+            std::size_t unweighted = 0, out_of_range = 0;
+            const cast::Property* stored_bones = mesh.node().find("wb");
+            const std::byte* value_bytes = value_view.bytes().data();
+            auto each_vertex = [&](auto width) {
+                using T = decltype(width);
+                const std::byte* bone_bytes = stored_bones->bytes().data();
+                for (std::size_t v = 0; v < count; ++v) {
+                    const std::size_t first = v * influences;
+                    auto bone_at = [&](std::uint32_t i) {
+                        return static_cast<std::uint32_t>(
+                            cast::load<T>(bone_bytes + (first + i) * sizeof(T)));
+                    };
+                    std::uint32_t n =
+                        vertex_influences(bone_at, value_bytes + first * 4, influences, bone_count,
+                                          scratch.data(), out_of_range);
+                    if (n == 0) {
+                        scratch[0] = {0, 1.0f};
+                        n = 1;
+                        ++unweighted;
+                    }
+                    sets = std::max(sets, (n + 3) / 4);
+                    for (std::uint32_t i = 0; i < n; ++i) {
+                        const std::size_t slot = v * 4 + i % 4;
+                        if (wide)
+                            joints16[i / 4][slot] = static_cast<std::uint16_t>(scratch[i].bone);
+                        else
+                            joints8[i / 4][slot] = static_cast<std::uint8_t>(scratch[i].bone);
+                        weight_sets[i / 4][slot] = scratch[i].weight;
+                    }
+                }
+            };
+            switch (bone_view.stored_type()) {
+                case cast::PropertyType::Byte:
+                    each_vertex(std::uint8_t{});
+                    break;
+                case cast::PropertyType::Short:
+                    each_vertex(std::uint16_t{});
+                    break;
+                case cast::PropertyType::Integer32:
+                    each_vertex(std::uint32_t{});
+                    break;
+                default:
+                    each_vertex(std::uint64_t{});
+                    break;
+            }
+            if (unweighted)
+                warn(path, fmt::format("{} vertices without weights were bound to the first bone",
+                                       unweighted));
+            if (out_of_range)
+                warn(path, fmt::format("{} weights naming bones outside the skeleton were dropped",
+                                       out_of_range));
+            for (std::uint32_t set = 0; set < sets; ++set) {
+                primitive.attributes[fmt::format("JOINTS_{}", set)] =
+                    wide ? add_accessor(own(std::move(joints16[set])), count, TINYGLTF_TYPE_VEC4,
+                                        TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, false,
+                                        TINYGLTF_TARGET_ARRAY_BUFFER)
+                         : add_accessor(own(std::move(joints8[set])), count, TINYGLTF_TYPE_VEC4,
+                                        TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, false,
+                                        TINYGLTF_TARGET_ARRAY_BUFFER);
+                primitive.attributes[fmt::format("WEIGHTS_{}", set)] = add_floats(
+                    std::move(weight_sets[set]), TINYGLTF_TYPE_VEC4, TINYGLTF_TARGET_ARRAY_BUFFER);
+            }
+            if (bone_count > 65536)
+                warn(path, "more than 65536 bones: glTF joints cannot index them all");
+        }
+    }
+
+    const auto faces = mesh.faces();
+    if (faces.empty()) {
+        primitive.mode = TINYGLTF_MODE_POINTS;
+    } else {
+        primitive.mode = TINYGLTF_MODE_TRIANGLES;
+        const std::size_t index_count = faces.size() / 3 * 3;
+        const cast::Property* stored = mesh.node().find("f");
+        std::uint32_t largest = 0;
+        for_each_triangle(*stored, index_count / 3,
+                          [&](std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+                              largest = std::max({largest, a, b, c});
+                          });
+        if (largest >= count) {
+            warn(path, "faces index vertices that do not exist; the mesh was dropped");
+            return;
+        }
+        const auto type = faces.stored_type();
+        const std::span<const std::byte> stored_bytes = stored->bytes();
+        // glTF reserves the largest index value of each width (primitive restart).
+        if (type == cast::PropertyType::Integer32 ||
+            (type == cast::PropertyType::Short && largest < 65535)) {
+            const bool is32 = type == cast::PropertyType::Integer32;
+            primitive.indices =
+                add_accessor(borrow(stored_bytes.first(index_count * (is32 ? 4 : 2))), index_count,
+                             TINYGLTF_TYPE_SCALAR,
+                             is32 ? TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT
+                                  : TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
+                             false, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
+        } else {
+            std::vector<std::uint32_t> indices(index_count);
+            faces.copy_to(indices);
+            if (largest < 65535) {
+                std::vector<std::uint16_t> narrow(indices.begin(), indices.end());
+                primitive.indices =
+                    add_accessor(own(std::move(narrow)), index_count, TINYGLTF_TYPE_SCALAR,
+                                 TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, false,
+                                 TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
+            } else {
+                primitive.indices =
+                    add_accessor(own(std::move(indices)), index_count, TINYGLTF_TYPE_SCALAR,
+                                 TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, false,
+                                 TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
+            }
+        }
+    }
+    if (cast::Material material = mesh.material())
+        primitive.material = export_material(material, path + "/material");
+
+    tinygltf::Mesh gltf_mesh;
+    gltf_mesh.name = std::string(mesh.name().value_or(""));
+    ExportedMesh exported_mesh;
+    std::vector<tinygltf::Value> names;
+    for (const cast::BlendShape& shape : cast_model.blend_shapes()) {
+        if (shape.base_shape_hash() != mesh.hash()) continue;
+        std::vector<glm::vec3> deltas(count, glm::vec3(0.0f));
+        auto indices = shape.vertex_indices();
+        auto targets = shape.vertex_positions();
+        const std::string name(
+            shape.name().value_or(fmt::format("shape{}", exported_mesh.target_names.size())));
+        if (indices.size() != targets.size())
+            warn(path,
+                 fmt::format(
+                     "blend shape '{}': vi and vp differ in length; the extra entries were ignored",
+                     name));
+        for (std::size_t k = 0; k < std::min(indices.size(), targets.size()); ++k)
+            if (indices[k] < count) deltas[indices[k]] = targets[k] - positions[indices[k]];
+        if (shape.target_weight_scale() != 1.0f)
+            warn(path,
+                 fmt::format("blend shape '{}': target weight scale {} has no glTF equivalent",
+                             name, shape.target_weight_scale()));
+        auto [low, high] = bounds(deltas);
+        primitive.targets.push_back(
+            {{"POSITION", add_floats(std::move(deltas), TINYGLTF_TYPE_VEC3,
+                                     TINYGLTF_TARGET_ARRAY_BUFFER, low, high)}});
+        exported_mesh.target_names.push_back(name);
+        names.push_back(string_value(name));
+        gltf_mesh.weights.push_back(0.0);
+    }
+    if (!names.empty())
+        gltf_mesh.extras = tinygltf::Value(
+            tinygltf::Value::Object{{"targetNames", tinygltf::Value(std::move(names))}});
+    gltf_mesh.primitives.push_back(std::move(primitive));
+    model.meshes.push_back(std::move(gltf_mesh));
+
+    tinygltf::Node node;
+    node.name = std::string(mesh.name().value_or(""));
+    node.mesh = static_cast<int>(model.meshes.size() - 1);
+    node.skin = skin;
+    // glTF ignores a skinned mesh node's own transform and parents: such nodes sit at the root.
+    exported_mesh.node = add_node(std::move(node), skin >= 0 ? -1 : exported.node);
+    exported.meshes.push_back(std::move(exported_mesh));
+}
+
+}  // namespace castkit::gltf::detail

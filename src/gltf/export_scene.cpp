@@ -1,0 +1,122 @@
+// The whole-document export: Metadata's up axis as a root node turning the scene to +Y up,
+// Models, Instances (referenced in extras or merged in), then Animations.
+#include <fmt/format.h>
+
+#include <glm/gtc/quaternion.hpp>
+#include <deque>
+#include <set>
+
+#include "export_internal.hpp"
+
+namespace castkit::gltf {
+namespace {
+
+constexpr int kMaxInstanceDepth = 16;
+
+struct SceneWriter {
+    detail::Exporter& exporter;
+    std::set<std::filesystem::path> open_files;  // instance files being merged (cycle guard)
+    std::deque<cast::Document> inlined;  // kept alive (and in place): exported views point into them
+
+    void export_document(const cast::Document& document, const std::filesystem::path& source,
+                         int parent, int depth, bool with_animations) {
+        int scene = parent;
+        std::string up;
+        // Views need a mutable document; the export only reads through them.
+        const std::vector<cast::Root> roots = const_cast<cast::Document&>(document).root_nodes();
+        for (const cast::Root& root : roots)
+            for (const cast::Metadata& metadata : root.metadata())
+                if (auto axis = metadata.up_axis(); axis && up.empty()) up = std::string(*axis);
+        if (up == "z" || up == "x") {
+            // Z up: a -90° turn about X takes +Z to +Y; X up: +90° about Z takes +X to +Y.
+            const glm::quat turn = up == "z"
+                                       ? glm::angleAxis(-glm::half_pi<float>(), glm::vec3(1, 0, 0))
+                                       : glm::angleAxis(glm::half_pi<float>(), glm::vec3(0, 0, 1));
+            tinygltf::Node node;
+            node.name = fmt::format("{} up", up);
+            node.rotation = {turn.x, turn.y, turn.z, turn.w};
+            node.extras = tinygltf::Value(
+                tinygltf::Value::Object{{"castkit_up_axis", detail::string_value(up)}});
+            scene = exporter.add_node(std::move(node), parent);
+        } else if (!up.empty() && up != "y") {
+            exporter.warn("metadata", fmt::format("unknown up axis '{}' was ignored", up));
+        }
+        for (std::size_t r = 0; r < roots.size(); ++r) {
+            const auto models = roots[r].models();
+            for (std::size_t m = 0; m < models.size(); ++m)
+                exporter.export_model(models[m], scene, fmt::format("root[{}]/model[{}]", r, m));
+            const auto instances = roots[r].instances();
+            for (std::size_t i = 0; i < instances.size(); ++i)
+                export_instance(instances[i], source, scene, depth,
+                                fmt::format("root[{}]/instance[{}]", r, i));
+        }
+        if (!with_animations) return;
+        for (std::size_t r = 0; r < roots.size(); ++r) {
+            const auto animations = roots[r].animations();
+            for (std::size_t a = 0; a < animations.size(); ++a)
+                exporter.export_animation(animations[a],
+                                          fmt::format("root[{}]/animation[{}]", r, a));
+        }
+    }
+
+    void export_instance(const cast::Instance& instance, const std::filesystem::path& source,
+                         int parent, int depth, const std::string& path) {
+        tinygltf::Node node;
+        node.name = std::string(instance.name().value_or(""));
+        if (auto p = instance.position()) node.translation = {p->x, p->y, p->z};
+        if (auto r = instance.rotation()) {
+            const glm::quat q = glm::normalize(cast::quat_from_xyzw(*r));
+            node.rotation = {q.x, q.y, q.z, q.w};
+        }
+        if (auto s = instance.scale()) node.scale = {s->x, s->y, s->z};
+        const std::string file(instance.reference_file().path().value_or(""));
+        if (file.empty()) exporter.warn(path, "instance names no file");
+        node.extras = tinygltf::Value(tinygltf::Value::Object{
+            {"castkit_instance",
+             tinygltf::Value(tinygltf::Value::Object{{"file", detail::string_value(file)}})}});
+        const int index = exporter.add_node(std::move(node), parent);
+        if (!exporter.options.inline_instances || file.empty()) return;
+
+        std::error_code error;
+        const std::filesystem::path resolved =
+            std::filesystem::weakly_canonical(source.parent_path() / file, error);
+        if (depth >= kMaxInstanceDepth || open_files.count(resolved)) {
+            exporter.warn(
+                path,
+                fmt::format("instance '{}' refers back to a file being merged; not inlined", file));
+            return;
+        }
+        auto document = cast::open(resolved);
+        if (!document) {
+            exporter.warn(path,
+                          fmt::format("instance not inlined: {}", document.error().to_string()));
+            return;
+        }
+        if (!document->animations().empty())
+            exporter.warn(path, fmt::format("animations of instance '{}' were not merged", file));
+        open_files.insert(resolved);
+        inlined.push_back(std::move(*document));
+        export_document(inlined.back(), resolved, index, depth + 1, false);
+        open_files.erase(resolved);
+    }
+};
+
+}  // namespace
+
+ExportOptions& registry_export_options() {
+    static ExportOptions options;
+    return options;
+}
+
+Expected<void> write(const cast::Document& document, const std::filesystem::path& path,
+                     const ExportOptions& options, Diagnostics& warnings) {
+    detail::Exporter exporter(path.string(), options, warnings);
+    SceneWriter writer{exporter, {}, {}};
+    writer.export_document(
+        document, document.source_name.empty() ? path : std::filesystem::path(document.source_name),
+        -1, 0, true);
+    return detail::write_files(exporter.model, exporter.binary, exporter.binary_size, path,
+                               options.binary);
+}
+
+}  // namespace castkit::gltf

@@ -1,0 +1,141 @@
+// Reading glTF files (the GLB container checked before tinygltf parses it) and the registry
+// entries for .glb and .gltf.
+#include <fmt/format.h>
+
+#include <castkit/gltf/gltf.hpp>
+#include <climits>
+#include <cstring>
+
+#include "../formats/registry_entries.hpp"
+#include "../platform/platform.hpp"
+#include "import_internal.hpp"
+#include "problem.hpp"
+
+namespace castkit::gltf {
+namespace {
+
+std::uint32_t u32_at(std::span<const std::byte> bytes, std::size_t offset) {
+    std::uint32_t value;
+    std::memcpy(&value, bytes.data() + offset, 4);
+    return value;
+}
+
+// The GLB header and chunk table, checked so that tinygltf only sees consistent lengths.
+Expected<void> check_glb(std::span<const std::byte> bytes, const std::string& file) {
+    auto fail = [&](std::uint64_t offset, std::string message) {
+        Diagnostic d = detail::problem(file, "", std::move(message));
+        d.offset = offset;
+        return make_error(std::move(d));
+    };
+    if (bytes.size() < 20) return fail(0, "a GLB file needs a 12-byte header and a JSON chunk");
+    if (u32_at(bytes, 4) != 2)
+        return fail(4, fmt::format("GLB version {} is not 2", u32_at(bytes, 4)));
+    if (u32_at(bytes, 8) > bytes.size())
+        return fail(8, fmt::format("the header declares {} bytes, the file has {}",
+                                   u32_at(bytes, 8), bytes.size()));
+    std::size_t offset = 12;
+    bool first = true;
+    while (offset + 8 <= u32_at(bytes, 8)) {
+        const std::uint32_t length = u32_at(bytes, offset), type = u32_at(bytes, offset + 4);
+        if (length > u32_at(bytes, 8) - offset - 8)
+            return fail(offset,
+                        fmt::format("chunk of {} bytes runs past the end of the file", length));
+        if (first && type != 0x4E4F534Au)
+            return fail(offset + 4, "the first GLB chunk must be JSON");
+        first = false;
+        offset += 8 + length;
+    }
+    if (first) return fail(12, "the GLB file has no JSON chunk");
+    return {};
+}
+
+// tinygltf's image callback: castkit keeps image URIs and never decodes pixels, so embedded
+// images are accepted and left alone (the importer warns that they are not kept).
+bool skip_image(tinygltf::Image*, const int, std::string*, std::string*, int, int,
+                const unsigned char*, int, void*) {
+    return true;
+}
+
+Expected<cast::Document> read_format(const std::filesystem::path& path, Diagnostics& warnings) {
+    return read(path, warnings);
+}
+
+Expected<void> write_format(bool binary, cast::Document& document,
+                            const std::filesystem::path& path, Diagnostics& warnings) {
+    ExportOptions options = registry_export_options();
+    options.binary = binary;
+    return write(document, path, options, warnings);
+}
+
+}  // namespace
+
+Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& warnings) {
+    const std::string file = path.string();
+    auto mapped = platform::map_file(path);
+    if (!mapped) return make_error(mapped.error());
+    const std::span<const std::byte> bytes = (*mapped)->bytes();
+    if (bytes.size() > UINT_MAX)
+        return make_error(detail::problem(file, "", "files over 4 GiB are not supported"));
+    const bool glb = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
+    if (glb)
+        if (auto checked = check_glb(bytes, file); !checked) return make_error(checked.error());
+
+    tinygltf::Model model;
+    tinygltf::TinyGLTF loader;
+    loader.SetImageLoader(&skip_image, nullptr);
+    std::string error, warning;
+    bool loaded = false;
+    const std::string base = path.parent_path().string();
+    try {
+        const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+        loaded = glb ? loader.LoadBinaryFromMemory(&model, &error, &warning, data,
+                                                   static_cast<unsigned>(bytes.size()), base)
+                     : loader.LoadASCIIFromString(&model, &error, &warning,
+                                                  reinterpret_cast<const char*>(data),
+                                                  static_cast<unsigned>(bytes.size()), base);
+    } catch (const std::exception& exception) {
+        error = exception.what();
+    }
+    if (!warning.empty()) warnings.push_back(detail::problem(file, "", warning, Severity::Warning));
+    if (!loaded) {
+        while (!error.empty() && (error.back() == '\n' || error.back() == ' ')) error.pop_back();
+        for (char& c : error)
+            if (c == '\n') c = ';';
+        return make_error(detail::problem(file, "", error.empty() ? "not a glTF file" : error));
+    }
+
+    detail::Importer importer(model, file, warnings);
+    if (auto resolved = importer.resolve_nodes(); !resolved) return make_error(resolved.error());
+    cast::Document document;
+    document.source_name = file;
+    cast::Root root = document.add_root();
+    if (auto imported = importer.import_models(root); !imported)
+        return make_error(imported.error());
+    if (auto imported = importer.import_animations(root); !imported)
+        return make_error(imported.error());
+    return document;
+}
+
+}  // namespace castkit::gltf
+
+namespace castkit::formats {
+
+FormatInfo glb_format() {
+    return {"glb",
+            {".glb"},
+            gltf::read_format,
+            [](cast::Document& d, const std::filesystem::path& p, Diagnostics& w) {
+                return gltf::write_format(true, d, p, w);
+            }};
+}
+
+FormatInfo gltf_format() {
+    return {"gltf",
+            {".gltf"},
+            gltf::read_format,
+            [](cast::Document& d, const std::filesystem::path& p, Diagnostics& w) {
+                return gltf::write_format(false, d, p, w);
+            }};
+}
+
+}  // namespace castkit::formats

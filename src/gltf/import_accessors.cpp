@@ -1,0 +1,204 @@
+// Accessor decoding: every reference and byte range is checked against the buffers before
+// anything is read or allocated, so a malformed file is an error naming its JSON path.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "import_internal.hpp"
+#include "problem.hpp"
+
+namespace castkit::gltf::detail {
+namespace {
+
+double load_component(const unsigned char* p, int type, bool normalized) {
+    switch (type) {
+        case TINYGLTF_COMPONENT_TYPE_BYTE: {
+            std::int8_t v;
+            std::memcpy(&v, p, 1);
+            return normalized ? std::max(v / 127.0, -1.0) : v;
+        }
+        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE:
+            return normalized ? *p / 255.0 : *p;
+        case TINYGLTF_COMPONENT_TYPE_SHORT: {
+            std::int16_t v;
+            std::memcpy(&v, p, 2);
+            return normalized ? std::max(v / 32767.0, -1.0) : v;
+        }
+        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
+            std::uint16_t v;
+            std::memcpy(&v, p, 2);
+            return normalized ? v / 65535.0 : v;
+        }
+        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: {
+            std::uint32_t v;
+            std::memcpy(&v, p, 4);
+            return normalized ? v / 4294967295.0 : v;
+        }
+        default: {
+            float v;
+            std::memcpy(&v, p, 4);
+            return v;
+        }
+    }
+}
+
+bool is_component_type(int type) {
+    return type == TINYGLTF_COMPONENT_TYPE_BYTE || type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE ||
+           type == TINYGLTF_COMPONENT_TYPE_SHORT ||
+           type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT ||
+           type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT || type == TINYGLTF_COMPONENT_TYPE_FLOAT;
+}
+
+}  // namespace
+
+void Importer::warn(std::string path, std::string message) {
+    warnings.push_back(problem(file, std::move(path), std::move(message), Severity::Warning));
+}
+
+Unexpected Importer::fail(std::string path, std::string message) const {
+    return make_error(problem(file, std::move(path), std::move(message)));
+}
+
+Expected<std::vector<double>> Importer::read_components(int index, int components,
+                                                        const std::string& path,
+                                                        bool as_integers) const {
+    if (index < 0 || static_cast<std::size_t>(index) >= gltf.accessors.size())
+        return fail(path, fmt::format("accessor {} does not exist", index));
+    const std::string at = fmt::format("/accessors/{}", index);
+    const tinygltf::Accessor& accessor = gltf.accessors[static_cast<std::size_t>(index)];
+    if (!is_component_type(accessor.componentType))
+        return fail(at + "/componentType", fmt::format("component type {} is not one glTF allows",
+                                                       accessor.componentType));
+    if (as_integers && accessor.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT)
+        return fail(at + "/componentType", "an integer component type is required here");
+    const int stored = tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(accessor.type));
+    if (stored != components)
+        return fail(at + "/type",
+                    fmt::format("{} components per element expected, the accessor has {}",
+                                components, stored));
+    const auto component_size = static_cast<std::size_t>(
+        tinygltf::GetComponentSizeInBytes(static_cast<std::uint32_t>(accessor.componentType)));
+    const std::size_t element = component_size * static_cast<std::size_t>(components);
+    const std::size_t count = accessor.count;
+
+    // The bytes `view` makes available, checked against its buffer.
+    auto view_bytes = [&](int view_index, const std::string& where)
+        -> Expected<std::pair<const unsigned char*, const tinygltf::BufferView*>> {
+        if (view_index < 0 || static_cast<std::size_t>(view_index) >= gltf.bufferViews.size())
+            return fail(where, fmt::format("buffer view {} does not exist", view_index));
+        const tinygltf::BufferView& view = gltf.bufferViews[static_cast<std::size_t>(view_index)];
+        const std::string view_path = fmt::format("/bufferViews/{}", view_index);
+        if (view.buffer < 0 || static_cast<std::size_t>(view.buffer) >= gltf.buffers.size())
+            return fail(view_path + "/buffer",
+                        fmt::format("buffer {} does not exist", view.buffer));
+        const auto& data = gltf.buffers[static_cast<std::size_t>(view.buffer)].data;
+        if (view.byteOffset > data.size() || view.byteLength > data.size() - view.byteOffset)
+            return fail(view_path, fmt::format("bytes {}..{} lie outside buffer {} ({} bytes)",
+                                               view.byteOffset, view.byteOffset + view.byteLength,
+                                               view.buffer, data.size()));
+        return std::pair{data.data() + view.byteOffset, &view};
+    };
+
+    // Without a buffer view the accessor is zeros (before sparse substitution); its size must
+    // still be justified by the file.
+    std::size_t total_buffer = 0;
+    for (const tinygltf::Buffer& buffer : gltf.buffers) total_buffer += buffer.data.size();
+    if (accessor.bufferView < 0 && count > total_buffer + 1024)
+        return fail(
+            at + "/count",
+            fmt::format("{} elements without a buffer view exceed what the file holds", count));
+    std::vector<double> out;
+    if (accessor.bufferView >= 0) {
+        auto view = view_bytes(accessor.bufferView, at + "/bufferView");
+        if (!view) return make_error(view.error());
+        const auto [bytes, buffer_view] = *view;
+        const std::size_t stride = buffer_view->byteStride ? buffer_view->byteStride : element;
+        if (stride < element)
+            return fail(fmt::format("/bufferViews/{}/byteStride", accessor.bufferView),
+                        "byte stride is smaller than one element");
+        if (accessor.byteOffset % component_size != 0)
+            return fail(at + "/byteOffset", "offset is not a multiple of the component size");
+        const std::size_t length = buffer_view->byteLength;
+        // Overflow-safe: the last element must end inside the view.
+        if (count > 0 && (accessor.byteOffset > length || element > length - accessor.byteOffset ||
+                          (count - 1) > (length - accessor.byteOffset - element) / stride))
+            return fail(
+                at, fmt::format(
+                        "{} elements of {} bytes at offset {} do not fit buffer view {} ({} bytes)",
+                        count, element, accessor.byteOffset, accessor.bufferView, length));
+        out.resize(count * static_cast<std::size_t>(components));
+        for (std::size_t i = 0; i < count; ++i)
+            for (int c = 0; c < components; ++c)
+                out[i * static_cast<std::size_t>(components) + static_cast<std::size_t>(c)] =
+                    load_component(bytes + accessor.byteOffset + i * stride +
+                                       static_cast<std::size_t>(c) * component_size,
+                                   accessor.componentType, accessor.normalized);
+    } else {
+        out.assign(count * static_cast<std::size_t>(components), 0.0);
+    }
+
+    if (accessor.sparse.isSparse) {
+        const std::string sparse = at + "/sparse";
+        const auto& sp = accessor.sparse;
+        if (sp.count < 1 || static_cast<std::size_t>(sp.count) > count)
+            return fail(sparse + "/count",
+                        fmt::format("sparse count {} is not in 1..{}", sp.count, count));
+        const int index_type = sp.indices.componentType;
+        if (index_type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
+            index_type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
+            index_type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
+            return fail(sparse + "/indices/componentType",
+                        "sparse indices must be unsigned byte, short or int");
+        const auto index_size = static_cast<std::size_t>(
+            tinygltf::GetComponentSizeInBytes(static_cast<std::uint32_t>(index_type)));
+        const auto n = static_cast<std::size_t>(sp.count);
+        auto indices = view_bytes(sp.indices.bufferView, sparse + "/indices/bufferView");
+        if (!indices) return make_error(indices.error());
+        auto values = view_bytes(sp.values.bufferView, sparse + "/values/bufferView");
+        if (!values) return make_error(values.error());
+        if (sp.indices.byteOffset < 0 ||
+            static_cast<std::size_t>(sp.indices.byteOffset) > indices->second->byteLength ||
+            n > (indices->second->byteLength - static_cast<std::size_t>(sp.indices.byteOffset)) /
+                    index_size)
+            return fail(sparse + "/indices", "sparse indices do not fit their buffer view");
+        if (sp.values.byteOffset < 0 ||
+            static_cast<std::size_t>(sp.values.byteOffset) > values->second->byteLength ||
+            n > (values->second->byteLength - static_cast<std::size_t>(sp.values.byteOffset)) /
+                    element)
+            return fail(sparse + "/values", "sparse values do not fit their buffer view");
+        for (std::size_t k = 0; k < n; ++k) {
+            const auto target = static_cast<std::size_t>(load_component(
+                indices->first + static_cast<std::size_t>(sp.indices.byteOffset) + k * index_size,
+                index_type, false));
+            if (target >= count)
+                return fail(
+                    sparse + "/indices",
+                    fmt::format("sparse index {} is outside the {} elements", target, count));
+            for (int c = 0; c < components; ++c)
+                out[target * static_cast<std::size_t>(components) + static_cast<std::size_t>(c)] =
+                    load_component(values->first + static_cast<std::size_t>(sp.values.byteOffset) +
+                                       k * element + static_cast<std::size_t>(c) * component_size,
+                                   accessor.componentType, accessor.normalized);
+        }
+    }
+    return out;
+}
+
+Expected<std::vector<float>> Importer::read_floats(int index, int components,
+                                                   const std::string& path) const {
+    auto values = read_components(index, components, path, false);
+    if (!values) return make_error(values.error());
+    return std::vector<float>(values->begin(), values->end());
+}
+
+Expected<std::vector<std::uint32_t>> Importer::read_integers(int index, int components,
+                                                             const std::string& path) const {
+    auto values = read_components(index, components, path, true);
+    if (!values) return make_error(values.error());
+    std::vector<std::uint32_t> out(values->size());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<std::uint32_t>((*values)[i]);
+    return out;
+}
+
+}  // namespace castkit::gltf::detail

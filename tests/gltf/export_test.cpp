@@ -1,0 +1,155 @@
+// glTF export: every file written passes the Khronos glTF Validator with zero errors, and
+// each Cast feature lands where glTF puts it.
+#include <sys/wait.h>
+
+#include <castkit/gltf/gltf.hpp>
+
+#include "gltf_scene.hpp"
+
+namespace castkit::test {
+namespace {
+
+bool mentions(const Diagnostics& warnings, std::string_view text) {
+    for (const Diagnostic& d : warnings)
+        if (d.message.find(text) != std::string::npos) return true;
+    return false;
+}
+
+class GltfExport : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        build_full_scene(scene);
+        dir =
+            temp_dir("gltf-export-" +
+                     std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    }
+    AnimScene scene;
+    std::filesystem::path dir;
+    Diagnostics warnings;
+};
+
+TEST_F(GltfExport, GlbAndGltfPassTheKhronosValidator) {
+    ASSERT_TRUE(gltf::write(scene.document, dir / "hero.glb", {}, warnings).has_value());
+    ASSERT_TRUE(
+        gltf::write(scene.document, dir / "hero.gltf", {.binary = false}, warnings).has_value());
+    EXPECT_TRUE(std::filesystem::exists(dir / "hero.bin"));
+    ValidatorResult result = run_gltf_validator(dir);
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+    EXPECT_NE(result.output.find("hero.glb: 0 errors"), std::string::npos) << result.output;
+    EXPECT_NE(result.output.find("hero.gltf: 0 errors"), std::string::npos) << result.output;
+}
+
+TEST_F(GltfExport, MeshAttributesSkinAndMorphTargetsAreWritten) {
+    ASSERT_TRUE(gltf::write(scene.document, dir / "hero.glb", {}, warnings).has_value());
+    nlohmann::json json = gltf_json(dir / "hero.glb");
+    const nlohmann::json& primitive = json["meshes"][0]["primitives"][0];
+    for (const char* attribute : {"POSITION", "NORMAL", "TANGENT", "TEXCOORD_0", "TEXCOORD_1",
+                                  "COLOR_0", "COLOR_1", "JOINTS_0", "WEIGHTS_0"})
+        EXPECT_TRUE(primitive["attributes"].contains(attribute)) << attribute;
+    // Five influences, one bone repeated: four distinct bones fit in one set.
+    EXPECT_FALSE(primitive["attributes"].contains("JOINTS_1"));
+    EXPECT_EQ(json["accessors"][primitive["attributes"]["COLOR_0"].get<int>()]["componentType"],
+              5121);
+    EXPECT_TRUE(
+        json["accessors"][primitive["attributes"]["COLOR_0"].get<int>()]["normalized"].get<bool>());
+    EXPECT_EQ(primitive["targets"].size(), 1u);
+    EXPECT_EQ(json["meshes"][0]["extras"]["targetNames"][0], "smile");
+    EXPECT_EQ(json["skins"][0]["joints"].size(), 4u);
+    EXPECT_EQ(json["animations"][0]["extras"]["castkit_notifications"]["footstep"],
+              nlohmann::json::array({3, 7}));
+}
+
+TEST_F(GltfExport, ManyInfluencesBecomeSeveralJointSets) {
+    cast::Mesh mesh = scene.model.meshes()[0];
+    scene.bone("extra0", 0);
+    scene.bone("extra1", 0);
+    // Six distinct bones per vertex need two JOINTS/WEIGHTS sets.
+    std::vector<std::uint32_t> bones;
+    std::vector<float> values;
+    for (std::uint32_t v = 0; v < 6; ++v)
+        for (std::uint32_t i = 0; i < 6; ++i) {
+            bones.push_back(i);
+            values.push_back(1.0f);
+        }
+    mesh.set_weights(6, bones, values);
+    ASSERT_TRUE(gltf::write(scene.document, dir / "wide.glb", {}, warnings).has_value());
+    nlohmann::json json = gltf_json(dir / "wide.glb");
+    const nlohmann::json& attributes = json["meshes"][0]["primitives"][0]["attributes"];
+    EXPECT_TRUE(attributes.contains("JOINTS_1"));
+    EXPECT_TRUE(attributes.contains("WEIGHTS_1"));
+    ValidatorResult result = run_gltf_validator(dir / "wide.glb");
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+}
+
+TEST_F(GltfExport, MaterialSlotsMapToPbrAndTheRestIsNamed) {
+    ASSERT_TRUE(gltf::write(scene.document, dir / "hero.glb", {}, warnings).has_value());
+    nlohmann::json json = gltf_json(dir / "hero.glb");
+    const nlohmann::json& material = json["materials"][0];
+    auto image_of = [&](const nlohmann::json& info) {
+        return json["images"][json["textures"][info["index"].get<int>()]["source"].get<int>()]
+                   ["uri"]
+                       .get<std::string>();
+    };
+    EXPECT_EQ(image_of(material["pbrMetallicRoughness"]["baseColorTexture"]),
+              "textures/body%20albedo.png");
+    EXPECT_EQ(image_of(material["normalTexture"]), "textures/body_n.png");
+    EXPECT_EQ(image_of(material["occlusionTexture"]), "textures/body_ao.png");
+    EXPECT_EQ(image_of(material["pbrMetallicRoughness"]["metallicRoughnessTexture"]),
+              "textures/body_rm.png");
+    // sRGB (1, 0.5, 0) is linear (1, 0.21404, 0).
+    EXPECT_NEAR(material["emissiveFactor"][1].get<double>(), 0.21404, 1e-4);
+    EXPECT_EQ(material["extras"]["castkit_slots"]["gloss"], "textures/body_gloss.png");
+    EXPECT_TRUE(mentions(warnings, "gloss"));
+}
+
+TEST_F(GltfExport, ZUpBecomesAYUpRootNode) {
+    ASSERT_TRUE(gltf::write(scene.document, dir / "hero.glb", {}, warnings).has_value());
+    nlohmann::json json = gltf_json(dir / "hero.glb");
+    const nlohmann::json& up = json["nodes"][json["scenes"][0]["nodes"][0].get<int>()];
+    EXPECT_EQ(up["extras"]["castkit_up_axis"], "z");
+    // -90° about X: (sin(-45°), 0, 0, cos(45°)).
+    EXPECT_NEAR(up["rotation"][0].get<double>(), -std::sqrt(0.5), 1e-6);
+    EXPECT_NEAR(up["rotation"][3].get<double>(), std::sqrt(0.5), 1e-6);
+}
+
+TEST_F(GltfExport, WhatGltfCannotHoldIsNamedAndTheFileStaysValid) {
+    // A non-uniform parent scale under segment scale compensation, hair and an IK handle.
+    scene.curve("spine", "sy", {0, 10}, {1.0f, 4.0f});
+    scene.model.add_hair().set_name("fur");
+    scene.skeleton.add_ik_handle().set_name("leg");
+    ASSERT_TRUE(gltf::write(scene.document, dir / "lossy.glb", {}, warnings).has_value());
+    EXPECT_TRUE(mentions(warnings, "non-uniform parent scale"));
+    EXPECT_TRUE(mentions(warnings, "hair"));
+    EXPECT_TRUE(mentions(warnings, "IK handles"));
+    ValidatorResult result = run_gltf_validator(dir / "lossy.glb");
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+}
+
+TEST_F(GltfExport, InstancesAreReferencedOrMerged) {
+    {
+        cast::Document prop;
+        cast::Mesh mesh = prop.add_root().add_model().add_mesh();
+        mesh.set_positions(std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}});
+        mesh.set_faces(std::vector<std::uint32_t>{0, 1, 2});
+        ASSERT_TRUE(cast::write(prop, dir / "prop.cast").has_value());
+    }
+    scene.document.source_name = (dir / "hero.cast").string();
+    ASSERT_TRUE(gltf::write(scene.document, dir / "referenced.glb", {}, warnings).has_value());
+    ASSERT_TRUE(
+        gltf::write(scene.document, dir / "merged.glb", {.inline_instances = true}, warnings)
+            .has_value());
+    nlohmann::json referenced = gltf_json(dir / "referenced.glb");
+    nlohmann::json merged = gltf_json(dir / "merged.glb");
+    EXPECT_EQ(referenced["meshes"].size(), 1u);
+    EXPECT_EQ(merged["meshes"].size(), 2u);
+    bool found = false;
+    for (const nlohmann::json& node : referenced["nodes"])
+        found |= node.contains("extras") && node["extras"].contains("castkit_instance") &&
+                 node["extras"]["castkit_instance"]["file"] == "prop.cast";
+    EXPECT_TRUE(found);
+    ValidatorResult result = run_gltf_validator(dir);
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+}
+
+}  // namespace
+}  // namespace castkit::test
