@@ -8,13 +8,16 @@ packages=(
   libfmt-dev libcli11-dev nlohmann-json3-dev libglm-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3
-  libtinygltf-dev nodejs npm
+  libtinygltf-dev
 )
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Node.js and npm run the glTF validator. Machines that already have them (e.g. from NodeSource,
+# whose nodejs package conflicts with Debian's npm) keep theirs.
+command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 
 if ((${#missing[@]})); then
   sudo=""
