@@ -233,13 +233,7 @@ Expected<std::string> write_json_text(const Model& model) {
 }
 
 Expected<void> write_json(const Model& model, const std::filesystem::path& path) {
-    auto text = write_json_text(model);
-    if (!text) {
-        Diagnostic d = text.error();
-        d.file = path.string();
-        return make_error(std::move(d));
-    }
-    return formats::write_file(path, std::as_bytes(std::span(*text)));
+    return formats::write_serialised(path, write_json_text(model));
 }
 
 }  // namespace castkit::dmf

@@ -5,7 +5,6 @@
 #include <castkit/formats/dmf.hpp>
 #include <cctype>
 
-#include "../../platform/platform.hpp"
 #include "../common/binary_io.hpp"
 #include "dmf_layout.hpp"
 #include "dmf_shared.hpp"
@@ -273,9 +272,9 @@ Expected<Model> read(cast::Bytes bytes, const std::string& file, Diagnostics& wa
 }
 
 Expected<Model> open(const std::filesystem::path& path, Diagnostics& warnings) {
-    auto mapped = platform::map_file(path);
-    if (!mapped) return make_error(mapped.error());
-    return read((*mapped)->bytes(), path.string(), warnings);
+    return formats::parse_mapped(path, [&](cast::Bytes bytes, const std::string& name) {
+        return read(bytes, name, warnings);
+    });
 }
 
 }  // namespace castkit::dmf

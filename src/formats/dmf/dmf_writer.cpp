@@ -14,17 +14,10 @@ namespace {
 using formats::ByteWriter;
 using namespace layout;
 
-Diagnostic limit_error(std::string path, std::string message) {
-    Diagnostic d;
-    d.path = std::move(path);
-    d.message = std::move(message);
-    return d;
-}
-
 Expected<void> put_name(ByteWriter& out, const std::string& name, const std::string& path) {
     if (name.size() > kNameSize)
         return make_error(
-            limit_error(path, fmt::format("name '{}' is longer than 32 bytes", name)));
+            formats::write_error(path, fmt::format("name '{}' is longer than 32 bytes", name)));
     out.put_text(name);
     out.put_zeros(kNameSize - name.size());
     return {};
@@ -57,7 +50,7 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
     }
     if (at > std::numeric_limits<std::uint32_t>::max())
         return make_error(
-            limit_error("", "the file would exceed the 4 GiB that DMF offsets reach"));
+            formats::write_error("", "the file would exceed the 4 GiB that DMF offsets reach"));
 
     ByteWriter out;
     out.put<std::uint32_t>(kMagic);
@@ -148,13 +141,7 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
 }
 
 Expected<void> write(const Model& model, const std::filesystem::path& path) {
-    auto bytes = write_to_buffer(model);
-    if (!bytes) {
-        Diagnostic d = bytes.error();
-        d.file = path.string();
-        return make_error(std::move(d));
-    }
-    return formats::write_file(path, *bytes);
+    return formats::write_serialised(path, write_to_buffer(model));
 }
 
 }  // namespace castkit::dmf

@@ -4,7 +4,6 @@
 
 #include <castkit/formats/k3d.hpp>
 
-#include "../../platform/platform.hpp"
 #include "../common/binary_io.hpp"
 
 namespace castkit::k3d {
@@ -394,9 +393,9 @@ Expected<Model> read(cast::Bytes bytes, const std::string& file, Diagnostics& wa
 }
 
 Expected<Model> open(const std::filesystem::path& path, Diagnostics& warnings) {
-    auto mapped = platform::map_file(path);
-    if (!mapped) return make_error(mapped.error());
-    return read((*mapped)->bytes(), path.string(), warnings);
+    return formats::parse_mapped(path, [&](cast::Bytes bytes, const std::string& name) {
+        return read(bytes, name, warnings);
+    });
 }
 
 }  // namespace castkit::k3d

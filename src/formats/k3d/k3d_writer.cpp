@@ -21,35 +21,30 @@ void put_mat4(ByteWriter& out, const glm::mat4& m) {
     for (int c = 0; c < 4; ++c) put_vec4(out, m[c]);
 }
 
-Diagnostic too_many(std::string path, std::string message) {
-    Diagnostic d;
-    d.path = std::move(path);
-    d.message = std::move(message);
-    return d;
-}
-
 Expected<void> check_limits(const Model& model) {
     constexpr std::size_t kMax16 = std::numeric_limits<std::uint16_t>::max();
     if (model.submeshes.size() > kMax16 || model.bones.size() > kMax16 ||
         model.nodes.size() > kMax16 || model.animations.size() > kMax16)
-        return make_error(
-            too_many("", "K3D holds at most 65535 submeshes, bones, nodes and animations"));
+        return make_error(formats::write_error(
+            "", "K3D holds at most 65535 submeshes, bones, nodes and animations"));
     if (model.strings.size() > kMax16 - 1)
-        return make_error(too_many("strings", "K3D holds at most 65535 strings"));
+        return make_error(formats::write_error("strings", "K3D holds at most 65535 strings"));
     std::size_t channels = 0;
     for (const Animation& a : model.animations) {
         if (a.channels.size() > kMax16)
-            return make_error(too_many("animations", "an animation holds at most 65535 channels"));
+            return make_error(
+                formats::write_error("animations", "an animation holds at most 65535 channels"));
         channels += a.channels.size();
     }
     if (channels > kMax16)
-        return make_error(too_many("animations", "K3D holds at most 65535 channels in all"));
+        return make_error(
+            formats::write_error("animations", "K3D holds at most 65535 channels in all"));
     for (std::size_t i = 0; i < model.submeshes.size(); ++i) {
         const Submesh& m = model.submeshes[i];
         if (m.vertices.size() > std::numeric_limits<std::uint32_t>::max() ||
             m.indices.size() > std::numeric_limits<std::uint32_t>::max())
-            return make_error(
-                too_many(fmt::format("submesh[{}]", i), "more than 2^32-1 vertices or indices"));
+            return make_error(formats::write_error(fmt::format("submesh[{}]", i),
+                                                   "more than 2^32-1 vertices or indices"));
     }
     return {};
 }
@@ -146,9 +141,9 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
                     for (int kind = 0; kind < 3; ++kind) {
                         if (sizes[kind] > std::numeric_limits<std::uint32_t>::max() ||
                             position > std::numeric_limits<std::uint32_t>::max())
-                            return make_error(
-                                too_many("animations",
-                                         "channel keys exceed what K3D counts and offsets reach"));
+                            return make_error(formats::write_error(
+                                "animations",
+                                "channel keys exceed what K3D counts and offsets reach"));
                         counts[kind].push_back(static_cast<std::uint32_t>(sizes[kind]));
                         offsets[kind].push_back(static_cast<std::uint32_t>(position));
                         position += sizes[kind] * key_bytes[kind];
@@ -189,20 +184,14 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
         offset += s.size();
     }
     if (offset > std::numeric_limits<std::uint32_t>::max())
-        return make_error(
-            too_many("strings", "string data exceeds the 4 GiB that K3D offsets reach"));
+        return make_error(formats::write_error(
+            "strings", "string data exceeds the 4 GiB that K3D offsets reach"));
     for (const std::string& s : model.strings) out.put_text(s);
     return out.take();
 }
 
 Expected<void> write(const Model& model, const std::filesystem::path& path) {
-    auto bytes = write_to_buffer(model);
-    if (!bytes) {
-        Diagnostic d = bytes.error();
-        d.file = path.string();
-        return make_error(std::move(d));
-    }
-    return formats::write_file(path, *bytes);
+    return formats::write_serialised(path, write_to_buffer(model));
 }
 
 }  // namespace castkit::k3d
