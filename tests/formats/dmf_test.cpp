@@ -6,6 +6,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "../test_support.hpp"
+#include "cli_command.hpp"
 #include "dmf_golden.hpp"
 
 namespace castkit::test {

@@ -7,13 +7,14 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "../test_support.hpp"
-#include "byte_builder.hpp"
+#include "cli_command.hpp"
+#include "hand_bytes.hpp"
 
 namespace castkit::test {
 namespace {
 
 std::vector<std::byte> golden_k3d() {
-    ByteBuilder b;
+    HandBytes b;
     b.u32(0xDECAFBAD).u32(15).u32(1).u32(1).u8(1).zeros(3);
     b.floats({0, 0, 0, 1, 1, 0}).floats({0.5f, 0.5f, 0});
     b.translation(0, -1, 0);  // inverse global: inverse of the root's T(0,1,0)
@@ -57,7 +58,7 @@ std::vector<std::byte> golden_k3d() {
         offset += length;
     }
     b.text("trimatchildrootchildwalkchild");
-    return b.bytes();
+    return b.bytes;
 }
 
 k3d::Model read_golden() {
@@ -298,11 +299,11 @@ TEST(K3d, ErrorsNameTheSectionAndOffset) {
 
 TEST(K3d, AChannelOffsetPastTheBufferIsAnError) {
     std::vector<std::byte> bytes = golden_k3d();
-    ByteBuilder huge;
+    HandBytes huge;
     huge.u32(1000);
     // The channel section starts at 713; the rotation offset follows guard, ids, position
     // count and offset, and rotation count.
-    std::memcpy(bytes.data() + 713 + 4 + 4 + 8 + 4, huge.bytes().data(), 4);
+    std::memcpy(bytes.data() + 713 + 4 + 4 + 8 + 4, huge.bytes.data(), 4);
     Diagnostics warnings;
     auto model = k3d::read(bytes, "bad.k3d", warnings);
     ASSERT_FALSE(model);

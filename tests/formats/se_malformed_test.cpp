@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "se_bytes.hpp"
+#include "hand_bytes.hpp"
 
 namespace castkit::test {
 namespace {
@@ -114,7 +114,7 @@ TEST(SEModelMalformed, EveryTruncationAndBitFlipFailsCleanlyOrConverts) {
 
 TEST(SEAnimMalformed, HugeCountsFailBeforeAllocating) {
     HandBytes b;
-    b.raw("SEAnim").u16(1).u16(0x1C).u8(0).u8(0).u8(seanim::kBoneLocation | seanim::kNotes).u8(0).u16(0);
+    b.text("SEAnim").u16(1).u16(0x1C).u8(0).u8(0).u8(seanim::kBoneLocation | seanim::kNotes).u8(0).u16(0);
     b.f32(30).u32(10).u32(0xFFFFFFFF).u8(0).hex({0, 0, 0}).u32(0xFFFFFFFF);
     Diagnostics warnings;
     auto a = seanim::parse(b.bytes, "huge.seanim", warnings);
@@ -125,9 +125,9 @@ TEST(SEAnimMalformed, HugeCountsFailBeforeAllocating) {
 
 TEST(SEAnimMalformed, KeyCountBeyondTheDataFails) {
     HandBytes b;
-    b.raw("SEAnim").u16(1).u16(0x1C).u8(0).u8(0).u8(seanim::kBoneRotation).u8(0).u16(0);
+    b.text("SEAnim").u16(1).u16(0x1C).u8(0).u8(0).u8(seanim::kBoneRotation).u8(0).u16(0);
     b.f32(30).u32(70000).u32(1).u8(0).hex({0, 0, 0}).u32(0);
-    b.cstr("j").u8(0).u32(0xFFFFFF).u32(0).f32s({0, 0, 0, 1});
+    b.cstr("j").u8(0).u32(0xFFFFFF).u32(0).floats({0, 0, 0, 1});
     Diagnostics warnings;
     auto a = seanim::parse(b.bytes, "keys.seanim", warnings);
     ASSERT_FALSE(a);
@@ -136,7 +136,7 @@ TEST(SEAnimMalformed, KeyCountBeyondTheDataFails) {
 
 TEST(SEAnimMalformed, ShortHeaderAndBadMagicAreErrors) {
     HandBytes b;
-    b.raw("SEAnim").u16(1).u16(0x10);
+    b.text("SEAnim").u16(1).u16(0x10);
     Diagnostics warnings;
     auto a = seanim::parse(b.bytes, "short.seanim", warnings);
     ASSERT_FALSE(a);
@@ -148,7 +148,7 @@ TEST(SEAnimMalformed, ShortHeaderAndBadMagicAreErrors) {
 
 TEST(SEModelMalformed, HugeVertexCountFailsBeforeAllocating) {
     HandBytes b;
-    b.raw("SEModel").u16(1).u16(20).u8(semodel::kMeshes).u8(0).u8(0).u32(0).u32(1).u32(0).hex({0, 0, 0});
+    b.text("SEModel").u16(1).u16(20).u8(semodel::kMeshes).u8(0).u8(0).u32(0).u32(1).u32(0).hex({0, 0, 0});
     b.u8(0).u8(0).u8(0).u32(0xFFFFFFFF).u32(1);
     Diagnostics warnings;
     auto m = semodel::parse(b.bytes, "huge.semodel", warnings);
