@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <glm/glm.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +20,10 @@
 #include "../../platform/platform.hpp"
 
 namespace castkit::formats {
+
+// take<T>() and put(T) move glm vectors and matrices as their packed floats, in file order.
+static_assert(sizeof(glm::vec2) == 8 && sizeof(glm::vec3) == 12 && sizeof(glm::vec4) == 16 &&
+              sizeof(glm::mat4) == 64 && sizeof(glm::u8vec4) == 4);
 
 // Byte width of a count-sized integer: u8 up to 0xFF, u16 up to 0xFFFF, else u32 (the SE rule).
 inline std::uint8_t width_for(std::uint64_t maximum) {

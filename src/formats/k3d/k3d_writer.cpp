@@ -11,16 +11,6 @@ namespace {
 
 using formats::ByteWriter;
 
-void put_vec3(ByteWriter& out, const glm::vec3& v) {
-    for (int i = 0; i < 3; ++i) out.put<float>(v[i]);
-}
-void put_vec4(ByteWriter& out, const glm::vec4& v) {
-    for (int i = 0; i < 4; ++i) out.put<float>(v[i]);
-}
-void put_mat4(ByteWriter& out, const glm::mat4& m) {
-    for (int c = 0; c < 4; ++c) put_vec4(out, m[c]);
-}
-
 Expected<void> check_limits(const Model& model) {
     constexpr std::size_t kMax16 = std::numeric_limits<std::uint16_t>::max();
     if (model.submeshes.size() > kMax16 || model.bones.size() > kMax16 ||
@@ -60,10 +50,10 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
     out.put<std::uint32_t>(model.exporter_type);
     out.put<std::uint8_t>(model.exporter_version);
     out.put_zeros(3);
-    put_vec3(out, model.extents.min);
-    put_vec3(out, model.extents.max);
-    put_vec3(out, model.center);
-    put_mat4(out, model.inverse_global_transform);
+    out.put(model.extents.min);
+    out.put(model.extents.max);
+    out.put(model.center);
+    out.put(model.inverse_global_transform);
     out.put<std::uint16_t>(static_cast<std::uint16_t>(model.submeshes.size()));
     out.put<std::uint16_t>(static_cast<std::uint16_t>(model.bones.size()));
     out.put<std::uint16_t>(static_cast<std::uint16_t>(model.nodes.size()));
@@ -81,22 +71,21 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
             out.put<std::uint32_t>(static_cast<std::uint32_t>(m.indices.size()));
         for (const Submesh& m : model.submeshes)
             out.put<std::uint8_t>(static_cast<std::uint8_t>(m.type));
-        for (const Submesh& m : model.submeshes) put_vec3(out, m.center);
+        for (const Submesh& m : model.submeshes) out.put(m.center);
         for (const Submesh& m : model.submeshes) {
-            put_vec3(out, m.extents.min);
-            put_vec3(out, m.extents.max);
+            out.put(m.extents.min);
+            out.put(m.extents.max);
         }
         for (const Submesh& m : model.submeshes)
             for (const Vertex& v : m.vertices) {
-                put_vec3(out, v.position);
-                put_vec3(out, v.normal);
-                out.put<float>(v.texcoord.x);
-                out.put<float>(v.texcoord.y);
-                put_vec4(out, v.colour);
-                put_vec4(out, v.tangent);
+                out.put(v.position);
+                out.put(v.normal);
+                out.put(v.texcoord);
+                out.put(v.colour);
+                out.put(v.tangent);
                 if (m.type == MeshType::Skinned) {
                     for (int k = 0; k < 4; ++k) out.put<std::int32_t>(v.bone_ids[k]);
-                    put_vec4(out, v.weights);
+                    out.put(v.weights);
                 }
             }
         for (const Submesh& m : model.submeshes)
@@ -105,13 +94,13 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
     if (!model.bones.empty()) {
         out.put<std::uint32_t>(2);
         for (const Bone& b : model.bones) out.put<std::uint16_t>(b.name_id);
-        for (const Bone& b : model.bones) put_mat4(out, b.offset);
+        for (const Bone& b : model.bones) out.put(b.offset);
     }
     if (!model.nodes.empty()) {
         out.put<std::uint32_t>(3);
         for (const SceneNode& n : model.nodes) out.put<std::uint16_t>(n.name_id);
         for (const SceneNode& n : model.nodes) out.put<std::uint16_t>(n.parent);
-        for (const SceneNode& n : model.nodes) put_mat4(out, n.local);
+        for (const SceneNode& n : model.nodes) out.put(n.local);
     }
     if (!model.animations.empty()) {
         std::size_t total = 0;
@@ -156,15 +145,15 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
             for (const Animation& a : model.animations)
                 for (const Channel& c : a.channels) {
                     for (const KeyVec3& k : c.positions) {
-                        put_vec3(out, k.value);
+                        out.put(k.value);
                         out.put<float>(k.time);
                     }
                     for (const KeyQuat& k : c.rotations) {
-                        put_vec4(out, k.value);
+                        out.put(k.value);
                         out.put<float>(k.time);
                     }
                     for (const KeyVec3& k : c.scales) {
-                        put_vec3(out, k.value);
+                        out.put(k.value);
                         out.put<float>(k.time);
                     }
                 }
