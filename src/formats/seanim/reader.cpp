@@ -5,6 +5,7 @@
 #include <castkit/formats/seanim.hpp>
 
 #include "../common/binary_io.hpp"
+#include "../common/se_preamble.hpp"
 
 #include <fmt/format.h>
 
@@ -282,28 +283,12 @@ Header parse_header(const std::byte* h) {
 
 Expected<Animation> parse(std::span<const std::byte> bytes, std::string_view source_name,
                           Diagnostics& warnings) {
-    if (bytes.size() < kHeaderStart + 2 || std::memcmp(bytes.data(), "SEAnim", 6) != 0)
-        return make_error(diagnostic_at(source_name, 0, {}, "not an SEAnim file (no 'SEAnim' magic)"));
+    auto preamble = formats::read_se_preamble(bytes, source_name, "SEAnim", kHeaderSize, warnings);
+    if (!preamble) return make_error(preamble.error());
+    const std::uint16_t header_size = preamble->header_size;
     Animation animation;
-    animation.header.version = cast::load<std::uint16_t>(bytes.data() + 6);
-    if (animation.header.version != 1)
-        warnings.push_back(diagnostic_at(source_name, 6, {},
-                                         fmt::format("SEAnim version {} (castkit knows 1); read as 1",
-                                                     animation.header.version),
-                                         Severity::Warning));
-    const auto header_size = cast::load<std::uint16_t>(bytes.data() + kHeaderStart);
-    if (header_size < kHeaderSize)
-        return make_error(diagnostic_at(source_name, kHeaderStart, {},
-                                        fmt::format("headerSize {} is below the 28 bytes version 1 "
-                                                    "defines", header_size)));
-    if (bytes.size() < kHeaderStart + header_size)
-        return make_error(diagnostic_at(source_name, kHeaderStart, {},
-                                        fmt::format("truncated header: {} bytes, the file has {}",
-                                                    header_size, bytes.size() - kHeaderStart)));
-    const Header stored = parse_header(bytes.data());
-    const std::uint16_t version = animation.header.version;
-    animation.header = stored;
-    animation.header.version = version;
+    animation.header = parse_header(bytes.data());
+    animation.header.version = preamble->version;
     animation.header_extra.assign(bytes.begin() + kHeaderStart + kHeaderSize,
                                   bytes.begin() + kHeaderStart + header_size);
     if (animation.header.type > 3)

@@ -4,6 +4,7 @@
 #include <castkit/formats/semodel.hpp>
 
 #include "../common/binary_io.hpp"
+#include "../common/se_preamble.hpp"
 
 #include <fmt/format.h>
 
@@ -181,24 +182,12 @@ Expected<void> Parser::materials(ByteReader& in) {
 
 Expected<Model> parse(std::span<const std::byte> bytes, std::string_view source_name,
                       Diagnostics& warnings) {
-    if (bytes.size() < kHeaderStart + 2 || std::memcmp(bytes.data(), "SEModel", 7) != 0)
-        return make_error(diagnostic_at(source_name, 0, {}, "not an SEModel file (no 'SEModel' magic)"));
+    auto preamble = formats::read_se_preamble(bytes, source_name, "SEModel", kHeaderSize, warnings);
+    if (!preamble) return make_error(preamble.error());
+    const std::uint16_t header_size = preamble->header_size;
     Model model;
     Header& h = model.header;
-    h.version = cast::load<std::uint16_t>(bytes.data() + 7);
-    if (h.version != 1)
-        warnings.push_back(diagnostic_at(source_name, 7, {},
-                                         fmt::format("SEModel version {} (castkit knows 1); read as 1", h.version),
-                                         Severity::Warning));
-    const auto header_size = cast::load<std::uint16_t>(bytes.data() + kHeaderStart);
-    if (header_size < kHeaderSize)
-        return make_error(diagnostic_at(source_name, kHeaderStart, {},
-                                        fmt::format("headerSize {} is below the 20 bytes version 1 "
-                                                    "defines", header_size)));
-    if (bytes.size() < kHeaderStart + header_size)
-        return make_error(diagnostic_at(source_name, kHeaderStart, {},
-                                        fmt::format("truncated header: {} bytes, the file has {}",
-                                                    header_size, bytes.size() - kHeaderStart)));
+    h.version = preamble->version;
     const std::byte* p = bytes.data();
     h.presence = cast::load<std::uint8_t>(p + 0x0B);
     h.bone_presence = cast::load<std::uint8_t>(p + 0x0C);
