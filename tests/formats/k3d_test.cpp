@@ -9,6 +9,7 @@
 #include "../test_support.hpp"
 #include "cli_command.hpp"
 #include "hand_bytes.hpp"
+#include "mutations.hpp"
 
 namespace castkit::test {
 namespace {
@@ -258,31 +259,26 @@ TEST(K3d, CastToK3dToCastKeepsWhatK3dHolds) {
 }
 
 TEST(K3d, EveryTruncationIsAnError) {
-    std::vector<std::byte> bytes = golden_k3d();
-    for (std::size_t n = 0; n < bytes.size(); ++n) {
+    for_each_truncation(golden_k3d(), [](std::span<const std::byte> cut, const std::string& what) {
         Diagnostics warnings;
-        auto model = k3d::read(std::span(bytes.data(), n), "cut.k3d", warnings);
-        EXPECT_FALSE(model) << "prefix of " << n << " bytes";
-    }
+        auto model = k3d::read(cut, "cut.k3d", warnings);
+        EXPECT_FALSE(model) << what;
+    });
 }
 
 TEST(K3d, BitFlipsNeverCrash) {
-    std::vector<std::byte> bytes = golden_k3d();
     std::size_t failures = 0;
-    for (std::size_t i = 0; i < bytes.size(); ++i)
-        for (int bit = 0; bit < 8; ++bit) {
-            std::vector<std::byte> flipped = bytes;
-            flipped[i] ^= std::byte(1u << bit);
-            Diagnostics warnings;
-            auto model = k3d::read(flipped, "flip.k3d", warnings);
-            if (!model) {
-                ++failures;
-                EXPECT_FALSE(model.error().message.empty());
-                continue;
-            }
-            auto document = k3d::to_cast(*model, "flip.k3d", warnings);  // must not crash either
-            (void)document;
+    for_each_bit_flip(golden_k3d(), [&](std::span<const std::byte> flipped, const std::string&) {
+        Diagnostics warnings;
+        auto model = k3d::read(flipped, "flip.k3d", warnings);
+        if (!model) {
+            ++failures;
+            EXPECT_FALSE(model.error().message.empty());
+            return;
         }
+        auto document = k3d::to_cast(*model, "flip.k3d", warnings);  // must not crash either
+        (void)document;
+    });
     EXPECT_GT(failures, 0u);
 }
 

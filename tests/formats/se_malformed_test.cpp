@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "hand_bytes.hpp"
+#include "mutations.hpp"
 
 namespace castkit::test {
 namespace {
@@ -60,7 +61,7 @@ std::vector<std::byte> sample_semodel() {
 
 // Reads `bytes`; on success converts to Cast and back and writes, which must work.
 template <class Format>
-void read_or_fail_cleanly(const std::vector<std::byte>& bytes, const std::string& what) {
+void read_or_fail_cleanly(std::span<const std::byte> bytes, const std::string& what) {
     Diagnostics warnings;
     auto native = Format::parse(bytes, "bad.file", warnings);
     if (!native) {
@@ -93,15 +94,8 @@ struct SEModelFormat {
 
 template <class Format>
 void truncations_and_bit_flips(const std::vector<std::byte>& original) {
-    for (std::size_t size = 0; size < original.size(); ++size)
-        read_or_fail_cleanly<Format>(std::vector<std::byte>(original.begin(), original.begin() + size),
-                                     fmt::format("truncated to {}", size));
-    for (std::size_t at = 0; at < original.size(); ++at)
-        for (int bit = 0; bit < 8; ++bit) {
-            auto flipped = original;
-            flipped[at] ^= static_cast<std::byte>(1 << bit);
-            read_or_fail_cleanly<Format>(flipped, fmt::format("bit {} of byte {}", bit, at));
-        }
+    for_each_truncation(original, read_or_fail_cleanly<Format>);
+    for_each_bit_flip(original, read_or_fail_cleanly<Format>);
 }
 
 TEST(SEAnimMalformed, EveryTruncationAndBitFlipFailsCleanlyOrConverts) {
