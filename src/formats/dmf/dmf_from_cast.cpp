@@ -16,6 +16,7 @@
 #include "../../platform/platform.hpp"
 #include "../common/binary_io.hpp"
 #include "../common/keyframes.hpp"
+#include "../common/single_model.hpp"
 #include "../common/transform.hpp"
 #include "dmf_shared.hpp"
 
@@ -367,16 +368,8 @@ Expected<void> FromCast::animation(cast::Animation& cast_animation, std::size_t 
 
 Expected<Model> FromCast::run() {
     std::vector<cast::Model> models = document_.models();
-    if (models.size() > 1)
-        report_.warn(
-            "", fmt::format("{} models; DMF holds one, only the first is written", models.size()));
-    if (!models.empty()) {
-        const cast::Model& cast_model = models.front();
-        if (cast_model.position() || cast_model.rotation() || cast_model.scale())
-            report_.warn("model[0]",
-                         "the model's own position/rotation/scale has no DMF field (dropped)");
-        if (!cast_model.hairs().empty() || !cast_model.blend_shapes().empty())
-            report_.warn("model[0]", "hairs and blend shapes have no DMF equivalent (dropped)");
+    if (const cast::Model* first = formats::single_model(models, report_, "DMF")) {
+        const cast::Model& cast_model = *first;
         if (auto ok = skeleton(cast_model); !ok) return make_error(ok.error());
         materials(cast_model);
         if (auto ok = meshes(cast_model); !ok) return make_error(ok.error());

@@ -9,6 +9,7 @@
 
 #include "../common/binary_io.hpp"
 #include "../common/keyframes.hpp"
+#include "../common/single_model.hpp"
 #include "../common/transform.hpp"
 #include "k3d_shared.hpp"
 
@@ -200,17 +201,9 @@ Expected<void> FromCast::animation(cast::Animation& cast_animation, const std::s
 
 Expected<Model> FromCast::run() {
     std::vector<cast::Model> models = document_.models();
-    if (models.size() > 1)
-        report_.warn(
-            "", fmt::format("{} models; K3D holds one, only the first is written", models.size()));
     std::vector<cast::Mesh> meshes;
-    if (!models.empty()) {
-        const cast::Model& cast_model = models.front();
-        if (cast_model.position() || cast_model.rotation() || cast_model.scale())
-            report_.warn("model[0]",
-                         "the model's own position/rotation/scale has no K3D field (dropped)");
-        if (!cast_model.hairs().empty() || !cast_model.blend_shapes().empty())
-            report_.warn("model[0]", "hairs and blend shapes have no K3D equivalent (dropped)");
+    if (const cast::Model* first = formats::single_model(models, report_, "K3D")) {
+        const cast::Model& cast_model = *first;
         if (auto skeleton = cast_model.skeleton();
             skeleton && (!skeleton.ik_handles().empty() || !skeleton.constraints().empty()))
             report_.warn("model[0]/skeleton",
