@@ -36,10 +36,8 @@ class Writer {
     void real(float v, const Path& path) {
         if (!std::isfinite(v)) {
             if (!error_) {
-                Diagnostic d;
-                d.path = path();
-                d.message = fmt::format("{} cannot be written as JSON", v);
-                error_ = std::move(d);
+                error_ =
+                    formats::write_error(path(), fmt::format("{} cannot be written as JSON", v));
             }
             out += "null";
             return;

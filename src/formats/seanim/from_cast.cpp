@@ -425,10 +425,9 @@ Expected<Animation> Builder::run() {
 Expected<Animation> from_cast(cast::Document& document, Diagnostics& warnings) {
     auto animations = document.animations();
     if (animations.empty()) {
-        Diagnostic d;
-        d.file = document.source_name;
-        d.message = "the document has no Animation node, so there is nothing to write as SEAnim";
-        return make_error(std::move(d));
+        return make_error(formats::diagnostic_at(
+            document.source_name, Diagnostic::kNoOffset, {},
+            "the document has no Animation node, so there is nothing to write as SEAnim"));
     }
     if (animations.size() > 1)
         warnings.push_back(formats::warning(

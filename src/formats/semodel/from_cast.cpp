@@ -270,10 +270,9 @@ Expected<Model> Builder::run() {
 Expected<Model> from_cast(cast::Document& document, Diagnostics& warnings) {
     auto models = document.models();
     if (models.empty()) {
-        Diagnostic d;
-        d.file = document.source_name;
-        d.message = "the document has no Model node, so there is nothing to write as SEModel";
-        return make_error(std::move(d));
+        return make_error(formats::diagnostic_at(
+            document.source_name, Diagnostic::kNoOffset, {},
+            "the document has no Model node, so there is nothing to write as SEModel"));
     }
     if (models.size() > 1)
         warnings.push_back(formats::warning(
