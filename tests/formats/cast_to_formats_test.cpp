@@ -1,5 +1,6 @@
 // Cast → DMF/K3D → Cast from a Cast document built by hand (not converted from either format):
 // every value the target holds comes back, and each thing it cannot hold is named in a warning.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <castkit/cast/nodes.hpp>
@@ -167,6 +168,29 @@ TEST(CastToFormats, DmfKeepsWhatItHolds) {
     EXPECT_EQ(cast_model.meshes()[0].name(), "cloth");
     EXPECT_EQ(cast_model.skeleton().bones()[1].local_position(), glm::vec3(0, -0.5f, 0));
     expect_same_motion(back->animations()[0], warnings);
+}
+
+TEST(CastToFormats, SingleModelFormatsNameWhatTheyDrop) {
+    cast::Document document;
+    cast::Root root = document.add_root();
+    cast::Model first = root.add_model();
+    first.set_position(glm::vec3(1, 2, 3));
+    first.add_hair();
+    root.add_model();
+    using Convert = bool (*)(cast::Document&, Diagnostics&);
+    const std::pair<const char*, Convert> formats[] = {
+        {"K3D", [](cast::Document& d, Diagnostics& w) { return bool(k3d::from_cast(d, w)); }},
+        {"DMF", [](cast::Document& d, Diagnostics& w) { return bool(dmf::from_cast(d, w)); }}};
+    for (const auto& [name, convert] : formats) {
+        Diagnostics warnings;
+        ASSERT_TRUE(convert(document, warnings)) << name;
+        EXPECT_TRUE(warned(warnings,
+                           fmt::format("2 models; {} holds one, only the first is written", name)));
+        EXPECT_TRUE(
+            warned(warnings, fmt::format("own position/rotation/scale has no {} field", name)));
+        EXPECT_TRUE(
+            warned(warnings, fmt::format("hairs and blend shapes have no {} equivalent", name)));
+    }
 }
 
 }  // namespace

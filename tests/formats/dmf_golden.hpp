@@ -5,23 +5,23 @@
 #include <string>
 #include <vector>
 
-#include "byte_builder.hpp"
+#include "hand_bytes.hpp"
 
 namespace castkit::test {
 
 // A 33-byte PNG signature and IHDR chunk (2 × 1 pixels): enough for castkit to read its size.
 inline std::vector<std::byte> tiny_png() {
-    ByteBuilder b;
+    HandBytes b;
     b.u8(0x89).text("PNG\r\n").u8(0x1A).text("\n");
     b.u8(0).u8(0).u8(0).u8(13).text("IHDR").u8(0).u8(0).u8(0).u8(2).u8(0).u8(0).u8(0).u8(1);
     b.u8(8).u8(6).u8(0).u8(0).u8(0).zeros(4);
-    return b.bytes();
+    return b.bytes;
 }
 
 inline constexpr const char* kTinyPngBase64 = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAAAAAAA";
 
 inline std::vector<std::byte> golden_dmf() {
-    ByteBuilder b;
+    HandBytes b;
     b.text("DASH").u16(1).u16(5).u32(0x10).u32(6);
     b.text("tex").u8(0).u32(0).u32(112).u32(1);
     b.text("mat").u8(0).u32(0).u32(176).u32(1);
@@ -63,7 +63,7 @@ inline std::vector<std::byte> golden_dmf() {
         .floats({0, 0, 0.6f, 0.8f})
         .floats({0, 0, 0});
     for (std::byte x : tiny_png()) b.u8(std::to_integer<std::uint8_t>(x));
-    return b.bytes();
+    return b.bytes;
 }
 
 // The same model as JSON, written by hand (key order and spacing differ from castkit's writer).

@@ -6,7 +6,9 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "../test_support.hpp"
+#include "cli_command.hpp"
 #include "dmf_golden.hpp"
+#include "mutations.hpp"
 
 namespace castkit::test {
 namespace {
@@ -224,29 +226,24 @@ TEST(Dmf, CurvesFindBonesCaseInsensitively) {
 }
 
 TEST(Dmf, EveryTruncationIsAnError) {
-    std::vector<std::byte> bytes = golden_dmf();
-    for (std::size_t n = 0; n < bytes.size(); ++n) {
+    for_each_truncation(golden_dmf(), [](std::span<const std::byte> cut, const std::string& what) {
         Diagnostics warnings;
-        EXPECT_FALSE(dmf::read(std::span(bytes.data(), n), "cut.dmf", warnings)) << n << " bytes";
-    }
+        EXPECT_FALSE(dmf::read(cut, "cut.dmf", warnings)) << what;
+    });
 }
 
 TEST(Dmf, BitFlipsNeverCrash) {
-    std::vector<std::byte> bytes = golden_dmf();
     std::size_t failures = 0;
-    for (std::size_t i = 0; i < bytes.size(); ++i)
-        for (int bit = 0; bit < 8; ++bit) {
-            std::vector<std::byte> flipped = bytes;
-            flipped[i] ^= std::byte(1u << bit);
-            Diagnostics warnings;
-            auto model = dmf::read(flipped, "flip.dmf", warnings);
-            if (!model) {
-                ++failures;
-                continue;
-            }
-            (void)dmf::to_cast(*model, "flip.dmf", warnings);
-            (void)dmf::write_json_text(*model);
+    for_each_bit_flip(golden_dmf(), [&](std::span<const std::byte> flipped, const std::string&) {
+        Diagnostics warnings;
+        auto model = dmf::read(flipped, "flip.dmf", warnings);
+        if (!model) {
+            ++failures;
+            return;
         }
+        (void)dmf::to_cast(*model, "flip.dmf", warnings);
+        (void)dmf::write_json_text(*model);
+    });
     EXPECT_GT(failures, 0u);
 }
 

@@ -7,13 +7,15 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "../test_support.hpp"
-#include "byte_builder.hpp"
+#include "cli_command.hpp"
+#include "hand_bytes.hpp"
+#include "mutations.hpp"
 
 namespace castkit::test {
 namespace {
 
 std::vector<std::byte> golden_k3d() {
-    ByteBuilder b;
+    HandBytes b;
     b.u32(0xDECAFBAD).u32(15).u32(1).u32(1).u8(1).zeros(3);
     b.floats({0, 0, 0, 1, 1, 0}).floats({0.5f, 0.5f, 0});
     b.translation(0, -1, 0);  // inverse global: inverse of the root's T(0,1,0)
@@ -57,7 +59,7 @@ std::vector<std::byte> golden_k3d() {
         offset += length;
     }
     b.text("trimatchildrootchildwalkchild");
-    return b.bytes();
+    return b.bytes;
 }
 
 k3d::Model read_golden() {
@@ -257,31 +259,26 @@ TEST(K3d, CastToK3dToCastKeepsWhatK3dHolds) {
 }
 
 TEST(K3d, EveryTruncationIsAnError) {
-    std::vector<std::byte> bytes = golden_k3d();
-    for (std::size_t n = 0; n < bytes.size(); ++n) {
+    for_each_truncation(golden_k3d(), [](std::span<const std::byte> cut, const std::string& what) {
         Diagnostics warnings;
-        auto model = k3d::read(std::span(bytes.data(), n), "cut.k3d", warnings);
-        EXPECT_FALSE(model) << "prefix of " << n << " bytes";
-    }
+        auto model = k3d::read(cut, "cut.k3d", warnings);
+        EXPECT_FALSE(model) << what;
+    });
 }
 
 TEST(K3d, BitFlipsNeverCrash) {
-    std::vector<std::byte> bytes = golden_k3d();
     std::size_t failures = 0;
-    for (std::size_t i = 0; i < bytes.size(); ++i)
-        for (int bit = 0; bit < 8; ++bit) {
-            std::vector<std::byte> flipped = bytes;
-            flipped[i] ^= std::byte(1u << bit);
-            Diagnostics warnings;
-            auto model = k3d::read(flipped, "flip.k3d", warnings);
-            if (!model) {
-                ++failures;
-                EXPECT_FALSE(model.error().message.empty());
-                continue;
-            }
-            auto document = k3d::to_cast(*model, "flip.k3d", warnings);  // must not crash either
-            (void)document;
+    for_each_bit_flip(golden_k3d(), [&](std::span<const std::byte> flipped, const std::string&) {
+        Diagnostics warnings;
+        auto model = k3d::read(flipped, "flip.k3d", warnings);
+        if (!model) {
+            ++failures;
+            EXPECT_FALSE(model.error().message.empty());
+            return;
         }
+        auto document = k3d::to_cast(*model, "flip.k3d", warnings);  // must not crash either
+        (void)document;
+    });
     EXPECT_GT(failures, 0u);
 }
 
@@ -298,11 +295,11 @@ TEST(K3d, ErrorsNameTheSectionAndOffset) {
 
 TEST(K3d, AChannelOffsetPastTheBufferIsAnError) {
     std::vector<std::byte> bytes = golden_k3d();
-    ByteBuilder huge;
+    HandBytes huge;
     huge.u32(1000);
     // The channel section starts at 713; the rotation offset follows guard, ids, position
     // count and offset, and rotation count.
-    std::memcpy(bytes.data() + 713 + 4 + 4 + 8 + 4, huge.bytes().data(), 4);
+    std::memcpy(bytes.data() + 713 + 4 + 4 + 8 + 4, huge.bytes.data(), 4);
     Diagnostics warnings;
     auto model = k3d::read(bytes, "bad.k3d", warnings);
     ASSERT_FALSE(model);

@@ -6,12 +6,11 @@
 #include <cstring>
 
 #include "../test_support.hpp"
+#include "cli_command.hpp"
 #include "se_golden.hpp"
 
 namespace castkit::test {
 namespace {
-
-std::string quoted(const std::filesystem::path& path) { return fmt::format("\"{}\"", path.string()); }
 
 void expect_cli(const std::string& arguments) {
     CommandResult result = run_cli(arguments);

@@ -2,14 +2,14 @@
 // from the notes' byte layouts, shared by the format and CLI tests.
 #pragma once
 
-#include "se_bytes.hpp"
+#include "hand_bytes.hpp"
 
 namespace castkit::test {
 
 // §1.10, byte for byte as io_anim_seanim's seanim.py writes it.
 inline std::vector<std::byte> seanim_golden_vector() {
     HandBytes b;
-    b.raw("SEAnim").hex({0x01, 0x00, 0x1C, 0x00, 0x02, 0x00, 0x43, 0x00, 0x00, 0x00});
+    b.text("SEAnim").hex({0x01, 0x00, 0x1C, 0x00, 0x02, 0x00, 0x43, 0x00, 0x00, 0x00});
     b.hex({0x00, 0x00, 0xF0, 0x41, 0x03, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x01, 0x00,
            0x00, 0x00, 0x01, 0x00, 0x00, 0x00});
     b.cstr("tag_origin").cstr("j_gun");
@@ -28,13 +28,13 @@ inline std::vector<std::byte> seanim_golden_vector() {
 // §2.6 as io_model_semodel's semodel.py writes it, with the stream values spelled out.
 inline std::vector<std::byte> semodel_golden_vector() {
     HandBytes b;
-    b.raw("SEModel").hex({0x01, 0x00, 0x14, 0x00, 0x07, 0x02, 0x0B});
+    b.text("SEModel").hex({0x01, 0x00, 0x14, 0x00, 0x07, 0x02, 0x0B});
     b.hex({0x01, 0, 0, 0, 0x01, 0, 0, 0, 0x01, 0, 0, 0, 0x00, 0x00, 0x00});
-    b.cstr("root").hex({0x00, 0xFF, 0xFF, 0xFF, 0xFF}).f32s({0, 0, 1}).f32s({0, 0, 0, 1});
+    b.cstr("root").hex({0x00, 0xFF, 0xFF, 0xFF, 0xFF}).floats({0, 0, 1}).floats({0, 0, 0, 1});
     b.hex({0x00, 0x01, 0x01, 0x03, 0, 0, 0, 0x01, 0, 0, 0});  // flags, 1 layer, 1 influence, 3 v, 1 f
-    b.f32s({0, 0, 0, 1, 0, 0, 0, 1, 0});                     // positions
-    b.f32s({0, 0, 1, 0, 0, 1});                              // uvs
-    b.f32s({0, 0, 1, 0, 0, 1, 0, 0, 1});                     // normals
+    b.floats({0, 0, 0, 1, 0, 0, 0, 1, 0});                     // positions
+    b.floats({0, 0, 1, 0, 0, 1});                              // uvs
+    b.floats({0, 0, 1, 0, 0, 1, 0, 0, 1});                     // normals
     for (int v = 0; v < 3; ++v) b.u8(0).f32(1.0f);           // weights: bone_t u8, weight
     b.hex({0x00, 0x01, 0x02});                               // face (u8: 3 vertices)
     b.hex({0x00, 0x00, 0x00, 0x00});                         // material index of layer 0

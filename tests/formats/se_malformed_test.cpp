@@ -9,7 +9,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "se_bytes.hpp"
+#include "hand_bytes.hpp"
+#include "mutations.hpp"
 
 namespace castkit::test {
 namespace {
@@ -60,7 +61,7 @@ std::vector<std::byte> sample_semodel() {
 
 // Reads `bytes`; on success converts to Cast and back and writes, which must work.
 template <class Format>
-void read_or_fail_cleanly(const std::vector<std::byte>& bytes, const std::string& what) {
+void read_or_fail_cleanly(std::span<const std::byte> bytes, const std::string& what) {
     Diagnostics warnings;
     auto native = Format::parse(bytes, "bad.file", warnings);
     if (!native) {
@@ -93,15 +94,8 @@ struct SEModelFormat {
 
 template <class Format>
 void truncations_and_bit_flips(const std::vector<std::byte>& original) {
-    for (std::size_t size = 0; size < original.size(); ++size)
-        read_or_fail_cleanly<Format>(std::vector<std::byte>(original.begin(), original.begin() + size),
-                                     fmt::format("truncated to {}", size));
-    for (std::size_t at = 0; at < original.size(); ++at)
-        for (int bit = 0; bit < 8; ++bit) {
-            auto flipped = original;
-            flipped[at] ^= static_cast<std::byte>(1 << bit);
-            read_or_fail_cleanly<Format>(flipped, fmt::format("bit {} of byte {}", bit, at));
-        }
+    for_each_truncation(original, read_or_fail_cleanly<Format>);
+    for_each_bit_flip(original, read_or_fail_cleanly<Format>);
 }
 
 TEST(SEAnimMalformed, EveryTruncationAndBitFlipFailsCleanlyOrConverts) {
@@ -114,7 +108,7 @@ TEST(SEModelMalformed, EveryTruncationAndBitFlipFailsCleanlyOrConverts) {
 
 TEST(SEAnimMalformed, HugeCountsFailBeforeAllocating) {
     HandBytes b;
-    b.raw("SEAnim").u16(1).u16(0x1C).u8(0).u8(0).u8(seanim::kBoneLocation | seanim::kNotes).u8(0).u16(0);
+    b.text("SEAnim").u16(1).u16(0x1C).u8(0).u8(0).u8(seanim::kBoneLocation | seanim::kNotes).u8(0).u16(0);
     b.f32(30).u32(10).u32(0xFFFFFFFF).u8(0).hex({0, 0, 0}).u32(0xFFFFFFFF);
     Diagnostics warnings;
     auto a = seanim::parse(b.bytes, "huge.seanim", warnings);
@@ -125,9 +119,9 @@ TEST(SEAnimMalformed, HugeCountsFailBeforeAllocating) {
 
 TEST(SEAnimMalformed, KeyCountBeyondTheDataFails) {
     HandBytes b;
-    b.raw("SEAnim").u16(1).u16(0x1C).u8(0).u8(0).u8(seanim::kBoneRotation).u8(0).u16(0);
+    b.text("SEAnim").u16(1).u16(0x1C).u8(0).u8(0).u8(seanim::kBoneRotation).u8(0).u16(0);
     b.f32(30).u32(70000).u32(1).u8(0).hex({0, 0, 0}).u32(0);
-    b.cstr("j").u8(0).u32(0xFFFFFF).u32(0).f32s({0, 0, 0, 1});
+    b.cstr("j").u8(0).u32(0xFFFFFF).u32(0).floats({0, 0, 0, 1});
     Diagnostics warnings;
     auto a = seanim::parse(b.bytes, "keys.seanim", warnings);
     ASSERT_FALSE(a);
@@ -136,7 +130,7 @@ TEST(SEAnimMalformed, KeyCountBeyondTheDataFails) {
 
 TEST(SEAnimMalformed, ShortHeaderAndBadMagicAreErrors) {
     HandBytes b;
-    b.raw("SEAnim").u16(1).u16(0x10);
+    b.text("SEAnim").u16(1).u16(0x10);
     Diagnostics warnings;
     auto a = seanim::parse(b.bytes, "short.seanim", warnings);
     ASSERT_FALSE(a);
@@ -148,7 +142,7 @@ TEST(SEAnimMalformed, ShortHeaderAndBadMagicAreErrors) {
 
 TEST(SEModelMalformed, HugeVertexCountFailsBeforeAllocating) {
     HandBytes b;
-    b.raw("SEModel").u16(1).u16(20).u8(semodel::kMeshes).u8(0).u8(0).u32(0).u32(1).u32(0).hex({0, 0, 0});
+    b.text("SEModel").u16(1).u16(20).u8(semodel::kMeshes).u8(0).u8(0).u32(0).u32(1).u32(0).hex({0, 0, 0});
     b.u8(0).u8(0).u8(0).u32(0xFFFFFFFF).u32(1);
     Diagnostics warnings;
     auto m = semodel::parse(b.bytes, "huge.semodel", warnings);

@@ -172,9 +172,9 @@ TEST(CastToSEAnim, DeltaSurvivesThroughSeType) {
 TEST(CastToSEAnim, StoredWidthsThatNoLongerFitAreDerivedAgain) {
     // A 2016 file: frameCount 255 with a u16 frame_t, kept in se.widths / se.counts.
     HandBytes b;
-    b.raw("SEAnim").u16(1).u16(0x1C).u8(0).u8(0).u8(seanim::kBoneLocation).u8(0).u16(0);
+    b.text("SEAnim").u16(1).u16(0x1C).u8(0).u8(0).u8(seanim::kBoneLocation).u8(0).u16(0);
     b.f32(30).u32(255).u32(1).u8(0).hex({0, 0, 0}).u32(0);
-    b.cstr("root").u8(0).u16(1).u16(254).f32s({4, 5, 6});
+    b.cstr("root").u8(0).u16(1).u16(254).floats({4, 5, 6});
     Diagnostics warnings;
     auto a = seanim::parse(b.bytes, "old.seanim", warnings);
     ASSERT_TRUE(a);

@@ -205,11 +205,11 @@ TEST(SEAnim, RelativeAndDeltaModifiersBecomeTwoOverrides) {
 
 TEST(SEAnim, BlendTrailerBecomesBsCurves) {
     HandBytes b;
-    b.raw("SEAnim").u16(1).u16(0x1C).u8(0).u8(0).u8(seanim::kNotes).u8(0).u16(0);
+    b.text("SEAnim").u16(1).u16(0x1C).u8(0).u8(0).u8(seanim::kNotes).u8(0).u16(0);
     b.f32(30).u32(11).u32(0).u8(0).hex({0, 0, 0}).u32(1);
     b.u8(3).cstr("hit");
-    b.raw("SEBlend\n").u64(1).cstr("blink");
-    b.u32(2).u32(0).f32s({0.0f, 0, 0}).u32(10).f32s({1.0f, 0, 0});
+    b.text("SEBlend\n").u64(1).cstr("blink");
+    b.u32(2).u32(0).floats({0.0f, 0, 0}).u32(10).floats({1.0f, 0, 0});
     Diagnostics warnings;
     Animation a = parse_ok(b.bytes, &warnings);
     EXPECT_TRUE(warnings.empty());
@@ -226,7 +226,7 @@ TEST(SEAnim, BlendTrailerBecomesBsCurves) {
 
 TEST(SEAnim, UnknownTrailingBytesAndHeaderExtrasAreKept) {
     HandBytes b;
-    b.raw("SEAnim").u16(1).u16(0x1C + 4).u8(7).u8(0x81).u8(seanim::kNotes).u8(0x80).hex({5, 6});
+    b.text("SEAnim").u16(1).u16(0x1C + 4).u8(7).u8(0x81).u8(seanim::kNotes).u8(0x80).hex({5, 6});
     b.f32(60).u32(40).u32(0).u8(0).hex({7, 8, 9}).u32(1).hex({0xAA, 0xBB, 0xCC, 0xDD});
     b.u8(3).cstr("x");
     b.hex({0xDE, 0xAD});
@@ -242,9 +242,9 @@ TEST(SEAnim, UnknownTrailingBytesAndHeaderExtrasAreKept) {
 TEST(SEAnim, LegacyFrameWidthIsDetected) {
     // frameCount 255 written by 2016 SETools: `< 0xFF` made frame_t a u16.
     HandBytes b;
-    b.raw("SEAnim").u16(1).u16(0x1C).u8(0).u8(0).u8(seanim::kBoneLocation).u8(0).u16(0);
+    b.text("SEAnim").u16(1).u16(0x1C).u8(0).u8(0).u8(seanim::kBoneLocation).u8(0).u16(0);
     b.f32(30).u32(255).u32(1).u8(0).hex({0, 0, 0}).u32(0);
-    b.cstr("root").u8(0).u16(2).u16(0).f32s({1, 2, 3}).u16(254).f32s({4, 5, 6});
+    b.cstr("root").u8(0).u16(2).u16(0).floats({1, 2, 3}).u16(254).floats({4, 5, 6});
     Diagnostics warnings;
     Animation a = parse_ok(b.bytes, &warnings);
     EXPECT_EQ(a.frame_width, 2);
@@ -257,7 +257,7 @@ TEST(SEAnim, LegacyFrameWidthIsDetected) {
 
 TEST(SEAnim, SELibBoneBlockWithoutKeyFlagsIsRead) {
     HandBytes b;
-    b.raw("SEAnim").u16(1).u16(0x1C).u8(0).u8(0).u8(seanim::kNotes).u8(0).u16(0);
+    b.text("SEAnim").u16(1).u16(0x1C).u8(0).u8(0).u8(seanim::kNotes).u8(0).u16(0);
     b.f32(30).u32(2).u32(2).u8(1).hex({0, 0, 0}).u32(1);
     b.cstr("a").cstr("b").u8(1).u8(2).u8(0).u8(0);  // names, modifier, flags
     b.u8(1).cstr("n");

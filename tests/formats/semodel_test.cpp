@@ -192,10 +192,10 @@ TEST(SEModel, GreyhoundFlagsTrailerAndOddHeaderRoundTrip) {
     HandBytes b;
     // MATERIALS set with no materials (as Greyhound does), all stream flags, 4 extra header
     // bytes, a reserved byte, and an SEBlend trailer kept opaque.
-    b.raw("SEModel").u16(1).u16(24).u8(0x06).u8(0x03).u8(0x0F).u32(0).u32(1).u32(0).hex({0, 9, 0});
+    b.text("SEModel").u16(1).u16(24).u8(0x06).u8(0x03).u8(0x0F).u32(0).u32(1).u32(0).hex({0, 9, 0});
     b.hex({1, 2, 3, 4});
-    b.u8(0).u8(0).u8(0).u32(1).u32(0).f32s({1, 2, 3}).f32s({0, 0, 1}).hex({10, 20, 30, 40});
-    b.raw("SEBlend\n").u64(0);
+    b.u8(0).u8(0).u8(0).u32(1).u32(0).floats({1, 2, 3}).floats({0, 0, 1}).hex({10, 20, 30, 40});
+    b.text("SEBlend\n").u64(0);
     Diagnostics warnings;
     Model m = parse_ok(b.bytes, &warnings);
     EXPECT_EQ(m.header_extra.size(), 4u);

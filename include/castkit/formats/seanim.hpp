@@ -126,7 +126,7 @@ Expected<Animation> open(const std::filesystem::path& path, Diagnostics& warning
 // Serialises exactly what `animation` holds (call canonicalize first for a fresh animation);
 // an error when the header and the data disagree. O(size).
 Expected<std::vector<std::byte>> write_to_buffer(const Animation& animation);
-// Writes atomically (temporary file, then rename).
+// Writes atomically (temporary file, then rename); "-" is standard output.
 Expected<void> write(const Animation& animation, const std::filesystem::path& path);
 
 // The Cast document for an animation: Root → Animation with curves, overrides and

@@ -119,7 +119,7 @@ Expected<Model> open(const std::filesystem::path& path, Diagnostics& warnings);
 
 // Serialises exactly what `model` holds; an error when header and data disagree. O(size).
 Expected<std::vector<std::byte>> write_to_buffer(const Model& model);
-// Writes atomically (temporary file, then rename).
+// Writes atomically (temporary file, then rename); "-" is standard output.
 Expected<void> write(const Model& model, const std::filesystem::path& path);
 
 // The Cast document: Root → Model with a Skeleton, Meshes (winding reversed) and Materials

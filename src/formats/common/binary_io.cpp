@@ -6,9 +6,11 @@
 
 namespace castkit::formats {
 
-Diagnostic ByteReader::error_at(std::uint64_t offset, std::string path, std::string message) const {
+Diagnostic diagnostic_at(std::string_view file, std::uint64_t offset, std::string path,
+                         std::string message, Severity severity) {
     Diagnostic d;
-    d.file = file_;
+    d.severity = severity;
+    d.file = std::string(file);
     d.offset = offset;
     d.path = std::move(path);
     d.message = std::move(message);
@@ -29,8 +31,18 @@ Expected<void> ByteReader::need_range(std::uint64_t offset, std::uint64_t bytes,
                              bytes, offset, data_.size())));
 }
 
+std::optional<std::string_view> ByteReader::take_cstr() {
+    if (remaining() == 0) return std::nullopt;
+    const char* begin = reinterpret_cast<const char*>(here());
+    const void* nul = std::memchr(begin, 0, remaining());
+    if (nul == nullptr) return std::nullopt;
+    std::size_t length = static_cast<std::size_t>(static_cast<const char*>(nul) - begin);
+    pos_ += length + 1;
+    return std::string_view(begin, length);
+}
+
 std::string ByteReader::take_string(std::size_t length) {
-    std::string text(reinterpret_cast<const char*>(data_.data() + pos_), length);
+    std::string text(reinterpret_cast<const char*>(here()), length);
     pos_ += length;
     return text;
 }
@@ -41,15 +53,6 @@ Expected<void> write_file(const std::filesystem::path& path, cast::Bytes data) {
     if (!file) return make_error(file.error());
     if (auto ok = (*file)->write(data); !ok) return ok;
     return (*file)->commit();
-}
-
-Diagnostic warning(std::string file, std::string path, std::string message) {
-    Diagnostic d;
-    d.severity = Severity::Warning;
-    d.file = std::move(file);
-    d.path = std::move(path);
-    d.message = std::move(message);
-    return d;
 }
 
 }  // namespace castkit::formats

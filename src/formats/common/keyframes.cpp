@@ -8,6 +8,8 @@
 #include <limits>
 #include <map>
 
+#include "binary_io.hpp"
+
 namespace castkit::formats {
 namespace {
 
@@ -50,12 +52,9 @@ Expected<std::vector<std::uint32_t>> resample_frames(const std::vector<double>& 
     double last = std::max(first, std::ceil(hi));
     if (!std::isfinite(lo) || !std::isfinite(hi) || last - first >= kMaxResampledFrames ||
         last > std::numeric_limits<std::uint32_t>::max()) {
-        Diagnostic d;
-        d.file = context.file;
-        d.path = context.path;
-        d.message =
-            fmt::format("{} keys span frames {} to {}, which cannot be resampled", what, lo, hi);
-        return make_error(std::move(d));
+        return make_error(diagnostic_at(
+            context.file, Diagnostic::kNoOffset, context.path,
+            fmt::format("{} keys span frames {} to {}, which cannot be resampled", what, lo, hi)));
     }
     std::vector<std::uint32_t> out;
     auto count = static_cast<std::uint32_t>(last - first) + 1;
@@ -75,15 +74,12 @@ Expected<std::vector<std::uint32_t>> frames_for(const std::vector<Key>& keys, co
     resampled = true;
     auto out = resample_frames(frames, context, what);
     if (out) {
-        Diagnostic d;
-        d.severity = Severity::Warning;
-        d.file = context.file;
-        d.path = context.path;
-        d.message = fmt::format(
-            "'{}' {} keys fall between frames; resampled at every frame {}..{} "
-            "(linear{})",
-            node.node, what, out->front(), out->back(), what == "rotation" ? ", slerp" : "");
-        warnings.push_back(std::move(d));
+        warnings.push_back(
+            warning(context.file, context.path,
+                    fmt::format("'{}' {} keys fall between frames; resampled at every frame {}..{} "
+                                "(linear{})",
+                                node.node, what, out->front(), out->back(),
+                                what == "rotation" ? ", slerp" : "")));
     }
     return out;
 }
@@ -203,12 +199,7 @@ std::vector<Vec3Key> merge_components(const std::vector<Vec3Key>* components, co
 }
 
 void warn(Diagnostics& warnings, const CurveContext& context, std::string message) {
-    Diagnostic d;
-    d.severity = Severity::Warning;
-    d.file = context.file;
-    d.path = context.path;
-    d.message = std::move(message);
-    warnings.push_back(std::move(d));
+    warnings.push_back(warning(context.file, context.path, std::move(message)));
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "../../platform/platform.hpp"
 #include "../common/binary_io.hpp"
 #include "../common/keyframes.hpp"
+#include "../common/single_model.hpp"
 #include "../common/transform.hpp"
 #include "dmf_shared.hpp"
 
@@ -28,25 +29,17 @@ constexpr std::size_t kMaxIndex16 = std::numeric_limits<std::int16_t>::max();
 class FromCast {
   public:
     FromCast(cast::Document& document, Diagnostics& warnings, const ConvertOptions& options)
-        : document_(document), warnings_(warnings), options_(options) {}
+        : document_(document),
+          warnings_(warnings),
+          report_(document.source_name, warnings),
+          options_(options) {}
 
     Expected<Model> run();
 
   private:
-    void warn(std::string path, std::string message) {
-        warnings_.push_back(
-            formats::warning(document_.source_name, std::move(path), std::move(message)));
-    }
-    Diagnostic error(std::string path, std::string message) const {
-        Diagnostic d;
-        d.file = document_.source_name;
-        d.path = std::move(path);
-        d.message = std::move(message);
-        return d;
-    }
     std::string name(std::string_view text, const std::string& path) {
         if (text.size() <= kMaxName) return std::string(text);
-        warn(path, fmt::format("name '{}' cut to DMF's 31 bytes", text));
+        report_.warn(path, fmt::format("name '{}' cut to DMF's 31 bytes", text));
         std::size_t cut = kMaxName;
         while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
             --cut;  // keep UTF-8 whole
@@ -60,6 +53,7 @@ class FromCast {
 
     cast::Document& document_;
     Diagnostics& warnings_;
+    formats::Reporter report_;
     const ConvertOptions& options_;
     Model model_;
     std::vector<std::pair<std::string, formats::RestPose>> rest_;
@@ -73,7 +67,7 @@ Expected<void> FromCast::skeleton(const cast::Model& cast_model) {
     if (!skeleton) return {};
     std::vector<cast::Bone> bones = skeleton.bones();
     if (bones.size() > kMaxIndex16)
-        return make_error(error("model[0]/skeleton", "DMF holds at most 32767 bones"));
+        return make_error(report_.error("model[0]/skeleton", "DMF holds at most 32767 bones"));
     std::vector<glm::mat4> locals = formats::local_matrices(bones);
     for (std::size_t i = 0; i < bones.size(); ++i) {
         std::string path = fmt::format("model[0]/skeleton/bone[{}]", i);
@@ -83,8 +77,8 @@ Expected<void> FromCast::skeleton(const cast::Model& cast_model) {
         std::int32_t parent = bones[i].parent_index();
         if (parent >= static_cast<std::int32_t>(bones.size()) ||
             parent == static_cast<std::int32_t>(i) || parent < -1) {
-            warn(path,
-                 fmt::format("parent index {} is not another bone; written as a root", parent));
+            report_.warn(path, fmt::format("parent index {} is not another bone; written as a root",
+                                           parent));
             parent = -1;
         }
         bone.parent = static_cast<std::int16_t>(parent);
@@ -114,10 +108,11 @@ std::int16_t FromCast::texture(const cast::File& file, const std::string& path) 
             texture.width = static_cast<std::uint16_t>(size->first);
             texture.height = static_cast<std::uint16_t>(size->second);
         } else {
-            warn(path,
-                 fmt::format(
-                     "'{}' is not a PNG of at most 65535 pixels a side; embedded without a size",
-                     file_path));
+            report_.warn(
+                path,
+                fmt::format(
+                    "'{}' is not a PNG of at most 65535 pixels a side; embedded without a size",
+                    file_path));
         }
     }
     const Texture* original = nullptr;
@@ -136,8 +131,9 @@ std::int16_t FromCast::texture(const cast::File& file, const std::string& path) 
         texture.wrap_s = original->wrap_s;
         texture.wrap_t = original->wrap_t;
     } else if (texture.png.empty()) {
-        warn(path, fmt::format("texture '{}' could not be read; the DMF texture has no image",
-                               location.string()));
+        report_.warn(path,
+                     fmt::format("texture '{}' could not be read; the DMF texture has no image",
+                                 location.string()));
     }
     auto index = static_cast<std::int16_t>(model_.textures.size());
     model_.textures.push_back(std::move(texture));
@@ -174,7 +170,7 @@ void FromCast::materials(const cast::Model& cast_model) {
         for (const cast::Material::Slot& slot : m.slots())
             if (slot.name != "albedo" && slot.name != "diffuse" && slot.name != "emissive" &&
                 slot.name != "specular")
-                warn(path, fmt::format("slot '{}' has no DMF field (dropped)", slot.name));
+                report_.warn(path, fmt::format("slot '{}' has no DMF field (dropped)", slot.name));
         material_by_hash_.emplace(m.hash(), static_cast<std::uint16_t>(i));
         model_.materials.push_back(std::move(out));
     }
@@ -225,9 +221,9 @@ Expected<void> FromCast::meshes(const cast::Model& cast_model) {
             material = *default_material_;
         }
         if (mesh.uv_layer_count() > 1)
-            warn(path, "UV layers after the first dropped (DMF holds one)");
+            report_.warn(path, "UV layers after the first dropped (DMF holds one)");
         if (mesh.color_layer_count() > 1)
-            warn(path, "colour layers after the first dropped (DMF holds one)");
+            report_.warn(path, "colour layers after the first dropped (DMF holds one)");
         std::size_t n = mesh.vertex_count();
         cast::ArrayView<glm::vec3> positions = mesh.positions(), normals = mesh.normals();
         cast::ArrayView<glm::vec2> uvs = mesh.uv_layer(0);
@@ -249,9 +245,9 @@ Expected<void> FromCast::meshes(const cast::Model& cast_model) {
                     continue;
                 if (weight_bones[at] >= model_.bones.size())
                     return make_error(
-                        error(fmt::format("{}/vertex[{}]", path, i),
-                              fmt::format("weight names bone {}, which the skeleton lacks",
-                                          weight_bones[at])));
+                        report_.error(fmt::format("{}/vertex[{}]", path, i),
+                                      fmt::format("weight names bone {}, which the skeleton lacks",
+                                                  weight_bones[at])));
                 slots.emplace_back(weight_values[at], weight_bones[at]);
             }
             if (slots.size() > 4) {
@@ -280,7 +276,7 @@ Expected<void> FromCast::meshes(const cast::Model& cast_model) {
             for (int c = 0; c < 3; ++c) {
                 std::uint32_t index = faces[f + static_cast<std::size_t>(c)];
                 if (index >= n)
-                    return make_error(error(
+                    return make_error(report_.error(
                         path, fmt::format("face index {} is past the {} vertices", index, n)));
                 face.indices[static_cast<std::size_t>(c)] = remap[index];
                 face.normals[static_cast<std::size_t>(c)] =
@@ -296,7 +292,8 @@ Expected<void> FromCast::meshes(const cast::Model& cast_model) {
         }
     }
     if (trimmed)
-        warn("model[0]", "vertices with more than 4 influences keep the 4 largest, renormalised");
+        report_.warn("model[0]",
+                     "vertices with more than 4 influences keep the 4 largest, renormalised");
     return {};
 }
 
@@ -309,10 +306,11 @@ Expected<void> FromCast::animation(cast::Animation& cast_animation, std::size_t 
     float rounded = std::round(rate);
     if (!(rounded >= 1.0f && rounded <= 65535.0f)) rounded = kDefaultFps;
     if (rounded != rate)
-        warn(path, fmt::format("frame rate {} is stored as the whole fps {}; key times follow it",
-                               rate, rounded));
+        report_.warn(path,
+                     fmt::format("frame rate {} is stored as the whole fps {}; key times follow it",
+                                 rate, rounded));
     out.fps = static_cast<std::uint16_t>(rounded);
-    if (cast_animation.looping()) warn(path, "looping has no DMF field (dropped)");
+    if (cast_animation.looping()) report_.warn(path, "looping has no DMF field (dropped)");
     std::vector<formats::NodeKeys> nodes =
         formats::collect_curves(cast_animation, rest_, {document_.source_name, path}, warnings_);
     for (const formats::NodeKeys& keys : nodes) {
@@ -328,7 +326,8 @@ Expected<void> FromCast::animation(cast::Animation& cast_animation, std::size_t 
                                   });
             });
         if (bone == model_.bones.end()) {
-            warn(path, fmt::format("curves of '{}', which is not a bone, dropped", keys.node));
+            report_.warn(path,
+                         fmt::format("curves of '{}', which is not a bone, dropped", keys.node));
             continue;
         }
         auto bone_index = static_cast<std::int16_t>(bone - model_.bones.begin());
@@ -369,21 +368,15 @@ Expected<void> FromCast::animation(cast::Animation& cast_animation, std::size_t 
 
 Expected<Model> FromCast::run() {
     std::vector<cast::Model> models = document_.models();
-    if (models.size() > 1)
-        warn("", fmt::format("{} models; DMF holds one, only the first is written", models.size()));
-    if (!models.empty()) {
-        const cast::Model& cast_model = models.front();
-        if (cast_model.position() || cast_model.rotation() || cast_model.scale())
-            warn("model[0]", "the model's own position/rotation/scale has no DMF field (dropped)");
-        if (!cast_model.hairs().empty() || !cast_model.blend_shapes().empty())
-            warn("model[0]", "hairs and blend shapes have no DMF equivalent (dropped)");
+    if (const cast::Model* first = formats::single_model(models, report_, "DMF")) {
+        const cast::Model& cast_model = *first;
         if (auto ok = skeleton(cast_model); !ok) return make_error(ok.error());
         materials(cast_model);
         if (auto ok = meshes(cast_model); !ok) return make_error(ok.error());
     }
     std::vector<cast::Animation> animations = document_.animations();
     if (animations.size() > kMaxIndex16)
-        return make_error(error("", "DMF holds at most 32767 animations"));
+        return make_error(report_.error("", "DMF holds at most 32767 animations"));
     for (std::size_t i = 0; i < animations.size(); ++i)
         if (auto ok = animation(animations[i], i); !ok) return make_error(ok.error());
     return std::move(model_);

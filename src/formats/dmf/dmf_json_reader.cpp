@@ -11,6 +11,7 @@
 
 #include "../../platform/platform.hpp"
 #include "../common/base64.hpp"
+#include "../common/binary_io.hpp"
 #include "dmf_json_names.hpp"
 #include "dmf_shared.hpp"
 
@@ -57,11 +58,8 @@ class Fields {
     Diagnostic take_error() { return std::move(*error_); }
     void fail(const JsonPath& path, std::string message) {
         if (error_) return;
-        Diagnostic d;
-        d.file = file_;
-        d.path = path.str();
-        d.message = std::move(message);
-        error_ = std::move(d);
+        error_ =
+            formats::diagnostic_at(file_, Diagnostic::kNoOffset, path.str(), std::move(message));
     }
 
     // The member `key` of `object`, or nullptr (an error when `required`).
@@ -468,12 +466,10 @@ Expected<Model> read_json(std::string_view text, const std::string& file, Diagno
     try {
         root = json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
-        Diagnostic d;
-        d.file = file;
-        d.offset = e.byte > 0 ? e.byte - 1 : 0;
-        d.path.assign(1, '$');  // assigning "$" trips GCC 12's -Wrestrict false positive at -O3
-        d.message = fmt::format("not JSON: {}", e.what());
-        return make_error(std::move(d));
+        // std::string(1, '$'): the literal "$" trips GCC 12's -Wrestrict false positive at -O3.
+        return make_error(formats::diagnostic_at(file, e.byte > 0 ? e.byte - 1 : 0,
+                                                 std::string(1, '$'),
+                                                 fmt::format("not JSON: {}", e.what())));
     }
     auto model = Reader(file).read(root);
     if (!model) return model;

@@ -36,10 +36,8 @@ class Writer {
     void real(float v, const Path& path) {
         if (!std::isfinite(v)) {
             if (!error_) {
-                Diagnostic d;
-                d.path = path();
-                d.message = fmt::format("{} cannot be written as JSON", v);
-                error_ = std::move(d);
+                error_ =
+                    formats::write_error(path(), fmt::format("{} cannot be written as JSON", v));
             }
             out += "null";
             return;
@@ -233,13 +231,7 @@ Expected<std::string> write_json_text(const Model& model) {
 }
 
 Expected<void> write_json(const Model& model, const std::filesystem::path& path) {
-    auto text = write_json_text(model);
-    if (!text) {
-        Diagnostic d = text.error();
-        d.file = path.string();
-        return make_error(std::move(d));
-    }
-    return formats::write_file(path, std::as_bytes(std::span(*text)));
+    return formats::write_serialised(path, write_json_text(model));
 }
 
 }  // namespace castkit::dmf

@@ -5,7 +5,6 @@
 #include <castkit/formats/dmf.hpp>
 #include <cctype>
 
-#include "../../platform/platform.hpp"
 #include "../common/binary_io.hpp"
 #include "dmf_layout.hpp"
 #include "dmf_shared.hpp"
@@ -20,22 +19,6 @@ std::string take_name(ByteReader& in) {
     std::string name = in.take_string(kNameSize);
     return name.substr(0, name.find('\0'));
 }
-glm::vec2 take_vec2(ByteReader& in) {
-    glm::vec2 v;
-    for (int i = 0; i < 2; ++i) v[i] = in.take<float>();
-    return v;
-}
-glm::vec3 take_vec3(ByteReader& in) {
-    glm::vec3 v;
-    for (int i = 0; i < 3; ++i) v[i] = in.take<float>();
-    return v;
-}
-glm::vec4 take_vec4(ByteReader& in) {
-    glm::vec4 v;
-    for (int i = 0; i < 4; ++i) v[i] = in.take<float>();
-    return v;
-}
-
 // Lowercases the four label bytes so that "TEX\0" and "tex\0" match (docs/dmf.md, choice 1).
 std::uint32_t lower_label(std::uint32_t label) {
     std::uint32_t out = 0;
@@ -164,17 +147,17 @@ void Reader::materials() {
               &m.use_alpha, &m.skip_render})
             *field = in_.take<std::uint16_t>();
         m.alpha_test = in_.take<float>();
-        m.diffuse = take_vec4(in_);
-        m.emissive = take_vec4(in_);
-        m.specular = take_vec4(in_);
+        m.diffuse = in_.take<glm::vec4>();
+        m.emissive = in_.take<glm::vec4>();
+        m.specular = in_.take<glm::vec4>();
     }
 }
 
 void Reader::vertices() {
     for (Vertex& v : model_.vertices) {
-        v.position = take_vec3(in_);
+        v.position = in_.take<glm::vec3>();
         for (auto& index : v.skin_index) index = in_.take<std::int16_t>();
-        v.skin_weight = take_vec4(in_);
+        v.skin_weight = in_.take<glm::vec4>();
     }
 }
 
@@ -183,10 +166,9 @@ void Reader::faces() {
         f.material = in_.take<std::uint16_t>();
         in_.skip(2);
         for (auto& index : f.indices) index = in_.take<std::uint32_t>();
-        for (auto& color : f.colors)
-            for (int k = 0; k < 4; ++k) color[k] = in_.take<std::uint8_t>();
-        for (auto& normal : f.normals) normal = take_vec3(in_);
-        for (auto& uv : f.uvs) uv = take_vec2(in_);
+        for (auto& color : f.colors) color = in_.take<glm::u8vec4>();
+        for (auto& normal : f.normals) normal = in_.take<glm::vec3>();
+        for (auto& uv : f.uvs) uv = in_.take<glm::vec2>();
     }
 }
 
@@ -196,7 +178,7 @@ void Reader::bones() {
         b.id = in_.take<std::int16_t>();
         b.parent = in_.take<std::int16_t>();
         in_.skip(12);
-        for (int c = 0; c < 4; ++c) b.matrix[c] = take_vec4(in_);
+        b.matrix = in_.take<glm::mat4>();
     }
 }
 
@@ -223,9 +205,9 @@ Expected<void> Reader::animations() {
             t.bone = in_.take<std::int16_t>();
             t.flags = in_.take<std::int16_t>();
             t.time = in_.take<float>();
-            t.position = take_vec3(in_);
-            t.rotation = take_vec4(in_);
-            t.scale = take_vec3(in_);
+            t.position = in_.take<glm::vec3>();
+            t.rotation = in_.take<glm::vec4>();
+            t.scale = in_.take<glm::vec3>();
             // Fields whose flag is clear are reserved: ignored (docs/dmf.md, choice 5).
             if (!(t.flags & kPosition)) t.position = glm::vec3(0.0f);
             if (!(t.flags & kRotation)) t.rotation = glm::vec4(0.0f);
@@ -273,9 +255,9 @@ Expected<Model> read(cast::Bytes bytes, const std::string& file, Diagnostics& wa
 }
 
 Expected<Model> open(const std::filesystem::path& path, Diagnostics& warnings) {
-    auto mapped = platform::map_file(path);
-    if (!mapped) return make_error(mapped.error());
-    return read((*mapped)->bytes(), path.string(), warnings);
+    return formats::parse_mapped(path, [&](cast::Bytes bytes, const std::string& name) {
+        return read(bytes, name, warnings);
+    });
 }
 
 }  // namespace castkit::dmf

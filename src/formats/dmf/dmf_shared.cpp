@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "../common/binary_io.hpp"
 #include "dmf_layout.hpp"
 
 namespace castkit::dmf {
@@ -78,13 +79,10 @@ namespace {
 Diagnostic reference_error(const std::string& file, const std::uint32_t* offsets,
                            std::size_t section, std::size_t struct_size, std::size_t index,
                            std::size_t field, std::string path, std::string message) {
-    Diagnostic d;
-    d.file = file;
-    if (offsets != nullptr)
-        d.offset = std::uint64_t{offsets[section]} + index * struct_size + field;
-    d.path = std::move(path);
-    d.message = std::move(message);
-    return d;
+    std::uint64_t offset = offsets == nullptr
+                               ? Diagnostic::kNoOffset
+                               : std::uint64_t{offsets[section]} + index * struct_size + field;
+    return formats::diagnostic_at(file, offset, std::move(path), std::move(message));
 }
 
 }  // namespace

@@ -23,14 +23,15 @@ class ToCast {
   public:
     ToCast(const Model& model, const std::string& file, Diagnostics& warnings,
            const ConvertOptions& options)
-        : model_(model), file_(file), warnings_(warnings), options_(options) {}
+        : model_(model),
+          file_(file),
+          warnings_(warnings),
+          report_(file, warnings),
+          options_(options) {}
 
     Expected<cast::Document> run();
 
   private:
-    void warn(std::string path, std::string message) {
-        warnings_.push_back(formats::warning(file_, std::move(path), std::move(message)));
-    }
     void skeleton(cast::Model& cast_model);
     Expected<void> materials(cast::Model& cast_model);
     void meshes(cast::Model& cast_model);
@@ -39,6 +40,7 @@ class ToCast {
     const Model& model_;
     const std::string& file_;
     Diagnostics& warnings_;
+    formats::Reporter report_;
     const ConvertOptions& options_;
     std::vector<cast::Material> materials_;
 };
@@ -50,9 +52,10 @@ void ToCast::skeleton(cast::Model& cast_model) {
         const Bone& bone = model_.bones[i];
         std::string path = fmt::format("bone[{}]", i);
         if (!formats::is_trs(bone.matrix))
-            warn(path, "matrix has shear, which Cast bones cannot hold");
+            report_.warn(path, "matrix has shear, which Cast bones cannot hold");
         if (bone.id != static_cast<std::int16_t>(i))
-            warn(path, fmt::format("id {} is not its index; written back as {}", bone.id, i));
+            report_.warn(path,
+                         fmt::format("id {} is not its index; written back as {}", bone.id, i));
         formats::add_bone(skeleton, bone.name, bone.parent, bone.matrix);
     }
 }
@@ -80,17 +83,18 @@ Expected<void> ToCast::materials(cast::Model& cast_model) {
                         !ok)
                         return ok;
                 } else if (!texture.png.empty()) {
-                    warn(texture_path,
-                         fmt::format(
-                             "the embedded {}-byte PNG is not carried by Cast; the File names "
-                             "'{}'",
-                             texture.png.size(), file_name));
+                    report_.warn(
+                        texture_path,
+                        fmt::format(
+                            "the embedded {}-byte PNG is not carried by Cast; the File names "
+                            "'{}'",
+                            texture.png.size(), file_name));
                 }
                 Texture expected = default_texture(texture.name, index, texture.png, texture.width,
                                                    texture.height);
                 if (texture.flip_y != expected.flip_y || texture.wrap_s != expected.wrap_s ||
                     texture.wrap_t != expected.wrap_t || texture.id != expected.id)
-                    warn(texture_path, "id, flip_y and wrap modes have no Cast field");
+                    report_.warn(texture_path, "id, flip_y and wrap modes have no Cast field");
             }
         }
         const std::pair<const char*, glm::vec4> colors[] = {
@@ -103,7 +107,7 @@ Expected<void> ToCast::materials(cast::Model& cast_model) {
         }
         std::vector<std::string> dropped = non_default_fields(m, i, !model_.bones.empty());
         if (!dropped.empty())
-            warn(path, fmt::format("{} have no Cast field", fmt::join(dropped, ", ")));
+            report_.warn(path, fmt::format("{} have no Cast field", fmt::join(dropped, ", ")));
         materials_.push_back(out);
     }
     return {};
@@ -175,8 +179,9 @@ void ToCast::meshes(cast::Model& cast_model) {
     }
     std::size_t unused = static_cast<std::size_t>(std::count(used.begin(), used.end(), false));
     if (unused > 0)
-        warn("vertices",
-             fmt::format("{} vertices no face uses have no Cast equivalent (dropped)", unused));
+        report_.warn(
+            "vertices",
+            fmt::format("{} vertices no face uses have no Cast equivalent (dropped)", unused));
 }
 
 Expected<void> ToCast::animations(cast::Root& root) {
@@ -187,19 +192,21 @@ Expected<void> ToCast::animations(cast::Root& root) {
         out.set_name(animation.name);
         double fps = animation.fps;
         if (fps == 0) {
-            warn(path, fmt::format("fps is 0; frames counted at {} per second", kDefaultFps));
+            report_.warn(path,
+                         fmt::format("fps is 0; frames counted at {} per second", kDefaultFps));
             fps = kDefaultFps;
         }
         out.set_framerate(static_cast<float>(fps));
         if (animation.id != static_cast<std::int16_t>(a))
-            warn(path, fmt::format("id {} is not its index; written back as {}", animation.id, a));
+            report_.warn(
+                path, fmt::format("id {} is not its index; written back as {}", animation.id, a));
         std::vector<formats::NodeKeys> bones(model_.bones.size());
         float last = 0.0f;
         for (std::size_t t = 0; t < animation.tracks.size(); ++t) {
             const Track& track = animation.tracks[t];
             if ((track.flags & (kPosition | kRotation | kScale)) == 0) {
-                warn(fmt::format("{}/track[{}]", path, t),
-                     "track keys nothing (no P, R or S flag); dropped");
+                report_.warn(fmt::format("{}/track[{}]", path, t),
+                             "track keys nothing (no P, R or S flag); dropped");
                 continue;
             }
             formats::NodeKeys& keys = bones[static_cast<std::size_t>(track.bone)];
@@ -210,11 +217,12 @@ Expected<void> ToCast::animations(cast::Root& root) {
             last = std::max(last, track.time);
         }
         if (animation.duration != last)
-            warn(path,
-                 fmt::format(
-                     "duration {} s is not the last key time {} s; Cast has no duration, it comes "
-                     "back as the last key time",
-                     animation.duration, last));
+            report_.warn(
+                path,
+                fmt::format(
+                    "duration {} s is not the last key time {} s; Cast has no duration, it comes "
+                    "back as the last key time",
+                    animation.duration, last));
         for (std::size_t b = 0; b < bones.size(); ++b) {
             formats::NodeKeys& keys = bones[b];
             keys.node = model_.bones[b].name;

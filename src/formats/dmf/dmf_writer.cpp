@@ -14,23 +14,13 @@ namespace {
 using formats::ByteWriter;
 using namespace layout;
 
-Diagnostic limit_error(std::string path, std::string message) {
-    Diagnostic d;
-    d.path = std::move(path);
-    d.message = std::move(message);
-    return d;
-}
-
 Expected<void> put_name(ByteWriter& out, const std::string& name, const std::string& path) {
     if (name.size() > kNameSize)
         return make_error(
-            limit_error(path, fmt::format("name '{}' is longer than 32 bytes", name)));
+            formats::write_error(path, fmt::format("name '{}' is longer than 32 bytes", name)));
     out.put_text(name);
     out.put_zeros(kNameSize - name.size());
     return {};
-}
-void put_vec(ByteWriter& out, const float* v, int n) {
-    for (int i = 0; i < n; ++i) out.put<float>(v[i]);
 }
 
 }  // namespace
@@ -57,7 +47,7 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
     }
     if (at > std::numeric_limits<std::uint32_t>::max())
         return make_error(
-            limit_error("", "the file would exceed the 4 GiB that DMF offsets reach"));
+            formats::write_error("", "the file would exceed the 4 GiB that DMF offsets reach"));
 
     ByteWriter out;
     out.put<std::uint32_t>(kMagic);
@@ -93,23 +83,22 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
                                 m.ignore_lights, m.vertex_color, m.use_alpha, m.skip_render})
             out.put<std::uint16_t>(v);
         out.put<float>(m.alpha_test);
-        put_vec(out, &m.diffuse.x, 4);
-        put_vec(out, &m.emissive.x, 4);
-        put_vec(out, &m.specular.x, 4);
+        out.put(m.diffuse);
+        out.put(m.emissive);
+        out.put(m.specular);
     }
     for (const Vertex& v : model.vertices) {
-        put_vec(out, &v.position.x, 3);
+        out.put(v.position);
         for (std::int16_t index : v.skin_index) out.put<std::int16_t>(index);
-        put_vec(out, &v.skin_weight.x, 4);
+        out.put(v.skin_weight);
     }
     for (const Face& f : model.faces) {
         out.put<std::uint16_t>(f.material);
         out.put<std::uint16_t>(0);
         for (std::uint32_t index : f.indices) out.put<std::uint32_t>(index);
-        for (const glm::u8vec4& c : f.colors)
-            for (int k = 0; k < 4; ++k) out.put<std::uint8_t>(c[k]);
-        for (const glm::vec3& n : f.normals) put_vec(out, &n.x, 3);
-        for (const glm::vec2& uv : f.uvs) put_vec(out, &uv.x, 2);
+        for (const glm::u8vec4& c : f.colors) out.put(c);
+        for (const glm::vec3& n : f.normals) out.put(n);
+        for (const glm::vec2& uv : f.uvs) out.put(uv);
     }
     for (std::size_t i = 0; i < model.bones.size(); ++i) {
         const Bone& b = model.bones[i];
@@ -118,7 +107,7 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
         out.put<std::int16_t>(b.id);
         out.put<std::int16_t>(b.parent);
         out.put_zeros(12);
-        for (int c = 0; c < 4; ++c) put_vec(out, &b.matrix[c].x, 4);
+        out.put(b.matrix);
     }
     for (std::size_t i = 0; i < model.animations.size(); ++i) {
         const Animation& a = model.animations[i];
@@ -139,22 +128,16 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
             glm::vec3 position = (t.flags & kPosition) ? t.position : glm::vec3(0.0f);
             glm::vec4 rotation = (t.flags & kRotation) ? t.rotation : glm::vec4(0.0f);
             glm::vec3 scale = (t.flags & kScale) ? t.scale : glm::vec3(0.0f);
-            put_vec(out, &position.x, 3);
-            put_vec(out, &rotation.x, 4);
-            put_vec(out, &scale.x, 3);
+            out.put(position);
+            out.put(rotation);
+            out.put(scale);
         }
     for (const Texture& t : model.textures) out.put_bytes(t.png);
     return out.take();
 }
 
 Expected<void> write(const Model& model, const std::filesystem::path& path) {
-    auto bytes = write_to_buffer(model);
-    if (!bytes) {
-        Diagnostic d = bytes.error();
-        d.file = path.string();
-        return make_error(std::move(d));
-    }
-    return formats::write_file(path, *bytes);
+    return formats::write_serialised(path, write_to_buffer(model));
 }
 
 }  // namespace castkit::dmf

@@ -9,6 +9,7 @@
 
 #include "../common/binary_io.hpp"
 #include "../common/keyframes.hpp"
+#include "../common/single_model.hpp"
 #include "../common/transform.hpp"
 #include "k3d_shared.hpp"
 
@@ -18,28 +19,18 @@ namespace {
 class FromCast {
   public:
     FromCast(cast::Document& document, Diagnostics& warnings)
-        : document_(document), warnings_(warnings) {}
+        : document_(document), warnings_(warnings), report_(document.source_name, warnings) {}
 
     Expected<Model> run();
 
   private:
-    void warn(std::string path, std::string message) {
-        warnings_.push_back(
-            formats::warning(document_.source_name, std::move(path), std::move(message)));
-    }
-    Diagnostic error(std::string path, std::string message) const {
-        Diagnostic d;
-        d.file = document_.source_name;
-        d.path = std::move(path);
-        d.message = std::move(message);
-        return d;
-    }
     Expected<void> skeleton(const cast::Model& cast_model);
     Expected<Submesh> mesh(const cast::Mesh& mesh, const std::string& path);
     Expected<void> animation(cast::Animation& animation, const std::string& path);
 
     cast::Document& document_;
     Diagnostics& warnings_;
+    formats::Reporter report_;
     Model model_;
     std::vector<cast::Bone> cast_bones_;
     std::vector<std::int32_t> cast_to_bone_;  // Cast bone index → K3D bone index, -1 when none
@@ -51,15 +42,16 @@ Expected<void> FromCast::skeleton(const cast::Model& cast_model) {
     if (!skeleton) return {};
     cast_bones_ = skeleton.bones();
     if (cast_bones_.size() >= kInvalidId)
-        return make_error(error("skeleton", "K3D holds at most 65534 nodes"));
+        return make_error(report_.error("skeleton", "K3D holds at most 65534 nodes"));
     std::vector<glm::mat4> locals = formats::local_matrices(cast_bones_);
     std::vector<std::int32_t> parents;
     for (std::size_t i = 0; i < cast_bones_.size(); ++i) {
         std::int32_t parent = cast_bones_[i].parent_index();
         if (parent >= static_cast<std::int32_t>(cast_bones_.size()) ||
             parent == static_cast<std::int32_t>(i)) {
-            warn(fmt::format("skeleton/bone[{}]", i),
-                 fmt::format("parent index {} is not another bone; written as a root", parent));
+            report_.warn(
+                fmt::format("skeleton/bone[{}]", i),
+                fmt::format("parent index {} is not another bone; written as a root", parent));
             parent = -1;
         }
         parents.push_back(parent < 0 ? -1 : parent);
@@ -112,9 +104,10 @@ Expected<Submesh> FromCast::mesh(const cast::Mesh& mesh, const std::string& path
     cast::ArrayView<glm::vec2> uvs = mesh.uv_layer(0);
     std::vector<glm::vec4> colours =
         mesh.color_layer_count() > 0 ? mesh.color_layer(0) : std::vector<glm::vec4>{};
-    if (mesh.uv_layer_count() > 1) warn(path, "UV layers after the first dropped (K3D holds one)");
+    if (mesh.uv_layer_count() > 1)
+        report_.warn(path, "UV layers after the first dropped (K3D holds one)");
     if (mesh.color_layer_count() > 1)
-        warn(path, "colour layers after the first dropped (K3D holds one)");
+        report_.warn(path, "colour layers after the first dropped (K3D holds one)");
     for (std::size_t i = 0; i < n; ++i) {
         Vertex& v = out.vertices[i];
         v.position = mesh.positions()[i];
@@ -137,9 +130,9 @@ Expected<Submesh> FromCast::mesh(const cast::Mesh& mesh, const std::string& path
                 if (at >= ids.size() || at >= values.size() || values[at] == 0.0f) continue;
                 std::uint32_t bone = ids[at];
                 if (bone >= cast_to_bone_.size() || cast_to_bone_[bone] < 0)
-                    return make_error(
-                        error(fmt::format("{}/vertex[{}]", path, i),
-                              fmt::format("weight names bone {}, which the skeleton lacks", bone)));
+                    return make_error(report_.error(
+                        fmt::format("{}/vertex[{}]", path, i),
+                        fmt::format("weight names bone {}, which the skeleton lacks", bone)));
                 slots.emplace_back(values[at], cast_to_bone_[bone]);
             }
             if (slots.size() > 4) {
@@ -160,14 +153,15 @@ Expected<Submesh> FromCast::mesh(const cast::Mesh& mesh, const std::string& path
             }
         }
         if (trimmed)
-            warn(path, "vertices with more than 4 influences keep the 4 largest, renormalised");
+            report_.warn(path,
+                         "vertices with more than 4 influences keep the 4 largest, renormalised");
     }
     cast::IndexView faces = mesh.faces();
     out.indices.resize(faces.size() / 3 * 3);
     for (std::size_t i = 0; i < out.indices.size(); ++i) {
         out.indices[i] = faces[i];
         if (out.indices[i] >= n)
-            return make_error(error(
+            return make_error(report_.error(
                 path, fmt::format("face index {} is past the {} vertices", out.indices[i], n)));
     }
     out.extents = bounds(out.vertices);
@@ -179,10 +173,11 @@ Expected<void> FromCast::animation(cast::Animation& cast_animation, const std::s
     Animation out;
     out.name_id = model_.add_string(cast_animation.name().value_or(""));
     out.ticks_per_second = cast_animation.framerate().value_or(kDefaultRate);
-    if (cast_animation.looping()) warn(path, "looping has no K3D field (dropped)");
+    if (cast_animation.looping()) report_.warn(path, "looping has no K3D field (dropped)");
     std::vector<formats::NodeKeys> nodes =
         formats::collect_curves(cast_animation, rest_, {document_.source_name, path}, warnings_);
-    if (nodes.size() > kInvalidId) return make_error(error(path, "more than 65535 animated nodes"));
+    if (nodes.size() > kInvalidId)
+        return make_error(report_.error(path, "more than 65535 animated nodes"));
     for (const formats::NodeKeys& keys : nodes) {
         Channel channel;
         channel.name_id = model_.add_string(keys.node);
@@ -206,19 +201,13 @@ Expected<void> FromCast::animation(cast::Animation& cast_animation, const std::s
 
 Expected<Model> FromCast::run() {
     std::vector<cast::Model> models = document_.models();
-    if (models.size() > 1)
-        warn("", fmt::format("{} models; K3D holds one, only the first is written", models.size()));
     std::vector<cast::Mesh> meshes;
-    if (!models.empty()) {
-        const cast::Model& cast_model = models.front();
-        if (cast_model.position() || cast_model.rotation() || cast_model.scale())
-            warn("model[0]", "the model's own position/rotation/scale has no K3D field (dropped)");
-        if (!cast_model.hairs().empty() || !cast_model.blend_shapes().empty())
-            warn("model[0]", "hairs and blend shapes have no K3D equivalent (dropped)");
+    if (const cast::Model* first = formats::single_model(models, report_, "K3D")) {
+        const cast::Model& cast_model = *first;
         if (auto skeleton = cast_model.skeleton();
             skeleton && (!skeleton.ik_handles().empty() || !skeleton.constraints().empty()))
-            warn("model[0]/skeleton",
-                 "IK handles and constraints have no K3D equivalent (dropped)");
+            report_.warn("model[0]/skeleton",
+                         "IK handles and constraints have no K3D equivalent (dropped)");
         if (auto ok = skeleton(cast_model); !ok) return make_error(ok.error());
         meshes = cast_model.meshes();
     }
@@ -237,7 +226,7 @@ Expected<Model> FromCast::run() {
     model_.center = center(model_.extents);
     model_.inverse_global_transform = inverse_global(model_.nodes);
     if (model_.strings.size() >= kInvalidId)
-        return make_error(error("", "more than 65534 names; K3D string ids are 16-bit"));
+        return make_error(report_.error("", "more than 65534 names; K3D string ids are 16-bit"));
     return std::move(model_);
 }
 

@@ -4,7 +4,6 @@
 
 #include <castkit/formats/k3d.hpp>
 
-#include "../../platform/platform.hpp"
 #include "../common/binary_io.hpp"
 
 namespace castkit::k3d {
@@ -24,24 +23,6 @@ constexpr std::size_t kStaticVertexSize = 64;
 constexpr std::size_t kSkinnedVertexSize = 96;
 constexpr std::size_t kVec3KeySize = 16;
 constexpr std::size_t kQuatKeySize = 20;
-
-glm::vec3 take_vec3(ByteReader& in) {
-    glm::vec3 v;
-    v.x = in.take<float>();
-    v.y = in.take<float>();
-    v.z = in.take<float>();
-    return v;
-}
-glm::vec4 take_vec4(ByteReader& in) {
-    glm::vec4 v;
-    for (int i = 0; i < 4; ++i) v[i] = in.take<float>();
-    return v;
-}
-glm::mat4 take_mat4(ByteReader& in) {
-    glm::mat4 m;
-    for (int c = 0; c < 4; ++c) m[c] = take_vec4(in);
-    return m;
-}
 
 class Reader {
   public:
@@ -87,10 +68,10 @@ Expected<void> Reader::header() {
     model_.exporter_type = in_.take<std::uint32_t>();
     model_.exporter_version = in_.take<std::uint8_t>();
     in_.skip(3);  // struct padding, contents not guaranteed
-    model_.extents.min = take_vec3(in_);
-    model_.extents.max = take_vec3(in_);
-    model_.center = take_vec3(in_);
-    model_.inverse_global_transform = take_mat4(in_);
+    model_.extents.min = in_.take<glm::vec3>();
+    model_.extents.max = in_.take<glm::vec3>();
+    model_.center = in_.take<glm::vec3>();
+    model_.inverse_global_transform = in_.take<glm::mat4>();
     submesh_count_ = in_.take<std::uint16_t>();
     bone_count_ = in_.take<std::uint16_t>();
     node_count_ = in_.take<std::uint16_t>();
@@ -135,10 +116,10 @@ Expected<void> Reader::submeshes() {
             std::uint64_t{vertex_counts[i]} * (type == 1 ? kSkinnedVertexSize : kStaticVertexSize);
         index_bytes += std::uint64_t{index_counts[i]} * 4;
     }
-    for (auto& m : model_.submeshes) m.center = take_vec3(in_);
+    for (auto& m : model_.submeshes) m.center = in_.take<glm::vec3>();
     for (auto& m : model_.submeshes) {
-        m.extents.min = take_vec3(in_);
-        m.extents.max = take_vec3(in_);
+        m.extents.min = in_.take<glm::vec3>();
+        m.extents.max = in_.take<glm::vec3>();
     }
     if (auto ok = in_.need(vertex_bytes + index_bytes, "the vertex and index data", "submeshes");
         !ok)
@@ -147,15 +128,14 @@ Expected<void> Reader::submeshes() {
         Submesh& m = model_.submeshes[i];
         m.vertices.resize(vertex_counts[i]);
         for (Vertex& v : m.vertices) {
-            v.position = take_vec3(in_);
-            v.normal = take_vec3(in_);
-            v.texcoord.x = in_.take<float>();
-            v.texcoord.y = in_.take<float>();
-            v.colour = take_vec4(in_);
-            v.tangent = take_vec4(in_);
+            v.position = in_.take<glm::vec3>();
+            v.normal = in_.take<glm::vec3>();
+            v.texcoord = in_.take<glm::vec2>();
+            v.colour = in_.take<glm::vec4>();
+            v.tangent = in_.take<glm::vec4>();
             if (m.type == MeshType::Skinned) {
                 for (int k = 0; k < 4; ++k) v.bone_ids[k] = in_.take<std::int32_t>();
-                v.weights = take_vec4(in_);
+                v.weights = in_.take<glm::vec4>();
             }
         }
     }
@@ -185,7 +165,7 @@ Expected<void> Reader::bones() {
         return ok;
     model_.bones.resize(bone_count_);
     for (auto& b : model_.bones) b.name_id = in_.take<std::uint16_t>();
-    for (auto& b : model_.bones) b.offset = take_mat4(in_);
+    for (auto& b : model_.bones) b.offset = in_.take<glm::mat4>();
     return {};
 }
 
@@ -205,7 +185,7 @@ Expected<void> Reader::nodes() {
                                     fmt::format("parent index {} is not another of the {} nodes",
                                                 n.parent, node_count_)));
     }
-    for (auto& n : model_.nodes) n.local = take_mat4(in_);
+    for (auto& n : model_.nodes) n.local = in_.take<glm::mat4>();
     return {};
 }
 
@@ -279,12 +259,12 @@ Expected<void> Reader::channels(std::uint16_t total) {
                 for (std::uint32_t k = 0; k < counts[kind][channel]; ++k) {
                     if (kind == 1) {
                         KeyQuat key;
-                        key.value = take_vec4(in_);
+                        key.value = in_.take<glm::vec4>();
                         key.time = in_.take<float>();
                         ch.rotations.push_back(key);
                     } else {
                         KeyVec3 key;
-                        key.value = take_vec3(in_);
+                        key.value = in_.take<glm::vec3>();
                         key.time = in_.take<float>();
                         (kind == 0 ? ch.positions : ch.scales).push_back(key);
                     }
@@ -394,9 +374,9 @@ Expected<Model> read(cast::Bytes bytes, const std::string& file, Diagnostics& wa
 }
 
 Expected<Model> open(const std::filesystem::path& path, Diagnostics& warnings) {
-    auto mapped = platform::map_file(path);
-    if (!mapped) return make_error(mapped.error());
-    return read((*mapped)->bytes(), path.string(), warnings);
+    return formats::parse_mapped(path, [&](cast::Bytes bytes, const std::string& name) {
+        return read(bytes, name, warnings);
+    });
 }
 
 }  // namespace castkit::k3d

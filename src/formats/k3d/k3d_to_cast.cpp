@@ -18,17 +18,14 @@ namespace {
 class ToCast {
   public:
     ToCast(const Model& model, const std::string& file, Diagnostics& warnings)
-        : model_(model), file_(file), warnings_(warnings) {}
+        : model_(model), file_(file), warnings_(warnings), report_(file, warnings) {}
 
     Expected<cast::Document> run();
 
   private:
-    void warn(std::string path, std::string message) {
-        warnings_.push_back(formats::warning(file_, std::move(path), std::move(message)));
-    }
     std::string name_or(std::uint16_t id, std::string fallback, const std::string& path) {
         if (auto name = model_.string(id)) return std::string(*name);
-        warn(path, fmt::format("has no name; called '{}' in Cast", fallback));
+        report_.warn(path, fmt::format("has no name; called '{}' in Cast", fallback));
         return fallback;
     }
     void skeleton(cast::Model& cast_model);
@@ -39,6 +36,7 @@ class ToCast {
     const Model& model_;
     const std::string& file_;
     Diagnostics& warnings_;
+    formats::Reporter report_;
     std::vector<std::uint32_t> bone_to_cast_;  // K3D bone index → Cast bone index
     std::map<std::string, cast::Material, std::less<>> materials_;
 };
@@ -52,7 +50,7 @@ void ToCast::skeleton(cast::Model& cast_model) {
         std::string path = fmt::format("node[{}]", i);
         names.push_back(name_or(node.name_id, fmt::format("node{}", i), path));
         if (!formats::is_trs(node.local))
-            warn(path, "local matrix has shear, which Cast bones cannot hold");
+            report_.warn(path, "local matrix has shear, which Cast bones cannot hold");
         formats::add_bone(skeleton, names.back(), node.parent == kInvalidId ? -1 : node.parent,
                           node.local);
     }
@@ -65,16 +63,18 @@ void ToCast::skeleton(cast::Model& cast_model) {
         auto found = std::find(names.begin(), names.end(), name);
         std::size_t index = static_cast<std::size_t>(found - names.begin());
         if (found == names.end()) {
-            warn(path,
-                 fmt::format("'{}' names no node; added as a root bone at its bind pose", name));
+            report_.warn(
+                path,
+                fmt::format("'{}' names no node; added as a root bone at its bind pose", name));
             bones.push_back(formats::add_bone(skeleton, name, -1, bind));
             names.push_back(name);
         }
         formats::Trs trs = formats::decompose(bind);
         if (glm::any(glm::greaterThan(glm::abs(trs.scale - glm::vec3(1.0f)), glm::vec3(1e-5f))) ||
             !formats::is_trs(bind))
-            warn(path,
-                 "bind pose has scale or shear, which Cast world transforms (wp/wr) cannot hold");
+            report_.warn(
+                path,
+                "bind pose has scale or shear, which Cast world transforms (wp/wr) cannot hold");
         bones[index].set_world_position(trs.translation);
         bones[index].set_world_rotation(cast::xyzw_from_quat(trs.rotation));
         bone_to_cast_.push_back(static_cast<std::uint32_t>(index));
@@ -101,7 +101,8 @@ Expected<void> ToCast::mesh(cast::Model& cast_model, std::size_t index) {
         handedness_dropped |= v.tangent.w != 1.0f;
     }
     if (handedness_dropped)
-        warn(path, "tangent handedness (w other than 1) has no Cast field; written back as 1");
+        report_.warn(path,
+                     "tangent handedness (w other than 1) has no Cast field; written back as 1");
     mesh.set_positions(positions);
     mesh.set_normals(normals);
     mesh.set_tangents(tangents);
@@ -109,7 +110,7 @@ Expected<void> ToCast::mesh(cast::Model& cast_model, std::size_t index) {
     mesh.set_color_layer(0, colours);
     std::size_t whole = submesh.indices.size() / 3 * 3;
     if (whole != submesh.indices.size())
-        warn(path, "trailing indices that do not form a triangle dropped");
+        report_.warn(path, "trailing indices that do not form a triangle dropped");
     mesh.set_faces(std::span(submesh.indices.data(), whole));
     if (submesh.type == MeshType::Skinned) {
         std::vector<std::uint32_t> bones(n * 4, 0);
@@ -120,12 +121,10 @@ Expected<void> ToCast::mesh(cast::Model& cast_model, std::size_t index) {
                 if (v.weights[k] == 0.0f) continue;  // unused slot, whatever its id
                 if (v.bone_ids[k] < 0 ||
                     static_cast<std::size_t>(v.bone_ids[k]) >= bone_to_cast_.size()) {
-                    Diagnostic d;
-                    d.file = file_;
-                    d.path = fmt::format("{}/vertex[{}]", path, i);
-                    d.message = fmt::format("bone id {} is not one of the {} bones", v.bone_ids[k],
-                                            bone_to_cast_.size());
-                    return make_error(std::move(d));
+                    return make_error(
+                        report_.error(fmt::format("{}/vertex[{}]", path, i),
+                                      fmt::format("bone id {} is not one of the {} bones",
+                                                  v.bone_ids[k], bone_to_cast_.size())));
                 }
                 bones[i * 4 + k] = bone_to_cast_[static_cast<std::size_t>(v.bone_ids[k])];
                 weights[i * 4 + k] = v.weights[k];
@@ -145,9 +144,10 @@ Expected<void> ToCast::mesh(cast::Model& cast_model, std::size_t index) {
     Extents extents = bounds(submesh.vertices);
     if (extents.min != submesh.extents.min || extents.max != submesh.extents.max ||
         center(extents) != submesh.center)
-        warn(path,
-             "stored extents or center differ from the vertices' bounds; Cast keeps neither, "
-             "they are recomputed on the way back");
+        report_.warn(
+            path,
+            "stored extents or center differ from the vertices' bounds; Cast keeps neither, "
+            "they are recomputed on the way back");
     return {};
 }
 
@@ -158,8 +158,8 @@ Expected<void> ToCast::animation(cast::Root& root, std::size_t index) {
     if (auto name = model_.string(animation.name_id)) out.set_name(*name);
     float rate = animation.ticks_per_second;
     if (!(rate > 0.0f)) {
-        warn(path, fmt::format("ticks per second is {} (unspecified); Cast fr set to {}", rate,
-                               kDefaultRate));
+        report_.warn(path, fmt::format("ticks per second is {} (unspecified); Cast fr set to {}",
+                                       rate, kDefaultRate));
         rate = kDefaultRate;
     }
     out.set_framerate(rate);
@@ -169,7 +169,7 @@ Expected<void> ToCast::animation(cast::Root& root, std::size_t index) {
         std::string channel_path = fmt::format("{}/channel[{}]", path, c);
         auto node = model_.string(channel.name_id);
         if (!node) {
-            warn(channel_path, "channel names no node (dropped)");
+            report_.warn(channel_path, "channel names no node (dropped)");
             continue;
         }
         formats::NodeKeys keys;
@@ -188,28 +188,32 @@ Expected<void> ToCast::animation(cast::Root& root, std::size_t index) {
             return ok;
     }
     if (animation.duration != last)
-        warn(path,
-             fmt::format("duration {} ticks is not the last key time {}; Cast has no duration, "
-                         "it comes back as the last key time",
-                         animation.duration, last));
+        report_.warn(
+            path,
+            fmt::format("duration {} ticks is not the last key time {}; Cast has no duration, "
+                        "it comes back as the last key time",
+                        animation.duration, last));
     return {};
 }
 
 void ToCast::check_derived_values() {
     if (model_.exporter_type != 1 || model_.exporter_version != 1)
-        warn("header",
-             fmt::format("exporter type {} version {} have no Cast field; written back as 1, 1",
-                         model_.exporter_type, model_.exporter_version));
+        report_.warn(
+            "header",
+            fmt::format("exporter type {} version {} have no Cast field; written back as 1, 1",
+                        model_.exporter_type, model_.exporter_version));
     Extents all = model_bounds(model_.submeshes);
     if (all.min != model_.extents.min || all.max != model_.extents.max ||
         center(all) != model_.center)
-        warn("header",
-             "stored extents or center differ from the submeshes' bounds; recomputed on the way "
-             "back");
+        report_.warn(
+            "header",
+            "stored extents or center differ from the submeshes' bounds; recomputed on the way "
+            "back");
     if (inverse_global(model_.nodes) != model_.inverse_global_transform)
-        warn("header",
-             "inverse global transform is not the inverse of the root node's; recomputed on the "
-             "way back");
+        report_.warn(
+            "header",
+            "inverse global transform is not the inverse of the root node's; recomputed on the "
+            "way back");
 }
 
 Expected<cast::Document> ToCast::run() {

@@ -11,45 +11,30 @@ namespace {
 
 using formats::ByteWriter;
 
-void put_vec3(ByteWriter& out, const glm::vec3& v) {
-    for (int i = 0; i < 3; ++i) out.put<float>(v[i]);
-}
-void put_vec4(ByteWriter& out, const glm::vec4& v) {
-    for (int i = 0; i < 4; ++i) out.put<float>(v[i]);
-}
-void put_mat4(ByteWriter& out, const glm::mat4& m) {
-    for (int c = 0; c < 4; ++c) put_vec4(out, m[c]);
-}
-
-Diagnostic too_many(std::string path, std::string message) {
-    Diagnostic d;
-    d.path = std::move(path);
-    d.message = std::move(message);
-    return d;
-}
-
 Expected<void> check_limits(const Model& model) {
     constexpr std::size_t kMax16 = std::numeric_limits<std::uint16_t>::max();
     if (model.submeshes.size() > kMax16 || model.bones.size() > kMax16 ||
         model.nodes.size() > kMax16 || model.animations.size() > kMax16)
-        return make_error(
-            too_many("", "K3D holds at most 65535 submeshes, bones, nodes and animations"));
+        return make_error(formats::write_error(
+            "", "K3D holds at most 65535 submeshes, bones, nodes and animations"));
     if (model.strings.size() > kMax16 - 1)
-        return make_error(too_many("strings", "K3D holds at most 65535 strings"));
+        return make_error(formats::write_error("strings", "K3D holds at most 65535 strings"));
     std::size_t channels = 0;
     for (const Animation& a : model.animations) {
         if (a.channels.size() > kMax16)
-            return make_error(too_many("animations", "an animation holds at most 65535 channels"));
+            return make_error(
+                formats::write_error("animations", "an animation holds at most 65535 channels"));
         channels += a.channels.size();
     }
     if (channels > kMax16)
-        return make_error(too_many("animations", "K3D holds at most 65535 channels in all"));
+        return make_error(
+            formats::write_error("animations", "K3D holds at most 65535 channels in all"));
     for (std::size_t i = 0; i < model.submeshes.size(); ++i) {
         const Submesh& m = model.submeshes[i];
         if (m.vertices.size() > std::numeric_limits<std::uint32_t>::max() ||
             m.indices.size() > std::numeric_limits<std::uint32_t>::max())
-            return make_error(
-                too_many(fmt::format("submesh[{}]", i), "more than 2^32-1 vertices or indices"));
+            return make_error(formats::write_error(fmt::format("submesh[{}]", i),
+                                                   "more than 2^32-1 vertices or indices"));
     }
     return {};
 }
@@ -65,10 +50,10 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
     out.put<std::uint32_t>(model.exporter_type);
     out.put<std::uint8_t>(model.exporter_version);
     out.put_zeros(3);
-    put_vec3(out, model.extents.min);
-    put_vec3(out, model.extents.max);
-    put_vec3(out, model.center);
-    put_mat4(out, model.inverse_global_transform);
+    out.put(model.extents.min);
+    out.put(model.extents.max);
+    out.put(model.center);
+    out.put(model.inverse_global_transform);
     out.put<std::uint16_t>(static_cast<std::uint16_t>(model.submeshes.size()));
     out.put<std::uint16_t>(static_cast<std::uint16_t>(model.bones.size()));
     out.put<std::uint16_t>(static_cast<std::uint16_t>(model.nodes.size()));
@@ -86,22 +71,21 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
             out.put<std::uint32_t>(static_cast<std::uint32_t>(m.indices.size()));
         for (const Submesh& m : model.submeshes)
             out.put<std::uint8_t>(static_cast<std::uint8_t>(m.type));
-        for (const Submesh& m : model.submeshes) put_vec3(out, m.center);
+        for (const Submesh& m : model.submeshes) out.put(m.center);
         for (const Submesh& m : model.submeshes) {
-            put_vec3(out, m.extents.min);
-            put_vec3(out, m.extents.max);
+            out.put(m.extents.min);
+            out.put(m.extents.max);
         }
         for (const Submesh& m : model.submeshes)
             for (const Vertex& v : m.vertices) {
-                put_vec3(out, v.position);
-                put_vec3(out, v.normal);
-                out.put<float>(v.texcoord.x);
-                out.put<float>(v.texcoord.y);
-                put_vec4(out, v.colour);
-                put_vec4(out, v.tangent);
+                out.put(v.position);
+                out.put(v.normal);
+                out.put(v.texcoord);
+                out.put(v.colour);
+                out.put(v.tangent);
                 if (m.type == MeshType::Skinned) {
                     for (int k = 0; k < 4; ++k) out.put<std::int32_t>(v.bone_ids[k]);
-                    put_vec4(out, v.weights);
+                    out.put(v.weights);
                 }
             }
         for (const Submesh& m : model.submeshes)
@@ -110,13 +94,13 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
     if (!model.bones.empty()) {
         out.put<std::uint32_t>(2);
         for (const Bone& b : model.bones) out.put<std::uint16_t>(b.name_id);
-        for (const Bone& b : model.bones) put_mat4(out, b.offset);
+        for (const Bone& b : model.bones) out.put(b.offset);
     }
     if (!model.nodes.empty()) {
         out.put<std::uint32_t>(3);
         for (const SceneNode& n : model.nodes) out.put<std::uint16_t>(n.name_id);
         for (const SceneNode& n : model.nodes) out.put<std::uint16_t>(n.parent);
-        for (const SceneNode& n : model.nodes) put_mat4(out, n.local);
+        for (const SceneNode& n : model.nodes) out.put(n.local);
     }
     if (!model.animations.empty()) {
         std::size_t total = 0;
@@ -146,9 +130,9 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
                     for (int kind = 0; kind < 3; ++kind) {
                         if (sizes[kind] > std::numeric_limits<std::uint32_t>::max() ||
                             position > std::numeric_limits<std::uint32_t>::max())
-                            return make_error(
-                                too_many("animations",
-                                         "channel keys exceed what K3D counts and offsets reach"));
+                            return make_error(formats::write_error(
+                                "animations",
+                                "channel keys exceed what K3D counts and offsets reach"));
                         counts[kind].push_back(static_cast<std::uint32_t>(sizes[kind]));
                         offsets[kind].push_back(static_cast<std::uint32_t>(position));
                         position += sizes[kind] * key_bytes[kind];
@@ -161,15 +145,15 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
             for (const Animation& a : model.animations)
                 for (const Channel& c : a.channels) {
                     for (const KeyVec3& k : c.positions) {
-                        put_vec3(out, k.value);
+                        out.put(k.value);
                         out.put<float>(k.time);
                     }
                     for (const KeyQuat& k : c.rotations) {
-                        put_vec4(out, k.value);
+                        out.put(k.value);
                         out.put<float>(k.time);
                     }
                     for (const KeyVec3& k : c.scales) {
-                        put_vec3(out, k.value);
+                        out.put(k.value);
                         out.put<float>(k.time);
                     }
                 }
@@ -189,20 +173,14 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
         offset += s.size();
     }
     if (offset > std::numeric_limits<std::uint32_t>::max())
-        return make_error(
-            too_many("strings", "string data exceeds the 4 GiB that K3D offsets reach"));
+        return make_error(formats::write_error(
+            "strings", "string data exceeds the 4 GiB that K3D offsets reach"));
     for (const std::string& s : model.strings) out.put_text(s);
     return out.take();
 }
 
 Expected<void> write(const Model& model, const std::filesystem::path& path) {
-    auto bytes = write_to_buffer(model);
-    if (!bytes) {
-        Diagnostic d = bytes.error();
-        d.file = path.string();
-        return make_error(std::move(d));
-    }
-    return formats::write_file(path, *bytes);
+    return formats::write_serialised(path, write_to_buffer(model));
 }
 
 }  // namespace castkit::k3d

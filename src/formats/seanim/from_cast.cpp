@@ -6,7 +6,7 @@
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/seanim.hpp>
 
-#include "../binary.hpp"
+#include "../common/binary_io.hpp"
 #include "../cast_extras.hpp"
 #include "axes.hpp"
 #include "mapping.hpp"
@@ -48,8 +48,7 @@ public:
 
 private:
     void warn(std::string message) {
-        warnings_.push_back(formats::diagnostic_at("", Diagnostic::kNoOffset, std::move(message),
-                                                   Severity::Warning));
+        warnings_.push_back(formats::warning("", {}, std::move(message)));
     }
     std::size_t bone(std::string_view name);
     void collect_curves();
@@ -426,16 +425,14 @@ Expected<Animation> Builder::run() {
 Expected<Animation> from_cast(cast::Document& document, Diagnostics& warnings) {
     auto animations = document.animations();
     if (animations.empty()) {
-        Diagnostic d;
-        d.file = document.source_name;
-        d.message = "the document has no Animation node, so there is nothing to write as SEAnim";
-        return make_error(std::move(d));
+        return make_error(formats::diagnostic_at(
+            document.source_name, Diagnostic::kNoOffset, {},
+            "the document has no Animation node, so there is nothing to write as SEAnim"));
     }
     if (animations.size() > 1)
-        warnings.push_back(formats::diagnostic_at(
-            document.source_name, Diagnostic::kNoOffset,
-            fmt::format("SEAnim holds one animation; the first of {} is written", animations.size()),
-            Severity::Warning));
+        warnings.push_back(formats::warning(
+            document.source_name, {},
+            fmt::format("SEAnim holds one animation; the first of {} is written", animations.size())));
     return Builder(animations.front(), warnings).run();
 }
 

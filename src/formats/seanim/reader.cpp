@@ -4,15 +4,15 @@
 // checked against the bytes left before anything is allocated.
 #include <castkit/formats/seanim.hpp>
 
-#include "../../platform/platform.hpp"
-#include "../binary.hpp"
+#include "../common/binary_io.hpp"
+#include "../common/se_preamble.hpp"
 
 #include <fmt/format.h>
 
 namespace castkit::seanim {
 namespace {
 
-using formats::ByteCursor;
+using formats::ByteReader;
 using formats::diagnostic_at;
 
 constexpr std::size_t kHeaderStart = 8;   // after magic and version
@@ -46,18 +46,18 @@ public:
     Expected<Body> parse(std::size_t start);
 
 private:
-    Expected<void> bones(ByteCursor& in, Body& body);
+    Expected<void> bones(ByteReader& in, Body& body);
     template <class Frame, class Real>
-    Expected<void> vec3_keys(ByteCursor& in, std::vector<Vec3Key>& keys, const char* what);
+    Expected<void> vec3_keys(ByteReader& in, std::vector<Vec3Key>& keys, const char* what);
     template <class Frame, class Real>
-    Expected<void> quat_keys(ByteCursor& in, std::vector<QuatKey>& keys);
+    Expected<void> quat_keys(ByteReader& in, std::vector<QuatKey>& keys);
     template <class Real>
-    Expected<void> bone_keys(ByteCursor& in, Bone& bone);
-    Expected<void> notes(ByteCursor& in, Body& body);
-    void tail(ByteCursor in, Body& body);
+    Expected<void> bone_keys(ByteReader& in, Bone& bone);
+    Expected<void> notes(ByteReader& in, Body& body);
+    void tail(ByteReader in, Body& body);
 
     Unexpected fail(std::size_t offset, std::string message) const {
-        return make_error(diagnostic_at(file_, offset, std::move(message)));
+        return make_error(diagnostic_at(file_, offset, {}, std::move(message)));
     }
 
     std::span<const std::byte> data_;
@@ -68,17 +68,17 @@ private:
 
 Expected<Body> BodyParser::parse(std::size_t start) {
     Body body;
-    ByteCursor in(data_, start);
+    ByteReader in(data_, std::string(file_), start);
     if ((header_.presence & kBoneBits) != 0 || layout_.names_without_keys)
         if (auto ok = bones(in, body); !ok) return make_error(ok.error());
     if ((header_.presence & kNotes) != 0)
         if (auto ok = notes(in, body); !ok) return make_error(ok.error());
     if ((header_.presence & kCustom) != 0) {
-        if (!in.has(4)) return fail(in.pos(), "truncated custom block: no room for its u32 size");
-        const std::size_t at = in.pos();
+        if (!in.has(4)) return fail(in.offset(), "truncated custom block: no room for its u32 size");
+        const std::size_t at = in.offset();
         const auto size = in.take<std::uint32_t>();
-        if (size > in.left())
-            return fail(at, fmt::format("custom block claims {} bytes but {} are left", size, in.left()));
+        if (size > in.remaining())
+            return fail(at, fmt::format("custom block claims {} bytes but {} are left", size, in.remaining()));
         auto bytes = in.take_bytes(size);
         body.custom.emplace(bytes.begin(), bytes.end());
     }
@@ -86,25 +86,25 @@ Expected<Body> BodyParser::parse(std::size_t start) {
     return body;
 }
 
-Expected<void> BodyParser::bones(ByteCursor& in, Body& body) {
+Expected<void> BodyParser::bones(ByteReader& in, Body& body) {
     const std::uint32_t count = header_.bone_count;
-    if (count > in.left())  // every bone has at least a NUL name
-        return fail(0x18, fmt::format("header claims {} bones but only {} bytes follow", count, in.left()));
+    if (count > in.remaining())  // every bone has at least a NUL name
+        return fail(0x18, fmt::format("header claims {} bones but only {} bytes follow", count, in.remaining()));
     body.bones.resize(count);
     for (Bone& bone : body.bones) {
-        const std::size_t at = in.pos();
+        const std::size_t at = in.offset();
         auto name = in.take_cstr();
         if (!name) return fail(at, "bone name has no NUL before the end of the data");
         bone.name = *name;
     }
     const std::size_t modifier_size = layout_.bone_width + 1u;
-    if (std::size_t{header_.modifier_count} * modifier_size > in.left())
-        return fail(in.pos(), fmt::format("{} modifiers need {} bytes but {} are left",
+    if (std::size_t{header_.modifier_count} * modifier_size > in.remaining())
+        return fail(in.offset(), fmt::format("{} modifiers need {} bytes but {} are left",
                                           header_.modifier_count,
-                                          header_.modifier_count * modifier_size, in.left()));
+                                          header_.modifier_count * modifier_size, in.remaining()));
     body.modifiers.resize(header_.modifier_count);
     for (Modifier& modifier : body.modifiers) {
-        const std::size_t at = in.pos();
+        const std::size_t at = in.offset();
         modifier.bone = in.take_uint(layout_.bone_width);
         modifier.type = in.take<std::uint8_t>();
         if (modifier.bone >= count)
@@ -112,7 +112,7 @@ Expected<void> BodyParser::bones(ByteCursor& in, Body& body) {
                                         modifier.bone, count));
     }
     for (Bone& bone : body.bones) {
-        if (!in.has(1)) return fail(in.pos(), fmt::format("bone '{}': truncated before its flags", bone.name));
+        if (!in.has(1)) return fail(in.offset(), fmt::format("bone '{}': truncated before its flags", bone.name));
         bone.flags = in.take<std::uint8_t>();
         if (layout_.names_without_keys) continue;
         auto ok = (header_.properties & kPrecisionHigh) != 0 ? bone_keys<double>(in, bone)
@@ -123,7 +123,7 @@ Expected<void> BodyParser::bones(ByteCursor& in, Body& body) {
 }
 
 template <class Real>
-Expected<void> BodyParser::bone_keys(ByteCursor& in, Bone& bone) {
+Expected<void> BodyParser::bone_keys(ByteReader& in, Bone& bone) {
     // One instantiation per frame_t width keeps the width test out of the key loops.
     auto dispatch = [&](auto frame_tag) -> Expected<void> {
         using Frame = decltype(frame_tag);
@@ -141,14 +141,14 @@ Expected<void> BodyParser::bone_keys(ByteCursor& in, Bone& bone) {
 }
 
 template <class Frame, class Real>
-Expected<void> BodyParser::vec3_keys(ByteCursor& in, std::vector<Vec3Key>& keys, const char* what) {
-    if (!in.has(sizeof(Frame))) return fail(in.pos(), fmt::format("truncated {} key count", what));
-    const std::size_t at = in.pos();
+Expected<void> BodyParser::vec3_keys(ByteReader& in, std::vector<Vec3Key>& keys, const char* what) {
+    if (!in.has(sizeof(Frame))) return fail(in.offset(), fmt::format("truncated {} key count", what));
+    const std::size_t at = in.offset();
     const std::size_t count = in.take<Frame>();
     constexpr std::size_t stride = sizeof(Frame) + 3 * sizeof(Real);
-    if (count > in.left() / stride)
+    if (count > in.remaining() / stride)
         return fail(at, fmt::format("{} {} keys need {} bytes but {} are left", count, what,
-                                    count * stride, in.left()));
+                                    count * stride, in.remaining()));
     keys.reserve(count);
     const std::byte* p = in.here();
     for (std::size_t i = 0; i < count; ++i, p += stride)
@@ -161,14 +161,14 @@ Expected<void> BodyParser::vec3_keys(ByteCursor& in, std::vector<Vec3Key>& keys,
 }
 
 template <class Frame, class Real>
-Expected<void> BodyParser::quat_keys(ByteCursor& in, std::vector<QuatKey>& keys) {
-    if (!in.has(sizeof(Frame))) return fail(in.pos(), "truncated rotation key count");
-    const std::size_t at = in.pos();
+Expected<void> BodyParser::quat_keys(ByteReader& in, std::vector<QuatKey>& keys) {
+    if (!in.has(sizeof(Frame))) return fail(in.offset(), "truncated rotation key count");
+    const std::size_t at = in.offset();
     const std::size_t count = in.take<Frame>();
     constexpr std::size_t stride = sizeof(Frame) + 4 * sizeof(Real);
-    if (count > in.left() / stride)
+    if (count > in.remaining() / stride)
         return fail(at, fmt::format("{} rotation keys need {} bytes but {} are left", count,
-                                    count * stride, in.left()));
+                                    count * stride, in.remaining()));
     keys.reserve(count);
     const std::byte* p = in.here();
     for (std::size_t i = 0; i < count; ++i, p += stride) {
@@ -182,14 +182,14 @@ Expected<void> BodyParser::quat_keys(ByteCursor& in, std::vector<QuatKey>& keys)
     return {};
 }
 
-Expected<void> BodyParser::notes(ByteCursor& in, Body& body) {
+Expected<void> BodyParser::notes(ByteReader& in, Body& body) {
     const std::size_t min_size = layout_.frame_width + 1u;
-    if (header_.note_count > in.left() / min_size)
+    if (header_.note_count > in.remaining() / min_size)
         return fail(0x20, fmt::format("header claims {} notes but only {} bytes follow",
-                                      header_.note_count, in.left()));
+                                      header_.note_count, in.remaining()));
     body.notes.resize(header_.note_count);
     for (Note& note : body.notes) {
-        const std::size_t at = in.pos();
+        const std::size_t at = in.offset();
         if (!in.has(min_size)) return fail(at, "truncated note");
         note.frame = in.take_uint(layout_.frame_width);
         auto name = in.take_cstr();
@@ -200,11 +200,11 @@ Expected<void> BodyParser::notes(ByteCursor& in, Body& body) {
 }
 
 // Parses an SEBlend trailer at `in`; nullopt when it is not one or is malformed.
-std::optional<std::vector<BlendShape>> blend_trailer(ByteCursor& in) {
+std::optional<std::vector<BlendShape>> blend_trailer(ByteReader& in) {
     if (!in.has(16) || std::memcmp(in.here(), kBlendMagic, 8) != 0) return std::nullopt;
     in.skip(8);
     const auto count = in.take<std::uint64_t>();
-    if (count == 0 || count > in.left()) return std::nullopt;
+    if (count == 0 || count > in.remaining()) return std::nullopt;
     std::vector<BlendShape> shapes(static_cast<std::size_t>(count));
     for (BlendShape& shape : shapes) {
         auto name = in.take_cstr();
@@ -214,7 +214,7 @@ std::optional<std::vector<BlendShape>> blend_trailer(ByteCursor& in) {
     for (BlendShape& shape : shapes) {
         if (!in.has(4)) return std::nullopt;
         const auto keys = in.take<std::uint32_t>();
-        if (keys > in.left() / 16) return std::nullopt;
+        if (keys > in.remaining() / 16) return std::nullopt;
         shape.keys.resize(keys);
         for (BlendKey& key : shape.keys) {
             key.frame = in.take<std::uint32_t>();
@@ -226,14 +226,14 @@ std::optional<std::vector<BlendShape>> blend_trailer(ByteCursor& in) {
     return shapes;
 }
 
-void BodyParser::tail(ByteCursor in, Body& body) {
-    ByteCursor probe = in;
+void BodyParser::tail(ByteReader in, Body& body) {
+    ByteReader probe = in;
     if (auto shapes = blend_trailer(probe)) {
         body.blend_shapes = std::move(*shapes);
         in = probe;
     }
-    body.trailing_offset = in.pos();
-    auto rest = in.take_bytes(in.left());
+    body.trailing_offset = in.offset();
+    auto rest = in.take_bytes(in.remaining());
     body.trailing.assign(rest.begin(), rest.end());
 }
 
@@ -283,32 +283,16 @@ Header parse_header(const std::byte* h) {
 
 Expected<Animation> parse(std::span<const std::byte> bytes, std::string_view source_name,
                           Diagnostics& warnings) {
-    if (bytes.size() < kHeaderStart + 2 || std::memcmp(bytes.data(), "SEAnim", 6) != 0)
-        return make_error(diagnostic_at(source_name, 0, "not an SEAnim file (no 'SEAnim' magic)"));
+    auto preamble = formats::read_se_preamble(bytes, source_name, "SEAnim", kHeaderSize, warnings);
+    if (!preamble) return make_error(preamble.error());
+    const std::uint16_t header_size = preamble->header_size;
     Animation animation;
-    animation.header.version = cast::load<std::uint16_t>(bytes.data() + 6);
-    if (animation.header.version != 1)
-        warnings.push_back(diagnostic_at(source_name, 6,
-                                         fmt::format("SEAnim version {} (castkit knows 1); read as 1",
-                                                     animation.header.version),
-                                         Severity::Warning));
-    const auto header_size = cast::load<std::uint16_t>(bytes.data() + kHeaderStart);
-    if (header_size < kHeaderSize)
-        return make_error(diagnostic_at(source_name, kHeaderStart,
-                                        fmt::format("headerSize {} is below the 28 bytes version 1 "
-                                                    "defines", header_size)));
-    if (bytes.size() < kHeaderStart + header_size)
-        return make_error(diagnostic_at(source_name, kHeaderStart,
-                                        fmt::format("truncated header: {} bytes, the file has {}",
-                                                    header_size, bytes.size() - kHeaderStart)));
-    const Header stored = parse_header(bytes.data());
-    const std::uint16_t version = animation.header.version;
-    animation.header = stored;
-    animation.header.version = version;
+    animation.header = parse_header(bytes.data());
+    animation.header.version = preamble->version;
     animation.header_extra.assign(bytes.begin() + kHeaderStart + kHeaderSize,
                                   bytes.begin() + kHeaderStart + header_size);
     if (animation.header.type > 3)
-        warnings.push_back(diagnostic_at(source_name, 0x0A,
+        warnings.push_back(diagnostic_at(source_name, 0x0A, {},
                                          fmt::format("unknown animation type {}; kept, treated as "
                                                      "absolute", animation.header.type),
                                          Severity::Warning));
@@ -323,7 +307,7 @@ Expected<Animation> parse(std::span<const std::byte> bytes, std::string_view sou
         if (!first) first.emplace(std::move(body));
         else if (clean) {
             warnings.push_back(diagnostic_at(
-                source_name, 0,
+                source_name, 0, {},
                 fmt::format("parsed with {} frame_t, {} bone_t{}: the current width rule does not "
                             "fit this (older writer's) file",
                             layout.frame_width, layout.bone_width,
@@ -338,7 +322,7 @@ Expected<Animation> parse(std::span<const std::byte> bytes, std::string_view sou
     Expected<Body>& body = *first;
     if (!body) return make_error(body.error());
     if (!body->trailing.empty())
-        warnings.push_back(diagnostic_at(source_name, body->trailing_offset,
+        warnings.push_back(diagnostic_at(source_name, body->trailing_offset, {},
                                          fmt::format("{} unknown bytes after the data; kept",
                                                      body->trailing.size()),
                                          Severity::Warning));
@@ -355,9 +339,9 @@ Expected<Animation> parse(std::span<const std::byte> bytes, std::string_view sou
 }
 
 Expected<Animation> open(const std::filesystem::path& path, Diagnostics& warnings) {
-    auto mapped = platform::map_file(path);
-    if (!mapped) return make_error(mapped.error());
-    return parse((*mapped)->bytes(), path.string(), warnings);
+    return formats::parse_mapped(path, [&](cast::Bytes bytes, const std::string& name) {
+        return parse(bytes, name, warnings);
+    });
 }
 
 }  // namespace castkit::seanim

@@ -4,7 +4,7 @@
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/seanim.hpp>
 
-#include "../binary.hpp"
+#include "../common/binary_io.hpp"
 #include "../cast_extras.hpp"
 #include "mapping.hpp"
 
@@ -70,18 +70,16 @@ cast::Document Converter::run() {
     out.set_framerate(a_.header.framerate);
     out.set_looping(a_.looped());
     if (a_.header.type > 3)
-        warnings_.push_back(formats::diagnostic_at(
-            "", Diagnostic::kNoOffset,
-            fmt::format("animation type {} is unknown: curves are marked absolute", a_.header.type),
-            Severity::Warning));
+        warnings_.push_back(formats::warning(
+            "", {},
+            fmt::format("animation type {} is unknown: curves are marked absolute", a_.header.type)));
     std::unordered_set<std::string_view> names;
     for (const Bone& bone : a_.bones) {
         if (!names.insert(bone.name).second)
-            warnings_.push_back(formats::diagnostic_at(
-                "", Diagnostic::kNoOffset,
+            warnings_.push_back(formats::warning(
+                "", {},
                 fmt::format("two bones are named '{}': Cast curves name bones, so their keys merge "
-                            "on the way back", bone.name),
-                Severity::Warning));
+                            "on the way back", bone.name)));
         bone_curves(out, bone);
     }
     overrides(out);

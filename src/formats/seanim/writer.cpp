@@ -3,8 +3,7 @@
 // the reference writers do (notes/formats.md §1.9).
 #include <castkit/formats/seanim.hpp>
 
-#include "../../platform/platform.hpp"
-#include "../binary.hpp"
+#include "../common/binary_io.hpp"
 #include "mapping.hpp"
 
 #include <fmt/format.h>
@@ -14,13 +13,11 @@
 namespace castkit::seanim {
 namespace {
 
-using formats::ByteBuilder;
+using formats::ByteWriter;
 using detail::keyed_bits;
 
-Unexpected invalid(std::string message) {
-    Diagnostic d;
-    d.message = "cannot write SEAnim: " + std::move(message);
-    return make_error(std::move(d));
+Unexpected invalid(std::string_view message) {
+    return make_error(formats::write_error({}, fmt::format("cannot write SEAnim: {}", message)));
 }
 
 std::uint64_t max_of(std::uint64_t width) { return width >= 4 ? 0xFFFFFFFFu : (1ull << (8 * width)) - 1; }
@@ -73,7 +70,7 @@ Expected<void> check(const Animation& a) {
     return {};
 }
 
-void put_header(ByteBuilder& out, const Animation& a) {
+void put_header(ByteWriter& out, const Animation& a) {
     const Header& h = a.header;
     out.put_bytes(std::as_bytes(std::span("SEAnim", 6)));
     out.put(h.version);
@@ -93,7 +90,7 @@ void put_header(ByteBuilder& out, const Animation& a) {
 }
 
 template <class Real>
-void put_bone_keys(ByteBuilder& out, const Animation& a, const Bone& bone) {
+void put_bone_keys(ByteWriter& out, const Animation& a, const Bone& bone) {
     const unsigned fw = a.frame_width;
     const std::uint8_t presence = a.header.presence;
     if (presence & kBoneLocation) {
@@ -212,8 +209,8 @@ void canonicalize(Animation& a) {
 
 Expected<std::vector<std::byte>> write_to_buffer(const Animation& a) {
     if (auto ok = check(a); !ok) return make_error(ok.error());
-    ByteBuilder out;
-    out.bytes.reserve(estimated_size(a));
+    ByteWriter out;
+    out.reserve(estimated_size(a));
     put_header(out, a);
     if ((a.header.presence & kBoneBits) != 0 || a.bone_names_without_keys) {
         for (const Bone& bone : a.bones) out.put_cstr(bone.name);
@@ -252,16 +249,11 @@ Expected<std::vector<std::byte>> write_to_buffer(const Animation& a) {
         }
     }
     out.put_bytes(a.trailing);
-    return std::move(out.bytes);
+    return out.take();
 }
 
 Expected<void> write(const Animation& animation, const std::filesystem::path& path) {
-    auto bytes = write_to_buffer(animation);
-    if (!bytes) return make_error(bytes.error());
-    auto file = platform::create_atomic_file(path);
-    if (!file) return make_error(file.error());
-    if (auto ok = (*file)->write(*bytes); !ok) return ok;
-    return (*file)->commit();
+    return formats::write_serialised(path, write_to_buffer(animation));
 }
 
 }  // namespace castkit::seanim

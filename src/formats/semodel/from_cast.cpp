@@ -5,7 +5,7 @@
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/semodel.hpp>
 
-#include "../binary.hpp"
+#include "../common/binary_io.hpp"
 #include "../cast_extras.hpp"
 #include "mapping.hpp"
 
@@ -24,8 +24,7 @@ public:
 
 private:
     void warn(std::string message) {
-        warnings_.push_back(formats::diagnostic_at("", Diagnostic::kNoOffset, std::move(message),
-                                                   Severity::Warning));
+        warnings_.push_back(formats::warning("", {}, std::move(message)));
     }
     void bones();
     void mesh(const cast::Mesh& in, std::size_t index);
@@ -271,16 +270,14 @@ Expected<Model> Builder::run() {
 Expected<Model> from_cast(cast::Document& document, Diagnostics& warnings) {
     auto models = document.models();
     if (models.empty()) {
-        Diagnostic d;
-        d.file = document.source_name;
-        d.message = "the document has no Model node, so there is nothing to write as SEModel";
-        return make_error(std::move(d));
+        return make_error(formats::diagnostic_at(
+            document.source_name, Diagnostic::kNoOffset, {},
+            "the document has no Model node, so there is nothing to write as SEModel"));
     }
     if (models.size() > 1)
-        warnings.push_back(formats::diagnostic_at(
-            document.source_name, Diagnostic::kNoOffset,
-            fmt::format("SEModel holds one model; the first of {} is written", models.size()),
-            Severity::Warning));
+        warnings.push_back(formats::warning(
+            document.source_name, {},
+            fmt::format("SEModel holds one model; the first of {} is written", models.size())));
     return Builder(models.front(), warnings).run();
 }
 

@@ -3,15 +3,15 @@
 // a mesh's UV layer and influence counts count only when the header's flag is set.
 #include <castkit/formats/semodel.hpp>
 
-#include "../../platform/platform.hpp"
-#include "../binary.hpp"
+#include "../common/binary_io.hpp"
+#include "../common/se_preamble.hpp"
 
 #include <fmt/format.h>
 
 namespace castkit::semodel {
 namespace {
 
-using formats::ByteCursor;
+using formats::ByteReader;
 using formats::diagnostic_at;
 
 constexpr std::size_t kHeaderStart = 9;  // after magic and version
@@ -34,14 +34,14 @@ public:
     Expected<void> run(std::size_t start);
 
 private:
-    Expected<void> bones(ByteCursor& in);
-    Expected<void> mesh(ByteCursor& in, Mesh& mesh, std::size_t index);
-    Expected<void> materials(ByteCursor& in);
+    Expected<void> bones(ByteReader& in);
+    Expected<void> mesh(ByteReader& in, Mesh& mesh, std::size_t index);
+    Expected<void> materials(ByteReader& in);
     Unexpected fail(std::size_t offset, std::string message) const {
-        return make_error(diagnostic_at(file_, offset, std::move(message)));
+        return make_error(diagnostic_at(file_, offset, {}, std::move(message)));
     }
     template <class T>
-    void read_array(ByteCursor& in, std::vector<T>& out, std::size_t count) {
+    void read_array(ByteReader& in, std::vector<T>& out, std::size_t count) {
         out.resize(count);
         if (count > 0) std::memcpy(out.data(), in.here(), count * sizeof(T));
         in.skip(count * sizeof(T));
@@ -53,33 +53,33 @@ private:
 };
 
 Expected<void> Parser::run(std::size_t start) {
-    ByteCursor in(data_, start);
+    ByteReader in(data_, std::string(file_), start);
     const Header& h = model_.header;
     if (h.presence & kBones)
         if (auto ok = bones(in); !ok) return ok;
     if (h.presence & kMeshes) {
-        if (h.mesh_count > in.left() / 11)  // every mesh has an 11-byte header
+        if (h.mesh_count > in.remaining() / 11)  // every mesh has an 11-byte header
             return fail(0x12, fmt::format("header claims {} meshes but only {} bytes follow",
-                                          h.mesh_count, in.left()));
+                                          h.mesh_count, in.remaining()));
         model_.meshes.resize(h.mesh_count);
         for (std::size_t i = 0; i < model_.meshes.size(); ++i)
             if (auto ok = mesh(in, model_.meshes[i], i); !ok) return ok;
     }
     if (h.presence & kMaterials)
         if (auto ok = materials(in); !ok) return ok;
-    auto rest = in.take_bytes(in.left());
+    auto rest = in.take_bytes(in.remaining());
     model_.trailing.assign(rest.begin(), rest.end());
     return {};
 }
 
-Expected<void> Parser::bones(ByteCursor& in) {
+Expected<void> Parser::bones(ByteReader& in) {
     const Header& h = model_.header;
-    if (h.bone_count > in.left() / 6)  // a NUL name, flags and a parent at least
+    if (h.bone_count > in.remaining() / 6)  // a NUL name, flags and a parent at least
         return fail(0x0E, fmt::format("header claims {} bones but only {} bytes follow",
-                                      h.bone_count, in.left()));
+                                      h.bone_count, in.remaining()));
     model_.bones.resize(h.bone_count);
     for (Bone& bone : model_.bones) {
-        const std::size_t at = in.pos();
+        const std::size_t at = in.offset();
         auto name = in.take_cstr();
         if (!name) return fail(at, "bone name has no NUL before the end of the data");
         bone.name = *name;
@@ -87,9 +87,9 @@ Expected<void> Parser::bones(ByteCursor& in) {
     const std::size_t stride = 5 + ((h.bone_presence & kGlobalMatrices) ? 28 : 0) +
                                ((h.bone_presence & kLocalMatrices) ? 28 : 0) +
                                ((h.bone_presence & kScales) ? 12 : 0);
-    if (model_.bones.size() > in.left() / stride)
-        return fail(in.pos(), fmt::format("{} bones need {} bytes of data but {} are left",
-                                          model_.bones.size(), model_.bones.size() * stride, in.left()));
+    if (model_.bones.size() > in.remaining() / stride)
+        return fail(in.offset(), fmt::format("{} bones need {} bytes of data but {} are left",
+                                          model_.bones.size(), model_.bones.size() * stride, in.remaining()));
     for (Bone& bone : model_.bones) {
         bone.flags = in.take<std::uint8_t>();
         bone.parent = in.take<std::int32_t>();
@@ -106,8 +106,8 @@ Expected<void> Parser::bones(ByteCursor& in) {
     return {};
 }
 
-Expected<void> Parser::mesh(ByteCursor& in, Mesh& mesh, std::size_t index) {
-    const std::size_t at = in.pos();
+Expected<void> Parser::mesh(ByteReader& in, Mesh& mesh, std::size_t index) {
+    const std::size_t at = in.offset();
     if (!in.has(11)) return fail(at, fmt::format("mesh {}: truncated header", index));
     mesh.flags = in.take<std::uint8_t>();
     mesh.uv_layer_count = in.take<std::uint8_t>();
@@ -119,9 +119,9 @@ Expected<void> Parser::mesh(ByteCursor& in, Mesh& mesh, std::size_t index) {
     const std::size_t bone_width = formats::width_for(model_.header.bone_count);
     const std::size_t stride = 12 + layers * 8 + ((flags & kNormals) ? 12 : 0) +
                                ((flags & kColors) ? 4 : 0) + influences * (bone_width + 4);
-    if (vertices > in.left() / stride)
+    if (vertices > in.remaining() / stride)
         return fail(at + 3, fmt::format("mesh {}: {} vertices need {} bytes but {} are left", index,
-                                        vertices, std::uint64_t{vertices} * stride, in.left()));
+                                        vertices, std::uint64_t{vertices} * stride, in.remaining()));
     read_array(in, mesh.positions, vertices);
     if (layers > 0) read_array(in, mesh.uvs, vertices * layers);
     if (flags & kNormals) read_array(in, mesh.normals, vertices);
@@ -137,9 +137,9 @@ Expected<void> Parser::mesh(ByteCursor& in, Mesh& mesh, std::size_t index) {
         });
     }
     const unsigned face_width = formats::width_for(vertices);
-    if (faces > in.left() / (3 * face_width))
+    if (faces > in.remaining() / (3 * face_width))
         return fail(at + 7, fmt::format("mesh {}: {} faces need {} bytes but {} are left", index,
-                                        faces, std::uint64_t{faces} * 3 * face_width, in.left()));
+                                        faces, std::uint64_t{faces} * 3 * face_width, in.remaining()));
     if (face_width == 4) {
         read_array(in, mesh.faces, std::size_t{faces} * 3);
     } else {
@@ -148,27 +148,27 @@ Expected<void> Parser::mesh(ByteCursor& in, Mesh& mesh, std::size_t index) {
             for (std::uint32_t& f : mesh.faces) f = in.take<decltype(index_tag)>();
         });
     }
-    if (layers * 4 > in.left())
-        return fail(in.pos(), fmt::format("mesh {}: truncated material indices", index));
+    if (layers * 4 > in.remaining())
+        return fail(in.offset(), fmt::format("mesh {}: truncated material indices", index));
     read_array(in, mesh.material_indices, layers);
     return {};
 }
 
-Expected<void> Parser::materials(ByteCursor& in) {
+Expected<void> Parser::materials(ByteReader& in) {
     const Header& h = model_.header;
-    if (h.material_count > in.left() / 2)  // a NUL name and the simple flag at least
+    if (h.material_count > in.remaining() / 2)  // a NUL name and the simple flag at least
         return fail(0x16, fmt::format("header claims {} materials but only {} bytes follow",
-                                      h.material_count, in.left()));
+                                      h.material_count, in.remaining()));
     model_.materials.resize(h.material_count);
     for (Material& material : model_.materials) {
-        const std::size_t at = in.pos();
+        const std::size_t at = in.offset();
         auto text = [&](std::string& out) -> bool {
             auto s = in.take_cstr();
             if (s) out = *s;
             return s.has_value();
         };
         if (!text(material.name)) return fail(at, "material name has no NUL before the end of the data");
-        if (!in.has(1)) return fail(in.pos(), fmt::format("material '{}': truncated", material.name));
+        if (!in.has(1)) return fail(in.offset(), fmt::format("material '{}': truncated", material.name));
         material.simple = in.take<std::uint8_t>();
         if (material.simple != 0 &&
             !(text(material.diffuse) && text(material.normal) && text(material.specular)))
@@ -182,24 +182,12 @@ Expected<void> Parser::materials(ByteCursor& in) {
 
 Expected<Model> parse(std::span<const std::byte> bytes, std::string_view source_name,
                       Diagnostics& warnings) {
-    if (bytes.size() < kHeaderStart + 2 || std::memcmp(bytes.data(), "SEModel", 7) != 0)
-        return make_error(diagnostic_at(source_name, 0, "not an SEModel file (no 'SEModel' magic)"));
+    auto preamble = formats::read_se_preamble(bytes, source_name, "SEModel", kHeaderSize, warnings);
+    if (!preamble) return make_error(preamble.error());
+    const std::uint16_t header_size = preamble->header_size;
     Model model;
     Header& h = model.header;
-    h.version = cast::load<std::uint16_t>(bytes.data() + 7);
-    if (h.version != 1)
-        warnings.push_back(diagnostic_at(source_name, 7,
-                                         fmt::format("SEModel version {} (castkit knows 1); read as 1", h.version),
-                                         Severity::Warning));
-    const auto header_size = cast::load<std::uint16_t>(bytes.data() + kHeaderStart);
-    if (header_size < kHeaderSize)
-        return make_error(diagnostic_at(source_name, kHeaderStart,
-                                        fmt::format("headerSize {} is below the 20 bytes version 1 "
-                                                    "defines", header_size)));
-    if (bytes.size() < kHeaderStart + header_size)
-        return make_error(diagnostic_at(source_name, kHeaderStart,
-                                        fmt::format("truncated header: {} bytes, the file has {}",
-                                                    header_size, bytes.size() - kHeaderStart)));
+    h.version = preamble->version;
     const std::byte* p = bytes.data();
     h.presence = cast::load<std::uint8_t>(p + 0x0B);
     h.bone_presence = cast::load<std::uint8_t>(p + 0x0C);
@@ -216,7 +204,7 @@ Expected<Model> parse(std::span<const std::byte> bytes, std::string_view source_
     if (!model.trailing.empty()) {
         const bool blend = model.trailing.size() >= 8 && std::memcmp(model.trailing.data(), "SEBlend\n", 8) == 0;
         warnings.push_back(diagnostic_at(
-            source_name, bytes.size() - model.trailing.size(),
+            source_name, bytes.size() - model.trailing.size(), {},
             blend ? fmt::format("SEBlend trailer ({} bytes) kept as opaque bytes: castkit does not "
                                 "convert SEModel blend shapes", model.trailing.size())
                   : fmt::format("{} unknown bytes after the data; kept", model.trailing.size()),
@@ -226,9 +214,9 @@ Expected<Model> parse(std::span<const std::byte> bytes, std::string_view source_
 }
 
 Expected<Model> open(const std::filesystem::path& path, Diagnostics& warnings) {
-    auto mapped = platform::map_file(path);
-    if (!mapped) return make_error(mapped.error());
-    return parse((*mapped)->bytes(), path.string(), warnings);
+    return formats::parse_mapped(path, [&](cast::Bytes bytes, const std::string& name) {
+        return parse(bytes, name, warnings);
+    });
 }
 
 }  // namespace castkit::semodel

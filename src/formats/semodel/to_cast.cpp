@@ -5,7 +5,7 @@
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/semodel.hpp>
 
-#include "../binary.hpp"
+#include "../common/binary_io.hpp"
 #include "../cast_extras.hpp"
 #include "mapping.hpp"
 

@@ -2,20 +2,17 @@
 // stream sizes agree with the counts and flags, so every file it writes reads back.
 #include <castkit/formats/semodel.hpp>
 
-#include "../../platform/platform.hpp"
-#include "../binary.hpp"
+#include "../common/binary_io.hpp"
 
 #include <fmt/format.h>
 
 namespace castkit::semodel {
 namespace {
 
-using formats::ByteBuilder;
+using formats::ByteWriter;
 
-Unexpected invalid(std::string message) {
-    Diagnostic d;
-    d.message = "cannot write SEModel: " + std::move(message);
-    return make_error(std::move(d));
+Unexpected invalid(std::string_view message) {
+    return make_error(formats::write_error({}, fmt::format("cannot write SEModel: {}", message)));
 }
 
 Expected<void> check_mesh(const Model& model, const Mesh& mesh, std::size_t index) {
@@ -68,11 +65,11 @@ Expected<void> check(const Model& model) {
 }
 
 template <class T>
-void put_array(ByteBuilder& out, const std::vector<T>& values) {
+void put_array(ByteWriter& out, const std::vector<T>& values) {
     out.put_bytes(std::as_bytes(std::span(values)));
 }
 
-void put_mesh(ByteBuilder& out, const Model& model, const Mesh& mesh) {
+void put_mesh(ByteWriter& out, const Model& model, const Mesh& mesh) {
     out.put(mesh.flags);
     out.put(mesh.uv_layer_count);
     out.put(mesh.max_influence);
@@ -112,12 +109,12 @@ void canonicalize(Model& model) {
 Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
     if (auto ok = check(model); !ok) return make_error(ok.error());
     const Header& h = model.header;
-    ByteBuilder out;
+    ByteWriter out;
     std::size_t estimate = 64 + model.trailing.size();
     for (const Mesh& m : model.meshes)
         estimate += 11 + m.positions.size() * 12 + m.uvs.size() * 8 + m.normals.size() * 12 +
                     m.colors.size() * 4 + m.weights.size() * 8 + m.faces.size() * 4;
-    out.bytes.reserve(estimate);
+    out.reserve(estimate);
     out.put_bytes(std::as_bytes(std::span("SEModel", 7)));
     out.put(h.version);
     out.put(static_cast<std::uint16_t>(20 + model.header_extra.size()));
@@ -153,16 +150,11 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model) {
         out.put_cstr(material.specular);
     }
     out.put_bytes(model.trailing);
-    return std::move(out.bytes);
+    return out.take();
 }
 
 Expected<void> write(const Model& model, const std::filesystem::path& path) {
-    auto bytes = write_to_buffer(model);
-    if (!bytes) return make_error(bytes.error());
-    auto file = platform::create_atomic_file(path);
-    if (!file) return make_error(file.error());
-    if (auto ok = (*file)->write(*bytes); !ok) return ok;
-    return (*file)->commit();
+    return formats::write_serialised(path, write_to_buffer(model));
 }
 
 }  // namespace castkit::semodel
