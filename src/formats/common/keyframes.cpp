@@ -1,5 +1,7 @@
 #include "keyframes.hpp"
 
+#include <castkit/anim/curve_sampling.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -141,8 +143,7 @@ glm::vec4 sample_slerp(const std::vector<QuatKey>& keys, double frame) {
     float t = span > 0 ? static_cast<float>((frame - a.frame) / span) : 0.0f;
     glm::quat qa = glm::normalize(cast::quat_from_xyzw(a.value));
     glm::quat qb = glm::normalize(cast::quat_from_xyzw(b.value));
-    if (glm::dot(qa, qb) < 0.0f) qb = -qb;  // shortest path
-    return cast::xyzw_from_quat(glm::normalize(glm::slerp(qa, qb, t)));
+    return cast::xyzw_from_quat(anim::shortest_slerp(qa, qb, t));
 }
 
 Expected<void> add_curves(cast::Animation& animation, const NodeKeys& node,

@@ -30,10 +30,10 @@ struct NodeKeys {
     std::vector<Vec3Key> scales;
 };
 
-// Interpolation used when keys must be resampled at whole frames. These two functions stand in
-// for the shared animation evaluator (src/anim): linear for vectors, shortest-path normalised
-// slerp for quaternions, holding the first and last key outside the keyed range (rules 20, 21).
-// O(log keys) each.
+// Interpolation used when keys must be resampled at whole frames: linear for vectors, and the
+// animation evaluator's shortest-path slerp (anim::shortest_slerp) for quaternions, holding the
+// first and last key outside the keyed range (rules 20, 21). Keys here carry fractional frames
+// in double precision, so the search is their own. O(log keys) each.
 glm::vec3 sample_linear(const std::vector<Vec3Key>& keys, double frame);
 glm::vec4 sample_slerp(const std::vector<QuatKey>& keys, double frame);
 
