@@ -11,6 +11,12 @@
 
 namespace castkit {
 
+// What a caller may ask of any writer; each format uses the options that apply to it.
+struct WriteOptions {
+    // glTF: merge the files Instances reference instead of naming them in `extras`.
+    bool inline_instances = false;
+};
+
 struct FormatInfo {
     std::string_view name;                         // "cast", "seanim", …
     std::vector<std::string_view> extensions;      // ".cast"; longest match wins (".dmf.json")
@@ -18,7 +24,7 @@ struct FormatInfo {
     Expected<cast::Document> (*read)(const std::filesystem::path& path, Diagnostics& warnings);
     // Writes a Cast document; warnings name what the format cannot hold and was dropped.
     Expected<void> (*write)(cast::Document& document, const std::filesystem::path& path,
-                            Diagnostics& warnings);
+                            const WriteOptions& options, Diagnostics& warnings);
 };
 
 // All registered formats.

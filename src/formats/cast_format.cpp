@@ -11,7 +11,7 @@ Expected<cast::Document> read_cast(const std::filesystem::path& path, Diagnostic
 }
 
 Expected<void> write_cast(cast::Document& document, const std::filesystem::path& path,
-                          Diagnostics&) {
+                          const WriteOptions&, Diagnostics&) {
     return cast::write(document, path);
 }
 

@@ -103,11 +103,6 @@ struct SceneWriter {
 
 }  // namespace
 
-ExportOptions& registry_export_options() {
-    static ExportOptions options;
-    return options;
-}
-
 Expected<void> write(const cast::Document& document, const std::filesystem::path& path,
                      const ExportOptions& options, Diagnostics& warnings) {
     detail::Exporter exporter(path.string(), options, warnings);

@@ -61,9 +61,11 @@ Expected<cast::Document> read_format(const std::filesystem::path& path, Diagnost
 }
 
 Expected<void> write_format(bool binary, cast::Document& document,
-                            const std::filesystem::path& path, Diagnostics& warnings) {
-    ExportOptions options = registry_export_options();
+                            const std::filesystem::path& path, const WriteOptions& requested,
+                            Diagnostics& warnings) {
+    ExportOptions options;
     options.binary = binary;
+    options.inline_instances = requested.inline_instances;
     return write(document, path, options, warnings);
 }
 
@@ -124,18 +126,16 @@ FormatInfo glb_format() {
     return {"glb",
             {".glb"},
             gltf::read_format,
-            [](cast::Document& d, const std::filesystem::path& p, Diagnostics& w) {
-                return gltf::write_format(true, d, p, w);
-            }};
+            [](cast::Document& d, const std::filesystem::path& p, const WriteOptions& o,
+               Diagnostics& w) { return gltf::write_format(true, d, p, o, w); }};
 }
 
 FormatInfo gltf_format() {
     return {"gltf",
             {".gltf"},
             gltf::read_format,
-            [](cast::Document& d, const std::filesystem::path& p, Diagnostics& w) {
-                return gltf::write_format(false, d, p, w);
-            }};
+            [](cast::Document& d, const std::filesystem::path& p, const WriteOptions& o,
+               Diagnostics& w) { return gltf::write_format(false, d, p, o, w); }};
 }
 
 }  // namespace castkit::formats

@@ -3,7 +3,6 @@
 
 #include <castkit/cast/dump.hpp>
 #include <castkit/formats.hpp>
-#include <castkit/gltf/gltf.hpp>
 
 #include "../../src/platform/platform.hpp"
 
@@ -62,6 +61,7 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
         std::vector<std::string> inputs;
         std::string input, output, from, to;
         bool json = false;
+        WriteOptions write_options;
         std::size_t max_elements = 8;
     };
     auto options = std::make_shared<Options>();
@@ -108,7 +108,7 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
     convert->add_option("output", options->output, "Output file ('-' for stdout)")->required();
     convert->add_option("--from", options->from, "Input format, overriding the extension");
     convert->add_option("--to", options->to, "Output format, overriding the extension");
-    convert->add_flag("--inline-instances", gltf::registry_export_options().inline_instances,
+    convert->add_flag("--inline-instances", options->write_options.inline_instances,
                       "glTF: merge the files Instances reference instead of naming them");
     convert->callback([options, &exit_code] {
         auto document = load(options->input, options->from);
@@ -125,7 +125,7 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
             return;
         }
         Diagnostics warnings;
-        auto written = format->write(*document, options->output, warnings);
+        auto written = format->write(*document, options->output, options->write_options, warnings);
         print_diagnostics(warnings);
         if (!written) {
             fmt::print(stderr, "{}\n", written.error().to_string());

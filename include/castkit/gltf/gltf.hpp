@@ -35,7 +35,4 @@ Expected<void> write(const cast::Document& document, const std::filesystem::path
 // is not linear). Malformed input is an error naming the file and the JSON path. O(file size).
 Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& warnings);
 
-// Export options the format registry's glTF writers use (the CLI's `convert` sets them).
-ExportOptions& registry_export_options();
-
 }  // namespace castkit::gltf

@@ -43,14 +43,14 @@ Expected<dmf::Model> to_model(cast::Document& document, Diagnostics& warnings) {
 }
 
 Expected<void> write_dmf(cast::Document& document, const std::filesystem::path& path,
-                         Diagnostics& warnings) {
+                         const WriteOptions&, Diagnostics& warnings) {
     auto model = to_model(document, warnings);
     if (!model) return make_error(model.error());
     return dmf::write(*model, path);
 }
 
 Expected<void> write_dmf_json(cast::Document& document, const std::filesystem::path& path,
-                              Diagnostics& warnings) {
+                              const WriteOptions&, Diagnostics& warnings) {
     auto model = to_model(document, warnings);
     if (!model) return make_error(model.error());
     return dmf::write_json(*model, path);

@@ -13,7 +13,7 @@ Expected<cast::Document> read_k3d(const std::filesystem::path& path, Diagnostics
 }
 
 Expected<void> write_k3d(cast::Document& document, const std::filesystem::path& path,
-                         Diagnostics& warnings) {
+                         const WriteOptions&, Diagnostics& warnings) {
     auto model = k3d::from_cast(document, warnings);
     if (!model) return make_error(model.error());
     return k3d::write(*model, path);

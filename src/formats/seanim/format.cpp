@@ -18,7 +18,7 @@ Expected<cast::Document> read_seanim(const std::filesystem::path& path, Diagnost
 }
 
 Expected<void> write_seanim(cast::Document& document, const std::filesystem::path& path,
-                            Diagnostics& warnings) {
+                            const WriteOptions&, Diagnostics& warnings) {
     auto animation = seanim::from_cast(document, warnings);
     if (!animation) return make_error(animation.error());
     return seanim::write(*animation, path);

@@ -18,7 +18,7 @@ Expected<cast::Document> read_semodel(const std::filesystem::path& path, Diagnos
 }
 
 Expected<void> write_semodel(cast::Document& document, const std::filesystem::path& path,
-                            Diagnostics& warnings) {
+                            const WriteOptions&, Diagnostics& warnings) {
     auto model = semodel::from_cast(document, warnings);
     if (!model) return make_error(model.error());
     return semodel::write(*model, path);
