@@ -1,6 +1,6 @@
-#include <castkit/diagnostic.hpp>
-
 #include <fmt/format.h>
+
+#include <castkit/diagnostic.hpp>
 
 namespace castkit {
 
@@ -18,9 +18,12 @@ std::string Diagnostic::to_string() const {
 
 const char* severity_name(Severity severity) {
     switch (severity) {
-        case Severity::Info: return "info";
-        case Severity::Warning: return "warning";
-        case Severity::Error: return "error";
+        case Severity::Info:
+            return "info";
+        case Severity::Warning:
+            return "warning";
+        case Severity::Error:
+            return "error";
     }
     return "error";
 }

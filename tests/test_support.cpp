@@ -1,12 +1,13 @@
 #include "test_support.hpp"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <unistd.h>
 #include <fstream>
 #include <iterator>
-#include <sys/wait.h>
 
 namespace castkit::test {
 
@@ -22,7 +23,8 @@ std::vector<std::byte> read_bytes(const std::filesystem::path& path) {
 
 void write_bytes(const std::filesystem::path& path, const std::vector<std::byte>& bytes) {
     std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
 }
 
 namespace {
@@ -57,7 +59,8 @@ std::string slurp(const std::filesystem::path& path) {
 CommandResult run_cli(const std::string& arguments) {
     static int counter = 0;
     auto dir = std::filesystem::temp_directory_path();
-    std::string stem = "castkit-cli-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    std::string stem =
+        "castkit-cli-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
     auto out = dir / (stem + ".out");
     auto err = dir / (stem + ".err");
     std::string command = std::string("\"") + CASTKIT_CLI + "\" " + arguments + " >\"" +

@@ -13,7 +13,7 @@ enum class Severity : std::uint8_t { Info, Warning, Error };
 // node path ("root[0]/model[2]/mesh[0]"), plus a stable rule id where one applies.
 struct Diagnostic {
     Severity severity = Severity::Error;
-    std::string file;     // empty when reading from memory without a name
+    std::string file;  // empty when reading from memory without a name
     std::uint64_t offset = kNoOffset;
     std::string path;     // node path, or a JSON path for JSON formats
     std::string rule;     // stable id such as "cast.nodesize"; may be empty

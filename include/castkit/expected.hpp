@@ -2,9 +2,8 @@
 // across its API; every fallible call returns one of these.
 #pragma once
 
-#include <castkit/diagnostic.hpp>
-
 #include <cassert>
+#include <castkit/diagnostic.hpp>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -23,12 +22,10 @@ inline Unexpected make_error(Diagnostic diagnostic) {
 
 template <class T>
 class [[nodiscard]] Expected {
-public:
+  public:
     using value_type = T;
 
-    Expected()
-        requires std::is_default_constructible_v<T>
-        : state_(std::in_place_index<0>) {}
+    Expected() requires std::is_default_constructible_v<T> : state_(std::in_place_index<0>) {}
     Expected(T value) : state_(std::in_place_index<0>, std::move(value)) {}
     Expected(Unexpected error) : state_(std::in_place_index<1>, std::move(error.error)) {}
 
@@ -58,14 +55,14 @@ public:
         return std::get<1>(state_);
     }
 
-private:
+  private:
     std::variant<T, Diagnostic> state_;
 };
 
 // Expected<void>: success or a Diagnostic.
 template <>
 class [[nodiscard]] Expected<void> {
-public:
+  public:
     Expected() = default;
     Expected(Unexpected error) : error_(std::move(error.error)), failed_(true) {}
 
@@ -76,7 +73,7 @@ public:
         return error_;
     }
 
-private:
+  private:
     Diagnostic error_;
     bool failed_ = false;
 };

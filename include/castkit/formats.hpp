@@ -3,7 +3,6 @@
 #pragma once
 
 #include <castkit/cast/document.hpp>
-
 #include <filesystem>
 #include <optional>
 #include <string_view>
@@ -18,8 +17,8 @@ struct WriteOptions {
 };
 
 struct FormatInfo {
-    std::string_view name;                         // "cast", "seanim", …
-    std::vector<std::string_view> extensions;      // ".cast"; longest match wins (".dmf.json")
+    std::string_view name;                     // "cast", "seanim", …
+    std::vector<std::string_view> extensions;  // ".cast"; longest match wins (".dmf.json")
     // Reads a file into a Cast document; warnings name what was approximated.
     Expected<cast::Document> (*read)(const std::filesystem::path& path, Diagnostics& warnings);
     // Writes a Cast document; warnings name what the format cannot hold and was dropped.

@@ -1,6 +1,5 @@
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/nodes.hpp>
-
 #include <unordered_set>
 
 namespace castkit::cast {
@@ -17,7 +16,9 @@ void collect_hashes(const Node& node, std::unordered_set<std::uint64_t>& used) {
 
 Document::Document() : next_hash_(kHashBase) {}
 
-void Document::retain(std::shared_ptr<const void> storage) { storage_.push_back(std::move(storage)); }
+void Document::retain(std::shared_ptr<const void> storage) {
+    storage_.push_back(std::move(storage));
+}
 
 std::uint64_t Document::next_hash() {
     // Rule 12: deterministic hashes from the reference base, never colliding with stored ones.

@@ -1,9 +1,8 @@
 // `castkit dump`: the node tree as indented text or as JSON in castkit's dump schema.
-#include <castkit/cast/dump.hpp>
-
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <castkit/cast/dump.hpp>
 #include <cmath>
 #include <iterator>
 
@@ -16,11 +15,21 @@ void json_string(std::string& out, std::string_view text) {
     out += '"';
     for (char c : text) {
         switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
             default:
                 if (static_cast<unsigned char>(c) < 0x20)
                     fmt::format_to(Out(out), "\\u{:04x}", static_cast<unsigned char>(c));
@@ -34,9 +43,12 @@ void json_string(std::string& out, std::string_view text) {
 // Shortest round-trip text for the stored precision; non-finite values as strings.
 template <class T>
 void json_number(std::string& out, T value) {
-    if (std::isnan(value)) out += "\"nan\"";
-    else if (std::isinf(value)) out += value > 0 ? "\"inf\"" : "\"-inf\"";
-    else fmt::format_to(Out(out), "{}", value);
+    if (std::isnan(value))
+        out += "\"nan\"";
+    else if (std::isinf(value))
+        out += value > 0 ? "\"inf\"" : "\"-inf\"";
+    else
+        fmt::format_to(Out(out), "{}", value);
 }
 
 // The strings of an `s` property in one pass (Property::string(i) rescans from the start, which
@@ -107,7 +119,8 @@ void json_node(std::string& out, const Node& node) {
     out += ']';
     if (!node.opaque.empty()) {
         out += ",\"opaque\":\"";
-        for (std::byte b : node.opaque) fmt::format_to(Out(out), "{:02x}", static_cast<unsigned>(b));
+        for (std::byte b : node.opaque)
+            fmt::format_to(Out(out), "{:02x}", static_cast<unsigned>(b));
         out += '"';
     }
     out += '}';

@@ -1,10 +1,9 @@
 // `castkit info`: what a document holds, summarised through the typed views.
-#include <castkit/cast/dump.hpp>
-#include <castkit/cast/nodes.hpp>
-
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <castkit/cast/dump.hpp>
+#include <castkit/cast/nodes.hpp>
 #include <iterator>
 #include <limits>
 #include <unordered_map>
@@ -93,11 +92,12 @@ void animation_info(std::string& out, const Animation& animation) {
         }
     }
     fmt::format_to(Out(out), "  animation {}: {} curves, {} overrides, {} notification tracks, ",
-                   quoted(animation.name()), curves.size(),
-                   animation.curve_mode_overrides().size(),
+                   quoted(animation.name()), curves.size(), animation.curve_mode_overrides().size(),
                    animation.notification_tracks().size());
-    if (first <= last) fmt::format_to(Out(out), "frames {}..{}", first, last);
-    else out += "no keys";
+    if (first <= last)
+        fmt::format_to(Out(out), "frames {}..{}", first, last);
+    else
+        out += "no keys";
     if (auto fr = animation.framerate()) fmt::format_to(Out(out), " at {} fps", *fr);
     if (animation.looping()) out += ", looping";
     out += '\n';

@@ -1,13 +1,15 @@
-#include <castkit/cast/node.hpp>
-
 #include <algorithm>
 #include <cassert>
+#include <castkit/cast/node.hpp>
 #include <utility>
 
 namespace castkit::cast {
 
 Property::Property(PropertyType type, std::string name, std::uint32_t count, Bytes payload)
-    : type_(type), name_(std::move(name)), count_(count), data_(payload.data()),
+    : type_(type),
+      name_(std::move(name)),
+      count_(count),
+      data_(payload.data()),
       size_(payload.size()) {}
 
 Property::Property(PropertyType type, std::string name, std::uint32_t count,
@@ -18,8 +20,12 @@ Property::Property(PropertyType type, std::string name, std::uint32_t count,
 }
 
 Property::Property(const Property& other)
-    : type_(other.type_), name_(other.name_), count_(other.count_), data_(other.data_),
-      size_(other.size_), owned_(other.owned_) {
+    : type_(other.type_),
+      name_(other.name_),
+      count_(other.count_),
+      data_(other.data_),
+      size_(other.size_),
+      owned_(other.owned_) {
     if (!owned_.empty()) data_ = owned_.data();
 }
 
@@ -33,19 +39,27 @@ Property& Property::operator=(const Property& other) {
 
 std::uint64_t Property::integer(std::size_t i) const {
     switch (type_) {
-        case PropertyType::Byte: return load<std::uint8_t>(data_ + i);
-        case PropertyType::Short: return load<std::uint16_t>(data_ + i * 2);
-        case PropertyType::Integer32: return load<std::uint32_t>(data_ + i * 4);
-        case PropertyType::Integer64: return load<std::uint64_t>(data_ + i * 8);
-        default: return 0;
+        case PropertyType::Byte:
+            return load<std::uint8_t>(data_ + i);
+        case PropertyType::Short:
+            return load<std::uint16_t>(data_ + i * 2);
+        case PropertyType::Integer32:
+            return load<std::uint32_t>(data_ + i * 4);
+        case PropertyType::Integer64:
+            return load<std::uint64_t>(data_ + i * 8);
+        default:
+            return 0;
     }
 }
 
 double Property::number(std::size_t i) const {
     switch (type_) {
-        case PropertyType::Float: return load<float>(data_ + i * 4);
-        case PropertyType::Double: return load<double>(data_ + i * 8);
-        default: return static_cast<double>(integer(i));
+        case PropertyType::Float:
+            return load<float>(data_ + i * 4);
+        case PropertyType::Double:
+            return load<double>(data_ + i * 8);
+        default:
+            return static_cast<double>(integer(i));
     }
 }
 

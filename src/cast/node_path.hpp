@@ -2,7 +2,6 @@
 #pragma once
 
 #include <castkit/cast/node.hpp>
-
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -26,10 +25,10 @@ std::string format_path(const PathStep* step);
 // while there are few distinct ids (the usual case), a hash map beyond that, so a node with a
 // million children of distinct (unknown) ids does not make reading quadratic.
 class SiblingCounter {
-public:
+  public:
     std::uint32_t next(std::uint32_t id);
 
-private:
+  private:
     static constexpr std::size_t kListed = 16;
     struct Entry {
         std::uint32_t id;

@@ -1,8 +1,7 @@
-#include <castkit/cast/nodes.hpp>
-
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <castkit/cast/nodes.hpp>
 #include <cmath>
 
 namespace castkit::cast {
@@ -38,9 +37,15 @@ std::optional<V> vector_value(const Node& node, std::string_view name) {
 }
 }  // namespace
 
-std::optional<glm::vec2> NodeView::vec2(std::string_view name) const { return vector_value<glm::vec2>(*node_, name); }
-std::optional<glm::vec3> NodeView::vec3(std::string_view name) const { return vector_value<glm::vec3>(*node_, name); }
-std::optional<glm::vec4> NodeView::vec4(std::string_view name) const { return vector_value<glm::vec4>(*node_, name); }
+std::optional<glm::vec2> NodeView::vec2(std::string_view name) const {
+    return vector_value<glm::vec2>(*node_, name);
+}
+std::optional<glm::vec3> NodeView::vec3(std::string_view name) const {
+    return vector_value<glm::vec3>(*node_, name);
+}
+std::optional<glm::vec4> NodeView::vec4(std::string_view name) const {
+    return vector_value<glm::vec4>(*node_, name);
+}
 
 bool NodeView::flag(std::string_view name, bool fallback) const {
     // Rule 9: any non-zero value is true.
@@ -48,14 +53,24 @@ bool NodeView::flag(std::string_view name, bool fallback) const {
     return value ? *value != 0 : fallback;
 }
 
-void NodeView::set_string(std::string name, std::string_view value) { node_->set(make_string(std::move(name), value)); }
+void NodeView::set_string(std::string name, std::string_view value) {
+    node_->set(make_string(std::move(name), value));
+}
 void NodeView::set_hash_link(std::string name, std::uint64_t hash) {
     node_->set(make_value<std::uint64_t>(std::move(name), hash));
 }
-void NodeView::set_flag(std::string name, bool value) { node_->set(make_bool(std::move(name), value)); }
-void NodeView::set_real(std::string name, float value) { node_->set(make_value<float>(std::move(name), value)); }
-void NodeView::set_vec3(std::string name, const glm::vec3& value) { node_->set(make_value(std::move(name), value)); }
-void NodeView::set_vec4(std::string name, const glm::vec4& value) { node_->set(make_value(std::move(name), value)); }
+void NodeView::set_flag(std::string name, bool value) {
+    node_->set(make_bool(std::move(name), value));
+}
+void NodeView::set_real(std::string name, float value) {
+    node_->set(make_value<float>(std::move(name), value));
+}
+void NodeView::set_vec3(std::string name, const glm::vec3& value) {
+    node_->set(make_value(std::move(name), value));
+}
+void NodeView::set_vec4(std::string name, const glm::vec4& value) {
+    node_->set(make_value(std::move(name), value));
+}
 
 Node* NodeView::find_by_hash(Node* scope, std::uint64_t hash) {
     if (scope == nullptr) return nullptr;
@@ -77,28 +92,51 @@ V resolve(Node* scope, std::optional<std::uint64_t> hash, NodeId kind, Document*
 }
 }  // namespace
 
-File Instance::reference_file() const { return resolve<File>(node_, reference_file_hash(), NodeId::File, document_); }
-Material Mesh::material() const { return resolve<Material>(parent_, material_hash(), NodeId::Material, document_); }
-Material Hair::material() const { return resolve<Material>(parent_, material_hash(), NodeId::Material, document_); }
-Mesh BlendShape::base_shape() const { return resolve<Mesh>(parent_, base_shape_hash(), NodeId::Mesh, document_); }
-Bone IKHandle::bone(std::optional<std::uint64_t> hash) const { return resolve<Bone>(parent_, hash, NodeId::Bone, document_); }
-Bone Constraint::constraint_bone() const { return resolve<Bone>(parent_, constraint_bone_hash(), NodeId::Bone, document_); }
-Bone Constraint::target_bone() const { return resolve<Bone>(parent_, target_bone_hash(), NodeId::Bone, document_); }
-Bone Skeleton::bone_by_hash(std::uint64_t hash) const { return resolve<Bone>(node_, hash, NodeId::Bone, document_); }
-File Material::slot_file(std::string_view slot) const { return resolve<File>(node_, slot_hash(slot), NodeId::File, document_); }
-Color Material::slot_color(std::string_view slot) const { return resolve<Color>(node_, slot_hash(slot), NodeId::Color, document_); }
+File Instance::reference_file() const {
+    return resolve<File>(node_, reference_file_hash(), NodeId::File, document_);
+}
+Material Mesh::material() const {
+    return resolve<Material>(parent_, material_hash(), NodeId::Material, document_);
+}
+Material Hair::material() const {
+    return resolve<Material>(parent_, material_hash(), NodeId::Material, document_);
+}
+Mesh BlendShape::base_shape() const {
+    return resolve<Mesh>(parent_, base_shape_hash(), NodeId::Mesh, document_);
+}
+Bone IKHandle::bone(std::optional<std::uint64_t> hash) const {
+    return resolve<Bone>(parent_, hash, NodeId::Bone, document_);
+}
+Bone Constraint::constraint_bone() const {
+    return resolve<Bone>(parent_, constraint_bone_hash(), NodeId::Bone, document_);
+}
+Bone Constraint::target_bone() const {
+    return resolve<Bone>(parent_, target_bone_hash(), NodeId::Bone, document_);
+}
+Bone Skeleton::bone_by_hash(std::uint64_t hash) const {
+    return resolve<Bone>(node_, hash, NodeId::Bone, document_);
+}
+File Material::slot_file(std::string_view slot) const {
+    return resolve<File>(node_, slot_hash(slot), NodeId::File, document_);
+}
+Color Material::slot_color(std::string_view slot) const {
+    return resolve<Color>(node_, slot_hash(slot), NodeId::Color, document_);
+}
 
 std::vector<Material::Slot> Material::slots() const {
     std::vector<Slot> out;
     for (const Property& p : node_->properties)
-        if (p.type() == PropertyType::Integer64 && p.size() > 0 && p.name() != "n" && p.name() != "t")
+        if (p.type() == PropertyType::Integer64 && p.size() > 0 && p.name() != "n" &&
+            p.name() != "t")
             out.push_back({p.name(), p.integer(0)});
     return out;
 }
 
 // ---- Mesh ----------------------------------------------------------------------------------
 
-std::uint32_t Mesh::uv_layer_count() const { return static_cast<std::uint32_t>(integer("ul").value_or(0)); }
+std::uint32_t Mesh::uv_layer_count() const {
+    return static_cast<std::uint32_t>(integer("ul").value_or(0));
+}
 
 ArrayView<glm::vec2> Mesh::uv_layer(std::uint32_t layer) const {
     return ArrayView<glm::vec2>::of(node_->find(fmt::format("u{}", layer)));
@@ -128,16 +166,25 @@ std::vector<glm::vec4> Mesh::color_layer(std::uint32_t layer) const {
     const std::byte* bytes = p->bytes().data();
     for (std::size_t i = 0; i < out.size(); ++i)  // R in the low byte: file bytes run R,G,B,A
         out[i] = glm::vec4(float(bytes[i * 4]), float(bytes[i * 4 + 1]), float(bytes[i * 4 + 2]),
-                           float(bytes[i * 4 + 3])) / 255.0f;
+                           float(bytes[i * 4 + 3])) /
+                 255.0f;
     return out;
 }
 
-std::uint32_t Mesh::max_weight_influence() const { return static_cast<std::uint32_t>(integer("mi").value_or(0)); }
+std::uint32_t Mesh::max_weight_influence() const {
+    return static_cast<std::uint32_t>(integer("mi").value_or(0));
+}
 
-void Mesh::set_positions(std::span<const glm::vec3> v) { node_->set(make_array<glm::vec3>("vp", v)); }
+void Mesh::set_positions(std::span<const glm::vec3> v) {
+    node_->set(make_array<glm::vec3>("vp", v));
+}
 void Mesh::set_normals(std::span<const glm::vec3> v) { node_->set(make_array<glm::vec3>("vn", v)); }
-void Mesh::set_tangents(std::span<const glm::vec3> v) { node_->set(make_array<glm::vec3>("vt", v)); }
-void Mesh::set_faces(std::span<const std::uint32_t> indices) { node_->set(make_indices("f", indices)); }
+void Mesh::set_tangents(std::span<const glm::vec3> v) {
+    node_->set(make_array<glm::vec3>("vt", v));
+}
+void Mesh::set_faces(std::span<const std::uint32_t> indices) {
+    node_->set(make_indices("f", indices));
+}
 
 namespace {
 // Grows a layer-count property (`ul`/`cl`, stored as `b` per rule 11) to cover `layer`.
@@ -179,7 +226,8 @@ float BlendShape::target_weight_scale() const {
     return static_cast<float>(p->number(0));
 }
 
-void BlendShape::set_targets(std::span<const std::uint32_t> indices, std::span<const glm::vec3> positions) {
+void BlendShape::set_targets(std::span<const std::uint32_t> indices,
+                             std::span<const glm::vec3> positions) {
     node_->set(make_indices("vi", indices));
     node_->set(make_array<glm::vec3>("vp", positions));
 }

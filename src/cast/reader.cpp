@@ -1,13 +1,12 @@
 // The Cast reader: parses the header and node tree of a buffer, keeping every payload as a view
 // into it. Every count is checked against the bytes left before anything is allocated.
+#include <fmt/format.h>
+
 #include <castkit/cast/document.hpp>
+#include <cstring>
 
 #include "../platform/platform.hpp"
 #include "node_path.hpp"
-
-#include <fmt/format.h>
-
-#include <cstring>
 
 namespace castkit::cast {
 namespace {
@@ -24,7 +23,8 @@ std::string human_size(double bytes) {
         bytes /= 1000.0;
         ++unit;
     }
-    return unit == 0 ? fmt::format("{:.0f} bytes", bytes) : fmt::format("{:.3g} {}", bytes, units[unit]);
+    return unit == 0 ? fmt::format("{:.0f} bytes", bytes)
+                     : fmt::format("{:.3g} {}", bytes, units[unit]);
 }
 
 // A property type id as hex plus its file bytes when they are printable ("0x0071 'q'").
@@ -38,24 +38,23 @@ std::string type_text(std::uint16_t type_id) {
 }
 
 class Reader {
-public:
+  public:
     Reader(Bytes data, Document& document, const ReadOptions& options)
         : data_(data), document_(document), options_(options) {}
 
     Expected<void> read_file();
 
-private:
+  private:
     Expected<std::unique_ptr<Node>> read_node(std::size_t& pos, std::size_t bound,
                                               const PathStep& step, std::uint32_t depth);
     // Reads property `index` of `property_count`; sets `unknown_type` for an unknown type id.
     Expected<void> read_property(Node& node, std::size_t& pos, std::size_t bound,
                                  std::uint64_t node_end, const PathStep& step, std::uint32_t index,
                                  std::uint32_t property_count, bool& unknown_type);
-    Expected<void> read_opaque_tail(Node& node, std::size_t property_start,
-                                    std::size_t node_start, std::uint64_t declared_end,
-                                    std::size_t bound, const PathStep& step,
-                                    std::uint16_t type_id, std::uint32_t opaque_properties,
-                                    std::uint32_t opaque_children);
+    Expected<void> read_opaque_tail(Node& node, std::size_t property_start, std::size_t node_start,
+                                    std::uint64_t declared_end, std::size_t bound,
+                                    const PathStep& step, std::uint16_t type_id,
+                                    std::uint32_t opaque_properties, std::uint32_t opaque_children);
 
     Diagnostic at(std::size_t offset, const PathStep* step, std::string message) const {
         Diagnostic d;
@@ -90,10 +89,11 @@ Expected<void> Reader::read_file() {
     document_.flags = load<std::uint32_t>(data_.data() + 12);
     if (document_.version != 1)
         return make_error(
-            at(4, nullptr, fmt::format("unsupported version {} (castkit reads version 1)",
-                                       document_.version)));
+            at(4, nullptr,
+               fmt::format("unsupported version {} (castkit reads version 1)", document_.version)));
     if (document_.flags != 0)
-        warn(12, nullptr, "cast.flags", fmt::format("non-zero header flags {:#x}", document_.flags));
+        warn(12, nullptr, "cast.flags",
+             fmt::format("non-zero header flags {:#x}", document_.flags));
 
     std::size_t pos = kFileHeaderSize;
     if (root_count > (data_.size() - pos) / kNodeHeaderSize)
@@ -121,15 +121,16 @@ Expected<std::unique_ptr<Node>> Reader::read_node(std::size_t& pos, std::size_t 
                                                   const PathStep& step, std::uint32_t depth) {
     const std::size_t start = pos;
     if (depth > options_.max_depth)
-        return make_error(at(start, &step,
-                             fmt::format("nodes nested deeper than {}", options_.max_depth)));
+        return make_error(
+            at(start, &step, fmt::format("nodes nested deeper than {}", options_.max_depth)));
     if (bound - pos < kNodeHeaderSize)
         return make_error(at(start, &step,
                              fmt::format("truncated: the file ends {} bytes into this node's "
                                          "24-byte header",
                                          bound - pos)));
     const std::byte* header = data_.data() + pos;
-    auto node = std::make_unique<Node>(load<std::uint32_t>(header), load<std::uint64_t>(header + 8));
+    auto node =
+        std::make_unique<Node>(load<std::uint32_t>(header), load<std::uint64_t>(header + 8));
     node->file_offset = start;
     const std::uint32_t declared_size = load<std::uint32_t>(header + 4);
     const std::uint32_t property_count = load<std::uint32_t>(header + 16);
@@ -139,13 +140,13 @@ Expected<std::unique_ptr<Node>> Reader::read_node(std::size_t& pos, std::size_t 
 
     const std::size_t left = bound - pos;
     if (property_count > left / kPropertyHeaderSize)
-        return make_error(at(start + 16, &step,
-                             fmt::format("node claims {} properties but has {} bytes left",
-                                         property_count, left)));
+        return make_error(at(
+            start + 16, &step,
+            fmt::format("node claims {} properties but has {} bytes left", property_count, left)));
     if (child_count > left / kNodeHeaderSize)
-        return make_error(at(start + 20, &step,
-                             fmt::format("node claims {} children but has {} bytes left",
-                                         child_count, left)));
+        return make_error(
+            at(start + 20, &step,
+               fmt::format("node claims {} children but has {} bytes left", child_count, left)));
 
     node->properties.reserve(property_count);
     for (std::uint32_t i = 0; i < property_count; ++i) {
@@ -194,9 +195,10 @@ Expected<void> Reader::read_property(Node& node, std::size_t& pos, std::size_t b
     const std::size_t start = pos;
     const std::size_t header_left = bound - pos;
     if (header_left < kPropertyHeaderSize) {
-        std::string type = header_left >= 2
-                               ? fmt::format(" (type {})", type_text(load<std::uint16_t>(data_.data() + pos)))
-                               : std::string();
+        std::string type =
+            header_left >= 2
+                ? fmt::format(" (type {})", type_text(load<std::uint16_t>(data_.data() + pos)))
+                : std::string();
         return make_error(at(start, &step,
                              fmt::format("truncated: the file ends {} bytes into the 8-byte header "
                                          "of property {} of {}{}",
@@ -251,8 +253,7 @@ Expected<void> Reader::read_property(Node& node, std::size_t& pos, std::size_t b
         }
         payload_size = std::size_t{count} * stride;
     }
-    node.properties.emplace_back(type, std::move(name), count,
-                                 data_.subspan(pos, payload_size));
+    node.properties.emplace_back(type, std::move(name), count, data_.subspan(pos, payload_size));
     pos += payload_size;
     return {};
 }
@@ -268,12 +269,12 @@ Expected<void> Reader::read_opaque_tail(Node& node, std::size_t property_start,
                              fmt::format("unknown property type {}: its size is unknowable "
                                          "and NodeSize ({} bytes) does not end inside the file",
                                          type_text(type_id), declared_end - node_start)));
-    node.opaque = data_.subspan(property_start, static_cast<std::size_t>(declared_end) - property_start);
+    node.opaque =
+        data_.subspan(property_start, static_cast<std::size_t>(declared_end) - property_start);
     node.opaque_property_count = opaque_properties;
     node.opaque_child_count = opaque_children;
-    std::uint16_t name_size = bound - property_start >= 8
-                                  ? load<std::uint16_t>(data_.data() + property_start + 2)
-                                  : 0;
+    std::uint16_t name_size =
+        bound - property_start >= 8 ? load<std::uint16_t>(data_.data() + property_start + 2) : 0;
     std::string name;
     if (property_start + 8 + name_size <= bound)
         name.assign(reinterpret_cast<const char*>(data_.data() + property_start + 8), name_size);

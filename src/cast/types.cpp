@@ -1,6 +1,5 @@
-#include <castkit/cast/types.hpp>
-
 #include <array>
+#include <castkit/cast/types.hpp>
 #include <utility>
 
 namespace castkit::cast {
@@ -62,16 +61,26 @@ bool is_known_type(std::uint16_t type) {
 
 std::size_t element_size(PropertyType type) {
     switch (type) {
-        case PropertyType::Byte: return 1;
-        case PropertyType::Short: return 2;
-        case PropertyType::Integer32: return 4;
-        case PropertyType::Integer64: return 8;
-        case PropertyType::Float: return 4;
-        case PropertyType::Double: return 8;
-        case PropertyType::String: return 0;
-        case PropertyType::Vector2: return 8;
-        case PropertyType::Vector3: return 12;
-        case PropertyType::Vector4: return 16;
+        case PropertyType::Byte:
+            return 1;
+        case PropertyType::Short:
+            return 2;
+        case PropertyType::Integer32:
+            return 4;
+        case PropertyType::Integer64:
+            return 8;
+        case PropertyType::Float:
+            return 4;
+        case PropertyType::Double:
+            return 8;
+        case PropertyType::String:
+            return 0;
+        case PropertyType::Vector2:
+            return 8;
+        case PropertyType::Vector3:
+            return 12;
+        case PropertyType::Vector4:
+            return 16;
     }
     return 0;
 }

@@ -1,6 +1,5 @@
-#include <castkit/cast/values.hpp>
-
 #include <algorithm>
+#include <castkit/cast/values.hpp>
 
 namespace castkit::cast {
 
@@ -15,10 +14,14 @@ IndexView IndexView::of(const Property* property) {
 
 std::uint32_t IndexView::operator[](std::size_t i) const {
     switch (type_) {
-        case PropertyType::Byte: return load<std::uint8_t>(data_ + i);
-        case PropertyType::Short: return load<std::uint16_t>(data_ + i * 2);
-        case PropertyType::Integer64: return static_cast<std::uint32_t>(load<std::uint64_t>(data_ + i * 8));
-        default: return load<std::uint32_t>(data_ + i * 4);
+        case PropertyType::Byte:
+            return load<std::uint8_t>(data_ + i);
+        case PropertyType::Short:
+            return load<std::uint16_t>(data_ + i * 2);
+        case PropertyType::Integer64:
+            return static_cast<std::uint32_t>(load<std::uint64_t>(data_ + i * 8));
+        default:
+            return load<std::uint32_t>(data_ + i * 4);
     }
 }
 
@@ -34,10 +37,18 @@ void IndexView::copy_to(std::span<std::uint32_t> out) const {
     out = out.first(std::min(out.size(), size_));
     if (out.empty()) return;  // an empty view has no data pointer to read from
     switch (type_) {
-        case PropertyType::Byte: widen<std::uint8_t>(data_, out); break;
-        case PropertyType::Short: widen<std::uint16_t>(data_, out); break;
-        case PropertyType::Integer64: widen<std::uint64_t>(data_, out); break;
-        default: std::memcpy(out.data(), data_, out.size() * 4); break;
+        case PropertyType::Byte:
+            widen<std::uint8_t>(data_, out);
+            break;
+        case PropertyType::Short:
+            widen<std::uint16_t>(data_, out);
+            break;
+        case PropertyType::Integer64:
+            widen<std::uint64_t>(data_, out);
+            break;
+        default:
+            std::memcpy(out.data(), data_, out.size() * 4);
+            break;
     }
 }
 
@@ -69,7 +80,9 @@ Property make_integers(std::string name, PropertyType type, std::span<const std:
     for (std::size_t i = 0; i < values.size(); ++i) {
         std::uint32_t v = values[i];
         switch (type) {
-            case PropertyType::Byte: bytes[i] = static_cast<std::byte>(v); break;
+            case PropertyType::Byte:
+                bytes[i] = static_cast<std::byte>(v);
+                break;
             case PropertyType::Short: {
                 auto s = static_cast<std::uint16_t>(v);
                 std::memcpy(&bytes[i * 2], &s, 2);
@@ -80,7 +93,9 @@ Property make_integers(std::string name, PropertyType type, std::span<const std:
                 std::memcpy(&bytes[i * 8], &l, 8);
                 break;
             }
-            default: std::memcpy(&bytes[i * 4], &v, 4); break;
+            default:
+                std::memcpy(&bytes[i * 4], &v, 4);
+                break;
         }
     }
     return Property(type, std::move(name), static_cast<std::uint32_t>(values.size()),

@@ -1,20 +1,19 @@
 // The Cast writer: computes every NodeSize in one pass, then streams headers and payloads.
 // Payloads that view a mapped file go straight from the mapping to the output.
-#include <castkit/cast/document.hpp>
-
-#include "../platform/platform.hpp"
-
 #include <fmt/format.h>
 
+#include <castkit/cast/document.hpp>
 #include <cstring>
 #include <functional>
+
+#include "../platform/platform.hpp"
 
 namespace castkit::cast {
 namespace {
 
 // Buffers small writes; hands large ones straight to the destination.
 class StreamWriter {
-public:
+  public:
     using Flush = std::function<Expected<void>(Bytes)>;
     explicit StreamWriter(Flush flush) : flush_(std::move(flush)) { buffer_.reserve(kCapacity); }
 
@@ -38,7 +37,7 @@ public:
         return status_;
     }
 
-private:
+  private:
     static constexpr std::size_t kCapacity = std::size_t{1} << 20;
 
     void drain() {
@@ -82,8 +81,10 @@ void write_node(StreamWriter& out, const Node& node, const std::vector<std::uint
     out.put_value<std::uint32_t>(node.id);
     out.put_value<std::uint32_t>(static_cast<std::uint32_t>(sizes[index++]));
     out.put_value<std::uint64_t>(node.hash);
-    out.put_value<std::uint32_t>(static_cast<std::uint32_t>(node.properties.size()) + opaque_properties);
-    out.put_value<std::uint32_t>(static_cast<std::uint32_t>(node.children.size()) + opaque_children);
+    out.put_value<std::uint32_t>(static_cast<std::uint32_t>(node.properties.size()) +
+                                 opaque_properties);
+    out.put_value<std::uint32_t>(static_cast<std::uint32_t>(node.children.size()) +
+                                 opaque_children);
     for (const Property& p : node.properties) {
         out.put_value<std::uint16_t>(static_cast<std::uint16_t>(p.type()));
         out.put_value<std::uint16_t>(static_cast<std::uint16_t>(p.name().size()));

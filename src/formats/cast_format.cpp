@@ -6,7 +6,8 @@ namespace {
 
 Expected<cast::Document> read_cast(const std::filesystem::path& path, Diagnostics& warnings) {
     auto document = path == "-" ? cast::read_stdin() : cast::open(path);
-    if (document) warnings.insert(warnings.end(), document->warnings.begin(), document->warnings.end());
+    if (document)
+        warnings.insert(warnings.end(), document->warnings.begin(), document->warnings.end());
     return document;
 }
 

@@ -1,6 +1,5 @@
-#include <castkit/formats.hpp>
-
 #include <algorithm>
+#include <castkit/formats.hpp>
 #include <cctype>
 
 #include "registry_entries.hpp"

@@ -15,8 +15,8 @@ FormatInfo glb_format();
 FormatInfo gltf_format();
 
 inline std::vector<FormatInfo> registered_formats() {
-    return {cast_format(), seanim_format(), semodel_format(), k3d_format(),
-            dmf_format(),  dmf_json_format(), glb_format(),   gltf_format()};
+    return {cast_format(), seanim_format(),   semodel_format(), k3d_format(),
+            dmf_format(),  dmf_json_format(), glb_format(),     gltf_format()};
 }
 
 }  // namespace castkit::formats

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <castkit/expected.hpp>
-
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -15,7 +14,7 @@ namespace castkit::platform {
 
 // A read-only view of a whole file. Empty files map to an empty span.
 class MappedFile {
-public:
+  public:
     virtual ~MappedFile() = default;
     virtual std::span<const std::byte> bytes() const = 0;
 };
@@ -27,7 +26,7 @@ Expected<std::shared_ptr<const MappedFile>> map_file(const std::filesystem::path
 // file in the same directory, which commit() renames over the destination. Destroying an
 // uncommitted file removes the temporary and leaves the destination as it was.
 class AtomicFile {
-public:
+  public:
     virtual ~AtomicFile() = default;
     virtual Expected<void> write(std::span<const std::byte> data) = 0;
     virtual Expected<void> commit() = 0;

@@ -1,7 +1,7 @@
-#include "platform.hpp"
-
 #include <cstdio>
 #include <system_error>
+
+#include "platform.hpp"
 
 namespace castkit::platform {
 

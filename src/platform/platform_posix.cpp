@@ -1,17 +1,17 @@
 // POSIX implementation of platform.hpp: mmap, and write + fsync-free rename for atomic output.
 // The performance choices here (file-to-file copies, preallocation) are measured by bench/run.py.
-#include "platform.hpp"
-
-#include <cerrno>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include "platform.hpp"
 
 namespace castkit::platform {
 namespace {
@@ -27,9 +27,10 @@ std::mutex mappings_mutex;
 std::vector<MappingRecord> mappings;
 
 class PosixMappedFile final : public MappedFile {
-public:
+  public:
     // Takes ownership of `fd`, kept open so that writes can copy from the file itself.
-    PosixMappedFile(void* address, std::size_t size, int fd) : address_(address), size_(size), fd_(fd) {
+    PosixMappedFile(void* address, std::size_t size, int fd)
+        : address_(address), size_(size), fd_(fd) {
         if (address_ == nullptr) return;
         const auto begin = reinterpret_cast<std::uintptr_t>(address_);
         std::lock_guard lock(mappings_mutex);
@@ -49,7 +50,7 @@ public:
         return {static_cast<const std::byte*>(address_), size_};
     }
 
-private:
+  private:
     void* address_;
     std::size_t size_;
     int fd_;
@@ -57,11 +58,11 @@ private:
 
 // A file whose contents were read into memory: used for pipes and other unmappable inputs.
 class BufferedFile final : public MappedFile {
-public:
+  public:
     explicit BufferedFile(std::vector<std::byte> data) : data_(std::move(data)) {}
     std::span<const std::byte> bytes() const override { return data_; }
 
-private:
+  private:
     std::vector<std::byte> data_;
 };
 
@@ -97,7 +98,8 @@ std::span<const std::byte> copy_from_mapping(int fd, std::span<const std::byte> 
     return data;
 }
 
-Expected<void> write_all(int fd, std::span<const std::byte> data, const std::filesystem::path& path) {
+Expected<void> write_all(int fd, std::span<const std::byte> data,
+                         const std::filesystem::path& path) {
     data = copy_from_mapping(fd, data);
     while (!data.empty()) {
         ssize_t n = ::write(fd, data.data(), data.size());
@@ -126,7 +128,7 @@ Expected<std::vector<std::byte>> read_all(int fd, const std::filesystem::path& p
 }
 
 class PosixAtomicFile final : public AtomicFile {
-public:
+  public:
     PosixAtomicFile(int fd, std::string temp, std::filesystem::path target, std::uint64_t reserved)
         : fd_(fd), temp_(std::move(temp)), target_(std::move(target)), reserved_(reserved) {}
     ~PosixAtomicFile() override {
@@ -153,7 +155,7 @@ public:
         return {};
     }
 
-private:
+  private:
     int fd_;
     std::string temp_;
     std::filesystem::path target_;

@@ -3,10 +3,9 @@
 
 #define WIN32_LEAN_AND_MEAN
 #define NOMINMAX
-#include <windows.h>
-
 #include <fcntl.h>
 #include <io.h>
+#include <windows.h>
 
 #include <cstdio>
 #include <vector>
@@ -15,7 +14,7 @@ namespace castkit::platform {
 namespace {
 
 class WindowsMappedFile final : public MappedFile {
-public:
+  public:
     WindowsMappedFile(const void* view, std::size_t size) : view_(view), size_(size) {}
     ~WindowsMappedFile() override {
         if (view_ != nullptr) UnmapViewOfFile(view_);
@@ -24,7 +23,7 @@ public:
         return {static_cast<const std::byte*>(view_), size_};
     }
 
-private:
+  private:
     const void* view_;
     std::size_t size_;
 };
@@ -34,7 +33,7 @@ Diagnostic last_error(const std::filesystem::path& path, const std::string& what
 }
 
 class WindowsAtomicFile final : public AtomicFile {
-public:
+  public:
     WindowsAtomicFile(HANDLE handle, std::filesystem::path temp, std::filesystem::path target)
         : handle_(handle), temp_(std::move(temp)), target_(std::move(target)) {}
     ~WindowsAtomicFile() override {
@@ -61,7 +60,7 @@ public:
         return {};
     }
 
-private:
+  private:
     HANDLE handle_;
     std::filesystem::path temp_;
     std::filesystem::path target_;
@@ -124,7 +123,8 @@ Expected<std::vector<std::byte>> read_stdin() {
     std::vector<std::byte> data;
     std::byte chunk[1 << 16];
     std::size_t n;
-    while ((n = std::fread(chunk, 1, sizeof chunk, stdin)) > 0) data.insert(data.end(), chunk, chunk + n);
+    while ((n = std::fread(chunk, 1, sizeof chunk, stdin)) > 0)
+        data.insert(data.end(), chunk, chunk + n);
     return data;
 }
 

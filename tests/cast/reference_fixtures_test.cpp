@@ -1,13 +1,12 @@
 // Files written by the reference generator: each dumps equal to its .json (floats compared as
 // float32) and rewrites byte for byte.
+#include <gtest/gtest.h>
+
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/dump.hpp>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-
 #include <cmath>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "../test_support.hpp"
 
@@ -43,7 +42,8 @@ bool same_number(const json& a, const json& b) {
 // Structural equality where every floating-point number is compared as float32.
 void expect_equal(const json& actual, const json& expected, const std::string& where) {
     if ((actual.is_number_float() || expected.is_number_float()) ||
-        (actual.is_number() && expected.is_string()) || (actual.is_string() && expected.is_number())) {
+        (actual.is_number() && expected.is_string()) ||
+        (actual.is_string() && expected.is_number())) {
         EXPECT_TRUE(same_number(actual, expected)) << where << ": " << actual << " != " << expected;
         return;
     }

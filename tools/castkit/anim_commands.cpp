@@ -1,17 +1,15 @@
 // pose and bake: evaluate a Cast animation on a skeleton, print one frame or bake it.
-#include "commands.hpp"
+#include <fmt/format.h>
 
 #include <castkit/anim/animation.hpp>
 #include <castkit/anim/bake.hpp>
 #include <castkit/anim/jobs.hpp>
 #include <castkit/anim/skeleton.hpp>
-
-#include "../../src/platform/platform.hpp"
-
-#include <fmt/format.h>
-
 #include <cmath>
 #include <iterator>
+
+#include "../../src/platform/platform.hpp"
+#include "commands.hpp"
 
 namespace castkit::cli {
 namespace {

@@ -1,14 +1,12 @@
 // info, dump and convert: the commands that work on any format castkit reads.
-#include "commands.hpp"
+#include <fmt/format.h>
 
 #include <castkit/cast/dump.hpp>
 #include <castkit/formats.hpp>
+#include <cstdio>
 
 #include "../../src/platform/platform.hpp"
-
-#include <fmt/format.h>
-
-#include <cstdio>
+#include "commands.hpp"
 
 namespace castkit::cli {
 
@@ -27,7 +25,9 @@ const FormatInfo* pick_format(const std::string& path, const std::string& name) 
     if (path == "-") return format_by_name("cast");
     const FormatInfo* format = format_for_path(path);
     if (format == nullptr)
-        fmt::print(stderr, "castkit: {}: cannot tell the format from the extension; use --from/--to\n", path);
+        fmt::print(stderr,
+                   "castkit: {}: cannot tell the format from the extension; use --from/--to\n",
+                   path);
     return format;
 }
 
@@ -78,8 +78,8 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
             }
             // Standard input has no size on disk; a Cast document's own size is the same number.
             std::uint64_t bytes = path == "-" ? cast::file_size(*document) : size_on_disk(path);
-            const FormatInfo* format = options->from.empty() ? format_for_path(path)
-                                                             : format_by_name(options->from);
+            const FormatInfo* format =
+                options->from.empty() ? format_for_path(path) : format_by_name(options->from);
             std::string_view name = format != nullptr ? format->name : "cast";
             print_stdout(cast::info_text(*document, bytes, name));
         }
@@ -98,12 +98,15 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
         }
         print_diagnostics(document->warnings);
         std::string out;
-        if (options->json) cast::dump_json(*document, out);
-        else out = cast::dump_text(*document, {.max_elements = options->max_elements});
+        if (options->json)
+            cast::dump_json(*document, out);
+        else
+            out = cast::dump_text(*document, {.max_elements = options->max_elements});
         print_stdout(out);
     });
 
-    CLI::App* convert = app.add_subcommand("convert", "Convert between formats (or rewrite a file)");
+    CLI::App* convert =
+        app.add_subcommand("convert", "Convert between formats (or rewrite a file)");
     convert->add_option("input", options->input, "Input file ('-' for stdin)")->required();
     convert->add_option("output", options->output, "Output file ('-' for stdout)")->required();
     convert->add_option("--from", options->from, "Input format, overriding the extension");

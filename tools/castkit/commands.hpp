@@ -2,11 +2,9 @@
 // callback stores its exit code (0 success, 1 invalid input, 2 usage) in `exit_code`.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <castkit/cast/document.hpp>
 #include <castkit/diagnostic.hpp>
-
-#include <CLI/CLI.hpp>
-
 #include <string>
 
 namespace castkit::cli {

@@ -1,7 +1,7 @@
 // castkit: read, write, inspect and convert Cast files and the formats around them.
-#include "commands.hpp"
-
 #include <fmt/format.h>
+
+#include "commands.hpp"
 
 int main(int argc, char** argv) {
     CLI::App app{"castkit: inspect, validate and convert Cast 3D assets", "castkit"};

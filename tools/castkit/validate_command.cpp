@@ -1,14 +1,13 @@
 // `castkit validate`: checks Cast files against every rule of the spec and castkit's rulings;
 // findings as text or JSON (schema in docs/validate.md). Exit 0 without errors, 1 with, 2 on
 // usage errors.
-#include "commands.hpp"
+#include <fmt/format.h>
 
 #include <castkit/cast/validate.hpp>
+#include <nlohmann/json.hpp>
 
 #include "../../src/platform/platform.hpp"
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
+#include "commands.hpp"
 
 namespace castkit::cli {
 namespace {
@@ -17,9 +16,9 @@ struct Report {
     std::string file;
     Diagnostics diagnostics;
     std::size_t count(Severity severity) const {
-        return static_cast<std::size_t>(std::count_if(
-            diagnostics.begin(), diagnostics.end(),
-            [&](const Diagnostic& d) { return d.severity == severity; }));
+        return static_cast<std::size_t>(
+            std::count_if(diagnostics.begin(), diagnostics.end(),
+                          [&](const Diagnostic& d) { return d.severity == severity; }));
     }
 };
 
@@ -39,10 +38,10 @@ Report check(const std::string& path, const cast::ValidateOptions& options) {
 
 std::string summary(const Report& report) {
     const std::size_t errors = report.count(Severity::Error);
-    return fmt::format("{}: {}: {} error{}, {} warning{}, {} info", report.file,
-                       errors == 0 ? "valid" : "invalid", errors, errors == 1 ? "" : "s",
-                       report.count(Severity::Warning), report.count(Severity::Warning) == 1 ? "" : "s",
-                       report.count(Severity::Info));
+    return fmt::format(
+        "{}: {}: {} error{}, {} warning{}, {} info", report.file, errors == 0 ? "valid" : "invalid",
+        errors, errors == 1 ? "" : "s", report.count(Severity::Warning),
+        report.count(Severity::Warning) == 1 ? "" : "s", report.count(Severity::Info));
 }
 
 nlohmann::json to_json(const std::vector<Report>& reports) {
@@ -51,13 +50,13 @@ nlohmann::json to_json(const std::vector<Report>& reports) {
     for (const Report& report : reports) {
         nlohmann::json diagnostics = nlohmann::json::array();
         for (const Diagnostic& d : report.diagnostics)
-            diagnostics.push_back({{"severity", severity_name(d.severity)},
-                                   {"rule", d.rule},
-                                   {"path", d.path},
-                                   {"offset", d.offset == Diagnostic::kNoOffset
-                                                  ? nlohmann::json(nullptr)
-                                                  : nlohmann::json(d.offset)},
-                                   {"message", d.message}});
+            diagnostics.push_back(
+                {{"severity", severity_name(d.severity)},
+                 {"rule", d.rule},
+                 {"path", d.path},
+                 {"offset", d.offset == Diagnostic::kNoOffset ? nlohmann::json(nullptr)
+                                                              : nlohmann::json(d.offset)},
+                 {"message", d.message}});
         errors += report.count(Severity::Error);
         warnings += report.count(Severity::Warning);
         infos += report.count(Severity::Info);
@@ -68,15 +67,19 @@ nlohmann::json to_json(const std::vector<Report>& reports) {
                          {"infos", report.count(Severity::Info)},
                          {"diagnostics", std::move(diagnostics)}});
     }
-    return {{"valid", errors == 0}, {"errors", errors}, {"warnings", warnings},
-            {"infos", infos},       {"files", std::move(files)}};
+    return {{"valid", errors == 0},
+            {"errors", errors},
+            {"warnings", warnings},
+            {"infos", infos},
+            {"files", std::move(files)}};
 }
 
 // The rule table as Markdown: the README's table is this output.
 std::string rules_markdown() {
     std::string out = "| id | severity | meaning |\n|---|---|---|\n";
     for (const cast::ValidationRule& rule : cast::validation_rules())
-        out += fmt::format("| `{}` | {} | {} |\n", rule.id, severity_name(rule.severity), rule.meaning);
+        out += fmt::format("| `{}` | {} | {} |\n", rule.id, severity_name(rule.severity),
+                           rule.meaning);
     return out;
 }
 
@@ -92,9 +95,11 @@ void register_validate_commands(CLI::App& app, int& exit_code) {
         bool json = false, strict = false, list_rules = false;
     };
     auto options = std::make_shared<Options>();
-    CLI::App* validate = app.add_subcommand("validate", "Check Cast files against every rule of the spec");
+    CLI::App* validate =
+        app.add_subcommand("validate", "Check Cast files against every rule of the spec");
     validate->add_option("files", options->files, "Cast files to check ('-' for stdin)");
-    validate->add_flag("--json", options->json, "Print the findings as JSON (schema in docs/validate.md)");
+    validate->add_flag("--json", options->json,
+                       "Print the findings as JSON (schema in docs/validate.md)");
     validate->add_flag("--strict", options->strict, "Treat warnings as errors");
     validate->add_flag("--list-rules", options->list_rules, "Print the rule table as Markdown");
     validate->callback([options, &exit_code] {

@@ -5,7 +5,6 @@
 #include <castkit/cast/node.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
-
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -20,7 +19,7 @@ class Model;
 class Animation;
 
 class Document {
-public:
+  public:
     Document();
     Document(Document&&) noexcept = default;
     Document& operator=(Document&&) noexcept = default;
@@ -48,7 +47,7 @@ public:
     std::vector<Model> models();
     std::vector<Animation> animations();
 
-private:
+  private:
     std::vector<std::shared_ptr<const void>> storage_;
     std::uint64_t next_hash_;
     std::unordered_set<std::uint64_t> used_hashes_;

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <castkit/cast/types.hpp>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -28,7 +27,7 @@ inline T load(const std::byte* bytes) {
 // One property: its type, name, element count and payload bytes. The payload is either a view
 // into the buffer the document was read from (zero copy) or bytes the property owns.
 class Property {
-public:
+  public:
     Property() = default;
     // A property viewing `payload`, which must outlive it (the document keeps its buffer alive).
     Property(PropertyType type, std::string name, std::uint32_t count, Bytes payload);
@@ -59,7 +58,7 @@ public:
     // Number of elements that can be read: count() for fixed-size types, strings for `s`.
     std::size_t size() const;
 
-private:
+  private:
     PropertyType type_ = PropertyType::Byte;
     std::string name_;
     std::uint32_t count_ = 0;

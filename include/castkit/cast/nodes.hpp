@@ -6,9 +6,7 @@
 
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/values.hpp>
-
 #include <glm/gtc/quaternion.hpp>
-
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,7 +19,7 @@ inline glm::quat quat_from_xyzw(const glm::vec4& v) { return glm::quat(v.w, v.x,
 inline glm::vec4 xyzw_from_quat(const glm::quat& q) { return glm::vec4(q.x, q.y, q.z, q.w); }
 
 class NodeView {
-public:
+  public:
     NodeView() = default;
     NodeView(Node* node, Node* parent, Document* document)
         : node_(node), parent_(parent), document_(document) {}
@@ -48,7 +46,7 @@ public:
     void set_vec3(std::string name, const glm::vec3& value);
     void set_vec4(std::string name, const glm::vec4& value);
 
-protected:
+  protected:
     // Children with this id, as views of type V.
     template <class V>
     std::vector<V> children(NodeId id) const {
@@ -85,7 +83,7 @@ class File;
 // ---- Scene ----------------------------------------------------------------------------------
 
 class Metadata : public NodeView {
-public:
+  public:
     using NodeView::NodeView;
     std::optional<std::string_view> author() const { return string("a"); }
     std::optional<std::string_view> software() const { return string("s"); }
@@ -99,14 +97,14 @@ public:
 };
 
 class File : public NodeView {
-public:
+  public:
     using NodeView::NodeView;
     std::optional<std::string_view> path() const { return string("p"); }
     void set_path(std::string_view v) { set_string("p", v); }
 };
 
 class Instance : public NodeView {
-public:
+  public:
     using NodeView::NodeView;
     std::optional<std::string_view> name() const { return string("n"); }
     void set_name(std::string_view v) { set_string("n", v); }
@@ -127,7 +125,7 @@ public:
 // ---- Models -------------------------------------------------------------------------------
 
 class Color : public NodeView {
-public:
+  public:
     using NodeView::NodeView;
     std::optional<std::string_view> name() const { return string("n"); }
     void set_name(std::string_view v) { set_string("n", v); }
@@ -139,7 +137,7 @@ public:
 };
 
 class Material : public NodeView {
-public:
+  public:
     using NodeView::NodeView;
     std::optional<std::string_view> name() const { return string("n"); }
     void set_name(std::string_view v) { set_string("n", v); }
@@ -156,7 +154,9 @@ public:
     // The File or Color child a slot links to (either view may be empty).
     File slot_file(std::string_view slot) const;
     Color slot_color(std::string_view slot) const;
-    void set_slot(std::string slot, const NodeView& target) { set_hash_link(std::move(slot), target.hash()); }
+    void set_slot(std::string slot, const NodeView& target) {
+        set_hash_link(std::move(slot), target.hash());
+    }
 
     std::vector<File> files() const { return children<File>(NodeId::File); }
     std::vector<Color> colors() const { return children<Color>(NodeId::Color); }
@@ -165,7 +165,7 @@ public:
 };
 
 class Mesh : public NodeView {
-public:
+  public:
     using NodeView::NodeView;
     std::optional<std::string_view> name() const { return string("n"); }
     void set_name(std::string_view v) { set_string("n", v); }
@@ -219,7 +219,7 @@ public:
 };
 
 class Hair : public NodeView {
-public:
+  public:
     using NodeView::NodeView;
     std::optional<std::string_view> name() const { return string("n"); }
     void set_name(std::string_view v) { set_string("n", v); }
@@ -234,7 +234,7 @@ public:
 };
 
 class BlendShape : public NodeView {
-public:
+  public:
     using NodeView::NodeView;
     std::optional<std::string_view> name() const { return string("n"); }
     void set_name(std::string_view v) { set_string("n", v); }
@@ -243,7 +243,9 @@ public:
     void set_base_shape(const Mesh& mesh) { set_hash_link("b", mesh.hash()); }
     IndexView vertex_indices() const { return IndexView::of(node_->find("vi")); }
     // Absolute target positions of the vertices in vertex_indices() (rule 19).
-    ArrayView<glm::vec3> vertex_positions() const { return ArrayView<glm::vec3>::of(node_->find("vp")); }
+    ArrayView<glm::vec3> vertex_positions() const {
+        return ArrayView<glm::vec3>::of(node_->find("vp"));
+    }
     // `ts[0]`, default 1.0 (rule 19).
     float target_weight_scale() const;
     void set_targets(std::span<const std::uint32_t> indices, std::span<const glm::vec3> positions);
@@ -251,7 +253,7 @@ public:
 };
 
 class Bone : public NodeView {
-public:
+  public:
     using NodeView::NodeView;
     std::optional<std::string_view> name() const { return string("n"); }
     void set_name(std::string_view v) { set_string("n", v); }
@@ -273,7 +275,7 @@ public:
 };
 
 class IKHandle : public NodeView {
-public:
+  public:
     using NodeView::NodeView;
     std::optional<std::string_view> name() const { return string("n"); }
     void set_name(std::string_view v) { set_string("n", v); }
@@ -298,12 +300,12 @@ public:
     void set_use_target_rotation(bool v) { set_flag("tr", v); }
     void set_target_offset(const glm::vec3& v) { set_vec3("to", v); }
 
-private:
+  private:
     Bone bone(std::optional<std::uint64_t> hash) const;
 };
 
 class Constraint : public NodeView {
-public:
+  public:
     using NodeView::NodeView;
     std::optional<std::string_view> name() const { return string("n"); }
     void set_name(std::string_view v) { set_string("n", v); }
@@ -334,7 +336,7 @@ public:
 };
 
 class Skeleton : public NodeView {
-public:
+  public:
     using NodeView::NodeView;
     std::vector<Bone> bones() const { return children<Bone>(NodeId::Bone); }
     std::vector<IKHandle> ik_handles() const { return children<IKHandle>(NodeId::IKHandle); }
@@ -347,7 +349,7 @@ public:
 };
 
 class Model : public NodeView {
-public:
+  public:
     using NodeView::NodeView;
     std::optional<std::string_view> name() const { return string("n"); }
     void set_name(std::string_view v) { set_string("n", v); }
@@ -362,7 +364,9 @@ public:
     Skeleton skeleton() const { return first_child<Skeleton>(NodeId::Skeleton); }
     std::vector<Mesh> meshes() const { return children<Mesh>(NodeId::Mesh); }
     std::vector<Hair> hairs() const { return children<Hair>(NodeId::Hair); }
-    std::vector<BlendShape> blend_shapes() const { return children<BlendShape>(NodeId::BlendShape); }
+    std::vector<BlendShape> blend_shapes() const {
+        return children<BlendShape>(NodeId::BlendShape);
+    }
     std::vector<Material> materials() const { return children<Material>(NodeId::Material); }
     Skeleton add_skeleton() { return add<Skeleton>(NodeId::Skeleton); }
     Mesh add_mesh() { return add<Mesh>(NodeId::Mesh); }
@@ -374,7 +378,7 @@ public:
 // ---- Animation ----------------------------------------------------------------------------
 
 class Curve : public NodeView {
-public:
+  public:
     using NodeView::NodeView;
     std::optional<std::string_view> node_name() const { return string("nn"); }
     void set_node_name(std::string_view v) { set_string("nn", v); }
@@ -386,7 +390,9 @@ public:
     // The raw key value buffer (f, v4, or b/h/i for vb).
     const Property* key_values() const { return node_->find("kv"); }
     ArrayView<float> float_values() const { return ArrayView<float>::of(key_values()); }
-    ArrayView<glm::vec4> quaternion_values() const { return ArrayView<glm::vec4>::of(key_values()); }
+    ArrayView<glm::vec4> quaternion_values() const {
+        return ArrayView<glm::vec4>::of(key_values());
+    }
     IndexView integer_values() const { return IndexView::of(key_values()); }
     // "absolute", "relative", "additive"; nullopt when missing (rule 22 treats it as absolute).
     std::optional<std::string_view> mode() const { return string("m"); }
@@ -394,15 +400,19 @@ public:
     // Additive Blend Weight, default 1.0.
     float additive_blend_weight() const { return real("ab").value_or(1.0f); }
     void set_additive_blend_weight(float v) { set_real("ab", v); }
-    void set_key_frames(std::span<const std::uint32_t> frames) { node_->set(make_indices("kb", frames)); }
+    void set_key_frames(std::span<const std::uint32_t> frames) {
+        node_->set(make_indices("kb", frames));
+    }
     void set_float_values(std::span<const float> v) { node_->set(make_array<float>("kv", v)); }
-    void set_quaternion_values(std::span<const glm::vec4> v) { node_->set(make_array<glm::vec4>("kv", v)); }
+    void set_quaternion_values(std::span<const glm::vec4> v) {
+        node_->set(make_array<glm::vec4>("kv", v));
+    }
     // Visibility keys: stored in the smallest of b/h/i.
     void set_integer_values(std::span<const std::uint32_t> v) { node_->set(make_indices("kv", v)); }
 };
 
 class CurveModeOverride : public NodeView {
-public:
+  public:
     using NodeView::NodeView;
     std::optional<std::string_view> node_name() const { return string("nn"); }
     void set_node_name(std::string_view v) { set_string("nn", v); }
@@ -417,16 +427,18 @@ public:
 };
 
 class NotificationTrack : public NodeView {
-public:
+  public:
     using NodeView::NodeView;
     std::optional<std::string_view> name() const { return string("n"); }
     void set_name(std::string_view v) { set_string("n", v); }
     IndexView key_frames() const { return IndexView::of(node_->find("kb")); }
-    void set_key_frames(std::span<const std::uint32_t> frames) { node_->set(make_indices("kb", frames)); }
+    void set_key_frames(std::span<const std::uint32_t> frames) {
+        node_->set(make_indices("kb", frames));
+    }
 };
 
 class Animation : public NodeView {
-public:
+  public:
     using NodeView::NodeView;
     std::optional<std::string_view> name() const { return string("n"); }
     void set_name(std::string_view v) { set_string("n", v); }
@@ -453,7 +465,7 @@ public:
 };
 
 class Root : public NodeView {
-public:
+  public:
     using NodeView::NodeView;
     std::vector<Model> models() const { return children<Model>(NodeId::Model); }
     std::vector<Animation> animations() const { return children<Animation>(NodeId::Animation); }

@@ -31,12 +31,24 @@ enum class NodeId : std::uint32_t {
 };
 
 inline constexpr NodeId kAllNodeIds[] = {
-    NodeId::Root,       NodeId::Model,     NodeId::Mesh,
-    NodeId::Hair,       NodeId::BlendShape, NodeId::Skeleton,
-    NodeId::Bone,       NodeId::IKHandle,  NodeId::Constraint,
-    NodeId::Animation,  NodeId::Curve,     NodeId::CurveModeOverride,
-    NodeId::NotificationTrack, NodeId::Material, NodeId::File,
-    NodeId::Color,      NodeId::Instance,  NodeId::Metadata,
+    NodeId::Root,
+    NodeId::Model,
+    NodeId::Mesh,
+    NodeId::Hair,
+    NodeId::BlendShape,
+    NodeId::Skeleton,
+    NodeId::Bone,
+    NodeId::IKHandle,
+    NodeId::Constraint,
+    NodeId::Animation,
+    NodeId::Curve,
+    NodeId::CurveModeOverride,
+    NodeId::NotificationTrack,
+    NodeId::Material,
+    NodeId::File,
+    NodeId::Color,
+    NodeId::Instance,
+    NodeId::Metadata,
 };
 
 // The spec's node name in lower case ("mesh", "curvemodeoverride"), or nullopt when unknown.

@@ -4,7 +4,6 @@
 
 #include <castkit/cast/document.hpp>
 #include <castkit/diagnostic.hpp>
-
 #include <span>
 #include <string_view>
 

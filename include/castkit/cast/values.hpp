@@ -2,14 +2,12 @@
 // Payloads are unaligned little-endian bytes (rule 1); views convert element by element.
 #pragma once
 
+#include <algorithm>
 #include <castkit/cast/node.hpp>
-
+#include <cstdint>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
-
-#include <algorithm>
-#include <cstdint>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -20,14 +18,22 @@ namespace castkit::cast {
 // The property type that stores T: float→f, double→d, vec2→v2, vec3→v3, vec4→v4.
 template <class T>
 constexpr PropertyType property_type_of() {
-    if constexpr (std::is_same_v<T, float>) return PropertyType::Float;
-    else if constexpr (std::is_same_v<T, double>) return PropertyType::Double;
-    else if constexpr (std::is_same_v<T, glm::vec2>) return PropertyType::Vector2;
-    else if constexpr (std::is_same_v<T, glm::vec3>) return PropertyType::Vector3;
-    else if constexpr (std::is_same_v<T, glm::vec4>) return PropertyType::Vector4;
-    else if constexpr (std::is_same_v<T, std::uint8_t>) return PropertyType::Byte;
-    else if constexpr (std::is_same_v<T, std::uint16_t>) return PropertyType::Short;
-    else if constexpr (std::is_same_v<T, std::uint32_t>) return PropertyType::Integer32;
+    if constexpr (std::is_same_v<T, float>)
+        return PropertyType::Float;
+    else if constexpr (std::is_same_v<T, double>)
+        return PropertyType::Double;
+    else if constexpr (std::is_same_v<T, glm::vec2>)
+        return PropertyType::Vector2;
+    else if constexpr (std::is_same_v<T, glm::vec3>)
+        return PropertyType::Vector3;
+    else if constexpr (std::is_same_v<T, glm::vec4>)
+        return PropertyType::Vector4;
+    else if constexpr (std::is_same_v<T, std::uint8_t>)
+        return PropertyType::Byte;
+    else if constexpr (std::is_same_v<T, std::uint16_t>)
+        return PropertyType::Short;
+    else if constexpr (std::is_same_v<T, std::uint32_t>)
+        return PropertyType::Integer32;
     else {
         static_assert(std::is_same_v<T, std::uint64_t>, "not a Cast value type");
         return PropertyType::Integer64;
@@ -38,7 +44,7 @@ constexpr PropertyType property_type_of() {
 // another type. O(1) to make; each access is one unaligned load.
 template <class T>
 class ArrayView {
-public:
+  public:
     ArrayView() = default;
     ArrayView(const std::byte* data, std::size_t size) : data_(data), size_(size) {}
     // A view of `property` if it stores T, else empty.
@@ -63,7 +69,7 @@ public:
     }
     Bytes bytes() const { return {data_, size_ * sizeof(T)}; }
 
-private:
+  private:
     const std::byte* data_ = nullptr;
     std::size_t size_ = 0;
 };
@@ -71,7 +77,7 @@ private:
 // An integer array stored as b, h, i or l, read widened to u32 (l is truncated; the spec never
 // uses l for arrays that a view reads this way).
 class IndexView {
-public:
+  public:
     IndexView() = default;
     // A view of `property` if it is b/h/i/l, else empty.
     static IndexView of(const Property* property);
@@ -84,7 +90,7 @@ public:
     void copy_to(std::span<std::uint32_t> out) const;
     std::vector<std::uint32_t> to_vector() const;
 
-private:
+  private:
     const std::byte* data_ = nullptr;
     std::size_t size_ = 0;
     PropertyType type_ = PropertyType::Integer32;
