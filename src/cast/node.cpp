@@ -126,9 +126,14 @@ Node& Node::add_child(std::unique_ptr<Node> child) {
     return *children.back();
 }
 
-std::uint64_t Node::computed_size() const {
+std::uint64_t Node::own_size() const {
     std::uint64_t size = 24 + opaque.size();
     for (const Property& p : properties) size += p.stored_size();
+    return size;
+}
+
+std::uint64_t Node::computed_size() const {
+    std::uint64_t size = own_size();
     for (const auto& child : children) size += child->computed_size();
     return size;
 }

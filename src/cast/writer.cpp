@@ -57,8 +57,7 @@ class StreamWriter {
 void collect_sizes(const Node& node, std::vector<std::uint64_t>& sizes) {
     std::size_t index = sizes.size();
     sizes.push_back(0);
-    std::uint64_t size = 24 + node.opaque.size();
-    for (const Property& p : node.properties) size += p.stored_size();
+    std::uint64_t size = node.own_size();
     for (const auto& child : node.children) {
         std::size_t child_index = sizes.size();
         collect_sizes(*child, sizes);

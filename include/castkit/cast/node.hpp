@@ -106,7 +106,9 @@ struct Node {
 
     Node& add_child(std::unique_ptr<Node> child);
 
-    // NodeSize as the writer computes it: 24 + properties + opaque + children (rule 2).
+    // Bytes of this node without its children: 24-byte header + properties + opaque tail.
+    std::uint64_t own_size() const;
+    // NodeSize as the writer computes it: own_size() + every child's NodeSize (rule 2).
     std::uint64_t computed_size() const;
 };
 
