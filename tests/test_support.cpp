@@ -56,17 +56,22 @@ std::string slurp(const std::filesystem::path& path) {
 }
 }  // namespace
 
-CommandResult run_cli(const std::string& arguments) {
+CommandResult run_cli(const std::string& arguments) { return run_cli_in("", arguments); }
+
+CommandResult run_cli_in(const std::string& prefix, const std::string& arguments,
+                         const std::string& stdout_path) {
     static int counter = 0;
     auto dir = std::filesystem::temp_directory_path();
     std::string stem =
         "castkit-cli-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
     auto out = dir / (stem + ".out");
     auto err = dir / (stem + ".err");
-    std::string command = std::string("\"") + CASTKIT_CLI + "\" " + arguments + " >\"" +
-                          out.string() + "\" 2>\"" + err.string() + "\"";
+    const std::string target = stdout_path.empty() ? out.string() : stdout_path;
+    std::string command = prefix + "\"" + CASTKIT_CLI + "\" " + arguments + " >\"" + target +
+                          "\" 2>\"" + err.string() + "\"";
     int status = std::system(command.c_str());
-    CommandResult result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+    CommandResult result{WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+                         stdout_path.empty() ? slurp(out) : std::string(), slurp(err)};
     std::filesystem::remove(out);
     std::filesystem::remove(err);
     return result;

@@ -5,6 +5,11 @@
 
 namespace castkit::formats {
 
+// The converters' views are not const yet; they only read the document.
+inline cast::Document& readable(const cast::Document& document) {
+    return const_cast<cast::Document&>(document);
+}
+
 FormatInfo cast_format();
 FormatInfo seanim_format();
 FormatInfo semodel_format();

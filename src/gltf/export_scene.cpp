@@ -6,6 +6,7 @@
 #include <deque>
 #include <set>
 
+#include "../formats/common/side_files.hpp"
 #include "export_internal.hpp"
 
 namespace castkit::gltf {
@@ -13,12 +14,23 @@ namespace {
 
 constexpr int kMaxInstanceDepth = 16;
 
+// The Cast file an Instance names, read through the side-file policy; the document keeps the
+// mapping alive.
+Expected<cast::Document> read_instance(const Context& context, const std::string& file) {
+    auto mapped = formats::read_side_file(context, file);
+    if (!mapped) return make_error(mapped.error());
+    auto document = cast::read((*mapped)->bytes(), {.source_name = context.name});
+    if (document) document->retain(*mapped);
+    return document;
+}
+
 struct SceneWriter {
     detail::Exporter& exporter;
     std::set<std::filesystem::path> open_files;  // instance files being merged (cycle guard)
     std::deque<cast::Document> inlined;  // kept alive (and in place): exported views point into them
 
-    void export_document(const cast::Document& document, const std::filesystem::path& source,
+    // `folder`: where the document's relative file names resolve.
+    void export_document(const cast::Document& document, const std::filesystem::path& folder,
                          int parent, int depth, bool with_animations) {
         int scene = parent;
         std::string up;
@@ -47,7 +59,7 @@ struct SceneWriter {
                 exporter.export_model(models[m], scene, fmt::format("root[{}]/model[{}]", r, m));
             const auto instances = roots[r].instances();
             for (std::size_t i = 0; i < instances.size(); ++i)
-                export_instance(instances[i], source, scene, depth,
+                export_instance(instances[i], folder, scene, depth,
                                 fmt::format("root[{}]/instance[{}]", r, i));
         }
         if (!with_animations) return;
@@ -59,7 +71,7 @@ struct SceneWriter {
         }
     }
 
-    void export_instance(const cast::Instance& instance, const std::filesystem::path& source,
+    void export_instance(const cast::Instance& instance, const std::filesystem::path& folder,
                          int parent, int depth, const std::string& path) {
         tinygltf::Node node;
         node.name = std::string(instance.name().value_or(""));
@@ -78,15 +90,15 @@ struct SceneWriter {
         if (!exporter.options.inline_instances || file.empty()) return;
 
         std::error_code error;
-        const std::filesystem::path resolved =
-            std::filesystem::weakly_canonical(source.parent_path() / file, error);
+        const std::filesystem::path resolved = std::filesystem::weakly_canonical(
+            formats::side_file_path({.base = folder}, file), error);
         if (depth >= kMaxInstanceDepth || open_files.count(resolved)) {
             exporter.warn(
                 path,
                 fmt::format("instance '{}' refers back to a file being merged; not inlined", file));
             return;
         }
-        auto document = cast::open(resolved);
+        auto document = read_instance({.name = resolved.string(), .base = folder}, file);
         if (!document) {
             exporter.warn(path,
                           fmt::format("instance not inlined: {}", document.error().to_string()));
@@ -96,22 +108,33 @@ struct SceneWriter {
             exporter.warn(path, fmt::format("animations of instance '{}' were not merged", file));
         open_files.insert(resolved);
         inlined.push_back(std::move(*document));
-        export_document(inlined.back(), resolved, index, depth + 1, false);
+        export_document(inlined.back(), resolved.parent_path(), index, depth + 1, false);
         open_files.erase(resolved);
     }
 };
 
 }  // namespace
 
+Expected<void> write(const cast::Document& document, Sink& sink, const WriteContext& context,
+                     const ExportOptions& options) {
+    detail::Exporter exporter(context.name, options, context.warnings);
+    SceneWriter writer{exporter, {}, {}};
+    writer.export_document(document, context.base, -1, 0, true);
+    return detail::write_files(exporter.model, exporter.binary, exporter.binary_size, sink,
+                               context.name, options.binary);
+}
+
 Expected<void> write(const cast::Document& document, const std::filesystem::path& path,
                      const ExportOptions& options, Diagnostics& warnings) {
-    detail::Exporter exporter(path.string(), options, warnings);
-    SceneWriter writer{exporter, {}, {}};
-    writer.export_document(
-        document, document.source_name.empty() ? path : std::filesystem::path(document.source_name),
-        -1, 0, true);
-    return detail::write_files(exporter.model, exporter.binary, exporter.binary_size, path,
-                               options.binary);
+    const FormatInfo* format = format_by_name(options.binary ? "glb" : "gltf");
+    const std::filesystem::path source =
+        document.source_name.empty() ? path : std::filesystem::path(document.source_name);
+    WriteContext context = formats::context_for(path);
+    context.base = source.parent_path();
+    context.options.inline_instances = options.inline_instances;
+    auto written = formats::write_file(*format, document, path, context);
+    warnings.insert(warnings.end(), context.warnings.begin(), context.warnings.end());
+    return written;
 }
 
 }  // namespace castkit::gltf

@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstring>
 
+#include "../formats/common/side_files.hpp"
 #include "../formats/registry_entries.hpp"
 #include "../platform/platform.hpp"
 #include "import_internal.hpp"
@@ -23,7 +24,7 @@ std::uint32_t u32_at(std::span<const std::byte> bytes, std::size_t offset) {
 // The GLB header and chunk table, checked so that tinygltf only sees consistent lengths.
 Expected<void> check_glb(std::span<const std::byte> bytes, const std::string& file) {
     auto fail = [&](std::uint64_t offset, std::string message) {
-        Diagnostic d = detail::problem(file, "", std::move(message));
+        Diagnostic d = detail::problem(file, "", std::move(message), Severity::Error, "gltf.glb");
         d.offset = offset;
         return make_error(std::move(d));
     };
@@ -56,28 +57,62 @@ bool skip_image(tinygltf::Image*, const int, std::string*, std::string*, int, in
     return true;
 }
 
-Expected<cast::Document> read_format(const std::filesystem::path& path, Diagnostics& warnings) {
-    return read(path, warnings);
+// tinygltf's file callbacks, so that the buffers a .gltf names are read as side files of the
+// context (relative to its base folder, through the one side-file policy) and nothing else.
+bool side_file_exists(const std::string& name, void* side_files) {
+    std::error_code error;
+    return std::filesystem::is_regular_file(
+        formats::side_file_path(*static_cast<const Context*>(side_files), name), error);
 }
 
-Expected<void> write_format(bool binary, cast::Document& document,
-                            const std::filesystem::path& path, const WriteOptions& requested,
-                            Diagnostics& warnings) {
+std::string keep_path(const std::string& path, void*) { return path; }
+
+bool read_side_file(std::vector<unsigned char>* out, std::string* error, const std::string& name,
+                    void* side_files) {
+    auto mapped = formats::read_side_file(*static_cast<const Context*>(side_files), name);
+    if (!mapped) {
+        *error += mapped.error().message;
+        return false;
+    }
+    const auto bytes = (*mapped)->bytes();
+    const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+    out->assign(data, data + bytes.size());
+    return true;
+}
+
+bool refuse_write(std::string* error, const std::string&, const std::vector<unsigned char>&,
+                  void*) {
+    *error += "castkit's glTF reader writes no files";
+    return false;
+}
+
+Expected<cast::Document> read_format(cast::Bytes bytes, const ReadContext& context) {
+    return read(bytes, context);
+}
+
+Expected<void> write_format(bool binary, const cast::Document& document, Sink& sink,
+                            const WriteContext& context) {
     ExportOptions options;
     options.binary = binary;
-    options.inline_instances = requested.inline_instances;
-    return write(document, path, options, warnings);
+    options.inline_instances = context.options.inline_instances;
+    return write(document, sink, context, options);
 }
 
 }  // namespace
 
 Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& warnings) {
-    const std::string file = path.string();
-    auto mapped = platform::map_file(path);
-    if (!mapped) return make_error(mapped.error());
-    const std::span<const std::byte> bytes = (*mapped)->bytes();
+    const ReadContext context = formats::context_for(path);
+    // .glb and .gltf read alike: the bytes say which they are.
+    auto document = formats::read_file(*format_by_name("gltf"), path, context);
+    warnings.insert(warnings.end(), context.warnings.begin(), context.warnings.end());
+    return document;
+}
+
+Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context) {
+    const std::string& file = context.name;
     if (bytes.size() > UINT_MAX)
-        return make_error(detail::problem(file, "", "files over 4 GiB are not supported"));
+        return make_error(detail::problem(file, "", "files over 4 GiB are not supported",
+                                          Severity::Error, "gltf.too-large"));
     const bool glb = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
     if (glb)
         if (auto checked = check_glb(bytes, file); !checked) return make_error(checked.error());
@@ -85,25 +120,30 @@ Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& wa
     tinygltf::Model model;
     tinygltf::TinyGLTF loader;
     loader.SetImageLoader(&skip_image, nullptr);
+    Context side_files{.name = context.name, .base = context.base};
+    loader.SetFsCallbacks(
+        {&side_file_exists, &keep_path, &read_side_file, &refuse_write, &side_files});
     std::string error, warning;
     bool loaded = false;
-    const std::string base = path.parent_path().string();
     try {
         const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
         loaded = glb ? loader.LoadBinaryFromMemory(&model, &error, &warning, data,
-                                                   static_cast<unsigned>(bytes.size()), base)
+                                                   static_cast<unsigned>(bytes.size()), "")
                      : loader.LoadASCIIFromString(&model, &error, &warning,
                                                   reinterpret_cast<const char*>(data),
-                                                  static_cast<unsigned>(bytes.size()), base);
+                                                  static_cast<unsigned>(bytes.size()), "");
     } catch (const std::exception& exception) {
         error = exception.what();
     }
-    if (!warning.empty()) warnings.push_back(detail::problem(file, "", warning, Severity::Warning));
+    Diagnostics& warnings = context.warnings;
+    if (!warning.empty())
+        warnings.push_back(detail::problem(file, "", warning, Severity::Warning, "gltf.parse"));
     if (!loaded) {
         while (!error.empty() && (error.back() == '\n' || error.back() == ' ')) error.pop_back();
         for (char& c : error)
             if (c == '\n') c = ';';
-        return make_error(detail::problem(file, "", error.empty() ? "not a glTF file" : error));
+        return make_error(detail::problem(file, "", error.empty() ? "not a glTF file" : error,
+                                          Severity::Error, "gltf.parse"));
     }
 
     detail::Importer importer(model, file, warnings);
@@ -126,16 +166,18 @@ FormatInfo glb_format() {
     return {"glb",
             {".glb"},
             gltf::read_format,
-            [](cast::Document& d, const std::filesystem::path& p, const WriteOptions& o,
-               Diagnostics& w) { return gltf::write_format(true, d, p, o, w); }};
+            [](const cast::Document& d, Sink& s, const WriteContext& c) {
+                return gltf::write_format(true, d, s, c);
+            }};
 }
 
 FormatInfo gltf_format() {
     return {"gltf",
             {".gltf"},
             gltf::read_format,
-            [](cast::Document& d, const std::filesystem::path& p, const WriteOptions& o,
-               Diagnostics& w) { return gltf::write_format(false, d, p, o, w); }};
+            [](const cast::Document& d, Sink& s, const WriteContext& c) {
+                return gltf::write_format(false, d, s, c);
+            }};
 }
 
 }  // namespace castkit::formats

@@ -156,6 +156,9 @@ struct ConvertOptions {
     // When set, to_cast writes each embedded PNG here as `<texture name>.png`; otherwise the
     // Cast File names that path and the image stays behind (with a warning).
     std::filesystem::path texture_directory;
+    // from_cast only: the folder relative texture paths of the Cast document resolve against
+    // (the document's own folder); empty is the working folder.
+    std::filesystem::path base_directory;
     // from_cast only: the DMF a Cast document was converted from. Its textures (image, size,
     // flip and wrap, matched by file name, used when the file itself cannot be read) and its
     // material settings (matched by name) fill in what Cast cannot carry.
@@ -168,7 +171,7 @@ struct ConvertOptions {
 Expected<cast::Document> to_cast(const Model& model, const std::string& file, Diagnostics& warnings,
                                  const ConvertOptions& options = {});
 // Converts the first Model and every Animation; vertices equal in position and skin are merged.
-// Texture files are embedded from paths relative to the Cast document's directory. O(size).
+// Texture files are embedded from paths relative to options.base_directory. O(size).
 Expected<Model> from_cast(cast::Document& document, Diagnostics& warnings,
                           const ConvertOptions& options = {});
 

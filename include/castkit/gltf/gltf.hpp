@@ -7,6 +7,7 @@
 #include <castkit/cast/document.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
+#include <castkit/formats.hpp>
 #include <filesystem>
 
 namespace castkit::gltf {
@@ -19,12 +20,17 @@ struct ExportOptions {
     bool inline_instances = false;
 };
 
-// Writes `document` as glTF 2.0 to `path`, atomically (the .gltf and its .bin each). Animations
+// Writes `document` as glTF 2.0 into `sink`: a .glb, or a .gltf whose buffer goes beside
+// sink.file() as `<stem>.bin` (atomically), or into a base64 data URI when the sink is not a
+// file. Instances resolve against context.base. Animations
 // are evaluated with castkit's animation code: absolute keys are kept where linear
 // interpolation reproduces them exactly, other channels are baked at every frame. What glTF
 // cannot hold (hair, IK, constraints, unmappable material slots, segment scale compensation
 // under non-uniform scale) is reported in `warnings`. O(vertices × influences + frames ×
 // curves) time, one buffer the size of the binary data.
+Expected<void> write(const cast::Document& document, Sink& sink, const WriteContext& context,
+                     const ExportOptions& options);
+// write() into `path` atomically, instances resolved against the document's own folder.
 Expected<void> write(const cast::Document& document, const std::filesystem::path& path,
                      const ExportOptions& options, Diagnostics& warnings);
 
@@ -32,7 +38,10 @@ Expected<void> write(const cast::Document& document, const std::filesystem::path
 // per group of meshes (flattening the node hierarchy into Model transforms), skins as
 // Skeletons, morph targets as BlendShapes, PBR materials as Material slots, animations as
 // absolute curves (resampled at whole frames where keys fall between frames or interpolation
-// is not linear). Malformed input is an error naming the file and the JSON path. O(file size).
+// is not linear). External buffers resolve against context.base. Malformed input is an error
+// naming the file and the JSON path. O(file size).
+Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context);
+// read() of the file at `path`, its buffers resolved against its folder.
 Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& warnings);
 
 }  // namespace castkit::gltf

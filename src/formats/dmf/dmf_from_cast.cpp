@@ -16,6 +16,7 @@
 #include "../../platform/platform.hpp"
 #include "../common/binary_io.hpp"
 #include "../common/keyframes.hpp"
+#include "../common/side_files.hpp"
 #include "../common/single_model.hpp"
 #include "../common/transform.hpp"
 #include "dmf_shared.hpp"
@@ -96,12 +97,11 @@ std::int16_t FromCast::texture(const cast::File& file, const std::string& path) 
     std::string file_path(file.path().value_or(""));
     if (auto it = texture_by_path_.find(file_path); it != texture_by_path_.end()) return it->second;
     if (model_.textures.size() >= kMaxIndex16) return -1;
-    std::filesystem::path location(file_path);
-    if (location.is_relative() && !document_.source_name.empty())
-        location = std::filesystem::path(document_.source_name).parent_path() / location;
+    const Context side{.base = options_.base_directory};
+    const std::filesystem::path location = formats::side_file_path(side, file_path);
     std::string stem = std::filesystem::path(file_path).stem().string();
     Texture texture = default_texture(name(stem, path), model_.textures.size(), {}, 0, 0);
-    if (auto mapped = platform::map_file(location); mapped) {
+    if (auto mapped = formats::read_side_file(side, file_path); mapped) {
         texture.png.assign((*mapped)->bytes().begin(), (*mapped)->bytes().end());
         if (auto size = png_size(texture.png);
             size && size->first <= 0xFFFF && size->second <= 0xFFFF) {
