@@ -92,10 +92,9 @@ void animation_info(std::string& out, const Animation& animation, std::size_t in
             last = std::max(last, frames[i]);
         }
     }
-    fmt::format_to(Out(out),
-                   "  animation {} {}: {} curves, {} overrides, {} notification tracks, ", index,
-                   quoted(animation.name()), curves.size(), animation.curve_mode_overrides().size(),
-                   animation.notification_tracks().size());
+    fmt::format_to(Out(out), "  animation {} {}: {} curves, {} overrides, {} notification tracks, ",
+                   index, quoted(animation.name()), curves.size(),
+                   animation.curve_mode_overrides().size(), animation.notification_tracks().size());
     if (first <= last)
         fmt::format_to(Out(out), "frames {}..{}", first, last);
     else

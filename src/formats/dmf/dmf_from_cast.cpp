@@ -167,8 +167,9 @@ void FromCast::materials(const cast::Model& cast_model) {
         cast::File file = m.slot_file("albedo");
         if (!file) file = m.slot_file("diffuse");
         if (file && file.path().value_or("").empty())
-            report_.warn(path, "its texture File has an empty path (a texture packed in a "
-                               ".blend?); written without a texture");
+            report_.warn(path,
+                         "its texture File has an empty path (a texture packed in a "
+                         ".blend?); written without a texture");
         else if (file)
             out.texture = texture(file, path);
         for (const cast::Material::Slot& slot : m.slots())
