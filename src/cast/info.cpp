@@ -116,8 +116,9 @@ std::string info_text(Document& document, std::uint64_t file_bytes, std::string_
         fmt::format_to(Out(out), "root {}: {} models, {} animations, {} instances\n", index++,
                        root.models().size(), root.animations().size(), root.instances().size());
         for (const Metadata& meta : root.metadata())
-            fmt::format_to(Out(out), "  metadata: author {}, software {}, up {}\n",
-                           quoted(meta.author()), quoted(meta.software()), quoted(meta.up_axis()));
+            fmt::format_to(Out(out), "  metadata: author {}, software {}, up {}, scene root {}\n",
+                           quoted(meta.author()), quoted(meta.software()), quoted(meta.up_axis()),
+                           quoted(meta.scene_root()));
         for (const Model& model : root.models()) model_info(out, model);
         for (const Animation& animation : root.animations())
             animation_info(out, animation, animation_index++);

@@ -163,6 +163,8 @@ TEST(BlenderAddon, EveryBundledExampleImports) {
         ++checked;
     }
     EXPECT_EQ(checked, 3u);
+    CommandResult info = run_cli(fmt::format("info {}", quoted(dir / "scene.cast")));
+    EXPECT_NE(info.out.find("scene root '.'"), std::string::npos) << info.out;
 }
 
 // The feature-complete scene written as glb and glTF, and every glTF file the tests carry (a
