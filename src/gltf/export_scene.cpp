@@ -2,10 +2,11 @@
 // Models, Instances (referenced in extras or merged in), then Animations.
 #include <fmt/format.h>
 
-#include <glm/gtc/quaternion.hpp>
 #include <deque>
+#include <glm/gtc/quaternion.hpp>
 #include <set>
 
+#include "../platform/platform.hpp"
 #include "export_internal.hpp"
 
 namespace castkit::gltf {
@@ -105,7 +106,7 @@ struct SceneWriter {
 
 Expected<void> write(const cast::Document& document, const std::filesystem::path& path,
                      const ExportOptions& options, Diagnostics& warnings) {
-    detail::Exporter exporter(path.string(), options, warnings);
+    detail::Exporter exporter(platform::utf8_of(path), options, warnings);
     SceneWriter writer{exporter, {}, {}};
     writer.export_document(
         document, document.source_name.empty() ? path : std::filesystem::path(document.source_name),
