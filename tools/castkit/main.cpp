@@ -38,6 +38,9 @@ constexpr const char* kTarget =
 int main(int argc, char** argv) {
     CLI::App app{"castkit: inspect, validate and convert Cast 3D assets", "castkit"};
     app.require_subcommand(1);
+    // CLI11 reads "/x" as an option on Windows by default; castkit's options are "--x" there too,
+    // and "/x" is a path (Wine, MSYS).
+    app.allow_windows_style_options(false);
     app.set_version_flag("--version", fmt::format("castkit {} (commit {}, {}, {})", CASTKIT_VERSION,
                                                   CASTKIT_COMMIT, compiler(), kTarget));
     int exit_code = castkit::cli::kSuccess;
