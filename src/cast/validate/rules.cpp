@@ -22,6 +22,8 @@ constexpr std::array<ValidationRule, static_cast<std::size_t>(validation::Rule::
     {"property.required", Error, "a property the spec requires is missing"},
     {"property.type", Error, "a property's type is not one the spec allows for it"},
     {"property.single", Error, "a single-valued property does not hold exactly one value"},
+    {"property.string-count", Error, "a string property's ArrayLength is not 1: cast.py, and the Blender and Maya add-ons that load through it, read one string and misread the rest of the file"},
+    {"property.utf8", Error, "a property name or string is not valid UTF-8, which cast.py (and so the Blender and Maya add-ons) cannot decode"},
     {"property.enum", Error, "a string property holds a value outside its allowed set (sm, m, kp, ct, cs, up, t)"},
     {"property.duplicate", Warning, "a property name appears more than once in a node (readers disagree on which wins)"},
     {"property.unknown", Info, "a property name the spec does not define for this node type"},

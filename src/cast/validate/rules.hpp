@@ -24,6 +24,8 @@ enum class Rule : std::size_t {
     Required,
     Type,
     Single,
+    StringCount,
+    Utf8,
     Enum,
     Duplicate,
     UnknownProperty,
