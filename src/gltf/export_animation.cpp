@@ -75,6 +75,56 @@ std::size_t bound_bones(const anim::Skeleton& skeleton, const cast::Animation& a
     return count;
 }
 
+// `vb` curves (ruling 22a) as the named mesh nodes' scale: STEP keys, (0, 0, 0) while hidden,
+// the node's own scale while visible, keyed at the first frame and wherever visibility changes
+// (sampled at whole frames like every channel). glTF core has no visibility; a scale of 0 hides
+// a node everywhere, which a skinned mesh's node cannot do (glTF ignores its transform), so
+// those and names that are no exported mesh are dropped with a warning. O(frames × vb names).
+template <class AddScale>
+void export_visibility(Exporter& exporter, const ExportedModel& target,
+                       const anim::Animation& animation, const std::vector<float>& visibility,
+                       std::uint32_t first, std::size_t frames, const std::string& path,
+                       AddScale add_scale) {
+    const std::size_t slots = animation.visibility_nodes.size();
+    for (std::size_t slot = 0; slot < slots; ++slot) {
+        const std::string& name = animation.visibility_nodes[slot];
+        bool exported = false;
+        for (const ExportedMesh& mesh : target.meshes) {
+            const tinygltf::Node& node = exporter.model.nodes[static_cast<std::size_t>(mesh.node)];
+            if (node.name != name) continue;
+            if (node.skin >= 0) {
+                exporter.warn(path, fmt::format("vb curve of skinned mesh '{}' dropped: glTF "
+                                                "ignores a skinned mesh node's scale",
+                                                name));
+                exported = true;
+                continue;
+            }
+            const glm::vec3 shown = node.scale.size() == 3
+                                        ? glm::vec3(static_cast<float>(node.scale[0]),
+                                                    static_cast<float>(node.scale[1]),
+                                                    static_cast<float>(node.scale[2]))
+                                        : glm::vec3(1.0f);
+            std::vector<std::uint32_t> keys;
+            std::vector<glm::vec3> values;
+            bool was_visible = false, hidden = false;
+            for (std::size_t f = 0; f < frames; ++f) {
+                const bool visible = anim::is_visible(visibility[f * slots + slot]);
+                hidden |= !visible;
+                if (f > 0 && visible == was_visible) continue;
+                keys.push_back(first + static_cast<std::uint32_t>(f));
+                values.push_back(visible ? shown : glm::vec3(0.0f));
+                was_visible = visible;
+            }
+            exported = true;
+            if (hidden) add_scale(mesh.node, keys, std::move(values));
+        }
+        if (!exported)
+            exporter.warn(path, fmt::format("vb curve of '{}' dropped: glTF can hide only an "
+                                            "exported mesh by that name",
+                                            name));
+    }
+}
+
 }  // namespace
 
 void Exporter::export_animation(const cast::Animation& cast_animation, const std::string& path) {
@@ -98,8 +148,6 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
         return;
     }
     const anim::Animation& animation = *built;
-    if (!animation.visibility_nodes.empty())
-        warn(path, "visibility (vb) curves have no glTF equivalent and were dropped");
 
     // The pose (as glTF local TRS) and blend weights at every whole frame of the key range.
     const auto first =
@@ -108,7 +156,7 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
     const std::size_t bones = skeleton.bone_count(), frames = last - first + 1;
     std::vector<anim::Transform> poses(frames * bones), locals(bones);
     std::vector<float> weights(frames * animation.blend_shapes.size());
-    std::vector<float> visibility(animation.visibility_nodes.size());
+    std::vector<float> visibility(frames * animation.visibility_nodes.size());
     anim::SamplingContext context(animation);
     bool sheared = false;
     for (std::size_t f = 0; f < frames; ++f) {
@@ -119,7 +167,9 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
                               .locals = locals,
                               .blend_shape_weights = std::span(weights).subspan(
                                   f * animation.blend_shapes.size(), animation.blend_shapes.size()),
-                              .visibility = visibility};
+                              .visibility = std::span(visibility)
+                                                .subspan(f * animation.visibility_nodes.size(),
+                                                         animation.visibility_nodes.size())};
         if (auto ran = job.run(); !ran) {
             warn(path, fmt::format("animation not exported: {}", ran.error().message));
             return;
@@ -194,11 +244,11 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
     tinygltf::Animation out;
     out.name = animation.name;
     auto add_channel = [&](int node, const char* property, const std::vector<std::uint32_t>& keys,
-                           int output) {
+                           int output, const char* interpolation = "LINEAR") {
         tinygltf::AnimationSampler sampler;
         sampler.input = times(keys);
         sampler.output = output;
-        sampler.interpolation = "LINEAR";
+        sampler.interpolation = interpolation;
         out.samplers.push_back(sampler);
         tinygltf::AnimationChannel channel;
         channel.sampler = static_cast<int>(out.samplers.size() - 1);
@@ -271,6 +321,13 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
                         add_floats(std::move(values), TINYGLTF_TYPE_SCALAR));
         }
     }
+
+    export_visibility(
+        *this, *target, animation, visibility, first, frames, path,
+        [&](int node, const std::vector<std::uint32_t>& keys, std::vector<glm::vec3> values) {
+            add_channel(node, "scale", keys, add_floats(std::move(values), TINYGLTF_TYPE_VEC3),
+                        "STEP");
+        });
 
     tinygltf::Value::Object extras{
         {"castkit_framerate", tinygltf::Value(static_cast<double>(animation.framerate))},
