@@ -62,6 +62,7 @@ enum class Rule : std::size_t {
     CurveValueType,
     CurveQuaternion,
     NodeName,
+    UnboundCurve,
     NotificationOrder,
     // Hashes.
     HashDuplicate,
