@@ -82,7 +82,7 @@ Expected<cast::Document> read(const std::filesystem::path& path, const ReadOptio
     const bool glb = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
     if (glb)
         if (auto checked = check_glb(bytes, file); !checked) return make_error(checked.error());
-    const std::vector<unsigned char> rewritten = detail::without_meshopt_fallbacks(bytes, glb);
+    const std::vector<unsigned char> rewritten = detail::prepared_for_tinygltf(bytes, glb);
     const auto* data =
         rewritten.empty() ? reinterpret_cast<const unsigned char*>(bytes.data()) : rewritten.data();
     const std::size_t size = rewritten.empty() ? bytes.size() : rewritten.size();

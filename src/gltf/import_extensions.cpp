@@ -105,6 +105,36 @@ bool draco_attribute(const draco::Mesh& mesh, const draco::PointAttribute& attri
 }
 #endif
 
+// Draco primitives' index accessors have no bufferView (the data is in the compressed view),
+// which tinygltf refuses: they are pointed at that view until decode_draco replaces it.
+bool point_draco_indices_at_their_data(nlohmann::json& json) {
+    if (!json.contains("meshes") || !json["meshes"].is_array() || !json.contains("accessors") ||
+        !json["accessors"].is_array())
+        return false;
+    bool changed = false;
+    for (nlohmann::json& mesh : json["meshes"]) {
+        if (!mesh.is_object() || !mesh.contains("primitives") || !mesh["primitives"].is_array())
+            continue;
+        for (nlohmann::json& primitive : mesh["primitives"]) {
+            if (!primitive.is_object() || !primitive.contains("indices") ||
+                !primitive["indices"].is_number_unsigned() || !primitive.contains("extensions") ||
+                !primitive["extensions"].is_object() ||
+                !primitive["extensions"].contains("KHR_draco_mesh_compression"))
+                continue;
+            const nlohmann::json& ext = primitive["extensions"]["KHR_draco_mesh_compression"];
+            const auto index = primitive["indices"].get<std::size_t>();
+            if (!ext.is_object() || !ext.contains("bufferView") ||
+                index >= json["accessors"].size())
+                continue;
+            nlohmann::json& accessor = json["accessors"][index];
+            if (!accessor.is_object() || accessor.contains("bufferView")) continue;
+            accessor["bufferView"] = ext["bufferView"];
+            changed = true;
+        }
+    }
+    return changed;
+}
+
 }  // namespace
 
 Expected<void> check_required_extensions(const tinygltf::Model& model, const std::string& file) {
@@ -117,7 +147,7 @@ Expected<void> check_required_extensions(const tinygltf::Model& model, const std
     return {};
 }
 
-std::vector<unsigned char> without_meshopt_fallbacks(std::span<const std::byte> bytes, bool glb) {
+std::vector<unsigned char> prepared_for_tinygltf(std::span<const std::byte> bytes, bool glb) {
     // The JSON: the whole .gltf, or a GLB's first chunk (check_glb has checked its length).
     std::size_t json_offset = 0, json_length = bytes.size();
     if (glb) {
@@ -128,11 +158,14 @@ std::vector<unsigned char> without_meshopt_fallbacks(std::span<const std::byte> 
     }
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()) + json_offset,
                                 json_length);
-    if (text.find("EXT_meshopt_compression") == std::string_view::npos) return {};
+    const bool meshopt = text.find("EXT_meshopt_compression") != std::string_view::npos;
+    const bool draco = text.find("KHR_draco_mesh_compression") != std::string_view::npos;
+    if (!meshopt && !draco) return {};
     nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
-    if (json.is_discarded() || !json.contains("buffers") || !json["buffers"].is_array()) return {};
-    bool changed = false;
-    for (nlohmann::json& buffer : json["buffers"]) {
+    if (json.is_discarded() || !json.is_object()) return {};
+    bool changed = draco && point_draco_indices_at_their_data(json);
+    nlohmann::json buffers = json.contains("buffers") ? json["buffers"] : nlohmann::json::array();
+    for (nlohmann::json& buffer : buffers) {
         if (!buffer.is_object() || buffer.contains("uri")) continue;
         const nlohmann::json* ext = buffer.contains("extensions") &&
                                             buffer["extensions"].is_object() &&
@@ -146,6 +179,7 @@ std::vector<unsigned char> without_meshopt_fallbacks(std::span<const std::byte> 
         changed = true;
     }
     if (!changed) return {};
+    if (json.contains("buffers")) json["buffers"] = std::move(buffers);
     std::string rewritten = json.dump();
     std::vector<unsigned char> out;
     if (!glb) return {rewritten.begin(), rewritten.end()};

@@ -84,10 +84,12 @@ class Importer {
 
 // An error naming the first entry of `extensionsRequired` castkit does not read.
 Expected<void> check_required_extensions(const tinygltf::Model& model, const std::string& file);
-// EXT_meshopt_compression's fallback buffers hold no data, which tinygltf refuses: the file's
-// bytes with those buffers given a one-byte placeholder, or empty when nothing needed it.
+// EXT_meshopt_compression's fallback buffers hold no data, and Draco primitives' index
+// accessors have no bufferView, both of which tinygltf refuses: the file's bytes with those
+// buffers given a one-byte placeholder and those accessors pointed at the compressed view, or
+// empty when nothing needed it.
 // O(file size) for files that use meshopt, else a substring search of the JSON.
-std::vector<unsigned char> without_meshopt_fallbacks(std::span<const std::byte> bytes, bool glb);
+std::vector<unsigned char> prepared_for_tinygltf(std::span<const std::byte> bytes, bool glb);
 // Decodes every meshopt-compressed buffer view, and every Draco-compressed primitive, into new
 // buffers the views and accessors then point at; sizes are checked against the compressed
 // bytes before anything is allocated. O(decoded size).
