@@ -1,4 +1,4 @@
-// K3D: a hand-assembled golden file (notes/formats.md §4 layout), round trips through Cast, and
+// K3D: a hand-assembled golden file (the docs/k3d.md layout), round trips through Cast, and
 // malformed input.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// SEModel: the golden vector of notes/formats.md §2.6, hand-assembled layouts, the Cast mapping
+// SEModel: a hand-assembled golden vector, hand-assembled layouts, the Cast mapping
 // (winding reversed, materials as File children) and exact round trips SEModel → Cast → SEModel.
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/semodel.hpp>
