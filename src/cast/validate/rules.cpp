@@ -58,6 +58,7 @@ constexpr std::array<ValidationRule, static_cast<std::size_t>(validation::Rule::
     {"curve.value-type", Error, "kv is not the type its kp expects (rq: v4; vb: b/h/i; others: f)"},
     {"curve.quaternion", Warning, "rq key values are not of unit length"},
     {"animation.node-name", Warning, "a curve or override nn matches no bone (nor, for bs, blend shape) in the file's skeletons"},
+    {"animation.unbound-curve", Warning, "a file holds Models but no Skeleton, and a curve's nn matches no BlendShape (bs) nor Mesh or Model (vb): nothing it keys moves"},
     {"notification.key-order", Error, "notification frames are not in ascending order"},
     {"hash.duplicate", Error, "two nodes under one Root share a hash that a link refers to, or two Root children share one"},
     {"hash.duplicate-unreferenced", Warning, "two nodes under one Root share a hash no link refers to"},

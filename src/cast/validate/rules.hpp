@@ -65,6 +65,7 @@ enum class Rule : std::size_t {
     CurveValueType,
     CurveQuaternion,
     NodeName,
+    UnboundCurve,
     NotificationOrder,
     // Hashes.
     HashDuplicate,
