@@ -73,7 +73,7 @@ Expected<void> write_format(bool binary, cast::Document& document,
 
 Expected<cast::Document> read(const std::filesystem::path& path, const ReadOptions& options,
                               Diagnostics& warnings) {
-    const std::string file = path.string();
+    const std::string file = platform::utf8_of(path);
     auto mapped = platform::map_file(path);
     if (!mapped) return make_error(mapped.error());
     const std::span<const std::byte> bytes = (*mapped)->bytes();
@@ -92,7 +92,7 @@ Expected<cast::Document> read(const std::filesystem::path& path, const ReadOptio
     loader.SetImageLoader(&skip_image, nullptr);
     std::string error, warning;
     bool loaded = false;
-    const std::string base = path.parent_path().string();
+    const std::string base = platform::utf8_of(path.parent_path());
     try {
         loaded = glb ? loader.LoadBinaryFromMemory(&model, &error, &warning, data,
                                                    static_cast<unsigned>(size), base)
