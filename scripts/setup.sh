@@ -7,8 +7,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libfmt-dev libcli11-dev nlohmann-json3-dev libglm-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3
-  libtinygltf-dev
+  python3 python3-numpy
+  libtinygltf-dev libdraco-dev libmeshoptimizer-dev
   # The Windows cross-build (make windows) and its tests under Wine; GoogleTest's sources, built
   # for Windows.
   g++-mingw-w64-x86-64-posix wine64 googletest
