@@ -249,7 +249,7 @@ bool Exporter::export_bone_channels(const anim::Animation& animation, const Expo
                     values[k] = cast::xyzw_from_quat(previous = q);
                 }
                 add_channel(node, "rotation", keys,
-                            add_floats(std::move(values), TINYGLTF_TYPE_VEC4));
+                            add_floats(std::move(values), TINYGLTF_TYPE_VEC4), "LINEAR");
             } else {
                 std::vector<glm::vec3> values(keys.size());
                 for (std::size_t k = 0; k < keys.size(); ++k) {
@@ -257,7 +257,7 @@ bool Exporter::export_bone_channels(const anim::Animation& animation, const Expo
                     values[k] = kind == kTranslation ? pose.translation : pose.scale;
                 }
                 add_channel(node, kind == kTranslation ? "translation" : "scale", keys,
-                            add_floats(std::move(values), TINYGLTF_TYPE_VEC3));
+                            add_floats(std::move(values), TINYGLTF_TYPE_VEC3), "LINEAR");
             }
         }
     }
@@ -265,6 +265,98 @@ bool Exporter::export_bone_channels(const anim::Animation& animation, const Expo
         warn(path,
              "segment scale compensation under a non-uniform parent scale has no glTF equivalent; "
              "the nearest rotation and scale were baked");
+    return true;
+}
+
+// `vb` curves (ruling 22a) as the named mesh nodes' scale: STEP keys, (0, 0, 0) while hidden,
+// the node's own scale while visible, keyed at the first whole frame of the vb keys and wherever
+// visibility changes (sampled at every whole frame between the first and last vb key). glTF core
+// has no visibility; a scale of 0 hides a node everywhere, which a skinned mesh's node cannot do
+// (glTF ignores its transform), so those and names that are no exported mesh are dropped with a
+// warning. False (with `failure` set) past the sample limit. O(frames × vb names × meshes).
+bool Exporter::export_visibility(const anim::Animation& animation, const anim::Skeleton& skeleton,
+                                 const ChannelSink& add_channel, const std::string& path) {
+    const std::size_t slots = animation.visibility_nodes.size();
+    if (slots == 0) return true;
+    std::vector<double> key_frames;
+    for (const anim::BoundCurve& curve : animation.curves)
+        if (curve.channel == anim::Channel::Visibility) {
+            const anim::TrackRange range = animation.scalar_tracks[curve.track];
+            key_frames.insert(key_frames.end(), animation.scalar_frames.begin() + range.first,
+                              animation.scalar_frames.begin() + range.first + range.count);
+        }
+    if (key_frames.empty()) return true;
+    sort_unique(key_frames);
+    const double first = std::floor(key_frames.front()), last = std::ceil(key_frames.back());
+    const double count = last - first + 1.0;
+    if (count + static_cast<double>(samples) > static_cast<double>(options.max_samples)) {
+        failure = Diagnostic{
+            .severity = Severity::Error,
+            .file = file,
+            .path = path,
+            .rule = "gltf",
+            .message = fmt::format("sampling visibility at every frame needs {} frames, more "
+                                   "than the limit of {} (gltf::ExportOptions::max_samples)",
+                                   count, options.max_samples)};
+        return false;
+    }
+    samples += static_cast<std::uint64_t>(count);
+    std::vector<double> frames;
+    for (double frame = first; frame <= last; frame += 1.0) frames.push_back(frame);
+    std::vector<float> visibility(frames.size() * slots);
+    std::vector<anim::Transform> locals(skeleton.bone_count());
+    std::vector<float> weights(animation.blend_shapes.size());
+    for (std::size_t f = 0; f < frames.size(); ++f) {
+        anim::SamplingJob job{.animation = &animation,
+                              .skeleton = &skeleton,
+                              .frame = static_cast<float>(frames[f]),
+                              .locals = locals,
+                              .blend_shape_weights = weights,
+                              .visibility = std::span(visibility).subspan(f * slots, slots)};
+        if (auto ran = job.run(); !ran) {
+            warn(path, fmt::format("visibility not exported: {}", ran.error().message));
+            return true;
+        }
+    }
+    for (std::size_t slot = 0; slot < slots; ++slot) {
+        const std::string& name = animation.visibility_nodes[slot];
+        bool exported = false;
+        for (const ExportedModel& target : models)
+            for (const ExportedMesh& mesh : target.meshes) {
+                const tinygltf::Node& node = model.nodes[static_cast<std::size_t>(mesh.node)];
+                if (node.name != name) continue;
+                exported = true;
+                if (node.skin >= 0) {
+                    warn(path, fmt::format("vb curve of skinned mesh '{}' dropped: glTF ignores "
+                                           "a skinned mesh node's scale",
+                                           name));
+                    continue;
+                }
+                const glm::vec3 shown = node.scale.size() == 3
+                                            ? glm::vec3(static_cast<float>(node.scale[0]),
+                                                        static_cast<float>(node.scale[1]),
+                                                        static_cast<float>(node.scale[2]))
+                                            : glm::vec3(1.0f);
+                std::vector<double> keys;
+                std::vector<glm::vec3> values;
+                bool was_visible = false, hidden = false;
+                for (std::size_t f = 0; f < frames.size(); ++f) {
+                    const bool visible = anim::is_visible(visibility[f * slots + slot]);
+                    hidden |= !visible;
+                    if (f > 0 && visible == was_visible) continue;
+                    keys.push_back(frames[f]);
+                    values.push_back(visible ? shown : glm::vec3(0.0f));
+                    was_visible = visible;
+                }
+                if (hidden)
+                    add_channel(mesh.node, "scale", keys,
+                                add_floats(std::move(values), TINYGLTF_TYPE_VEC3), "STEP");
+            }
+        if (!exported)
+            warn(path, fmt::format("vb curve of '{}' dropped: glTF can hide only an exported "
+                                   "mesh by that name",
+                                   name));
+    }
     return true;
 }
 
@@ -295,11 +387,12 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
         return accessor;
     };
     const ChannelSink add_channel = [&](int node, const char* property,
-                                        const std::vector<double>& keys, int output) {
+                                        const std::vector<double>& keys, int output,
+                                        const char* interpolation) {
         tinygltf::AnimationSampler sampler;
         sampler.input = times(keys);
         sampler.output = output;
-        sampler.interpolation = "LINEAR";
+        sampler.interpolation = interpolation;
         out.samplers.push_back(sampler);
         tinygltf::AnimationChannel channel;
         channel.sampler = static_cast<int>(out.samplers.size() - 1);
@@ -335,8 +428,6 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
     }
     const anim::Animation& animation = *first;
     framerate = animation.framerate;
-    if (!animation.visibility_nodes.empty())
-        warn(path, "visibility (vb) curves have no glTF equivalent and were dropped");
 
     // Blend weights, at the union of the bs keys (sums of linear pieces), for every mesh of
     // every Model whose morph targets the curves name.
@@ -390,9 +481,11 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
                                 ? mesh.default_weights[k]
                                 : weights[f * slots + static_cast<std::size_t>(slot_of[k])]);
                 add_channel(mesh.node, "weights", weight_frames,
-                            add_floats(std::move(values), TINYGLTF_TYPE_SCALAR));
+                            add_floats(std::move(values), TINYGLTF_TYPE_SCALAR), "LINEAR");
             }
     }
+
+    if (!export_visibility(animation, *first_skeleton, add_channel, path)) return;
 
     // One warning for every curve nothing exported can carry.
     std::set<std::string> unbound;

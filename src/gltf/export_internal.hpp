@@ -103,10 +103,13 @@ class Exporter {
     void export_animation(const cast::Animation& animation, const std::string& path);
 
   private:
-    // Adds a LINEAR sampler and a channel: (node, path, key frames, output accessor).
-    using ChannelSink = std::function<void(int, const char*, const std::vector<double>&, int)>;
+    // Adds a sampler and a channel: (node, path, key frames, output accessor, interpolation).
+    using ChannelSink =
+        std::function<void(int, const char*, const std::vector<double>&, int, const char*)>;
     bool export_bone_channels(const anim::Animation& animation, const ExportedModel& target,
                               const ChannelSink& add_channel, const std::string& path);
+    bool export_visibility(const anim::Animation& animation, const anim::Skeleton& skeleton,
+                           const ChannelSink& add_channel, const std::string& path);
     std::vector<std::pair<const cast::Node*, int>> materials_;
     void restore_material(tinygltf::Material& out);
     void export_mesh(const cast::Model& model, const cast::Mesh& mesh, ExportedModel& exported,

@@ -99,8 +99,8 @@ INSTANTIATE_TEST_SUITE_P(
                       EdgeCase{"flags-set.cast", "cast.flags"},
                       EdgeCase{"unknown-property-type.cast", "cast.unknown-property-type"},
                       EdgeCase{"duplicate-property.cast", "property.duplicate"},
-                      EdgeCase{"string-count-0.cast", "property.single"},
-                      EdgeCase{"string-count-2.cast", "property.single"}),
+                      EdgeCase{"string-count-0.cast", "property.string-count"},
+                      EdgeCase{"string-count-2.cast", "property.string-count"}),
     [](const auto& info) {
         std::string name = info.param.file;
         name = name.substr(0, name.find('.'));
