@@ -46,8 +46,6 @@ std::set<std::string> ids_in_sources() {
         for (std::sregex_iterator it(text.begin(), text.end(), literal), end; it != end; ++it)
             ids.insert((*it)[1]);
     }
-    // Property names share the dotted form: a DMF source carried on a Cast Root.
-    ids.erase("dmf.source");
     return ids;
 }
 

@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "../platform/platform.hpp"
+#include "common/file_sink.hpp"
 #include "registry_entries.hpp"
 
 namespace castkit {
@@ -15,7 +16,7 @@ const std::vector<FormatInfo>& all_formats() {
 }
 
 const FormatInfo* format_for_path(const std::filesystem::path& path) {
-    std::string name = path.filename().string();
+    std::string name = platform::utf8_of(path.filename());
     std::transform(name.begin(), name.end(), name.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     const FormatInfo* best = nullptr;
@@ -46,38 +47,6 @@ class StdoutSink final : public Sink {
     }
 };
 
-// A file that appears at its destination only when commit() succeeds. The temporary file is
-// created on the first write, once reserve() may have said how large it will be.
-class FileSink final : public Sink {
-  public:
-    explicit FileSink(std::filesystem::path path) : path_(std::move(path)) {}
-
-    Expected<void> write(std::span<const std::byte> data) override {
-        if (auto opened = open(); !opened) return opened;
-        return file_->write(data);
-    }
-    void reserve(std::uint64_t bytes) override { expected_size_ = bytes; }
-    std::filesystem::path file() const override { return path_; }
-
-    Expected<void> commit() {
-        if (auto opened = open(); !opened) return opened;
-        return file_->commit();
-    }
-
-  private:
-    Expected<void> open() {
-        if (file_) return {};
-        auto file = platform::create_atomic_file(path_, expected_size_);
-        if (!file) return make_error(file.error());
-        file_ = std::move(*file);
-        return {};
-    }
-
-    std::filesystem::path path_;
-    std::uint64_t expected_size_ = 0;
-    std::unique_ptr<platform::AtomicFile> file_;
-};
-
 // Every finding of one read or write gets a stable id: those the format left without one get
 // "<format>.read" or "<format>.write" (docs/diagnostics.md). O(findings).
 void identify(Diagnostic& d, std::string_view format, std::string_view phase) {
@@ -103,7 +72,7 @@ Context context_for(const std::filesystem::path& path, FormatOptions options) {
     if (path == "-") {
         context.name = "<stdin>";
     } else {
-        context.name = path.string();
+        context.name = platform::utf8_of(path);
         context.base = path.parent_path();
     }
     return context;

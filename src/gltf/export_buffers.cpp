@@ -93,8 +93,9 @@ Expected<std::string> serialise_json(tinygltf::Model& model, std::size_t length,
     tinygltf::TinyGLTF writer;
     try {
         if (!writer.WriteGltfSceneToStream(&model, stream, false, false))
-            return make_error(problem(path.string(), "", "tinygltf could not serialise the scene",
-                                      Severity::Error, "gltf.export"));
+            return make_error(problem(platform::utf8_of(path), "",
+                                      "tinygltf could not serialise the scene", Severity::Error,
+                                      "gltf.export"));
         // tinygltf declares a buffer by the bytes it holds; ours go to the file directly.
         nlohmann::json json = nlohmann::json::parse(stream.str());
         if (has_buffer) {
@@ -104,7 +105,7 @@ Expected<std::string> serialise_json(tinygltf::Model& model, std::size_t length,
         }
         return json.dump();
     } catch (const std::exception& error) {
-        return make_error(problem(path.string(), "",
+        return make_error(problem(platform::utf8_of(path), "",
                                   fmt::format("serialising glTF JSON: {}", error.what()),
                                   Severity::Error, "gltf.export"));
     }
@@ -139,18 +140,18 @@ std::string data_uri(std::span<const std::span<const std::byte>> binary, std::si
 Expected<void> write_files(tinygltf::Model& model,
                            std::span<const std::span<const std::byte>> binary, std::size_t size,
                            Sink& sink, const std::string& name, bool binary_container) {
-    const std::filesystem::path path(name);
+    const std::filesystem::path path = platform::path_from_utf8(name);
     // GLB lengths are u32 (the whole file included).
     if (binary_container && size > 0xFFFFFF00u)
         return make_error(
-            problem(path.string(), "",
+            problem(name, "",
                     "the binary data exceeds the 4 GiB a GLB file can hold; write .gltf instead",
                     Severity::Error, "gltf.glb-too-large"));
     if (!binary_container) {
         // The buffer goes beside the file as <stem>.bin; a .gltf written to standard output or
         // memory carries it as a data URI instead.
         const std::filesystem::path file = sink.file();
-        const std::string bin_name = file.empty() ? "" : file.stem().string() + ".bin";
+        const std::string bin_name = file.empty() ? "" : platform::utf8_of(file.stem()) + ".bin";
         const std::string uri = size == 0 ? "" : file.empty() ? data_uri(binary, size) : bin_name;
         auto json = serialise_json(model, size, uri, path);
         if (!json) return make_error(json.error());

@@ -2,11 +2,14 @@
 // Models, Instances (referenced in extras or merged in), then Animations.
 #include <fmt/format.h>
 
-#include <glm/gtc/quaternion.hpp>
 #include <deque>
+#include <glm/gtc/quaternion.hpp>
+#include <nlohmann/json.hpp>
 #include <set>
 
+#include "../formats/common/file_sink.hpp"
 #include "../formats/common/side_files.hpp"
+#include "../platform/platform.hpp"
 #include "export_internal.hpp"
 
 namespace castkit::gltf {
@@ -27,7 +30,8 @@ Expected<cast::Document> read_instance(const Context& context, const std::string
 struct SceneWriter {
     detail::Exporter& exporter;
     std::set<std::filesystem::path> open_files;  // instance files being merged (cycle guard)
-    std::deque<cast::Document> inlined;  // kept alive (and in place): exported views point into them
+    std::deque<cast::Document>
+        inlined;  // kept alive (and in place): exported views point into them
 
     // `folder`: where the document's relative file names resolve.
     void export_document(const cast::Document& document, const std::filesystem::path& folder,
@@ -110,7 +114,7 @@ struct SceneWriter {
                 fmt::format("instance '{}' refers back to a file being merged; not inlined", file));
             return;
         }
-        auto document = read_instance({.name = resolved.string(), .base = base}, file);
+        auto document = read_instance({.name = platform::utf8_of(resolved), .base = base}, file);
         if (!document) {
             exporter.warn(path,
                           fmt::format("instance not inlined: {}", document.error().to_string()));
@@ -125,28 +129,52 @@ struct SceneWriter {
     }
 };
 
+// What an import carried in the Metadata `gltf` property (docs/gltf.md): default morph weights
+// and material settings.
+void read_carried(const cast::Document& document, detail::Exporter& exporter) {
+    for (const cast::Root& root : const_cast<cast::Document&>(document).root_nodes())
+        for (const cast::Metadata& metadata : root.metadata()) {
+            const auto text = metadata.string("gltf");
+            if (!text) continue;
+            const nlohmann::json carried = nlohmann::json::parse(*text, nullptr, false);
+            if (!carried.is_object()) {
+                exporter.warn("metadata/gltf", "the carried glTF settings are not castkit's JSON");
+                continue;
+            }
+            if (carried.contains("weights") && carried["weights"].is_object())
+                for (auto& [name, weight] : carried["weights"].items())
+                    if (weight.is_number()) exporter.default_weights[name] = weight.get<float>();
+            if (carried.contains("materials") && carried["materials"].is_object())
+                exporter.carried_materials.update(carried["materials"]);
+        }
+}
+
 }  // namespace
 
 Expected<void> write(const cast::Document& document, Sink& sink, const WriteContext& context,
                      const ExportOptions& options) {
     detail::Exporter exporter(context.name, options, context.warnings);
+    read_carried(document, exporter);
     SceneWriter writer{exporter, {}, {}};
     writer.export_document(document, context.base, -1, 0, true);
+    if (exporter.failure) return make_error(*exporter.failure);
     return detail::write_files(exporter.model, exporter.binary, exporter.binary_size, sink,
                                context.name, options.binary);
 }
 
 Expected<void> write(const cast::Document& document, const std::filesystem::path& path,
                      const ExportOptions& options, Diagnostics& warnings) {
-    const FormatInfo* format = format_by_name(options.binary ? "glb" : "gltf");
-    const std::filesystem::path source =
-        document.source_name.empty() ? path : std::filesystem::path(document.source_name);
+    // The document's own folder: instances resolve against where it was read from.
+    const std::filesystem::path source = document.source_name.empty()
+                                             ? path
+                                             : platform::path_from_utf8(document.source_name);
     WriteContext context = formats::context_for(path);
     context.base = source.parent_path();
-    context.options.inline_instances = options.inline_instances;
-    auto written = formats::write_file(*format, document, path, context);
+    formats::FileSink sink(path);
+    auto written = write(document, sink, context, options);
     warnings.insert(warnings.end(), context.warnings.begin(), context.warnings.end());
-    return written;
+    if (!written) return written;
+    return sink.commit();
 }
 
 }  // namespace castkit::gltf

@@ -100,15 +100,20 @@ Expected<void> write_format(bool binary, const cast::Document& document, Sink& s
 
 }  // namespace
 
-Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& warnings) {
+Expected<cast::Document> read(const std::filesystem::path& path, const ReadOptions& options,
+                              Diagnostics& warnings) {
+    auto input = formats::read_input(path);
+    if (!input) return make_error(input.error());
     const ReadContext context = formats::context_for(path);
-    // .glb and .gltf read alike: the bytes say which they are.
-    auto document = formats::read_file(*format_by_name("gltf"), path, context);
+    // .glb and .gltf read alike: the bytes say which they are. The document copies what it
+    // keeps, so the input may go when this returns.
+    auto document = read(input->bytes, context, options);
     warnings.insert(warnings.end(), context.warnings.begin(), context.warnings.end());
     return document;
 }
 
-Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context) {
+Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context,
+                              const ReadOptions& options) {
     const std::string& file = context.name;
     if (bytes.size() > UINT_MAX)
         return make_error(detail::problem(file, "", "files over 4 GiB are not supported",
@@ -116,6 +121,10 @@ Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context) {
     const bool glb = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
     if (glb)
         if (auto checked = check_glb(bytes, file); !checked) return make_error(checked.error());
+    const std::vector<unsigned char> rewritten = detail::prepared_for_tinygltf(bytes, glb);
+    const auto* data =
+        rewritten.empty() ? reinterpret_cast<const unsigned char*>(bytes.data()) : rewritten.data();
+    const std::size_t size = rewritten.empty() ? bytes.size() : rewritten.size();
 
     tinygltf::Model model;
     tinygltf::TinyGLTF loader;
@@ -126,12 +135,11 @@ Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context) {
     std::string error, warning;
     bool loaded = false;
     try {
-        const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
         loaded = glb ? loader.LoadBinaryFromMemory(&model, &error, &warning, data,
-                                                   static_cast<unsigned>(bytes.size()), "")
+                                                   static_cast<unsigned>(size), "")
                      : loader.LoadASCIIFromString(&model, &error, &warning,
                                                   reinterpret_cast<const char*>(data),
-                                                  static_cast<unsigned>(bytes.size()), "");
+                                                  static_cast<unsigned>(size), "");
     } catch (const std::exception& exception) {
         error = exception.what();
     }
@@ -145,9 +153,16 @@ Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context) {
         return make_error(detail::problem(file, "", error.empty() ? "not a glTF file" : error,
                                           Severity::Error, "gltf.parse"));
     }
+    if (auto checked = detail::check_required_extensions(model, file); !checked)
+        return make_error(checked.error());
+    if (auto decoded = detail::decode_meshopt(model, file); !decoded)
+        return make_error(decoded.error());
+    if (auto decoded = detail::decode_draco(model, file); !decoded)
+        return make_error(decoded.error());
 
-    detail::Importer importer(model, file, warnings);
+    detail::Importer importer(model, file, options, warnings);
     if (auto resolved = importer.resolve_nodes(); !resolved) return make_error(resolved.error());
+    importer.warn_unkept_content();
     cast::Document document;
     document.source_name = file;
     cast::Root root = document.add_root();
@@ -155,6 +170,11 @@ Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context) {
         return make_error(imported.error());
     if (auto imported = importer.import_animations(root); !imported)
         return make_error(imported.error());
+    if (!importer.carried.empty()) {
+        const auto metadata = root.metadata();
+        cast::Metadata carrier = metadata.empty() ? root.add_metadata() : metadata[0];
+        carrier.set_string("gltf", importer.carried.dump());
+    }
     return document;
 }
 

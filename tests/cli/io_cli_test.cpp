@@ -195,6 +195,16 @@ TEST(CliIo, DmfTexturesGoIntoTheFolderTexturesNames) {
     for (const auto& entry : std::filesystem::directory_iterator(dir / "images"))
         found |= read_bytes(entry.path()) == model->textures[0].png;
     EXPECT_TRUE(found);
+    // Back to DMF, the images are read from the same folder (the side-file base), not from the
+    // DMF the Cast file was made from.
+    std::filesystem::remove(dir / "in.dmf");
+    auto back = run_cli(in_dir(dir, "convert {out.cast} {back.dmf} --textures {images}"));
+    ASSERT_EQ(back.exit_code, 0) << back.err;
+    EXPECT_EQ(back.err.find("could not be read"), std::string::npos) << back.err;
+    auto written = dmf::read(read_bytes(dir / "back.dmf"), "back.dmf", warnings);
+    ASSERT_TRUE(written) << written.error().to_string();
+    ASSERT_EQ(written->textures.size(), model->textures.size());
+    EXPECT_EQ(written->textures[0].png, model->textures[0].png);
 }
 
 }  // namespace

@@ -272,11 +272,10 @@ TEST(Dmf, CliConvertsAndReads) {
     auto cast = run_cli(in_dir(dir, "convert {in.dmf} {mid.cast}"));
     ASSERT_EQ(cast.exit_code, 0) << cast.err;
     EXPECT_NE(cast.err.find("PNG is not carried by Cast"), std::string::npos) << cast.err;
-    // The Cast file carries the DMF it came from (`dmf.source`), so the image comes back.
+    // Cast does not carry the PNG: without --textures it is not beside mid.cast.
     auto from_cast = run_cli(in_dir(dir, "convert {mid.cast} {from-cast.dmf}"));
     ASSERT_EQ(from_cast.exit_code, 0) << from_cast.err;
-    EXPECT_EQ(from_cast.err.find("could not be read"), std::string::npos) << from_cast.err;
-    EXPECT_EQ(read_bytes(dir / "from-cast.dmf"), golden_dmf());
+    EXPECT_NE(from_cast.err.find("could not be read"), std::string::npos) << from_cast.err;
 }
 
 TEST(Dmf, CliConvertsBetweenBinaryAndJsonKeepingWhatCastCannotCarry) {

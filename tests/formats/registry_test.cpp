@@ -56,29 +56,6 @@ TEST(FormatRegistry, DmfWriterReadsNothingThroughTheSourceName) {
     EXPECT_EQ(written->materials[0].face_side, golden->materials[0].face_side);
 }
 
-TEST(FormatRegistry, DmfThroughCastKeepsWhatCastCannotCarry) {
-    Diagnostics warnings;
-    auto golden = dmf::read(golden_dmf(), "golden", warnings);
-    ASSERT_TRUE(golden);
-    golden->materials[0].face_side = dmf::kDouble;
-    golden->textures[0].wrap_s = dmf::kMirror;
-    auto bytes = dmf::write_to_buffer(*golden);
-    ASSERT_TRUE(bytes);
-    ReadContext read_context{.name = "in.dmf"};
-    auto document = formats::read(*format_by_name("dmf"), {*bytes, nullptr}, read_context);
-    ASSERT_TRUE(document) << document.error().to_string();
-    // Through a Cast file and back, as `castkit convert` would.
-    BufferSink cast_bytes;
-    ASSERT_TRUE(cast::write(*document, cast_bytes));
-    ReadContext cast_context{.name = "mid.cast"};
-    auto mid = formats::read(*format_by_name("cast"), {cast_bytes.bytes, nullptr}, cast_context);
-    ASSERT_TRUE(mid);
-    BufferSink out;
-    WriteContext write_context{.name = "out.dmf"};
-    ASSERT_TRUE(formats::write(*format_by_name("dmf"), *mid, out, write_context));
-    EXPECT_EQ(out.bytes, *bytes);
-}
-
 TEST(FormatRegistry, ReadersNameTheirInputAsTheContextSays) {
     std::vector<std::byte> junk(8, std::byte{0x55});
     for (const FormatInfo& format : all_formats()) {

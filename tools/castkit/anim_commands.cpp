@@ -9,6 +9,7 @@
 #include <iterator>
 
 #include "../../src/json/writer.hpp"
+#include "../../src/platform/platform.hpp"
 #include "commands.hpp"
 
 namespace castkit::cli {
@@ -313,7 +314,8 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
             fail(exit_code, kInvalidInput);
             return;
         }
-        if (auto written = cast::write(*baked, options->output); !written) {
+        if (auto written = cast::write(*baked, platform::path_from_utf8(options->output));
+            !written) {
             fmt::print(stderr, "{}\n", written.error().to_string());
             fail(exit_code, kInvalidInput);
         }

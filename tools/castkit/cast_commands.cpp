@@ -3,6 +3,7 @@
 
 #include <castkit/cast/dump.hpp>
 #include <castkit/formats.hpp>
+#include <castkit/formats/dmf.hpp>
 #include <cstdio>
 
 #include "../../src/platform/platform.hpp"
@@ -58,20 +59,39 @@ CLI::Option* add_format_option(CLI::App* command, const char* flag, std::string&
     return command->add_option(flag, target, help)->check(CLI::IsMember(format_names()));
 }
 
+// DMF to DMF (binary or JSON) converts the model itself: through the Cast document, what only
+// DMF holds (material settings, embedded images) would be lost. O(size).
+Expected<void> convert_dmf(const FormatInfo& from, const FormatInfo& to, const std::string& input,
+                           const std::string& output, Diagnostics& warnings) {
+    const std::filesystem::path in = platform::path_from_utf8(input);
+    auto bytes = formats::read_input(in);
+    if (!bytes) return make_error(bytes.error());
+    const std::string name = formats::context_for(in).name;
+    const std::string_view text(reinterpret_cast<const char*>(bytes->bytes.data()),
+                                bytes->bytes.size());
+    auto model = from.name == "dmf" ? dmf::read(bytes->bytes, name, warnings)
+                                    : dmf::read_json(text, name, warnings);
+    if (!model) return make_error(model.error());
+    const std::filesystem::path out = platform::path_from_utf8(output);
+    return to.name == "dmf" ? dmf::write(*model, out) : dmf::write_json(*model, out);
+}
+
+bool is_dmf(const FormatInfo& format) { return format.name == "dmf" || format.name == "dmf-json"; }
+
 }  // namespace
 
 std::optional<Loaded> load(const std::string& path, const std::string& format_name,
                            const FormatOptions& options, int& exit_code) {
     const FormatInfo* format = pick_format(path, format_name, "cast", exit_code);
     if (format == nullptr) return std::nullopt;
-    auto input = formats::read_input(path);
+    auto input = formats::read_input(platform::path_from_utf8(path));
     if (!input) {
         fmt::print(stderr, "{}\n", input.error().to_string());
         fail(exit_code, kInvalidInput);
         return std::nullopt;
     }
     const std::uint64_t size = input->bytes.size();
-    const ReadContext context = formats::context_for(path, options);
+    const ReadContext context = formats::context_for(platform::path_from_utf8(path), options);
     auto document = formats::read(*format, std::move(*input), context);
     print_diagnostics(context.warnings);
     if (!document) {
@@ -85,7 +105,7 @@ std::optional<Loaded> load(const std::string& path, const std::string& format_na
 void register_cast_commands(CLI::App& app, int& exit_code) {
     struct Options {
         std::vector<std::string> inputs;
-        std::string input, output, from, to;
+        std::string input, output, from, to, textures;
         bool json = false;
         FormatOptions format_options;
         std::size_t max_elements = 8;
@@ -132,18 +152,35 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
     add_format_option(convert, "--to", options->to, "Output format, overriding the extension");
     convert->add_flag("--inline-instances", options->format_options.inline_instances,
                       "glTF: merge the files Instances reference instead of naming them");
-    convert->add_option("--textures", options->format_options.texture_directory,
-                        "DMF: write the embedded PNG images into this folder");
+    convert->add_option("--textures", options->textures,
+                        "DMF: the folder texture images are written to (from DMF) or read from (to DMF)");
     convert->callback([options, &exit_code] {
         // The output format first: a usage error should not wait for a large input to parse.
         const FormatInfo* format = pick_format(options->output, options->to, "cast", exit_code);
         if (format == nullptr) return;
+        options->format_options.texture_directory = platform::path_from_utf8(options->textures);
+        if (is_dmf(*format)) {
+            const FormatInfo* from = pick_format(options->input, options->from, "cast", exit_code);
+            if (from == nullptr) return;
+            if (is_dmf(*from)) {
+                Diagnostics warnings;
+                auto converted =
+                    convert_dmf(*from, *format, options->input, options->output, warnings);
+                print_diagnostics(warnings);
+                if (!converted) {
+                    fmt::print(stderr, "{}\n", converted.error().to_string());
+                    fail(exit_code, kInvalidInput);
+                }
+                return;
+            }
+        }
         auto loaded = load(options->input, options->from, options->format_options, exit_code);
         if (!loaded) return;
         // Relative names in the document (textures, instances) resolve beside the input.
-        WriteContext context = formats::context_for(options->output, options->format_options);
-        context.base = formats::context_for(options->input).base;
-        auto written = formats::write_file(*format, loaded->document, options->output, context);
+        const std::filesystem::path output = platform::path_from_utf8(options->output);
+        WriteContext context = formats::context_for(output, options->format_options);
+        context.base = formats::context_for(platform::path_from_utf8(options->input)).base;
+        auto written = formats::write_file(*format, loaded->document, output, context);
         print_diagnostics(context.warnings);
         if (!written) {
             fmt::print(stderr, "{}\n", written.error().to_string());

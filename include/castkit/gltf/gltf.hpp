@@ -8,6 +8,7 @@
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
 #include <castkit/formats.hpp>
+#include <cstdint>
 #include <filesystem>
 
 namespace castkit::gltf {
@@ -18,6 +19,17 @@ struct ExportOptions {
     // Resolve Instance nodes (read the .cast files they reference) and merge their models in,
     // instead of writing nodes that name the files in `extras`.
     bool inline_instances = false;
+    // Animation export samples poses at the key frames (and at every frame for channels glTF
+    // cannot interpolate exactly). More samples than this in one document (frames × bones,
+    // summed over animations) is an error rather than an unbounded allocation.
+    std::uint64_t max_samples = std::uint64_t{1} << 26;
+};
+
+struct ReadOptions {
+    // Resampling STEP and CUBICSPLINE channels creates keys the file does not store. More keys
+    // than this (summed over every channel of every animation) is an error rather than an
+    // unbounded allocation.
+    std::uint64_t max_keys = std::uint64_t{1} << 22;
 };
 
 // Writes `document` as glTF 2.0 into `sink`: a .glb, or a .gltf whose buffer goes beside
@@ -40,8 +52,13 @@ Expected<void> write(const cast::Document& document, const std::filesystem::path
 // absolute curves (resampled at whole frames where keys fall between frames or interpolation
 // is not linear). External buffers resolve against context.base. Malformed input is an error
 // naming the file and the JSON path. O(file size).
-Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context);
+Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context,
+                              const ReadOptions& options = {});
 // read() of the file at `path`, its buffers resolved against its folder.
-Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& warnings);
+Expected<cast::Document> read(const std::filesystem::path& path, const ReadOptions& options,
+                              Diagnostics& warnings);
+inline Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& warnings) {
+    return read(path, ReadOptions{}, warnings);
+}
 
 }  // namespace castkit::gltf

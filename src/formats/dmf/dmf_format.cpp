@@ -1,18 +1,11 @@
 // The DMF registry entries: binary `.dmf` and JSON `.dmf.json`, both through the Cast document.
 #include <castkit/formats/dmf.hpp>
-#include <optional>
 
-#include "../cast_extras.hpp"
 #include "../common/binary_io.hpp"
 #include "../registry_entries.hpp"
 
 namespace castkit::formats {
 namespace {
-
-// The Root property that carries the DMF a document was read from (docs/dmf.md): what Cast has
-// no field for (embedded images, texture and material settings) comes back from it when the
-// document is written as DMF again.
-constexpr std::string_view kSourceProperty = "dmf.source";
 
 Expected<cast::Document> to_document(Expected<dmf::Model> model, const ReadContext& context) {
     if (!model) return make_error(model.error());
@@ -21,22 +14,7 @@ Expected<cast::Document> to_document(Expected<dmf::Model> model, const ReadConte
     auto document = dmf::to_cast(*model, context.name, context.warnings, options);
     if (!document) return document;
     document->source_name = context.name;
-    auto source = dmf::write_to_buffer(*model);
-    if (source && !document->roots.empty())
-        document->roots.front()->set(
-            make_byte_array(std::string(kSourceProperty), std::span<const std::byte>(*source)));
     return document;
-}
-
-// The DMF carried in the document's first Root, when it was read from one.
-std::optional<dmf::Model> source_model(const cast::Document& document) {
-    if (document.roots.empty()) return std::nullopt;
-    const cast::Property* source = document.roots.front()->find(kSourceProperty);
-    if (source == nullptr || source->type() != cast::PropertyType::Byte) return std::nullopt;
-    Diagnostics ignored;
-    auto model = dmf::read(source->bytes(), std::string(kSourceProperty), ignored);
-    if (!model) return std::nullopt;
-    return std::move(*model);
 }
 
 Expected<cast::Document> read_dmf(cast::Bytes bytes, const ReadContext& context) {
@@ -49,10 +27,11 @@ Expected<cast::Document> read_dmf_json(cast::Bytes bytes, const ReadContext& con
 }
 
 Expected<dmf::Model> to_model(const cast::Document& document, const WriteContext& context) {
-    const std::optional<dmf::Model> original = source_model(document);
+    // Texture files come from --textures DIR when given, else from beside the source file.
     dmf::ConvertOptions options;
-    options.base_directory = context.base;
-    if (original) options.original = &*original;
+    options.base_directory = context.options.texture_directory.empty()
+                                 ? context.base
+                                 : context.options.texture_directory;
     return dmf::from_cast(readable(document), context.warnings, options);
 }
 
