@@ -5,7 +5,8 @@
 
 namespace castkit::formats {
 
-// The converters' views are not const yet; they only read the document.
+// The Cast views (Model, Animation, …) wrap mutable nodes and have no const form, so the
+// converters take a mutable document; they only read it.
 inline cast::Document& readable(const cast::Document& document) {
     return const_cast<cast::Document&>(document);
 }
