@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3
   libtinygltf-dev
+  libstb-dev libsquish-dev
 )
 
 missing=()

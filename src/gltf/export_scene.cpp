@@ -7,6 +7,7 @@
 #include <set>
 
 #include "export_internal.hpp"
+#include "export_textures.hpp"
 
 namespace castkit::gltf {
 namespace {
@@ -107,9 +108,10 @@ Expected<void> write(const cast::Document& document, const std::filesystem::path
                      const ExportOptions& options, Diagnostics& warnings) {
     detail::Exporter exporter(path.string(), options, warnings);
     SceneWriter writer{exporter, {}, {}};
-    writer.export_document(
-        document, document.source_name.empty() ? path : std::filesystem::path(document.source_name),
-        -1, 0, true);
+    const std::filesystem::path source =
+        document.source_name.empty() ? path : std::filesystem::path(document.source_name);
+    writer.export_document(document, source, -1, 0, true);
+    detail::place_textures(exporter, source, path);
     return detail::write_files(exporter.model, exporter.binary, exporter.binary_size, path,
                                options.binary);
 }

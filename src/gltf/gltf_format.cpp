@@ -66,6 +66,8 @@ Expected<void> write_format(bool binary, cast::Document& document,
     ExportOptions options;
     options.binary = binary;
     options.inline_instances = requested.inline_instances;
+    options.textures = requested.textures;
+    options.texture_dir = requested.texture_dir;
     return write(document, path, options, warnings);
 }
 

@@ -1,12 +1,13 @@
 // glTF 2.0 bridge: a Cast document written as glTF (.glb, or .gltf with a .bin beside it) and
 // glTF read back into a Cast document. Meshes, skins, morph targets, PBR materials, Model and
 // bone transforms and animations travel both ways; whatever glTF cannot hold is named in a
-// warning. Textures are referenced by URI, never loaded.
+// warning. Textures are embedded, copied beside the output or referenced (TextureMode).
 #pragma once
 
 #include <castkit/cast/document.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
+#include <castkit/formats.hpp>
 #include <filesystem>
 
 namespace castkit::gltf {
@@ -17,6 +18,10 @@ struct ExportOptions {
     // Resolve Instance nodes (read the .cast files they reference) and merge their models in,
     // instead of writing nodes that name the files in `extras`.
     bool inline_instances = false;
+    // Texture files named by materials are found relative to the source document's folder,
+    // then in `texture_dir`, and embedded, copied or referenced as `textures` says.
+    TextureMode textures = TextureMode::Automatic;
+    std::filesystem::path texture_dir;
 };
 
 // Writes `document` as glTF 2.0 to `path`, atomically (the .gltf and its .bin each). Animations
