@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
     castkit::cli::register_cast_commands(app, exit_code);
     castkit::cli::register_validate_commands(app, exit_code);
     castkit::cli::register_anim_commands(app, exit_code);
+    castkit::cli::register_convert_command(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
