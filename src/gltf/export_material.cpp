@@ -75,6 +75,13 @@ int Exporter::export_material(const cast::Material& material, const std::string&
             warn(path, fmt::format("slot '{}' links to no File or Color child", name));
             continue;
         }
+        if (file && file.path().value_or("").empty()) {
+            // A glTF image needs a uri or a bufferView; an empty path gives neither.
+            warn(path, fmt::format("slot '{}': its File has an empty path (a texture packed in a "
+                                   ".blend?); skipped",
+                                   name));
+            continue;
+        }
         const glm::vec4 rgba = color ? linear_color(color) : glm::vec4(1.0f);
         if (name == "albedo" || name == "diffuse") {
             if (pbr.baseColorTexture.index < 0 && file)

@@ -23,11 +23,20 @@ struct SceneWriter {
                          int parent, int depth, bool with_animations) {
         int scene = parent;
         std::string up;
+        // Instance files resolve against the scene root `sr`, relative to the file, as the
+        // Blender add-on does (docs/blender-addon.md).
+        std::filesystem::path instance_base = source.parent_path();
+        bool scene_root_found = false;
         // Views need a mutable document; the export only reads through them.
         const std::vector<cast::Root> roots = const_cast<cast::Document&>(document).root_nodes();
         for (const cast::Root& root : roots)
-            for (const cast::Metadata& metadata : root.metadata())
+            for (const cast::Metadata& metadata : root.metadata()) {
                 if (auto axis = metadata.up_axis(); axis && up.empty()) up = std::string(*axis);
+                if (auto sr = metadata.scene_root(); sr && !scene_root_found) {
+                    instance_base /= std::filesystem::path(*sr);
+                    scene_root_found = true;
+                }
+            }
         if (up == "z" || up == "x") {
             // Z up: a -90° turn about X takes +Z to +Y; X up: +90° about Z takes +X to +Y.
             const glm::quat turn = up == "z"
@@ -48,7 +57,7 @@ struct SceneWriter {
                 exporter.export_model(models[m], scene, fmt::format("root[{}]/model[{}]", r, m));
             const auto instances = roots[r].instances();
             for (std::size_t i = 0; i < instances.size(); ++i)
-                export_instance(instances[i], source, scene, depth,
+                export_instance(instances[i], instance_base, scene, depth,
                                 fmt::format("root[{}]/instance[{}]", r, i));
         }
         if (!with_animations) return;
@@ -60,7 +69,7 @@ struct SceneWriter {
         }
     }
 
-    void export_instance(const cast::Instance& instance, const std::filesystem::path& source,
+    void export_instance(const cast::Instance& instance, const std::filesystem::path& base,
                          int parent, int depth, const std::string& path) {
         tinygltf::Node node;
         node.name = std::string(instance.name().value_or(""));
@@ -71,16 +80,19 @@ struct SceneWriter {
         }
         if (auto s = instance.scale()) node.scale = {s->x, s->y, s->z};
         const std::string file(instance.reference_file().path().value_or(""));
-        if (file.empty()) exporter.warn(path, "instance names no file");
+        if (file.empty()) {
+            exporter.warn(path, "instance names no file (missing or empty path); skipped");
+            return;
+        }
         node.extras = tinygltf::Value(tinygltf::Value::Object{
             {"castkit_instance",
              tinygltf::Value(tinygltf::Value::Object{{"file", detail::string_value(file)}})}});
         const int index = exporter.add_node(std::move(node), parent);
-        if (!exporter.options.inline_instances || file.empty()) return;
+        if (!exporter.options.inline_instances) return;
 
         std::error_code error;
         const std::filesystem::path resolved =
-            std::filesystem::weakly_canonical(source.parent_path() / file, error);
+            std::filesystem::weakly_canonical(base / file, error);
         if (depth >= kMaxInstanceDepth || open_files.count(resolved)) {
             exporter.warn(
                 path,

@@ -1,4 +1,4 @@
-// K3D: a hand-assembled golden file (notes/formats.md §4 layout), round trips through Cast, and
+// K3D: a hand-assembled golden file (the docs/k3d.md layout), round trips through Cast, and
 // malformed input.
 #include <gtest/gtest.h>
 
@@ -221,7 +221,10 @@ TEST(K3d, ToCastFlipsVAndMapsSkinWeightsToSkeletonBones) {
     std::vector<cast::Bone> bones = model.skeleton().bones();
     ASSERT_EQ(bones.size(), 2u);
     EXPECT_EQ(bones[1].world_position(), glm::vec3(0, 1.5f, 0));
-    EXPECT_FALSE(bones[0].world_position().has_value());
+    EXPECT_FALSE(bones[1].node().find("k3d.noBind"));
+    // Node 0 has no K3D bone: its world is its rest pose, marked as no bind pose.
+    EXPECT_EQ(bones[0].world_position(), bones[0].local_position());
+    ASSERT_TRUE(bones[0].node().find("k3d.noBind"));
     EXPECT_EQ(bones[1].parent_index(), 0);
     cast::Curve rq = document->animations().at(0).curves().at(3);
     EXPECT_EQ(rq.key_property(), "rq");

@@ -1,4 +1,4 @@
-// SEAnim: the golden vector of notes/formats.md §1.10, hand-assembled layouts for every feature,
+// SEAnim: a hand-assembled golden vector, hand-assembled layouts for every feature,
 // the Cast mapping, and exact round trips SEAnim → Cast → SEAnim.
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/seanim.hpp>

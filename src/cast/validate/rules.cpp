@@ -49,6 +49,7 @@ constexpr std::array<ValidationRule, static_cast<std::size_t>(validation::Rule::
     {"constraint.offset-type", Error, "co is not the type its constraint type expects (pt, sc: v3; or: v4)"},
     {"material.slot", Error, "a material slot hash names no File or Color child of the Material"},
     {"instance.file", Error, "rf names no File child of the Instance"},
+    {"file.empty-path", Warning, "a File's path p is empty (Blender's exporter writes one per packed texture); writers skip the file"},
     {"animation.framerate", Error, "fr is not a finite number above 0"},
     {"curve.key-count", Error, "kb and kv have different lengths"},
     {"curve.key-order", Error, "kb is not strictly increasing"},

@@ -55,6 +55,7 @@ enum class Rule : std::size_t {
     // Material and Instance.
     MaterialSlot,
     InstanceFile,
+    FileEmptyPath,
     // Animation.
     Framerate,
     CurveKeyCount,

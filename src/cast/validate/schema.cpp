@@ -1,5 +1,5 @@
-// The node tables of cast-spec.txt, transcribed. IKHandle `to` was added upstream after the
-// capture (specs/README.md); Mesh `vc` is the legacy colour layer (decisions.md rule 15).
+// The node tables of the Cast specification, transcribed, with IKHandle `to` (added upstream
+// later); Mesh `vc` is the legacy colour layer (docs/decisions.md rule 15).
 #include "schema.hpp"
 
 #include <fmt/format.h>

@@ -2,6 +2,7 @@
 // reversed (SEModel is clockwise, Cast counter-clockwise), materials Materials with File
 // children. What Cast cannot say goes into `se.*` properties, only when the way back could not
 // infer it.
+#include <castkit/anim/rest_pose.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/semodel.hpp>
 
@@ -51,6 +52,12 @@ void skeleton(const Model& m, cast::Model& out) {
         if (blocks & kScales) bone.set_scale(b.scale);
         if (b.flags != 0) bone.node().set(cast::make_integer("se.flags", cast::PropertyType::Byte, b.flags));
     }
+    // Every bone gets lp/lr and wp/wr (the Blender add-on reads lp/lr unconditionally); which
+    // of the two blocks the file really had goes back through `se.boneBlocks`.
+    anim::complete_rest_transforms(skeleton);
+    constexpr std::uint8_t both = kLocalMatrices | kGlobalMatrices;
+    if ((blocks & both) != both)
+        out.node().set(cast::make_integer("se.boneBlocks", cast::PropertyType::Byte, blocks & both));
 }
 
 // A property holding `values`: a view when the document keeps the model alive, else a copy.

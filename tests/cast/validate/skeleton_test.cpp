@@ -102,6 +102,16 @@ TEST(ValidateInstance, ReferenceFileResolvesToAFileChild) {
     EXPECT_EQ(findings[0].message, "'rf' = 0xdeadbeef00000001 names no File among the Instance's children");
 }
 
+// Blender's exporter writes `p = ""` for a texture packed in the .blend.
+TEST(ValidateFile, EmptyPathIsAWarning) {
+    Scene scene;
+    scene.instance_file.set_path("");
+    auto findings = check(scene.document);
+    ASSERT_TRUE(only(findings, "file.empty-path"));
+    EXPECT_EQ(findings[0].severity, Severity::Warning);
+    EXPECT_EQ(findings[0].path, "root[0]/instance[0]/file[0]");
+}
+
 TEST(ValidateAnimation, FramerateAboveZero) {
     Scene scene;
     scene.animation.set_framerate(0.0f);
