@@ -24,7 +24,7 @@ struct WriteOptions {
     bool inline_instances = false;
     // glTF: where textures go, and a folder searched for them after the source file's own.
     TextureMode textures = TextureMode::Automatic;
-    std::filesystem::path texture_dir;
+    std::filesystem::path texture_dir = {};
 };
 
 struct FormatInfo {

@@ -31,7 +31,7 @@ class GltfExport : public ::testing::Test {
 TEST_F(GltfExport, GlbAndGltfPassTheKhronosValidator) {
     ASSERT_TRUE(gltf::write(scene.document, dir / "hero.glb", {}, warnings).has_value());
     ASSERT_TRUE(
-        gltf::write(scene.document, dir / "hero.gltf", {.binary = false, .texture_dir = {}}, warnings).has_value());
+        gltf::write(scene.document, dir / "hero.gltf", {.binary = false}, warnings).has_value());
     EXPECT_TRUE(std::filesystem::exists(dir / "hero.bin"));
     ValidatorResult result = run_gltf_validator(dir);
     EXPECT_EQ(result.exit_code, 0) << result.output;
@@ -84,7 +84,7 @@ TEST_F(GltfExport, ManyInfluencesBecomeSeveralJointSets) {
 TEST_F(GltfExport, MaterialSlotsMapToPbrAndTheRestIsNamed) {
     // The scene's texture files do not exist: referenced, they keep their paths as URIs.
     ASSERT_TRUE(gltf::write(scene.document, dir / "hero.glb",
-                            {.textures = TextureMode::Reference, .texture_dir = {}}, warnings)
+                            {.textures = TextureMode::Reference}, warnings)
                     .has_value());
     nlohmann::json json = gltf_json(dir / "hero.glb");
     const nlohmann::json& material = json["materials"][0];
@@ -139,7 +139,7 @@ TEST_F(GltfExport, InstancesAreReferencedOrMerged) {
     scene.document.source_name = (dir / "hero.cast").string();
     ASSERT_TRUE(gltf::write(scene.document, dir / "referenced.glb", {}, warnings).has_value());
     ASSERT_TRUE(
-        gltf::write(scene.document, dir / "merged.glb", {.inline_instances = true, .texture_dir = {}}, warnings)
+        gltf::write(scene.document, dir / "merged.glb", {.inline_instances = true}, warnings)
             .has_value());
     nlohmann::json referenced = gltf_json(dir / "referenced.glb");
     nlohmann::json merged = gltf_json(dir / "merged.glb");

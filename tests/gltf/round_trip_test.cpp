@@ -57,8 +57,7 @@ TEST_P(GltfRoundTrip, GeometryWeightsSkeletonAndPosesSurvive) {
     Diagnostics warnings;
     ASSERT_TRUE(gltf::write(original.document, file,
                             {.binary = std::string(GetParam()) == ".glb",
-                             .textures = TextureMode::Reference,
-                             .texture_dir = {}},
+                             .textures = TextureMode::Reference},
                             warnings)
                     .has_value());
     auto read = gltf::read(file, warnings);

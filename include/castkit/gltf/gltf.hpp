@@ -21,7 +21,7 @@ struct ExportOptions {
     // Texture files named by materials are found relative to the source document's folder,
     // then in `texture_dir`, and embedded, copied or referenced as `textures` says.
     TextureMode textures = TextureMode::Automatic;
-    std::filesystem::path texture_dir;
+    std::filesystem::path texture_dir = {};
 };
 
 // Writes `document` as glTF 2.0 to `path`, atomically (the .gltf and its .bin each). Animations
