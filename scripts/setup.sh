@@ -7,9 +7,12 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libfmt-dev libcli11-dev nlohmann-json3-dev libglm-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3
-  libtinygltf-dev
+  python3 python3-numpy
+  libtinygltf-dev libdraco-dev libmeshoptimizer-dev
   libstb-dev libsquish-dev
+  # The Windows cross-build (make windows) and its tests under Wine; GoogleTest's sources, built
+  # for Windows.
+  g++-mingw-w64-x86-64-posix wine64 googletest
 )
 
 missing=()
@@ -26,9 +29,4 @@ if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
-
-# The Khronos glTF Validator the glTF tests run (npm, pinned by package-lock.json).
-if [ ! -d "$(dirname "$0")/../tools/gltf-validator/node_modules/gltf-validator" ]; then
-  (cd "$(dirname "$0")/../tools/gltf-validator" && npm ci --no-audit --no-fund)
 fi

@@ -2,10 +2,12 @@
 // Models, Instances (referenced in extras or merged in), then Animations.
 #include <fmt/format.h>
 
-#include <glm/gtc/quaternion.hpp>
 #include <deque>
+#include <glm/gtc/quaternion.hpp>
+#include <nlohmann/json.hpp>
 #include <set>
 
+#include "../platform/platform.hpp"
 #include "export_internal.hpp"
 #include "export_textures.hpp"
 
@@ -17,7 +19,8 @@ constexpr int kMaxInstanceDepth = 16;
 struct SceneWriter {
     detail::Exporter& exporter;
     std::set<std::filesystem::path> open_files;  // instance files being merged (cycle guard)
-    std::deque<cast::Document> inlined;  // kept alive (and in place): exported views point into them
+    std::deque<cast::Document>
+        inlined;  // kept alive (and in place): exported views point into them
 
     void export_document(const cast::Document& document, const std::filesystem::path& source,
                          int parent, int depth, bool with_animations) {
@@ -114,15 +117,37 @@ struct SceneWriter {
     }
 };
 
+// What an import carried in the Metadata `gltf` property (docs/gltf.md): default morph weights
+// and material settings.
+void read_carried(const cast::Document& document, detail::Exporter& exporter) {
+    for (const cast::Root& root : const_cast<cast::Document&>(document).root_nodes())
+        for (const cast::Metadata& metadata : root.metadata()) {
+            const auto text = metadata.string("gltf");
+            if (!text) continue;
+            const nlohmann::json carried = nlohmann::json::parse(*text, nullptr, false);
+            if (!carried.is_object()) {
+                exporter.warn("metadata/gltf", "the carried glTF settings are not castkit's JSON");
+                continue;
+            }
+            if (carried.contains("weights") && carried["weights"].is_object())
+                for (auto& [name, weight] : carried["weights"].items())
+                    if (weight.is_number()) exporter.default_weights[name] = weight.get<float>();
+            if (carried.contains("materials") && carried["materials"].is_object())
+                exporter.carried_materials.update(carried["materials"]);
+        }
+}
+
 }  // namespace
 
 Expected<void> write(const cast::Document& document, const std::filesystem::path& path,
                      const ExportOptions& options, Diagnostics& warnings) {
-    detail::Exporter exporter(path.string(), options, warnings);
+    detail::Exporter exporter(platform::utf8_of(path), options, warnings);
+    read_carried(document, exporter);
     SceneWriter writer{exporter, {}, {}};
     const std::filesystem::path source =
         document.source_name.empty() ? path : std::filesystem::path(document.source_name);
     writer.export_document(document, source, -1, 0, true);
+    if (exporter.failure) return make_error(*exporter.failure);
     detail::place_textures(exporter, source, path);
     return detail::write_files(exporter.model, exporter.binary, exporter.binary_size, path,
                                options.binary);

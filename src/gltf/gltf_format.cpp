@@ -57,7 +57,7 @@ bool skip_image(tinygltf::Image*, const int, std::string*, std::string*, int, in
 }
 
 Expected<cast::Document> read_format(const std::filesystem::path& path, Diagnostics& warnings) {
-    return read(path, warnings);
+    return read(path, ReadOptions{}, warnings);
 }
 
 Expected<void> write_format(bool binary, cast::Document& document,
@@ -73,8 +73,9 @@ Expected<void> write_format(bool binary, cast::Document& document,
 
 }  // namespace
 
-Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& warnings) {
-    const std::string file = path.string();
+Expected<cast::Document> read(const std::filesystem::path& path, const ReadOptions& options,
+                              Diagnostics& warnings) {
+    const std::string file = platform::utf8_of(path);
     auto mapped = platform::map_file(path);
     if (!mapped) return make_error(mapped.error());
     const std::span<const std::byte> bytes = (*mapped)->bytes();
@@ -83,20 +84,23 @@ Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& wa
     const bool glb = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
     if (glb)
         if (auto checked = check_glb(bytes, file); !checked) return make_error(checked.error());
+    const std::vector<unsigned char> rewritten = detail::prepared_for_tinygltf(bytes, glb);
+    const auto* data =
+        rewritten.empty() ? reinterpret_cast<const unsigned char*>(bytes.data()) : rewritten.data();
+    const std::size_t size = rewritten.empty() ? bytes.size() : rewritten.size();
 
     tinygltf::Model model;
     tinygltf::TinyGLTF loader;
     loader.SetImageLoader(&skip_image, nullptr);
     std::string error, warning;
     bool loaded = false;
-    const std::string base = path.parent_path().string();
+    const std::string base = platform::utf8_of(path.parent_path());
     try {
-        const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
         loaded = glb ? loader.LoadBinaryFromMemory(&model, &error, &warning, data,
-                                                   static_cast<unsigned>(bytes.size()), base)
+                                                   static_cast<unsigned>(size), base)
                      : loader.LoadASCIIFromString(&model, &error, &warning,
                                                   reinterpret_cast<const char*>(data),
-                                                  static_cast<unsigned>(bytes.size()), base);
+                                                  static_cast<unsigned>(size), base);
     } catch (const std::exception& exception) {
         error = exception.what();
     }
@@ -107,9 +111,16 @@ Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& wa
             if (c == '\n') c = ';';
         return make_error(detail::problem(file, "", error.empty() ? "not a glTF file" : error));
     }
+    if (auto checked = detail::check_required_extensions(model, file); !checked)
+        return make_error(checked.error());
+    if (auto decoded = detail::decode_meshopt(model, file); !decoded)
+        return make_error(decoded.error());
+    if (auto decoded = detail::decode_draco(model, file); !decoded)
+        return make_error(decoded.error());
 
-    detail::Importer importer(model, file, warnings);
+    detail::Importer importer(model, file, options, warnings);
     if (auto resolved = importer.resolve_nodes(); !resolved) return make_error(resolved.error());
+    importer.warn_unkept_content();
     cast::Document document;
     document.source_name = file;
     cast::Root root = document.add_root();
@@ -117,6 +128,11 @@ Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& wa
         return make_error(imported.error());
     if (auto imported = importer.import_animations(root); !imported)
         return make_error(imported.error());
+    if (!importer.carried.empty()) {
+        const auto metadata = root.metadata();
+        cast::Metadata carrier = metadata.empty() ? root.add_metadata() : metadata[0];
+        carrier.set_string("gltf", importer.carried.dump());
+    }
     return document;
 }
 

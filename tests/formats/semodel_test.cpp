@@ -190,6 +190,14 @@ TEST(SEModel, PerLayerMaterialsAndColoursMapToCast) {
     EXPECT_EQ(first.uv_layer(1)[150], glm::vec2(0, 0.5f));
     EXPECT_EQ(first.weight_bones().stored_type(), cast::PropertyType::Short);
     EXPECT_EQ(*model.skeleton().bones()[3].world_position(), glm::vec3(3, 0, 0));
+    // isSimpleMaterial travels on the Model: readers take every Material property but n and t
+    // for a slot hash.
+    const cast::Property* simple = model.node().find("se.simple");
+    ASSERT_NE(simple, nullptr);
+    EXPECT_EQ(cast::IndexView::of(simple).to_vector(), (std::vector<std::uint32_t>{1, 0}));
+    for (const cast::Material& material : model.materials())
+        for (const cast::Property& p : material.node().properties)
+            EXPECT_FALSE(p.name().starts_with("se.")) << p.name();
 }
 
 TEST(SEModel, GreyhoundFlagsTrailerAndOddHeaderRoundTrip) {

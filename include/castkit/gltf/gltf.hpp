@@ -8,6 +8,7 @@
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
 #include <castkit/formats.hpp>
+#include <cstdint>
 #include <filesystem>
 
 namespace castkit::gltf {
@@ -22,6 +23,17 @@ struct ExportOptions {
     // then in `texture_dir`, and embedded, copied or referenced as `textures` says.
     TextureMode textures = TextureMode::Automatic;
     std::filesystem::path texture_dir = {};
+    // Animation export samples poses at the key frames (and at every frame for channels glTF
+    // cannot interpolate exactly). More samples than this in one document (frames × bones,
+    // summed over animations) is an error rather than an unbounded allocation.
+    std::uint64_t max_samples = std::uint64_t{1} << 26;
+};
+
+struct ReadOptions {
+    // Resampling STEP and CUBICSPLINE channels creates keys the file does not store. More keys
+    // than this (summed over every channel of every animation) is an error rather than an
+    // unbounded allocation.
+    std::uint64_t max_keys = std::uint64_t{1} << 22;
 };
 
 // Writes `document` as glTF 2.0 to `path`, atomically (the .gltf and its .bin each). Animations
@@ -38,6 +50,10 @@ Expected<void> write(const cast::Document& document, const std::filesystem::path
 // Skeletons, morph targets as BlendShapes, PBR materials as Material slots, animations as
 // absolute curves (resampled at whole frames where keys fall between frames or interpolation
 // is not linear). Malformed input is an error naming the file and the JSON path. O(file size).
-Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& warnings);
+Expected<cast::Document> read(const std::filesystem::path& path, const ReadOptions& options,
+                              Diagnostics& warnings);
+inline Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& warnings) {
+    return read(path, ReadOptions{}, warnings);
+}
 
 }  // namespace castkit::gltf

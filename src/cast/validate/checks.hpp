@@ -42,6 +42,8 @@ void check_link(Context& context, Rule rule, const NodeRef& ref, std::string_vie
 // Every bone name of every Skeleton in the document, and every BlendShape name.
 struct NameIndex {
     bool has_skeleton = false;
+    bool has_model = false;
+    std::unordered_set<std::string> nodes, nodes_folded;  // Mesh and Model names (vb targets)
     std::unordered_set<std::string> bones, bones_folded, blend_shapes, blend_shapes_folded;
 };
 NameIndex index_names(const Document& document);

@@ -99,7 +99,7 @@ std::int16_t FromCast::texture(const cast::File& file, const std::string& path) 
     std::filesystem::path location(file_path);
     if (location.is_relative() && !document_.source_name.empty())
         location = std::filesystem::path(document_.source_name).parent_path() / location;
-    std::string stem = std::filesystem::path(file_path).stem().string();
+    std::string stem = platform::utf8_of(platform::path_from_utf8(file_path).stem());
     Texture texture = default_texture(name(stem, path), model_.textures.size(), {}, 0, 0);
     if (auto mapped = platform::map_file(location); mapped) {
         texture.png.assign((*mapped)->bytes().begin(), (*mapped)->bytes().end());
@@ -133,7 +133,7 @@ std::int16_t FromCast::texture(const cast::File& file, const std::string& path) 
     } else if (texture.png.empty()) {
         report_.warn(path,
                      fmt::format("texture '{}' could not be read; the DMF texture has no image",
-                                 location.string()));
+                                 platform::utf8_of(location)));
     }
     auto index = static_cast<std::int16_t>(model_.textures.size());
     model_.textures.push_back(std::move(texture));

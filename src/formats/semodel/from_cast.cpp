@@ -158,10 +158,13 @@ void Builder::fill_streams() {
 
 void Builder::materials() {
     materials_ = in_.materials();
+    // `se.simple` sits on the Model: every other property of a Material is a slot to readers.
+    auto simple = formats::byte_array(in_.node(), "se.simple");
+    if (simple && simple->size() != materials_.size()) simple.reset();
     for (const cast::Material& in : materials_) {
         Material& material = out_.materials.emplace_back();
         material.name = in.name().value_or("");
-        material.simple = static_cast<std::uint8_t>(formats::integer_value(in.node(), "se.simple").value_or(1));
+        material.simple = simple ? static_cast<std::uint8_t>((*simple)[out_.materials.size() - 1]) : 1;
         auto path = [&](std::string_view slot) {
             cast::File file = in.slot_file(slot);
             if (file && file.path().value_or("").empty())

@@ -187,6 +187,23 @@ TEST(ValidateAnimation, BlendShapeCurveNamesABlendShapeOrBone) {
     EXPECT_TRUE(only(check(scene.document), "animation.node-name"));
 }
 
+TEST(ValidateAnimation, CurvesThatMoveNothingInAFileWithoutSkeletons) {
+    Scene scene;
+    std::erase_if(scene.model.node().children, [](const auto& c) {
+        return c->is(NodeId::Skeleton) || c->is(NodeId::Mesh);
+    });
+    // The transform curves and the override name bones that no longer exist: nothing they key
+    // can move.
+    auto findings = check(scene.document);
+    std::size_t unbound = 0;
+    for (const Diagnostic& d : findings) unbound += d.rule == "animation.unbound-curve";
+    EXPECT_GE(unbound, 2u);
+    // Without Models (an animation-only file) nothing is checked.
+    std::erase_if(scene.document.roots[0]->children,
+                  [](const auto& c) { return c->is(NodeId::Model); });
+    for (const Diagnostic& d : check(scene.document)) EXPECT_NE(d.rule, "animation.unbound-curve");
+}
+
 TEST(ValidateAnimation, NotificationFramesAscend) {
     Scene scene;
     const std::vector<std::uint32_t> frames{5, 0};
