@@ -1,8 +1,8 @@
 // Texture files into the exported glTF: each image the materials reference (a URI holding the
 // path the Cast document names) is found beside the source document or in the texture folder,
 // then embedded in the binary buffer, written beside the output, or left as a reference.
-// Images that cannot be found or decoded are removed with the texture slots that used them, so
-// the file stays valid; the material keeps its other maps.
+// Images that cannot be found stay references to the path the document names; images that
+// cannot be decoded are removed with the texture slots that used them, so the file stays valid.
 #include "export_textures.hpp"
 
 #include <fmt/format.h>
@@ -80,14 +80,15 @@ class TexturePlacer {
         const std::optional<fs::path> found =
             resolve_texture(named, source_dir_, exporter_.options.texture_dir);
         if (!found) {
-            exporter_.warn(where,
-                           fmt::format("texture '{}' was not found beside the source file{}; "
-                                       "its texture slots were dropped",
-                                       named,
-                                       exporter_.options.texture_dir.empty()
-                                           ? std::string(" (give --textures DIR)")
-                                           : " or in " + exporter_.options.texture_dir.string()));
-            return false;
+            exporter_.warn(
+                where,
+                fmt::format("texture '{}' was not found beside the source file{}; "
+                            "it stays a reference to that path",
+                            named,
+                            exporter_.options.texture_dir.empty()
+                                ? std::string(" (give --textures DIR)")
+                                : " or in " + platform::utf8_of(exporter_.options.texture_dir)));
+            return true;
         }
         auto mapped = platform::map_file(*found);
         if (!mapped) {
@@ -97,7 +98,7 @@ class TexturePlacer {
             return false;
         }
         images::GltfImage prepared =
-            images::prepare_for_gltf((*mapped)->bytes(), found->filename().string());
+            images::prepare_for_gltf((*mapped)->bytes(), platform::utf8_of(found->filename()));
         if (prepared.outcome == images::Outcome::Failed) {
             exporter_.warn(where, fmt::format("texture '{}' could not be decoded ({}); its texture "
                                               "slots were dropped",
@@ -114,8 +115,9 @@ class TexturePlacer {
             image.uri.clear();
             return true;
         }
-        const std::string name = unique_name(prepared.converted ? found->stem().string() + ".png"
-                                                                : found->filename().string());
+        const std::string name =
+            unique_name(prepared.converted ? platform::utf8_of(found->stem()) + ".png"
+                                           : platform::utf8_of(found->filename()));
         if (!write_beside(name, prepared.bytes, named, where)) return false;
         image.uri = name_to_uri(name);
         return true;
@@ -126,7 +128,7 @@ class TexturePlacer {
                        const std::string& why, const std::string& where) {
         if (mode_ == TextureMode::Copy) {
             auto mapped = platform::map_file(found);
-            const std::string name = unique_name(found.filename().string());
+            const std::string name = unique_name(platform::utf8_of(found.filename()));
             if (mapped && write_beside(name, (*mapped)->bytes(), named, where)) {
                 image.uri = name_to_uri(name);
                 exporter_.warn(where, fmt::format("texture '{}' uses {}: copied beside the output "
@@ -138,10 +140,12 @@ class TexturePlacer {
         std::error_code error;
         const fs::path relative = fs::relative(fs::absolute(found, error),
                                                fs::absolute(output_, error).parent_path(), error);
-        image.uri = uri_path(relative.generic_string());
+        const std::u8string generic = relative.generic_u8string();
+        const std::string shown(generic.begin(), generic.end());
+        image.uri = uri_path(shown);
         exporter_.warn(where, fmt::format("texture '{}' uses {}: it stays an external file, "
                                           "referenced as '{}', glTF viewers may not show it",
-                                          named, why, relative.generic_string()));
+                                          named, why, shown));
     }
 
     static std::string uri_path(const std::string& path) {
@@ -155,16 +159,17 @@ class TexturePlacer {
 
     std::string unique_name(const std::string& wanted) {
         std::string name = wanted;
-        const fs::path stem = fs::path(wanted).stem(), extension = fs::path(wanted).extension();
+        const fs::path stem = platform::path_from_utf8(wanted).stem(),
+                       extension = platform::path_from_utf8(wanted).extension();
         for (int n = 2; written_names_.contains(name); ++n)
-            name = fmt::format("{}_{}{}", stem.string(), n, extension.string());
+            name = fmt::format("{}_{}{}", platform::utf8_of(stem), n, platform::utf8_of(extension));
         written_names_.insert(name);
         return name;
     }
 
     bool write_beside(const std::string& name, std::span<const std::byte> bytes,
                       const std::string& named, const std::string& where) {
-        const fs::path target = output_.parent_path() / name;
+        const fs::path target = output_.parent_path() / platform::path_from_utf8(name);
         auto file = platform::create_atomic_file(target, bytes.size());
         Expected<void> written =
             file ? (*file)->write(bytes) : Expected<void>(make_error(file.error()));
@@ -235,7 +240,7 @@ std::optional<fs::path> resolve_texture(const std::string& named, const fs::path
     std::string slashed = named;
     for (char& c : slashed)
         if (c == '\\') c = '/';
-    const fs::path path(slashed);
+    const fs::path path = platform::path_from_utf8(slashed);
     // A path that is absolute or climbs out of its folder is looked for by its file name only.
     const bool contained = !path.has_root_path() && !escapes(path) && !path.empty();
     std::vector<fs::path> dirs{source_dir};

@@ -69,12 +69,18 @@ std::string lower(std::string text) {
 // The extension of `path` that its format matched (".dmf.json" rather than ".json").
 std::size_t matched_extension_length(const fs::path& path) {
     const FormatInfo* format = format_for_path(path);
-    if (format == nullptr) return path.extension().string().size();
-    const std::string name = lower(path.filename().string());
+    if (format == nullptr) return platform::utf8_of(path.extension()).size();
+    const std::string name = lower(platform::utf8_of(path.filename()));
     std::size_t best = 0;
     for (std::string_view ext : format->extensions)
         if (name.ends_with(ext)) best = std::max(best, ext.size());
     return best;
+}
+
+// `path` with '/' separators, as UTF-8 (the JSON report).
+std::string generic_utf8(const fs::path& path) {
+    const std::u8string text = path.generic_u8string();
+    return std::string(text.begin(), text.end());
 }
 
 std::uint64_t file_bytes(const fs::path& path) {
@@ -128,18 +134,20 @@ class Batch {
             Task task;
             task.input = input;
             task.bytes = file_bytes(input);
-            const std::string name = input.filename().string();
+            const std::string name = platform::utf8_of(input.filename());
             const fs::path relative = input.lexically_relative(options_.input_dir);
             task.output = options_.output_dir / relative.parent_path() /
-                          (name.substr(0, name.size() - matched_extension_length(input)) +
-                           std::string(to_.extensions.front()));
+                          platform::path_from_utf8(
+                              name.substr(0, name.size() - matched_extension_length(input)) +
+                              std::string(to_.extensions.front()));
             ++uses[task.output];
             tasks_.push_back(std::move(task));
         }
         for (Task& task : tasks_)
             if (uses[task.output] > 1)
-                task.output.replace_filename(task.input.filename().string() +
-                                             std::string(to_.extensions.front()));
+                task.output.replace_filename(
+                    platform::path_from_utf8(platform::utf8_of(task.input.filename()) +
+                                             std::string(to_.extensions.front())));
         // Folders are made here, once, so that workers never race to create the same one.
         for (const Task& task : tasks_) {
             fs::create_directories(task.output.parent_path(), error);
@@ -313,16 +321,16 @@ class Batch {
         };
         nlohmann::json files = nlohmann::json::array();
         for (const Task& task : tasks_)
-            files.push_back({{"input", task.input.generic_string()},
-                             {"output", task.output.generic_string()},
+            files.push_back({{"input", generic_utf8(task.input)},
+                             {"output", generic_utf8(task.output)},
                              {"status", task.done ? status_name(task.status) : "not-started"},
                              {"warnings", messages(task.warnings)},
                              {"errors", messages(task.errors)},
                              {"bytes", task.bytes},
                              {"output_bytes", task.output_bytes},
                              {"milliseconds", task.milliseconds}});
-        const nlohmann::json report{{"input", options_.input_dir.generic_string()},
-                                    {"output", options_.output_dir.generic_string()},
+        const nlohmann::json report{{"input", generic_utf8(options_.input_dir)},
+                                    {"output", generic_utf8(options_.output_dir)},
                                     {"format", std::string(to_.name)},
                                     {"jobs", jobs},
                                     {"seconds", seconds_},
@@ -364,7 +372,7 @@ Expected<std::vector<fs::path>> readable_files(const fs::path& dir, bool recursi
 }
 
 std::string source_stem(const fs::path& path) {
-    const std::string name = path.filename().string();
+    const std::string name = platform::utf8_of(path.filename());
     return name.substr(0, name.size() - matched_extension_length(path));
 }
 

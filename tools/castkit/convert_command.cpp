@@ -6,6 +6,7 @@
 #include <castkit/formats/merge.hpp>
 #include <map>
 
+#include "../../src/platform/platform.hpp"
 #include "batch.hpp"
 #include "commands.hpp"
 
@@ -16,6 +17,7 @@ struct ConvertOptions {
     std::vector<std::string> inputs;
     std::string output, from, to;
     std::vector<std::string> anims_dirs;
+    std::string texture_dir, report;
     WriteOptions write_options;
     BatchOptions batch;
 };
@@ -51,7 +53,8 @@ int convert_one(const ConvertOptions& options, const std::string& input,
     const FormatInfo* format = pick_format(output, to);
     if (format == nullptr) return kUsage;
     Diagnostics warnings;
-    auto written = format->write(*document, output, options.write_options, warnings);
+    auto written =
+        format->write(*document, platform::path_from_utf8(output), options.write_options, warnings);
     print_diagnostics(warnings);
     if (!written) {
         fmt::print(stderr, "{}\n", written.error().to_string());
@@ -63,13 +66,14 @@ int convert_one(const ConvertOptions& options, const std::string& input,
 int run_convert(ConvertOptions& options) {
     std::vector<std::string> animations;
     for (const std::string& dir : options.anims_dirs) {
-        auto found = readable_files(dir, true);
+        auto found = readable_files(platform::path_from_utf8(dir), true);
         if (!found) {
             fmt::print(stderr, "{}\n", found.error().to_string());
             return kUsage;
         }
-        for (const auto& path : *found) animations.push_back(path.string());
+        for (const auto& path : *found) animations.push_back(platform::utf8_of(path));
     }
+    options.write_options.texture_dir = platform::path_from_utf8(options.texture_dir);
     if (options.output.empty()) {
         // The two-argument form: `castkit convert IN OUT`.
         if (options.inputs.size() != 2 || !animations.empty()) {
@@ -79,16 +83,18 @@ int run_convert(ConvertOptions& options) {
         return convert_one(options, options.inputs[0], {}, options.inputs[1]);
     }
     std::error_code error;
-    if (std::filesystem::is_directory(options.inputs[0], error)) {
+    if (std::filesystem::is_directory(platform::path_from_utf8(options.inputs[0]), error)) {
         if (options.inputs.size() != 1) {
             fmt::print(stderr, "castkit: convert: a folder is converted on its own\n");
             return kUsage;
         }
-        options.batch.input_dir = options.inputs[0];
-        options.batch.output_dir = options.output;
+        options.batch.input_dir = platform::path_from_utf8(options.inputs[0]);
+        options.batch.output_dir = platform::path_from_utf8(options.output);
+        options.batch.report = platform::path_from_utf8(options.report);
         options.batch.from = options.from;
         options.batch.to = options.to;
-        options.batch.animations.assign(animations.begin(), animations.end());
+        for (const std::string& animation : animations)
+            options.batch.animations.push_back(platform::path_from_utf8(animation));
         options.batch.write_options = options.write_options;
         return run_batch(options.batch);
     }
@@ -114,7 +120,7 @@ void register_convert_command(CLI::App& app, int& exit_code) {
                         "Attach every animation file under this folder to the model(s)");
     convert->add_flag("--inline-instances", options->write_options.inline_instances,
                       "glTF: merge the files Instances reference instead of naming them");
-    convert->add_option("--textures", options->write_options.texture_dir,
+    convert->add_option("--textures", options->texture_dir,
                         "glTF: folder searched for texture files after the source file's own");
     const std::map<std::string, TextureMode> modes{{"embed", TextureMode::Embed},
                                                    {"copy", TextureMode::Copy},
@@ -129,7 +135,7 @@ void register_convert_command(CLI::App& app, int& exit_code) {
     convert->add_flag("-q,--quiet", options->batch.quiet, "Folder: no progress line or summary");
     convert->add_flag("-f,--force", options->batch.force,
                       "Folder: convert even where the output is newer than its input");
-    convert->add_option("--report", options->batch.report,
+    convert->add_option("--report", options->report,
                         "Folder: write one JSON entry per input to this file");
     convert->callback([options, &exit_code] { exit_code = run_convert(*options); });
 }
