@@ -19,8 +19,9 @@ std::optional<std::filesystem::path> resolve_texture(const std::string& named,
 
 // Embeds every image the exported materials name in the binary buffer (Embed), writes it
 // beside `output` (Copy), or leaves the URIs as they are (Reference), as the exporter's
-// options say. Images that cannot be found or decoded are removed with the texture slots
-// that use them, each named in a warning. O(total texture bytes).
+// options say. Images that cannot be found stay references (as the document names them);
+// images that cannot be decoded are removed with the texture slots that use them; each is
+// named in a warning. O(total texture bytes).
 void place_textures(Exporter& exporter, const std::filesystem::path& source,
                     const std::filesystem::path& output);
 
