@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-numpy
   libtinygltf-dev libdraco-dev libmeshoptimizer-dev
+  libstb-dev libsquish-dev
   # The Windows cross-build (make windows) and its tests under Wine; GoogleTest's sources, built
   # for Windows.
   g++-mingw-w64-x86-64-posix wine64 googletest

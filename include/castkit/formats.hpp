@@ -14,13 +14,25 @@
 
 namespace castkit {
 
+// How a glTF export carries the texture files that materials name (docs/workflows.md).
+enum class TextureMode {
+    Automatic,  // Embed in a .glb, Copy beside a .gltf
+    Embed,      // inside the file (PNG and JPEG as they are, other formats as PNG)
+    Copy,       // image files written beside the output and referenced by URI
+    Reference,  // the paths the document names, as URIs; nothing is read
+};
+
 // Options for the formats that use them; each format reads what applies to it and ignores the
 // rest.
 struct FormatOptions {
     // glTF export: merge the files Instances reference instead of naming them in `extras`.
     bool inline_instances = false;
-    // DMF import: write each embedded PNG into this folder as `<texture name>.png` and name that
-    // path in the Cast File; when empty the images stay behind (with a warning).
+    // glTF export: where textures go.
+    TextureMode textures = TextureMode::Automatic;
+    // The texture folder (--textures). DMF import writes each embedded PNG here as
+    // `<texture name>.png` and names that path in the Cast File (when empty the images stay
+    // behind, with a warning); DMF export reads texture files from here instead of the base
+    // folder; glTF export searches it after the base folder.
     std::filesystem::path texture_directory{};
 };
 

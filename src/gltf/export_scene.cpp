@@ -11,6 +11,7 @@
 #include "../formats/common/side_files.hpp"
 #include "../platform/platform.hpp"
 #include "export_internal.hpp"
+#include "export_textures.hpp"
 
 namespace castkit::gltf {
 namespace {
@@ -158,13 +159,14 @@ Expected<void> write(const cast::Document& document, Sink& sink, const WriteCont
     SceneWriter writer{exporter, {}, {}};
     writer.export_document(document, context.base, -1, 0, true);
     if (exporter.failure) return make_error(*exporter.failure);
+    detail::place_textures(exporter, context.base, sink.file());
     return detail::write_files(exporter.model, exporter.binary, exporter.binary_size, sink,
                                context.name, options.binary);
 }
 
 Expected<void> write(const cast::Document& document, const std::filesystem::path& path,
                      const ExportOptions& options, Diagnostics& warnings) {
-    // The document's own folder: instances resolve against where it was read from.
+    // The document's own folder: instances and textures resolve against where it was read from.
     const std::filesystem::path source = document.source_name.empty()
                                              ? path
                                              : platform::path_from_utf8(document.source_name);

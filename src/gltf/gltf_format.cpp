@@ -95,6 +95,8 @@ Expected<void> write_format(bool binary, const cast::Document& document, Sink& s
     ExportOptions options;
     options.binary = binary;
     options.inline_instances = context.options.inline_instances;
+    options.textures = context.options.textures;
+    options.texture_dir = context.options.texture_directory;
     return write(document, sink, context, options);
 }
 

@@ -1,9 +1,9 @@
-// info, dump and convert: the commands that work on any format castkit reads.
+// info and dump: the commands that read any format castkit reads; also the helpers every
+// command shares (loading, format options, standard output).
 #include <fmt/format.h>
 
 #include <castkit/cast/dump.hpp>
 #include <castkit/formats.hpp>
-#include <castkit/formats/dmf.hpp>
 #include <cstdio>
 
 #include "../../src/platform/platform.hpp"
@@ -29,10 +29,6 @@ std::vector<std::string> format_names() {
     return names;
 }
 
-namespace {
-
-// The format `name` names, else the one `path`'s extension names ("-" is `fallback`). An
-// unknown name or extension is a usage error.
 const FormatInfo* pick_format(const std::string& path, const std::string& name,
                               std::string_view fallback, int& exit_code) {
     const FormatInfo* format = nullptr;
@@ -53,32 +49,10 @@ const FormatInfo* pick_format(const std::string& path, const std::string& name,
     return nullptr;
 }
 
-// The formats' option for --from and --to: one of the registered names.
 CLI::Option* add_format_option(CLI::App* command, const char* flag, std::string& target,
                                const char* help) {
     return command->add_option(flag, target, help)->check(CLI::IsMember(format_names()));
 }
-
-// DMF to DMF (binary or JSON) converts the model itself: through the Cast document, what only
-// DMF holds (material settings, embedded images) would be lost. O(size).
-Expected<void> convert_dmf(const FormatInfo& from, const FormatInfo& to, const std::string& input,
-                           const std::string& output, Diagnostics& warnings) {
-    const std::filesystem::path in = platform::path_from_utf8(input);
-    auto bytes = formats::read_input(in);
-    if (!bytes) return make_error(bytes.error());
-    const std::string name = formats::context_for(in).name;
-    const std::string_view text(reinterpret_cast<const char*>(bytes->bytes.data()),
-                                bytes->bytes.size());
-    auto model = from.name == "dmf" ? dmf::read(bytes->bytes, name, warnings)
-                                    : dmf::read_json(text, name, warnings);
-    if (!model) return make_error(model.error());
-    const std::filesystem::path out = platform::path_from_utf8(output);
-    return to.name == "dmf" ? dmf::write(*model, out) : dmf::write_json(*model, out);
-}
-
-bool is_dmf(const FormatInfo& format) { return format.name == "dmf" || format.name == "dmf-json"; }
-
-}  // namespace
 
 std::optional<Loaded> load(const std::string& path, const std::string& format_name,
                            const FormatOptions& options, int& exit_code) {
@@ -105,7 +79,7 @@ std::optional<Loaded> load(const std::string& path, const std::string& format_na
 void register_cast_commands(CLI::App& app, int& exit_code) {
     struct Options {
         std::vector<std::string> inputs;
-        std::string input, output, from, to, textures;
+        std::string input, from;
         bool json = false;
         FormatOptions format_options;
         std::size_t max_elements = 8;
@@ -142,50 +116,6 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
         else
             out = cast::dump_text(loaded->document, {.max_elements = options->max_elements});
         print_stdout(out, exit_code);
-    });
-
-    CLI::App* convert =
-        app.add_subcommand("convert", "Convert between formats (or rewrite a file)");
-    convert->add_option("input", options->input, "Input file ('-' for stdin)")->required();
-    convert->add_option("output", options->output, "Output file ('-' for stdout)")->required();
-    add_format_option(convert, "--from", options->from, "Input format, overriding the extension");
-    add_format_option(convert, "--to", options->to, "Output format, overriding the extension");
-    convert->add_flag("--inline-instances", options->format_options.inline_instances,
-                      "glTF: merge the files Instances reference instead of naming them");
-    convert->add_option("--textures", options->textures,
-                        "DMF: the folder texture images are written to (from DMF) or read from (to DMF)");
-    convert->callback([options, &exit_code] {
-        // The output format first: a usage error should not wait for a large input to parse.
-        const FormatInfo* format = pick_format(options->output, options->to, "cast", exit_code);
-        if (format == nullptr) return;
-        options->format_options.texture_directory = platform::path_from_utf8(options->textures);
-        if (is_dmf(*format)) {
-            const FormatInfo* from = pick_format(options->input, options->from, "cast", exit_code);
-            if (from == nullptr) return;
-            if (is_dmf(*from)) {
-                Diagnostics warnings;
-                auto converted =
-                    convert_dmf(*from, *format, options->input, options->output, warnings);
-                print_diagnostics(warnings);
-                if (!converted) {
-                    fmt::print(stderr, "{}\n", converted.error().to_string());
-                    fail(exit_code, kInvalidInput);
-                }
-                return;
-            }
-        }
-        auto loaded = load(options->input, options->from, options->format_options, exit_code);
-        if (!loaded) return;
-        // Relative names in the document (textures, instances) resolve beside the input.
-        const std::filesystem::path output = platform::path_from_utf8(options->output);
-        WriteContext context = formats::context_for(output, options->format_options);
-        context.base = formats::context_for(platform::path_from_utf8(options->input)).base;
-        auto written = formats::write_file(*format, loaded->document, output, context);
-        print_diagnostics(context.warnings);
-        if (!written) {
-            fmt::print(stderr, "{}\n", written.error().to_string());
-            fail(exit_code, kInvalidInput);
-        }
     });
 }
 

@@ -18,6 +18,7 @@ enum ExitCode { kSuccess = 0, kInvalidInput = 1, kUsage = 2 };
 void register_cast_commands(CLI::App& app, int& exit_code);
 void register_validate_commands(CLI::App& app, int& exit_code);
 void register_anim_commands(CLI::App& app, int& exit_code);
+void register_convert_command(CLI::App& app, int& exit_code);
 
 // Raises `exit_code` to `code`: a usage error outranks invalid input, which outranks success.
 inline void fail(int& exit_code, ExitCode code) {
@@ -26,6 +27,13 @@ inline void fail(int& exit_code, ExitCode code) {
 
 // The names --from and --to accept, for CLI11's check (an unknown name is a usage error).
 std::vector<std::string> format_names();
+// --from or --to on `command`: one of the registered names.
+CLI::Option* add_format_option(CLI::App* command, const char* flag, std::string& target,
+                               const char* help);
+// The format `name` names, else the one `path`'s extension names ("-" is `fallback`). An
+// unknown name or extension is printed and raises `exit_code` to 2 (usage).
+const FormatInfo* pick_format(const std::string& path, const std::string& name,
+                              std::string_view fallback, int& exit_code);
 
 // A document a command read and the size of the input it came from.
 struct Loaded {

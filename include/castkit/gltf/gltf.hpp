@@ -1,7 +1,7 @@
 // glTF 2.0 bridge: a Cast document written as glTF (.glb, or .gltf with a .bin beside it) and
 // glTF read back into a Cast document. Meshes, skins, morph targets, PBR materials, Model and
 // bone transforms and animations travel both ways; whatever glTF cannot hold is named in a
-// warning. Textures are referenced by URI, never loaded.
+// warning. Textures are embedded, copied beside the output or referenced (TextureMode).
 #pragma once
 
 #include <castkit/cast/document.hpp>
@@ -19,6 +19,10 @@ struct ExportOptions {
     // Resolve Instance nodes (read the .cast files they reference) and merge their models in,
     // instead of writing nodes that name the files in `extras`.
     bool inline_instances = false;
+    // Texture files named by materials are found relative to the source document's folder,
+    // then in `texture_dir`, and embedded, copied or referenced as `textures` says.
+    TextureMode textures = TextureMode::Automatic;
+    std::filesystem::path texture_dir = {};
     // Animation export samples poses at the key frames (and at every frame for channels glTF
     // cannot interpolate exactly). More samples than this in one document (frames × bones,
     // summed over animations) is an error rather than an unbounded allocation.
@@ -34,7 +38,7 @@ struct ReadOptions {
 
 // Writes `document` as glTF 2.0 into `sink`: a .glb, or a .gltf whose buffer goes beside
 // sink.file() as `<stem>.bin` (atomically), or into a base64 data URI when the sink is not a
-// file. Instances resolve against context.base. Animations
+// file. Instances and textures resolve against context.base. Animations
 // are evaluated with castkit's animation code: absolute keys are kept where linear
 // interpolation reproduces them exactly, other channels are baked at every frame. What glTF
 // cannot hold (hair, IK, constraints, unmappable material slots, segment scale compensation
@@ -42,7 +46,8 @@ struct ReadOptions {
 // curves) time, one buffer the size of the binary data.
 Expected<void> write(const cast::Document& document, Sink& sink, const WriteContext& context,
                      const ExportOptions& options);
-// write() into `path` atomically, instances resolved against the document's own folder.
+// write() into `path` atomically, instances and textures resolved against the document's own
+// folder.
 Expected<void> write(const cast::Document& document, const std::filesystem::path& path,
                      const ExportOptions& options, Diagnostics& warnings);
 

@@ -1,0 +1,181 @@
+// convert: one file to another format, a model with its animation files merged into one scene,
+// or a whole folder (batch.cpp).
+#include <fmt/format.h>
+
+#include <castkit/formats.hpp>
+#include <castkit/formats/dmf.hpp>
+#include <castkit/formats/merge.hpp>
+#include <map>
+
+#include "../../src/platform/platform.hpp"
+#include "batch.hpp"
+#include "commands.hpp"
+
+namespace castkit::cli {
+namespace {
+
+struct ConvertOptions {
+    std::vector<std::string> inputs;
+    std::string output, from, to;
+    std::vector<std::string> anims_dirs;
+    std::string textures, report;
+    FormatOptions format_options;
+    BatchOptions batch;
+};
+
+// Reads every animation file and merges it into `document`; raises `exit_code` when any
+// animation failed.
+void merge_animations(cast::Document& document, const std::vector<std::string>& paths,
+                      const ConvertOptions& options, int& exit_code) {
+    std::vector<formats::AnimationSource> sources;
+    for (const std::string& path : paths) {
+        auto animation = load(path, options.from, options.format_options, exit_code);
+        if (animation) sources.push_back({std::move(animation->document), source_stem(path)});
+    }
+    Diagnostics diagnostics;
+    formats::merge(document, std::move(sources), diagnostics);
+    print_diagnostics(diagnostics);
+    if (has_severity(diagnostics, Severity::Error)) fail(exit_code, kInvalidInput);
+}
+
+// DMF to DMF (binary or JSON) converts the model itself: through the Cast document, what only
+// DMF holds (material settings, embedded images) would be lost. O(size).
+Expected<void> convert_dmf(const FormatInfo& from, const FormatInfo& to, const std::string& input,
+                           const std::string& output, Diagnostics& warnings) {
+    const std::filesystem::path in = platform::path_from_utf8(input);
+    auto bytes = formats::read_input(in);
+    if (!bytes) return make_error(bytes.error());
+    const std::string name = formats::context_for(in).name;
+    const std::string_view text(reinterpret_cast<const char*>(bytes->bytes.data()),
+                                bytes->bytes.size());
+    auto model = from.name == "dmf" ? dmf::read(bytes->bytes, name, warnings)
+                                    : dmf::read_json(text, name, warnings);
+    if (!model) return make_error(model.error());
+    const std::filesystem::path out = platform::path_from_utf8(output);
+    return to.name == "dmf" ? dmf::write(*model, out) : dmf::write_json(*model, out);
+}
+
+bool is_dmf(const FormatInfo& format) { return format.name == "dmf" || format.name == "dmf-json"; }
+
+// Writes `document` read from `input`: relative names in it (textures, instances) resolve
+// beside the input.
+void write_output(const FormatInfo& format, const cast::Document& document,
+                  const ConvertOptions& options, const std::string& input,
+                  const std::string& output, int& exit_code) {
+    const std::filesystem::path out = platform::path_from_utf8(output);
+    WriteContext context = formats::context_for(out, options.format_options);
+    context.base = formats::context_for(platform::path_from_utf8(input)).base;
+    auto written = formats::write_file(format, document, out, context);
+    print_diagnostics(context.warnings);
+    if (!written) {
+        fmt::print(stderr, "{}\n", written.error().to_string());
+        fail(exit_code, kInvalidInput);
+    }
+}
+
+int convert_one(const ConvertOptions& options, const std::string& input,
+                const std::vector<std::string>& animations, const std::string& output) {
+    int exit_code = kSuccess;
+    // The output format first: a usage error should not wait for a large input to parse.
+    const FormatInfo* format = pick_format(output, options.to, "cast", exit_code);
+    if (format == nullptr) return exit_code;
+    if (is_dmf(*format) && animations.empty()) {
+        const FormatInfo* from = pick_format(input, options.from, "cast", exit_code);
+        if (from == nullptr) return exit_code;
+        if (is_dmf(*from)) {
+            Diagnostics warnings;
+            auto converted = convert_dmf(*from, *format, input, output, warnings);
+            print_diagnostics(warnings);
+            if (!converted) {
+                fmt::print(stderr, "{}\n", converted.error().to_string());
+                fail(exit_code, kInvalidInput);
+            }
+            return exit_code;
+        }
+    }
+    auto loaded = load(input, options.from, options.format_options, exit_code);
+    if (!loaded) return exit_code;
+    if (!animations.empty()) merge_animations(loaded->document, animations, options, exit_code);
+    write_output(*format, loaded->document, options, input, output, exit_code);
+    return exit_code;
+}
+
+int run_convert(ConvertOptions& options) {
+    std::vector<std::string> animations;
+    for (const std::string& dir : options.anims_dirs) {
+        auto found = readable_files(platform::path_from_utf8(dir), true);
+        if (!found) {
+            fmt::print(stderr, "{}\n", found.error().to_string());
+            return kUsage;
+        }
+        for (const auto& path : *found) animations.push_back(platform::utf8_of(path));
+    }
+    options.format_options.texture_directory = platform::path_from_utf8(options.textures);
+    if (options.output.empty()) {
+        // The two-argument form: `castkit convert IN OUT`.
+        if (options.inputs.size() != 2 || !animations.empty()) {
+            fmt::print(stderr, "castkit: convert: give IN OUT, or INPUT... -o OUT\n");
+            return kUsage;
+        }
+        return convert_one(options, options.inputs[0], {}, options.inputs[1]);
+    }
+    std::error_code error;
+    if (std::filesystem::is_directory(platform::path_from_utf8(options.inputs[0]), error)) {
+        if (options.inputs.size() != 1) {
+            fmt::print(stderr, "castkit: convert: a folder is converted on its own\n");
+            return kUsage;
+        }
+        options.batch.input_dir = platform::path_from_utf8(options.inputs[0]);
+        options.batch.output_dir = platform::path_from_utf8(options.output);
+        options.batch.report = platform::path_from_utf8(options.report);
+        options.batch.from = options.from;
+        options.batch.to = options.to;
+        for (const std::string& animation : animations)
+            options.batch.animations.push_back(platform::path_from_utf8(animation));
+        options.batch.format_options = options.format_options;
+        return run_batch(options.batch);
+    }
+    animations.insert(animations.begin(), options.inputs.begin() + 1, options.inputs.end());
+    return convert_one(options, options.inputs[0], animations, options.output);
+}
+
+}  // namespace
+
+void register_convert_command(CLI::App& app, int& exit_code) {
+    auto options = std::make_shared<ConvertOptions>();
+    CLI::App* convert = app.add_subcommand(
+        "convert",
+        "Convert a file (IN OUT), a model and its animations (MODEL ANIM... -o OUT), or a "
+        "folder (DIR -o OUTDIR --to FORMAT)");
+    convert->add_option("inputs", options->inputs, "Input files or one folder ('-' for stdin)")
+        ->required();
+    convert->add_option("-o,--output", options->output,
+                        "Output file (or folder, for a folder input; '-' for stdout)");
+    add_format_option(convert, "--from", options->from, "Input format, overriding the extension");
+    add_format_option(convert, "--to", options->to, "Output format, overriding the extension");
+    convert->add_option("--anims", options->anims_dirs,
+                        "Attach every animation file under this folder to the model(s)");
+    convert->add_flag("--inline-instances", options->format_options.inline_instances,
+                      "glTF: merge the files Instances reference instead of naming them");
+    convert->add_option("--textures", options->textures,
+                        "Texture folder: DMF input writes its images here, DMF output reads "
+                        "them from here, glTF output searches it after the source file's own");
+    const std::map<std::string, TextureMode> modes{{"embed", TextureMode::Embed},
+                                                   {"copy", TextureMode::Copy},
+                                                   {"reference", TextureMode::Reference}};
+    convert
+        ->add_option("--texture-mode", options->format_options.textures,
+                     "glTF: embed (default for .glb), copy (default for .gltf) or reference")
+        ->transform(CLI::CheckedTransformer(modes, CLI::ignore_case));
+    convert->add_option("-j,--jobs", options->batch.jobs,
+                        "Folder: files converted at once (default: every core)");
+    convert->add_flag("-r,--recursive", options->batch.recursive, "Folder: include sub-folders");
+    convert->add_flag("-q,--quiet", options->batch.quiet, "Folder: no progress line or summary");
+    convert->add_flag("-f,--force", options->batch.force,
+                      "Folder: convert even where the output is newer than its input");
+    convert->add_option("--report", options->report,
+                        "Folder: write one JSON entry per input to this file");
+    convert->callback([options, &exit_code] { exit_code = run_convert(*options); });
+}
+
+}  // namespace castkit::cli
