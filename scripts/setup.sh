@@ -10,6 +10,8 @@ packages=(
   python3 python3-numpy
   libtinygltf-dev libdraco-dev libmeshoptimizer-dev
   libstb-dev libsquish-dev
+  # Blender's own glTF importer opens the files castkit writes (tests/blender).
+  blender
   # The Windows cross-build (make windows) and its tests under Wine; GoogleTest's sources, built
   # for Windows.
   g++-mingw-w64-x86-64-posix wine64 googletest

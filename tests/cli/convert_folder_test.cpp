@@ -17,9 +17,7 @@ const std::vector<std::string> kModelFormats{"cast", "semodel", "dmf", "dmf.json
                                              "k3d",  "glb",     "gltf"};
 // DMF animation-only files are left out: written from an animation-only document they
 // convert to a glb with a null node (a DMF/glTF limitation reported separately).
-// glTF animation inputs are left out while an animation-only glTF re-exported from main's new
-// animation export fails the Khronos validator (reported to the lead).
-const std::vector<std::string> kAnimationFormats{"seanim", "cast"};
+const std::vector<std::string> kAnimationFormats{"seanim", "cast", "glb"};
 
 void write_text(const fs::path& path, std::string_view text) {
     std::ofstream(path, std::ios::binary) << text;
@@ -121,7 +119,7 @@ TEST_F(ConvertFolder, HundredsOfMixedFilesConvertAndCorruptOnesAreReported) {
     // The same relative tree; colliding names keep the input's extension.
     EXPECT_TRUE(fs::exists(out / "model0_semodel.glb"));
     EXPECT_TRUE(fs::exists(out / "props" / "model1_k3d.glb"));
-    EXPECT_TRUE(fs::exists(out / "props" / "deep" / "walk2_seanim.glb"));
+    EXPECT_TRUE(fs::exists(out / "props" / "deep" / "walk2_glb.glb"));
     EXPECT_TRUE(fs::exists(out / "twin.cast.glb"));
     EXPECT_TRUE(fs::exists(out / "twin.semodel.glb"));
     EXPECT_FALSE(fs::exists(out / "readme.glb"));

@@ -51,10 +51,8 @@ TEST_F(ConvertMerge, EveryModelFormatTakesEveryAnimationFormat) {
     const std::vector<std::string> models{"cast", "semodel", "dmf", "dmf.json",
                                           "k3d",  "glb",     "gltf"};
     // DMF as an animation source is not covered: an animation-only document written as DMF
-    // loses its rotation keys (a DMF writer limitation reported separately). Nor is glTF: an
-    // animation-only glTF written by main's new animation export reads back without its
-    // rotation curves (reported to the lead).
-    const std::vector<std::string> animations{"cast", "seanim"};
+    // loses its rotation keys (a DMF writer limitation reported separately).
+    const std::vector<std::string> animations{"cast", "seanim", "glb", "gltf"};
     for (const std::string& ext : models) write_as(character(), dir / ("hero." + ext));
     for (const std::string& ext : animations)
         write_as(character_animation("walk", {"root", "head"}), dir / ("walk." + ext));

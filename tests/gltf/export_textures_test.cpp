@@ -209,7 +209,9 @@ class ExportTextures : public ::testing::Test {
     static const nlohmann::json* albedo_image(const nlohmann::json& json, const std::string& name) {
         for (const nlohmann::json& material : json["materials"])
             if (material["name"] == name) {
-                const nlohmann::json& pbr = material["pbrMetallicRoughness"];
+                // A material left with glTF's defaults has no pbrMetallicRoughness at all.
+                const nlohmann::json pbr =
+                    material.value("pbrMetallicRoughness", nlohmann::json::object());
                 if (!pbr.contains("baseColorTexture")) return nullptr;
                 const int texture = pbr["baseColorTexture"]["index"];
                 return &json["images"][json["textures"][texture]["source"].get<int>()];
