@@ -30,9 +30,10 @@ struct FormatOptions {
     // glTF export: where textures go.
     TextureMode textures = TextureMode::Automatic;
     // The texture folder (--textures). DMF import writes each embedded PNG here as
-    // `<texture name>.png` and names that path in the Cast File (when empty the images stay
-    // behind, with a warning); DMF export reads texture files from here instead of the base
-    // folder; glTF export searches it after the base folder.
+    // `<texture name>.png`, glTF import each embedded image as `<stem>_<image name>.<ext>`,
+    // and names that file in the Cast File (when empty the images stay behind, with a
+    // warning); DMF export reads texture files from here instead of the base folder; glTF
+    // export searches it after the base folder.
     std::filesystem::path texture_directory{};
 };
 

@@ -163,6 +163,7 @@ Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context,
         return make_error(decoded.error());
 
     detail::Importer importer(model, file, options, warnings);
+    importer.image_directory = context.options.texture_directory;
     if (auto resolved = importer.resolve_nodes(); !resolved) return make_error(resolved.error());
     importer.warn_unkept_content();
     cast::Document document;

@@ -7,6 +7,7 @@
 #include <castkit/expected.hpp>
 #include <castkit/gltf/gltf.hpp>
 #include <cstdint>
+#include <filesystem>
 #include <glm/mat3x3.hpp>
 #include <glm/mat4x4.hpp>
 #include <map>
@@ -63,6 +64,15 @@ class Importer {
     // for the animation import.
     std::map<int, std::string> bone_names;
     std::map<int, std::vector<std::string>> mesh_target_names;
+    // Where embedded images are written (ReadContext's texture folder); empty keeps none.
+    std::filesystem::path image_directory;
+    // The file name each embedded image was written as ("" when it could not be), by index.
+    std::map<int, std::string> placed_images;
+    // Writes embedded image `source` (a buffer view or a data: URI) into image_directory as
+    // `<source file stem>_<image name or imageN>.<png|jpg>` once, and returns that file name;
+    // "" with a warning when there is no folder or the bytes cannot be had. O(image size).
+    Expected<std::string> place_embedded_image(int source);
+
     // What Cast cannot hold but a Cast → glTF export restores: the castkit-gltf JSON written
     // to the Metadata `gltf` property (default morph weights, material settings).
     nlohmann::json carried = nlohmann::json::object();

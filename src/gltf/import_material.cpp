@@ -7,12 +7,47 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <glm/mat3x3.hpp>
 
+#include "../formats/common/binary_io.hpp"
 #include "import_internal.hpp"
 
 namespace castkit::gltf::detail {
 namespace {
+
+// `text` with every character but ASCII letters, digits, '-', '_' and '.' replaced by '_', so
+// that a name from the file can only ever name a file inside the texture folder.
+std::string file_name_part(std::string_view text) {
+    std::string out(text);
+    for (char& c : out)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.')
+            c = '_';
+    if (out.find_first_not_of('.') == std::string::npos) out = fmt::format("_{}", out);
+    return out;
+}
+
+// `name` less a trailing image extension (exporters often name images after their files).
+std::string without_image_extension(const std::string& name) {
+    const std::filesystem::path path(name);
+    std::string extension = path.extension().string();
+    for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const char* known : {".png", ".jpg", ".jpeg", ".tga", ".bmp", ".dds", ".psd"})
+        if (extension == known) return name.substr(0, name.size() - extension.size());
+    return name;
+}
+
+// The extension the image's own bytes call for (PNG and JPEG signatures), else its mimeType's.
+std::string image_extension(const std::vector<unsigned char>& bytes, const std::string& mime) {
+    if (bytes.size() >= 8 && std::memcmp(bytes.data(), "\x89PNG\r\n\x1a\n", 8) == 0)
+        return ".png";
+    if (bytes.size() >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF)
+        return ".jpg";
+    const std::size_t slash = mime.find('/');
+    if (slash == std::string::npos) return ".img";
+    return fmt::format(".{}", file_name_part(mime.substr(slash + 1)));
+}
 
 std::string uri_to_path(const std::string& uri) {
     std::string out;
@@ -216,9 +251,11 @@ Expected<void> Importer::import_material(cast::Model& model, int index,
         }
         const std::string& uri = gltf.images[static_cast<std::size_t>(source)].uri;
         if (uri.empty() || uri.rfind("data:", 0) == 0) {
-            warn(fmt::format("/images/{}", source),
-                 "embedded images are not kept: Cast materials reference image files");
-            return false;
+            auto placed = place_embedded_image(source);
+            if (!placed) return make_error(placed.error());
+            if (placed->empty()) return false;
+            file(slot, *placed);
+            return true;
         }
         file(slot, uri_to_path(uri));
         return true;
@@ -276,6 +313,53 @@ Expected<void> Importer::import_material(cast::Model& model, int index,
     }
     done[index] = out;
     return {};
+}
+
+Expected<std::string> Importer::place_embedded_image(int source) {
+    if (auto it = placed_images.find(source); it != placed_images.end()) return it->second;
+    std::string& placed = placed_images[source];
+    const std::string at = fmt::format("/images/{}", source);
+    if (image_directory.empty()) {
+        warn(at, "embedded image not kept: Cast materials reference image files, and no texture "
+                 "folder was given to write it to");
+        return placed;
+    }
+    const tinygltf::Image& image = gltf.images[static_cast<std::size_t>(source)];
+    std::vector<unsigned char> bytes;
+    std::string mime = image.mimeType;
+    if (image.bufferView >= 0) {
+        if (static_cast<std::size_t>(image.bufferView) >= gltf.bufferViews.size())
+            return fail(at + "/bufferView",
+                        fmt::format("buffer view {} does not exist", image.bufferView));
+        const tinygltf::BufferView& view =
+            gltf.bufferViews[static_cast<std::size_t>(image.bufferView)];
+        if (view.buffer < 0 || static_cast<std::size_t>(view.buffer) >= gltf.buffers.size() ||
+            view.byteOffset > gltf.buffers[static_cast<std::size_t>(view.buffer)].data.size() ||
+            view.byteLength > gltf.buffers[static_cast<std::size_t>(view.buffer)].data.size() -
+                                  view.byteOffset)
+            return fail(fmt::format("/bufferViews/{}", image.bufferView),
+                        "the image's bytes lie outside its buffer");
+        const auto& data = gltf.buffers[static_cast<std::size_t>(view.buffer)].data;
+        const auto first = data.begin() + static_cast<std::ptrdiff_t>(view.byteOffset);
+        bytes.assign(first, first + static_cast<std::ptrdiff_t>(view.byteLength));
+    } else if (!tinygltf::DecodeDataURI(&bytes, mime, image.uri, 0, false) || bytes.empty()) {
+        warn(at + "/uri", "embedded image not kept: its data URI does not decode");
+        return placed;
+    }
+    const std::string stem = std::filesystem::path(file).stem().string();
+    const std::string name = fmt::format(
+        "{}_{}{}", file_name_part(stem.empty() ? "gltf" : stem),
+        file_name_part(image.name.empty() ? fmt::format("image{}", source)
+                                          : without_image_extension(image.name)),
+        image_extension(bytes, mime));
+    std::error_code ignored;  // a folder that cannot be made fails the write below, named
+    std::filesystem::create_directories(image_directory, ignored);
+    if (auto written =
+            formats::write_file(image_directory / name, std::as_bytes(std::span(bytes)));
+        !written)
+        return make_error(written.error());
+    placed = name;
+    return placed;
 }
 
 }  // namespace castkit::gltf::detail

@@ -8,6 +8,7 @@
 #include <stb_image_write.h>
 
 #include <castkit/gltf/gltf.hpp>
+#include <set>
 
 #include "../cli/character.hpp"
 #include "../formats/cli_command.hpp"
@@ -371,6 +372,51 @@ TEST_F(ExportTextures, PathsThatClimbOutAreLookedUpByFileNameOnly) {
     CommandResult result = run_cli(in_dir(dir, "convert {inner/hero.cast} {inner/hero.glb}"));
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_NE(result.err.find("'../secret.png' was not found"), std::string::npos) << result.err;
+}
+
+// Issue 13: images embedded in a glTF come out beside a Cast output, named after the source,
+// byte for byte, and go back into a glb from there; a data: URI image too.
+TEST_F(ExportTextures, GltfImportWritesEmbeddedImagesBesideTheOutput) {
+    image("a.png", stb_written(source, "png"));
+    image("b.jpg", stb_written(source, "jpg"));
+    ASSERT_EQ(convert({"a.png", "b.jpg"}, "hero.glb").exit_code, 0);
+    CommandResult result = run_cli(in_dir(dir, "convert {hero.glb} {out/hero.cast}"));
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(result.err.find("not kept"), std::string::npos) << result.err;
+    EXPECT_EQ(read_bytes(dir / "out" / "hero_image0.png"), read_bytes(dir / "textures" / "a.png"));
+    EXPECT_EQ(read_bytes(dir / "out" / "hero_image1.jpg"), read_bytes(dir / "textures" / "b.jpg"));
+    auto document = cast::open(dir / "out" / "hero.cast");
+    ASSERT_TRUE(document) << document.error().to_string();
+    std::set<std::string> paths;
+    for (cast::Model model : document->models())
+        for (cast::Material material : model.materials())
+            for (cast::File file : material.files()) paths.insert(std::string(*file.path()));
+    EXPECT_EQ(paths, (std::set<std::string>{"hero_image0.png", "hero_image1.jpg"}));
+
+    ASSERT_EQ(run_cli(in_dir(dir, "convert {out/hero.cast} {again.glb}")).exit_code, 0);
+    const nlohmann::json json = gltf_json(dir / "again.glb");
+    EXPECT_EQ(embedded(dir / "again.glb", json, 0), read_bytes(dir / "textures" / "a.png"));
+    ValidatorResult validation = run_gltf_validator(dir / "again.glb");
+    EXPECT_EQ(validation.exit_code, 0) << validation.output;
+
+    // A .gltf whose image is a data: URI, converted with an explicit texture folder.
+    ASSERT_EQ(convert({"a.png"}, "inline.gltf", "--texture-mode embed").exit_code, 0);
+    CommandResult inline_result =
+        run_cli(in_dir(dir, "convert {inline.gltf} {out/inline.semodel} --textures {maps}"));
+    ASSERT_EQ(inline_result.exit_code, 0) << inline_result.err;
+    EXPECT_EQ(read_bytes(dir / "maps" / "inline_image0.png"),
+              read_bytes(dir / "textures" / "a.png"));
+}
+
+// Reading alone (castkit info, the library without a texture folder) writes nothing and says
+// what it left out.
+TEST_F(ExportTextures, ReadingWithoutATextureFolderWritesNothing) {
+    image("a.png", stb_written(source, "png"));
+    ASSERT_EQ(convert({"a.png"}, "hero.glb").exit_code, 0);
+    CommandResult result = run_cli(in_dir(dir, "info {hero.glb}"));
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.err.find("embedded image not kept"), std::string::npos) << result.err;
+    EXPECT_FALSE(fs::exists(dir / "hero_image0.png"));
 }
 
 }  // namespace

@@ -246,7 +246,8 @@ class Batch {
         }
         const FormatInfo* from =
             options_.from.empty() ? format_for_path(task.input) : format_by_name(options_.from);
-        const ReadContext read_context = formats::context_for(task.input, options_.format_options);
+        const ReadContext read_context = formats::context_for(
+            task.input, read_options_for(options_.format_options, to_, task.output));
         auto document = formats::read_file(*from, task.input, read_context);
         task.warnings = read_context.warnings;
         if (!document) {

@@ -29,6 +29,16 @@ std::vector<std::string> format_names() {
     return names;
 }
 
+FormatOptions read_options_for(FormatOptions options, const FormatInfo& format,
+                               const std::filesystem::path& output) {
+    const bool gltf = format.name == "glb" || format.name == "gltf";
+    if (options.texture_directory.empty() && !gltf && output != "-") {
+        const std::filesystem::path folder = output.parent_path();
+        options.texture_directory = folder.empty() ? std::filesystem::path(".") : folder;
+    }
+    return options;
+}
+
 const FormatInfo* pick_format(const std::string& path, const std::string& name,
                               std::string_view fallback, int& exit_code) {
     const FormatInfo* format = nullptr;
