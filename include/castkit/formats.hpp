@@ -3,6 +3,7 @@
 #pragma once
 
 #include <castkit/cast/document.hpp>
+#include <castkit/side_files.hpp>
 #include <filesystem>
 #include <optional>
 #include <string_view>
@@ -14,6 +15,8 @@ namespace castkit {
 struct WriteOptions {
     // glTF: merge the files Instances reference instead of naming them in `extras`.
     bool inline_instances = false;
+    // Where files the document names (textures) may be read from (castkit/side_files.hpp).
+    SideFilePolicy side_files;
 };
 
 struct FormatInfo {

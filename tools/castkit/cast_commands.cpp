@@ -113,6 +113,11 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
     convert->add_option("--to", options->to, "Output format, overriding the extension");
     convert->add_flag("--inline-instances", options->write_options.inline_instances,
                       "glTF: merge the files Instances reference instead of naming them");
+    convert->add_option("--textures", options->write_options.side_files.folders,
+                        "Folder to read referenced textures from, besides the input's folder "
+                        "(repeatable)");
+    convert->add_flag("--allow-any-path", options->write_options.side_files.allow_any_path,
+                      "Read files the input names anywhere: absolute paths, '..' and links");
     convert->callback([options, &exit_code] {
         auto document = load(options->input, options->from);
         if (!document) {

@@ -35,23 +35,25 @@ std::optional<dmf::Model> source_model(const cast::Document& document) {
     return std::nullopt;
 }
 
-Expected<dmf::Model> to_model(cast::Document& document, Diagnostics& warnings) {
+Expected<dmf::Model> to_model(cast::Document& document, const WriteOptions& write_options,
+                              Diagnostics& warnings) {
     std::optional<dmf::Model> original = source_model(document);
     dmf::ConvertOptions options;
+    options.side_files = write_options.side_files;
     if (original) options.original = &*original;
     return dmf::from_cast(document, warnings, options);
 }
 
 Expected<void> write_dmf(cast::Document& document, const std::filesystem::path& path,
-                         const WriteOptions&, Diagnostics& warnings) {
-    auto model = to_model(document, warnings);
+                         const WriteOptions& options, Diagnostics& warnings) {
+    auto model = to_model(document, options, warnings);
     if (!model) return make_error(model.error());
     return dmf::write(*model, path);
 }
 
 Expected<void> write_dmf_json(cast::Document& document, const std::filesystem::path& path,
-                              const WriteOptions&, Diagnostics& warnings) {
-    auto model = to_model(document, warnings);
+                              const WriteOptions& options, Diagnostics& warnings) {
+    auto model = to_model(document, options, warnings);
     if (!model) return make_error(model.error());
     return dmf::write_json(*model, path);
 }

@@ -8,12 +8,12 @@
 #include <bit>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/dmf.hpp>
+#include <castkit/side_files.hpp>
 #include <cctype>
 #include <cmath>
 #include <limits>
 #include <map>
 
-#include "../../platform/platform.hpp"
 #include "../common/binary_io.hpp"
 #include "../common/keyframes.hpp"
 #include "../common/single_model.hpp"
@@ -96,13 +96,11 @@ std::int16_t FromCast::texture(const cast::File& file, const std::string& path) 
     std::string file_path(file.path().value_or(""));
     if (auto it = texture_by_path_.find(file_path); it != texture_by_path_.end()) return it->second;
     if (model_.textures.size() >= kMaxIndex16) return -1;
-    std::filesystem::path location(file_path);
-    if (location.is_relative() && !document_.source_name.empty())
-        location = std::filesystem::path(document_.source_name).parent_path() / location;
     std::string stem = std::filesystem::path(file_path).stem().string();
     Texture texture = default_texture(name(stem, path), model_.textures.size(), {}, 0, 0);
-    if (auto mapped = platform::map_file(location); mapped) {
-        texture.png.assign((*mapped)->bytes().begin(), (*mapped)->bytes().end());
+    auto image = read_side_file(file_path, document_.source_name, options_.side_files);
+    if (image) {
+        texture.png = std::move(*image);
         if (auto size = png_size(texture.png);
             size && size->first <= 0xFFFF && size->second <= 0xFFFF) {
             texture.width = static_cast<std::uint16_t>(size->first);
@@ -131,9 +129,8 @@ std::int16_t FromCast::texture(const cast::File& file, const std::string& path) 
         texture.wrap_s = original->wrap_s;
         texture.wrap_t = original->wrap_t;
     } else if (texture.png.empty()) {
-        report_.warn(path,
-                     fmt::format("texture '{}' could not be read; the DMF texture has no image",
-                                 location.string()));
+        report_.warn(path, fmt::format("texture not embedded, the DMF texture has no image: {}",
+                                       image.error().message));
     }
     auto index = static_cast<std::int16_t>(model_.textures.size());
     model_.textures.push_back(std::move(texture));
