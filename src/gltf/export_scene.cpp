@@ -2,6 +2,7 @@
 // Models, Instances (referenced in extras or merged in), then Animations.
 #include <fmt/format.h>
 
+#include <castkit/side_files.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <deque>
 #include <set>
@@ -69,7 +70,8 @@ struct SceneWriter {
             node.rotation = {q.x, q.y, q.z, q.w};
         }
         if (auto s = instance.scale()) node.scale = {s->x, s->y, s->z};
-        const std::string file(instance.reference_file().path().value_or(""));
+        const cast::File reference = instance.reference_file();  // absent when rf links nothing
+        const std::string file(reference ? reference.path().value_or("") : "");
         if (file.empty()) exporter.warn(path, "instance names no file");
         node.extras = tinygltf::Value(tinygltf::Value::Object{
             {"castkit_instance",
@@ -77,9 +79,14 @@ struct SceneWriter {
         const int index = exporter.add_node(std::move(node), parent);
         if (!exporter.options.inline_instances || file.empty()) return;
 
+        // Instances are read only where the side-file policy allows (castkit/side_files.hpp).
+        auto location = resolve_side_file(file, source, {});
+        if (!location) {
+            exporter.warn(path, fmt::format("instance not inlined: {}", location.error().message));
+            return;
+        }
         std::error_code error;
-        const std::filesystem::path resolved =
-            std::filesystem::weakly_canonical(source.parent_path() / file, error);
+        const std::filesystem::path resolved = std::filesystem::weakly_canonical(*location, error);
         if (depth >= kMaxInstanceDepth || open_files.count(resolved)) {
             exporter.warn(
                 path,

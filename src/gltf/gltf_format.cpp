@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <castkit/gltf/gltf.hpp>
+#include <castkit/side_files.hpp>
+#include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <cstring>
 
 #include "../formats/registry_entries.hpp"
@@ -56,6 +59,91 @@ bool skip_image(tinygltf::Image*, const int, std::string*, std::string*, int, in
     return true;
 }
 
+// JSON nested deeper than this is refused before tinygltf's recursive parser sees it.
+constexpr std::size_t kMaxJsonDepth = 512;
+
+// Refuses JSON nested deeper than kMaxJsonDepth, naming the byte offset (in the file) of the
+// first bracket too deep. Strings are skipped, escapes included. O(JSON size).
+Expected<void> check_depth(std::span<const std::byte> bytes, bool glb, const std::string& file) {
+    std::size_t begin = 0, end = bytes.size();
+    if (glb) {  // check_glb has made sure the JSON chunk lies inside the file
+        begin = 20;
+        end = begin + u32_at(bytes, 12);
+    }
+    std::size_t depth = 0;
+    bool in_string = false;
+    for (std::size_t i = begin; i < end; ++i) {
+        const char c = static_cast<char>(bytes[i]);
+        if (in_string) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth) {
+                Diagnostic d = detail::problem(
+                    file, "", fmt::format("JSON nested deeper than {} levels", kMaxJsonDepth));
+                d.offset = i;
+                return make_error(std::move(d));
+            }
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return {};
+}
+
+// Where a glTF error lies, as far as castkit can tell past tinygltf (which keeps no offsets):
+// a JSON syntax error's "line L, column C" as the byte offset it names; any other error at the
+// start of the JSON (the GLB's JSON chunk at byte 20), with "/" (the JSON root) when the error
+// names no JSON path. O(JSON size) for syntax errors, O(1) otherwise.
+Diagnostic locate(Diagnostic d, std::span<const std::byte> bytes, bool glb) {
+    const std::size_t begin = glb ? 20 : 0;
+    if (d.path.empty()) d.path = "/";
+    if (d.offset != Diagnostic::kNoOffset) return d;
+    d.offset = begin;
+    unsigned long line = 0, column = 0;
+    const std::size_t at = d.message.find("line ");
+    if (at == std::string::npos ||
+        std::sscanf(d.message.c_str() + at, "line %lu, column %lu", &line, &column) != 2 ||
+        line == 0)
+        return d;
+    std::size_t offset = begin;
+    for (unsigned long l = 1; l < line && offset < bytes.size(); ++offset)
+        if (bytes[offset] == std::byte{'\n'}) ++l;
+    d.offset = std::min<std::size_t>(offset + (column > 0 ? column - 1 : 0), bytes.size());
+    return d;
+}
+
+// tinygltf's file-system callbacks, so that buffer URIs are read only as the side-file policy
+// allows (castkit/side_files.hpp): inside the glTF file's folder, regular files, size-bounded.
+struct SideFiles {
+    std::string source_file;
+    SideFilePolicy policy;
+};
+bool side_file_exists(const std::string& uri, void* user) {
+    const auto* side = static_cast<const SideFiles*>(user);
+    return resolve_side_file(uri, side->source_file, side->policy).has_value();
+}
+std::string keep_path(const std::string& uri, void*) { return uri; }
+bool read_side(std::vector<unsigned char>* out, std::string* error, const std::string& uri,
+               void* user) {
+    const auto* side = static_cast<const SideFiles*>(user);
+    auto bytes = read_side_file(uri, side->source_file, side->policy);
+    if (!bytes) {
+        if (error != nullptr) *error += bytes.error().message;
+        return false;
+    }
+    out->resize(bytes->size());
+    if (!bytes->empty()) std::memcpy(out->data(), bytes->data(), bytes->size());
+    return true;
+}
+bool refuse_write(std::string*, const std::string&, const std::vector<unsigned char>&, void*) {
+    return false;
+}
+
 Expected<cast::Document> read_format(const std::filesystem::path& path, Diagnostics& warnings) {
     return read(path, warnings);
 }
@@ -72,22 +160,28 @@ Expected<void> write_format(bool binary, cast::Document& document,
 }  // namespace
 
 Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& warnings) {
-    const std::string file = path.string();
     auto mapped = platform::map_file(path);
     if (!mapped) return make_error(mapped.error());
-    const std::span<const std::byte> bytes = (*mapped)->bytes();
+    return read_bytes((*mapped)->bytes(), path.string(), warnings);
+}
+
+Expected<cast::Document> read_bytes(cast::Bytes bytes, const std::string& file,
+                                    Diagnostics& warnings) {
     if (bytes.size() > UINT_MAX)
         return make_error(detail::problem(file, "", "files over 4 GiB are not supported"));
     const bool glb = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
     if (glb)
         if (auto checked = check_glb(bytes, file); !checked) return make_error(checked.error());
+    if (auto nested = check_depth(bytes, glb, file); !nested) return make_error(nested.error());
 
     tinygltf::Model model;
     tinygltf::TinyGLTF loader;
     loader.SetImageLoader(&skip_image, nullptr);
+    SideFiles side_files{file, {}};
+    loader.SetFsCallbacks({&side_file_exists, &keep_path, &read_side, &refuse_write, &side_files});
     std::string error, warning;
     bool loaded = false;
-    const std::string base = path.parent_path().string();
+    const std::string base;  // buffer URIs reach the callbacks as written
     try {
         const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
         loaded = glb ? loader.LoadBinaryFromMemory(&model, &error, &warning, data,
@@ -103,18 +197,20 @@ Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& wa
         while (!error.empty() && (error.back() == '\n' || error.back() == ' ')) error.pop_back();
         for (char& c : error)
             if (c == '\n') c = ';';
-        return make_error(detail::problem(file, "", error.empty() ? "not a glTF file" : error));
+        Diagnostic d = detail::problem(file, "", error.empty() ? "not a glTF file" : error);
+        return make_error(locate(std::move(d), bytes, glb));
     }
 
     detail::Importer importer(model, file, warnings);
-    if (auto resolved = importer.resolve_nodes(); !resolved) return make_error(resolved.error());
+    if (auto resolved = importer.resolve_nodes(); !resolved)
+        return make_error(locate(resolved.error(), bytes, glb));
     cast::Document document;
     document.source_name = file;
     cast::Root root = document.add_root();
     if (auto imported = importer.import_models(root); !imported)
-        return make_error(imported.error());
+        return make_error(locate(imported.error(), bytes, glb));
     if (auto imported = importer.import_animations(root); !imported)
-        return make_error(imported.error());
+        return make_error(locate(imported.error(), bytes, glb));
     return document;
 }
 

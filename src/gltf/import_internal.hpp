@@ -54,6 +54,13 @@ class Importer {
     std::map<int, std::string> bone_names;
     std::map<int, std::vector<std::string>> mesh_target_names;
 
+    // Values decoded from accessors so far, against a budget of kDecodeBytesFactor values per
+    // buffer byte plus kDecodeConstant: an accessor shared by many meshes is decoded once per
+    // use, and this bounds what a small file can make castkit allocate that way.
+    mutable std::size_t decoded_values = 0;
+    static constexpr std::size_t kDecodeBytesFactor = 4;
+    static constexpr std::size_t kDecodeConstant = std::size_t{16} << 20;
+
   private:
     Expected<std::vector<double>> read_components(int index, int components,
                                                   const std::string& path, bool as_integers) const;

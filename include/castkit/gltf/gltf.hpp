@@ -34,5 +34,10 @@ Expected<void> write(const cast::Document& document, const std::filesystem::path
 // absolute curves (resampled at whole frames where keys fall between frames or interpolation
 // is not linear). Malformed input is an error naming the file and the JSON path. O(file size).
 Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& warnings);
+// The same for a .gltf or .glb held in memory; `file` names it in diagnostics and its folder is
+// where external buffers are looked for (castkit/side_files.hpp). JSON nested deeper than 512
+// levels is refused. O(input size).
+Expected<cast::Document> read_bytes(cast::Bytes bytes, const std::string& file,
+                                    Diagnostics& warnings);
 
 }  // namespace castkit::gltf
