@@ -8,7 +8,8 @@ packages=(
   libfmt-dev libcli11-dev nlohmann-json3-dev libglm-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3
-  libtinygltf-dev
+  libtinygltf-dev libsimdjson-dev
+  clang libclang-rt-14-dev
 )
 
 missing=()
