@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
     bool reference = false;
     app.add_option("output", output, "Cast file to write")->required();
     app.add_option("--megabytes", megabytes, "Approximate size in 10^6 bytes")->check(CLI::Range(1, 100000));
-    app.add_flag("--reference", reference, "The 42 MB file cast.py was timed on (notes §7)");
+    app.add_flag("--reference", reference, "The 42 MB file cast.py was timed on (see README.md)");
     CLI11_PARSE(app, argc, argv);
 
     castkit::cast::Document document =

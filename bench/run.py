@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-# cast.py on this kind of machine (specs notes/cast-implementations.md §7), 42 MB file.
+# cast.py on this kind of machine, as castkit's research recorded it (README.md), 42 MB file.
 CASTPY_LOAD_SECONDS = 1.83
 CASTPY_SAVE_SECONDS = 1.34
 MIB = 1024 * 1024
@@ -199,7 +199,7 @@ def main():
         f"| `castkit convert a.cast b.cast` | {convert_rss / 1024:.0f} | below it: payloads go "
         f"file to file (copy_file_range), the mapping is touched only for headers | | |",
         "",
-        f"Against cast.py: the notes (specs notes/cast-implementations.md §7) record cast.py "
+        f"Against cast.py: castkit's research recorded cast.py "
         f"(Python 3.11, this kind of machine) at {CASTPY_LOAD_SECONDS} s to load and "
         f"{CASTPY_SAVE_SECONDS} s to save a 42 MB file of 500k vertices (vp, vn, u0, c0, mi=4 "
         f"weights), 1M `i` triangles and 300 bones. cast.py cannot be installed here, so castkit "

@@ -29,7 +29,7 @@ void add_animation(cast::Root& root, std::uint32_t bones, std::uint32_t frames);
 // overflows. Memory: the payloads it builds (about the file size) plus one mesh's arrays.
 cast::Document make_scene(std::uint64_t megabytes);
 
-// The file the notes time cast.py on (specs notes §7): 500k vertices with vp, vn, u0, c0 and
+// The file castkit's research timed cast.py on (README.md): 500k vertices with vp, vn, u0, c0 and
 // mi=4 weights, 1M triangles stored as `i`, 300 bones; about 42 MB.
 cast::Document make_reference_scene();
 

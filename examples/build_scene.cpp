@@ -6,7 +6,9 @@
 //                   colour layer, weights over a three-bone skeleton, a material with files
 //   wave.cast       an animation for that skeleton: rotation, translation and visibility
 //                   curves, a mode override and a notification track
-//   scene.cast      an instance of character.cast placed in a scene, with metadata
+//   scene.cast      two instances of character.cast placed in a scene, with metadata whose
+//                   scene root (`sr`) is the file's own folder: the Blender add-on refuses
+//                   Instances without one
 #include <array>
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/nodes.hpp>
@@ -17,11 +19,12 @@ namespace cast = castkit::cast;
 
 namespace {
 
-void add_metadata(cast::Root& root) {
+cast::Metadata add_metadata(cast::Root& root) {
     cast::Metadata metadata = root.add_metadata();
     metadata.set_author("castkit examples");
     metadata.set_software("castkit build_scene");
     metadata.set_up_axis("y");
+    return metadata;
 }
 
 cast::Document character() {
@@ -141,7 +144,8 @@ cast::Document wave() {
 cast::Document scene() {
     cast::Document document;
     cast::Root root = document.add_root();
-    add_metadata(root);
+    // Instance paths are relative to the scene root, itself relative to this file.
+    add_metadata(root).set_scene_root(".");
     for (int i = 0; i < 2; ++i) {
         cast::Instance instance = root.add_instance();
         instance.set_name(i == 0 ? "left" : "right");

@@ -7,8 +7,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libfmt-dev libcli11-dev nlohmann-json3-dev libglm-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3
-  libtinygltf-dev libsimdjson-dev
+  python3 python3-numpy
+  libtinygltf-dev libdraco-dev libmeshoptimizer-dev libsimdjson-dev
   clang libclang-rt-14-dev
 )
 

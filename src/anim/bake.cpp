@@ -1,6 +1,7 @@
 // bake: every output frame sampled through SamplingJob, written back as absolute curves.
 #include <castkit/anim/bake.hpp>
 #include <castkit/anim/jobs.hpp>
+#include <castkit/anim/rest_pose.hpp>
 
 #include <fmt/format.h>
 
@@ -123,6 +124,7 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
     document.roots[0]->hash = document.next_hash();
     animation_node.hash = document.next_hash();
     cast::Animation baked(&animation_node, document.roots[0].get(), &document);
+    if (cast::Skeleton copy = baked.skeleton()) complete_rest_transforms(copy);
     if (!animation.name.empty()) baked.set_name(animation.name);
     baked.set_framerate(framerate);
     baked.set_looping(animation.looping);

@@ -72,7 +72,7 @@ Expected<void> SamplingJob::run() const {
     const float t = looped && a.looping ? wrap_frame(frame, a.start_frame, a.end_frame) : frame;
     std::copy(skeleton->rest.begin(), skeleton->rest.end(), locals.begin());
     std::fill(blend_shape_weights.begin(), blend_shape_weights.end(), 0.0f);
-    std::fill(visibility.begin(), visibility.end(), 1.0f);
+    std::fill(visibility.begin(), visibility.end(), 0.0f);
 
     std::uint32_t* scalar_cursors = context ? context->scalar_cursors.data() : nullptr;
     std::uint32_t* rotation_cursors = context ? context->rotation_cursors.data() : nullptr;
@@ -120,12 +120,12 @@ Expected<void> SamplingJob::run() const {
             }
             case Channel::BlendShape: {
                 float& value = blend_shape_weights[curve.target];
-                value = apply_sum(curve.mode, 0.0f, value, key, curve.blend_weight);
+                value = apply_sum(curve.mode, 0.0f, value, key, curve.blend_weight);  // ruling 22a
                 break;
             }
             default: {
                 float& value = visibility[curve.target];
-                value = apply_sum(curve.mode, 1.0f, value, key, curve.blend_weight);
+                value = apply_sum(curve.mode, 0.0f, value, key, curve.blend_weight);  // ruling 22a
                 break;
             }
         }

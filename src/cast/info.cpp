@@ -81,7 +81,8 @@ void model_info(std::string& out, const Model& model) {
                        material.slots().size(), material.files().size(), material.colors().size());
 }
 
-void animation_info(std::string& out, const Animation& animation) {
+// `index` counts animations over every root in file order: what `--animation INDEX` picks.
+void animation_info(std::string& out, const Animation& animation, std::size_t index) {
     auto curves = animation.curves();
     std::uint32_t first = std::numeric_limits<std::uint32_t>::max(), last = 0;
     for (const Curve& curve : curves) {
@@ -91,9 +92,9 @@ void animation_info(std::string& out, const Animation& animation) {
             last = std::max(last, frames[i]);
         }
     }
-    fmt::format_to(Out(out), "  animation {}: {} curves, {} overrides, {} notification tracks, ",
-                   quoted(animation.name()), curves.size(), animation.curve_mode_overrides().size(),
-                   animation.notification_tracks().size());
+    fmt::format_to(Out(out), "  animation {} {}: {} curves, {} overrides, {} notification tracks, ",
+                   index, quoted(animation.name()), curves.size(),
+                   animation.curve_mode_overrides().size(), animation.notification_tracks().size());
     if (first <= last)
         fmt::format_to(Out(out), "frames {}..{}", first, last);
     else
@@ -110,15 +111,17 @@ std::string info_text(Document& document, std::uint64_t file_bytes, std::string_
                                         : fmt::format("{}, read as Cast", format);
     std::string out = fmt::format("{}: {}, {}, {} roots\n", document.source_name, kind,
                                   human_bytes(file_bytes), document.roots.size());
-    std::size_t index = 0;
+    std::size_t index = 0, animation_index = 0;
     for (Root& root : document.root_nodes()) {
         fmt::format_to(Out(out), "root {}: {} models, {} animations, {} instances\n", index++,
                        root.models().size(), root.animations().size(), root.instances().size());
         for (const Metadata& meta : root.metadata())
-            fmt::format_to(Out(out), "  metadata: author {}, software {}, up {}\n",
-                           quoted(meta.author()), quoted(meta.software()), quoted(meta.up_axis()));
+            fmt::format_to(Out(out), "  metadata: author {}, software {}, up {}, scene root {}\n",
+                           quoted(meta.author()), quoted(meta.software()), quoted(meta.up_axis()),
+                           quoted(meta.scene_root()));
         for (const Model& model : root.models()) model_info(out, model);
-        for (const Animation& animation : root.animations()) animation_info(out, animation);
+        for (const Animation& animation : root.animations())
+            animation_info(out, animation, animation_index++);
         for (const Instance& instance : root.instances())
             fmt::format_to(Out(out), "  instance {}: file {}\n", quoted(instance.name()),
                            instance.reference_file() ? quoted(instance.reference_file().path())

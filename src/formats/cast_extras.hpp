@@ -5,7 +5,6 @@
 
 #include <castkit/cast/node.hpp>
 #include <castkit/cast/values.hpp>
-
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -30,30 +29,33 @@ inline cast::Property make_byte_array(std::string name, std::span<const std::uin
     return owned_array<std::uint8_t>(std::move(name), values);
 }
 inline cast::Property make_byte_array(std::string name, std::span<const std::byte> values) {
-    return make_byte_array(std::move(name), std::span(reinterpret_cast<const std::uint8_t*>(values.data()), values.size()));
+    return make_byte_array(
+        std::move(name),
+        std::span(reinterpret_cast<const std::uint8_t*>(values.data()), values.size()));
 }
 
-// An `s` property holding several NUL-terminated strings (ArrayLength = their count, rule 4).
-inline cast::Property make_strings(std::string name, const std::vector<std::string_view>& values) {
-    std::vector<std::byte> bytes;
-    for (std::string_view v : values) {
-        auto raw = std::as_bytes(std::span(v.data(), v.size()));
-        bytes.insert(bytes.end(), raw.begin(), raw.end());
-        bytes.push_back(std::byte{0});
-    }
-    return cast::Property(cast::PropertyType::String, std::move(name),
-                          static_cast<std::uint32_t>(values.size()), std::move(bytes));
+// A list of strings as one `s` property per entry, `prefix` + index ("se.bone0", "se.bone1", …),
+// each with ArrayLength 1: cast.py and the add-ons read exactly one string per `s` property
+// (rule 4), so a list never goes in one property. Appends: the node must not hold these names
+// yet. O(total length).
+inline void add_string_list(cast::Node& node, std::string_view prefix,
+                            const std::vector<std::string_view>& values) {
+    for (std::size_t i = 0; i < values.size(); ++i)
+        node.properties.push_back(
+            cast::make_string(std::string(prefix) + std::to_string(i), values[i]));
 }
 
 // The bytes of a `b` property, or nullopt when missing or of another type.
-inline std::optional<std::vector<std::byte>> byte_array(const cast::Node& node, std::string_view name) {
+inline std::optional<std::vector<std::byte>> byte_array(const cast::Node& node,
+                                                        std::string_view name) {
     const cast::Property* p = node.find(name);
     if (p == nullptr || p->type() != cast::PropertyType::Byte) return std::nullopt;
     return std::vector<std::byte>(p->bytes().begin(), p->bytes().end());
 }
 
 // Integers of a b/h/i property widened to u32, or nullopt.
-inline std::optional<std::vector<std::uint32_t>> integer_array(const cast::Node& node, std::string_view name) {
+inline std::optional<std::vector<std::uint32_t>> integer_array(const cast::Node& node,
+                                                               std::string_view name) {
     const cast::Property* p = node.find(name);
     if (p == nullptr || !cast::is_integer_type(p->type())) return std::nullopt;
     return cast::IndexView::of(p).to_vector();
@@ -66,23 +68,40 @@ inline std::optional<std::uint32_t> integer_value(const cast::Node& node, std::s
     return values->front();
 }
 
-// Every string of an `s` property in one pass, or nullopt.
-inline std::optional<std::vector<std::string_view>> string_array(const cast::Node& node, std::string_view name) {
-    const cast::Property* p = node.find(name);
-    if (p == nullptr || p->type() != cast::PropertyType::String) return std::nullopt;
-    std::vector<std::string_view> out;
-    std::string_view rest(reinterpret_cast<const char*>(p->bytes().data()), p->bytes().size());
-    for (std::uint32_t i = 0; i < p->count(); ++i) {
-        std::size_t end = rest.find('\0');
-        if (end == std::string_view::npos) return std::nullopt;
-        out.push_back(rest.substr(0, end));
-        rest.remove_prefix(end + 1);
+// The list add_string_list wrote: the single-string `s` properties named `prefix` + index, in
+// index order; nullopt when there is none or the indices are not exactly 0…n-1. One pass over
+// the node's properties.
+inline std::optional<std::vector<std::string_view>> string_list(const cast::Node& node,
+                                                                std::string_view prefix) {
+    std::vector<std::optional<std::string_view>> slots;
+    std::size_t found = 0;
+    for (const cast::Property& p : node.properties) {
+        std::string_view name = p.name();
+        if (!name.starts_with(prefix) || name.size() == prefix.size() ||
+            name.size() - prefix.size() > 9)
+            continue;
+        std::size_t index = 0;
+        bool digits = name[prefix.size()] != '0' || name.size() == prefix.size() + 1;
+        for (char c : name.substr(prefix.size())) {
+            digits = digits && c >= '0' && c <= '9';
+            index = index * 10 + static_cast<std::size_t>(c - '0');
+        }
+        if (!digits || p.type() != cast::PropertyType::String || p.count() != 1) continue;
+        if (index >= node.properties.size()) return std::nullopt;  // a gap no list can fill
+        if (index >= slots.size()) slots.resize(index + 1);
+        if (!slots[index]) ++found;
+        slots[index] = p.string(0);  // the last of duplicates, as typed accessors read (rule 7)
     }
+    if (found == 0 || found != slots.size()) return std::nullopt;
+    std::vector<std::string_view> out;
+    out.reserve(found);
+    for (const auto& slot : slots) out.push_back(*slot);
     return out;
 }
 
 // The values of a `d` property, or nullopt.
-inline std::optional<std::vector<double>> double_array(const cast::Node& node, std::string_view name) {
+inline std::optional<std::vector<double>> double_array(const cast::Node& node,
+                                                       std::string_view name) {
     const cast::Property* p = node.find(name);
     if (p == nullptr || p->type() != cast::PropertyType::Double) return std::nullopt;
     return cast::ArrayView<double>::of(p).to_vector();

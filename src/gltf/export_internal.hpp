@@ -4,12 +4,17 @@
 // animation export.
 #pragma once
 
+#include <castkit/anim/animation.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/gltf/gltf.hpp>
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <glm/mat4x4.hpp>
+#include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -23,6 +28,7 @@ namespace castkit::gltf::detail {
 struct ExportedMesh {
     int node = -1;
     std::vector<std::string> target_names;
+    std::vector<float> default_weights;  // per target: the mesh's weight when nothing animates it
 };
 
 // A Cast Model exported as a node with bone nodes below it.
@@ -59,6 +65,15 @@ class Exporter {
     Diagnostics& warnings;
     std::vector<ExportedModel> models;
 
+    // The first error that stops the export (a limit passed), reported by write().
+    std::optional<Diagnostic> failure;
+    // Poses sampled by the animation export so far (frames × bones), against max_samples.
+    std::uint64_t samples = 0;
+    // Default morph weights by target name, from the Metadata `gltf` property an import wrote.
+    std::map<std::string, float> default_weights;
+    // Material settings by material name, from the same property (docs/gltf.md).
+    nlohmann::json carried_materials = nlohmann::json::object();
+
     void warn(std::string path, std::string message);
     // Appends `node` under `parent` (a node index, or -1 for the scene's roots); its index.
     int add_node(tinygltf::Node node, int parent);
@@ -88,7 +103,15 @@ class Exporter {
     void export_animation(const cast::Animation& animation, const std::string& path);
 
   private:
+    // Adds a sampler and a channel: (node, path, key frames, output accessor, interpolation).
+    using ChannelSink =
+        std::function<void(int, const char*, const std::vector<double>&, int, const char*)>;
+    bool export_bone_channels(const anim::Animation& animation, const ExportedModel& target,
+                              const ChannelSink& add_channel, const std::string& path);
+    bool export_visibility(const anim::Animation& animation, const anim::Skeleton& skeleton,
+                           const ChannelSink& add_channel, const std::string& path);
     std::vector<std::pair<const cast::Node*, int>> materials_;
+    void restore_material(tinygltf::Material& out);
     void export_mesh(const cast::Model& model, const cast::Mesh& mesh, ExportedModel& exported,
                      int skin, const std::string& path);
     int export_skin(ExportedModel& exported, const std::string& path);

@@ -3,6 +3,7 @@
 // is kept in the material's `extras.castkit_slots` and named in a warning.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -37,7 +38,83 @@ glm::vec4 linear_color(const cast::Color& color) {
     return rgba;
 }
 
+// JSON as tinygltf's Value.
+tinygltf::Value to_value(const nlohmann::json& json) {
+    if (json.is_boolean()) return tinygltf::Value(json.get<bool>());
+    if (json.is_number_integer()) return tinygltf::Value(json.get<int>());
+    if (json.is_number()) return tinygltf::Value(json.get<double>());
+    if (json.is_string()) return tinygltf::Value(json.get<std::string>());
+    if (json.is_array()) {
+        tinygltf::Value::Array out;
+        for (const auto& item : json) out.push_back(to_value(item));
+        return tinygltf::Value(std::move(out));
+    }
+    if (json.is_object()) {
+        tinygltf::Value::Object out;
+        for (const auto& [key, item] : json.items()) out[key] = to_value(item);
+        return tinygltf::Value(std::move(out));
+    }
+    return {};
+}
+
+std::vector<double> numbers(const nlohmann::json& json, std::size_t count) {
+    std::vector<double> out;
+    if (!json.is_array() || json.size() != count) return out;
+    for (const auto& item : json)
+        if (item.is_number()) out.push_back(item.get<double>());
+    if (out.size() != count) out.clear();
+    return out;
+}
+
 }  // namespace
+
+// Settings a glTF import carried for this material (alpha, sides, factors next to textures,
+// UV sets, KHR_materials_*), applied over what the slots gave.
+void Exporter::restore_material(tinygltf::Material& out) {
+    auto found = carried_materials.find(out.name);
+    if (found == carried_materials.end() || !found->is_object()) return;
+    const nlohmann::json& kept = *found;
+    auto& pbr = out.pbrMetallicRoughness;
+    if (kept.contains("alphaMode") && kept["alphaMode"].is_string()) {
+        const std::string mode = kept["alphaMode"].get<std::string>();
+        if (mode == "MASK" || mode == "BLEND") out.alphaMode = mode;
+    }
+    if (kept.contains("alphaCutoff") && kept["alphaCutoff"].is_number())
+        out.alphaCutoff = std::max(0.0, kept["alphaCutoff"].get<double>());
+    if (kept.contains("doubleSided") && kept["doubleSided"].is_boolean())
+        out.doubleSided = kept["doubleSided"].get<bool>();
+    if (kept.contains("baseColorFactor") && pbr.baseColorTexture.index >= 0)
+        if (auto v = numbers(kept["baseColorFactor"], 4); !v.empty()) pbr.baseColorFactor = v;
+    if (kept.contains("emissiveFactor") && out.emissiveTexture.index >= 0)
+        if (auto v = numbers(kept["emissiveFactor"], 3); !v.empty()) out.emissiveFactor = v;
+    if (pbr.metallicRoughnessTexture.index >= 0) {
+        if (kept.contains("metallicFactor") && kept["metallicFactor"].is_number())
+            pbr.metallicFactor = kept["metallicFactor"].get<double>();
+        if (kept.contains("roughnessFactor") && kept["roughnessFactor"].is_number())
+            pbr.roughnessFactor = kept["roughnessFactor"].get<double>();
+    }
+    if (kept.contains("texCoord") && kept["texCoord"].is_object()) {
+        auto set = [&](const char* slot, int& texCoord, int index) {
+            if (index >= 0 && kept["texCoord"].contains(slot) &&
+                kept["texCoord"][slot].is_number_unsigned())
+                texCoord = kept["texCoord"][slot].get<int>();
+        };
+        set("baseColorTexture", pbr.baseColorTexture.texCoord, pbr.baseColorTexture.index);
+        set("metallicRoughnessTexture", pbr.metallicRoughnessTexture.texCoord,
+            pbr.metallicRoughnessTexture.index);
+        set("normalTexture", out.normalTexture.texCoord, out.normalTexture.index);
+        set("occlusionTexture", out.occlusionTexture.texCoord, out.occlusionTexture.index);
+        set("emissiveTexture", out.emissiveTexture.texCoord, out.emissiveTexture.index);
+    }
+    if (kept.contains("extensions") && kept["extensions"].is_object())
+        for (const auto& [name, value] : kept["extensions"].items()) {
+            if (name.rfind("KHR_materials_", 0) != 0 || !value.is_object()) continue;
+            out.extensions[name] = to_value(value);
+            if (std::find(model.extensionsUsed.begin(), model.extensionsUsed.end(), name) ==
+                model.extensionsUsed.end())
+                model.extensionsUsed.push_back(name);
+        }
+}
 
 int Exporter::export_material(const cast::Material& material, const std::string& path) {
     for (auto& [node, index] : materials_)
@@ -73,6 +150,13 @@ int Exporter::export_material(const cast::Material& material, const std::string&
         const cast::Color color = material.slot_color(name);
         if (!file && !color) {
             warn(path, fmt::format("slot '{}' links to no File or Color child", name));
+            continue;
+        }
+        if (file && file.path().value_or("").empty()) {
+            // A glTF image needs a uri or a bufferView; an empty path gives neither.
+            warn(path, fmt::format("slot '{}': its File has an empty path (a texture packed in a "
+                                   ".blend?); skipped",
+                                   name));
             continue;
         }
         const glm::vec4 rgba = color ? linear_color(color) : glm::vec4(1.0f);
@@ -129,6 +213,7 @@ int Exporter::export_material(const cast::Material& material, const std::string&
         out.extras = tinygltf::Value(
             tinygltf::Value::Object{{"castkit_slots", tinygltf::Value(std::move(unmapped))}});
     }
+    restore_material(out);
     model.materials.push_back(std::move(out));
     const int index = static_cast<int>(model.materials.size() - 1);
     materials_.emplace_back(&material.node(), index);

@@ -517,7 +517,10 @@ void Exporter::export_mesh(const cast::Model& cast_model, const cast::Mesh& mesh
                                      TINYGLTF_TARGET_ARRAY_BUFFER, low, high)}});
         exported_mesh.target_names.push_back(name);
         names.push_back(string_value(name));
-        gltf_mesh.weights.push_back(0.0);
+        auto found = default_weights.find(name);
+        exported_mesh.default_weights.push_back(found == default_weights.end() ? 0.0f
+                                                                               : found->second);
+        gltf_mesh.weights.push_back(exported_mesh.default_weights.back());
     }
     if (!names.empty())
         gltf_mesh.extras = tinygltf::Value(

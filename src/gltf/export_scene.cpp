@@ -3,8 +3,9 @@
 #include <fmt/format.h>
 
 #include <castkit/side_files.hpp>
-#include <glm/gtc/quaternion.hpp>
 #include <deque>
+#include <glm/gtc/quaternion.hpp>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "export_internal.hpp"
@@ -17,17 +18,27 @@ constexpr int kMaxInstanceDepth = 16;
 struct SceneWriter {
     detail::Exporter& exporter;
     std::set<std::filesystem::path> open_files;  // instance files being merged (cycle guard)
-    std::deque<cast::Document> inlined;  // kept alive (and in place): exported views point into them
+    std::deque<cast::Document>
+        inlined;  // kept alive (and in place): exported views point into them
 
     void export_document(const cast::Document& document, const std::filesystem::path& source,
                          int parent, int depth, bool with_animations) {
         int scene = parent;
         std::string up;
+        // Instance files resolve against the scene root `sr`, relative to the file, as the
+        // Blender add-on does (docs/blender-addon.md).
+        std::filesystem::path instance_base = source.parent_path();
+        bool scene_root_found = false;
         // Views need a mutable document; the export only reads through them.
         const std::vector<cast::Root> roots = const_cast<cast::Document&>(document).root_nodes();
         for (const cast::Root& root : roots)
-            for (const cast::Metadata& metadata : root.metadata())
+            for (const cast::Metadata& metadata : root.metadata()) {
                 if (auto axis = metadata.up_axis(); axis && up.empty()) up = std::string(*axis);
+                if (auto sr = metadata.scene_root(); sr && !scene_root_found) {
+                    instance_base /= std::filesystem::path(*sr);
+                    scene_root_found = true;
+                }
+            }
         if (up == "z" || up == "x") {
             // Z up: a -90° turn about X takes +Z to +Y; X up: +90° about Z takes +X to +Y.
             const glm::quat turn = up == "z"
@@ -48,7 +59,7 @@ struct SceneWriter {
                 exporter.export_model(models[m], scene, fmt::format("root[{}]/model[{}]", r, m));
             const auto instances = roots[r].instances();
             for (std::size_t i = 0; i < instances.size(); ++i)
-                export_instance(instances[i], source, scene, depth,
+                export_instance(instances[i], instance_base, scene, depth,
                                 fmt::format("root[{}]/instance[{}]", r, i));
         }
         if (!with_animations) return;
@@ -60,7 +71,7 @@ struct SceneWriter {
         }
     }
 
-    void export_instance(const cast::Instance& instance, const std::filesystem::path& source,
+    void export_instance(const cast::Instance& instance, const std::filesystem::path& base,
                          int parent, int depth, const std::string& path) {
         tinygltf::Node node;
         node.name = std::string(instance.name().value_or(""));
@@ -72,15 +83,19 @@ struct SceneWriter {
         if (auto s = instance.scale()) node.scale = {s->x, s->y, s->z};
         const cast::File reference = instance.reference_file();  // absent when rf links nothing
         const std::string file(reference ? reference.path().value_or("") : "");
-        if (file.empty()) exporter.warn(path, "instance names no file");
+        if (file.empty()) {
+            exporter.warn(path, "instance names no file (missing or empty path); skipped");
+            return;
+        }
         node.extras = tinygltf::Value(tinygltf::Value::Object{
             {"castkit_instance",
              tinygltf::Value(tinygltf::Value::Object{{"file", detail::string_value(file)}})}});
         const int index = exporter.add_node(std::move(node), parent);
-        if (!exporter.options.inline_instances || file.empty()) return;
+        if (!exporter.options.inline_instances) return;
 
         // Instances are read only where the side-file policy allows (castkit/side_files.hpp).
-        auto location = resolve_side_file(file, source, {});
+        // `base` is the folder the instance's file is resolved in; the policy wants a file in it.
+        auto location = resolve_side_file(file, base / "instance", {});
         if (!location) {
             exporter.warn(path, fmt::format("instance not inlined: {}", location.error().message));
             return;
@@ -108,15 +123,37 @@ struct SceneWriter {
     }
 };
 
+// What an import carried in the Metadata `gltf` property (docs/gltf.md): default morph weights
+// and material settings.
+void read_carried(const cast::Document& document, detail::Exporter& exporter) {
+    for (const cast::Root& root : const_cast<cast::Document&>(document).root_nodes())
+        for (const cast::Metadata& metadata : root.metadata()) {
+            const auto text = metadata.string("gltf");
+            if (!text) continue;
+            const nlohmann::json carried = nlohmann::json::parse(*text, nullptr, false);
+            if (!carried.is_object()) {
+                exporter.warn("metadata/gltf", "the carried glTF settings are not castkit's JSON");
+                continue;
+            }
+            if (carried.contains("weights") && carried["weights"].is_object())
+                for (auto& [name, weight] : carried["weights"].items())
+                    if (weight.is_number()) exporter.default_weights[name] = weight.get<float>();
+            if (carried.contains("materials") && carried["materials"].is_object())
+                exporter.carried_materials.update(carried["materials"]);
+        }
+}
+
 }  // namespace
 
 Expected<void> write(const cast::Document& document, const std::filesystem::path& path,
                      const ExportOptions& options, Diagnostics& warnings) {
     detail::Exporter exporter(path.string(), options, warnings);
+    read_carried(document, exporter);
     SceneWriter writer{exporter, {}, {}};
     writer.export_document(
         document, document.source_name.empty() ? path : std::filesystem::path(document.source_name),
         -1, 0, true);
+    if (exporter.failure) return make_error(*exporter.failure);
     return detail::write_files(exporter.model, exporter.binary, exporter.binary_size, path,
                                options.binary);
 }

@@ -145,7 +145,7 @@ bool refuse_write(std::string*, const std::string&, const std::vector<unsigned c
 }
 
 Expected<cast::Document> read_format(const std::filesystem::path& path, Diagnostics& warnings) {
-    return read(path, warnings);
+    return read(path, ReadOptions{}, warnings);
 }
 
 Expected<void> write_format(bool binary, cast::Document& document,
@@ -159,20 +159,25 @@ Expected<void> write_format(bool binary, cast::Document& document,
 
 }  // namespace
 
-Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& warnings) {
+Expected<cast::Document> read(const std::filesystem::path& path, const ReadOptions& options,
+                              Diagnostics& warnings) {
     auto mapped = platform::map_file(path);
     if (!mapped) return make_error(mapped.error());
-    return read_bytes((*mapped)->bytes(), path.string(), warnings);
+    return read_bytes((*mapped)->bytes(), path.string(), options, warnings);
 }
 
 Expected<cast::Document> read_bytes(cast::Bytes bytes, const std::string& file,
-                                    Diagnostics& warnings) {
+                                    const ReadOptions& options, Diagnostics& warnings) {
     if (bytes.size() > UINT_MAX)
         return make_error(detail::problem(file, "", "files over 4 GiB are not supported"));
     const bool glb = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
     if (glb)
         if (auto checked = check_glb(bytes, file); !checked) return make_error(checked.error());
     if (auto nested = check_depth(bytes, glb, file); !nested) return make_error(nested.error());
+    const std::vector<unsigned char> rewritten = detail::prepared_for_tinygltf(bytes, glb);
+    const auto* data =
+        rewritten.empty() ? reinterpret_cast<const unsigned char*>(bytes.data()) : rewritten.data();
+    const std::size_t size = rewritten.empty() ? bytes.size() : rewritten.size();
 
     tinygltf::Model model;
     tinygltf::TinyGLTF loader;
@@ -183,12 +188,11 @@ Expected<cast::Document> read_bytes(cast::Bytes bytes, const std::string& file,
     bool loaded = false;
     const std::string base;  // buffer URIs reach the callbacks as written
     try {
-        const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
         loaded = glb ? loader.LoadBinaryFromMemory(&model, &error, &warning, data,
-                                                   static_cast<unsigned>(bytes.size()), base)
+                                                   static_cast<unsigned>(size), base)
                      : loader.LoadASCIIFromString(&model, &error, &warning,
                                                   reinterpret_cast<const char*>(data),
-                                                  static_cast<unsigned>(bytes.size()), base);
+                                                  static_cast<unsigned>(size), base);
     } catch (const std::exception& exception) {
         error = exception.what();
     }
@@ -200,10 +204,17 @@ Expected<cast::Document> read_bytes(cast::Bytes bytes, const std::string& file,
         Diagnostic d = detail::problem(file, "", error.empty() ? "not a glTF file" : error);
         return make_error(locate(std::move(d), bytes, glb));
     }
+    if (auto checked = detail::check_required_extensions(model, file); !checked)
+        return make_error(checked.error());
+    if (auto decoded = detail::decode_meshopt(model, file); !decoded)
+        return make_error(decoded.error());
+    if (auto decoded = detail::decode_draco(model, file); !decoded)
+        return make_error(decoded.error());
 
-    detail::Importer importer(model, file, warnings);
+    detail::Importer importer(model, file, options, warnings);
     if (auto resolved = importer.resolve_nodes(); !resolved)
         return make_error(locate(resolved.error(), bytes, glb));
+    importer.warn_unkept_content();
     cast::Document document;
     document.source_name = file;
     cast::Root root = document.add_root();
@@ -211,6 +222,11 @@ Expected<cast::Document> read_bytes(cast::Bytes bytes, const std::string& file,
         return make_error(locate(imported.error(), bytes, glb));
     if (auto imported = importer.import_animations(root); !imported)
         return make_error(locate(imported.error(), bytes, glb));
+    if (!importer.carried.empty()) {
+        const auto metadata = root.metadata();
+        cast::Metadata carrier = metadata.empty() ? root.add_metadata() : metadata[0];
+        carrier.set_string("gltf", importer.carried.dump());
+    }
     return document;
 }
 

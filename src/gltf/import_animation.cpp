@@ -1,9 +1,12 @@
-// glTF animations into Cast Animations with absolute curves. LINEAR channels whose key times
-// fall on whole frames (at the rate castkit's exporter recorded in extras, else 30 fps) keep
-// their keys; STEP, CUBICSPLINE and off-frame keys are resampled at every whole frame, with a
-// warning, since Cast keys are whole frames interpolated linearly (slerp for rotations).
+// glTF animations into Cast Animations with absolute curves. Each animation gets the frame rate
+// at which all its key times are whole frames (the rate castkit's exporter recorded in extras,
+// else the first common rate that fits), so LINEAR keys keep their own times; STEP and
+// CUBICSPLINE channels, which Cast cannot interpolate, are resampled at every frame, with one
+// warning per animation.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <castkit/anim/curve_sampling.hpp>
 #include <cmath>
 
@@ -67,25 +70,58 @@ struct Track {
     }
 };
 
+// One channel, decoded and checked.
+struct DecodedChannel {
+    Track track;
+    int node = -1;
+    std::string property;
+    std::string where;
+};
+
+// The frame rate at which every key time of the animation lands on a whole frame (within
+// float precision): the rate castkit's exporter recorded, then common rates. 0 when none fits.
+// O(keys × rates).
+double fitting_rate(const std::vector<DecodedChannel>& channels, double recorded) {
+    const double candidates[] = {recorded, 30, 24, 25, 60, 50, 48, 120, 240, 1000};
+    for (double rate : candidates) {
+        if (!(rate > 0.0)) continue;
+        bool fits = true;
+        for (const DecodedChannel& channel : channels)
+            for (float time : channel.track.times) {
+                const double frame = static_cast<double>(time) * rate;
+                // A float time carries about 24 bits: allow its rounding, scaled to frames.
+                const double tolerance = 1e-3 + std::abs(frame) * 0x1p-22;
+                if (std::abs(frame - std::round(frame)) > tolerance) {
+                    fits = false;
+                    break;
+                }
+            }
+        if (fits) return rate;
+    }
+    return 0.0;
+}
+
 }  // namespace
 
 Expected<void> Importer::import_animations(cast::Root& root) {
+    std::uint64_t resampled_keys = 0;
     for (std::size_t a = 0; a < gltf.animations.size(); ++a) {
         const tinygltf::Animation& animation = gltf.animations[a];
         const std::string at = fmt::format("/animations/{}", a);
-        float framerate = 30.0f;
+        double recorded = 0.0;
         cast::Animation out = root.add_animation();
         out.set_name(animation.name.empty() ? fmt::format("animation{}", a) : animation.name);
         const tinygltf::Value& extras = animation.extras;
         if (extras.IsObject() && extras.Has("castkit_framerate") &&
             extras.Get("castkit_framerate").IsNumber() &&
             extras.Get("castkit_framerate").GetNumberAsDouble() > 0.0)
-            framerate = static_cast<float>(extras.Get("castkit_framerate").GetNumberAsDouble());
-        out.set_framerate(framerate);
+            recorded = extras.Get("castkit_framerate").GetNumberAsDouble();
         out.set_looping(extras.IsObject() && extras.Has("castkit_looping") &&
                         extras.Get("castkit_looping").IsBool() &&
                         extras.Get("castkit_looping").Get<bool>());
 
+        std::vector<DecodedChannel> decoded;
+        std::vector<std::string> unbound;  // animated nodes that are neither bones nor meshes
         for (std::size_t c = 0; c < animation.channels.size(); ++c) {
             const tinygltf::AnimationChannel& channel = animation.channels[c];
             const std::string where = fmt::format("{}/channels/{}", at, c);
@@ -129,6 +165,12 @@ Expected<void> Importer::import_animations(cast::Root& root) {
                                  property));
                 continue;
             }
+            const int node = channel.target_node;
+            if (width != 0 && !bone_names.count(node)) {
+                const tinygltf::Node& target = gltf.nodes[static_cast<std::size_t>(node)];
+                unbound.push_back(target.name.empty() ? fmt::format("node{}", node) : target.name);
+                continue;
+            }
             if (width == 0) {
                 // Weights: one value per morph target; the output length tells how many.
                 if (sampler.output < 0 ||
@@ -150,45 +192,66 @@ Expected<void> Importer::import_animations(cast::Root& root) {
             track.values = std::move(*values);
             track.width = width;
             track.rotation = property == "rotation";
+            decoded.push_back({std::move(track), node, property, where});
+        }
+        if (!unbound.empty()) {
+            std::sort(unbound.begin(), unbound.end());
+            unbound.erase(std::unique(unbound.begin(), unbound.end()), unbound.end());
+            warn(at, fmt::format("channels of nodes that are neither joints nor above a mesh have "
+                                 "no Cast equivalent and were dropped: {}",
+                                 fmt::join(unbound, ", ")));
+        }
 
-            // Keys on whole frames stay; anything else is resampled at every whole frame.
+        // One rate for the whole animation, so that every key keeps its own time.
+        double framerate = fitting_rate(decoded, recorded);
+        const bool rounded = framerate == 0.0;
+        if (rounded) framerate = 1000.0;
+        out.set_framerate(static_cast<float>(framerate));
+        std::size_t resampled = 0;
+        for (const DecodedChannel& channel : decoded) {
+            const Track& track = channel.track;
+            const std::size_t width = track.width;
+            const double last_frame =
+                std::round(static_cast<double>(track.times.back()) * framerate);
+            if (last_frame >= 4294967295.0)
+                return fail(channel.where, fmt::format("a key at {} s is past the last Cast frame "
+                                                       "at {} fps",
+                                                       track.times.back(), framerate));
             std::vector<std::uint32_t> frames;
             std::vector<std::vector<float>> keys;
-            bool exact = track.interpolation == "LINEAR";
-            for (std::size_t k = 0; k < track.times.size() && exact; ++k) {
-                const double frame = static_cast<double>(track.times[k]) * framerate;
-                const double whole = std::round(frame);
-                exact = std::abs(frame - whole) < 1e-3 && whole < 4294967295.0 &&
-                        (frames.empty() || whole > frames.back());
-                if (exact) {
-                    frames.push_back(static_cast<std::uint32_t>(whole));
+            if (track.interpolation == "LINEAR") {
+                for (std::size_t k = 0; k < track.times.size(); ++k) {
+                    const auto frame = static_cast<std::uint32_t>(
+                        std::round(static_cast<double>(track.times[k]) * framerate));
+                    // Rounding at 1000 fps can merge keys less than a millisecond apart.
+                    if (!frames.empty() && frame <= frames.back()) continue;
+                    frames.push_back(frame);
                     keys.emplace_back(track.key(k), track.key(k) + width);
                 }
-            }
-            if (!exact) {
-                frames.clear();
-                keys.clear();
-                const double first =
-                    std::ceil(static_cast<double>(track.times.front()) * framerate - 1e-3);
-                const double last = std::max(
-                    first, std::floor(static_cast<double>(track.times.back()) * framerate + 1e-3));
-                if (last - first > 1e7)
-                    return fail(sampler_at + "/input",
-                                "the key range spans more than ten million frames");
-                for (double frame = first; frame <= last; frame += 1.0) {
-                    frames.push_back(static_cast<std::uint32_t>(frame));
+            } else {
+                // STEP and CUBICSPLINE: every frame from the first key to the last (the keys
+                // themselves among them), checked against the limit before anything is made.
+                const auto first = static_cast<std::uint32_t>(
+                    std::round(static_cast<double>(track.times.front()) * framerate));
+                const auto count = static_cast<std::uint64_t>(last_frame) - first + 1;
+                resampled_keys += count;
+                if (resampled_keys > options.max_keys)
+                    return fail(channel.where,
+                                fmt::format("resampling would create {} keys, more than the limit "
+                                            "of {} (gltf::ReadOptions::max_keys)",
+                                            resampled_keys, options.max_keys));
+                frames.reserve(count);
+                keys.reserve(count);
+                for (std::uint64_t f = 0; f < count; ++f) {
+                    const auto frame = static_cast<std::uint32_t>(first + f);
+                    frames.push_back(frame);
                     keys.push_back(track.sample(static_cast<float>(frame / framerate)));
                 }
-                warn(where, fmt::format("{} keys resampled at every whole frame ({} fps)",
-                                        track.interpolation, framerate));
+                ++resampled;
             }
 
-            const int node = channel.target_node;
-            auto bone = bone_names.find(node);
-            const tinygltf::Node& target = gltf.nodes[static_cast<std::size_t>(node)];
-            const std::string name = bone != bone_names.end() ? bone->second
-                                     : target.name.empty()    ? fmt::format("node{}", node)
-                                                              : target.name;
+            const int node = channel.node;
+            const std::string& property = channel.property;
             auto curve = [&](const std::string& node_name, const char* kp) {
                 cast::Curve added = out.add_curve();
                 added.set_node_name(node_name);
@@ -201,7 +264,7 @@ Expected<void> Importer::import_animations(cast::Root& root) {
                 std::vector<glm::vec4> quaternions(keys.size());
                 for (std::size_t k = 0; k < keys.size(); ++k)
                     quaternions[k] = glm::vec4(keys[k][0], keys[k][1], keys[k][2], keys[k][3]);
-                curve(name, "rq").set_quaternion_values(quaternions);
+                curve(bone_names[node], "rq").set_quaternion_values(quaternions);
             } else if (property == "weights") {
                 const auto& names = mesh_target_names[node];
                 for (std::size_t t = 0; t < width; ++t) {
@@ -215,10 +278,19 @@ Expected<void> Importer::import_animations(cast::Root& root) {
                 for (std::size_t axis = 0; axis < 3; ++axis) {
                     std::vector<float> component(keys.size());
                     for (std::size_t k = 0; k < keys.size(); ++k) component[k] = keys[k][axis];
-                    curve(name, axes[property == "scale"][axis]).set_float_values(component);
+                    curve(bone_names[node], axes[property == "scale"][axis])
+                        .set_float_values(component);
                 }
             }
         }
+        if (rounded)
+            warn(at,
+                 "key times fit no common frame rate; they were rounded to the nearest "
+                 "millisecond (1000 fps)");
+        if (resampled > 0)
+            warn(at, fmt::format("{} STEP or CUBICSPLINE channel{} resampled at every frame "
+                                 "({} fps): Cast interpolates keys linearly",
+                                 resampled, resampled == 1 ? "" : "s", framerate));
 
         if (extras.IsObject() && extras.Has("castkit_notifications") &&
             extras.Get("castkit_notifications").IsObject()) {

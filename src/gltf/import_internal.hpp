@@ -5,9 +5,13 @@
 
 #include <castkit/cast/nodes.hpp>
 #include <castkit/expected.hpp>
+#include <castkit/gltf/gltf.hpp>
 #include <cstdint>
+#include <glm/mat3x3.hpp>
 #include <glm/mat4x4.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,11 +21,13 @@ namespace castkit::gltf::detail {
 
 class Importer {
   public:
-    Importer(const tinygltf::Model& model, std::string file, Diagnostics& warnings)
-        : gltf(model), file(std::move(file)), warnings(warnings) {}
+    Importer(const tinygltf::Model& model, std::string file, const ReadOptions& options,
+             Diagnostics& warnings)
+        : gltf(model), file(std::move(file)), options(options), warnings(warnings) {}
 
     const tinygltf::Model& gltf;
     std::string file;
+    ReadOptions options;
     Diagnostics& warnings;
 
     void warn(std::string path, std::string message);
@@ -45,14 +51,21 @@ class Importer {
     int up_node = -1;
     std::string up_axis;
 
+    // One warning per kind of content Cast cannot hold: cameras, lights, material variants,
+    // GPU instancing.
+    void warn_unkept_content();
+
     // Scene import into `root`.
     Expected<void> import_models(cast::Root& root);
     Expected<void> import_animations(cast::Root& root);
 
-    // Where each glTF node became a bone (model index, bone index), and each mesh node's
-    // morph target names, for the animation import.
+    // Where each glTF node became a bone (its name), and each mesh node's morph target names,
+    // for the animation import.
     std::map<int, std::string> bone_names;
     std::map<int, std::vector<std::string>> mesh_target_names;
+    // What Cast cannot hold but a Cast → glTF export restores: the castkit-gltf JSON written
+    // to the Metadata `gltf` property (default morph weights, material settings).
+    nlohmann::json carried = nlohmann::json::object();
 
     // Values decoded from accessors so far, against a budget of kDecodeBytesFactor values per
     // buffer byte plus kDecodeConstant: an accessor shared by many meshes is decoded once per
@@ -66,6 +79,28 @@ class Importer {
                                                   const std::string& path, bool as_integers) const;
     Expected<void> import_material(cast::Model& model, int index,
                                    std::map<int, cast::Material>& done);
+    // What Cast's Material cannot hold (alpha mode and cutoff, double sides, factors next to
+    // textures, UV sets, KHR_materials_* settings), into carried["materials"][name].
+    void carry_material(int index, std::string_view name);
+
+  public:
+    // The KHR_texture_transform each UV set of material `index` is drawn with, when all the
+    // material's textures on that set agree (then baking it into the UVs is exact).
+    std::map<int, glm::mat3> uv_transforms(int index);
 };
+
+// An error naming the first entry of `extensionsRequired` castkit does not read.
+Expected<void> check_required_extensions(const tinygltf::Model& model, const std::string& file);
+// EXT_meshopt_compression's fallback buffers hold no data, and Draco primitives' index
+// accessors have no bufferView, both of which tinygltf refuses: the file's bytes with those
+// buffers given a one-byte placeholder and those accessors pointed at the compressed view, or
+// empty when nothing needed it.
+// O(file size) for files that use meshopt, else a substring search of the JSON.
+std::vector<unsigned char> prepared_for_tinygltf(std::span<const std::byte> bytes, bool glb);
+// Decodes every meshopt-compressed buffer view, and every Draco-compressed primitive, into new
+// buffers the views and accessors then point at; sizes are checked against the compressed
+// bytes before anything is allocated. O(decoded size).
+Expected<void> decode_meshopt(tinygltf::Model& model, const std::string& file);
+Expected<void> decode_draco(tinygltf::Model& model, const std::string& file);
 
 }  // namespace castkit::gltf::detail

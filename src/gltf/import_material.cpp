@@ -2,8 +2,12 @@
 // as the path), factors that differ from glTF's defaults become linear Color slots, and the
 // slots castkit's exporter kept in extras.castkit_slots come back.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <glm/mat3x3.hpp>
 
 #include "import_internal.hpp"
 
@@ -25,7 +29,161 @@ std::string uri_to_path(const std::string& uri) {
     return out;
 }
 
+// tinygltf's Value as JSON (numbers, strings, booleans, arrays, objects).
+nlohmann::json to_json(const tinygltf::Value& value) {
+    if (value.IsBool()) return value.Get<bool>();
+    if (value.IsNumber()) return value.GetNumberAsDouble();
+    if (value.IsString()) return value.Get<std::string>();
+    if (value.IsArray()) {
+        nlohmann::json out = nlohmann::json::array();
+        for (std::size_t i = 0; i < value.ArrayLen(); ++i)
+            out.push_back(to_json(value.Get(static_cast<int>(i))));
+        return out;
+    }
+    if (value.IsObject()) {
+        nlohmann::json out = nlohmann::json::object();
+        for (const std::string& key : value.Keys()) out[key] = to_json(value.Get(key));
+        return out;
+    }
+    return nullptr;
+}
+
+// True when a JSON value names a texture (an object with an "index"), anywhere inside.
+bool references_texture(const nlohmann::json& value) {
+    if (value.is_object() && value.contains("index")) return true;
+    if (value.is_structured())
+        for (const auto& item : value)
+            if (references_texture(item)) return true;
+    return false;
+}
+
+// KHR_texture_transform as the matrix it applies to UVs: T · R · S.
+glm::mat3 transform_matrix(const tinygltf::Value& ext) {
+    glm::vec2 offset(0.0f), scale(1.0f);
+    float rotation = 0.0f;
+    auto pair = [&](const char* key, glm::vec2& out) {
+        if (ext.Has(key) && ext.Get(key).IsArray() && ext.Get(key).ArrayLen() == 2)
+            for (int i = 0; i < 2; ++i)
+                out[i] = static_cast<float>(ext.Get(key).Get(i).GetNumberAsDouble());
+    };
+    pair("offset", offset);
+    pair("scale", scale);
+    if (ext.Has("rotation") && ext.Get("rotation").IsNumber())
+        rotation = static_cast<float>(ext.Get("rotation").GetNumberAsDouble());
+    const float c = std::cos(rotation), s = std::sin(rotation);
+    // Column-major: columns are (x, y, w) images.
+    const glm::mat3 t(1, 0, 0, 0, 1, 0, offset.x, offset.y, 1);
+    const glm::mat3 r(c, -s, 0, s, c, 0, 0, 0, 1);
+    const glm::mat3 sc(scale.x, 0, 0, 0, scale.y, 0, 0, 0, 1);
+    return t * r * sc;
+}
+
 }  // namespace
+
+std::map<int, glm::mat3> Importer::uv_transforms(int index) {
+    std::map<int, glm::mat3> out;
+    if (index < 0 || static_cast<std::size_t>(index) >= gltf.materials.size()) return out;
+    const tinygltf::Material& material = gltf.materials[static_cast<std::size_t>(index)];
+    std::map<int, std::vector<glm::mat3>> by_set;
+    auto add = [&](int texture, int set, const tinygltf::ExtensionMap& extensions) {
+        if (texture < 0) return;
+        glm::mat3 m(1.0f);
+        if (auto it = extensions.find("KHR_texture_transform");
+            it != extensions.end() && it->second.IsObject()) {
+            m = transform_matrix(it->second);
+            if (it->second.Has("texCoord") && it->second.Get("texCoord").IsNumber())
+                set = static_cast<int>(it->second.Get("texCoord").GetNumberAsDouble());
+        }
+        by_set[set].push_back(m);
+    };
+    const auto& pbr = material.pbrMetallicRoughness;
+    add(pbr.baseColorTexture.index, pbr.baseColorTexture.texCoord, pbr.baseColorTexture.extensions);
+    add(pbr.metallicRoughnessTexture.index, pbr.metallicRoughnessTexture.texCoord,
+        pbr.metallicRoughnessTexture.extensions);
+    add(material.normalTexture.index, material.normalTexture.texCoord,
+        material.normalTexture.extensions);
+    add(material.occlusionTexture.index, material.occlusionTexture.texCoord,
+        material.occlusionTexture.extensions);
+    add(material.emissiveTexture.index, material.emissiveTexture.texCoord,
+        material.emissiveTexture.extensions);
+    for (auto& [set, matrices] : by_set) {
+        if (matrices.front() == glm::mat3(1.0f) &&
+            std::all_of(matrices.begin(), matrices.end(),
+                        [](const glm::mat3& m) { return m == glm::mat3(1.0f); }))
+            continue;
+        if (std::all_of(matrices.begin(), matrices.end(),
+                        [&](const glm::mat3& m) { return m == matrices.front(); }))
+            out[set] = matrices.front();
+        else
+            warn(fmt::format("/materials/{}", index),
+                 fmt::format("textures on UV set {} have different KHR_texture_transforms; "
+                             "they were not applied",
+                             set));
+    }
+    return out;
+}
+
+void Importer::carry_material(int index, std::string_view name) {
+    const tinygltf::Material& material = gltf.materials[static_cast<std::size_t>(index)];
+    const std::string at = fmt::format("/materials/{}", index);
+    nlohmann::json kept = nlohmann::json::object();
+    if (material.alphaMode != "OPAQUE") kept["alphaMode"] = material.alphaMode;
+    if (material.alphaMode == "MASK") kept["alphaCutoff"] = material.alphaCutoff;
+    if (material.doubleSided) kept["doubleSided"] = true;
+    const auto& pbr = material.pbrMetallicRoughness;
+    // Factors Cast cannot hold because a texture fills the slot.
+    const auto& f = pbr.baseColorFactor;
+    if (pbr.baseColorTexture.index >= 0 && f.size() == 4 &&
+        (f[0] != 1.0 || f[1] != 1.0 || f[2] != 1.0 || f[3] != 1.0))
+        kept["baseColorFactor"] = f;
+    if (pbr.metallicRoughnessTexture.index >= 0) {
+        if (pbr.metallicFactor != 1.0) kept["metallicFactor"] = pbr.metallicFactor;
+        if (pbr.roughnessFactor != 1.0) kept["roughnessFactor"] = pbr.roughnessFactor;
+    }
+    const auto& e = material.emissiveFactor;
+    if (material.emissiveTexture.index >= 0 && e.size() == 3 &&
+        (e[0] != 1.0 || e[1] != 1.0 || e[2] != 1.0))
+        kept["emissiveFactor"] = e;
+    // UV sets other than 0, per slot (a KHR_texture_transform's texCoord included).
+    auto set_of = [](int set, const tinygltf::ExtensionMap& extensions) {
+        auto it = extensions.find("KHR_texture_transform");
+        if (it != extensions.end() && it->second.IsObject() && it->second.Has("texCoord") &&
+            it->second.Get("texCoord").IsNumber())
+            return static_cast<int>(it->second.Get("texCoord").GetNumberAsDouble());
+        return set;
+    };
+    nlohmann::json sets = nlohmann::json::object();
+    auto note_set = [&](const char* slot, int texture, int set,
+                        const tinygltf::ExtensionMap& extensions) {
+        if (texture >= 0 && set_of(set, extensions) != 0) sets[slot] = set_of(set, extensions);
+    };
+    note_set("baseColorTexture", pbr.baseColorTexture.index, pbr.baseColorTexture.texCoord,
+             pbr.baseColorTexture.extensions);
+    note_set("metallicRoughnessTexture", pbr.metallicRoughnessTexture.index,
+             pbr.metallicRoughnessTexture.texCoord, pbr.metallicRoughnessTexture.extensions);
+    note_set("normalTexture", material.normalTexture.index, material.normalTexture.texCoord,
+             material.normalTexture.extensions);
+    note_set("occlusionTexture", material.occlusionTexture.index,
+             material.occlusionTexture.texCoord, material.occlusionTexture.extensions);
+    note_set("emissiveTexture", material.emissiveTexture.index, material.emissiveTexture.texCoord,
+             material.emissiveTexture.extensions);
+    if (!sets.empty()) kept["texCoord"] = sets;
+    // KHR_materials_* settings; those that reference textures cannot be carried by value.
+    std::vector<std::string> dropped;
+    for (const auto& [extension_name, value] : material.extensions) {
+        nlohmann::json json = to_json(value);
+        if (extension_name == "KHR_materials_variants") continue;
+        if (references_texture(json)) {
+            dropped.push_back(extension_name);
+            continue;
+        }
+        kept["extensions"][extension_name] = std::move(json);
+    }
+    if (!dropped.empty())
+        warn(at, fmt::format("textures of {} have no Cast slot and were dropped",
+                             fmt::join(dropped, ", ")));
+    if (!kept.empty()) carried["materials"][std::string(name)] = std::move(kept);
+}
 
 Expected<void> Importer::import_material(cast::Model& model, int index,
                                          std::map<int, cast::Material>& done) {
@@ -98,6 +256,8 @@ Expected<void> Importer::import_material(cast::Model& model, int index,
         color("emissive", glm::vec4(e[0], e[1], e[2], 1.0));
     auto occlusion = texture("ao", material.occlusionTexture.index, at + "/occlusionTexture");
     if (!occlusion) return make_error(occlusion.error());
+
+    carry_material(index, *out.name());
 
     if (material.extras.IsObject() && material.extras.Has("castkit_slots") &&
         material.extras.Get("castkit_slots").IsObject()) {

@@ -13,6 +13,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtc/type_ptr.hpp>
+#include <glm/matrix.hpp>
 
 #include "import_internal.hpp"
 
@@ -189,6 +190,48 @@ Expected<void> Importer::import_models(cast::Root& root) {
             bone_names[joint] = std::string(*bone.name());
         }
     }
+    // Animated nodes that move unskinned meshes (props, doors, vehicles) become bones too: the
+    // chain from the topmost animated ancestor down to the deepest one joins the Skeleton of
+    // the Model above it, and the mesh is weighted fully to the deepest (docs/gltf.md).
+    std::vector<std::uint8_t> animated(gltf.nodes.size(), 0);
+    for (const tinygltf::Animation& animation : gltf.animations)
+        for (const tinygltf::AnimationChannel& channel : animation.channels)
+            if (channel.target_node >= 0 &&
+                static_cast<std::size_t>(channel.target_node) < gltf.nodes.size() &&
+                channel.target_path != "weights")
+                animated[static_cast<std::size_t>(channel.target_node)] = 1;
+    std::map<int, std::pair<int, int>> rigid_bones;  // mesh node → (Model key, bone node)
+    for (std::size_t i = 0; i < gltf.nodes.size(); ++i) {
+        const tinygltf::Node& node = gltf.nodes[i];
+        if (node.mesh < 0 || node.skin >= 0) continue;
+        int top = -1, deep = -1;
+        for (int n = static_cast<int>(i); n >= 0 && n != up_node;
+             n = parents[static_cast<std::size_t>(n)])
+            if (animated[static_cast<std::size_t>(n)]) {
+                if (deep < 0) deep = n;
+                top = n;
+            }
+        if (top < 0) continue;
+        const int key = key_of(parents[static_cast<std::size_t>(top)]);
+        ModelBuild& build = model_for(key);
+        cast::Skeleton skeleton =
+            build.model.skeleton() ? build.model.skeleton() : build.model.add_skeleton();
+        std::vector<int> chain;
+        for (int n = deep; n != parents[static_cast<std::size_t>(top)];
+             n = parents[static_cast<std::size_t>(n)])
+            chain.push_back(n);
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+            if (build.bone_of.count(*it)) continue;
+            const tinygltf::Node& joint = gltf.nodes[static_cast<std::size_t>(*it)];
+            cast::Bone bone = skeleton.add_bone();
+            bone.set_name(joint.name.empty() ? fmt::format("node{}", *it) : joint.name);
+            bone.set_segment_scale_compensate(false);
+            build.bone_of[*it] = static_cast<std::uint32_t>(skeleton.bones().size() - 1);
+            bone_names[*it] = std::string(*bone.name());
+        }
+        rigid_bones[static_cast<int>(i)] = {key, deep};
+    }
+
     // Bone parents and transforms, once every skin of a Model has added its joints.
     for (auto& [key, build] : builds) {
         cast::Skeleton skeleton = build.model.skeleton();
@@ -242,9 +285,11 @@ Expected<void> Importer::import_models(cast::Root& root) {
         if (node.skin >= 0 && static_cast<std::size_t>(node.skin) >= gltf.skins.size())
             return fail(at + "/skin", fmt::format("skin {} does not exist", node.skin));
         const int parent = key_of(parents[i]);
+        const auto rigid_bone = rigid_bones.find(static_cast<int>(i));
         const int key = node.skin >= 0 ? skin_keys[static_cast<std::size_t>(node.skin)]
-                        : parent >= 0  ? parent
-                                       : static_cast<int>(i);
+                        : rigid_bone != rigid_bones.end() ? rigid_bone->second.first
+                        : parent >= 0                     ? parent
+                                                          : static_cast<int>(i);
         ModelBuild& build = model_for(key);
         // Per-joint matrices taking bind-space vertices into the Model's space.
         std::vector<glm::mat4> joint_matrices;
@@ -273,10 +318,15 @@ Expected<void> Importer::import_models(cast::Root& root) {
                 transform |= !near_identity(joint_matrices.back());
                 joint_bones.push_back(build.bone_of[skin.joints[j]]);
             }
+        } else if (rigid_bone != rigid_bones.end()) {
+            rigid = build.inverse_world * worlds[i];
+            transform = !near_identity(rigid);
         } else if (key != static_cast<int>(i)) {
             rigid = locals[i];
             transform = !near_identity(rigid);
         }
+        const std::uint32_t rigid_bone_index =
+            rigid_bone != rigid_bones.end() ? build.bone_of[rigid_bone->second.second] : 0;
 
         const tinygltf::Mesh& mesh = gltf.meshes[static_cast<std::size_t>(node.mesh)];
         std::vector<std::string> target_names;
@@ -401,12 +451,18 @@ Expected<void> Importer::import_models(cast::Root& root) {
                 if (!tangents) return make_error(tangents.error());
                 out.set_tangents(directions(*tangents, 4));
             }
+            // Texture transforms (KHR_texture_transform, e.g. the dequantisation of
+            // quantized UVs) are baked into the UVs where every texture on the set agrees.
+            const std::map<int, glm::mat3> uv_transform = uv_transforms(primitive.material);
             for (std::uint32_t layer = 0; attribute(fmt::format("TEXCOORD_{}", layer)) >= 0;
                  ++layer) {
                 auto uvs = read_attribute(fmt::format("TEXCOORD_{}", layer), 2);
                 if (!uvs) return make_error(uvs.error());
                 std::vector<glm::vec2> layer_uvs(count);
                 std::memcpy(layer_uvs.data(), uvs->data(), count * sizeof(glm::vec2));
+                if (auto it = uv_transform.find(static_cast<int>(layer)); it != uv_transform.end())
+                    for (glm::vec2& uv : layer_uvs)
+                        uv = glm::vec2(it->second * glm::vec3(uv, 1.0f));
                 out.set_uv_layer(layer, layer_uvs);
             }
             for (std::uint32_t layer = 0; attribute(fmt::format("COLOR_{}", layer)) >= 0; ++layer) {
@@ -439,6 +495,9 @@ Expected<void> Importer::import_models(cast::Root& root) {
                 }
             }
             if (!bones.empty()) out.set_weights(sets * 4, bones, values);
+            if (rigid_bone != rigid_bones.end())
+                out.set_weights(1, std::vector<std::uint32_t>(count, rigid_bone_index),
+                                std::vector<float>(count, 1.0f));
 
             std::vector<std::uint32_t> indices;
             if (primitive.indices >= 0) {
@@ -454,8 +513,14 @@ Expected<void> Importer::import_models(cast::Root& root) {
                 indices.resize(count);
                 for (std::size_t v = 0; v < count; ++v) indices[v] = static_cast<std::uint32_t>(v);
             }
-            const std::vector<std::uint32_t> faces =
+            std::vector<std::uint32_t> faces =
                 triangles(indices, primitive.mode < 0 ? TINYGLTF_MODE_TRIANGLES : primitive.mode);
+            // A mirroring transform baked into the vertices turns the triangles inside out;
+            // reversing their order keeps the front faces in front.
+            if (transform)
+                for (std::size_t t = 0; t + 2 < faces.size(); t += 3)
+                    if (glm::determinant(glm::mat3(matrices[faces[t]])) < 0.0f)
+                        std::swap(faces[t + 1], faces[t + 2]);
             if (!faces.empty()) out.set_faces(faces);
 
             if (primitive.material >= 0) {
@@ -495,11 +560,18 @@ Expected<void> Importer::import_models(cast::Root& root) {
                     moved.push_back(static_cast<std::uint32_t>(v));
                     targets.push_back(moved_point);
                 }
+                // A target that moves nothing keeps its place (weights channels index targets)
+                // with empty vi/vp, which the spec allows.
                 cast::BlendShape shape = build.model.add_blend_shape();
-                shape.set_name(t < target_names.size() ? target_names[t]
-                                                       : fmt::format("target{}", t));
+                const std::string shape_name =
+                    t < target_names.size() ? target_names[t] : fmt::format("target{}", t);
+                shape.set_name(shape_name);
                 shape.set_base_shape(out);
-                if (!moved.empty()) shape.set_targets(moved, targets);
+                shape.set_targets(moved, targets);
+                const std::vector<double>& defaults =
+                    node.weights.size() == primitive.targets.size() ? node.weights : mesh.weights;
+                if (t < defaults.size() && defaults[t] != 0.0)
+                    carried["weights"][shape_name] = defaults[t];
             }
         }
         mesh_target_names[static_cast<int>(i)] = target_names;

@@ -124,7 +124,30 @@ TEST(CurveModes, Rule22BlendShapeWeightModes) {
     EXPECT_FLOAT_EQ(pose.weights[2], 0.7f);
 }
 
-// vb interpolates linearly and is visible at 0.5 and above (rule 21); rest is visible.
+// Ruling 22a: vb and bs apply modes with rest 0. Relative gives the key, so a relative vb curve
+// keyed 0 hides its node (with rest 1, as castkit had it, it could never hide); additive adds to
+// the value of the curves before it, else to 0.
+TEST(CurveModes, Ruling22aVisibilityAndBlendShapeRestIsZero) {
+    AnimScene scene = bone_scene();
+    scene.curve("b", "vb", {0, 10}, {1.0f, 0.0f}, "relative");
+    scene.curve("c", "vb", {0}, {0.4f}, "additive");
+    scene.curve("d", "vb", {0}, {1.0f});
+    scene.curve("d", "vb", {0}, {-0.8f}, "additive").set_additive_blend_weight(0.5f);
+    scene.curve("smile", "bs", {0}, {0.3f}, "relative");
+    scene.curve("frown", "bs", {0}, {0.6f}, "additive").set_additive_blend_weight(0.5f);
+    scene.build();
+    ASSERT_EQ(scene.compiled.visibility_nodes, (std::vector<std::string>{"b", "c", "d"}));
+    Pose start = scene.sample(0.0f), end = scene.sample(10.0f);
+    EXPECT_FLOAT_EQ(start.visibility[0], 1.0f);
+    EXPECT_FLOAT_EQ(end.visibility[0], 0.0f);
+    EXPECT_FALSE(anim::is_visible(end.visibility[0]));
+    EXPECT_FLOAT_EQ(start.visibility[1], 0.4f);  // 0 + 0.4: hidden
+    EXPECT_FLOAT_EQ(start.visibility[2], 0.6f);  // lerp(1, 1 - 0.8, 0.5)
+    EXPECT_FLOAT_EQ(start.weights[0], 0.3f);
+    EXPECT_FLOAT_EQ(start.weights[1], 0.3f);  // lerp(0, 0.6, 0.5)
+}
+
+// vb interpolates linearly and is visible at 0.5 and above (rule 21).
 TEST(CurveModes, Rule21VisibilityThreshold) {
     AnimScene scene = bone_scene();
     cast::Curve curve = scene.curve("b", "vb", {0, 10}, {0.0f, 0.0f});

@@ -83,8 +83,8 @@ TEST(CurveModeOverride, Rule23BlendShapeAndVisibilityAreNeverOverridden) {
     scene.override_mode("spine", "absolute", true, true, true);
     scene.curve("spine", "bs", {0}, {0.5f});
     scene.curve("spine", "bs", {0}, {0.25f}, "additive");
-    scene.curve("hand", "vb", {0}, {0.0f});
-    scene.curve("hand", "vb", {0}, {-0.25f}, "relative");  // rest 1 - 0.25
+    scene.curve("hand", "vb", {0}, {0.5f});
+    scene.curve("hand", "vb", {0}, {0.25f}, "additive");  // 0.5 + 0.25; overridden it would be 0.25
     scene.build();
     Pose pose = scene.sample(0.0f);
     EXPECT_FLOAT_EQ(pose.weights[0], 0.75f);

@@ -1,5 +1,5 @@
 // One small DMF model written out twice by hand: as binary bytes following the struct tables of
-// notes/formats.md §5 and as JSON following §5.6. Both describe the same model.
+// docs/dmf.md and as JSON following its JSON section. Both describe the same model.
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
 // Test helper: assembles little-endian bytes by hand, value by value, so format tests state a
-// layout field by field (from notes/formats.md and docs/) instead of trusting castkit's writers.
+// layout field by field (from the specs and docs/) instead of trusting castkit's writers.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// K3D: a hand-assembled golden file (notes/formats.md §4 layout), round trips through Cast, and
+// K3D: a hand-assembled golden file (the docs/k3d.md layout), round trips through Cast, and
 // malformed input.
 #include <gtest/gtest.h>
 
@@ -8,59 +8,11 @@
 
 #include "../test_support.hpp"
 #include "cli_command.hpp"
-#include "hand_bytes.hpp"
+#include "k3d_golden.hpp"
 #include "mutations.hpp"
 
 namespace castkit::test {
 namespace {
-
-std::vector<std::byte> golden_k3d() {
-    HandBytes b;
-    b.u32(0xDECAFBAD).u32(15).u32(1).u32(1).u8(1).zeros(3);
-    b.floats({0, 0, 0, 1, 1, 0}).floats({0.5f, 0.5f, 0});
-    b.translation(0, -1, 0);  // inverse global: inverse of the root's T(0,1,0)
-    b.u16(1).u16(1).u16(2).u16(1);
-    b.u32(0x321);  // string table offset, checked below
-    // Submeshes
-    b.u32(1).u16(0).u16(1).u32(3).u32(3).u8(1).floats({0.5f, 0.5f, 0}).floats({0, 0, 0, 1, 1, 0});
-    b.floats({0, 0, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1})
-        .i32(0)
-        .i32(0)
-        .i32(0)
-        .i32(0)
-        .floats({1, 0, 0, 0});
-    b.floats({1, 0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 1, 1, 0, 0, 1})
-        .i32(0)
-        .i32(0)
-        .i32(0)
-        .i32(0)
-        .floats({1, 0, 0, 0});
-    b.floats({0, 1, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0.5f, 1, 0, 0, 1})
-        .i32(0)
-        .i32(0)
-        .i32(0)
-        .i32(0)
-        .floats({1, 0, 0, 0});
-    b.u32(0).u32(1).u32(2);
-    // Bones: "child" bound at T(0,1.5,0)
-    b.u32(2).u16(2).translation(0, -1.5f, 0);
-    // Nodes: root T(0,1,0), child T(0,0.5,0)
-    b.u32(3).u16(3).u16(4).u16(0xFFFF).u16(0).translation(0, 1, 0).translation(0, 0.5f, 0);
-    // Animations: "walk", 10 ticks at 30 per second, one channel
-    b.u32(4).u16(1).u16(5).f32(10).f32(30).u16(1);
-    b.u32(5).u16(0).u16(6).u32(2).u32(0).u32(1).u32(32).u32(0).u32(52);
-    b.floats({0, 0.5f, 0, 0}).floats({0, 1, 0, 10}).floats({0, 0, 0.6f, 0.8f, 5});
-    b.u32(6);
-    EXPECT_EQ(b.size(), 0x321u);
-    b.u32(7).u32(0).u64(29);
-    std::uint32_t offset = 0;
-    for (std::uint32_t length : {3u, 3u, 5u, 4u, 5u, 4u, 5u}) {
-        b.u32(offset).u32(length);
-        offset += length;
-    }
-    b.text("trimatchildrootchildwalkchild");
-    return b.bytes;
-}
 
 k3d::Model read_golden() {
     Diagnostics warnings;
@@ -221,7 +173,10 @@ TEST(K3d, ToCastFlipsVAndMapsSkinWeightsToSkeletonBones) {
     std::vector<cast::Bone> bones = model.skeleton().bones();
     ASSERT_EQ(bones.size(), 2u);
     EXPECT_EQ(bones[1].world_position(), glm::vec3(0, 1.5f, 0));
-    EXPECT_FALSE(bones[0].world_position().has_value());
+    EXPECT_FALSE(bones[1].node().find("k3d.noBind"));
+    // Node 0 has no K3D bone: its world is its rest pose, marked as no bind pose.
+    EXPECT_EQ(bones[0].world_position(), bones[0].local_position());
+    ASSERT_TRUE(bones[0].node().find("k3d.noBind"));
     EXPECT_EQ(bones[1].parent_index(), 0);
     cast::Curve rq = document->animations().at(0).curves().at(3);
     EXPECT_EQ(rq.key_property(), "rq");

@@ -1,12 +1,12 @@
-// The golden vectors of notes/formats.md §1.10 (SEAnim) and §2.6 (SEModel), assembled by hand
-// from the notes' byte layouts, shared by the format and CLI tests.
+// Golden vectors for SEAnim and SEModel, assembled by hand from the formats' published byte
+// layouts (docs/seanim.md, docs/semodel.md), shared by the format and CLI tests.
 #pragma once
 
 #include "hand_bytes.hpp"
 
 namespace castkit::test {
 
-// §1.10, byte for byte as io_anim_seanim's seanim.py writes it.
+// The SEAnim vector, byte for byte as io_anim_seanim's seanim.py writes it.
 inline std::vector<std::byte> seanim_golden_vector() {
     HandBytes b;
     b.text("SEAnim").hex({0x01, 0x00, 0x1C, 0x00, 0x02, 0x00, 0x43, 0x00, 0x00, 0x00});
@@ -25,7 +25,8 @@ inline std::vector<std::byte> seanim_golden_vector() {
     return b.bytes;
 }
 
-// §2.6 as io_model_semodel's semodel.py writes it, with the stream values spelled out.
+// The SEModel vector, as io_model_semodel's semodel.py writes it, with the stream values spelled
+// out.
 inline std::vector<std::byte> semodel_golden_vector() {
     HandBytes b;
     b.text("SEModel").hex({0x01, 0x00, 0x14, 0x00, 0x07, 0x02, 0x0B});

@@ -1,4 +1,4 @@
-// SEAnim: the golden vector of notes/formats.md §1.10, hand-assembled layouts for every feature,
+// SEAnim: a hand-assembled golden vector, hand-assembled layouts for every feature,
 // the Cast mapping, and exact round trips SEAnim → Cast → SEAnim.
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/seanim.hpp>
@@ -291,6 +291,18 @@ TEST(SEAnim, KeylessBonesAreKeptInTheBoneList) {
     auto bytes = write_ok(a);
     Diagnostics warnings;
     EXPECT_EQ(through_cast(bytes, warnings), bytes);
+    // The list is one single-string property per bone (cast.py reads one string per `s`
+    // property), never a string array.
+    cast::Document document = seanim::to_cast(a, warnings);
+    const cast::Node& node = document.animations()[0].node();
+    for (const char* name : {"se.bone0", "se.bone1"}) {
+        const cast::Property* p = node.find(name);
+        ASSERT_NE(p, nullptr) << name;
+        EXPECT_EQ(p->type(), cast::PropertyType::String);
+        EXPECT_EQ(p->count(), 1u);
+    }
+    EXPECT_EQ(node.find("se.bone1")->string(0), "moving");
+    EXPECT_EQ(node.find("se.bone2"), nullptr);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// SEModel: the golden vector of notes/formats.md §2.6, hand-assembled layouts, the Cast mapping
+// SEModel: a hand-assembled golden vector, hand-assembled layouts, the Cast mapping
 // (winding reversed, materials as File children) and exact round trips SEModel → Cast → SEModel.
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/semodel.hpp>
@@ -92,13 +92,17 @@ TEST(SEModel, GoldenVectorMapsToCast) {
     EXPECT_TRUE(warnings.empty());
     auto models = document.models();
     ASSERT_EQ(models.size(), 1u);
-    for (const cast::Property& p : models[0].node().properties) ADD_FAILURE() << p.name();
+    // The only SE fact: the file has the local block alone (the global one is derived).
+    ASSERT_EQ(models[0].node().properties.size(), 1u);
+    EXPECT_EQ(models[0].node().properties[0].name(), "se.boneBlocks");
+    EXPECT_EQ(models[0].node().properties[0].integer(0), semodel::kLocalMatrices);
     auto bones = models[0].skeleton().bones();
     ASSERT_EQ(bones.size(), 1u);
     EXPECT_EQ(*bones[0].name(), "root");
     EXPECT_EQ(bones[0].parent_index(), -1);
     EXPECT_EQ(*bones[0].local_position(), glm::vec3(0, 0, 1));
-    EXPECT_FALSE(bones[0].world_position());
+    EXPECT_EQ(*bones[0].world_position(), glm::vec3(0, 0, 1));  // a root: world = local
+    EXPECT_EQ(*bones[0].world_rotation(), glm::vec4(0, 0, 0, 1));
     cast::Mesh mesh = models[0].meshes()[0];
     EXPECT_EQ(mesh.faces().to_vector(), (std::vector<std::uint32_t>{2, 1, 0}));  // CW → CCW
     EXPECT_EQ(mesh.uv_layer_count(), 1u);
@@ -186,6 +190,14 @@ TEST(SEModel, PerLayerMaterialsAndColoursMapToCast) {
     EXPECT_EQ(first.uv_layer(1)[150], glm::vec2(0, 0.5f));
     EXPECT_EQ(first.weight_bones().stored_type(), cast::PropertyType::Short);
     EXPECT_EQ(*model.skeleton().bones()[3].world_position(), glm::vec3(3, 0, 0));
+    // isSimpleMaterial travels on the Model: readers take every Material property but n and t
+    // for a slot hash.
+    const cast::Property* simple = model.node().find("se.simple");
+    ASSERT_NE(simple, nullptr);
+    EXPECT_EQ(cast::IndexView::of(simple).to_vector(), (std::vector<std::uint32_t>{1, 0}));
+    for (const cast::Material& material : model.materials())
+        for (const cast::Property& p : material.node().properties)
+            EXPECT_FALSE(p.name().starts_with("se.")) << p.name();
 }
 
 TEST(SEModel, GreyhoundFlagsTrailerAndOddHeaderRoundTrip) {

@@ -201,6 +201,8 @@ TEST_F(GltfImport, AnimationsKeepWholeFrameKeysAndResampleTheRest) {
     json["accessors"][0]["min"] = {0.0};
     json["accessors"][0]["max"] = {0.1};
     json["nodes"] = nlohmann::json::parse(R"([{"name": "a"}, {"name": "b"}, {"name": "c"}])");
+    // Joints, so that the channels have bones to key (animated empties are dropped).
+    json["skins"] = nlohmann::json::parse(R"([{"joints": [0, 1, 2]}])");
     json["animations"] = nlohmann::json::parse(R"([{"name": "clip",
         "samplers": [{"input": 0, "output": 1, "interpolation": "LINEAR"},
                      {"input": 0, "output": 1, "interpolation": "STEP"},

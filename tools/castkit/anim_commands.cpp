@@ -23,8 +23,47 @@ struct LoadedAnimation {
     const cast::Node* own_skeleton = nullptr;  // the animation's own Skeleton child, if any
 };
 
+// "0 'idle', 1 'walk', 2 (unnamed)": what `--animation` can pick, as `castkit info` lists it.
+std::string animation_list(const std::vector<cast::Animation>& animations) {
+    std::string out;
+    for (std::size_t i = 0; i < animations.size(); ++i) {
+        auto name = animations[i].name();
+        out += fmt::format("{}{} {}", i ? ", " : "", i,
+                           name ? fmt::format("'{}'", *name) : std::string("(unnamed)"));
+    }
+    return out;
+}
+
+// The animation `selector` names: digits are a 0-based index into the file's animations (in
+// file order, over every root), anything else an exact name; empty picks the first. Returns
+// nullopt, having printed the choices, when nothing matches. O(animations).
+std::optional<std::size_t> pick_animation(const std::vector<cast::Animation>& animations,
+                                          const std::string& selector,
+                                          const std::string& anim_path) {
+    if (selector.empty()) {
+        if (animations.size() > 1)
+            fmt::print(stderr,
+                       "castkit: {}: holds {} animations ({}); using the first, pick another "
+                       "with --animation\n",
+                       anim_path, animations.size(), animation_list(animations));
+        return 0;
+    }
+    const bool digits = selector.find_first_not_of("0123456789") == std::string::npos;
+    if (digits && selector.size() < 10 && std::stoul(selector) < animations.size())
+        return std::stoul(selector);
+    for (std::size_t i = 0; i < animations.size(); ++i)
+        if (animations[i].name() == selector) return i;
+    fmt::print(stderr, "castkit: {}: no animation {} '{}'; the file holds {}\n", anim_path,
+               digits ? "at index" : "named", selector, animation_list(animations));
+    return std::nullopt;
+}
+
+// Loads and compiles the animation; on failure prints why and sets `exit_code` (a selector
+// matching no animation is a usage error).
 std::optional<LoadedAnimation> load_animation(const std::string& model_path,
-                                              const std::string& anim_path) {
+                                              const std::string& anim_path,
+                                              const std::string& selector, int& exit_code) {
+    exit_code = kInvalidInput;
     LoadedAnimation loaded;
     auto animation_document = load(anim_path, "");
     if (!animation_document) return std::nullopt;
@@ -35,10 +74,12 @@ std::optional<LoadedAnimation> load_animation(const std::string& model_path,
         fmt::print(stderr, "castkit: {}: holds no Animation\n", anim_path);
         return std::nullopt;
     }
-    if (animations.size() > 1)
-        fmt::print(stderr, "castkit: {}: holds {} animations; using the first\n", anim_path,
-                   animations.size());
-    const cast::Animation& animation = animations.front();
+    const std::optional<std::size_t> picked = pick_animation(animations, selector, anim_path);
+    if (!picked) {
+        exit_code = kUsage;
+        return std::nullopt;
+    }
+    const cast::Animation& animation = animations[*picked];
     if (cast::Skeleton own = animation.skeleton()) loaded.own_skeleton = &own.node();
 
     // The skeleton: the first Model with one in --model; without --model, the animation's own
@@ -89,6 +130,7 @@ std::optional<LoadedAnimation> load_animation(const std::string& model_path,
         return std::nullopt;
     }
     loaded.animation = std::move(*built);
+    exit_code = kSuccess;
     return loaded;
 }
 
@@ -205,7 +247,7 @@ std::string pose_text(const LoadedAnimation& loaded, float frame, const Pose& po
 
 void register_anim_commands(CLI::App& app, int& exit_code) {
     struct Options {
-        std::string model, animation, output;
+        std::string model, animation, output, which;
         float frame = 0.0f;
         bool json = false, looped = false;
         float framerate = 0.0f;
@@ -221,15 +263,15 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
         ->required();
     pose->add_option("--frame", options->frame, "Frame to evaluate (fractional allowed)")
         ->required();
+    pose->add_option("--animation", options->which,
+                     "Which of the file's animations: a 0-based index or a name (castkit info "
+                     "lists them; default: the first)");
     pose->add_flag("--json", options->json, "Print JSON");
     pose->add_flag("--loop", options->looped,
                    "Wrap the frame into the key range if the animation loops");
     pose->callback([options, &exit_code] {
-        auto loaded = load_animation(options->model, options->animation);
-        if (!loaded) {
-            exit_code = kInvalidInput;
-            return;
-        }
+        auto loaded = load_animation(options->model, options->animation, options->which, exit_code);
+        if (!loaded) return;
         const std::size_t bones = loaded->skeleton.bone_count();
         Pose result{std::vector<anim::Transform>(bones), std::vector<anim::Transform>(bones),
                     std::vector<float>(loaded->animation.blend_shapes.size()),
@@ -268,16 +310,16 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
         ->required();
     bake->add_option("-o,--output", options->output, "Output .cast file ('-' for stdout)")
         ->required();
+    bake->add_option("--animation", options->which,
+                     "Which of the file's animations: a 0-based index or a name (castkit info "
+                     "lists them; default: the first)");
     bake->add_option("--fps", options->framerate,
                      "Output frames per second (default: the animation's)");
     bake->add_option("--tolerance", options->tolerance,
                      "Reduce keys within this error (units; radians for rotations)");
     bake->callback([options, &exit_code] {
-        auto loaded = load_animation(options->model, options->animation);
-        if (!loaded) {
-            exit_code = kInvalidInput;
-            return;
-        }
+        auto loaded = load_animation(options->model, options->animation, options->which, exit_code);
+        if (!loaded) return;
         auto baked = anim::bake(loaded->animation, loaded->skeleton,
                                 {.framerate = options->framerate,
                                  .tolerance = options->tolerance,

@@ -33,8 +33,9 @@ public:
 };
 
 // The local pose of every bone, and every blend shape weight and visibility, at one frame.
-// Starts from the rest pose (weights 0, visibility 1) and applies every curve in file order
-// with its resolved mode (rule 22). O(curves) with a warm context, each curve one lerp or slerp.
+// Starts from the rest pose (blend weights and visibility 0, ruling 22a: every visibility slot
+// has a curve, whose modes then give the key or add to 0) and applies every curve in file
+// order with its resolved mode (rule 22). O(curves) with a warm context, each curve one lerp or slerp.
 struct SamplingJob {
     const Animation* animation = nullptr;
     const Skeleton* skeleton = nullptr;  // the one the animation was built for

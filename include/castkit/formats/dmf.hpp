@@ -1,5 +1,5 @@
 // Dash Model Format 1.5 (`.dmf`, magic `DASH`; `.dmf.json`): DashGL's interchange format, binary
-// and JSON, as castkit documents it in docs/dmf.md (notes/formats.md §5, ruling 33), and its
+// and JSON, as castkit documents it in docs/dmf.md (ruling 33 of docs/decisions.md), and its
 // conversion to and from the Cast document.
 #pragma once
 

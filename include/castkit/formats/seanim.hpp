@@ -1,5 +1,5 @@
 // SEAnim v1 (`.seanim`): the native data, its reader and writer, and the conversion to and from
-// the Cast document. Layout: /work/shared/specs/notes/formats.md §1; rulings 26–30; the mapping
+// the Cast document. Layout: SE2Dev's SEAnim-Docs; rulings 26–30 (docs/decisions.md); the mapping
 // and the `se.*` properties that make SEAnim → Cast → SEAnim exact are in docs/seanim.md.
 #pragma once
 
@@ -81,7 +81,7 @@ struct Note {
     std::string name;
 };
 
-// One shape of the non-standard `SEBlend\n` trailer (notes/formats.md §1.8).
+// One shape of the non-standard `SEBlend\n` trailer (docs/seanim.md).
 struct BlendKey {
     std::uint32_t frame = 0;
     glm::vec3 value{0.0f};  // x = weight; y and z are unused by every writer (0)
@@ -96,7 +96,7 @@ struct Animation {
     std::vector<std::byte> header_extra;  // header bytes past the 28 this version defines
     std::uint8_t frame_width = 1;          // bytes of frame_t
     std::uint8_t bone_width = 1;           // bytes of bone_t
-    // SELib/Greyhound write names, modifiers and flags even when no bone bit is set (§1.11).
+    // SELib/Greyhound write names, modifiers and flags even when no bone bit is set.
     bool bone_names_without_keys = false;
     std::vector<Bone> bones;
     std::vector<Modifier> modifiers;
@@ -110,7 +110,7 @@ struct Animation {
     bool high_precision() const { return (header.properties & kPrecisionHigh) != 0; }
 };
 
-// Sets every derived header field the way the reference writers do (§1.9): version 1, 28-byte
+// Sets every derived header field the way the reference writers do: version 1, 28-byte
 // header, zero reserved bytes, presence bits from the data, frameCount = last frame + 1, counts
 // from the data, and frame_t/bone_t widths by the `<=` rule. Bones and modifiers are cleared
 // when no bone has a key (no reader could find them). O(keys).

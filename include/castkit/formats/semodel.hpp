@@ -1,4 +1,4 @@
-// SEModel (`.semodel`), the de-facto v1 every real tool writes (notes/formats.md §2, ruling 31):
+// SEModel (`.semodel`), the de-facto v1 every real tool writes (ruling 31, docs/decisions.md):
 // the native data, its reader and writer, and the conversion to and from the Cast document.
 // The mapping and its `se.*` properties are described in docs/semodel.md.
 #pragma once

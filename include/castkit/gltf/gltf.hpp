@@ -7,6 +7,7 @@
 #include <castkit/cast/document.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
+#include <cstdint>
 #include <filesystem>
 
 namespace castkit::gltf {
@@ -17,6 +18,17 @@ struct ExportOptions {
     // Resolve Instance nodes (read the .cast files they reference) and merge their models in,
     // instead of writing nodes that name the files in `extras`.
     bool inline_instances = false;
+    // Animation export samples poses at the key frames (and at every frame for channels glTF
+    // cannot interpolate exactly). More samples than this in one document (frames × bones,
+    // summed over animations) is an error rather than an unbounded allocation.
+    std::uint64_t max_samples = std::uint64_t{1} << 26;
+};
+
+struct ReadOptions {
+    // Resampling STEP and CUBICSPLINE channels creates keys the file does not store. More keys
+    // than this (summed over every channel of every animation) is an error rather than an
+    // unbounded allocation.
+    std::uint64_t max_keys = std::uint64_t{1} << 24;
 };
 
 // Writes `document` as glTF 2.0 to `path`, atomically (the .gltf and its .bin each). Animations
@@ -33,11 +45,19 @@ Expected<void> write(const cast::Document& document, const std::filesystem::path
 // Skeletons, morph targets as BlendShapes, PBR materials as Material slots, animations as
 // absolute curves (resampled at whole frames where keys fall between frames or interpolation
 // is not linear). Malformed input is an error naming the file and the JSON path. O(file size).
-Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& warnings);
+Expected<cast::Document> read(const std::filesystem::path& path, const ReadOptions& options,
+                              Diagnostics& warnings);
+inline Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& warnings) {
+    return read(path, ReadOptions{}, warnings);
+}
 // The same for a .gltf or .glb held in memory; `file` names it in diagnostics and its folder is
 // where external buffers are looked for (castkit/side_files.hpp). JSON nested deeper than 512
 // levels is refused. O(input size).
 Expected<cast::Document> read_bytes(cast::Bytes bytes, const std::string& file,
-                                    Diagnostics& warnings);
+                                    const ReadOptions& options, Diagnostics& warnings);
+inline Expected<cast::Document> read_bytes(cast::Bytes bytes, const std::string& file,
+                                           Diagnostics& warnings) {
+    return read_bytes(bytes, file, ReadOptions{}, warnings);
+}
 
 }  // namespace castkit::gltf

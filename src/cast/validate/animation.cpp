@@ -23,6 +23,12 @@ std::string fold(std::string_view name) {
 
 void index_node(const Node& node, NameIndex& names) {
     if (node.is(NodeId::Skeleton)) names.has_skeleton = true;
+    if (node.is(NodeId::Model)) names.has_model = true;
+    if (node.is(NodeId::Model) || node.is(NodeId::Mesh))
+        if (auto name = valid_string(node, "n")) {
+            names.nodes.emplace(*name);
+            names.nodes_folded.insert(fold(*name));
+        }
     if (node.is(NodeId::Bone) || node.is(NodeId::BlendShape))
         if (auto name = valid_string(node, "n")) {
             const bool bone = node.is(NodeId::Bone);
@@ -39,11 +45,23 @@ bool matches(const std::unordered_set<std::string>& exact,
 
 // Curves and overrides name bones (bs curves may also name a BlendShape, as the DCC importers
 // read them); checked only when the file holds a skeleton: an animation-only file is meant for
-// skeletons elsewhere.
-void check_node_name(Context& context, const NodeRef& ref, const NameIndex& names, bool blend_shape) {
-    if (!names.has_skeleton) return;
+// skeletons elsewhere. In a file with Models but no skeleton, a curve that can bind to nothing
+// is animation.unbound-curve.
+void check_node_name(Context& context, const NodeRef& ref, const NameIndex& names, bool blend_shape,
+                     bool visibility = false) {
     auto name = valid_string(ref.node, "nn");
     if (!name) return;
+    if (!names.has_skeleton) {
+        if (!names.has_model) return;
+        if ((blend_shape && matches(names.blend_shapes, names.blend_shapes_folded, *name)) ||
+            (visibility && matches(names.nodes, names.nodes_folded, *name)))
+            return;
+        context.report(Rule::UnboundCurve, ref, *ref.node.find("nn"),
+                       fmt::format("'nn' = '{}' matches nothing a curve can move: the file has "
+                                   "Models but no Skeleton",
+                                   *name));
+        return;
+    }
     if (matches(names.bones, names.bones_folded, *name) ||
         (blend_shape && matches(names.blend_shapes, names.blend_shapes_folded, *name)))
         return;
@@ -71,7 +89,7 @@ void check_curve(Context& context, const NodeRef& ref, const NameIndex& names) {
     const Property* frames = valid_property(ref.node, "kb");
     const Property* values = valid_property(ref.node, "kv");
     auto key_property = valid_string(ref.node, "kp");
-    check_node_name(context, ref, names, key_property == "bs");
+    check_node_name(context, ref, names, key_property == "bs", key_property == "vb");
     if (frames != nullptr && values != nullptr && frames->size() != values->size())
         context.report(Rule::CurveKeyCount, ref, *values,
                        fmt::format("'kb' has {} frames but 'kv' has {} values", frames->size(),

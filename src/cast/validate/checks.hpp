@@ -30,6 +30,7 @@ void check_rotation(Context& context, const NodeRef& ref, std::string_view name)
 // links.cpp: material slots, instance files, hash uniqueness under a Root.
 void check_material(Context& context, const NodeRef& ref);
 void check_instance(Context& context, const NodeRef& ref);
+void check_file(Context& context, const NodeRef& ref);
 void check_hashes(Context& context, const NodeRef& root);
 // The child of `scope` with this hash, or nullptr (links resolve among siblings, rule 12).
 const Node* child_by_hash(const Node& scope, std::uint64_t hash);
@@ -41,6 +42,8 @@ void check_link(Context& context, Rule rule, const NodeRef& ref, std::string_vie
 // Every bone name of every Skeleton in the document, and every BlendShape name.
 struct NameIndex {
     bool has_skeleton = false;
+    bool has_model = false;
+    std::unordered_set<std::string> nodes, nodes_folded;  // Mesh and Model names (vb targets)
     std::unordered_set<std::string> bones, bones_folded, blend_shapes, blend_shapes_folded;
 };
 NameIndex index_names(const Document& document);

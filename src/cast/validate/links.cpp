@@ -60,6 +60,15 @@ void check_instance(Context& context, const NodeRef& ref) {
     check_link(context, Rule::InstanceFile, ref, "rf", ref.node, NodeId::File, "Instance");
 }
 
+// An empty path names no file. The official Blender add-on's exporter writes one for each
+// texture packed in the .blend; every castkit writer skips such a File with a warning.
+void check_file(Context& context, const NodeRef& ref) {
+    const Property* path = valid_property(ref.node, "p");
+    if (path != nullptr && path->string(0).empty())
+        context.report(Rule::FileEmptyPath, ref, *path,
+                       "'p' is empty: the File names no file (a texture packed in a .blend?)");
+}
+
 namespace {
 
 // The hashes a node's link properties refer to.

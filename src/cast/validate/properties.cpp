@@ -1,9 +1,10 @@
 // Properties: each one against its node type's table (type, single value, allowed strings),
-// the required ones, duplicates, names the spec does not define, and non-finite floats.
+// one string per `s` property, UTF-8 names and strings, the required ones, duplicates, names the
+// spec does not define, and non-finite floats.
+#include <fmt/format.h>
+
 #include "buffers.hpp"
 #include "checks.hpp"
-
-#include <fmt/format.h>
 
 namespace castkit::cast::validation {
 namespace {
@@ -20,15 +21,17 @@ std::string allowed_values(std::span<const std::string_view> values) {
 void check_value(Context& context, const NodeRef& ref, const NodeSchema& schema,
                  const PropertySchema& entry, const Property& p) {
     if ((entry.types & type_bit(p.type())) == 0) {
-        context.report(Rule::Type, ref, p,
-                       fmt::format("'{}' is {}; a {}'s '{}' must be {}", p.name(), type_name(p.type()),
-                                   schema.title, p.name(), type_list(entry.types)));
+        context.report(
+            Rule::Type, ref, p,
+            fmt::format("'{}' is {}; a {}'s '{}' must be {}", p.name(), type_name(p.type()),
+                        schema.title, p.name(), type_list(entry.types)));
         return;
     }
+    if (p.type() == PropertyType::String && p.count() != 1) return;  // property.string-count
     if (!entry.array && p.size() != 1) {
-        context.report(Rule::Single, ref, p,
-                       fmt::format("'{}' holds {} {}; it must hold exactly one", p.name(), p.size(),
-                                   p.type() == PropertyType::String ? "strings" : "values"));
+        context.report(
+            Rule::Single, ref, p,
+            fmt::format("'{}' holds {} values; it must hold exactly one", p.name(), p.size()));
         return;
     }
     if (!entry.values.empty()) {
@@ -39,6 +42,50 @@ void check_value(Context& context, const NodeRef& ref, const NodeSchema& schema,
                        fmt::format("'{}' is '{}'; allowed: {}", p.name(), value,
                                    allowed_values(entry.values)));
     }
+}
+
+// The offset of the first byte that breaks UTF-8 as Python's strict decoder reads it (no
+// overlong forms, surrogates or code points above U+10FFFF), or npos. O(length).
+std::size_t invalid_utf8(std::string_view text) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+    for (std::size_t i = 0; i < text.size();) {
+        const unsigned lead = bytes[i];
+        std::size_t length = 0;
+        if (lead < 0x80)
+            length = 1;
+        else if (lead >= 0xC2 && lead <= 0xDF)
+            length = 2;
+        else if (lead >= 0xE0 && lead <= 0xEF)
+            length = 3;
+        else if (lead >= 0xF0 && lead <= 0xF4)
+            length = 4;
+        if (length == 0 || i + length > text.size()) return i;
+        // The second byte's range narrows after E0, ED, F0 and F4; the rest are 80..BF.
+        const unsigned low = lead == 0xE0 ? 0xA0 : lead == 0xF0 ? 0x90 : 0x80;
+        const unsigned high = lead == 0xED ? 0x9F : lead == 0xF4 ? 0x8F : 0xBF;
+        for (std::size_t k = 1; k < length; ++k) {
+            const unsigned byte = bytes[i + k];
+            if (byte < (k == 1 ? low : 0x80) || byte > (k == 1 ? high : 0xBF)) return i;
+        }
+        i += length;
+    }
+    return std::string_view::npos;
+}
+
+void check_utf8(Context& context, const NodeRef& ref, const Property& p) {
+    if (std::size_t bad = invalid_utf8(p.name()); bad != std::string_view::npos)
+        context.report(Rule::Utf8, ref, p,
+                       fmt::format("a property name is not valid UTF-8 (byte {} of it); cast.py "
+                                   "cannot decode it",
+                                   bad));
+    if (p.type() != PropertyType::String) return;
+    const std::string_view payload(reinterpret_cast<const char*>(p.bytes().data()),
+                                   p.bytes().size());
+    if (std::size_t bad = invalid_utf8(payload); bad != std::string_view::npos)
+        context.report(Rule::Utf8, ref, p,
+                       fmt::format("'{}' is not valid UTF-8 (byte {} of its value); cast.py "
+                                   "cannot decode it",
+                                   p.name(), bad));
 }
 
 }  // namespace
@@ -60,6 +107,14 @@ void check_properties(Context& context, const NodeRef& ref, const NodeSchema& sc
                                                p.name()));
                 break;
             }
+        check_utf8(context, ref, p);
+        if (p.type() == PropertyType::String && p.count() != 1)
+            context.report(
+                Rule::StringCount, ref, p,
+                fmt::format("'{}' holds {} strings (ArrayLength {}); cast.py, and the "
+                            "Blender and Maya add-ons that load through it, read exactly "
+                            "one and then misread every byte after it",
+                            p.name(), p.count(), p.count()));
         if (const PropertySchema* entry = property_schema(schema, p.name()))
             check_value(context, ref, schema, *entry, p);
         else
@@ -67,10 +122,10 @@ void check_properties(Context& context, const NodeRef& ref, const NodeSchema& sc
                            fmt::format("property '{}' ({}) is not defined for a {}", p.name(),
                                        type_name(p.type()), schema.title));
         if (Scan bad = non_finite(p); bad.count > 0)
-            context.report_element(Rule::NonFinite, ref, p, bad.first,
-                                   fmt::format("'{}' holds {} NaN or infinite value{} (first: element {})",
-                                               p.name(), bad.count, bad.count == 1 ? "" : "s",
-                                               bad.first));
+            context.report_element(
+                Rule::NonFinite, ref, p, bad.first,
+                fmt::format("'{}' holds {} NaN or infinite value{} (first: element {})", p.name(),
+                            bad.count, bad.count == 1 ? "" : "s", bad.first));
     }
     // After an unknown property type the rest of the node is opaque (rule 6): what looks missing
     // may be in there.

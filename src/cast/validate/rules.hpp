@@ -24,6 +24,8 @@ enum class Rule : std::size_t {
     Required,
     Type,
     Single,
+    StringCount,
+    Utf8,
     Enum,
     Duplicate,
     UnknownProperty,
@@ -55,6 +57,7 @@ enum class Rule : std::size_t {
     // Material and Instance.
     MaterialSlot,
     InstanceFile,
+    FileEmptyPath,
     // Animation.
     Framerate,
     CurveKeyCount,
@@ -62,6 +65,7 @@ enum class Rule : std::size_t {
     CurveValueType,
     CurveQuaternion,
     NodeName,
+    UnboundCurve,
     NotificationOrder,
     // Hashes.
     HashDuplicate,

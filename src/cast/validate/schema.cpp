@@ -1,5 +1,5 @@
-// The node tables of cast-spec.txt, transcribed. IKHandle `to` was added upstream after the
-// capture (specs/README.md); Mesh `vc` is the legacy colour layer (decisions.md rule 15).
+// The node tables of the Cast specification, transcribed, with IKHandle `to` (added upstream
+// later); Mesh `vc` is the legacy colour layer (docs/decisions.md rule 15).
 #include "schema.hpp"
 
 #include <fmt/format.h>
@@ -79,6 +79,8 @@ constexpr PropertySchema kMaterial[] = {
     single("specular", kInteger64), single("gloss", kInteger64), single("roughness", kInteger64),
     single("emissive", kInteger64), single("emask", kInteger64), single("ao", kInteger64),
     single("cavity", kInteger64), single("aniso", kInteger64),
+    // Not in the spec's table, but the official Blender add-on reads it (metalness workflow).
+    single("metal", kInteger64),
     {"extra", kInteger64, false, false, true, {}}};
 constexpr PropertySchema kFile[] = {single("p", kString, true)};
 constexpr PropertySchema kColor[] = {
@@ -100,7 +102,9 @@ constexpr PropertySchema kInstance[] = {
     single("r", kVector4, true), single("s", kVector3, true)};
 constexpr PropertySchema kMetadata[] = {
     single("a", kString), single("s", kString), single("up", kString, false, kUpAxes),
-    single("sr", kString)};
+    single("sr", kString),
+    // castkit's glTF import: what Cast cannot hold, for a Cast → glTF export (docs/gltf.md).
+    single("gltf", kString)};
 
 constexpr NodeSchema kNodes[] = {
     {NodeId::Root, "Root", {}, {}},

@@ -41,6 +41,7 @@ private:
             case NodeId::IKHandle: check_ik_handle(context_, ref); break;
             case NodeId::Constraint: check_constraint(context_, ref); break;
             case NodeId::Material: check_material(context_, ref); break;
+            case NodeId::File: check_file(context_, ref); break;
             case NodeId::Animation: check_animation(context_, ref); break;
             case NodeId::Curve: check_curve(context_, ref, names_); break;
             case NodeId::CurveModeOverride: check_curve_mode_override(context_, ref, names_); break;

@@ -1,4 +1,4 @@
-// The start both SE formats share (notes/formats.md §1.3, §2.2): the magic ("SEAnim",
+// The start both SE formats share (docs/seanim.md, docs/semodel.md): the magic ("SEAnim",
 // "SEModel"), a u16 version, then a u16 headerSize that counts itself and the fields after it.
 #pragma once
 

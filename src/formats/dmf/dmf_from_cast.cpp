@@ -163,7 +163,12 @@ void FromCast::materials(const cast::Model& cast_model) {
         if (cast::Color c = m.slot_color("specular"); c && c.rgba()) out.specular = *c.rgba();
         cast::File file = m.slot_file("albedo");
         if (!file) file = m.slot_file("diffuse");
-        if (file) out.texture = texture(file, path);
+        if (file && file.path().value_or("").empty())
+            report_.warn(path,
+                         "its texture File has an empty path (a texture packed in a "
+                         ".blend?); written without a texture");
+        else if (file)
+            out.texture = texture(file, path);
         for (const cast::Material::Slot& slot : m.slots())
             if (slot.name != "albedo" && slot.name != "diffuse" && slot.name != "emissive" &&
                 slot.name != "specular")

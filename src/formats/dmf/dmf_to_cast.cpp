@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <castkit/anim/rest_pose.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/dmf.hpp>
 #include <map>
@@ -58,6 +59,7 @@ void ToCast::skeleton(cast::Model& cast_model) {
                          fmt::format("id {} is not its index; written back as {}", bone.id, i));
         formats::add_bone(skeleton, bone.name, bone.parent, bone.matrix);
     }
+    anim::complete_rest_transforms(skeleton);  // wp/wr too: every Cast bone has all four
 }
 
 Expected<void> ToCast::materials(cast::Model& cast_model) {

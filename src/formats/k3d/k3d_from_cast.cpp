@@ -7,6 +7,7 @@
 #include <castkit/formats/k3d.hpp>
 #include <numeric>
 
+#include "../cast_extras.hpp"
 #include "../common/binary_io.hpp"
 #include "../common/keyframes.hpp"
 #include "../common/single_model.hpp"
@@ -77,7 +78,9 @@ Expected<void> FromCast::skeleton(const cast::Model& cast_model) {
     cast_to_bone_.assign(cast_bones_.size(), -1);
     for (std::size_t i = 0; i < cast_bones_.size(); ++i) {
         const cast::Bone& bone = cast_bones_[i];
-        bool has_world = bone.world_position() || bone.world_rotation();
+        // A world castkit derived from the rest pose (k3d_to_cast.cpp) is not a bind pose.
+        bool has_world = (bone.world_position() || bone.world_rotation()) &&
+                         formats::integer_value(bone.node(), "k3d.noBind").value_or(0) == 0;
         if (!has_world && !weighted[i]) continue;
         glm::mat4 bind = worlds[i];
         if (has_world) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <castkit/anim/rest_pose.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/k3d.hpp>
 #include <map>
@@ -84,6 +85,12 @@ void ToCast::skeleton(cast::Model& cast_model) {
         bones[index].set_world_rotation(cast::xyzw_from_quat(trs.rotation));
         bone_to_cast_.push_back(static_cast<std::uint32_t>(index));
     }
+    // Nodes without a K3D bone get wp/wr from their rest pose (every Cast bone has all four
+    // transforms); `k3d.noBind` tells the way back that this world is not a bind pose.
+    for (cast::Bone& bone : bones)
+        if (!bone.world_position() && !bone.world_rotation())
+            bone.node().set(cast::make_integer("k3d.noBind", cast::PropertyType::Byte, 1));
+    anim::complete_rest_transforms(skeleton);
 }
 
 Expected<void> ToCast::mesh(cast::Model& cast_model, std::size_t index) {

@@ -83,7 +83,7 @@ std::size_t Builder::bone(std::string_view name) {
 }
 
 void Builder::collect_curves() {
-    if (auto names = formats::string_array(in_.node(), "se.bones"))
+    if (auto names = formats::string_list(in_.node(), "se.bone"))
         for (std::string_view name : *names)
             if (!bone_index_.contains(std::string(name))) bone(name);
     std::size_t dropped_visibility = 0;

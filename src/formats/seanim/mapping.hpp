@@ -1,4 +1,4 @@
-// What the SEAnim reader, writer and Cast conversion share: the canonical header (§1.9) and the
+// What the SEAnim reader, writer and Cast conversion share: the canonical header and the
 // mapping of animation types to Cast curve modes (docs/seanim.md, "Curve modes").
 #pragma once
 

@@ -1,4 +1,4 @@
-// The SEAnim reader (notes/formats.md §1.11): header, then the body parsed with the widths of
+// The SEAnim reader (docs/seanim.md, "Reading"): header, then the body parsed with the widths of
 // ruling 26; when that does not land exactly on the end of the data (or on an SEBlend trailer),
 // the legacy widths and the SELib-style bone block are tried before giving up. Every count is
 // checked against the bytes left before anything is allocated.

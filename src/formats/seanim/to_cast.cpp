@@ -133,7 +133,7 @@ void Converter::header_properties(cast::Node& node) {
     if (!same) {
         std::vector<std::string_view> names;
         for (const Bone& bone : a_.bones) names.push_back(bone.name);
-        node.set(formats::make_strings("se.bones", names));
+        formats::add_string_list(node, "se.bone", names);
     }
     std::vector<std::uint8_t> flags;
     bool any_flag = false;

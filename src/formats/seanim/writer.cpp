@@ -1,6 +1,6 @@
 // The SEAnim writer: serialises the header and data exactly as held, after checking that they
 // agree (counts, widths, presence bits), and `canonicalize`, which derives the header the way
-// the reference writers do (notes/formats.md §1.9).
+// the reference writers do (docs/seanim.md).
 #include <castkit/formats/seanim.hpp>
 
 #include "../common/binary_io.hpp"

@@ -61,6 +61,11 @@ void Builder::bones() {
         if (!in.segment_scale_compensate())
             warn(fmt::format("bone '{}': SEModel has no segment scale compensate flag; dropped", bone.name));
     }
+    // Transforms castkit derived on the way in (to_cast.cpp) are left out again.
+    if (auto stored = formats::integer_value(in_.node(), "se.boneBlocks")) {
+        constexpr std::uint8_t both = kLocalMatrices | kGlobalMatrices;
+        bone_blocks_ = static_cast<std::uint8_t>((bone_blocks_ & ~both) | (*stored & both));
+    }
 }
 
 void Builder::mesh(const cast::Mesh& in, std::size_t index) {
@@ -153,12 +158,19 @@ void Builder::fill_streams() {
 
 void Builder::materials() {
     materials_ = in_.materials();
+    // `se.simple` sits on the Model: every other property of a Material is a slot to readers.
+    auto simple = formats::byte_array(in_.node(), "se.simple");
+    if (simple && simple->size() != materials_.size()) simple.reset();
     for (const cast::Material& in : materials_) {
         Material& material = out_.materials.emplace_back();
         material.name = in.name().value_or("");
-        material.simple = static_cast<std::uint8_t>(formats::integer_value(in.node(), "se.simple").value_or(1));
+        material.simple = simple ? static_cast<std::uint8_t>((*simple)[out_.materials.size() - 1]) : 1;
         auto path = [&](std::string_view slot) {
             cast::File file = in.slot_file(slot);
+            if (file && file.path().value_or("").empty())
+                warn(fmt::format("material '{}': slot '{}' has a File with an empty path (a "
+                                 "texture packed in a .blend?); written without a map",
+                                 material.name, slot));
             return file ? std::string(file.path().value_or("")) : std::string();
         };
         if (material.simple == 0) continue;

@@ -1,4 +1,4 @@
-// The SEModel reader (notes/formats.md §2): header, bones, meshes with planar streams, materials.
+// The SEModel reader (docs/semodel.md): header, bones, meshes with planar streams, materials.
 // Every count is checked against the bytes left before anything is allocated; like semodel.py,
 // a mesh's UV layer and influence counts count only when the header's flag is set.
 #include <castkit/formats/semodel.hpp>

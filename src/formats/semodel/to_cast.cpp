@@ -2,6 +2,7 @@
 // reversed (SEModel is clockwise, Cast counter-clockwise), materials Materials with File
 // children. What Cast cannot say goes into `se.*` properties, only when the way back could not
 // infer it.
+#include <castkit/anim/rest_pose.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/semodel.hpp>
 
@@ -51,6 +52,12 @@ void skeleton(const Model& m, cast::Model& out) {
         if (blocks & kScales) bone.set_scale(b.scale);
         if (b.flags != 0) bone.node().set(cast::make_integer("se.flags", cast::PropertyType::Byte, b.flags));
     }
+    // Every bone gets lp/lr and wp/wr (the Blender add-on reads lp/lr unconditionally); which
+    // of the two blocks the file really had goes back through `se.boneBlocks`.
+    anim::complete_rest_transforms(skeleton);
+    constexpr std::uint8_t both = kLocalMatrices | kGlobalMatrices;
+    if ((blocks & both) != both)
+        out.node().set(cast::make_integer("se.boneBlocks", cast::PropertyType::Byte, blocks & both));
 }
 
 // A property holding `values`: a view when the document keeps the model alive, else a copy.
@@ -124,8 +131,6 @@ void material(const Material& in, cast::Material& material) {
         file.set_path(*path);
         material.set_slot(slot, file);
     }
-    if (in.simple != 1)
-        material.node().set(cast::make_integer("se.simple", cast::PropertyType::Byte, in.simple));
 }
 
 cast::Document convert(const Model& m, std::shared_ptr<const Model> owner) {
@@ -139,10 +144,16 @@ cast::Document convert(const Model& m, std::shared_ptr<const Model> owner) {
     std::vector<cast::Mesh> meshes;
     for (const Mesh& in : m.meshes) meshes.push_back(mesh(m, in, model, view));
     std::vector<cast::Material> materials;
+    std::vector<std::uint8_t> simple;
+    bool any_not_simple = false;
     for (const Material& in : m.materials) {
         materials.push_back(model.add_material());
         material(in, materials.back());
+        simple.push_back(in.simple);
+        any_not_simple |= in.simple != 1;
     }
+    // On the Model, not the Material: readers take every Material property but n and t for a slot.
+    if (any_not_simple) model.node().set(make_byte_array("se.simple", simple));
     for (std::size_t i = 0; i < m.meshes.size(); ++i) {
         const Mesh& in = m.meshes[i];
         const std::int32_t linked = detail::linked_material(in.material_indices, m.materials.size());

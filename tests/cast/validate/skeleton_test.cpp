@@ -102,6 +102,16 @@ TEST(ValidateInstance, ReferenceFileResolvesToAFileChild) {
     EXPECT_EQ(findings[0].message, "'rf' = 0xdeadbeef00000001 names no File among the Instance's children");
 }
 
+// Blender's exporter writes `p = ""` for a texture packed in the .blend.
+TEST(ValidateFile, EmptyPathIsAWarning) {
+    Scene scene;
+    scene.instance_file.set_path("");
+    auto findings = check(scene.document);
+    ASSERT_TRUE(only(findings, "file.empty-path"));
+    EXPECT_EQ(findings[0].severity, Severity::Warning);
+    EXPECT_EQ(findings[0].path, "root[0]/instance[0]/file[0]");
+}
+
 TEST(ValidateAnimation, FramerateAboveZero) {
     Scene scene;
     scene.animation.set_framerate(0.0f);
@@ -175,6 +185,23 @@ TEST(ValidateAnimation, BlendShapeCurveNamesABlendShapeOrBone) {
     Scene scene;
     scene.shape_curve.set_node_name("frown");
     EXPECT_TRUE(only(check(scene.document), "animation.node-name"));
+}
+
+TEST(ValidateAnimation, CurvesThatMoveNothingInAFileWithoutSkeletons) {
+    Scene scene;
+    std::erase_if(scene.model.node().children, [](const auto& c) {
+        return c->is(NodeId::Skeleton) || c->is(NodeId::Mesh);
+    });
+    // The transform curves and the override name bones that no longer exist: nothing they key
+    // can move.
+    auto findings = check(scene.document);
+    std::size_t unbound = 0;
+    for (const Diagnostic& d : findings) unbound += d.rule == "animation.unbound-curve";
+    EXPECT_GE(unbound, 2u);
+    // Without Models (an animation-only file) nothing is checked.
+    std::erase_if(scene.document.roots[0]->children,
+                  [](const auto& c) { return c->is(NodeId::Model); });
+    for (const Diagnostic& d : check(scene.document)) EXPECT_NE(d.rule, "animation.unbound-curve");
 }
 
 TEST(ValidateAnimation, NotificationFramesAscend) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -98,6 +99,43 @@ TEST(ValidateProperties, SingleValuedPropertyHoldsOneValue) {
     const std::vector<glm::vec3> two{{0, 0, 0}, {1, 1, 1}};
     scene.model.node().set(make_array<glm::vec3>("p", two));
     EXPECT_TRUE(only(check(scene.document), "property.single"));
+}
+
+// cast.py reads one string per `s` property, whatever ArrayLength says: 0 or 2 strings break it.
+TEST(ValidateProperties, StringPropertyHoldsExactlyOneString) {
+    for (std::string_view payload : {std::string_view("", 0), std::string_view("x\0y\0", 4)}) {
+        Scene scene;
+        const auto* bytes = reinterpret_cast<const std::byte*>(payload.data());
+        const auto count = static_cast<std::uint32_t>(std::count(payload.begin(), payload.end(), '\0'));
+        scene.metadata.node().set(Property(PropertyType::String, "a", count,
+                                           std::vector<std::byte>(bytes, bytes + payload.size())));
+        auto findings = check(scene.document);
+        ASSERT_TRUE(only(findings, "property.string-count")) << count;
+        EXPECT_EQ(findings[0].severity, Severity::Error);
+        EXPECT_NE(findings[0].message.find("cast.py"), std::string::npos) << findings[0].message;
+        EXPECT_NE(findings[0].message.find("Blender and Maya"), std::string::npos) << findings[0].message;
+    }
+}
+
+// Python's strict UTF-8 decoder: overlong forms, surrogates, code points above U+10FFFF and cut
+// sequences fail, in values and in property names; 2-, 3- and 4-byte characters pass.
+TEST(ValidateProperties, NamesAndStringsAreUtf8) {
+    Scene clean;
+    clean.metadata.set_author("Ŝ 骨格 ボーン 🦴");
+    clean.model.node().set(make_string("ñame", "x"));
+    EXPECT_TRUE(only(check(clean.document), "property.unknown"));
+    for (const char* bad : {"\xC0\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80", "ok\xE3\x81", "\xFF"}) {
+        Scene value;
+        value.metadata.set_author(bad);
+        EXPECT_TRUE(only(check(value.document), "property.utf8")) << bad;
+        Scene name;
+        name.metadata.node().set(make_string(std::string("a") + bad, "x"));
+        auto findings = check(name.document);
+        EXPECT_EQ(std::count_if(findings.begin(), findings.end(),
+                                [](const Diagnostic& d) { return d.rule == "property.utf8"; }),
+                  1)
+            << bad;
+    }
 }
 
 TEST(ValidateProperties, EnumValueMustBeAllowed) {
