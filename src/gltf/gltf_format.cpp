@@ -101,7 +101,7 @@ Expected<void> check_depth(std::span<const std::byte> bytes, bool glb, const std
 // names no JSON path. O(JSON size) for syntax errors, O(1) otherwise.
 Diagnostic locate(Diagnostic d, std::span<const std::byte> bytes, bool glb) {
     const std::size_t begin = glb ? 20 : 0;
-    if (d.path.empty()) d.path = "/";
+    if (d.path.empty()) d.path.assign(1, '/');  // not = "/": GCC 12 -Wrestrict at -O3
     if (d.offset != Diagnostic::kNoOffset) return d;
     d.offset = begin;
     unsigned long line = 0, column = 0;
