@@ -1,11 +1,15 @@
 # The two entry points a newcomer needs:
 #   make demo   set up, build, and run castkit on the bundled example files
-#   make test   set up, build, and run every test (plus the sanitizer build when CI=true)
+#   make test   set up, build, and run every test (plus, when CI=true, the sanitizer build, the
+#               Windows build under Wine and the release archives)
+# and for releases:
+#   make windows   cross-build castkit.exe, the library, tests and examples for x86_64 Windows
+#   make dist      castkit-VERSION-linux-x86_64.tar.gz and -windows-x86_64.zip in $(BUILD)-dist
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CASTKIT = $(BUILD)/tools/castkit/castkit
 
-.PHONY: setup build demo test test-sanitize fuzz bench clean
+.PHONY: setup build demo test test-sanitize fuzz windows test-windows dist test-dist bench clean
 
 setup:
 	@bash scripts/setup.sh
@@ -21,6 +25,8 @@ test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 ifeq ($(CI),true)
 	$(MAKE) test-sanitize
+	$(MAKE) test-windows
+	$(MAKE) test-dist
 	$(MAKE) fuzz FUZZ_SECONDS=60
 endif
 
@@ -42,8 +48,27 @@ fuzz: setup
 	cmake --build $(BUILD)-fuzz -j $(JOBS)
 	bash fuzz/run.sh $(BUILD)-fuzz $(FUZZ_SECONDS) $(JOBS)
 
+# Windows x86_64 with Debian's mingw-w64 (cmake/mingw-w64-x86_64.cmake); static runtime.
+windows: setup
+	cmake -S . -B $(BUILD)-windows -G Ninja --toolchain cmake/mingw-w64-x86_64.cmake \
+	  -DCMAKE_BUILD_TYPE=Release -DCASTKIT_WERROR=ON -DCASTKIT_BUILD_BENCH=OFF
+	cmake --build $(BUILD)-windows -j $(JOBS)
+
+# The whole CTest suite against the Windows programs, run under Wine.
+test-windows: windows
+	ctest --test-dir $(BUILD)-windows --output-on-failure -j $(JOBS)
+
+dist: build windows
+	bash scripts/dist.sh $(BUILD) $(BUILD)-windows $(BUILD)-dist
+
+# Unpacks both archives and runs them (Windows under Wine); a consumer builds against Linux's.
+test-dist: dist
+	cmake -DDIST_DIR=$(CURDIR)/$(BUILD)-dist -DWORK_DIR=$(CURDIR)/$(BUILD)-dist/test \
+	  -DSOURCE_DIR=$(CURDIR) -DWINE_PREFIX=$(CURDIR)/$(BUILD)-windows/wine-prefix \
+	  -P tests/dist/dist_test.cmake
+
 bench: build
 	bash bench/run.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-fuzz
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-fuzz $(BUILD)-windows $(BUILD)-dist

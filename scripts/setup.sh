@@ -10,6 +10,9 @@ packages=(
   python3 python3-numpy
   libtinygltf-dev libdraco-dev libmeshoptimizer-dev libsimdjson-dev
   clang libclang-rt-14-dev
+  # The Windows cross-build (make windows) and its tests under Wine; GoogleTest's sources, built
+  # for Windows.
+  g++-mingw-w64-x86-64-posix wine64 googletest
 )
 
 missing=()
@@ -26,9 +29,4 @@ if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
-
-# The Khronos glTF Validator the glTF tests run (npm, pinned by package-lock.json).
-if [ ! -d "$(dirname "$0")/../tools/gltf-validator/node_modules/gltf-validator" ]; then
-  (cd "$(dirname "$0")/../tools/gltf-validator" && npm ci --no-audit --no-fund)
 fi

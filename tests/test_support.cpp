@@ -1,7 +1,13 @@
 #include "test_support.hpp"
 
+#ifdef _WIN32
+#include <process.h>
+#else
 #include <sys/wait.h>
 #include <unistd.h>
+#endif
+
+#include <fmt/format.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +18,36 @@
 namespace castkit::test {
 
 std::filesystem::path fixtures() { return CASTKIT_FIXTURES; }
+
+int process_id() {
+#ifdef _WIN32
+    return _getpid();
+#else
+    return static_cast<int>(::getpid());
+#endif
+}
+
+int exit_code_of(int system_status) {
+#ifdef _WIN32
+    return system_status;  // the program's exit code itself
+#else
+    return WIFEXITED(system_status) ? WEXITSTATUS(system_status) : -1;
+#endif
+}
+
+int run_shell(const std::string& command) {
+#ifdef _WIN32
+    // cmd.exe /c drops the first and the last quote of a line that starts with one: wrap it.
+    // The command is UTF-8; _wsystem passes it on whole, where system() would go through the
+    // ANSI code page.
+    const std::string line = fmt::format("\"{}\"", command);
+    const std::wstring wide =
+        std::filesystem::path(std::u8string(line.begin(), line.end())).native();
+    return exit_code_of(_wsystem(wide.c_str()));
+#else
+    return exit_code_of(std::system(command.c_str()));
+#endif
+}
 
 std::vector<std::byte> read_bytes(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -42,7 +78,7 @@ TempDirs temp_dirs;
 std::filesystem::path temp_dir(const std::string& name) {
     // The pid keeps concurrent runs (several build trees, ctest -j) out of each other's way.
     auto dir = std::filesystem::temp_directory_path() /
-               ("castkit-test-" + name + "-" + std::to_string(::getpid()));
+               ("castkit-test-" + name + "-" + std::to_string(process_id()));
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     temp_dirs.made.push_back(dir);
@@ -60,13 +96,12 @@ CommandResult run_cli(const std::string& arguments) {
     static int counter = 0;
     auto dir = std::filesystem::temp_directory_path();
     std::string stem =
-        "castkit-cli-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+        "castkit-cli-" + std::to_string(process_id()) + "-" + std::to_string(counter++);
     auto out = dir / (stem + ".out");
     auto err = dir / (stem + ".err");
     std::string command = std::string("\"") + CASTKIT_CLI + "\" " + arguments + " >\"" +
                           out.string() + "\" 2>\"" + err.string() + "\"";
-    int status = std::system(command.c_str());
-    CommandResult result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+    CommandResult result{run_shell(command), slurp(out), slurp(err)};
     std::filesystem::remove(out);
     std::filesystem::remove(err);
     return result;

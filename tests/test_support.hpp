@@ -9,6 +9,12 @@
 namespace castkit::test {
 
 std::filesystem::path fixtures();
+// This process's id (keeps files of concurrent test processes apart).
+int process_id();
+// The exit code in what std::system or pclose returned; -1 when the program did not exit.
+int exit_code_of(int system_status);
+// Runs `command` (UTF-8) in the platform's shell (sh, or cmd.exe on Windows); its exit code.
+int run_shell(const std::string& command);
 std::vector<std::byte> read_bytes(const std::filesystem::path& path);
 void write_bytes(const std::filesystem::path& path, const std::vector<std::byte>& bytes);
 // A fresh empty directory for one test.
@@ -19,7 +25,7 @@ struct CommandResult {
     std::string out;
     std::string err;
 };
-// Runs the castkit CLI with `arguments` (a shell-quoted string).
+// Runs the castkit CLI with `arguments` (a shell-quoted UTF-8 string).
 CommandResult run_cli(const std::string& arguments);
 
 }  // namespace castkit::test

@@ -319,7 +319,7 @@ Expected<Document> open(const std::filesystem::path& path, const ReadOptions& op
     auto mapped = platform::map_file(path);
     if (!mapped) return make_error(mapped.error());
     Document document =
-        named_document(options.source_name.empty() ? path.string() : options.source_name);
+        named_document(options.source_name.empty() ? platform::utf8_of(path) : options.source_name);
     document.retain(*mapped);
     return parse((*mapped)->bytes(), std::move(document), options);
 }

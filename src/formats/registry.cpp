@@ -2,6 +2,7 @@
 #include <castkit/formats.hpp>
 #include <cctype>
 
+#include "../platform/platform.hpp"
 #include "registry_entries.hpp"
 
 namespace castkit {
@@ -12,7 +13,7 @@ const std::vector<FormatInfo>& all_formats() {
 }
 
 const FormatInfo* format_for_path(const std::filesystem::path& path) {
-    std::string name = path.filename().string();
+    std::string name = platform::utf8_of(path.filename());
     std::transform(name.begin(), name.end(), name.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     const FormatInfo* best = nullptr;

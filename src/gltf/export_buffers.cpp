@@ -92,7 +92,8 @@ Expected<std::string> serialise_json(tinygltf::Model& model, std::size_t length,
     tinygltf::TinyGLTF writer;
     try {
         if (!writer.WriteGltfSceneToStream(&model, stream, false, false))
-            return make_error(problem(path.string(), "", "tinygltf could not serialise the scene"));
+            return make_error(
+                problem(platform::utf8_of(path), "", "tinygltf could not serialise the scene"));
         // tinygltf declares a buffer by the bytes it holds; ours go to the file directly.
         nlohmann::json json = nlohmann::json::parse(stream.str());
         if (has_buffer) {
@@ -102,8 +103,8 @@ Expected<std::string> serialise_json(tinygltf::Model& model, std::size_t length,
         }
         return json.dump();
     } catch (const std::exception& error) {
-        return make_error(
-            problem(path.string(), "", fmt::format("serialising glTF JSON: {}", error.what())));
+        return make_error(problem(platform::utf8_of(path), "",
+                                  fmt::format("serialising glTF JSON: {}", error.what())));
     }
 }
 
@@ -132,10 +133,10 @@ Expected<void> write_files(tinygltf::Model& model,
     // GLB lengths are u32 (the whole file included).
     if (binary_container && size > 0xFFFFFF00u)
         return make_error(
-            problem(path.string(), "",
+            problem(platform::utf8_of(path), "",
                     "the binary data exceeds the 4 GiB a GLB file can hold; write .gltf instead"));
     if (!binary_container) {
-        const std::string bin_name = path.stem().string() + ".bin";
+        const std::string bin_name = platform::utf8_of(path.stem()) + ".bin";
         auto json = serialise_json(model, size, size == 0 ? "" : bin_name, path);
         if (!json) return make_error(json.error());
         if (size > 0)

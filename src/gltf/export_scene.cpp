@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "../platform/platform.hpp"
 #include "export_internal.hpp"
 
 namespace castkit::gltf {
@@ -147,7 +148,7 @@ void read_carried(const cast::Document& document, detail::Exporter& exporter) {
 
 Expected<void> write(const cast::Document& document, const std::filesystem::path& path,
                      const ExportOptions& options, Diagnostics& warnings) {
-    detail::Exporter exporter(path.string(), options, warnings);
+    detail::Exporter exporter(platform::utf8_of(path), options, warnings);
     read_carried(document, exporter);
     SceneWriter writer{exporter, {}, {}};
     writer.export_document(

@@ -163,7 +163,7 @@ Expected<cast::Document> read(const std::filesystem::path& path, const ReadOptio
                               Diagnostics& warnings) {
     auto mapped = platform::map_file(path);
     if (!mapped) return make_error(mapped.error());
-    return read_bytes((*mapped)->bytes(), path.string(), options, warnings);
+    return read_bytes((*mapped)->bytes(), platform::utf8_of(path), options, warnings);
 }
 
 Expected<cast::Document> read_bytes(cast::Bytes bytes, const std::string& file,

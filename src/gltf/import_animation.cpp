@@ -218,7 +218,7 @@ Expected<void> Importer::import_animations(cast::Root& root) {
                                                        "at {} fps",
                                                        track.times.back(), framerate));
             std::vector<std::uint32_t> frames;
-            std::vector<std::vector<float>> keys;
+            std::vector<float> keys;  // `width` values per frame
             if (track.interpolation == "LINEAR") {
                 for (std::size_t k = 0; k < track.times.size(); ++k) {
                     const auto frame = static_cast<std::uint32_t>(
@@ -226,7 +226,7 @@ Expected<void> Importer::import_animations(cast::Root& root) {
                     // Rounding at 1000 fps can merge keys less than a millisecond apart.
                     if (!frames.empty() && frame <= frames.back()) continue;
                     frames.push_back(frame);
-                    keys.emplace_back(track.key(k), track.key(k) + width);
+                    keys.insert(keys.end(), track.key(k), track.key(k) + width);
                 }
             } else {
                 // STEP and CUBICSPLINE: every frame from the first key to the last (the keys
@@ -241,11 +241,13 @@ Expected<void> Importer::import_animations(cast::Root& root) {
                                             "of {} (gltf::ReadOptions::max_keys)",
                                             resampled_keys, options.max_keys));
                 frames.reserve(count);
-                keys.reserve(count);
+                keys.reserve(count * width);
                 for (std::uint64_t f = 0; f < count; ++f) {
                     const auto frame = static_cast<std::uint32_t>(first + f);
                     frames.push_back(frame);
-                    keys.push_back(track.sample(static_cast<float>(frame / framerate)));
+                    const std::vector<float> value =
+                        track.sample(static_cast<float>(frame / framerate));
+                    keys.insert(keys.end(), value.begin(), value.end());
                 }
                 ++resampled;
             }
@@ -261,23 +263,26 @@ Expected<void> Importer::import_animations(cast::Root& root) {
                 return added;
             };
             if (property == "rotation") {
-                std::vector<glm::vec4> quaternions(keys.size());
-                for (std::size_t k = 0; k < keys.size(); ++k)
-                    quaternions[k] = glm::vec4(keys[k][0], keys[k][1], keys[k][2], keys[k][3]);
+                std::vector<glm::vec4> quaternions(frames.size());
+                for (std::size_t k = 0; k < frames.size(); ++k)
+                    quaternions[k] =
+                        glm::vec4(keys[k * 4], keys[k * 4 + 1], keys[k * 4 + 2], keys[k * 4 + 3]);
                 curve(bone_names[node], "rq").set_quaternion_values(quaternions);
             } else if (property == "weights") {
                 const auto& names = mesh_target_names[node];
                 for (std::size_t t = 0; t < width; ++t) {
-                    std::vector<float> weights(keys.size());
-                    for (std::size_t k = 0; k < keys.size(); ++k) weights[k] = keys[k][t];
+                    std::vector<float> weights(frames.size());
+                    for (std::size_t k = 0; k < frames.size(); ++k)
+                        weights[k] = keys[k * width + t];
                     curve(t < names.size() ? names[t] : fmt::format("target{}", t), "bs")
                         .set_float_values(weights);
                 }
             } else {
                 const char* const axes[2][3] = {{"tx", "ty", "tz"}, {"sx", "sy", "sz"}};
                 for (std::size_t axis = 0; axis < 3; ++axis) {
-                    std::vector<float> component(keys.size());
-                    for (std::size_t k = 0; k < keys.size(); ++k) component[k] = keys[k][axis];
+                    std::vector<float> component(frames.size());
+                    for (std::size_t k = 0; k < frames.size(); ++k)
+                        component[k] = keys[k * 3 + axis];
                     curve(bone_names[node], axes[property == "scale"][axis])
                         .set_float_values(component);
                 }

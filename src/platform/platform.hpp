@@ -9,6 +9,8 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace castkit::platform {
 
@@ -41,6 +43,18 @@ Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::
 Expected<void> write_stdout(std::span<const std::byte> data);
 // Reads all of standard input (binary mode on Windows).
 Expected<std::vector<std::byte>> read_stdin();
+
+// The program's arguments as UTF-8 whatever the system's code page: on Windows from the wide
+// command line (argv there is in the ANSI code page, which cannot hold every file name),
+// elsewhere argv as given. O(length of the command line).
+std::vector<std::string> utf8_arguments(int argc, char** argv);
+
+// A path from UTF-8 text (command-line arguments, names stored in files), and a path as UTF-8
+// text (messages, source names). std::filesystem's conversions from and to `char` use the
+// system's code page on Windows, which mangles or rejects names outside it; these convert
+// through char8_t, which is UTF-8 everywhere. O(length).
+std::filesystem::path path_from_utf8(std::string_view text);
+std::string utf8_of(const std::filesystem::path& path);
 
 // A diagnostic for an OS failure on `path`.
 Diagnostic os_error(const std::filesystem::path& path, const std::string& what, int code);

@@ -5,9 +5,18 @@
 
 namespace castkit::platform {
 
+std::filesystem::path path_from_utf8(std::string_view text) {
+    return std::filesystem::path(std::u8string(text.begin(), text.end()));
+}
+
+std::string utf8_of(const std::filesystem::path& path) {
+    const std::u8string text = path.u8string();
+    return std::string(text.begin(), text.end());
+}
+
 Diagnostic os_error(const std::filesystem::path& path, const std::string& what, int code) {
     Diagnostic d;
-    d.file = path.string();
+    d.file = utf8_of(path);
     d.message = what + ": " + std::system_category().message(code);
     return d;
 }

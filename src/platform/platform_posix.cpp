@@ -225,6 +225,10 @@ Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::
     return std::unique_ptr<AtomicFile>(std::make_unique<PosixAtomicFile>(fd, temp, path, reserved));
 }
 
+std::vector<std::string> utf8_arguments(int argc, char** argv) {
+    return std::vector<std::string>(argv, argv + argc);
+}
+
 Expected<void> write_stdout(std::span<const std::byte> data) {
     return write_all(STDOUT_FILENO, data, "<stdout>");
 }

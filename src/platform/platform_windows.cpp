@@ -1,11 +1,18 @@
 // Windows implementation of platform.hpp: file mappings, and MoveFileExW for atomic output.
 #include "platform.hpp"
 
+#ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
 #define NOMINMAX
+#endif
 #include <fcntl.h>
 #include <io.h>
 #include <windows.h>
+
+// shellapi.h needs windows.h first.
+#include <shellapi.h>
 
 #include <cstdio>
 #include <vector>
@@ -28,8 +35,33 @@ class WindowsMappedFile final : public MappedFile {
     std::size_t size_;
 };
 
+// UTF-8 from UTF-16; O(length).
+std::string utf8_from_wide(const wchar_t* text, int length) {
+    const int bytes = WideCharToMultiByte(CP_UTF8, 0, text, length, nullptr, 0, nullptr, nullptr);
+    std::string out(bytes > 0 ? static_cast<std::size_t>(bytes) : 0, '\0');
+    if (bytes > 0)
+        WideCharToMultiByte(CP_UTF8, 0, text, length, out.data(), bytes, nullptr, nullptr);
+    return out;
+}
+
+// The system's own text for a Windows error code (std::system_category gives C-library texts
+// for these codes with some runtimes), with the code itself.
 Diagnostic last_error(const std::filesystem::path& path, const std::string& what) {
-    return os_error(path, what, static_cast<int>(GetLastError()));
+    const DWORD code = GetLastError();
+    wchar_t* text = nullptr;
+    const DWORD length = FormatMessageW(
+        FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS,
+        nullptr, code, 0, reinterpret_cast<wchar_t*>(&text), 0, nullptr);
+    std::string reason = length > 0 ? utf8_from_wide(text, static_cast<int>(length)) : "";
+    if (text != nullptr) LocalFree(text);
+    while (!reason.empty() &&
+           (reason.back() == '\n' || reason.back() == '\r' || reason.back() == '.'))
+        reason.pop_back();
+    Diagnostic d = os_error(path, what, static_cast<int>(code));
+    d.message = what;
+    d.message.append(": ").append(reason.empty() ? "error" : reason);
+    d.message.append(" (Windows error ").append(std::to_string(code)).append(")");
+    return d;
 }
 
 class WindowsAtomicFile final : public AtomicFile {
@@ -109,6 +141,17 @@ Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::
         SetFileInformationByHandle(handle, FileAllocationInfo, &allocation, sizeof allocation);
     }
     return std::unique_ptr<AtomicFile>(std::make_unique<WindowsAtomicFile>(handle, temp, path));
+}
+
+std::vector<std::string> utf8_arguments(int argc, char** argv) {
+    int count = 0;
+    LPWSTR* wide = CommandLineToArgvW(GetCommandLineW(), &count);
+    if (wide == nullptr) return std::vector<std::string>(argv, argv + argc);
+    std::vector<std::string> arguments;
+    for (int i = 0; i < count; ++i)
+        arguments.push_back(utf8_from_wide(wide[i], static_cast<int>(wcslen(wide[i]))));
+    LocalFree(wide);
+    return arguments;
 }
 
 Expected<void> write_stdout(std::span<const std::byte> data) {

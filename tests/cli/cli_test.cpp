@@ -2,7 +2,9 @@
 // on every command, info/dump/convert through files and through `-`, and atomic output.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#ifndef _WIN32
 #include <unistd.h>
+#endif
 
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/dump.hpp>
@@ -338,7 +340,11 @@ TEST(Cli, WriteIntoAMissingDirectoryFails) {
 }
 
 TEST(Cli, WriteIntoAnUnwritableDirectoryLeavesTheOldFile) {
+#ifdef _WIN32
+    GTEST_SKIP() << "a Windows directory has no permission bit that stops writing into it";
+#else
     if (::geteuid() == 0) GTEST_SKIP() << "root can write into read-only directories";
+#endif
     auto dir = temp_dir("cli-atomic-readonly");
     write_bytes(dir / "out.cast", bytes_of("old"));
     std::filesystem::permissions(

@@ -24,9 +24,10 @@ std::vector<std::string> cast_files(const std::filesystem::path& dir) {
 
 TEST(Examples, BuildSceneRegeneratesTheBundledFilesByteForByte) {
     auto dir = temp_dir("examples-regenerate");
-    std::string command =
-        std::string("\"") + CASTKIT_BUILD_SCENE + "\" \"" + dir.string() + "\" > /dev/null";
-    ASSERT_EQ(std::system(command.c_str()), 0);
+    std::string command = std::string("\"") + CASTKIT_BUILD_SCENE + "\" \"" + dir.string() +
+                          "\" > \"" + (dir / "build_scene.out").string() + "\"";
+    ASSERT_EQ(run_shell(command), 0);
+    std::filesystem::remove(dir / "build_scene.out");
     auto generated = cast_files(dir);
     EXPECT_EQ(generated, (std::vector<std::string>{"character.cast", "scene.cast", "wave.cast"}));
     EXPECT_EQ(cast_files(bundled()), generated);

@@ -1,4 +1,4 @@
-// The hand-assembled K3D golden file (notes/formats.md §4 layout), shared by the K3D tests and
+// The hand-assembled K3D golden file (the layout in docs/k3d.md), shared by the K3D tests and
 // the test that validates every format's Cast output.
 #pragma once
 

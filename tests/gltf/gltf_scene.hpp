@@ -2,6 +2,8 @@
 // export maps, the GLB JSON chunk as nlohmann::json, and the Khronos validator run on files.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -120,9 +122,19 @@ struct ValidatorResult {
     std::string output;
 };
 
-// Runs the Khronos glTF Validator (tools/gltf-validator) on a file or directory.
+// Marks the running test skipped (what it checked before still counts).
+inline void skip_validation() { GTEST_SKIP() << "no glTF validator in this build (Wine)"; }
+
+// Runs the Khronos glTF Validator (tools/gltf-validator) on a file or directory. The Windows
+// build, tested under Wine, has no Node.js: there the test is marked skipped and passes this
+// step (the Linux build runs the validator on the same files).
 inline ValidatorResult run_gltf_validator(const std::filesystem::path& target) {
     ValidatorResult result;
+    if (std::string(CASTKIT_GLTF_VALIDATOR).empty()) {
+        skip_validation();
+        result.exit_code = 0;
+        return result;
+    }
     const std::string command =
         "node '" + std::string(CASTKIT_GLTF_VALIDATOR) + "' '" + target.string() + "' 2>&1";
     FILE* pipe = popen(command.c_str(), "r");
@@ -131,7 +143,7 @@ inline ValidatorResult run_gltf_validator(const std::filesystem::path& target) {
     while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe))
         result.output.append(buffer, n);
     const int status = pclose(pipe);
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.exit_code = exit_code_of(status);
     return result;
 }
 

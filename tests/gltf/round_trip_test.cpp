@@ -137,16 +137,20 @@ TEST(GltfCli, ConvertWritesAndReadsGltf) {
     build_full_scene(scene);
     const std::filesystem::path dir = temp_dir("gltf-cli");
     ASSERT_TRUE(cast::write(scene.document, dir / "hero.cast").has_value());
-    CommandResult to_glb = run_cli("convert '" + (dir / "hero.cast").string() + "' '" +
-                                   (dir / "hero.glb").string() + "'");
+    // Double quotes: the one quoting both sh and cmd.exe (Windows, under Wine) understand.
+    auto quoted = [](const std::filesystem::path& path) {
+        return fmt::format("\"{}\"", path.string());
+    };
+    CommandResult to_glb =
+        run_cli("convert " + quoted(dir / "hero.cast") + " " + quoted(dir / "hero.glb"));
     EXPECT_EQ(to_glb.exit_code, 0) << to_glb.err;
-    CommandResult back = run_cli("convert '" + (dir / "hero.glb").string() + "' '" +
-                                 (dir / "back.cast").string() + "'");
+    CommandResult back =
+        run_cli("convert " + quoted(dir / "hero.glb") + " " + quoted(dir / "back.cast"));
     EXPECT_EQ(back.exit_code, 0) << back.err;
-    CommandResult info = run_cli("info '" + (dir / "back.cast").string() + "'");
+    CommandResult info = run_cli("info " + quoted(dir / "back.cast"));
     EXPECT_NE(info.out.find("hero"), std::string::npos) << info.out;
-    CommandResult inlined = run_cli("convert --inline-instances '" + (dir / "hero.cast").string() +
-                                    "' '" + (dir / "inlined.gltf").string() + "'");
+    CommandResult inlined = run_cli("convert --inline-instances " + quoted(dir / "hero.cast") +
+                                    " " + quoted(dir / "inlined.gltf"));
     EXPECT_EQ(inlined.exit_code, 0) << inlined.err;
     EXPECT_TRUE(std::filesystem::exists(dir / "inlined.bin"));
 }

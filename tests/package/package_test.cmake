@@ -1,7 +1,9 @@
 # The package test, run by CTest as `cmake -P`: installs the build tree into a fresh prefix,
-# then configures, builds and runs tests/package/consumer against that prefix only.
+# then configures, builds and runs tests/package/consumer against that prefix only. The consumer
+# compiles tinygltf's implementation itself, as castkit does: the installed library must define
+# no symbol of tinygltf's own namespace (checked with NM), so the two link side by side.
 # Inputs: BUILD_DIR, CONSUMER_DIR, WORK_DIR, FILE, EXPECT (the consumer's output), GENERATOR,
-# CXX_COMPILER, CXX_FLAGS.
+# CXX_COMPILER, CXX_FLAGS, NM.
 file(REMOVE_RECURSE "${WORK_DIR}")
 set(prefix "${WORK_DIR}/prefix")
 
@@ -14,6 +16,18 @@ function(run what)
 endfunction()
 
 run("install" "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${prefix}")
+file(GLOB library "${prefix}/lib*/libcastkit.a" "${prefix}/lib*/castkit.lib")
+if(NOT library)
+  message(FATAL_ERROR "no castkit library in ${prefix}")
+endif()
+run("list the library's symbols" "${NM}" -C --defined-only --extern-only ${library})
+string(REGEX MATCHALL "[^\n]*[^_A-Za-z0-9]tinygltf::[^\n]*" leaked "${last_output}")
+if(leaked)
+  list(LENGTH leaked count)
+  list(GET leaked 0 first)
+  message(FATAL_ERROR "the installed library defines ${count} tinygltf symbols, e.g. ${first}")
+endif()
+
 run("configure the consumer" "${CMAKE_COMMAND}" -S "${CONSUMER_DIR}" -B "${WORK_DIR}/build"
     -G "${GENERATOR}" "-DCMAKE_PREFIX_PATH=${prefix}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}"
     "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
@@ -26,7 +40,7 @@ if(NOT at GREATER -1)
 endif()
 
 run("build the consumer" "${CMAKE_COMMAND}" --build "${WORK_DIR}/build")
-run("run the consumer" "${WORK_DIR}/build/castkit_consumer" "${FILE}")
+run("run the consumer" "${WORK_DIR}/build/castkit_consumer" "${FILE}" "${WORK_DIR}/out.glb")
 string(STRIP "${last_output}" printed)
 if(NOT printed STREQUAL EXPECT)
   message(FATAL_ERROR "the consumer printed '${printed}', expected '${EXPECT}'")

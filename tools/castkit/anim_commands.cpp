@@ -329,7 +329,8 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
             exit_code = kInvalidInput;
             return;
         }
-        if (auto written = cast::write(*baked, options->output); !written) {
+        if (auto written = cast::write(*baked, platform::path_from_utf8(options->output));
+            !written) {
             fmt::print(stderr, "{}\n", written.error().to_string());
             exit_code = kInvalidInput;
         }

@@ -37,7 +37,7 @@ void print_stdout(const std::string& text) {
 
 std::uint64_t size_on_disk(const std::string& path) {
     std::error_code ec;
-    auto size = std::filesystem::file_size(path, ec);
+    auto size = std::filesystem::file_size(platform::path_from_utf8(path), ec);
     return ec ? 0 : size;
 }
 
@@ -47,7 +47,7 @@ std::optional<cast::Document> load(const std::string& path, const std::string& f
     const FormatInfo* format = pick_format(path, format_name);
     if (format == nullptr) return std::nullopt;
     Diagnostics warnings;
-    auto document = format->read(path, warnings);
+    auto document = format->read(platform::path_from_utf8(path), warnings);
     if (!document) {
         fmt::print(stderr, "{}\n", document.error().to_string());
         return std::nullopt;
@@ -133,7 +133,8 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
             return;
         }
         Diagnostics warnings;
-        auto written = format->write(*document, options->output, options->write_options, warnings);
+        auto written = format->write(*document, platform::path_from_utf8(options->output),
+                                     options->write_options, warnings);
         print_diagnostics(warnings);
         if (!written) {
             fmt::print(stderr, "{}\n", written.error().to_string());

@@ -1,18 +1,58 @@
 // castkit: read, write, inspect and convert Cast files and the formats around them.
 #include <fmt/format.h>
 
+#include <string>
+#include <vector>
+
+#include "../../src/platform/platform.hpp"
+#include "castkit_version.hpp"
 #include "commands.hpp"
+
+namespace {
+
+// The compiler that built this program, for --version.
+std::string compiler() {
+#if defined(__clang__)
+    return fmt::format("clang {}.{}.{}", __clang_major__, __clang_minor__, __clang_patchlevel__);
+#elif defined(__GNUC__)
+    return fmt::format("GCC {}.{}.{}", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
+#elif defined(_MSC_VER)
+    return fmt::format("MSVC {}", _MSC_FULL_VER);
+#else
+    return "an unknown compiler";
+#endif
+}
+
+// The system the program was built for.
+constexpr const char* kTarget =
+#if defined(_WIN32)
+    "Windows";
+#elif defined(__APPLE__)
+    "macOS";
+#else
+    "Linux";
+#endif
+
+}  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"castkit: inspect, validate and convert Cast 3D assets", "castkit"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", "castkit 0.1.0");
+    // CLI11 reads "/x" as an option on Windows by default; castkit's options are "--x" there too,
+    // and "/x" is a path (Wine, MSYS).
+    app.allow_windows_style_options(false);
+    app.set_version_flag("--version", fmt::format("castkit {} (commit {}, {}, {})", CASTKIT_VERSION,
+                                                  CASTKIT_COMMIT, compiler(), kTarget));
     int exit_code = castkit::cli::kSuccess;
     castkit::cli::register_cast_commands(app, exit_code);
     castkit::cli::register_validate_commands(app, exit_code);
     castkit::cli::register_anim_commands(app, exit_code);
     try {
-        app.parse(argc, argv);
+        // UTF-8 arguments on every system (file names outside the Windows code page).
+        std::vector<std::string> arguments = castkit::platform::utf8_arguments(argc, argv);
+        std::vector<char*> pointers;
+        for (std::string& argument : arguments) pointers.push_back(argument.data());
+        app.parse(static_cast<int>(pointers.size()), pointers.data());
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {

@@ -24,7 +24,7 @@ struct Report {
 
 Report check(const std::string& path, const cast::ValidateOptions& options) {
     Report report{path == "-" ? "<stdin>" : path, {}};
-    auto document = path == "-" ? cast::read_stdin() : cast::open(path);
+    auto document = path == "-" ? cast::read_stdin() : cast::open(platform::path_from_utf8(path));
     if (!document) {
         Diagnostic error = document.error();
         error.rule = std::string(cast::find_validation_rule("cast.read")->id);

@@ -28,7 +28,7 @@ struct ReadOptions {
     // Resampling STEP and CUBICSPLINE channels creates keys the file does not store. More keys
     // than this (summed over every channel of every animation) is an error rather than an
     // unbounded allocation.
-    std::uint64_t max_keys = std::uint64_t{1} << 24;
+    std::uint64_t max_keys = std::uint64_t{1} << 22;
 };
 
 // Writes `document` as glTF 2.0 to `path`, atomically (the .gltf and its .bin each). Animations

@@ -201,20 +201,20 @@ Expected<void> write_serialised(const std::filesystem::path& path,
                                 const Expected<Buffer>& serialised) {
     if (!serialised) {
         Diagnostic d = serialised.error();
-        d.file = path.string();
+        d.file = platform::utf8_of(path);
         return make_error(std::move(d));
     }
     return write_file(path, std::as_bytes(std::span(*serialised)));
 }
 
-// Maps `path` read-only and returns parse(bytes, path.string()), or the error that kept it from
+// Maps `path` read-only and returns parse(bytes, the path as UTF-8), or the error that kept it from
 // being mapped. O(1) before the parse touches the pages.
 template <class Parse>
 auto parse_mapped(const std::filesystem::path& path, Parse parse)
     -> decltype(parse(cast::Bytes{}, std::string{})) {
     auto mapped = platform::map_file(path);
     if (!mapped) return make_error(mapped.error());
-    return parse((*mapped)->bytes(), path.string());
+    return parse((*mapped)->bytes(), platform::utf8_of(path));
 }
 
 // parse_mapped, except that "-" reads all of standard input and names it "<stdin>".

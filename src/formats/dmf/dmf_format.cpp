@@ -3,6 +3,7 @@
 #include <cctype>
 #include <optional>
 
+#include "../../platform/platform.hpp"
 #include "../registry_entries.hpp"
 
 namespace castkit::formats {
@@ -11,7 +12,7 @@ namespace {
 Expected<cast::Document> to_document(Expected<dmf::Model> model, const std::filesystem::path& path,
                                      Diagnostics& warnings) {
     if (!model) return make_error(model.error());
-    return dmf::to_cast(*model, path.string(), warnings);
+    return dmf::to_cast(*model, platform::utf8_of(path), warnings);
 }
 
 Expected<cast::Document> read_dmf(const std::filesystem::path& path, Diagnostics& warnings) {

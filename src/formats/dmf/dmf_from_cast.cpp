@@ -96,7 +96,7 @@ std::int16_t FromCast::texture(const cast::File& file, const std::string& path) 
     std::string file_path(file.path().value_or(""));
     if (auto it = texture_by_path_.find(file_path); it != texture_by_path_.end()) return it->second;
     if (model_.textures.size() >= kMaxIndex16) return -1;
-    std::string stem = std::filesystem::path(file_path).stem().string();
+    std::string stem = platform::utf8_of(platform::path_from_utf8(file_path).stem());
     Texture texture = default_texture(name(stem, path), model_.textures.size(), {}, 0, 0);
     auto image = read_side_file(file_path, document_.source_name, options_.side_files);
     if (image) {

@@ -661,7 +661,7 @@ Expected<Model> open_json(const std::filesystem::path& path, Diagnostics& warnin
     if (!mapped) return make_error(mapped.error());
     cast::Bytes bytes = (*mapped)->bytes();
     return read_json(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
-                     path.string(), warnings);
+                     platform::utf8_of(path), warnings);
 }
 
 }  // namespace castkit::dmf

@@ -1,6 +1,7 @@
 // The SEAnim registry entry: `.seanim` files read into and write from the Cast document.
 #include <castkit/formats/seanim.hpp>
 
+#include "../../platform/platform.hpp"
 #include "../common/binary_io.hpp"
 #include "../registry_entries.hpp"
 
@@ -13,7 +14,7 @@ Expected<cast::Document> read_seanim(const std::filesystem::path& path, Diagnost
     });
     if (!animation) return make_error(animation.error());
     cast::Document document = seanim::to_cast(*animation, warnings);
-    document.source_name = path == "-" ? "<stdin>" : path.string();
+    document.source_name = path == "-" ? "<stdin>" : platform::utf8_of(path);
     return document;
 }
 

@@ -1,6 +1,7 @@
 // The SEModel registry entry: `.semodel` files read into and write from the Cast document.
 #include <castkit/formats/semodel.hpp>
 
+#include "../../platform/platform.hpp"
 #include "../common/binary_io.hpp"
 #include "../registry_entries.hpp"
 
@@ -13,7 +14,7 @@ Expected<cast::Document> read_semodel(const std::filesystem::path& path, Diagnos
     });
     if (!model) return make_error(model.error());
     cast::Document document = semodel::to_cast(std::move(*model), warnings);
-    document.source_name = path == "-" ? "<stdin>" : path.string();
+    document.source_name = path == "-" ? "<stdin>" : platform::utf8_of(path);
     return document;
 }
 

@@ -1,11 +1,16 @@
-// Reads a Cast file through the installed castkit and prints what it holds.
+// Reads a Cast file through the installed castkit and prints what it holds; then writes it as
+// GLB with castkit and reads that back with the consumer's own tinygltf (gltf_user.cpp).
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/nodes.hpp>
+#include <castkit/gltf/gltf.hpp>
 #include <cstdio>
+#include <string>
+
+int gltf_mesh_count(const std::string& path);
 
 int main(int argc, char** argv) {
-    if (argc != 2) {
-        std::fprintf(stderr, "usage: castkit_consumer FILE.cast\n");
+    if (argc != 3) {
+        std::fprintf(stderr, "usage: castkit_consumer FILE.cast OUT.glb\n");
         return 2;
     }
     auto document = castkit::cast::open(argv[1]);
@@ -20,7 +25,11 @@ int main(int argc, char** argv) {
             vertices += mesh.vertex_count();
         }
     auto bytes = castkit::cast::write_to_buffer(*document);
-    std::printf("models=%zu meshes=%zu vertices=%zu bytes=%zu\n", document->models().size(), meshes,
-                vertices, bytes ? bytes->size() : std::size_t{0});
+    castkit::Diagnostics warnings;
+    int gltf_meshes =
+        castkit::gltf::write(*document, argv[2], {}, warnings) ? gltf_mesh_count(argv[2]) : -1;
+    std::printf("models=%zu meshes=%zu vertices=%zu bytes=%zu gltf_meshes=%d\n",
+                document->models().size(), meshes, vertices, bytes ? bytes->size() : std::size_t{0},
+                gltf_meshes);
     return 0;
 }

@@ -1,0 +1,94 @@
+# The release archives as a user gets them, run by `make test-dist` as `cmake -P`:
+#   cmake -DDIST_DIR=... -DWORK_DIR=... -DSOURCE_DIR=... -DWINE_PREFIX=... -P dist_test.cmake
+# Unpacks each archive into an empty folder and runs the CLI from there (the Windows one under
+# Wine): --version, info, convert, validate. The two CLIs must write the same bytes for the same
+# conversion (character.cast to .semodel, .glb and .cast; wave.cast, which holds the animation,
+# to .seanim). A consumer project then builds
+# with find_package(castkit) against the unpacked Linux archive and nothing else of castkit.
+cmake_minimum_required(VERSION 3.21)
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+
+function(run what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${code}):\n${out}\n${err}")
+  endif()
+  set(last_output "${out}" PARENT_SCOPE)
+endfunction()
+
+file(GLOB linux_archive "${DIST_DIR}/castkit-*-linux-x86_64.tar.gz")
+file(GLOB windows_archive "${DIST_DIR}/castkit-*-windows-x86_64.zip")
+if(NOT linux_archive OR NOT windows_archive)
+  message(FATAL_ERROR "missing archives in ${DIST_DIR}: '${linux_archive}' '${windows_archive}'")
+endif()
+string(REGEX REPLACE ".*/castkit-([0-9.]+)-linux-x86_64\\.tar\\.gz$" "\\1" version "${linux_archive}")
+
+set(input "${SOURCE_DIR}/examples/data/character.cast")
+foreach(system linux windows)
+  set(unpacked "${WORK_DIR}/${system}")
+  file(MAKE_DIRECTORY "${unpacked}")
+  run("unpack the ${system} archive" "${CMAKE_COMMAND}" -E chdir "${unpacked}"
+      "${CMAKE_COMMAND}" -E tar xf "${${system}_archive}")
+  set(root "${unpacked}/castkit-${version}-${system}-x86_64")
+  foreach(expected README.md LICENSE include/castkit/cast/document.hpp
+                   lib/cmake/castkit/castkitConfig.cmake)
+    if(NOT EXISTS "${root}/${expected}")
+      message(FATAL_ERROR "the ${system} archive has no ${expected}")
+    endif()
+  endforeach()
+  if(system STREQUAL "linux")
+    set(cli "${root}/bin/castkit")
+  else()
+    set(cli "${SOURCE_DIR}/scripts/wine-run.sh" "${WINE_PREFIX}" "${root}/bin/castkit.exe")
+  endif()
+
+  run("${system}: castkit --version" ${cli} --version)
+  if(NOT last_output MATCHES "^castkit ${version} \\(commit [0-9a-f]+(-modified)?, [^,]+, ")
+    message(FATAL_ERROR "${system}: castkit --version printed '${last_output}'")
+  endif()
+  run("${system}: castkit info" ${cli} info "${input}")
+  if(NOT last_output MATCHES "character\\.cast")
+    message(FATAL_ERROR "${system}: castkit info printed '${last_output}'")
+  endif()
+  run("${system}: castkit validate" ${cli} validate "${input}")
+  file(MAKE_DIRECTORY "${WORK_DIR}/${system}-out")
+  foreach(extension cast semodel glb)
+    run("${system}: castkit convert to .${extension}" ${cli} convert "${input}"
+        "${WORK_DIR}/${system}-out/character.${extension}")
+  endforeach()
+  run("${system}: castkit convert to .seanim" ${cli} convert
+      "${SOURCE_DIR}/examples/data/wave.cast" "${WORK_DIR}/${system}-out/character.seanim")
+endforeach()
+
+file(READ "${input}" original HEX)
+file(READ "${WORK_DIR}/linux-out/character.cast" rewritten HEX)
+if(NOT rewritten STREQUAL original)
+  message(FATAL_ERROR "castkit convert did not rewrite character.cast byte for byte")
+endif()
+foreach(extension cast seanim semodel glb)
+  file(SHA256 "${WORK_DIR}/linux-out/character.${extension}" linux_hash)
+  file(SHA256 "${WORK_DIR}/windows-out/character.${extension}" windows_hash)
+  if(NOT linux_hash STREQUAL windows_hash)
+    message(FATAL_ERROR "character.${extension} differs between Linux and Windows")
+  endif()
+endforeach()
+
+# A user's project against the unpacked Linux archive only.
+set(linux_root "${WORK_DIR}/linux/castkit-${version}-linux-x86_64")
+run("configure the consumer" "${CMAKE_COMMAND}" -S "${SOURCE_DIR}/tests/package/consumer"
+    -B "${WORK_DIR}/consumer" -G Ninja "-DCMAKE_PREFIX_PATH=${linux_root}"
+    -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
+file(STRINGS "${WORK_DIR}/consumer/CMakeCache.txt" found REGEX "^castkit_DIR:")
+if(NOT found MATCHES "${linux_root}/")
+  message(FATAL_ERROR "castkit was not found in the unpacked archive: ${found}")
+endif()
+run("build the consumer" "${CMAKE_COMMAND}" --build "${WORK_DIR}/consumer")
+run("run the consumer" "${WORK_DIR}/consumer/castkit_consumer"
+    "${SOURCE_DIR}/tests/fixtures/cast/edge/triangle.cast" "${WORK_DIR}/consumer/out.glb")
+string(STRIP "${last_output}" printed)
+if(NOT printed STREQUAL "models=1 meshes=1 vertices=3 bytes=182 gltf_meshes=1")
+  message(FATAL_ERROR "the consumer printed '${printed}'")
+endif()
+file(REMOVE_RECURSE "${WORK_DIR}")
+message(STATUS "castkit ${version}: both archives unpack and run; Linux and Windows write the same bytes")
