@@ -27,7 +27,6 @@ ifeq ($(CI),true)
 	$(MAKE) test-sanitize
 	$(MAKE) test-windows
 	$(MAKE) test-dist
-	$(MAKE) fuzz FUZZ_SECONDS=60
 endif
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the library and tests.
