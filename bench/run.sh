@@ -4,7 +4,7 @@
 # the Google Benchmark micro benchmarks (castkit_bench). Takes about two minutes; needs ~2.2 GB
 # free in the build directory, where the generated scenes are kept for the next run.
 #   bash bench/run.sh BUILD_DIR [run.py options, e.g. --megabytes 256 --runs 3]
-# Reports: BUILD_DIR/bench-results.md and BUILD_DIR/bench-micro.txt.
+# Reports: BUILD_DIR/bench-results.md, bench-batch.md (folder conversion) and bench-micro.txt.
 set -euo pipefail
 build="${1:?usage: bench/run.sh BUILD_DIR [options]}"
 shift
@@ -15,6 +15,7 @@ for tool in "$build/tools/castkit/castkit" "$build/bench/castkit_perf" "$build/b
 done
 
 python3 "$here/run.py" "$build" "$@"
+python3 "$here/batch.py" "$build"
 
 if [ -x "$build/bench/castkit_bench" ]; then
   echo "bench: micro benchmarks (castkit_bench)" >&2

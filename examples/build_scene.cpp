@@ -48,7 +48,8 @@ cast::Document character() {
         bone.set_scale({1, 1, 1});
     }
 
-    // Material: two texture files, linked from the albedo and normal slots.
+    // Material: two texture files (64x64 PNGs kept in examples/data/textures), linked from the
+    // albedo and normal slots.
     cast::Material material = model.add_material();
     material.set_name("skin");
     material.set_type("pbr");

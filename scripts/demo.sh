@@ -23,3 +23,19 @@ echo "== castkit convert examples/data/character.cast character.glb"
 echo "== castkit convert examples/data/wave.cast wave.seanim"
 "$castkit" convert examples/data/wave.cast "$out/wave.seanim"
 "$castkit" info "$out/wave.seanim"
+echo "== castkit convert character.cast + wave.seanim -o character-animated.glb (one scene)"
+"$castkit" convert examples/data/character.cast "$out/wave.seanim" -o "$out/character-animated.glb"
+"$castkit" info "$out/character-animated.glb"
+echo "== castkit convert a folder of mixed formats (one file corrupt) to glb, in parallel"
+mkdir -p "$out/assets/props"
+for ext in cast semodel dmf dmf.json k3d gltf; do
+  "$castkit" convert examples/data/character.cast "$out/assets/character-$ext.$ext" 2>/dev/null
+done
+cp examples/data/scene.cast "$out/assets/props/scene.cast"
+cp "$out/wave.seanim" "$out/assets/props/wave.seanim"
+head -c 100 examples/data/character.cast > "$out/assets/props/cut-short.cast"
+status=0
+"$castkit" convert "$out/assets" -o "$out/converted" --to glb --recursive \
+  --report "$out/report.json" || status=$?
+echo "exit code $status (1: a file failed); the report's entry for it:"
+python3 -c 'import json,sys; print(json.dumps([f for f in json.load(open(sys.argv[1]))["files"] if f["status"] == "failed"], indent=2))' "$out/report.json"

@@ -9,7 +9,10 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-numpy
   libtinygltf-dev libdraco-dev libmeshoptimizer-dev libsimdjson-dev
+  libstb-dev libsquish-dev
   clang libclang-rt-14-dev
+  # Blender's own glTF importer opens the files castkit writes (tests/blender).
+  blender
   # The Windows cross-build (make windows) and its tests under Wine; GoogleTest's sources, built
   # for Windows.
   g++-mingw-w64-x86-64-posix wine64 googletest

@@ -60,6 +60,15 @@ std::string refusal(const fs::path& candidate, const fs::path& folder, bool allo
     return {};
 }
 
+// The folders searched after the source file's own, for a "not found" message. O(folders).
+std::string where_else(const SideFilePolicy& policy) {
+    if (policy.folders.empty()) return " (give --textures DIR)";
+    std::string folders;
+    for (const fs::path& folder : policy.folders)
+        folders += (folders.empty() ? "" : ", ") + platform::utf8_of(folder);
+    return " or in " + folders;
+}
+
 }  // namespace
 
 Expected<fs::path> resolve_side_file(std::string_view reference, const fs::path& source_file,
@@ -76,10 +85,10 @@ Expected<fs::path> resolve_side_file(std::string_view reference, const fs::path&
     // (candidate, folder it must stay in) in the order they are tried.
     std::vector<std::pair<fs::path, fs::path>> candidates;
     if (absolute && policy.allow_any_path) candidates.emplace_back(path, path.parent_path());
-    for (std::size_t i = 0; i < folders.size(); ++i) {
-        fs::path folder = folders[i].lexically_normal();
+    for (const fs::path& named_folder : folders) {
+        fs::path folder = named_folder.lexically_normal();
         if (!absolute) candidates.emplace_back((folder / path).lexically_normal(), folder);
-        if (i > 0 && path.has_filename()) candidates.emplace_back(folder / path.filename(), folder);
+        if (path.has_filename()) candidates.emplace_back(folder / path.filename(), folder);
     }
 
     std::string why;
@@ -98,10 +107,8 @@ Expected<fs::path> resolve_side_file(std::string_view reference, const fs::path&
     if (absolute && !policy.allow_any_path && why.empty())
         why = fmt::format("'{}' is an absolute path", std::string(reference));
     if (why.empty())
-        return refuse(source_file,
-                      fmt::format("'{}' was not found beside the source file{}",
-                                  std::string(reference),
-                                  policy.folders.empty() ? "" : " or in the folders named"));
+        return refuse(source_file, fmt::format("'{}' was not found beside the source file{}",
+                                               std::string(reference), where_else(policy)));
     return refuse(source_file, why + "; only files inside the source file's folder (or one named "
                                      "with --textures) are read unless --allow-any-path is given");
 }
@@ -111,17 +118,23 @@ Expected<std::vector<std::byte>> read_side_file(std::string_view reference,
                                                 const SideFilePolicy& policy) {
     auto location = resolve_side_file(reference, source_file, policy);
     if (!location) return make_error(location.error());
+    return read_resolved_side_file(*location, source_file, policy);
+}
+
+Expected<std::vector<std::byte>> read_resolved_side_file(const fs::path& location,
+                                                         const fs::path& source_file,
+                                                         const SideFilePolicy& policy) {
     std::error_code error;
-    std::uintmax_t size = fs::file_size(*location, error);
+    std::uintmax_t size = fs::file_size(location, error);
     if (error || size > policy.max_size)
         return refuse(source_file, fmt::format("'{}' is larger than the {} bytes allowed",
-                                               location->string(), policy.max_size));
-    auto mapped = platform::map_file(*location);
+                                               location.string(), policy.max_size));
+    auto mapped = platform::map_file(location);
     if (!mapped) return make_error(mapped.error());
     std::span<const std::byte> bytes = (*mapped)->bytes();
     if (bytes.size() > policy.max_size)
         return refuse(source_file, fmt::format("'{}' grew past the {} bytes allowed while read",
-                                               location->string(), policy.max_size));
+                                               location.string(), policy.max_size));
     return std::vector<std::byte>(bytes.begin(), bytes.end());
 }
 

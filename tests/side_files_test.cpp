@@ -72,6 +72,8 @@ TEST(SideFiles, SearchesNamedFoldersByPathAndByFileName) {
     // A path from the machine that wrote the file is found by its name in the named folder.
     EXPECT_EQ(text_of(read_side_file("D:\\rips\\textures\\b.png", source, policy)), "B");
     EXPECT_EQ(text_of(read_side_file("tex/a.png", source, policy)), "A");  // own folder first
+    // ... and beside the source file too.
+    EXPECT_EQ(text_of(read_side_file("D:\\rips\\a.png", dir / "model/tex/scene.cast", {})), "A");
 }
 
 TEST(SideFiles, RefusesDirectoriesDeviceFilesLinksOutAndOversizedFiles) {

@@ -11,12 +11,23 @@
 
 namespace castkit {
 
+// How a glTF export carries the texture files that materials name (docs/workflows.md).
+enum class TextureMode {
+    Automatic,  // Embed in a .glb, Copy beside a .gltf
+    Embed,      // inside the file (PNG and JPEG as they are, other formats as PNG)
+    Copy,       // image files written beside the output and referenced by URI
+    Reference,  // the paths the document names, as URIs; nothing is read
+};
+
 // What a caller may ask of any writer; each format uses the options that apply to it.
 struct WriteOptions {
     // glTF: merge the files Instances reference instead of naming them in `extras`.
     bool inline_instances = false;
-    // Where files the document names (textures) may be read from (castkit/side_files.hpp).
-    SideFilePolicy side_files;
+    // glTF: where textures go (embedded, copied or referenced).
+    TextureMode textures = TextureMode::Automatic;
+    // Where files the document names (textures) may be read from: the source file's folder,
+    // then `side_files.folders` (`--textures DIR`) (castkit/side_files.hpp).
+    SideFilePolicy side_files = {};
 };
 
 struct FormatInfo {

@@ -15,8 +15,8 @@ namespace castkit {
 
 struct SideFilePolicy {
     // Folders the user names (such as `--textures DIR`) searched after the source file's own
-    // folder; a reference is tried there as written and by its file name alone.
-    std::vector<std::filesystem::path> folders;
+    // folder.
+    std::vector<std::filesystem::path> folders = {};
     // The user's opt-in (`--allow-any-path`): absolute paths, `..` escapes and symbolic links out
     // of the folders are read as named. Only regular files are ever read, within max_size.
     bool allow_any_path = false;
@@ -26,9 +26,11 @@ struct SideFilePolicy {
 
 // Where `reference`, a path written inside `source_file`, may be read under `policy`: the first
 // existing regular file among the source file's folder and the policy's folders whose real path
-// (symbolic links resolved) stays inside that folder. `\` counts as a separator; absolute paths
-// (including `C:` forms on any OS) are refused unless the policy allows any path. The error says
-// why and names the option that would allow it. O(folders) file-system queries.
+// (symbolic links resolved) stays inside that folder, tried in each folder as written, then by
+// its file name alone (so a path from the machine that wrote the file is found beside it).
+// `\` counts as a separator; absolute paths (including `C:` forms on any OS) are refused unless
+// the policy allows any path. The error says why and names the option that would allow it.
+// O(folders) file-system queries.
 Expected<std::filesystem::path> resolve_side_file(std::string_view reference,
                                                   const std::filesystem::path& source_file,
                                                   const SideFilePolicy& policy);
@@ -38,5 +40,11 @@ Expected<std::filesystem::path> resolve_side_file(std::string_view reference,
 Expected<std::vector<std::byte>> read_side_file(std::string_view reference,
                                                 const std::filesystem::path& source_file,
                                                 const SideFilePolicy& policy);
+
+// The bytes of a file resolve_side_file returned, refused when larger than policy.max_size.
+// O(file size).
+Expected<std::vector<std::byte>> read_resolved_side_file(const std::filesystem::path& location,
+                                                         const std::filesystem::path& source_file,
+                                                         const SideFilePolicy& policy);
 
 }  // namespace castkit

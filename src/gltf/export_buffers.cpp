@@ -87,6 +87,12 @@ Expected<std::string> serialise_json(tinygltf::Model& model, std::size_t length,
                                      const std::string& uri, const std::filesystem::path& path) {
     const bool has_buffer = length > 0;
     model.buffers.clear();
+    // A file without nodes (an animation whose curves name nothing exported) has no scene to
+    // show; an empty scene would be serialised as null, which glTF forbids.
+    if (model.nodes.empty()) {
+        model.scenes.clear();
+        model.defaultScene = -1;
+    }
     if (has_buffer) model.buffers.emplace_back();
     std::ostringstream stream;
     tinygltf::TinyGLTF writer;

@@ -10,6 +10,7 @@
 
 #include "../platform/platform.hpp"
 #include "export_internal.hpp"
+#include "export_textures.hpp"
 
 namespace castkit::gltf {
 namespace {
@@ -151,10 +152,11 @@ Expected<void> write(const cast::Document& document, const std::filesystem::path
     detail::Exporter exporter(platform::utf8_of(path), options, warnings);
     read_carried(document, exporter);
     SceneWriter writer{exporter, {}, {}};
-    writer.export_document(
-        document, document.source_name.empty() ? path : std::filesystem::path(document.source_name),
-        -1, 0, true);
+    const std::filesystem::path source =
+        document.source_name.empty() ? path : std::filesystem::path(document.source_name);
+    writer.export_document(document, source, -1, 0, true);
     if (exporter.failure) return make_error(*exporter.failure);
+    detail::place_textures(exporter, source, path);
     return detail::write_files(exporter.model, exporter.binary, exporter.binary_size, path,
                                options.binary);
 }

@@ -154,6 +154,8 @@ Expected<void> write_format(bool binary, cast::Document& document,
     ExportOptions options;
     options.binary = binary;
     options.inline_instances = requested.inline_instances;
+    options.textures = requested.textures;
+    options.side_files = requested.side_files;
     return write(document, path, options, warnings);
 }
 

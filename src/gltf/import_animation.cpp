@@ -168,8 +168,14 @@ Expected<void> Importer::import_animations(cast::Root& root) {
             const int node = channel.target_node;
             if (width != 0 && !bone_names.count(node)) {
                 const tinygltf::Node& target = gltf.nodes[static_cast<std::size_t>(node)];
-                unbound.push_back(target.name.empty() ? fmt::format("node{}", node) : target.name);
-                continue;
+                std::string name = target.name.empty() ? fmt::format("node{}", node) : target.name;
+                // A file without meshes is an animation on its own, as Cast animation files are:
+                // its curves name their nodes and bind to whichever model they are played on.
+                if (!gltf.meshes.empty()) {
+                    unbound.push_back(std::move(name));
+                    continue;
+                }
+                bone_names[node] = std::move(name);
             }
             if (width == 0) {
                 // Weights: one value per morph target; the output length tells how many.

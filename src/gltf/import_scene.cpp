@@ -371,8 +371,9 @@ Expected<void> Importer::import_models(cast::Root& root) {
                 return values;
             };
             cast::Mesh out = build.model.add_mesh();
-            out.set_name(mesh.primitives.size() > 1 ? fmt::format("{}.{}", mesh.name, p)
-                                                    : mesh.name);
+            // An unnamed mesh takes its node's name, the object name DCC tools show for it.
+            const std::string& name = mesh.name.empty() ? node.name : mesh.name;
+            out.set_name(mesh.primitives.size() > 1 ? fmt::format("{}.{}", name, p) : name);
 
             std::vector<float> weights_sum;
             std::vector<std::uint32_t> bones, joints_used;

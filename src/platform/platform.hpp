@@ -41,6 +41,8 @@ Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::
 
 // Writes everything to standard output (binary mode on Windows).
 Expected<void> write_stdout(std::span<const std::byte> data);
+// True when standard output is a terminal (progress lines are drawn only there).
+bool stdout_is_terminal();
 // Reads all of standard input (binary mode on Windows).
 Expected<std::vector<std::byte>> read_stdin();
 

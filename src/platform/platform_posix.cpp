@@ -235,4 +235,6 @@ Expected<void> write_stdout(std::span<const std::byte> data) {
 
 Expected<std::vector<std::byte>> read_stdin() { return read_all(STDIN_FILENO, "<stdin>"); }
 
+bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }
+
 }  // namespace castkit::platform

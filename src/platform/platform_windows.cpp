@@ -171,4 +171,6 @@ Expected<std::vector<std::byte>> read_stdin() {
     return data;
 }
 
+bool stdout_is_terminal() { return _isatty(_fileno(stdout)) != 0; }
+
 }  // namespace castkit::platform

@@ -6,6 +6,7 @@
 #include <castkit/gltf/gltf.hpp>
 #include <chrono>
 #include <fstream>
+#include <set>
 
 #include "gltf_scene.hpp"
 
@@ -285,6 +286,37 @@ TEST_F(GltfFidelity, FarKeysExportAtTheirFramesOnly) {
     auto written = gltf::write(scene.document, dir / "far.glb", {}, export_warnings);
     ASSERT_FALSE(written.has_value());
     EXPECT_NE(written.error().message.find("max_samples"), std::string::npos);
+}
+
+// An animation file without a model (one .glb per move, as games ship them) keeps every curve
+// by node name through glTF and back; one whose curves name nothing still writes a valid glb.
+TEST_F(GltfFidelity, AnimationWithoutAModelSurvivesAndValidates) {
+    AnimScene scene;
+    std::erase_if(scene.document.roots[0]->children,
+                  [](auto& child) { return child->is(cast::NodeId::Model); });
+    scene.curve("hip", "tx", {0, 10}, {0.0f, 2.0f});
+    scene.rotation("hip", {0, 10}, {axis_angle_xyzw({0, 1, 0}, 0), axis_angle_xyzw({0, 1, 0}, 40)});
+    export_json(scene.document);
+    EXPECT_EQ(run_gltf_validator(dir / "out.glb").exit_code, 0);
+    auto read = gltf::read(dir / "out.glb", warnings);
+    ASSERT_TRUE(read.has_value()) << read.error().to_string();
+    std::set<std::string> keyed;
+    for (cast::Animation animation : read->animations())
+        for (cast::Curve curve : animation.curves())
+            keyed.insert(fmt::format("{}.{}", *curve.node_name(), *curve.key_property()));
+    EXPECT_EQ(keyed, (std::set<std::string>{"hip.rq", "hip.tx", "hip.ty", "hip.tz"}));
+
+    Diagnostics export_warnings;
+    ASSERT_TRUE(gltf::write(*read, dir / "again.glb", {}, export_warnings).has_value());
+    AnimScene events;
+    std::erase_if(events.document.roots[0]->children,
+                  [](auto& child) { return child->is(cast::NodeId::Model); });
+    cast::NotificationTrack footstep = events.animation.add_notification_track();
+    footstep.set_name("footstep");
+    footstep.set_key_frames(std::vector<std::uint32_t>{3, 7});
+    ASSERT_TRUE(gltf::write(events.document, dir / "events.glb", {}, export_warnings).has_value());
+    EXPECT_EQ(run_gltf_validator(dir / "events.glb").exit_code, 0);
+    EXPECT_FALSE(gltf_json(dir / "events.glb").contains("scenes"));
 }
 
 }  // namespace

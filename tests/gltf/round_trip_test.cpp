@@ -55,7 +55,9 @@ TEST_P(GltfRoundTrip, GeometryWeightsSkeletonAndPosesSurvive) {
     const std::filesystem::path dir = temp_dir(std::string("gltf-round-trip-") + (GetParam() + 1));
     const std::filesystem::path file = dir / (std::string("hero") + GetParam());
     Diagnostics warnings;
-    ASSERT_TRUE(gltf::write(original.document, file, {.binary = std::string(GetParam()) == ".glb"},
+    ASSERT_TRUE(gltf::write(original.document, file,
+                            {.binary = std::string(GetParam()) == ".glb",
+                             .textures = TextureMode::Reference},
                             warnings)
                     .has_value());
     auto read = gltf::read(file, warnings);

@@ -20,8 +20,15 @@ file(GLOB library "${prefix}/lib*/libcastkit.a" "${prefix}/lib*/castkit.lib")
 if(NOT library)
   message(FATAL_ERROR "no castkit library in ${prefix}")
 endif()
-run("list the library's symbols" "${NM}" -C --defined-only --extern-only ${library})
-string(REGEX MATCHALL "[^\n]*[^_A-Za-z0-9]tinygltf::[^\n]*" leaked "${last_output}")
+# The symbol list of a Debug sanitizer build is tens of megabytes: it goes to a file, read line by
+# line, because a regular expression over the whole output in memory takes minutes in CMake.
+set(symbols "${WORK_DIR}/symbols.txt")
+execute_process(COMMAND "${NM}" -C --defined-only --extern-only ${library}
+                RESULT_VARIABLE code OUTPUT_FILE "${symbols}" ERROR_VARIABLE err)
+if(NOT code EQUAL 0)
+  message(FATAL_ERROR "listing the library's symbols failed (${code}):\n${err}")
+endif()
+file(STRINGS "${symbols}" leaked REGEX "[^_A-Za-z0-9]tinygltf::")
 if(leaked)
   list(LENGTH leaked count)
   list(GET leaked 0 first)

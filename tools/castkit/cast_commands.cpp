@@ -1,4 +1,4 @@
-// info, dump and convert: the commands that work on any format castkit reads.
+// info and dump: the commands that work on any format castkit reads.
 #include <fmt/format.h>
 
 #include <castkit/cast/dump.hpp>
@@ -14,8 +14,6 @@ void print_diagnostics(const Diagnostics& diagnostics) {
     for (const Diagnostic& d : diagnostics) fmt::print(stderr, "{}\n", d.to_string());
 }
 
-namespace {
-
 const FormatInfo* pick_format(const std::string& path, const std::string& name) {
     if (!name.empty()) {
         const FormatInfo* format = format_by_name(name);
@@ -30,6 +28,8 @@ const FormatInfo* pick_format(const std::string& path, const std::string& name) 
                    path);
     return format;
 }
+
+namespace {
 
 void print_stdout(const std::string& text) {
     (void)platform::write_stdout(std::as_bytes(std::span(text)));
@@ -61,7 +61,6 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
         std::vector<std::string> inputs;
         std::string input, output, from, to;
         bool json = false;
-        WriteOptions write_options;
         std::size_t max_elements = 8;
     };
     auto options = std::make_shared<Options>();
@@ -103,43 +102,6 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
         else
             out = cast::dump_text(*document, {.max_elements = options->max_elements});
         print_stdout(out);
-    });
-
-    CLI::App* convert =
-        app.add_subcommand("convert", "Convert between formats (or rewrite a file)");
-    convert->add_option("input", options->input, "Input file ('-' for stdin)")->required();
-    convert->add_option("output", options->output, "Output file ('-' for stdout)")->required();
-    convert->add_option("--from", options->from, "Input format, overriding the extension");
-    convert->add_option("--to", options->to, "Output format, overriding the extension");
-    convert->add_flag("--inline-instances", options->write_options.inline_instances,
-                      "glTF: merge the files Instances reference instead of naming them");
-    convert->add_option("--textures", options->write_options.side_files.folders,
-                        "Folder to read referenced textures from, besides the input's folder "
-                        "(repeatable)");
-    convert->add_flag("--allow-any-path", options->write_options.side_files.allow_any_path,
-                      "Read files the input names anywhere: absolute paths, '..' and links");
-    convert->callback([options, &exit_code] {
-        auto document = load(options->input, options->from);
-        if (!document) {
-            exit_code = kInvalidInput;
-            return;
-        }
-        print_diagnostics(document->warnings);
-        std::string to = options->to;
-        if (to.empty() && options->output == "-") to = "cast";
-        const FormatInfo* format = pick_format(options->output, to);
-        if (format == nullptr) {
-            exit_code = kUsage;
-            return;
-        }
-        Diagnostics warnings;
-        auto written = format->write(*document, platform::path_from_utf8(options->output),
-                                     options->write_options, warnings);
-        print_diagnostics(warnings);
-        if (!written) {
-            fmt::print(stderr, "{}\n", written.error().to_string());
-            exit_code = kInvalidInput;
-        }
     });
 }
 

@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
     castkit::cli::register_cast_commands(app, exit_code);
     castkit::cli::register_validate_commands(app, exit_code);
     castkit::cli::register_anim_commands(app, exit_code);
+    castkit::cli::register_convert_command(app, exit_code);
     try {
         // UTF-8 arguments on every system (file names outside the Windows code page).
         std::vector<std::string> arguments = castkit::platform::utf8_arguments(argc, argv);

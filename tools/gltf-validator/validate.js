@@ -25,11 +25,14 @@ async function main() {
         const report = await validator.validateBytes(new Uint8Array(fs.readFileSync(file)), {
             uri: path.basename(file),
             maxIssues: 0,
-            // Buffers beside the file are read; textures are referenced, not required.
+            // Buffers and images beside the file are read (and images validated); a texture
+            // that is only referenced and not there is not required.
             externalResourceFunction: (uri) => new Promise((resolve, reject) => {
                 const resource = path.join(path.dirname(file), decodeURIComponent(uri));
-                if (!/\.bin$/i.test(uri)) return reject(new Error('texture not loaded'));
-                fs.readFile(resource, (error, data) => error ? reject(error) : resolve(new Uint8Array(data)));
+                fs.readFile(resource, (error, data) => {
+                    if (!error) return resolve(new Uint8Array(data));
+                    reject(/\.bin$/i.test(uri) ? error : new Error('texture not loaded'));
+                });
             }),
         });
         // castkit references textures by URI and never ships them: an image that was not loaded

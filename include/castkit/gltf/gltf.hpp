@@ -1,12 +1,13 @@
 // glTF 2.0 bridge: a Cast document written as glTF (.glb, or .gltf with a .bin beside it) and
 // glTF read back into a Cast document. Meshes, skins, morph targets, PBR materials, Model and
 // bone transforms and animations travel both ways; whatever glTF cannot hold is named in a
-// warning. Textures are referenced by URI, never loaded.
+// warning. Textures are embedded, copied beside the output or referenced (TextureMode).
 #pragma once
 
 #include <castkit/cast/document.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
+#include <castkit/formats.hpp>
 #include <cstdint>
 #include <filesystem>
 
@@ -18,6 +19,10 @@ struct ExportOptions {
     // Resolve Instance nodes (read the .cast files they reference) and merge their models in,
     // instead of writing nodes that name the files in `extras`.
     bool inline_instances = false;
+    // Texture files named by materials are read where `side_files` allows (the source
+    // document's folder, then its folders), and embedded, copied or referenced as `textures` says.
+    TextureMode textures = TextureMode::Automatic;
+    SideFilePolicy side_files = {};
     // Animation export samples poses at the key frames (and at every frame for channels glTF
     // cannot interpolate exactly). More samples than this in one document (frames × bones,
     // summed over animations) is an error rather than an unbounded allocation.

@@ -129,8 +129,9 @@ std::int16_t FromCast::texture(const cast::File& file, const std::string& path) 
         texture.wrap_s = original->wrap_s;
         texture.wrap_t = original->wrap_t;
     } else if (texture.png.empty()) {
-        report_.warn(path, fmt::format("texture not embedded, the DMF texture has no image: {}",
-                                       image.error().message));
+        report_.warn(
+            path, fmt::format("texture '{}' could not be read ({}); the DMF texture has no image",
+                              file_path, image.error().message));
     }
     auto index = static_cast<std::int16_t>(model_.textures.size());
     model_.textures.push_back(std::move(texture));

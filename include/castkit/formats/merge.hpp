@@ -1,0 +1,37 @@
+// Many inputs, one scene: the animations of separate files (one `.seanim` per move beside a
+// `.semodel`, say) moved into the document of the model they animate, so any writer that can
+// hold both (Cast, glTF) writes them as one file. docs/workflows.md describes the rules.
+#pragma once
+
+#include <castkit/cast/document.hpp>
+#include <castkit/diagnostic.hpp>
+#include <string>
+#include <vector>
+
+namespace castkit::formats {
+
+// One animation file to merge: its document, and the name its animations take when they have
+// none (the file's stem).
+struct AnimationSource {
+    cast::Document document;
+    std::string name;
+};
+
+// What one merge did: the animations now in the model document, by name, in order.
+struct MergeResult {
+    std::vector<std::string> merged;
+};
+
+// Moves every Animation of each source into `model`'s first Root (added when there is none).
+// Each animation keeps its own name, else takes its source's; a name already taken gets a
+// "_2", "_3", … suffix. Curves are matched to the model by the name they key: bones exactly,
+// then case-insensitively (rule 24); blend shapes (`bs`) and visibility (`vb`) targets as the
+// animation evaluator binds them. Curves naming nothing in the model are dropped with one
+// warning per animation that lists them; an animation whose curves match nothing is not merged
+// and is reported as an error; a source without animations is an error too. The moved nodes
+// get fresh hashes from `model` (rule 12) and keep their links. `model` retains each source's
+// buffers. O(curves + bones).
+MergeResult merge(cast::Document& model, std::vector<AnimationSource> animations,
+                  Diagnostics& diagnostics);
+
+}  // namespace castkit::formats

@@ -1,0 +1,210 @@
+// formats::merge: animations from separate files moved into a model's document.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <castkit/anim/animation.hpp>
+#include <castkit/anim/skeleton.hpp>
+#include <castkit/cast/nodes.hpp>
+#include <castkit/formats/merge.hpp>
+#include <memory>
+#include <set>
+#include <unordered_map>
+
+namespace castkit::formats {
+namespace {
+
+// Everything in the model that an animation's curves may name.
+struct Targets {
+    std::vector<anim::Skeleton> skeletons;
+    std::set<std::string, std::less<>> blend_shapes;
+    std::set<std::string, std::less<>> nodes;  // models, meshes, hairs (for `vb`)
+
+    bool has_bone(std::string_view name) const {
+        for (const anim::Skeleton& skeleton : skeletons)
+            if (skeleton.find_bone(name) >= 0) return true;
+        return false;
+    }
+    // True when the curve keys something in the model; curves without a name or with an
+    // unknown `kp` are the evaluator's to report, so they count as neither matched nor missing.
+    std::optional<bool> matches(const cast::Curve& curve) const {
+        auto name = curve.node_name();
+        auto channel = anim::channel_from_key_property(curve.key_property().value_or(""));
+        if (!name || !channel) return std::nullopt;
+        if (*channel == anim::Channel::BlendShape) return blend_shapes.contains(*name);
+        if (*channel == anim::Channel::Visibility) return has_bone(*name) || nodes.contains(*name);
+        return has_bone(*name);
+    }
+};
+
+// The model's skeletons and named nodes. Skeletons that do not build (a parent cycle) only
+// lose their bones for matching; writers report them. O(bones + children).
+Targets collect_targets(cast::Document& model) {
+    Targets targets;
+    for (const cast::Model& m : model.models()) {
+        if (cast::Skeleton skeleton = m.skeleton()) {
+            Diagnostics ignored;
+            if (auto built = anim::build_skeleton(skeleton, ignored))
+                targets.skeletons.push_back(std::move(*built));
+        }
+        anim::BindingTargets named = anim::binding_targets(m);
+        targets.blend_shapes.insert(named.blend_shapes.begin(), named.blend_shapes.end());
+        targets.nodes.insert(named.nodes.begin(), named.nodes.end());
+    }
+    return targets;
+}
+
+// The node names a merged animation's hash links hold (IK handles and constraints in its own
+// Skeleton); every other property is data and keeps its value.
+constexpr std::string_view kLinkProperties[] = {"sb", "eb", "tb", "pv", "pb", "cb"};
+
+void collect_nodes(cast::Node& node, std::vector<cast::Node*>& out) {
+    out.push_back(&node);
+    for (auto& child : node.children) collect_nodes(*child, out);
+}
+
+// Gives `animation` and its descendants fresh hashes from `model`, rewriting the links among
+// them, so nothing collides with the model's hashes (rule 12). O(nodes).
+void rehash(cast::Node& animation, cast::Document& model) {
+    std::vector<cast::Node*> nodes;
+    collect_nodes(animation, nodes);
+    std::unordered_map<std::uint64_t, std::uint64_t> renamed;
+    for (cast::Node* node : nodes) {
+        const std::uint64_t fresh = model.next_hash();
+        renamed.emplace(node->hash, fresh);
+        node->hash = fresh;
+    }
+    for (cast::Node* node : nodes)
+        for (std::string_view name : kLinkProperties) {
+            const cast::Property* link = node->find(name);
+            if (link == nullptr || link->type() != cast::PropertyType::Integer64 ||
+                link->count() != 1)
+                continue;
+            if (auto it = renamed.find(link->integer(0)); it != renamed.end())
+                cast::NodeView(node, nullptr, &model).set_hash_link(std::string(name), it->second);
+        }
+}
+
+struct Merger {
+    cast::Document& model;
+    Targets targets;
+    Diagnostics& diagnostics;
+    std::set<std::string, std::less<>> names;
+    MergeResult result;
+
+    Diagnostic report(Severity severity, const std::string& file, std::string path,
+                      std::string rule, std::string message) {
+        Diagnostic d;
+        d.severity = severity;
+        d.file = file;
+        d.path = std::move(path);
+        d.rule = std::move(rule);
+        d.message = std::move(message);
+        return d;
+    }
+
+    // `wanted`, or the first of `wanted_2`, `wanted_3`, … not yet taken.
+    std::string unique_name(const std::string& wanted) {
+        std::string name = wanted;
+        for (int n = 2; names.contains(name); ++n) name = fmt::format("{}_{}", wanted, n);
+        names.insert(name);
+        return name;
+    }
+
+    // Drops the curves that name nothing in the model; false when nothing matched at all.
+    bool bind(cast::Node& animation, const std::string& file, const std::string& path) {
+        std::vector<std::string> missing;
+        std::size_t matched = 0, curves = 0;
+        std::erase_if(animation.children, [&](const std::unique_ptr<cast::Node>& child) {
+            if (!child->is(cast::NodeId::Curve)) return false;
+            ++curves;
+            const cast::Curve curve(child.get(), &animation, &model);
+            const std::optional<bool> match = targets.matches(curve);
+            if (!match || *match) {
+                matched += match ? 1 : 0;
+                return false;
+            }
+            std::string name(curve.node_name().value_or(""));
+            if (std::find(missing.begin(), missing.end(), name) == missing.end())
+                missing.push_back(std::move(name));
+            return true;
+        });
+        if (curves > 0 && matched == 0) {
+            diagnostics.push_back(report(
+                Severity::Error, file, path, "merge.no-match",
+                fmt::format("none of the animation's {} curves names a bone, blend shape or node "
+                            "of the model; the animation was not merged",
+                            curves)));
+            return false;
+        }
+        if (!missing.empty())
+            diagnostics.push_back(
+                report(Severity::Warning, file, path, "merge.unmatched-curves",
+                       fmt::format("the model has no {}: their curves were dropped",
+                                   fmt::join(missing, ", "))));
+        return true;
+    }
+
+    void merge_source(AnimationSource source, cast::Node& target_root) {
+        const std::string file =
+            source.document.source_name.empty() ? source.name : source.document.source_name;
+        std::vector<std::unique_ptr<cast::Node>> taken;
+        std::vector<std::string> paths;
+        bool has_models = false;
+        std::size_t r = 0;
+        for (auto& root : source.document.roots) {
+            if (!root->is(cast::NodeId::Root)) continue;
+            std::size_t a = 0;
+            std::erase_if(root->children, [&](std::unique_ptr<cast::Node>& child) {
+                has_models = has_models || child->is(cast::NodeId::Model);
+                if (!child->is(cast::NodeId::Animation)) return false;
+                paths.push_back(fmt::format("root[{}]/animation[{}]", r, a++));
+                taken.push_back(std::move(child));
+                return true;
+            });
+            ++r;
+        }
+        if (taken.empty()) {
+            diagnostics.push_back(report(Severity::Error, file, "", "merge.no-animation",
+                                         "the file holds no animation to merge"));
+            return;
+        }
+        if (has_models)
+            diagnostics.push_back(report(Severity::Warning, file, "", "merge.models-ignored",
+                                         "the file's models were not merged, only its animations"));
+        for (std::size_t i = 0; i < taken.size(); ++i) {
+            cast::Node& animation = *taken[i];
+            if (!bind(animation, file, paths[i])) continue;
+            cast::Animation view(&animation, &target_root, &model);
+            auto own = view.name();
+            const std::string name =
+                unique_name(own && !own->empty() ? std::string(*own) : source.name);
+            if (!own || *own != name) view.set_name(name);
+            rehash(animation, model);
+            target_root.add_child(std::move(taken[i]));
+            result.merged.push_back(name);
+        }
+        // The moved nodes' payloads may view the source's buffers.
+        model.retain(std::make_shared<cast::Document>(std::move(source.document)));
+    }
+};
+
+cast::Node& first_root(cast::Document& model) {
+    for (auto& root : model.roots)
+        if (root->is(cast::NodeId::Root)) return *root;
+    return model.add_root().node();
+}
+
+}  // namespace
+
+MergeResult merge(cast::Document& model, std::vector<AnimationSource> animations,
+                  Diagnostics& diagnostics) {
+    Merger merger{model, collect_targets(model), diagnostics, {}, {}};
+    for (const cast::Animation& existing : model.animations())
+        if (auto name = existing.name()) merger.names.emplace(*name);
+    cast::Node& root = first_root(model);
+    for (AnimationSource& source : animations) merger.merge_source(std::move(source), root);
+    return std::move(merger.result);
+}
+
+}  // namespace castkit::formats

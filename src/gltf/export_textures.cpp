@@ -1,0 +1,229 @@
+// Texture files into the exported glTF: each image the materials reference (a URI holding the
+// path the Cast document names) is read where the side-file policy allows (beside the source
+// document or in the texture folders), then embedded in the binary buffer, written beside the
+// output, or left as a reference. Images that cannot be found (or may not be read) stay
+// references to the path the document names; images that cannot be decoded are removed with the
+// texture slots that used them, so the file stays valid.
+#include "export_textures.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <castkit/side_files.hpp>
+#include <set>
+
+#include "../formats/common/images.hpp"
+#include "../platform/platform.hpp"
+
+namespace castkit::gltf::detail {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The path a URI written by export_material names: %XX decoded.
+std::string uri_to_path(std::string_view uri) {
+    std::string out;
+    for (std::size_t i = 0; i < uri.size(); ++i) {
+        if (uri[i] == '%' && i + 2 < uri.size() &&
+            std::isxdigit(static_cast<unsigned char>(uri[i + 1])) &&
+            std::isxdigit(static_cast<unsigned char>(uri[i + 2]))) {
+            out += static_cast<char>(std::stoi(std::string(uri.substr(i + 1, 2)), nullptr, 16));
+            i += 2;
+        } else {
+            out += uri[i];
+        }
+    }
+    return out;
+}
+
+// A relative URI for a file name beside the output.
+std::string name_to_uri(std::string_view name) {
+    std::string out;
+    for (char c : name) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (std::isalnum(byte) || c == '-' || c == '.' || c == '_' || c == '~')
+            out += c;
+        else
+            out += fmt::format("%{:02X}", byte);
+    }
+    return out;
+}
+
+class TexturePlacer {
+  public:
+    TexturePlacer(Exporter& exporter, const fs::path& source, const fs::path& output)
+        : exporter_(exporter), source_(source), output_(output), mode_(exporter.options.textures) {
+        if (mode_ == TextureMode::Automatic)
+            mode_ = exporter.options.binary ? TextureMode::Embed : TextureMode::Copy;
+    }
+
+    void run() {
+        if (mode_ == TextureMode::Reference) return;
+        std::vector<bool> keep(exporter_.model.images.size(), true);
+        for (std::size_t i = 0; i < keep.size(); ++i) keep[i] = place(i);
+        remove_images(keep);
+    }
+
+  private:
+    Exporter& exporter_;
+    fs::path source_, output_;
+    TextureMode mode_;
+    std::set<std::string> written_names_;
+
+    // Embeds or copies image `index`; false when it must be removed.
+    bool place(std::size_t index) {
+        tinygltf::Image& image = exporter_.model.images[index];
+        if (image.uri.empty()) return true;
+        const std::string named = uri_to_path(image.uri);
+        const std::string where = fmt::format("/images/{}", index);
+        const SideFilePolicy& policy = exporter_.options.side_files;
+        const Expected<fs::path> found = resolve_side_file(named, source_, policy);
+        if (!found) {
+            exporter_.warn(where, fmt::format("texture {}; it stays a reference to that path",
+                                              found.error().message));
+            return true;
+        }
+        auto bytes = read_resolved_side_file(*found, source_, policy);
+        if (!bytes) {
+            exporter_.warn(where, fmt::format("texture '{}' could not be read ({}); its texture "
+                                              "slots were dropped",
+                                              named, bytes.error().message));
+            return false;
+        }
+        images::GltfImage prepared =
+            images::prepare_for_gltf(*bytes, platform::utf8_of(found->filename()));
+        if (prepared.outcome == images::Outcome::Failed) {
+            exporter_.warn(where, fmt::format("texture '{}' could not be decoded ({}); its texture "
+                                              "slots were dropped",
+                                              named, prepared.message));
+            return false;
+        }
+        if (prepared.outcome == images::Outcome::External) {
+            keep_external(image, *found, *bytes, named, prepared.message, where);
+            return true;
+        }
+        if (mode_ == TextureMode::Embed) {
+            image.mimeType = prepared.mime_type;
+            image.bufferView = exporter_.add_view(own(std::move(prepared.bytes)), 0);
+            image.uri.clear();
+            return true;
+        }
+        const std::string name =
+            unique_name(prepared.converted ? platform::utf8_of(found->stem()) + ".png"
+                                           : platform::utf8_of(found->filename()));
+        if (!write_beside(name, prepared.bytes, named, where)) return false;
+        image.uri = name_to_uri(name);
+        return true;
+    }
+
+    // BC6H/BC7: the file itself, copied beside a .gltf, or referenced where it is from a .glb.
+    void keep_external(tinygltf::Image& image, const fs::path& found,
+                       std::span<const std::byte> bytes, const std::string& named,
+                       const std::string& why, const std::string& where) {
+        if (mode_ == TextureMode::Copy) {
+            const std::string name = unique_name(platform::utf8_of(found.filename()));
+            if (write_beside(name, bytes, named, where)) {
+                image.uri = name_to_uri(name);
+                exporter_.warn(where, fmt::format("texture '{}' uses {}: copied beside the output "
+                                                  "as it is, glTF viewers may not show it",
+                                                  named, why));
+                return;
+            }
+        }
+        std::error_code error;
+        const fs::path relative = fs::relative(fs::absolute(found, error),
+                                               fs::absolute(output_, error).parent_path(), error);
+        const std::u8string generic = relative.generic_u8string();
+        const std::string shown(generic.begin(), generic.end());
+        image.uri = uri_path(shown);
+        exporter_.warn(where, fmt::format("texture '{}' uses {}: it stays an external file, "
+                                          "referenced as '{}', glTF viewers may not show it",
+                                          named, why, shown));
+    }
+
+    static std::string uri_path(const std::string& path) {
+        std::string out;
+        std::size_t start = 0;
+        for (std::size_t slash; (slash = path.find('/', start)) != std::string::npos;
+             start = slash + 1)
+            out += name_to_uri(path.substr(start, slash - start)) + "/";
+        return out + name_to_uri(path.substr(start));
+    }
+
+    std::string unique_name(const std::string& wanted) {
+        std::string name = wanted;
+        const fs::path stem = platform::path_from_utf8(wanted).stem(),
+                       extension = platform::path_from_utf8(wanted).extension();
+        for (int n = 2; written_names_.contains(name); ++n)
+            name = fmt::format("{}_{}{}", platform::utf8_of(stem), n, platform::utf8_of(extension));
+        written_names_.insert(name);
+        return name;
+    }
+
+    bool write_beside(const std::string& name, std::span<const std::byte> bytes,
+                      const std::string& named, const std::string& where) {
+        const fs::path target = output_.parent_path() / platform::path_from_utf8(name);
+        auto file = platform::create_atomic_file(target, bytes.size());
+        Expected<void> written =
+            file ? (*file)->write(bytes) : Expected<void>(make_error(file.error()));
+        if (written) written = (*file)->commit();
+        if (!written) {
+            exporter_.warn(where, fmt::format("texture '{}' could not be written beside the output "
+                                              "({}); its texture slots were dropped",
+                                              named, written.error().message));
+            return false;
+        }
+        return true;
+    }
+
+    // Drops the images marked false, the textures that show them and the material slots that
+    // use those textures, renumbering what stays. O(images + textures + materials).
+    void remove_images(const std::vector<bool>& keep) {
+        tinygltf::Model& model = exporter_.model;
+        if (std::find(keep.begin(), keep.end(), false) == keep.end()) return;
+        std::vector<int> image_index(keep.size(), -1);
+        std::vector<tinygltf::Image> images;
+        for (std::size_t i = 0; i < keep.size(); ++i)
+            if (keep[i]) {
+                image_index[i] = static_cast<int>(images.size());
+                images.push_back(std::move(model.images[i]));
+            }
+        model.images = std::move(images);
+        std::vector<int> texture_index(model.textures.size(), -1);
+        std::vector<tinygltf::Texture> textures;
+        for (std::size_t t = 0; t < model.textures.size(); ++t) {
+            tinygltf::Texture& texture = model.textures[t];
+            const int source =
+                texture.source >= 0 && static_cast<std::size_t>(texture.source) < keep.size()
+                    ? image_index[static_cast<std::size_t>(texture.source)]
+                    : -1;
+            if (source < 0) continue;
+            texture.source = source;
+            texture_index[t] = static_cast<int>(textures.size());
+            textures.push_back(std::move(texture));
+        }
+        model.textures = std::move(textures);
+        auto remap = [&](int& index) {
+            if (index >= 0) index = texture_index[static_cast<std::size_t>(index)];
+        };
+        for (tinygltf::Material& material : model.materials) {
+            remap(material.pbrMetallicRoughness.baseColorTexture.index);
+            remap(material.pbrMetallicRoughness.metallicRoughnessTexture.index);
+            remap(material.normalTexture.index);
+            remap(material.occlusionTexture.index);
+            const bool had_emissive = material.emissiveTexture.index >= 0;
+            remap(material.emissiveTexture.index);
+            // The factor was 1 only to let the texture through; without it the surface would glow.
+            if (had_emissive && material.emissiveTexture.index < 0)
+                material.emissiveFactor = {0.0, 0.0, 0.0};
+        }
+    }
+};
+
+}  // namespace
+
+void place_textures(Exporter& exporter, const fs::path& source, const fs::path& output) {
+    TexturePlacer(exporter, source, output).run();
+}
+
+}  // namespace castkit::gltf::detail

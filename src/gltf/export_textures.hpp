@@ -1,0 +1,19 @@
+// Texture files travelling with a glTF export: found, then embedded, copied or referenced.
+#pragma once
+
+#include <filesystem>
+
+#include "export_internal.hpp"
+
+namespace castkit::gltf::detail {
+
+// Embeds every image the exported materials name in the binary buffer (Embed), writes it
+// beside `output` (Copy), or leaves the URIs as they are (Reference), as the exporter's
+// options say. Images are read where options.side_files allows (castkit/side_files.hpp);
+// images that cannot be found or may not be read stay references (as the document names them);
+// images that cannot be decoded are removed with the texture slots that use them; each is
+// named in a warning. O(total texture bytes).
+void place_textures(Exporter& exporter, const std::filesystem::path& source,
+                    const std::filesystem::path& output);
+
+}  // namespace castkit::gltf::detail

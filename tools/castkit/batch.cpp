@@ -1,0 +1,399 @@
+// The folder converter: a list of tasks claimed by a pool of threads (one per core unless -j),
+// each reading, merging and writing one file through the format registry; the main thread
+// draws the progress line and writes the summary and the JSON report.
+#include "batch.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <castkit/cast/nodes.hpp>
+#include <castkit/formats/merge.hpp>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "../../src/platform/platform.hpp"
+#include "commands.hpp"
+
+namespace castkit::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kInterrupted = 130;
+constexpr auto kRedraw = std::chrono::milliseconds(100);
+
+// Set by Ctrl-C: workers finish the file they are writing and claim no more.
+std::atomic<bool> interrupted{false};
+extern "C" void on_interrupt(int) { interrupted.store(true); }
+
+enum class Status { Converted, Warned, Failed, Skipped };
+
+const char* status_name(Status status) {
+    switch (status) {
+        case Status::Converted:
+            return "converted";
+        case Status::Warned:
+            return "warned";
+        case Status::Failed:
+            return "failed";
+        case Status::Skipped:
+            return "skipped";
+    }
+    return "failed";
+}
+
+struct Task {
+    fs::path input, output;
+    std::uint64_t bytes = 0;
+    // Filled by the worker that ran it.
+    Status status = Status::Failed;
+    Diagnostics warnings, errors;
+    std::uint64_t output_bytes = 0;
+    double milliseconds = 0;
+    bool done = false;
+};
+
+std::string lower(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+// The extension of `path` that its format matched (".dmf.json" rather than ".json").
+std::size_t matched_extension_length(const fs::path& path) {
+    const FormatInfo* format = format_for_path(path);
+    if (format == nullptr) return platform::utf8_of(path.extension()).size();
+    const std::string name = lower(platform::utf8_of(path.filename()));
+    std::size_t best = 0;
+    for (std::string_view ext : format->extensions)
+        if (name.ends_with(ext)) best = std::max(best, ext.size());
+    return best;
+}
+
+// `path` with '/' separators, as UTF-8 (the JSON report).
+std::string generic_utf8(const fs::path& path) {
+    const std::u8string text = path.generic_u8string();
+    return std::string(text.begin(), text.end());
+}
+
+std::uint64_t file_bytes(const fs::path& path) {
+    std::error_code error;
+    const auto size = fs::file_size(path, error);
+    return error ? 0 : size;
+}
+
+// True when `output` exists and is newer than `input` and every animation.
+bool up_to_date(const fs::path& input, const fs::path& output,
+                const std::vector<fs::path>& animations) {
+    std::error_code error;
+    const auto written = fs::last_write_time(output, error);
+    if (error) return false;
+    if (fs::last_write_time(input, error) >= written || error) return false;
+    for (const fs::path& animation : animations)
+        if (fs::last_write_time(animation, error) >= written || error) return false;
+    return true;
+}
+
+bool has_skeleton(cast::Document& document) {
+    for (const cast::Model& model : document.models())
+        if (model.skeleton()) return true;
+    return false;
+}
+
+class Batch {
+  public:
+    Batch(const BatchOptions& options, const FormatInfo& to)
+        : options_(options), to_(to), terminal_(platform::stdout_is_terminal()) {}
+
+    // The tasks: every readable file under the input folder but the animations and anything
+    // already under the output folder; outputs that two inputs would share keep the input's
+    // extension ("hero.cast.glb", "hero.semodel.glb").
+    Expected<void> plan() {
+        auto inputs = readable_files(options_.input_dir, options_.recursive);
+        if (!inputs) return make_error(inputs.error());
+        std::error_code error;
+        const fs::path output_dir = fs::weakly_canonical(options_.output_dir, error);
+        std::vector<fs::path> animations;
+        for (const fs::path& animation : options_.animations)
+            animations.push_back(fs::weakly_canonical(animation, error));
+        std::map<fs::path, int> uses;
+        for (const fs::path& input : *inputs) {
+            const fs::path canonical = fs::weakly_canonical(input, error);
+            auto [in_output, _] = std::mismatch(output_dir.begin(), output_dir.end(),
+                                                canonical.begin(), canonical.end());
+            if (in_output == output_dir.end()) continue;
+            if (std::find(animations.begin(), animations.end(), canonical) != animations.end())
+                continue;
+            Task task;
+            task.input = input;
+            task.bytes = file_bytes(input);
+            const std::string name = platform::utf8_of(input.filename());
+            const fs::path relative = input.lexically_relative(options_.input_dir);
+            task.output = options_.output_dir / relative.parent_path() /
+                          platform::path_from_utf8(
+                              name.substr(0, name.size() - matched_extension_length(input)) +
+                              std::string(to_.extensions.front()));
+            ++uses[task.output];
+            tasks_.push_back(std::move(task));
+        }
+        for (Task& task : tasks_)
+            if (uses[task.output] > 1)
+                task.output.replace_filename(
+                    platform::path_from_utf8(platform::utf8_of(task.input.filename()) +
+                                             std::string(to_.extensions.front())));
+        // Folders are made here, once, so that workers never race to create the same one.
+        for (const Task& task : tasks_) {
+            fs::create_directories(task.output.parent_path(), error);
+            if (error)
+                return make_error(platform::os_error(task.output.parent_path(),
+                                                     "cannot create the folder", error.value()));
+        }
+        return {};
+    }
+
+    int run() {
+        const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+        const unsigned jobs = static_cast<unsigned>(std::min<std::size_t>(
+            options_.jobs == 0 ? cores : options_.jobs, std::max<std::size_t>(1, tasks_.size())));
+        for (const Task& task : tasks_) total_bytes_ += task.bytes;
+        auto previous = std::signal(SIGINT, on_interrupt);
+        start_ = Clock::now();
+        std::vector<std::thread> workers;
+        for (unsigned i = 0; i < jobs; ++i) workers.emplace_back([this] { work(); });
+        {
+            std::unique_lock lock(mutex_);
+            // Redrawn at most every 100 ms: a fast batch finishes thousands of files a second.
+            Clock::time_point drawn;
+            while (finished_ < tasks_.size() && !(interrupted && running_ == 0 && claimed_done())) {
+                changed_.wait_for(lock, std::chrono::milliseconds(200));
+                if (terminal_ && !options_.quiet && Clock::now() - drawn > kRedraw) {
+                    draw_progress();
+                    drawn = Clock::now();
+                }
+            }
+        }
+        for (std::thread& worker : workers) worker.join();
+        std::signal(SIGINT, previous);
+        seconds_ = std::chrono::duration<double>(Clock::now() - start_).count();
+        if (terminal_ && !options_.quiet) fmt::print("\r\033[K");
+        if (!options_.quiet) print_summary(jobs);
+        if (!options_.report.empty())
+            if (auto written = write_report(jobs); !written) {
+                fmt::print(stderr, "{}\n", written.error().to_string());
+                return kInvalidInput;
+            }
+        if (interrupted) return kInterrupted;
+        return count(Status::Failed) > 0 ? kInvalidInput : kSuccess;
+    }
+
+  private:
+    const BatchOptions& options_;
+    const FormatInfo& to_;
+    const bool terminal_;
+    std::vector<Task> tasks_;
+    std::atomic<std::size_t> next_{0};
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::size_t finished_ = 0, running_ = 0, failed_ = 0;
+    std::uint64_t total_bytes_ = 0, done_bytes_ = 0;
+    Clock::time_point start_;
+    double seconds_ = 0;
+
+    bool claimed_done() const { return next_.load() >= tasks_.size() || interrupted; }
+
+    void work() {
+        while (!interrupted) {
+            const std::size_t index = next_.fetch_add(1);
+            if (index >= tasks_.size()) break;
+            {
+                std::lock_guard lock(mutex_);
+                ++running_;
+            }
+            Task& task = tasks_[index];
+            const auto begun = Clock::now();
+            convert(task);
+            task.milliseconds =
+                std::chrono::duration<double, std::milli>(Clock::now() - begun).count();
+            std::lock_guard lock(mutex_);
+            --running_;
+            ++finished_;
+            done_bytes_ += task.bytes;
+            task.done = true;
+            if (task.status == Status::Failed) {
+                ++failed_;
+                if (terminal_ && !options_.quiet) fmt::print("\r\033[K");
+                std::fflush(stdout);
+                for (const Diagnostic& d : task.errors) fmt::print(stderr, "{}\n", d.to_string());
+            }
+            changed_.notify_all();
+        }
+        std::lock_guard lock(mutex_);
+        changed_.notify_all();
+    }
+
+    // Reads, merges and writes one file; every problem lands in the task. O(file size).
+    void convert(Task& task) {
+        if (!options_.force && up_to_date(task.input, task.output, options_.animations)) {
+            task.status = Status::Skipped;
+            return;
+        }
+        const FormatInfo* from =
+            options_.from.empty() ? format_for_path(task.input) : format_by_name(options_.from);
+        auto document = from->read(task.input, task.warnings);
+        if (!document) {
+            task.errors.push_back(document.error());
+            task.status = Status::Failed;
+            return;
+        }
+        if (from->name == "cast") task.warnings = document->warnings;
+        if (!options_.animations.empty() && has_skeleton(*document)) merge(task, *document);
+        Diagnostics written_warnings;
+        auto written = to_.write(*document, task.output, options_.write_options, written_warnings);
+        task.warnings.insert(task.warnings.end(), written_warnings.begin(), written_warnings.end());
+        if (!written) task.errors.push_back(written.error());
+        task.output_bytes = written ? file_bytes(task.output) : 0;
+        task.status = !task.errors.empty()     ? Status::Failed
+                      : !task.warnings.empty() ? Status::Warned
+                                               : Status::Converted;
+    }
+
+    // --anims: every animation file read again for each model (merging consumes them).
+    void merge(Task& task, cast::Document& document) {
+        std::vector<formats::AnimationSource> sources;
+        for (const fs::path& path : options_.animations) {
+            const FormatInfo* format = format_for_path(path);
+            Diagnostics warnings;
+            auto animation = format->read(path, warnings);
+            if (!animation) {
+                task.errors.push_back(animation.error());
+                continue;
+            }
+            sources.push_back({std::move(*animation), source_stem(path)});
+        }
+        Diagnostics diagnostics;
+        formats::merge(document, std::move(sources), diagnostics);
+        for (Diagnostic& d : diagnostics)
+            (d.severity == Severity::Error ? task.errors : task.warnings).push_back(std::move(d));
+    }
+
+    std::size_t count(Status status) const {
+        return static_cast<std::size_t>(
+            std::count_if(tasks_.begin(), tasks_.end(),
+                          [&](const Task& task) { return task.done && task.status == status; }));
+    }
+
+    // "[ 120/ 400] 30% 12.4 MB/s ETA 0:07, 2 failed"; caller holds the lock.
+    void draw_progress() {
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+        const double rate = elapsed > 0 ? static_cast<double>(done_bytes_) / elapsed : 0;
+        const double left = rate > 0 ? static_cast<double>(total_bytes_ - done_bytes_) / rate : 0;
+        const auto eta = static_cast<long>(left);
+        fmt::print("\r\033[K{}/{} files, {:.1f} MB/s, ETA {}:{:02}, {} failed", finished_,
+                   tasks_.size(), rate / 1e6, eta / 60, eta % 60, failed_);
+        std::fflush(stdout);
+    }
+
+    void print_summary(unsigned jobs) const {
+        const double mb = static_cast<double>(done_bytes_) / 1e6;
+        fmt::print("{} files: {} converted, {} with warnings, {} failed, {} skipped{}\n",
+                   tasks_.size(), count(Status::Converted), count(Status::Warned),
+                   count(Status::Failed), count(Status::Skipped),
+                   interrupted
+                       ? fmt::format(", {} not started (interrupted)", tasks_.size() - finished_)
+                       : "");
+        fmt::print("{:.1f} MB in {:.2f} s on {} threads ({:.0f} files/s, {:.1f} MB/s)\n", mb,
+                   seconds_, jobs, seconds_ > 0 ? static_cast<double>(finished_) / seconds_ : 0,
+                   seconds_ > 0 ? mb / seconds_ : 0);
+    }
+
+    Expected<void> write_report(unsigned jobs) const {
+        auto messages = [](const Diagnostics& diagnostics) {
+            nlohmann::json out = nlohmann::json::array();
+            for (const Diagnostic& d : diagnostics) out.push_back(d.to_string());
+            return out;
+        };
+        nlohmann::json files = nlohmann::json::array();
+        for (const Task& task : tasks_)
+            files.push_back({{"input", generic_utf8(task.input)},
+                             {"output", generic_utf8(task.output)},
+                             {"status", task.done ? status_name(task.status) : "not-started"},
+                             {"warnings", messages(task.warnings)},
+                             {"errors", messages(task.errors)},
+                             {"bytes", task.bytes},
+                             {"output_bytes", task.output_bytes},
+                             {"milliseconds", task.milliseconds}});
+        const nlohmann::json report{{"input", generic_utf8(options_.input_dir)},
+                                    {"output", generic_utf8(options_.output_dir)},
+                                    {"format", std::string(to_.name)},
+                                    {"jobs", jobs},
+                                    {"seconds", seconds_},
+                                    {"summary",
+                                     {{"files", tasks_.size()},
+                                      {"converted", count(Status::Converted)},
+                                      {"warned", count(Status::Warned)},
+                                      {"failed", count(Status::Failed)},
+                                      {"skipped", count(Status::Skipped)}}},
+                                    {"files", std::move(files)}};
+        const std::string text = report.dump(2) + "\n";
+        auto file = platform::create_atomic_file(options_.report, text.size());
+        if (!file) return make_error(file.error());
+        if (auto ok = (*file)->write(std::as_bytes(std::span(text))); !ok) return ok;
+        return (*file)->commit();
+    }
+};
+
+}  // namespace
+
+Expected<std::vector<fs::path>> readable_files(const fs::path& dir, bool recursive) {
+    std::vector<fs::path> files;
+    std::error_code error;
+    auto add = [&](const fs::directory_entry& entry) {
+        if (entry.is_regular_file(error) && format_for_path(entry.path()) != nullptr)
+            files.push_back(entry.path());
+    };
+    if (recursive) {
+        for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end;
+             it.increment(error))
+            add(*it);
+    } else {
+        for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error))
+            add(*it);
+    }
+    if (error) return make_error(platform::os_error(dir, "cannot list the folder", error.value()));
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+std::string source_stem(const fs::path& path) {
+    const std::string name = platform::utf8_of(path.filename());
+    return name.substr(0, name.size() - matched_extension_length(path));
+}
+
+int run_batch(const BatchOptions& options) {
+    const FormatInfo* to = options.to.empty() ? nullptr : format_by_name(options.to);
+    if (to == nullptr) {
+        fmt::print(stderr, "castkit: convert: a folder needs --to FORMAT (one of:");
+        for (const FormatInfo& format : all_formats()) fmt::print(stderr, " {}", format.name);
+        fmt::print(stderr, ")\n");
+        return kUsage;
+    }
+    if (!options.from.empty() && format_by_name(options.from) == nullptr) {
+        fmt::print(stderr, "castkit: unknown format '{}'\n", options.from);
+        return kUsage;
+    }
+    Batch batch(options, *to);
+    if (auto planned = batch.plan(); !planned) {
+        fmt::print(stderr, "{}\n", planned.error().to_string());
+        return kInvalidInput;
+    }
+    return batch.run();
+}
+
+}  // namespace castkit::cli
