@@ -51,7 +51,10 @@ inline Expected<cast::Document> read_as(std::string_view format, cast::Bytes byt
         if (!model) return make_error(model.error());
         return k3d::to_cast(*model, file, warnings);
     }
-    return gltf::read_bytes(bytes, file, warnings);
+    const ReadContext context{.name = file};
+    auto document = gltf::read(bytes, context);
+    warnings.insert(warnings.end(), context.warnings.begin(), context.warnings.end());
+    return document;
 }
 
 }  // namespace castkit::fuzz

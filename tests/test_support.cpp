@@ -92,16 +92,21 @@ std::string slurp(const std::filesystem::path& path) {
 }
 }  // namespace
 
-CommandResult run_cli(const std::string& arguments) {
+CommandResult run_cli(const std::string& arguments) { return run_cli_in("", arguments); }
+
+CommandResult run_cli_in(const std::string& prefix, const std::string& arguments,
+                         const std::string& stdout_path) {
     static int counter = 0;
     auto dir = std::filesystem::temp_directory_path();
     std::string stem =
         "castkit-cli-" + std::to_string(process_id()) + "-" + std::to_string(counter++);
     auto out = dir / (stem + ".out");
     auto err = dir / (stem + ".err");
-    std::string command = std::string("\"") + CASTKIT_CLI + "\" " + arguments + " >\"" +
-                          out.string() + "\" 2>\"" + err.string() + "\"";
-    CommandResult result{run_shell(command), slurp(out), slurp(err)};
+    const std::string target = stdout_path.empty() ? out.string() : stdout_path;
+    std::string command = prefix + "\"" + CASTKIT_CLI + "\" " + arguments + " >\"" + target +
+                          "\" 2>\"" + err.string() + "\"";
+    CommandResult result{run_shell(command), stdout_path.empty() ? slurp(out) : std::string(),
+                         slurp(err)};
     std::filesystem::remove(out);
     std::filesystem::remove(err);
     return result;

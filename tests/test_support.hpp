@@ -27,5 +27,9 @@ struct CommandResult {
 };
 // Runs the castkit CLI with `arguments` (a shell-quoted UTF-8 string).
 CommandResult run_cli(const std::string& arguments);
+// run_cli with `prefix` before the command (such as "cd DIR && ") and, when `stdout_path` is not
+// empty, standard output sent there instead of captured.
+CommandResult run_cli_in(const std::string& prefix, const std::string& arguments,
+                         const std::string& stdout_path = "");
 
 }  // namespace castkit::test

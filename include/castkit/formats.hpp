@@ -1,11 +1,15 @@
-// Every file format castkit reads or writes, behind one interface: each converts to and from
-// the Cast document (the hub), so `castkit convert` and `info` work for any pair.
+// Every file format castkit reads or writes, behind one interface: bytes in, a Cast document
+// out, and back into a Sink. Each format converts to and from the Cast document (the hub), so
+// `castkit convert` and `info` work for any pair. Files and standard input are touched only at
+// the edge (read_file, write_file), once.
 #pragma once
 
 #include <castkit/cast/document.hpp>
 #include <castkit/side_files.hpp>
+#include <castkit/sink.hpp>
 #include <filesystem>
-#include <optional>
+#include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -19,25 +23,48 @@ enum class TextureMode {
     Reference,  // the paths the document names, as URIs; nothing is read
 };
 
-// What a caller may ask of any writer; each format uses the options that apply to it.
-struct WriteOptions {
-    // glTF: merge the files Instances reference instead of naming them in `extras`.
+// Options for the formats that use them; each format reads what applies to it and ignores the
+// rest.
+struct FormatOptions {
+    // glTF export: merge the files Instances reference instead of naming them in `extras`.
     bool inline_instances = false;
-    // glTF: where textures go (embedded, copied or referenced).
+    // glTF export: where textures go.
     TextureMode textures = TextureMode::Automatic;
-    // Where files the document names (textures) may be read from: the source file's folder,
-    // then `side_files.folders` (`--textures DIR`) (castkit/side_files.hpp).
-    SideFilePolicy side_files = {};
+    // Where the files a document names (textures, instances) may be read from: the base folder,
+    // then side_files.folders (--textures DIR), within the policy of castkit/side_files.hpp.
+    // DMF import writes each embedded PNG into the first of those folders as
+    // `<texture name>.png` and names that file in the Cast File (with none, the images stay
+    // behind, with a warning).
+    SideFilePolicy side_files{};
 };
+
+// Everything a format needs around the bytes it reads or writes: the name diagnostics give, the
+// folder that relative file names (a .gltf's buffers, the textures and instances a document
+// names) resolve against, the options, and the one list every warning goes to.
+struct Context {
+    // Name used in diagnostics: the path, "<stdin>", or empty for unnamed memory.
+    std::string name{};
+    // Side files resolve against this folder; empty is the working folder.
+    std::filesystem::path base{};
+    FormatOptions options{};
+    // Warnings of every reader and writer the context is passed to, in order. Mutable so that a
+    // context passed as const still collects them.
+    mutable Diagnostics warnings{};
+};
+using ReadContext = Context;
+using WriteContext = Context;
 
 struct FormatInfo {
     std::string_view name;                     // "cast", "seanim", …
     std::vector<std::string_view> extensions;  // ".cast"; longest match wins (".dmf.json")
-    // Reads a file into a Cast document; warnings name what was approximated.
-    Expected<cast::Document> (*read)(const std::filesystem::path& path, Diagnostics& warnings);
-    // Writes a Cast document; warnings name what the format cannot hold and was dropped.
-    Expected<void> (*write)(cast::Document& document, const std::filesystem::path& path,
-                            const WriteOptions& options, Diagnostics& warnings);
+    // Parses `bytes` into a Cast document; warnings name what was approximated. The document
+    // may view `bytes` (Cast payloads are not copied): keep them alive as long as the document,
+    // or retain their owner in it as read_file does.
+    Expected<cast::Document> (*read)(cast::Bytes bytes, const ReadContext& context);
+    // Writes a Cast document into `sink`; warnings name what the format cannot hold and was
+    // dropped.
+    Expected<void> (*write)(const cast::Document& document, Sink& sink,
+                            const WriteContext& context);
 };
 
 // All registered formats.
@@ -46,5 +73,43 @@ const std::vector<FormatInfo>& all_formats();
 const FormatInfo* format_for_path(const std::filesystem::path& path);
 // The format with this name, or nullptr.
 const FormatInfo* format_by_name(std::string_view name);
+
+namespace formats {
+
+// A context for the file `path`: its name and its folder as the base ("-" is "<stdin>" with the
+// working folder).
+Context context_for(const std::filesystem::path& path, FormatOptions options = {});
+
+// The bytes of an input and what keeps them alive: a mapped file or a buffer of standard input.
+struct Input {
+    cast::Bytes bytes;
+    std::shared_ptr<const void> owner;
+};
+
+// Maps `path` read-only, or reads all of standard input once for "-". O(1) for a file until its
+// pages are touched; O(size) for standard input.
+Expected<Input> read_input(const std::filesystem::path& path);
+
+// Parses `input` with `format`; the document keeps the input's bytes alive. Every finding
+// carries a stable id (docs/diagnostics.md): "<format>.read" where the format gives no finer one.
+// O(input size).
+Expected<cast::Document> read(const FormatInfo& format, Input input, const ReadContext& context);
+
+// read_input(path), then read(). O(file size).
+Expected<cast::Document> read_file(const FormatInfo& format, const std::filesystem::path& path,
+                                   const ReadContext& context);
+
+// Writes `document` with `format` into `sink`; findings without a finer id get
+// "<format>.write". O(output size).
+Expected<void> write(const FormatInfo& format, const cast::Document& document, Sink& sink,
+                     const WriteContext& context);
+
+// Writes `document` with `format` to `path` atomically (a temporary file renamed when the whole
+// output is written; on failure `path` is left as it was), or to standard output for "-".
+// Fails when any byte cannot be written.
+Expected<void> write_file(const FormatInfo& format, const cast::Document& document,
+                          const std::filesystem::path& path, const WriteContext& context);
+
+}  // namespace formats
 
 }  // namespace castkit

@@ -41,10 +41,4 @@ Expected<std::vector<std::byte>> read_side_file(std::string_view reference,
                                                 const std::filesystem::path& source_file,
                                                 const SideFilePolicy& policy);
 
-// The bytes of a file resolve_side_file returned, refused when larger than policy.max_size.
-// O(file size).
-Expected<std::vector<std::byte>> read_resolved_side_file(const std::filesystem::path& location,
-                                                         const std::filesystem::path& source_file,
-                                                         const SideFilePolicy& policy);
-
 }  // namespace castkit

@@ -6,91 +6,48 @@
 #include <cmath>
 #include <iterator>
 
+#include "../json/writer.hpp"
+
 namespace castkit::cast {
 namespace {
 
 using Out = std::back_insert_iterator<std::string>;
 
-void json_string(std::string& out, std::string_view text) {
-    out += '"';
-    for (char c : text) {
-        switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\r':
-                out += "\\r";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20)
-                    fmt::format_to(Out(out), "\\u{:04x}", static_cast<unsigned char>(c));
-                else
-                    out += c;
-        }
-    }
-    out += '"';
-}
-
-// Shortest round-trip text for the stored precision; non-finite values as strings.
-template <class T>
-void json_number(std::string& out, T value) {
-    if (std::isnan(value))
-        out += "\"nan\"";
-    else if (std::isinf(value))
-        out += value > 0 ? "\"inf\"" : "\"-inf\"";
-    else
-        fmt::format_to(Out(out), "{}", value);
-}
-
 // The strings of an `s` property in one pass (Property::string(i) rescans from the start, which
 // would make a property of many strings quadratic).
-void json_strings(std::string& out, const Property& p) {
+void json_strings(json::Writer& out, const Property& p) {
     std::string_view rest(reinterpret_cast<const char*>(p.bytes().data()), p.bytes().size());
-    out += '[';
+    out.begin_array();
     for (std::size_t i = 0; i < p.size(); ++i) {
-        if (i) out += ',';
         const std::size_t end = std::min(rest.find('\0'), rest.size());
-        json_string(out, rest.substr(0, end));
+        out.string(rest.substr(0, end));
         rest.remove_prefix(std::min(end + 1, rest.size()));
     }
-    out += ']';
+    out.end_array();
 }
 
-void json_values(std::string& out, const Property& p) {
+void json_values(json::Writer& out, const Property& p) {
     if (p.type() == PropertyType::String) return json_strings(out, p);
     const std::size_t n = p.size();
     const std::size_t width = p.type() == PropertyType::Vector2   ? 2
                               : p.type() == PropertyType::Vector3 ? 3
                               : p.type() == PropertyType::Vector4 ? 4
                                                                   : 0;
-    out += '[';
+    out.begin_array();
     for (std::size_t i = 0; i < n; ++i) {
-        if (i) out += ',';
         if (is_integer_type(p.type())) {
-            fmt::format_to(Out(out), "{}", p.integer(i));
+            out.unsigned_integer(p.integer(i));
         } else if (p.type() == PropertyType::Float) {
-            json_number(out, static_cast<float>(p.number(i)));
+            out.number(static_cast<float>(p.number(i)));
         } else if (p.type() == PropertyType::Double) {
-            json_number(out, p.number(i));
+            out.number(p.number(i));
         } else {
-            out += '[';
-            for (std::size_t c = 0; c < width; ++c) {
-                if (c) out += ',';
-                json_number(out, p.component(i, c));
-            }
-            out += ']';
+            out.begin_array();
+            for (std::size_t c = 0; c < width; ++c) out.number(p.component(i, c));
+            out.end_array();
         }
     }
-    out += ']';
+    out.end_array();
 }
 
 std::string id_text(std::uint32_t id) {
@@ -98,37 +55,43 @@ std::string id_text(std::uint32_t id) {
     return fmt::format("{:#010x}", id);
 }
 
-void json_node(std::string& out, const Node& node) {
-    out += "{\"id\":";
-    json_string(out, id_text(node.id));
-    fmt::format_to(Out(out), ",\"hash\":\"{:#018x}\",\"properties\":[", node.hash);
-    for (std::size_t i = 0; i < node.properties.size(); ++i) {
-        const Property& p = node.properties[i];
-        if (i) out += ',';
-        out += "{\"name\":";
-        json_string(out, p.name());
-        fmt::format_to(Out(out), ",\"type\":\"{}\",\"values\":", type_name(p.type()));
+void json_node(json::Writer& out, const Node& node) {
+    out.begin_object();
+    out.key("id");
+    out.string(id_text(node.id));
+    out.key("hash");
+    out.string(fmt::format("{:#018x}", node.hash));
+    out.key("properties");
+    out.begin_array();
+    for (const Property& p : node.properties) {
+        out.begin_object();
+        out.key("name");
+        out.string(p.name());
+        out.key("type");
+        out.string(type_name(p.type()));
+        out.key("values");
         json_values(out, p);
-        out += '}';
+        out.end_object();
     }
-    out += "],\"children\":[";
-    for (std::size_t i = 0; i < node.children.size(); ++i) {
-        if (i) out += ',';
-        json_node(out, *node.children[i]);
-    }
-    out += ']';
+    out.end_array();
+    out.key("children");
+    out.begin_array();
+    for (const auto& child : node.children) json_node(out, *child);
+    out.end_array();
     if (!node.opaque.empty()) {
-        out += ",\"opaque\":\"";
+        std::string hex;
+        hex.reserve(node.opaque.size() * 2);
         for (std::byte b : node.opaque)
-            fmt::format_to(Out(out), "{:02x}", static_cast<unsigned>(b));
-        out += '"';
+            fmt::format_to(Out(hex), "{:02x}", static_cast<unsigned>(b));
+        out.key("opaque");
+        out.string(hex);
     }
-    out += '}';
+    out.end_object();
 }
 
 void text_element(std::string& out, const Property& p, std::size_t i) {
     if (p.type() == PropertyType::String) {
-        json_string(out, p.string(i));
+        json::append_string(out, p.string(i));
     } else if (is_integer_type(p.type())) {
         fmt::format_to(Out(out), "{}", p.integer(i));
     } else if (p.type() == PropertyType::Float) {
@@ -179,13 +142,18 @@ std::string dump_text(const Document& document, const DumpOptions& options) {
 }
 
 void dump_json(const Document& document, std::string& out) {
-    fmt::format_to(Out(out), "{{\"version\":{},\"flags\":{},\"roots\":[", document.version,
-                   document.flags);
-    for (std::size_t i = 0; i < document.roots.size(); ++i) {
-        if (i) out += ',';
-        json_node(out, *document.roots[i]);
-    }
-    out += "]}\n";
+    json::Writer writer(out);
+    writer.begin_object();
+    writer.key("version");
+    writer.unsigned_integer(document.version);
+    writer.key("flags");
+    writer.unsigned_integer(document.flags);
+    writer.key("roots");
+    writer.begin_array();
+    for (const auto& root : document.roots) json_node(writer, *root);
+    writer.end_array();
+    writer.end_object();
+    out += '\n';
 }
 
 }  // namespace castkit::cast

@@ -127,7 +127,6 @@ std::string info_text(Document& document, std::uint64_t file_bytes, std::string_
                            instance.reference_file() ? quoted(instance.reference_file().path())
                                                      : "(unresolved)");
     }
-    for (const Diagnostic& warning : document.warnings) out += warning.to_string() + '\n';
     return out;
 }
 

@@ -58,8 +58,11 @@ class Reader {
                                     const PathStep& step, std::uint16_t type_id,
                                     std::uint32_t opaque_properties, std::uint32_t opaque_children);
 
-    Diagnostic at(std::size_t offset, const PathStep* step, std::string message) const {
+    // A finding at `offset` and `step`'s node path with the stable id `rule` (docs/diagnostics.md).
+    Diagnostic at(std::size_t offset, const PathStep* step, std::string rule,
+                  std::string message) const {
         Diagnostic d;
+        d.rule = std::move(rule);
         d.file = document_.source_name;
         d.offset = offset;
         if (step != nullptr) d.path = format_path(step);
@@ -67,9 +70,8 @@ class Reader {
         return d;
     }
     void warn(std::size_t offset, const PathStep* step, std::string rule, std::string message) {
-        Diagnostic d = at(offset, step, std::move(message));
+        Diagnostic d = at(offset, step, std::move(rule), std::move(message));
         d.severity = Severity::Warning;
-        d.rule = std::move(rule);
         document_.warnings.push_back(std::move(d));
     }
 
@@ -80,18 +82,18 @@ class Reader {
 
 Expected<void> Reader::read_file() {
     if (data_.size() < kFileHeaderSize)
-        return make_error(at(0, nullptr,
+        return make_error(at(0, nullptr, "cast.truncated",
                              fmt::format("truncated header: a cast file starts with 16 bytes, this "
                                          "one has {}",
                                          data_.size())));
     if (load<std::uint32_t>(data_.data()) != kMagic)
-        return make_error(at(0, nullptr, "not a cast file (bad magic)"));
+        return make_error(at(0, nullptr, "cast.bad-magic", "not a cast file (bad magic)"));
     document_.version = load<std::uint32_t>(data_.data() + 4);
     std::uint32_t root_count = load<std::uint32_t>(data_.data() + 8);
     document_.flags = load<std::uint32_t>(data_.data() + 12);
     if (document_.version != 1)
         return make_error(
-            at(4, nullptr,
+            at(4, nullptr, "cast.unsupported-version",
                fmt::format("unsupported version {} (castkit reads version 1)", document_.version)));
     if (document_.flags != 0)
         warn(12, nullptr, "cast.flags",
@@ -99,7 +101,7 @@ Expected<void> Reader::read_file() {
 
     std::size_t pos = kFileHeaderSize;
     if (root_count > (data_.size() - pos) / kNodeHeaderSize)
-        return make_error(at(8, nullptr,
+        return make_error(at(8, nullptr, "cast.count-past-end",
                              fmt::format("header claims {} roots but only {} bytes follow",
                                          root_count, data_.size() - pos)));
     document_.roots.reserve(root_count);
@@ -123,10 +125,10 @@ Expected<std::unique_ptr<Node>> Reader::read_node(std::size_t& pos, std::size_t 
                                                   const PathStep& step, std::uint32_t depth) {
     const std::size_t start = pos;
     if (depth > options_.max_depth)
-        return make_error(
-            at(start, &step, fmt::format("nodes nested deeper than {}", options_.max_depth)));
+        return make_error(at(start, &step, "cast.too-deep",
+                             fmt::format("nodes nested deeper than {}", options_.max_depth)));
     if (bound - pos < kNodeHeaderSize)
-        return make_error(at(start, &step,
+        return make_error(at(start, &step, "cast.truncated",
                              fmt::format("truncated: the file ends {} bytes into this node's "
                                          "24-byte header",
                                          bound - pos)));
@@ -143,11 +145,11 @@ Expected<std::unique_ptr<Node>> Reader::read_node(std::size_t& pos, std::size_t 
     const std::size_t left = bound - pos;
     if (property_count > left / kPropertyHeaderSize)
         return make_error(at(
-            start + 16, &step,
+            start + 16, &step, "cast.count-past-end",
             fmt::format("node claims {} properties but has {} bytes left", property_count, left)));
     if (child_count > left / kNodeHeaderSize)
         return make_error(
-            at(start + 20, &step,
+            at(start + 20, &step, "cast.count-past-end",
                fmt::format("node claims {} children but has {} bytes left", child_count, left)));
 
     // Counts are reserved only up to a small cap and grown by what is actually read: a node may
@@ -204,7 +206,7 @@ Expected<void> Reader::read_property(Node& node, std::size_t& pos, std::size_t b
             header_left >= 2
                 ? fmt::format(" (type {})", type_text(load<std::uint16_t>(data_.data() + pos)))
                 : std::string();
-        return make_error(at(start, &step,
+        return make_error(at(start, &step, "cast.truncated",
                              fmt::format("truncated: the file ends {} bytes into the 8-byte header "
                                          "of property {} of {}{}",
                                          header_left, index + 1, property_count, type)));
@@ -220,7 +222,7 @@ Expected<void> Reader::read_property(Node& node, std::size_t& pos, std::size_t b
     const auto type = static_cast<PropertyType>(type_id);
     pos += kPropertyHeaderSize;
     if (bound - pos < name_size)
-        return make_error(at(start + 2, &step,
+        return make_error(at(start + 2, &step, "cast.truncated",
                              fmt::format("truncated: the name of property {} of {} has {} bytes "
                                          "but the file ends after {}",
                                          index + 1, property_count, name_size, bound - pos)));
@@ -236,7 +238,7 @@ Expected<void> Reader::read_property(Node& node, std::size_t& pos, std::size_t b
         for (std::uint32_t i = 0; i < count; ++i) {
             const void* nul = std::memchr(begin + scanned, 0, left - scanned);
             if (nul == nullptr)
-                return make_error(at(pos + scanned, &step,
+                return make_error(at(pos + scanned, &step, "cast.truncated",
                                      fmt::format("truncated: string {} of {} in property '{}' has "
                                                  "no NUL before the end of the file",
                                                  i + 1, count, name)));
@@ -250,7 +252,7 @@ Expected<void> Reader::read_property(Node& node, std::size_t& pos, std::size_t b
             // A claim that fits the node's own NodeSize means the file was cut short; anything
             // else is a corrupt count.
             const bool truncated = double(pos) + claimed <= double(node_end);
-            return make_error(at(start + 4, &step,
+            return make_error(at(start + 4, &step, "cast.count-past-end",
                                  fmt::format("{}property '{}' claims {} {} values ({}) but the "
                                              "node has {} bytes left",
                                              truncated ? "truncated: " : "", name, count,
@@ -270,7 +272,7 @@ Expected<void> Reader::read_opaque_tail(Node& node, std::size_t property_start,
                                         std::uint32_t opaque_children) {
     // Rule 6: only NodeSize can say where this node ends; it must lie inside the parent.
     if (declared_end < property_start || declared_end > bound)
-        return make_error(at(node_start + 4, &step,
+        return make_error(at(node_start + 4, &step, "cast.unknowable-size",
                              fmt::format("unknown property type {}: its size is unknowable "
                                          "and NodeSize ({} bytes) does not end inside the file",
                                          type_text(type_id), declared_end - node_start)));

@@ -102,6 +102,7 @@ Expected<void> check_sizes(const Document& document, const std::vector<std::uint
         if (size > 0xFFFFFFFFu) {
             Diagnostic d;
             d.file = document.source_name;
+            d.rule = "cast.node-too-large";
             d.message = fmt::format(
                 "a node of {} bytes does not fit Cast's 32-bit NodeSize; split the scene", size);
             return make_error(d);
@@ -140,6 +141,11 @@ Expected<std::vector<std::byte>> write_to_buffer(const Document& document) {
     });
     if (!ok) return make_error(ok.error());
     return buffer;
+}
+
+Expected<void> write(const Document& document, Sink& sink) {
+    sink.reserve(file_size(document));
+    return write_document(document, [&](Bytes bytes) { return sink.write(bytes); });
 }
 
 Expected<void> write(const Document& document, const std::filesystem::path& path) {

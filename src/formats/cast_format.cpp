@@ -4,16 +4,16 @@
 namespace castkit::formats {
 namespace {
 
-Expected<cast::Document> read_cast(const std::filesystem::path& path, Diagnostics& warnings) {
-    auto document = path == "-" ? cast::read_stdin() : cast::open(path);
+Expected<cast::Document> read_cast(cast::Bytes bytes, const ReadContext& context) {
+    auto document = cast::read(bytes, {.source_name = context.name});
     if (document)
-        warnings.insert(warnings.end(), document->warnings.begin(), document->warnings.end());
+        context.warnings.insert(context.warnings.end(), document->warnings.begin(),
+                                document->warnings.end());
     return document;
 }
 
-Expected<void> write_cast(cast::Document& document, const std::filesystem::path& path,
-                          const WriteOptions&, Diagnostics&) {
-    return cast::write(document, path);
+Expected<void> write_cast(const cast::Document& document, Sink& sink, const WriteContext&) {
+    return cast::write(document, sink);
 }
 
 }  // namespace

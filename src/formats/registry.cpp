@@ -1,8 +1,11 @@
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <castkit/formats.hpp>
 #include <cctype>
 
 #include "../platform/platform.hpp"
+#include "common/file_sink.hpp"
 #include "registry_entries.hpp"
 
 namespace castkit {
@@ -32,5 +35,96 @@ const FormatInfo* format_by_name(std::string_view name) {
         if (format.name == name) return &format;
     return nullptr;
 }
+
+namespace formats {
+namespace {
+
+// Standard output as a sink.
+class StdoutSink final : public Sink {
+  public:
+    Expected<void> write(std::span<const std::byte> data) override {
+        return platform::write_stdout(data);
+    }
+};
+
+// Every finding of one read or write gets a stable id: those the format left without one get
+// "<format>.read" or "<format>.write" (docs/diagnostics.md). O(findings).
+void identify(Diagnostic& d, std::string_view format, std::string_view phase) {
+    if (d.rule.empty()) d.rule = fmt::format("{}.{}", format, phase);
+}
+
+template <class T>
+Expected<T> identified(Expected<T> result, const Context& context, std::size_t first_warning,
+                       std::string_view format, std::string_view phase) {
+    for (std::size_t i = first_warning; i < context.warnings.size(); ++i)
+        identify(context.warnings[i], format, phase);
+    if (result) return result;
+    Diagnostic error = result.error();
+    identify(error, format, phase);
+    return make_error(std::move(error));
+}
+
+}  // namespace
+
+Context context_for(const std::filesystem::path& path, FormatOptions options) {
+    Context context;
+    context.options = std::move(options);
+    if (path == "-") {
+        context.name = "<stdin>";
+    } else {
+        context.name = platform::utf8_of(path);
+        context.base = path.parent_path();
+    }
+    return context;
+}
+
+Expected<Input> read_input(const std::filesystem::path& path) {
+    if (path == "-") {
+        auto input = platform::read_stdin();
+        if (!input) return make_error(input.error());
+        auto buffer = std::make_shared<const std::vector<std::byte>>(std::move(*input));
+        const cast::Bytes bytes(*buffer);
+        return Input{bytes, std::move(buffer)};
+    }
+    auto mapped = platform::map_file(path);
+    if (!mapped) return make_error(mapped.error());
+    const cast::Bytes bytes = (*mapped)->bytes();
+    return Input{bytes, std::move(*mapped)};
+}
+
+Expected<cast::Document> read(const FormatInfo& format, Input input, const ReadContext& context) {
+    const std::size_t first_warning = context.warnings.size();
+    auto document =
+        identified(format.read(input.bytes, context), context, first_warning, format.name, "read");
+    if (document) document->retain(std::move(input.owner));
+    return document;
+}
+
+Expected<cast::Document> read_file(const FormatInfo& format, const std::filesystem::path& path,
+                                   const ReadContext& context) {
+    auto input = read_input(path);
+    if (!input) return make_error(input.error());
+    return read(format, std::move(*input), context);
+}
+
+Expected<void> write(const FormatInfo& format, const cast::Document& document, Sink& sink,
+                     const WriteContext& context) {
+    const std::size_t first_warning = context.warnings.size();
+    return identified(format.write(document, sink, context), context, first_warning, format.name,
+                      "write");
+}
+
+Expected<void> write_file(const FormatInfo& format, const cast::Document& document,
+                          const std::filesystem::path& path, const WriteContext& context) {
+    if (path == "-") {
+        StdoutSink sink;
+        return write(format, document, sink, context);
+    }
+    FileSink sink(path);
+    if (auto written = write(format, document, sink, context); !written) return written;
+    return sink.commit();
+}
+
+}  // namespace formats
 
 }  // namespace castkit

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "../formats/common/base64.hpp"
 #include "../platform/platform.hpp"
 #include "export_internal.hpp"
 #include "problem.hpp"
@@ -98,8 +99,9 @@ Expected<std::string> serialise_json(tinygltf::Model& model, std::size_t length,
     tinygltf::TinyGLTF writer;
     try {
         if (!writer.WriteGltfSceneToStream(&model, stream, false, false))
-            return make_error(
-                problem(platform::utf8_of(path), "", "tinygltf could not serialise the scene"));
+            return make_error(problem(platform::utf8_of(path), "",
+                                      "tinygltf could not serialise the scene", Severity::Error,
+                                      "gltf.export"));
         // tinygltf declares a buffer by the bytes it holds; ours go to the file directly.
         nlohmann::json json = nlohmann::json::parse(stream.str());
         if (has_buffer) {
@@ -110,7 +112,8 @@ Expected<std::string> serialise_json(tinygltf::Model& model, std::size_t length,
         return json.dump();
     } catch (const std::exception& error) {
         return make_error(problem(platform::utf8_of(path), "",
-                                  fmt::format("serialising glTF JSON: {}", error.what())));
+                                  fmt::format("serialising glTF JSON: {}", error.what()),
+                                  Severity::Error, "gltf.export"));
     }
 }
 
@@ -120,36 +123,52 @@ void put_u32(std::vector<std::byte>& out, std::uint32_t value) {
     out.insert(out.end(), bytes.begin(), bytes.end());
 }
 
-Expected<void> write_atomic(
-    const std::filesystem::path& path,
-    std::initializer_list<std::span<const std::span<const std::byte>>> groups) {
-    auto file = platform::create_atomic_file(path);
-    if (!file) return make_error(file.error());
+// Writes the parts of `groups` in order into `sink`. O(size).
+Expected<void> write_parts(
+    Sink& sink, std::initializer_list<std::span<const std::span<const std::byte>>> groups) {
     for (auto parts : groups)
         for (std::span<const std::byte> part : parts)
-            if (auto written = (*file)->write(part); !written) return written;
-    return (*file)->commit();
+            if (auto written = sink.write(part); !written) return written;
+    return {};
+}
+
+// The binary parts as one base64 data URI, for a .gltf that has no folder to put a .bin in.
+std::string data_uri(std::span<const std::span<const std::byte>> binary, std::size_t size) {
+    std::vector<std::byte> joined;
+    joined.reserve(size);
+    for (std::span<const std::byte> part : binary)
+        joined.insert(joined.end(), part.begin(), part.end());
+    return "data:application/octet-stream;base64," + formats::base64_encode(joined);
 }
 
 }  // namespace
 
 Expected<void> write_files(tinygltf::Model& model,
                            std::span<const std::span<const std::byte>> binary, std::size_t size,
-                           const std::filesystem::path& path, bool binary_container) {
+                           Sink& sink, const std::string& name, bool binary_container) {
+    const std::filesystem::path path = platform::path_from_utf8(name);
     // GLB lengths are u32 (the whole file included).
     if (binary_container && size > 0xFFFFFF00u)
         return make_error(
-            problem(platform::utf8_of(path), "",
-                    "the binary data exceeds the 4 GiB a GLB file can hold; write .gltf instead"));
+            problem(name, "",
+                    "the binary data exceeds the 4 GiB a GLB file can hold; write .gltf instead",
+                    Severity::Error, "gltf.glb-too-large"));
     if (!binary_container) {
-        const std::string bin_name = platform::utf8_of(path.stem()) + ".bin";
-        auto json = serialise_json(model, size, size == 0 ? "" : bin_name, path);
+        // The buffer goes beside the file as <stem>.bin; a .gltf written to standard output or
+        // memory carries it as a data URI instead.
+        const std::filesystem::path file = sink.file();
+        const std::string bin_name = file.empty() ? "" : platform::utf8_of(file.stem()) + ".bin";
+        const std::string uri = size == 0 ? "" : file.empty() ? data_uri(binary, size) : bin_name;
+        auto json = serialise_json(model, size, uri, path);
         if (!json) return make_error(json.error());
-        if (size > 0)
-            if (auto written = write_atomic(path.parent_path() / bin_name, {binary}); !written)
-                return written;
-        const std::span<const std::byte> text = std::as_bytes(std::span(*json));
-        return write_atomic(path, {std::span(&text, 1)});
+        if (size > 0 && !file.empty()) {
+            auto bin = platform::create_atomic_file(file.parent_path() / bin_name, size);
+            if (!bin) return make_error(bin.error());
+            for (std::span<const std::byte> part : binary)
+                if (auto written = (*bin)->write(part); !written) return written;
+            if (auto committed = (*bin)->commit(); !committed) return committed;
+        }
+        return sink.write(std::as_bytes(std::span(*json)));
     }
     auto json = serialise_json(model, size, "", path);
     if (!json) return make_error(json.error());
@@ -171,7 +190,8 @@ Expected<void> write_files(tinygltf::Model& model,
                                                            binary_header};
     const std::span<const std::byte> after =
         std::span(kZeros).first(size == 0 ? 0 : binary_padding);
-    return write_atomic(path, {before, binary, std::span(&after, 1)});
+    sink.reserve(total);
+    return write_parts(sink, {before, binary, std::span(&after, 1)});
 }
 
 }  // namespace castkit::gltf::detail

@@ -125,11 +125,12 @@ anim::Transform gltf_local(const anim::Skeleton& skeleton, std::span<const anim:
 bool needs_compensation(const anim::Skeleton& skeleton, std::span<const anim::Transform> locals,
                         std::size_t bone);
 
-// Writes the model (its buffer 0 being the `binary` parts, `size` bytes) to `path` as .glb or
-// .gltf + .bin.
+// Writes the model (its buffer 0 being the `binary` parts, `size` bytes) into `sink` as .glb,
+// or as .gltf with a .bin beside sink.file() (a data URI when the sink is not a file); `name`
+// names the output in diagnostics.
 Expected<void> write_files(tinygltf::Model& model,
                            std::span<const std::span<const std::byte>> binary, std::size_t size,
-                           const std::filesystem::path& path, bool binary_container);
+                           Sink& sink, const std::string& name, bool binary_container);
 
 tinygltf::Value string_value(std::string_view text);
 

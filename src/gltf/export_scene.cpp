@@ -2,12 +2,13 @@
 // Models, Instances (referenced in extras or merged in), then Animations.
 #include <fmt/format.h>
 
-#include <castkit/side_files.hpp>
 #include <deque>
 #include <glm/gtc/quaternion.hpp>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "../formats/common/file_sink.hpp"
+#include "../formats/common/side_files.hpp"
 #include "../platform/platform.hpp"
 #include "export_internal.hpp"
 #include "export_textures.hpp"
@@ -17,19 +18,31 @@ namespace {
 
 constexpr int kMaxInstanceDepth = 16;
 
+// The Cast file an Instance names, found through the side-file policy; the document keeps the
+// mapping alive.
+Expected<cast::Document> read_instance(const Context& context,
+                                       const std::filesystem::path& location) {
+    auto mapped = formats::map_side_file(context, location);
+    if (!mapped) return make_error(mapped.error());
+    auto document = cast::read((*mapped)->bytes(), {.source_name = context.name});
+    if (document) document->retain(*mapped);
+    return document;
+}
+
 struct SceneWriter {
     detail::Exporter& exporter;
     std::set<std::filesystem::path> open_files;  // instance files being merged (cycle guard)
     std::deque<cast::Document>
         inlined;  // kept alive (and in place): exported views point into them
 
-    void export_document(const cast::Document& document, const std::filesystem::path& source,
+    // `folder`: where the document's relative file names resolve.
+    void export_document(const cast::Document& document, const std::filesystem::path& folder,
                          int parent, int depth, bool with_animations) {
         int scene = parent;
         std::string up;
         // Instance files resolve against the scene root `sr`, relative to the file, as the
         // Blender add-on does (docs/blender-addon.md).
-        std::filesystem::path instance_base = source.parent_path();
+        std::filesystem::path instance_base = folder;
         bool scene_root_found = false;
         // Views need a mutable document; the export only reads through them.
         const std::vector<cast::Root> roots = const_cast<cast::Document&>(document).root_nodes();
@@ -95,9 +108,7 @@ struct SceneWriter {
         const int index = exporter.add_node(std::move(node), parent);
         if (!exporter.options.inline_instances) return;
 
-        // Instances are read only where the side-file policy allows (castkit/side_files.hpp).
-        // `base` is the folder the instance's file is resolved in; the policy wants a file in it.
-        auto location = resolve_side_file(file, base / "instance", {});
+        auto location = formats::resolve_side_file({.base = base}, file);
         if (!location) {
             exporter.warn(path, fmt::format("instance not inlined: {}", location.error().message));
             return;
@@ -110,7 +121,8 @@ struct SceneWriter {
                 fmt::format("instance '{}' refers back to a file being merged; not inlined", file));
             return;
         }
-        auto document = cast::open(resolved);
+        auto document =
+            read_instance({.name = platform::utf8_of(resolved), .base = base}, resolved);
         if (!document) {
             exporter.warn(path,
                           fmt::format("instance not inlined: {}", document.error().to_string()));
@@ -120,7 +132,7 @@ struct SceneWriter {
             exporter.warn(path, fmt::format("animations of instance '{}' were not merged", file));
         open_files.insert(resolved);
         inlined.push_back(std::move(*document));
-        export_document(inlined.back(), resolved, index, depth + 1, false);
+        export_document(inlined.back(), resolved.parent_path(), index, depth + 1, false);
         open_files.erase(resolved);
     }
 };
@@ -147,18 +159,31 @@ void read_carried(const cast::Document& document, detail::Exporter& exporter) {
 
 }  // namespace
 
-Expected<void> write(const cast::Document& document, const std::filesystem::path& path,
-                     const ExportOptions& options, Diagnostics& warnings) {
-    detail::Exporter exporter(platform::utf8_of(path), options, warnings);
+Expected<void> write(const cast::Document& document, Sink& sink, const WriteContext& context,
+                     const ExportOptions& options) {
+    detail::Exporter exporter(context.name, options, context.warnings);
     read_carried(document, exporter);
     SceneWriter writer{exporter, {}, {}};
-    const std::filesystem::path source =
-        document.source_name.empty() ? path : std::filesystem::path(document.source_name);
-    writer.export_document(document, source, -1, 0, true);
+    writer.export_document(document, context.base, -1, 0, true);
     if (exporter.failure) return make_error(*exporter.failure);
-    detail::place_textures(exporter, source, path);
-    return detail::write_files(exporter.model, exporter.binary, exporter.binary_size, path,
-                               options.binary);
+    detail::place_textures(exporter, context.base, sink.file());
+    return detail::write_files(exporter.model, exporter.binary, exporter.binary_size, sink,
+                               context.name, options.binary);
+}
+
+Expected<void> write(const cast::Document& document, const std::filesystem::path& path,
+                     const ExportOptions& options, Diagnostics& warnings) {
+    // The document's own folder: instances and textures resolve against where it was read from.
+    const std::filesystem::path source = document.source_name.empty()
+                                             ? path
+                                             : platform::path_from_utf8(document.source_name);
+    WriteContext context = formats::context_for(path);
+    context.base = source.parent_path();
+    formats::FileSink sink(path);
+    auto written = write(document, sink, context, options);
+    warnings.insert(warnings.end(), context.warnings.begin(), context.warnings.end());
+    if (!written) return written;
+    return sink.commit();
 }
 
 }  // namespace castkit::gltf

@@ -9,10 +9,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <castkit/side_files.hpp>
 #include <set>
 
 #include "../formats/common/images.hpp"
+#include "../formats/common/side_files.hpp"
 #include "../platform/platform.hpp"
 
 namespace castkit::gltf::detail {
@@ -51,8 +51,11 @@ std::string name_to_uri(std::string_view name) {
 
 class TexturePlacer {
   public:
-    TexturePlacer(Exporter& exporter, const fs::path& source, const fs::path& output)
-        : exporter_(exporter), source_(source), output_(output), mode_(exporter.options.textures) {
+    TexturePlacer(Exporter& exporter, const fs::path& source_dir, const fs::path& output)
+        : exporter_(exporter),
+          side_{.base = source_dir, .options = {.side_files = exporter.options.side_files}},
+          output_(output),
+          mode_(exporter.options.textures) {
         if (mode_ == TextureMode::Automatic)
             mode_ = exporter.options.binary ? TextureMode::Embed : TextureMode::Copy;
     }
@@ -66,7 +69,8 @@ class TexturePlacer {
 
   private:
     Exporter& exporter_;
-    fs::path source_, output_;
+    const Context side_;  // where texture files are read (the source folder and the policy)
+    fs::path output_;
     TextureMode mode_;
     std::set<std::string> written_names_;
 
@@ -76,22 +80,21 @@ class TexturePlacer {
         if (image.uri.empty()) return true;
         const std::string named = uri_to_path(image.uri);
         const std::string where = fmt::format("/images/{}", index);
-        const SideFilePolicy& policy = exporter_.options.side_files;
-        const Expected<fs::path> found = resolve_side_file(named, source_, policy);
+        const Expected<fs::path> found = formats::resolve_side_file(side_, named);
         if (!found) {
             exporter_.warn(where, fmt::format("texture {}; it stays a reference to that path",
                                               found.error().message));
             return true;
         }
-        auto bytes = read_resolved_side_file(*found, source_, policy);
-        if (!bytes) {
+        auto mapped = formats::map_side_file(side_, *found);
+        if (!mapped) {
             exporter_.warn(where, fmt::format("texture '{}' could not be read ({}); its texture "
                                               "slots were dropped",
-                                              named, bytes.error().message));
+                                              named, mapped.error().message));
             return false;
         }
         images::GltfImage prepared =
-            images::prepare_for_gltf(*bytes, platform::utf8_of(found->filename()));
+            images::prepare_for_gltf((*mapped)->bytes(), platform::utf8_of(found->filename()));
         if (prepared.outcome == images::Outcome::Failed) {
             exporter_.warn(where, fmt::format("texture '{}' could not be decoded ({}); its texture "
                                               "slots were dropped",
@@ -99,7 +102,7 @@ class TexturePlacer {
             return false;
         }
         if (prepared.outcome == images::Outcome::External) {
-            keep_external(image, *found, *bytes, named, prepared.message, where);
+            keep_external(image, *found, (*mapped)->bytes(), named, prepared.message, where);
             return true;
         }
         if (mode_ == TextureMode::Embed) {
@@ -222,8 +225,8 @@ class TexturePlacer {
 
 }  // namespace
 
-void place_textures(Exporter& exporter, const fs::path& source, const fs::path& output) {
-    TexturePlacer(exporter, source, output).run();
+void place_textures(Exporter& exporter, const fs::path& source_dir, const fs::path& output) {
+    TexturePlacer(exporter, source_dir, output).run();
 }
 
 }  // namespace castkit::gltf::detail

@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 
 #include <castkit/gltf/gltf.hpp>
-#include <castkit/side_files.hpp>
 #include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <cstring>
 
+#include "../formats/common/side_files.hpp"
 #include "../formats/registry_entries.hpp"
 #include "../platform/platform.hpp"
 #include "import_internal.hpp"
@@ -26,7 +26,7 @@ std::uint32_t u32_at(std::span<const std::byte> bytes, std::size_t offset) {
 // The GLB header and chunk table, checked so that tinygltf only sees consistent lengths.
 Expected<void> check_glb(std::span<const std::byte> bytes, const std::string& file) {
     auto fail = [&](std::uint64_t offset, std::string message) {
-        Diagnostic d = detail::problem(file, "", std::move(message));
+        Diagnostic d = detail::problem(file, "", std::move(message), Severity::Error, "gltf.glb");
         d.offset = offset;
         return make_error(std::move(d));
     };
@@ -117,61 +117,67 @@ Diagnostic locate(Diagnostic d, std::span<const std::byte> bytes, bool glb) {
     return d;
 }
 
-// tinygltf's file-system callbacks, so that buffer URIs are read only as the side-file policy
-// allows (castkit/side_files.hpp): inside the glTF file's folder, regular files, size-bounded.
-struct SideFiles {
-    std::string source_file;
-    SideFilePolicy policy;
-};
-bool side_file_exists(const std::string& uri, void* user) {
-    const auto* side = static_cast<const SideFiles*>(user);
-    return resolve_side_file(uri, side->source_file, side->policy).has_value();
+// tinygltf's file callbacks, so that the buffers a .gltf names are read as side files of the
+// context (relative to its base folder, through the one side-file policy) and nothing else.
+bool side_file_exists(const std::string& name, void* side_files) {
+    return formats::resolve_side_file(*static_cast<const Context*>(side_files), name).has_value();
 }
-std::string keep_path(const std::string& uri, void*) { return uri; }
-bool read_side(std::vector<unsigned char>* out, std::string* error, const std::string& uri,
-               void* user) {
-    const auto* side = static_cast<const SideFiles*>(user);
-    auto bytes = read_side_file(uri, side->source_file, side->policy);
-    if (!bytes) {
-        if (error != nullptr) *error += bytes.error().message;
+
+std::string keep_path(const std::string& path, void*) { return path; }
+
+bool read_side_file(std::vector<unsigned char>* out, std::string* error, const std::string& name,
+                    void* side_files) {
+    auto mapped = formats::read_side_file(*static_cast<const Context*>(side_files), name);
+    if (!mapped) {
+        *error += mapped.error().message;
         return false;
     }
-    out->resize(bytes->size());
-    if (!bytes->empty()) std::memcpy(out->data(), bytes->data(), bytes->size());
+    const auto bytes = (*mapped)->bytes();
+    const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+    out->assign(data, data + bytes.size());
     return true;
 }
-bool refuse_write(std::string*, const std::string&, const std::vector<unsigned char>&, void*) {
+
+bool refuse_write(std::string* error, const std::string&, const std::vector<unsigned char>&,
+                  void*) {
+    *error += "castkit's glTF reader writes no files";
     return false;
 }
 
-Expected<cast::Document> read_format(const std::filesystem::path& path, Diagnostics& warnings) {
-    return read(path, ReadOptions{}, warnings);
+Expected<cast::Document> read_format(cast::Bytes bytes, const ReadContext& context) {
+    return read(bytes, context);
 }
 
-Expected<void> write_format(bool binary, cast::Document& document,
-                            const std::filesystem::path& path, const WriteOptions& requested,
-                            Diagnostics& warnings) {
+Expected<void> write_format(bool binary, const cast::Document& document, Sink& sink,
+                            const WriteContext& context) {
     ExportOptions options;
     options.binary = binary;
-    options.inline_instances = requested.inline_instances;
-    options.textures = requested.textures;
-    options.side_files = requested.side_files;
-    return write(document, path, options, warnings);
+    options.inline_instances = context.options.inline_instances;
+    options.textures = context.options.textures;
+    options.side_files = context.options.side_files;
+    return write(document, sink, context, options);
 }
 
 }  // namespace
 
 Expected<cast::Document> read(const std::filesystem::path& path, const ReadOptions& options,
                               Diagnostics& warnings) {
-    auto mapped = platform::map_file(path);
-    if (!mapped) return make_error(mapped.error());
-    return read_bytes((*mapped)->bytes(), platform::utf8_of(path), options, warnings);
+    auto input = formats::read_input(path);
+    if (!input) return make_error(input.error());
+    const ReadContext context = formats::context_for(path);
+    // .glb and .gltf read alike: the bytes say which they are. The document copies what it
+    // keeps, so the input may go when this returns.
+    auto document = read(input->bytes, context, options);
+    warnings.insert(warnings.end(), context.warnings.begin(), context.warnings.end());
+    return document;
 }
 
-Expected<cast::Document> read_bytes(cast::Bytes bytes, const std::string& file,
-                                    const ReadOptions& options, Diagnostics& warnings) {
+Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context,
+                              const ReadOptions& options) {
+    const std::string& file = context.name;
     if (bytes.size() > UINT_MAX)
-        return make_error(detail::problem(file, "", "files over 4 GiB are not supported"));
+        return make_error(detail::problem(file, "", "files over 4 GiB are not supported",
+                                          Severity::Error, "gltf.too-large"));
     const bool glb = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
     if (glb)
         if (auto checked = check_glb(bytes, file); !checked) return make_error(checked.error());
@@ -184,26 +190,29 @@ Expected<cast::Document> read_bytes(cast::Bytes bytes, const std::string& file,
     tinygltf::Model model;
     tinygltf::TinyGLTF loader;
     loader.SetImageLoader(&skip_image, nullptr);
-    SideFiles side_files{file, {}};
-    loader.SetFsCallbacks({&side_file_exists, &keep_path, &read_side, &refuse_write, &side_files});
+    Context side_files{.name = context.name, .base = context.base};
+    loader.SetFsCallbacks(
+        {&side_file_exists, &keep_path, &read_side_file, &refuse_write, &side_files});
     std::string error, warning;
     bool loaded = false;
-    const std::string base;  // buffer URIs reach the callbacks as written
     try {
         loaded = glb ? loader.LoadBinaryFromMemory(&model, &error, &warning, data,
-                                                   static_cast<unsigned>(size), base)
+                                                   static_cast<unsigned>(size), "")
                      : loader.LoadASCIIFromString(&model, &error, &warning,
                                                   reinterpret_cast<const char*>(data),
-                                                  static_cast<unsigned>(size), base);
+                                                  static_cast<unsigned>(size), "");
     } catch (const std::exception& exception) {
         error = exception.what();
     }
-    if (!warning.empty()) warnings.push_back(detail::problem(file, "", warning, Severity::Warning));
+    Diagnostics& warnings = context.warnings;
+    if (!warning.empty())
+        warnings.push_back(detail::problem(file, "", warning, Severity::Warning, "gltf.parse"));
     if (!loaded) {
         while (!error.empty() && (error.back() == '\n' || error.back() == ' ')) error.pop_back();
         for (char& c : error)
             if (c == '\n') c = ';';
-        Diagnostic d = detail::problem(file, "", error.empty() ? "not a glTF file" : error);
+        Diagnostic d = detail::problem(file, "", error.empty() ? "not a glTF file" : error,
+                                       Severity::Error, "gltf.parse");
         return make_error(locate(std::move(d), bytes, glb));
     }
     if (auto checked = detail::check_required_extensions(model, file); !checked)
@@ -240,16 +249,18 @@ FormatInfo glb_format() {
     return {"glb",
             {".glb"},
             gltf::read_format,
-            [](cast::Document& d, const std::filesystem::path& p, const WriteOptions& o,
-               Diagnostics& w) { return gltf::write_format(true, d, p, o, w); }};
+            [](const cast::Document& d, Sink& s, const WriteContext& c) {
+                return gltf::write_format(true, d, s, c);
+            }};
 }
 
 FormatInfo gltf_format() {
     return {"gltf",
             {".gltf"},
             gltf::read_format,
-            [](cast::Document& d, const std::filesystem::path& p, const WriteOptions& o,
-               Diagnostics& w) { return gltf::write_format(false, d, p, o, w); }};
+            [](const cast::Document& d, Sink& s, const WriteContext& c) {
+                return gltf::write_format(false, d, s, c);
+            }};
 }
 
 }  // namespace castkit::formats

@@ -6,12 +6,14 @@
 
 namespace castkit::gltf::detail {
 
+// A finding of the glTF bridge; `rule` is its stable id (docs/diagnostics.md): "gltf.import"
+// for what the importer finds in a parsed file unless a finer id is given.
 inline Diagnostic problem(std::string file, std::string path, std::string message,
-                          Severity severity = Severity::Error) {
+                          Severity severity = Severity::Error, std::string rule = "gltf.import") {
     return {.severity = severity,
             .file = std::move(file),
             .path = std::move(path),
-            .rule = "gltf",
+            .rule = std::move(rule),
             .message = std::move(message)};
 }
 

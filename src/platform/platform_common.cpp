@@ -17,6 +17,7 @@ std::string utf8_of(const std::filesystem::path& path) {
 Diagnostic os_error(const std::filesystem::path& path, const std::string& what, int code) {
     Diagnostic d;
     d.file = utf8_of(path);
+    d.rule = "io.system";
     d.message = what + ": " + std::system_category().message(code);
     return d;
 }

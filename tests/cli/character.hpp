@@ -57,8 +57,7 @@ inline cast::Document character_animation(const std::string& name,
 inline void write_as(cast::Document document, const std::filesystem::path& path) {
     const FormatInfo* format = format_for_path(path);
     if (format == nullptr) throw std::runtime_error("no format for " + path.string());
-    Diagnostics warnings;
-    auto written = format->write(document, path, {}, warnings);
+    auto written = formats::write_file(*format, document, path, formats::context_for(path));
     if (!written) throw std::runtime_error(written.error().to_string());
 }
 

@@ -112,9 +112,11 @@ dmf::Model through_cast(const dmf::Model& model, const std::filesystem::path& di
     auto bytes = cast::write_to_buffer(*document);
     EXPECT_TRUE(bytes);
     write_bytes(dir / "mid.cast", *bytes);
-    auto reread = cast::open(dir / "mid.cast");  // textures resolve beside the Cast file
+    auto reread = cast::open(dir / "mid.cast");
     EXPECT_TRUE(reread);
-    auto back = dmf::from_cast(*reread, warnings);
+    dmf::ConvertOptions back_options;
+    back_options.base_directory = dir;  // the Cast file names its textures relative to its folder
+    auto back = dmf::from_cast(*reread, warnings, back_options);
     EXPECT_TRUE(back) << (back ? "" : back.error().to_string());
     return back ? *back : dmf::Model{};
 }
@@ -270,6 +272,7 @@ TEST(Dmf, CliConvertsAndReads) {
     auto cast = run_cli(in_dir(dir, "convert {in.dmf} {mid.cast}"));
     ASSERT_EQ(cast.exit_code, 0) << cast.err;
     EXPECT_NE(cast.err.find("PNG is not carried by Cast"), std::string::npos) << cast.err;
+    // Cast does not carry the PNG: without --textures it is not beside mid.cast.
     auto from_cast = run_cli(in_dir(dir, "convert {mid.cast} {from-cast.dmf}"));
     ASSERT_EQ(from_cast.exit_code, 0) << from_cast.err;
     EXPECT_NE(from_cast.err.find("could not be read"), std::string::npos) << from_cast.err;

@@ -134,10 +134,11 @@ TEST(SEAnimMalformed, ShortHeaderAndBadMagicAreErrors) {
     Diagnostics warnings;
     auto a = seanim::parse(b.bytes, "short.seanim", warnings);
     ASSERT_FALSE(a);
-    EXPECT_NE(a.error().message.find("headerSize 16"), std::string::npos);
+    EXPECT_EQ(a.error().rule, "seanim.header-size");
     auto m = seanim::parse(sample_semodel(), "model.semodel", warnings);
     ASSERT_FALSE(m);
     EXPECT_EQ(m.error().offset, 0u);
+    EXPECT_EQ(m.error().rule, "seanim.bad-magic");
 }
 
 TEST(SEModelMalformed, HugeVertexCountFailsBeforeAllocating) {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <iterator>
 
+#include "../../src/json/writer.hpp"
 #include "../../src/platform/platform.hpp"
 #include "commands.hpp"
 
@@ -58,17 +59,15 @@ std::optional<std::size_t> pick_animation(const std::vector<cast::Animation>& an
     return std::nullopt;
 }
 
-// Loads and compiles the animation; on failure prints why and sets `exit_code` (a selector
-// matching no animation is a usage error).
+// Loads and compiles the animation; on failure prints why and returns nullopt (a selector
+// matching no animation, or a format that cannot be told, raises `exit_code` to a usage error).
 std::optional<LoadedAnimation> load_animation(const std::string& model_path,
                                               const std::string& anim_path,
                                               const std::string& selector, int& exit_code) {
-    exit_code = kInvalidInput;
     LoadedAnimation loaded;
-    auto animation_document = load(anim_path, "");
+    auto animation_document = load(anim_path, "", {}, exit_code);
     if (!animation_document) return std::nullopt;
-    loaded.animation_document = std::move(*animation_document);
-    print_diagnostics(loaded.animation_document.warnings);
+    loaded.animation_document = std::move(animation_document->document);
     std::vector<cast::Animation> animations = loaded.animation_document.animations();
     if (animations.empty()) {
         fmt::print(stderr, "castkit: {}: holds no Animation\n", anim_path);
@@ -76,7 +75,7 @@ std::optional<LoadedAnimation> load_animation(const std::string& model_path,
     }
     const std::optional<std::size_t> picked = pick_animation(animations, selector, anim_path);
     if (!picked) {
-        exit_code = kUsage;
+        fail(exit_code, kUsage);
         return std::nullopt;
     }
     const cast::Animation& animation = animations[*picked];
@@ -95,10 +94,9 @@ std::optional<LoadedAnimation> load_animation(const std::string& model_path,
             }
     };
     if (!model_path.empty()) {
-        auto model_document = load(model_path, "");
+        auto model_document = load(model_path, "", {}, exit_code);
         if (!model_document) return std::nullopt;
-        loaded.model_document = std::move(*model_document);
-        print_diagnostics(loaded.model_document.warnings);
+        loaded.model_document = std::move(model_document->document);
         find_model_skeleton(loaded.model_document);
         if (!skeleton) {
             fmt::print(stderr, "castkit: {}: no Model with a Skeleton\n", model_path);
@@ -130,54 +128,26 @@ std::optional<LoadedAnimation> load_animation(const std::string& model_path,
         return std::nullopt;
     }
     loaded.animation = std::move(*built);
-    exit_code = kSuccess;
     return loaded;
 }
 
 using Out = std::back_insert_iterator<std::string>;
 
-// Shortest text that reads back to the float; non-finite values as strings (dump's schema).
-void json_number(std::string& out, float value) {
-    if (std::isnan(value))
-        out += "\"nan\"";
-    else if (std::isinf(value))
-        out += value > 0 ? "\"inf\"" : "\"-inf\"";
-    else
-        fmt::format_to(Out(out), "{}", value);
+void json_floats(json::Writer& out, std::initializer_list<float> values) {
+    out.begin_array();
+    for (float v : values) out.number(v);
+    out.end_array();
 }
 
-void json_string(std::string& out, std::string_view text) {
-    out += '"';
-    for (char c : text) {
-        if (c == '"' || c == '\\')
-            (out += '\\') += c;
-        else if (static_cast<unsigned char>(c) < 0x20)
-            fmt::format_to(Out(out), "\\u{:04x}", static_cast<unsigned char>(c));
-        else
-            out += c;
-    }
-    out += '"';
-}
-
-void json_floats(std::string& out, std::initializer_list<float> values) {
-    out += '[';
-    bool first = true;
-    for (float v : values) {
-        if (!first) out += ',';
-        first = false;
-        json_number(out, v);
-    }
-    out += ']';
-}
-
-void json_transform(std::string& out, const anim::Transform& t) {
-    out += "{\"t\":";
+void json_transform(json::Writer& out, const anim::Transform& t) {
+    out.begin_object();
+    out.key("t");
     json_floats(out, {t.translation.x, t.translation.y, t.translation.z});
-    out += ",\"r\":";
+    out.key("r");
     json_floats(out, {t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w});
-    out += ",\"s\":";
+    out.key("s");
     json_floats(out, {t.scale.x, t.scale.y, t.scale.z});
-    out += '}';
+    out.end_object();
 }
 
 struct Pose {
@@ -188,34 +158,41 @@ struct Pose {
 };
 
 std::string pose_json(const LoadedAnimation& loaded, float frame, const Pose& pose) {
-    std::string out = "{\"frame\":";
-    json_number(out, frame);
-    out += ",\"bones\":[";
+    std::string text;
+    json::Writer out(text);
+    out.begin_object();
+    out.key("frame");
+    out.number(frame);
+    out.key("bones");
+    out.begin_array();
     for (std::size_t i = 0; i < loaded.skeleton.bone_count(); ++i) {
-        if (i) out += ',';
-        out += "{\"name\":";
-        json_string(out, loaded.skeleton.names[i]);
-        out += ",\"local\":";
+        out.begin_object();
+        out.key("name");
+        out.string(loaded.skeleton.names[i]);
+        out.key("local");
         json_transform(out, pose.locals[i]);
-        out += ",\"world\":";
+        out.key("world");
         json_transform(out, pose.worlds[i]);
-        out += '}';
+        out.end_object();
     }
-    out += "],\"blendshapes\":{";
+    out.end_array();
+    out.key("blendshapes");
+    out.begin_object();
     for (std::size_t i = 0; i < pose.weights.size(); ++i) {
-        if (i) out += ',';
-        json_string(out, loaded.animation.blend_shapes[i]);
-        out += ':';
-        json_number(out, pose.weights[i]);
+        out.key(loaded.animation.blend_shapes[i]);
+        out.number(pose.weights[i]);
     }
-    out += "},\"visibility\":{";
+    out.end_object();
+    out.key("visibility");
+    out.begin_object();
     for (std::size_t i = 0; i < pose.visibility.size(); ++i) {
-        if (i) out += ',';
-        json_string(out, loaded.animation.visibility_nodes[i]);
-        out += anim::is_visible(pose.visibility[i]) ? ":true" : ":false";
+        out.key(loaded.animation.visibility_nodes[i]);
+        out.boolean(anim::is_visible(pose.visibility[i]));
     }
-    out += "}}\n";
-    return out;
+    out.end_object();
+    out.end_object();
+    text += '\n';
+    return text;
 }
 
 std::string pose_text(const LoadedAnimation& loaded, float frame, const Pose& pose) {
@@ -270,8 +247,12 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
     pose->add_flag("--loop", options->looped,
                    "Wrap the frame into the key range if the animation loops");
     pose->callback([options, &exit_code] {
-        auto loaded = load_animation(options->model, options->animation, options->which, exit_code);
-        if (!loaded) return;
+        auto loaded =
+            load_animation(options->model, options->animation, options->which, exit_code);
+        if (!loaded) {
+            fail(exit_code, kInvalidInput);
+            return;
+        }
         const std::size_t bones = loaded->skeleton.bone_count();
         Pose result{std::vector<anim::Transform>(bones), std::vector<anim::Transform>(bones),
                     std::vector<float>(loaded->animation.blend_shapes.size()),
@@ -288,18 +269,18 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
             .skeleton = &loaded->skeleton, .locals = result.locals, .worlds = worlds};
         if (auto ok = sampling.run(); !ok) {
             fmt::print(stderr, "{}\n", ok.error().to_string());
-            exit_code = kInvalidInput;
+            fail(exit_code, kInvalidInput);
             return;
         }
         if (auto ok = world.run(); !ok) {
             fmt::print(stderr, "{}\n", ok.error().to_string());
-            exit_code = kInvalidInput;
+            fail(exit_code, kInvalidInput);
             return;
         }
         for (std::size_t i = 0; i < bones; ++i) result.worlds[i] = anim::decompose(worlds[i]);
         std::string text = options->json ? pose_json(*loaded, options->frame, result)
                                          : pose_text(*loaded, options->frame, result);
-        (void)platform::write_stdout(std::as_bytes(std::span(text)));
+        print_stdout(text, exit_code);
     });
 
     CLI::App* bake =
@@ -318,21 +299,25 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
     bake->add_option("--tolerance", options->tolerance,
                      "Reduce keys within this error (units; radians for rotations)");
     bake->callback([options, &exit_code] {
-        auto loaded = load_animation(options->model, options->animation, options->which, exit_code);
-        if (!loaded) return;
+        auto loaded =
+            load_animation(options->model, options->animation, options->which, exit_code);
+        if (!loaded) {
+            fail(exit_code, kInvalidInput);
+            return;
+        }
         auto baked = anim::bake(loaded->animation, loaded->skeleton,
                                 {.framerate = options->framerate,
                                  .tolerance = options->tolerance,
                                  .skeleton_node = loaded->own_skeleton});
         if (!baked) {
             fmt::print(stderr, "{}\n", baked.error().to_string());
-            exit_code = kInvalidInput;
+            fail(exit_code, kInvalidInput);
             return;
         }
         if (auto written = cast::write(*baked, platform::path_from_utf8(options->output));
             !written) {
             fmt::print(stderr, "{}\n", written.error().to_string());
-            exit_code = kInvalidInput;
+            fail(exit_code, kInvalidInput);
         }
     });
 }

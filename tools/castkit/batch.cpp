@@ -246,17 +246,21 @@ class Batch {
         }
         const FormatInfo* from =
             options_.from.empty() ? format_for_path(task.input) : format_by_name(options_.from);
-        auto document = from->read(task.input, task.warnings);
+        const ReadContext read_context = formats::context_for(task.input, options_.format_options);
+        auto document = formats::read_file(*from, task.input, read_context);
+        task.warnings = read_context.warnings;
         if (!document) {
             task.errors.push_back(document.error());
             task.status = Status::Failed;
             return;
         }
-        if (from->name == "cast") task.warnings = document->warnings;
         if (!options_.animations.empty() && has_skeleton(*document)) merge(task, *document);
-        Diagnostics written_warnings;
-        auto written = to_.write(*document, task.output, options_.write_options, written_warnings);
-        task.warnings.insert(task.warnings.end(), written_warnings.begin(), written_warnings.end());
+        // Relative names in the document (textures, instances) resolve beside the input.
+        WriteContext write_context = formats::context_for(task.output, options_.format_options);
+        write_context.base = read_context.base;
+        auto written = formats::write_file(to_, *document, task.output, write_context);
+        task.warnings.insert(task.warnings.end(), write_context.warnings.begin(),
+                             write_context.warnings.end());
         if (!written) task.errors.push_back(written.error());
         task.output_bytes = written ? file_bytes(task.output) : 0;
         task.status = !task.errors.empty()     ? Status::Failed
@@ -269,8 +273,7 @@ class Batch {
         std::vector<formats::AnimationSource> sources;
         for (const fs::path& path : options_.animations) {
             const FormatInfo* format = format_for_path(path);
-            Diagnostics warnings;
-            auto animation = format->read(path, warnings);
+            auto animation = formats::read_file(*format, path, formats::context_for(path));
             if (!animation) {
                 task.errors.push_back(animation.error());
                 continue;

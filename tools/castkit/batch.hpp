@@ -14,7 +14,7 @@ struct BatchOptions {
     std::string from, to;  // format names; `to` is required
     // Animation files merged into every input whose models have a skeleton (--anims).
     std::vector<std::filesystem::path> animations;
-    WriteOptions write_options;
+    FormatOptions format_options;
     unsigned jobs = 0;  // 0: one per core
     bool recursive = false, quiet = false, force = false;
     std::filesystem::path report;  // JSON report, when not empty

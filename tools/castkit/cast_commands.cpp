@@ -1,4 +1,5 @@
-// info and dump: the commands that work on any format castkit reads.
+// info and dump: the commands that read any format castkit reads; also the helpers every
+// command shares (loading, format options, standard output).
 #include <fmt/format.h>
 
 #include <castkit/cast/dump.hpp>
@@ -14,73 +15,89 @@ void print_diagnostics(const Diagnostics& diagnostics) {
     for (const Diagnostic& d : diagnostics) fmt::print(stderr, "{}\n", d.to_string());
 }
 
-const FormatInfo* pick_format(const std::string& path, const std::string& name) {
-    if (!name.empty()) {
-        const FormatInfo* format = format_by_name(name);
-        if (format == nullptr) fmt::print(stderr, "castkit: unknown format '{}'\n", name);
-        return format;
-    }
-    if (path == "-") return format_by_name("cast");
-    const FormatInfo* format = format_for_path(path);
-    if (format == nullptr)
+bool print_stdout(std::string_view text, int& exit_code) {
+    auto written = platform::write_stdout(std::as_bytes(std::span(text.data(), text.size())));
+    if (written) return true;
+    fmt::print(stderr, "castkit: {}\n", written.error().to_string());
+    fail(exit_code, kInvalidInput);
+    return false;
+}
+
+std::vector<std::string> format_names() {
+    std::vector<std::string> names;
+    for (const FormatInfo& format : all_formats()) names.emplace_back(format.name);
+    return names;
+}
+
+const FormatInfo* pick_format(const std::string& path, const std::string& name,
+                              std::string_view fallback, int& exit_code) {
+    const FormatInfo* format = nullptr;
+    if (!name.empty())
+        format = format_by_name(name);
+    else if (path == "-")
+        format = format_by_name(fallback);
+    else
+        format = format_for_path(path);
+    if (format != nullptr) return format;
+    if (!name.empty())
+        fmt::print(stderr, "castkit: unknown format '{}'\n", name);
+    else
         fmt::print(stderr,
                    "castkit: {}: cannot tell the format from the extension; use --from/--to\n",
                    path);
-    return format;
+    fail(exit_code, kUsage);
+    return nullptr;
 }
 
-namespace {
-
-void print_stdout(const std::string& text) {
-    (void)platform::write_stdout(std::as_bytes(std::span(text)));
+CLI::Option* add_format_option(CLI::App* command, const char* flag, std::string& target,
+                               const char* help) {
+    return command->add_option(flag, target, help)->check(CLI::IsMember(format_names()));
 }
 
-std::uint64_t size_on_disk(const std::string& path) {
-    std::error_code ec;
-    auto size = std::filesystem::file_size(platform::path_from_utf8(path), ec);
-    return ec ? 0 : size;
-}
-
-}  // namespace
-
-std::optional<cast::Document> load(const std::string& path, const std::string& format_name) {
-    const FormatInfo* format = pick_format(path, format_name);
+std::optional<Loaded> load(const std::string& path, const std::string& format_name,
+                           const FormatOptions& options, int& exit_code) {
+    const FormatInfo* format = pick_format(path, format_name, "cast", exit_code);
     if (format == nullptr) return std::nullopt;
-    Diagnostics warnings;
-    auto document = format->read(platform::path_from_utf8(path), warnings);
-    if (!document) {
-        fmt::print(stderr, "{}\n", document.error().to_string());
+    auto input = formats::read_input(platform::path_from_utf8(path));
+    if (!input) {
+        fmt::print(stderr, "{}\n", input.error().to_string());
+        fail(exit_code, kInvalidInput);
         return std::nullopt;
     }
-    if (format->name != "cast") document->warnings = warnings;
-    return std::move(*document);
+    const std::uint64_t size = input->bytes.size();
+    const ReadContext context = formats::context_for(platform::path_from_utf8(path), options);
+    auto document = formats::read(*format, std::move(*input), context);
+    print_diagnostics(context.warnings);
+    if (!document) {
+        fmt::print(stderr, "{}\n", document.error().to_string());
+        fail(exit_code, kInvalidInput);
+        return std::nullopt;
+    }
+    return Loaded{std::move(*document), size, format->name};
 }
 
 void register_cast_commands(CLI::App& app, int& exit_code) {
     struct Options {
         std::vector<std::string> inputs;
-        std::string input, output, from, to;
+        std::string input, from;
         bool json = false;
+        FormatOptions format_options;
         std::size_t max_elements = 8;
     };
     auto options = std::make_shared<Options>();
 
     CLI::App* info = app.add_subcommand("info", "Summarise what files hold");
     info->add_option("files", options->inputs, "Files to summarise ('-' for stdin)")->required();
-    info->add_option("--from", options->from, "Input format, when the extension does not say");
+    add_format_option(info, "--from", options->from,
+                      "Input format, when the extension does not say");
     info->callback([options, &exit_code] {
         for (const std::string& path : options->inputs) {
-            auto document = load(path, options->from);
-            if (!document) {
-                exit_code = kInvalidInput;
-                continue;
-            }
-            // Standard input has no size on disk; a Cast document's own size is the same number.
-            std::uint64_t bytes = path == "-" ? cast::file_size(*document) : size_on_disk(path);
-            const FormatInfo* format =
-                options->from.empty() ? format_for_path(path) : format_by_name(options->from);
-            std::string_view name = format != nullptr ? format->name : "cast";
-            print_stdout(cast::info_text(*document, bytes, name));
+            auto loaded = load(path, options->from, options->format_options, exit_code);
+            if (!loaded) continue;
+            if (!print_stdout(
+                    cast::info_text(loaded->document, loaded->input_bytes, loaded->format),
+                    exit_code))
+                return;
         }
     });
 
@@ -88,20 +105,17 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
     dump->add_option("file", options->input, "File to dump ('-' for stdin)")->required();
     dump->add_flag("--json", options->json, "Print every value as JSON (castkit's dump schema)");
     dump->add_option("--max-elements", options->max_elements, "Array elements shown in text mode");
-    dump->add_option("--from", options->from, "Input format, when the extension does not say");
+    add_format_option(dump, "--from", options->from,
+                      "Input format, when the extension does not say");
     dump->callback([options, &exit_code] {
-        auto document = load(options->input, options->from);
-        if (!document) {
-            exit_code = kInvalidInput;
-            return;
-        }
-        print_diagnostics(document->warnings);
+        auto loaded = load(options->input, options->from, options->format_options, exit_code);
+        if (!loaded) return;
         std::string out;
         if (options->json)
-            cast::dump_json(*document, out);
+            cast::dump_json(loaded->document, out);
         else
-            out = cast::dump_text(*document, {.max_elements = options->max_elements});
-        print_stdout(out);
+            out = cast::dump_text(loaded->document, {.max_elements = options->max_elements});
+        print_stdout(out, exit_code);
     });
 }
 

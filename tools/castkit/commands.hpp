@@ -1,12 +1,15 @@
 // The castkit CLI's commands. Each file registers its subcommands on the app; each command's
-// callback stores its exit code (0 success, 1 invalid input, 2 usage) in `exit_code`.
+// callback raises `exit_code` (0 success, 1 invalid input or failed output, 2 usage) with fail().
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <castkit/cast/document.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/formats.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace castkit::cli {
 
@@ -17,12 +20,36 @@ void register_validate_commands(CLI::App& app, int& exit_code);
 void register_anim_commands(CLI::App& app, int& exit_code);
 void register_convert_command(CLI::App& app, int& exit_code);
 
-// Reads any supported format (chosen by extension, or `format` when not empty) into a
-// document, printing warnings to stderr. Errors are printed and returned as nullopt.
-std::optional<cast::Document> load(const std::string& path, const std::string& format);
+// Raises `exit_code` to `code`: a usage error outranks invalid input, which outranks success.
+inline void fail(int& exit_code, ExitCode code) {
+    if (exit_code < code) exit_code = code;
+}
+
+// The names --from and --to accept, for CLI11's check (an unknown name is a usage error).
+std::vector<std::string> format_names();
+// --from or --to on `command`: one of the registered names.
+CLI::Option* add_format_option(CLI::App* command, const char* flag, std::string& target,
+                               const char* help);
+// The format `name` names, else the one `path`'s extension names ("-" is `fallback`). An
+// unknown name or extension is printed and raises `exit_code` to 2 (usage).
+const FormatInfo* pick_format(const std::string& path, const std::string& name,
+                              std::string_view fallback, int& exit_code);
+
+// A document a command read and the size of the input it came from.
+struct Loaded {
+    cast::Document document;
+    std::uint64_t input_bytes = 0;
+    std::string_view format;
+};
+
+// Reads `path` ("-" is standard input) in the format `format` names, else the one its extension
+// names (Cast for "-"). Warnings and errors go to stderr; on failure returns nullopt after
+// raising `exit_code` (2 when no format can be told, 1 for input that cannot be read).
+std::optional<Loaded> load(const std::string& path, const std::string& format,
+                           const FormatOptions& options, int& exit_code);
 void print_diagnostics(const Diagnostics& diagnostics);
-// The format `name` names, else the one `path`'s extension names ("-" is Cast); prints why
-// when there is none.
-const FormatInfo* pick_format(const std::string& path, const std::string& name);
+// Writes `text` to standard output; when that fails (a full disk, a closed pipe) prints why and
+// raises `exit_code` to 1. Returns whether everything was written.
+bool print_stdout(std::string_view text, int& exit_code);
 
 }  // namespace castkit::cli

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <castkit/formats.hpp>
+#include <castkit/formats/dmf.hpp>
 #include <castkit/formats/merge.hpp>
 #include <map>
 
@@ -18,49 +19,85 @@ struct ConvertOptions {
     std::string output, from, to;
     std::vector<std::string> anims_dirs, texture_dirs;
     std::string report;
-    WriteOptions write_options;
+    FormatOptions format_options;
     BatchOptions batch;
 };
 
-// Reads every animation file and merges it into `document`; false when any animation failed.
-bool merge_animations(cast::Document& document, const std::vector<std::string>& paths,
-                      const std::string& from) {
+// Reads every animation file and merges it into `document`; raises `exit_code` when any
+// animation failed.
+void merge_animations(cast::Document& document, const std::vector<std::string>& paths,
+                      const ConvertOptions& options, int& exit_code) {
     std::vector<formats::AnimationSource> sources;
-    bool ok = true;
     for (const std::string& path : paths) {
-        auto animation = load(path, from);
-        if (!animation) {
-            ok = false;
-            continue;
-        }
-        print_diagnostics(animation->warnings);
-        sources.push_back({std::move(*animation), source_stem(path)});
+        auto animation = load(path, options.from, options.format_options, exit_code);
+        if (animation) sources.push_back({std::move(animation->document), source_stem(path)});
     }
     Diagnostics diagnostics;
     formats::merge(document, std::move(sources), diagnostics);
     print_diagnostics(diagnostics);
-    return ok && !has_severity(diagnostics, Severity::Error);
+    if (has_severity(diagnostics, Severity::Error)) fail(exit_code, kInvalidInput);
+}
+
+// DMF to DMF (binary or JSON) converts the model itself: through the Cast document, what only
+// DMF holds (material settings, embedded images) would be lost. O(size).
+Expected<void> convert_dmf(const FormatInfo& from, const FormatInfo& to, const std::string& input,
+                           const std::string& output, Diagnostics& warnings) {
+    const std::filesystem::path in = platform::path_from_utf8(input);
+    auto bytes = formats::read_input(in);
+    if (!bytes) return make_error(bytes.error());
+    const std::string name = formats::context_for(in).name;
+    const std::string_view text(reinterpret_cast<const char*>(bytes->bytes.data()),
+                                bytes->bytes.size());
+    auto model = from.name == "dmf" ? dmf::read(bytes->bytes, name, warnings)
+                                    : dmf::read_json(text, name, warnings);
+    if (!model) return make_error(model.error());
+    const std::filesystem::path out = platform::path_from_utf8(output);
+    return to.name == "dmf" ? dmf::write(*model, out) : dmf::write_json(*model, out);
+}
+
+bool is_dmf(const FormatInfo& format) { return format.name == "dmf" || format.name == "dmf-json"; }
+
+// Writes `document` read from `input`: relative names in it (textures, instances) resolve
+// beside the input.
+void write_output(const FormatInfo& format, const cast::Document& document,
+                  const ConvertOptions& options, const std::string& input,
+                  const std::string& output, int& exit_code) {
+    const std::filesystem::path out = platform::path_from_utf8(output);
+    WriteContext context = formats::context_for(out, options.format_options);
+    context.base = formats::context_for(platform::path_from_utf8(input)).base;
+    auto written = formats::write_file(format, document, out, context);
+    print_diagnostics(context.warnings);
+    if (!written) {
+        fmt::print(stderr, "{}\n", written.error().to_string());
+        fail(exit_code, kInvalidInput);
+    }
 }
 
 int convert_one(const ConvertOptions& options, const std::string& input,
                 const std::vector<std::string>& animations, const std::string& output) {
-    auto document = load(input, options.from);
-    if (!document) return kInvalidInput;
-    print_diagnostics(document->warnings);
-    const bool merged = animations.empty() || merge_animations(*document, animations, options.from);
-    std::string to = options.to;
-    if (to.empty() && output == "-") to = "cast";
-    const FormatInfo* format = pick_format(output, to);
-    if (format == nullptr) return kUsage;
-    Diagnostics warnings;
-    auto written =
-        format->write(*document, platform::path_from_utf8(output), options.write_options, warnings);
-    print_diagnostics(warnings);
-    if (!written) {
-        fmt::print(stderr, "{}\n", written.error().to_string());
-        return kInvalidInput;
+    int exit_code = kSuccess;
+    // The output format first: a usage error should not wait for a large input to parse.
+    const FormatInfo* format = pick_format(output, options.to, "cast", exit_code);
+    if (format == nullptr) return exit_code;
+    if (is_dmf(*format) && animations.empty()) {
+        const FormatInfo* from = pick_format(input, options.from, "cast", exit_code);
+        if (from == nullptr) return exit_code;
+        if (is_dmf(*from)) {
+            Diagnostics warnings;
+            auto converted = convert_dmf(*from, *format, input, output, warnings);
+            print_diagnostics(warnings);
+            if (!converted) {
+                fmt::print(stderr, "{}\n", converted.error().to_string());
+                fail(exit_code, kInvalidInput);
+            }
+            return exit_code;
+        }
     }
-    return merged ? kSuccess : kInvalidInput;
+    auto loaded = load(input, options.from, options.format_options, exit_code);
+    if (!loaded) return exit_code;
+    if (!animations.empty()) merge_animations(loaded->document, animations, options, exit_code);
+    write_output(*format, loaded->document, options, input, output, exit_code);
+    return exit_code;
 }
 
 int run_convert(ConvertOptions& options) {
@@ -74,7 +111,7 @@ int run_convert(ConvertOptions& options) {
         for (const auto& path : *found) animations.push_back(platform::utf8_of(path));
     }
     for (const std::string& dir : options.texture_dirs)
-        options.write_options.side_files.folders.push_back(platform::path_from_utf8(dir));
+        options.format_options.side_files.folders.push_back(platform::path_from_utf8(dir));
     if (options.output.empty()) {
         // The two-argument form: `castkit convert IN OUT`.
         if (options.inputs.size() != 2 || !animations.empty()) {
@@ -96,7 +133,7 @@ int run_convert(ConvertOptions& options) {
         options.batch.to = options.to;
         for (const std::string& animation : animations)
             options.batch.animations.push_back(platform::path_from_utf8(animation));
-        options.batch.write_options = options.write_options;
+        options.batch.format_options = options.format_options;
         return run_batch(options.batch);
     }
     animations.insert(animations.begin(), options.inputs.begin() + 1, options.inputs.end());
@@ -115,22 +152,22 @@ void register_convert_command(CLI::App& app, int& exit_code) {
         ->required();
     convert->add_option("-o,--output", options->output,
                         "Output file (or folder, for a folder input; '-' for stdout)");
-    convert->add_option("--from", options->from, "Input format, overriding the extension");
-    convert->add_option("--to", options->to, "Output format, overriding the extension");
+    add_format_option(convert, "--from", options->from, "Input format, overriding the extension");
+    add_format_option(convert, "--to", options->to, "Output format, overriding the extension");
     convert->add_option("--anims", options->anims_dirs,
                         "Attach every animation file under this folder to the model(s)");
-    convert->add_flag("--inline-instances", options->write_options.inline_instances,
+    convert->add_flag("--inline-instances", options->format_options.inline_instances,
                       "glTF: merge the files Instances reference instead of naming them");
     convert->add_option("--textures", options->texture_dirs,
-                        "Folder searched for texture files after the source file's own "
-                        "(repeatable)");
-    convert->add_flag("--allow-any-path", options->write_options.side_files.allow_any_path,
+                        "Texture folder (repeatable): searched for the files the input names "
+                        "after its own folder; DMF input writes its images into the first");
+    convert->add_flag("--allow-any-path", options->format_options.side_files.allow_any_path,
                       "Read files the input names anywhere: absolute paths, '..' and links");
     const std::map<std::string, TextureMode> modes{{"embed", TextureMode::Embed},
                                                    {"copy", TextureMode::Copy},
                                                    {"reference", TextureMode::Reference}};
     convert
-        ->add_option("--texture-mode", options->write_options.textures,
+        ->add_option("--texture-mode", options->format_options.textures,
                      "glTF: embed (default for .glb), copy (default for .gltf) or reference")
         ->transform(CLI::CheckedTransformer(modes, CLI::ignore_case));
     convert->add_option("-j,--jobs", options->batch.jobs,

@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 
 #include <castkit/cast/validate.hpp>
-#include <nlohmann/json.hpp>
 
+#include "../../src/json/writer.hpp"
 #include "../../src/platform/platform.hpp"
 #include "commands.hpp"
 
@@ -44,34 +44,65 @@ std::string summary(const Report& report) {
         report.count(Severity::Warning) == 1 ? "" : "s", report.count(Severity::Info));
 }
 
-nlohmann::json to_json(const std::vector<Report>& reports) {
-    nlohmann::json files = nlohmann::json::array();
+// The findings in the schema docs/validate.md describes, pretty-printed.
+std::string to_json(const std::vector<Report>& reports) {
+    std::string out;
+    json::Writer json(out, 2);
     std::size_t errors = 0, warnings = 0, infos = 0;
     for (const Report& report : reports) {
-        nlohmann::json diagnostics = nlohmann::json::array();
-        for (const Diagnostic& d : report.diagnostics)
-            diagnostics.push_back(
-                {{"severity", severity_name(d.severity)},
-                 {"rule", d.rule},
-                 {"path", d.path},
-                 {"offset", d.offset == Diagnostic::kNoOffset ? nlohmann::json(nullptr)
-                                                              : nlohmann::json(d.offset)},
-                 {"message", d.message}});
         errors += report.count(Severity::Error);
         warnings += report.count(Severity::Warning);
         infos += report.count(Severity::Info);
-        files.push_back({{"file", report.file},
-                         {"valid", report.count(Severity::Error) == 0},
-                         {"errors", report.count(Severity::Error)},
-                         {"warnings", report.count(Severity::Warning)},
-                         {"infos", report.count(Severity::Info)},
-                         {"diagnostics", std::move(diagnostics)}});
     }
-    return {{"valid", errors == 0},
-            {"errors", errors},
-            {"warnings", warnings},
-            {"infos", infos},
-            {"files", std::move(files)}};
+    json.begin_object();
+    json.key("valid");
+    json.boolean(errors == 0);
+    json.key("errors");
+    json.unsigned_integer(errors);
+    json.key("warnings");
+    json.unsigned_integer(warnings);
+    json.key("infos");
+    json.unsigned_integer(infos);
+    json.key("files");
+    json.begin_array();
+    for (const Report& report : reports) {
+        json.begin_object();
+        json.key("file");
+        json.string(report.file);
+        json.key("valid");
+        json.boolean(report.count(Severity::Error) == 0);
+        json.key("errors");
+        json.unsigned_integer(report.count(Severity::Error));
+        json.key("warnings");
+        json.unsigned_integer(report.count(Severity::Warning));
+        json.key("infos");
+        json.unsigned_integer(report.count(Severity::Info));
+        json.key("diagnostics");
+        json.begin_array();
+        for (const Diagnostic& d : report.diagnostics) {
+            json.begin_object();
+            json.key("severity");
+            json.string(severity_name(d.severity));
+            json.key("rule");
+            json.string(d.rule);
+            json.key("path");
+            json.string(d.path);
+            json.key("offset");
+            if (d.offset == Diagnostic::kNoOffset)
+                json.null();
+            else
+                json.unsigned_integer(d.offset);
+            json.key("message");
+            json.string(d.message);
+            json.end_object();
+        }
+        json.end_array();
+        json.end_object();
+    }
+    json.end_array();
+    json.end_object();
+    out += '\n';
+    return out;
 }
 
 // The rule table as Markdown: the README's table is this output.
@@ -81,10 +112,6 @@ std::string rules_markdown() {
         out += fmt::format("| `{}` | {} | {} |\n", rule.id, severity_name(rule.severity),
                            rule.meaning);
     return out;
-}
-
-void print_stdout(const std::string& text) {
-    (void)platform::write_stdout(std::as_bytes(std::span(text)));
 }
 
 }  // namespace
@@ -104,12 +131,12 @@ void register_validate_commands(CLI::App& app, int& exit_code) {
     validate->add_flag("--list-rules", options->list_rules, "Print the rule table as Markdown");
     validate->callback([options, &exit_code] {
         if (options->list_rules) {
-            print_stdout(rules_markdown());
+            print_stdout(rules_markdown(), exit_code);
             return;
         }
         if (options->files.empty()) {
             fmt::print(stderr, "castkit validate: give at least one file (or --list-rules)\n");
-            exit_code = kUsage;
+            fail(exit_code, kUsage);
             return;
         }
         std::vector<Report> reports;
@@ -117,17 +144,17 @@ void register_validate_commands(CLI::App& app, int& exit_code) {
             reports.push_back(check(path, {.strict = options->strict}));
         bool errors = false;
         for (const Report& report : reports) errors |= report.count(Severity::Error) > 0;
+        fail(exit_code, errors ? kInvalidInput : kSuccess);
         if (options->json) {
-            print_stdout(to_json(reports).dump(2) + "\n");
+            print_stdout(to_json(reports), exit_code);
         } else {
             std::string out;
             for (const Report& report : reports) {
                 for (const Diagnostic& d : report.diagnostics) out += d.to_string() + "\n";
                 out += summary(report) + "\n";
             }
-            print_stdout(out);
+            print_stdout(out, exit_code);
         }
-        exit_code = errors ? kInvalidInput : kSuccess;
     });
 }
 

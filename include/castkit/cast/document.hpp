@@ -5,6 +5,7 @@
 #include <castkit/cast/node.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
+#include <castkit/sink.hpp>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -74,6 +75,8 @@ Expected<Document> read_stdin(const ReadOptions& options = {});
 std::uint64_t file_size(const Document& document);
 // Serialises to a buffer, computing every NodeSize.
 Expected<std::vector<std::byte>> write_to_buffer(const Document& document);
+// Streams the file into `sink`, computing every NodeSize. O(file size), no copy of payloads.
+Expected<void> write(const Document& document, Sink& sink);
 // Writes atomically: a temporary file beside `path`, then a rename. On failure `path` is
 // untouched. "-" writes to standard output.
 Expected<void> write(const Document& document, const std::filesystem::path& path);

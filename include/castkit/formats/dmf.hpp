@@ -157,11 +157,14 @@ struct ConvertOptions {
     // When set, to_cast writes each embedded PNG here as `<texture name>.png`; otherwise the
     // Cast File names that path and the image stays behind (with a warning).
     std::filesystem::path texture_directory;
+    // from_cast only: the folder relative texture paths of the Cast document resolve against
+    // (the document's own folder); empty is the working folder.
+    std::filesystem::path base_directory;
     // from_cast only: the DMF a Cast document was converted from. Its textures (image, size,
     // flip and wrap, matched by file name, used when the file itself cannot be read) and its
     // material settings (matched by name) fill in what Cast cannot carry.
     const Model* original = nullptr;
-    // from_cast only: where the texture files a Cast document names may be read from.
+    // from_cast only: where else, and how far, texture files may be read (side_files.hpp).
     SideFilePolicy side_files;
 };
 
@@ -171,8 +174,9 @@ struct ConvertOptions {
 Expected<cast::Document> to_cast(const Model& model, const std::string& file, Diagnostics& warnings,
                                  const ConvertOptions& options = {});
 // Converts the first Model and every Animation; vertices equal in position and skin are merged.
-// Texture files are embedded when options.side_files allows reading them (side_files.hpp);
-// otherwise the texture is written without an image, with a warning. O(size).
+// Texture files are embedded from paths relative to options.base_directory when
+// options.side_files allows reading them (side_files.hpp); otherwise the texture is written
+// without an image, with a warning. O(size).
 Expected<Model> from_cast(cast::Document& document, Diagnostics& warnings,
                           const ConvertOptions& options = {});
 

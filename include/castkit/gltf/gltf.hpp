@@ -36,12 +36,18 @@ struct ReadOptions {
     std::uint64_t max_keys = std::uint64_t{1} << 22;
 };
 
-// Writes `document` as glTF 2.0 to `path`, atomically (the .gltf and its .bin each). Animations
+// Writes `document` as glTF 2.0 into `sink`: a .glb, or a .gltf whose buffer goes beside
+// sink.file() as `<stem>.bin` (atomically), or into a base64 data URI when the sink is not a
+// file. Instances and textures resolve against context.base. Animations
 // are evaluated with castkit's animation code: absolute keys are kept where linear
 // interpolation reproduces them exactly, other channels are baked at every frame. What glTF
 // cannot hold (hair, IK, constraints, unmappable material slots, segment scale compensation
 // under non-uniform scale) is reported in `warnings`. O(vertices × influences + frames ×
 // curves) time, one buffer the size of the binary data.
+Expected<void> write(const cast::Document& document, Sink& sink, const WriteContext& context,
+                     const ExportOptions& options);
+// write() into `path` atomically, instances and textures resolved against the document's own
+// folder.
 Expected<void> write(const cast::Document& document, const std::filesystem::path& path,
                      const ExportOptions& options, Diagnostics& warnings);
 
@@ -49,20 +55,16 @@ Expected<void> write(const cast::Document& document, const std::filesystem::path
 // per group of meshes (flattening the node hierarchy into Model transforms), skins as
 // Skeletons, morph targets as BlendShapes, PBR materials as Material slots, animations as
 // absolute curves (resampled at whole frames where keys fall between frames or interpolation
-// is not linear). Malformed input is an error naming the file and the JSON path. O(file size).
+// is not linear). External buffers resolve against context.base, within the side-file policy
+// (castkit/side_files.hpp). JSON nested deeper than 512 levels is refused. Malformed input is
+// an error naming the file and the JSON path. O(file size).
+Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context,
+                              const ReadOptions& options = {});
+// read() of the file at `path`, its buffers resolved against its folder.
 Expected<cast::Document> read(const std::filesystem::path& path, const ReadOptions& options,
                               Diagnostics& warnings);
 inline Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& warnings) {
     return read(path, ReadOptions{}, warnings);
-}
-// The same for a .gltf or .glb held in memory; `file` names it in diagnostics and its folder is
-// where external buffers are looked for (castkit/side_files.hpp). JSON nested deeper than 512
-// levels is refused. O(input size).
-Expected<cast::Document> read_bytes(cast::Bytes bytes, const std::string& file,
-                                    const ReadOptions& options, Diagnostics& warnings);
-inline Expected<cast::Document> read_bytes(cast::Bytes bytes, const std::string& file,
-                                           Diagnostics& warnings) {
-    return read_bytes(bytes, file, ReadOptions{}, warnings);
 }
 
 }  // namespace castkit::gltf

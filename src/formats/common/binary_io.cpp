@@ -25,10 +25,12 @@ Expected<void> ByteReader::need(std::uint64_t bytes, std::string_view what,
 Expected<void> ByteReader::need_range(std::uint64_t offset, std::uint64_t bytes,
                                       std::string_view what, std::string_view path) const {
     if (offset <= data_.size() && bytes <= data_.size() - offset) return {};
-    return make_error(
+    Diagnostic d =
         error_at(offset, std::string(path),
                  fmt::format("truncated: {} needs {} bytes at offset {:#x}, the file has {}", what,
-                             bytes, offset, data_.size())));
+                             bytes, offset, data_.size()));
+    if (!format_.empty()) d.rule = fmt::format("{}.truncated", format_);
+    return make_error(std::move(d));
 }
 
 std::optional<std::string_view> ByteReader::take_cstr() {

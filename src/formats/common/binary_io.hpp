@@ -9,6 +9,7 @@
 #include <castkit/cast/node.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
+#include <castkit/sink.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -91,11 +92,13 @@ class Reporter {
     Diagnostics& warnings_;
 };
 
-// A read position in a buffer plus the file name used in diagnostics.
+// A read position in a buffer plus the file name used in diagnostics and the format whose ids
+// its errors carry ("seanim" gives "seanim.truncated").
 class ByteReader {
   public:
-    explicit ByteReader(cast::Bytes data, std::string file = {}, std::size_t offset = 0)
-        : data_(data), file_(std::move(file)), pos_(offset) {}
+    explicit ByteReader(cast::Bytes data, std::string file = {}, std::size_t offset = 0,
+                        std::string_view format = {})
+        : data_(data), file_(std::move(file)), format_(format), pos_(offset) {}
 
     std::size_t offset() const { return pos_; }
     std::size_t size() const { return data_.size(); }
@@ -148,6 +151,7 @@ class ByteReader {
   private:
     cast::Bytes data_;
     std::string file_;
+    std::string_view format_;
     std::size_t pos_ = 0;
 };
 
@@ -207,6 +211,20 @@ Expected<void> write_serialised(const std::filesystem::path& path,
     return write_file(path, std::as_bytes(std::span(*serialised)));
 }
 
+// Writes what a format's serialiser returned (bytes or text) into `sink`; when it returned an
+// error instead, that error with `file` as its file. O(size).
+template <class Buffer>
+Expected<void> write_serialised(Sink& sink, const Expected<Buffer>& serialised,
+                                std::string_view file) {
+    if (!serialised) {
+        Diagnostic d = serialised.error();
+        d.file = std::string(file);
+        return make_error(std::move(d));
+    }
+    sink.reserve(serialised->size());
+    return sink.write(std::as_bytes(std::span(*serialised)));
+}
+
 // Maps `path` read-only and returns parse(bytes, the path as UTF-8), or the error that kept it from
 // being mapped. O(1) before the parse touches the pages.
 template <class Parse>
@@ -215,16 +233,6 @@ auto parse_mapped(const std::filesystem::path& path, Parse parse)
     auto mapped = platform::map_file(path);
     if (!mapped) return make_error(mapped.error());
     return parse((*mapped)->bytes(), platform::utf8_of(path));
-}
-
-// parse_mapped, except that "-" reads all of standard input and names it "<stdin>".
-template <class Parse>
-auto parse_input(const std::filesystem::path& path, Parse parse)
-    -> decltype(parse(cast::Bytes{}, std::string{})) {
-    if (path != "-") return parse_mapped(path, parse);
-    auto bytes = platform::read_stdin();
-    if (!bytes) return make_error(bytes.error());
-    return parse(cast::Bytes(*bytes), std::string("<stdin>"));
 }
 
 }  // namespace castkit::formats

@@ -1,62 +1,51 @@
 // The DMF registry entries: binary `.dmf` and JSON `.dmf.json`, both through the Cast document.
 #include <castkit/formats/dmf.hpp>
-#include <cctype>
-#include <optional>
 
-#include "../../platform/platform.hpp"
+#include "../common/binary_io.hpp"
 #include "../registry_entries.hpp"
 
 namespace castkit::formats {
 namespace {
 
-Expected<cast::Document> to_document(Expected<dmf::Model> model, const std::filesystem::path& path,
-                                     Diagnostics& warnings) {
+Expected<cast::Document> to_document(Expected<dmf::Model> model, const ReadContext& context) {
     if (!model) return make_error(model.error());
-    return dmf::to_cast(*model, platform::utf8_of(path), warnings);
-}
-
-Expected<cast::Document> read_dmf(const std::filesystem::path& path, Diagnostics& warnings) {
-    return to_document(dmf::open(path, warnings), path, warnings);
-}
-
-Expected<cast::Document> read_dmf_json(const std::filesystem::path& path, Diagnostics& warnings) {
-    return to_document(dmf::open_json(path, warnings), path, warnings);
-}
-
-// The DMF a document was read from (its source name ends in .dmf or .dmf.json), so that
-// DMF → DMF conversions through the Cast hub keep textures and material settings.
-std::optional<dmf::Model> source_model(const cast::Document& document) {
-    std::string name = document.source_name;
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    Diagnostics ignored;
-    if (name.ends_with(".dmf.json"))
-        if (auto model = dmf::open_json(document.source_name, ignored)) return std::move(*model);
-    if (name.ends_with(".dmf"))
-        if (auto model = dmf::open(document.source_name, ignored)) return std::move(*model);
-    return std::nullopt;
-}
-
-Expected<dmf::Model> to_model(cast::Document& document, const WriteOptions& write_options,
-                              Diagnostics& warnings) {
-    std::optional<dmf::Model> original = source_model(document);
     dmf::ConvertOptions options;
-    options.side_files = write_options.side_files;
-    if (original) options.original = &*original;
-    return dmf::from_cast(document, warnings, options);
+    const std::vector<std::filesystem::path>& folders = context.options.side_files.folders;
+    if (!folders.empty()) options.texture_directory = folders.front();
+    auto document = dmf::to_cast(*model, context.name, context.warnings, options);
+    if (!document) return document;
+    document->source_name = context.name;
+    return document;
 }
 
-Expected<void> write_dmf(cast::Document& document, const std::filesystem::path& path,
-                         const WriteOptions& options, Diagnostics& warnings) {
-    auto model = to_model(document, options, warnings);
-    if (!model) return make_error(model.error());
-    return dmf::write(*model, path);
+Expected<cast::Document> read_dmf(cast::Bytes bytes, const ReadContext& context) {
+    return to_document(dmf::read(bytes, context.name, context.warnings), context);
 }
 
-Expected<void> write_dmf_json(cast::Document& document, const std::filesystem::path& path,
-                              const WriteOptions& options, Diagnostics& warnings) {
-    auto model = to_model(document, options, warnings);
+Expected<cast::Document> read_dmf_json(cast::Bytes bytes, const ReadContext& context) {
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    return to_document(dmf::read_json(text, context.name, context.warnings), context);
+}
+
+Expected<dmf::Model> to_model(const cast::Document& document, const WriteContext& context) {
+    // Texture files come from beside the source file, else from --textures DIR.
+    dmf::ConvertOptions options;
+    options.base_directory = context.base;
+    options.side_files = context.options.side_files;
+    return dmf::from_cast(readable(document), context.warnings, options);
+}
+
+Expected<void> write_dmf(const cast::Document& document, Sink& sink, const WriteContext& context) {
+    auto model = to_model(document, context);
     if (!model) return make_error(model.error());
-    return dmf::write_json(*model, path);
+    return write_serialised(sink, dmf::write_to_buffer(*model), context.name);
+}
+
+Expected<void> write_dmf_json(const cast::Document& document, Sink& sink,
+                              const WriteContext& context) {
+    auto model = to_model(document, context);
+    if (!model) return make_error(model.error());
+    return write_serialised(sink, dmf::write_json_text(*model), context.name);
 }
 
 }  // namespace

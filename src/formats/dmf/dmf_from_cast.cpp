@@ -8,7 +8,6 @@
 #include <bit>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/dmf.hpp>
-#include <castkit/side_files.hpp>
 #include <cctype>
 #include <cmath>
 #include <limits>
@@ -16,6 +15,7 @@
 
 #include "../common/binary_io.hpp"
 #include "../common/keyframes.hpp"
+#include "../common/side_files.hpp"
 #include "../common/single_model.hpp"
 #include "../common/transform.hpp"
 #include "dmf_shared.hpp"
@@ -96,11 +96,13 @@ std::int16_t FromCast::texture(const cast::File& file, const std::string& path) 
     std::string file_path(file.path().value_or(""));
     if (auto it = texture_by_path_.find(file_path); it != texture_by_path_.end()) return it->second;
     if (model_.textures.size() >= kMaxIndex16) return -1;
+    const Context side{.base = options_.base_directory,
+                       .options = {.side_files = options_.side_files}};
     std::string stem = platform::utf8_of(platform::path_from_utf8(file_path).stem());
     Texture texture = default_texture(name(stem, path), model_.textures.size(), {}, 0, 0);
-    auto image = read_side_file(file_path, document_.source_name, options_.side_files);
+    auto image = formats::read_side_file(side, file_path);
     if (image) {
-        texture.png = std::move(*image);
+        texture.png.assign((*image)->bytes().begin(), (*image)->bytes().end());
         if (auto size = png_size(texture.png);
             size && size->first <= 0xFFFF && size->second <= 0xFFFF) {
             texture.width = static_cast<std::uint16_t>(size->first);

@@ -37,7 +37,7 @@ struct Section {
 class Reader {
   public:
     Reader(cast::Bytes bytes, const std::string& file, Diagnostics& warnings)
-        : in_(bytes, file), warnings_(warnings) {}
+        : in_(bytes, file, 0, "dmf"), warnings_(warnings) {}
     Expected<Model> read();
 
   private:

@@ -1,23 +1,22 @@
-// The K3D registry entry: `.k3d` files read into and write from the Cast document.
+// The K3D registry entry: `.k3d` bytes read into and written from the Cast document.
 #include <castkit/formats/k3d.hpp>
 
-#include "../../platform/platform.hpp"
+#include "../common/binary_io.hpp"
 #include "../registry_entries.hpp"
 
 namespace castkit::formats {
 namespace {
 
-Expected<cast::Document> read_k3d(const std::filesystem::path& path, Diagnostics& warnings) {
-    auto model = k3d::open(path, warnings);
+Expected<cast::Document> read_k3d(cast::Bytes bytes, const ReadContext& context) {
+    auto model = k3d::read(bytes, context.name, context.warnings);
     if (!model) return make_error(model.error());
-    return k3d::to_cast(*model, platform::utf8_of(path), warnings);
+    return k3d::to_cast(*model, context.name, context.warnings);
 }
 
-Expected<void> write_k3d(cast::Document& document, const std::filesystem::path& path,
-                         const WriteOptions&, Diagnostics& warnings) {
-    auto model = k3d::from_cast(document, warnings);
+Expected<void> write_k3d(const cast::Document& document, Sink& sink, const WriteContext& context) {
+    auto model = k3d::from_cast(readable(document), context.warnings);
     if (!model) return make_error(model.error());
-    return k3d::write(*model, path);
+    return write_serialised(sink, k3d::write_to_buffer(*model), context.name);
 }
 
 }  // namespace

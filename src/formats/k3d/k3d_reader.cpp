@@ -27,7 +27,7 @@ constexpr std::size_t kQuatKeySize = 20;
 class Reader {
   public:
     Reader(cast::Bytes bytes, const std::string& file, Diagnostics& warnings)
-        : in_(bytes, file), warnings_(warnings) {}
+        : in_(bytes, file, 0, "k3d"), warnings_(warnings) {}
 
     Expected<Model> read();
 

@@ -1,28 +1,25 @@
-// The SEAnim registry entry: `.seanim` files read into and write from the Cast document.
+// The SEAnim registry entry: `.seanim` bytes read into and written from the Cast document.
 #include <castkit/formats/seanim.hpp>
 
-#include "../../platform/platform.hpp"
 #include "../common/binary_io.hpp"
 #include "../registry_entries.hpp"
 
 namespace castkit::formats {
 namespace {
 
-Expected<cast::Document> read_seanim(const std::filesystem::path& path, Diagnostics& warnings) {
-    auto animation = parse_input(path, [&](cast::Bytes bytes, const std::string& name) {
-        return seanim::parse(bytes, name, warnings);
-    });
+Expected<cast::Document> read_seanim(cast::Bytes bytes, const ReadContext& context) {
+    auto animation = seanim::parse(bytes, context.name, context.warnings);
     if (!animation) return make_error(animation.error());
-    cast::Document document = seanim::to_cast(*animation, warnings);
-    document.source_name = path == "-" ? "<stdin>" : platform::utf8_of(path);
+    cast::Document document = seanim::to_cast(*animation, context.warnings);
+    document.source_name = context.name;
     return document;
 }
 
-Expected<void> write_seanim(cast::Document& document, const std::filesystem::path& path,
-                            const WriteOptions&, Diagnostics& warnings) {
-    auto animation = seanim::from_cast(document, warnings);
+Expected<void> write_seanim(const cast::Document& document, Sink& sink,
+                            const WriteContext& context) {
+    auto animation = seanim::from_cast(readable(document), context.warnings);
     if (!animation) return make_error(animation.error());
-    return seanim::write(*animation, path);
+    return write_serialised(sink, seanim::write_to_buffer(*animation), context.name);
 }
 
 }  // namespace

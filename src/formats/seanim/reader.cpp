@@ -68,7 +68,7 @@ private:
 
 Expected<Body> BodyParser::parse(std::size_t start) {
     Body body;
-    ByteReader in(data_, std::string(file_), start);
+    ByteReader in(data_, std::string(file_), start, "seanim");
     if ((header_.presence & kBoneBits) != 0 || layout_.names_without_keys)
         if (auto ok = bones(in, body); !ok) return make_error(ok.error());
     if ((header_.presence & kNotes) != 0)

@@ -1,28 +1,25 @@
-// The SEModel registry entry: `.semodel` files read into and write from the Cast document.
+// The SEModel registry entry: `.semodel` bytes read into and written from the Cast document.
 #include <castkit/formats/semodel.hpp>
 
-#include "../../platform/platform.hpp"
 #include "../common/binary_io.hpp"
 #include "../registry_entries.hpp"
 
 namespace castkit::formats {
 namespace {
 
-Expected<cast::Document> read_semodel(const std::filesystem::path& path, Diagnostics& warnings) {
-    auto model = parse_input(path, [&](cast::Bytes bytes, const std::string& name) {
-        return semodel::parse(bytes, name, warnings);
-    });
+Expected<cast::Document> read_semodel(cast::Bytes bytes, const ReadContext& context) {
+    auto model = semodel::parse(bytes, context.name, context.warnings);
     if (!model) return make_error(model.error());
-    cast::Document document = semodel::to_cast(std::move(*model), warnings);
-    document.source_name = path == "-" ? "<stdin>" : platform::utf8_of(path);
+    cast::Document document = semodel::to_cast(std::move(*model), context.warnings);
+    document.source_name = context.name;
     return document;
 }
 
-Expected<void> write_semodel(cast::Document& document, const std::filesystem::path& path,
-                            const WriteOptions&, Diagnostics& warnings) {
-    auto model = semodel::from_cast(document, warnings);
+Expected<void> write_semodel(const cast::Document& document, Sink& sink,
+                             const WriteContext& context) {
+    auto model = semodel::from_cast(readable(document), context.warnings);
     if (!model) return make_error(model.error());
-    return semodel::write(*model, path);
+    return write_serialised(sink, semodel::write_to_buffer(*model), context.name);
 }
 
 }  // namespace

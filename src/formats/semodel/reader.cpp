@@ -53,7 +53,7 @@ private:
 };
 
 Expected<void> Parser::run(std::size_t start) {
-    ByteReader in(data_, std::string(file_), start);
+    ByteReader in(data_, std::string(file_), start, "semodel");
     const Header& h = model_.header;
     if (h.presence & kBones)
         if (auto ok = bones(in); !ok) return ok;

@@ -1,22 +1,25 @@
-// The policy for files a document names (include/castkit/side_files.hpp). Every file-system
-// query takes an error_code: a missing or unreadable folder is a refusal, never an exception.
-#include <castkit/side_files.hpp>
+// The policy for files a document names (include/castkit/side_files.hpp), and the side files of
+// the formats (side_files.hpp) read through it. Every file-system query takes an error_code: a
+// missing or unreadable folder is a refusal, never an exception.
+#include "side_files.hpp"
+
 #include <fmt/format.h>
 
+#include <castkit/side_files.hpp>
 #include <cctype>
 #include <string>
 #include <system_error>
 
-#include "platform/platform.hpp"
+#include "binary_io.hpp"
 
 namespace castkit {
 namespace {
 
 namespace fs = std::filesystem;
 
-Unexpected refuse(const fs::path& source_file, std::string message) {
+Unexpected refuse(const std::string& source_name, std::string message) {
     Diagnostic diagnostic;
-    diagnostic.file = source_file.string();
+    diagnostic.file = source_name;
     diagnostic.rule = "side-file";
     diagnostic.message = std::move(message);
     return make_error(std::move(diagnostic));
@@ -27,7 +30,7 @@ fs::path portable(std::string_view reference) {
     std::string text(reference);
     for (char& c : text)
         if (c == '\\') c = '/';
-    return fs::path(text);
+    return platform::path_from_utf8(text);
 }
 
 // Absolute on any OS: a root directory, a root name, or a drive letter such as `C:`. O(1).
@@ -48,7 +51,8 @@ bool inside(const fs::path& path, const fs::path& folder) {
 std::string refusal(const fs::path& candidate, const fs::path& folder, bool allow_any_path) {
     std::error_code error;
     fs::path real = fs::canonical(candidate, error);
-    if (error) return fmt::format("'{}' cannot be resolved: {}", candidate.string(), error.message());
+    if (error)
+        return fmt::format("'{}' cannot be resolved: {}", candidate.string(), error.message());
     if (!allow_any_path) {
         fs::path real_folder = fs::canonical(folder, error);
         if (error || !inside(real, real_folder))
@@ -69,16 +73,15 @@ std::string where_else(const SideFilePolicy& policy) {
     return " or in " + folders;
 }
 
-}  // namespace
-
-Expected<fs::path> resolve_side_file(std::string_view reference, const fs::path& source_file,
-                                     const SideFilePolicy& policy) {
-    if (reference.empty()) return refuse(source_file, "a referenced file has an empty path");
+// resolve_side_file for a source named `source_name` in `source_folder` (empty: the working
+// folder).
+Expected<fs::path> resolve_in(std::string_view reference, const fs::path& source_folder,
+                              const std::string& source_name, const SideFilePolicy& policy) {
+    if (reference.empty()) return refuse(source_name, "a referenced file has an empty path");
     fs::path path = portable(reference);
     bool absolute = absolute_anywhere(reference, path);
     std::error_code error;
     std::vector<fs::path> folders;
-    fs::path source_folder = source_file.parent_path();
     folders.push_back(fs::absolute(source_folder.empty() ? fs::path(".") : source_folder, error));
     for (const fs::path& folder : policy.folders) folders.push_back(fs::absolute(folder, error));
 
@@ -95,8 +98,8 @@ Expected<fs::path> resolve_side_file(std::string_view reference, const fs::path&
     for (const auto& [candidate, folder] : candidates) {
         if (!policy.allow_any_path && !inside(candidate, folder)) {
             if (why.empty())
-                why = fmt::format("'{}' leads outside '{}'", std::string(reference),
-                                  folder.string());
+                why =
+                    fmt::format("'{}' leads outside '{}'", std::string(reference), folder.string());
             continue;
         }
         if (!fs::exists(candidate, error)) continue;
@@ -107,35 +110,65 @@ Expected<fs::path> resolve_side_file(std::string_view reference, const fs::path&
     if (absolute && !policy.allow_any_path && why.empty())
         why = fmt::format("'{}' is an absolute path", std::string(reference));
     if (why.empty())
-        return refuse(source_file, fmt::format("'{}' was not found beside the source file{}",
+        return refuse(source_name, fmt::format("'{}' was not found beside the source file{}",
                                                std::string(reference), where_else(policy)));
-    return refuse(source_file, why + "; only files inside the source file's folder (or one named "
-                                     "with --textures) are read unless --allow-any-path is given");
+    return refuse(source_name, why +
+                                   "; only files inside the source file's folder (or one named "
+                                   "with --textures) are read unless --allow-any-path is given");
+}
+
+}  // namespace
+
+Expected<fs::path> resolve_side_file(std::string_view reference, const fs::path& source_file,
+                                     const SideFilePolicy& policy) {
+    return resolve_in(reference, source_file.parent_path(), source_file.string(), policy);
 }
 
 Expected<std::vector<std::byte>> read_side_file(std::string_view reference,
                                                 const fs::path& source_file,
                                                 const SideFilePolicy& policy) {
-    auto location = resolve_side_file(reference, source_file, policy);
-    if (!location) return make_error(location.error());
-    return read_resolved_side_file(*location, source_file, policy);
-}
-
-Expected<std::vector<std::byte>> read_resolved_side_file(const fs::path& location,
-                                                         const fs::path& source_file,
-                                                         const SideFilePolicy& policy) {
-    std::error_code error;
-    std::uintmax_t size = fs::file_size(location, error);
-    if (error || size > policy.max_size)
-        return refuse(source_file, fmt::format("'{}' is larger than the {} bytes allowed",
-                                               location.string(), policy.max_size));
-    auto mapped = platform::map_file(location);
+    const Context context{.name = source_file.string(),
+                          .base = source_file.parent_path(),
+                          .options = {.side_files = policy}};
+    auto mapped = formats::read_side_file(context, reference);
     if (!mapped) return make_error(mapped.error());
-    std::span<const std::byte> bytes = (*mapped)->bytes();
-    if (bytes.size() > policy.max_size)
-        return refuse(source_file, fmt::format("'{}' grew past the {} bytes allowed while read",
-                                               location.string(), policy.max_size));
+    const std::span<const std::byte> bytes = (*mapped)->bytes();
     return std::vector<std::byte>(bytes.begin(), bytes.end());
 }
 
+namespace formats {
+
+Expected<fs::path> resolve_side_file(const Context& context, std::string_view name) {
+    return resolve_in(name, context.base, context.name, context.options.side_files);
+}
+
+Expected<std::shared_ptr<const platform::MappedFile>> map_side_file(const Context& context,
+                                                                    const fs::path& location) {
+    const std::uint64_t max_size = context.options.side_files.max_size;
+    std::error_code error;
+    std::uintmax_t size = fs::file_size(location, error);
+    if (error || size > max_size)
+        return refuse(context.name, fmt::format("'{}' is larger than the {} bytes allowed",
+                                                location.string(), max_size));
+    auto mapped = platform::map_file(location);
+    if (!mapped) return make_error(mapped.error());
+    if ((*mapped)->bytes().size() > max_size)
+        return refuse(context.name, fmt::format("'{}' grew past the {} bytes allowed while read",
+                                                location.string(), max_size));
+    return mapped;
+}
+
+Expected<std::shared_ptr<const platform::MappedFile>> read_side_file(const Context& context,
+                                                                     std::string_view name) {
+    auto location = resolve_side_file(context, name);
+    if (!location) return make_error(location.error());
+    return map_side_file(context, *location);
+}
+
+Expected<void> write_side_file(const Context& context, const fs::path& name, cast::Bytes data) {
+    return write_file(name.is_absolute() || context.base.empty() ? name : context.base / name,
+                      data);
+}
+
+}  // namespace formats
 }  // namespace castkit

@@ -1,0 +1,71 @@
+// The format registry: bytes in, bytes out, one context carrying the name, the base folder for
+// side files, the options and the warnings.
+#include <gtest/gtest.h>
+
+#include <castkit/cast/nodes.hpp>
+#include <castkit/formats.hpp>
+#include <castkit/formats/dmf.hpp>
+
+#include "../test_support.hpp"
+#include "dmf_golden.hpp"
+
+namespace castkit::test {
+namespace {
+
+std::filesystem::path triangle() { return fixtures() / "cast" / "edge" / "triangle.cast"; }
+
+TEST(FormatRegistry, GltfBuffersResolveAgainstTheContextsBase) {
+    auto dir = temp_dir("registry-gltf-base");
+    auto document = cast::open(triangle());
+    ASSERT_TRUE(document);
+    const FormatInfo& gltf = *format_by_name("gltf");
+    ASSERT_TRUE(
+        formats::write_file(gltf, *document, dir / "t.gltf", formats::context_for(dir / "t.gltf")));
+    ASSERT_TRUE(std::filesystem::exists(dir / "t.bin"));
+    const std::vector<std::byte> bytes = read_bytes(dir / "t.gltf");
+
+    ReadContext beside{.name = "t.gltf", .base = dir};
+    auto read = formats::read(gltf, {bytes, nullptr}, beside);
+    ASSERT_TRUE(read) << read.error().to_string();
+    EXPECT_EQ(read->models().size(), 1u);
+
+    ReadContext elsewhere{.name = "t.gltf", .base = dir / "elsewhere"};
+    auto missing = formats::read(gltf, {bytes, nullptr}, elsewhere);
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.error().rule, "gltf.parse");
+}
+
+TEST(FormatRegistry, DmfWriterReadsNothingThroughTheSourceName) {
+    auto dir = temp_dir("registry-dmf-source");
+    Diagnostics warnings;
+    auto golden = dmf::read(golden_dmf(), "golden", warnings);
+    ASSERT_TRUE(golden);
+    // A different DMF where the document says it came from: nothing may be taken from it.
+    dmf::Model decoy = *golden;
+    decoy.materials[0].face_side = dmf::kDouble;
+    ASSERT_TRUE(dmf::write(decoy, dir / "decoy.dmf"));
+    auto document = dmf::to_cast(*golden, "golden", warnings);
+    ASSERT_TRUE(document);
+    document->source_name = (dir / "decoy.dmf").string();
+
+    BufferSink sink;
+    WriteContext context{.name = "out.dmf"};
+    ASSERT_TRUE(formats::write(*format_by_name("dmf"), *document, sink, context));
+    auto written = dmf::read(sink.bytes, "out.dmf", warnings);
+    ASSERT_TRUE(written);
+    EXPECT_EQ(written->materials[0].face_side, golden->materials[0].face_side);
+}
+
+TEST(FormatRegistry, ReadersNameTheirInputAsTheContextSays) {
+    std::vector<std::byte> junk(8, std::byte{0x55});
+    for (const FormatInfo& format : all_formats()) {
+        ReadContext context{.name = "named-input"};
+        auto document = formats::read(format, {junk, nullptr}, context);
+        ASSERT_FALSE(document) << format.name;
+        EXPECT_EQ(document.error().file, "named-input") << format.name;
+        EXPECT_FALSE(document.error().rule.empty()) << format.name;
+    }
+}
+
+}  // namespace
+}  // namespace castkit::test
