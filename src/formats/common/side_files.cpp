@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 Unexpected refuse(const std::string& source_name, std::string message) {
     Diagnostic diagnostic;
     diagnostic.file = source_name;
-    diagnostic.rule = "side-file";
+    diagnostic.rule = "io.side-file";
     diagnostic.message = std::move(message);
     return make_error(std::move(diagnostic));
 }
