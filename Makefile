@@ -8,7 +8,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CASTKIT = $(BUILD)/tools/castkit/castkit
 
-.PHONY: setup build demo test test-sanitize windows test-windows dist test-dist bench clean
+.PHONY: setup build demo test test-sanitize fuzz windows test-windows dist test-dist bench clean
 
 setup:
 	@bash scripts/setup.sh
@@ -32,6 +32,17 @@ test-sanitize: setup
 	  -DCASTKIT_SANITIZE=address,undefined -DCASTKIT_BUILD_BENCH=OFF
 	cmake --build $(BUILD)-asan -j $(JOBS)
 	ctest --test-dir $(BUILD)-asan --output-on-failure -j $(JOBS)
+
+# Every libFuzzer harness in fuzz/ (clang, ASan + UBSan) for FUZZ_SECONDS each, two at a time;
+# fails on any crash, timeout or out-of-memory (docs/fuzzing.md).
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	cmake -S . -B $(BUILD)-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_COMPILER=clang++ -DCASTKIT_FUZZ=ON -DCASTKIT_SANITIZE=address,undefined \
+	  -DCASTKIT_BUILD_TESTS=OFF -DCASTKIT_BUILD_TOOLS=OFF -DCASTKIT_BUILD_BENCH=OFF \
+	  -DCASTKIT_BUILD_EXAMPLES=OFF
+	cmake --build $(BUILD)-fuzz -j $(JOBS)
+	bash fuzz/run.sh $(BUILD)-fuzz $(FUZZ_SECONDS) $(JOBS)
 
 # Windows x86_64 with Debian's mingw-w64 (cmake/mingw-w64-x86_64.cmake); static runtime.
 windows: setup
@@ -57,4 +68,4 @@ bench: build
 	bash bench/run.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-windows $(BUILD)-dist
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-fuzz $(BUILD)-windows $(BUILD)-dist

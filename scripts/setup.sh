@@ -8,8 +8,9 @@ packages=(
   libfmt-dev libcli11-dev nlohmann-json3-dev libglm-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-numpy
-  libtinygltf-dev libdraco-dev libmeshoptimizer-dev
+  libtinygltf-dev libdraco-dev libmeshoptimizer-dev libsimdjson-dev
   libstb-dev libsquish-dev
+  clang libclang-rt-14-dev
   # Blender's own glTF importer opens the files castkit writes (tests/blender).
   blender
   # The Windows cross-build (make windows) and its tests under Wine; GoogleTest's sources, built

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <castkit/cast/document.hpp>
+#include <castkit/side_files.hpp>
 #include <castkit/sink.hpp>
 #include <filesystem>
 #include <memory>
@@ -29,12 +30,13 @@ struct FormatOptions {
     bool inline_instances = false;
     // glTF export: where textures go.
     TextureMode textures = TextureMode::Automatic;
-    // The texture folder (--textures). DMF import writes each embedded PNG here as
+    // Where the files a document names (textures, instances) may be read from: the base folder,
+    // then side_files.folders (--textures DIR), within the policy of castkit/side_files.hpp.
+    // DMF import writes each embedded PNG into the first of those folders as
     // `<texture name>.png`, glTF import each embedded image as `<stem>_<image name>.<ext>`,
-    // and names that file in the Cast File (when empty the images stay behind, with a
-    // warning); DMF export reads texture files from here instead of the base folder; glTF
-    // export searches it after the base folder.
-    std::filesystem::path texture_directory{};
+    // and names that file in the Cast File (with none, the images stay behind, with a
+    // warning).
+    SideFilePolicy side_files{};
 };
 
 // Everything a format needs around the bytes it reads or writes: the name diagnostics give, the

@@ -2,6 +2,7 @@
 // into it. Every count is checked against the bytes left before anything is allocated.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <castkit/cast/document.hpp>
 #include <cstring>
 
@@ -15,6 +16,7 @@ constexpr std::uint32_t kMagic = 0x74736163;  // "cast"
 constexpr std::size_t kFileHeaderSize = 16;
 constexpr std::size_t kNodeHeaderSize = 24;
 constexpr std::size_t kPropertyHeaderSize = 8;
+constexpr std::uint32_t kReserveAtMost = 64;  // entries reserved ahead of reading them
 
 std::string human_size(double bytes) {
     const char* units[] = {"bytes", "KB", "MB", "GB", "TB", "PB"};
@@ -150,7 +152,10 @@ Expected<std::unique_ptr<Node>> Reader::read_node(std::size_t& pos, std::size_t 
             at(start + 20, &step, "cast.count-past-end",
                fmt::format("node claims {} children but has {} bytes left", child_count, left)));
 
-    node->properties.reserve(property_count);
+    // Counts are reserved only up to a small cap and grown by what is actually read: a node may
+    // stop early at an unknown property type, and nested nodes all claim the bytes left, so
+    // reserving what they claim would let a small file allocate many times its size.
+    node->properties.reserve(std::min(property_count, kReserveAtMost));
     for (std::uint32_t i = 0; i < property_count; ++i) {
         const std::size_t property_start = pos;
         bool unknown_type = false;
@@ -169,7 +174,7 @@ Expected<std::unique_ptr<Node>> Reader::read_node(std::size_t& pos, std::size_t 
         }
     }
 
-    node->children.reserve(child_count);
+    node->children.reserve(std::min(child_count, kReserveAtMost));
     SiblingCounter counter;
     for (std::uint32_t i = 0; i < child_count; ++i) {
         std::uint32_t id = bound - pos >= 4 ? load<std::uint32_t>(data_.data() + pos) : 0;

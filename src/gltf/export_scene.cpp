@@ -18,10 +18,11 @@ namespace {
 
 constexpr int kMaxInstanceDepth = 16;
 
-// The Cast file an Instance names, read through the side-file policy; the document keeps the
+// The Cast file an Instance names, found through the side-file policy; the document keeps the
 // mapping alive.
-Expected<cast::Document> read_instance(const Context& context, const std::string& file) {
-    auto mapped = formats::read_side_file(context, file);
+Expected<cast::Document> read_instance(const Context& context,
+                                       const std::filesystem::path& location) {
+    auto mapped = formats::map_side_file(context, location);
     if (!mapped) return make_error(mapped.error());
     auto document = cast::read((*mapped)->bytes(), {.source_name = context.name});
     if (document) document->retain(*mapped);
@@ -95,7 +96,8 @@ struct SceneWriter {
             node.rotation = {q.x, q.y, q.z, q.w};
         }
         if (auto s = instance.scale()) node.scale = {s->x, s->y, s->z};
-        const std::string file(instance.reference_file().path().value_or(""));
+        const cast::File reference = instance.reference_file();  // absent when rf links nothing
+        const std::string file(reference ? reference.path().value_or("") : "");
         if (file.empty()) {
             exporter.warn(path, "instance names no file (missing or empty path); skipped");
             return;
@@ -106,16 +108,21 @@ struct SceneWriter {
         const int index = exporter.add_node(std::move(node), parent);
         if (!exporter.options.inline_instances) return;
 
+        auto location = formats::resolve_side_file({.base = base}, file);
+        if (!location) {
+            exporter.warn(path, fmt::format("instance not inlined: {}", location.error().message));
+            return;
+        }
         std::error_code error;
-        const std::filesystem::path resolved = std::filesystem::weakly_canonical(
-            formats::side_file_path({.base = base}, file), error);
+        const std::filesystem::path resolved = std::filesystem::weakly_canonical(*location, error);
         if (depth >= kMaxInstanceDepth || open_files.count(resolved)) {
             exporter.warn(
                 path,
                 fmt::format("instance '{}' refers back to a file being merged; not inlined", file));
             return;
         }
-        auto document = read_instance({.name = platform::utf8_of(resolved), .base = base}, file);
+        auto document =
+            read_instance({.name = platform::utf8_of(resolved), .base = base}, resolved);
         if (!document) {
             exporter.warn(path,
                           fmt::format("instance not inlined: {}", document.error().to_string()));

@@ -1,8 +1,9 @@
 // Texture files into the exported glTF: each image the materials reference (a URI holding the
-// path the Cast document names) is found beside the source document or in the texture folder,
-// then embedded in the binary buffer, written beside the output, or left as a reference.
-// Images that cannot be found stay references to the path the document names; images that
-// cannot be decoded are removed with the texture slots that used them, so the file stays valid.
+// path the Cast document names) is read where the side-file policy allows (beside the source
+// document or in the texture folders), then embedded in the binary buffer, written beside the
+// output, or left as a reference. Images that cannot be found (or may not be read) stay
+// references to the path the document names; images that cannot be decoded are removed with the
+// texture slots that used them, so the file stays valid.
 #include "export_textures.hpp"
 
 #include <fmt/format.h>
@@ -11,6 +12,7 @@
 #include <set>
 
 #include "../formats/common/images.hpp"
+#include "../formats/common/side_files.hpp"
 #include "../platform/platform.hpp"
 
 namespace castkit::gltf::detail {
@@ -51,7 +53,7 @@ class TexturePlacer {
   public:
     TexturePlacer(Exporter& exporter, const fs::path& source_dir, const fs::path& output)
         : exporter_(exporter),
-          source_dir_(source_dir),
+          side_{.base = source_dir, .options = {.side_files = exporter.options.side_files}},
           output_(output),
           mode_(exporter.options.textures) {
         if (mode_ == TextureMode::Automatic)
@@ -67,7 +69,8 @@ class TexturePlacer {
 
   private:
     Exporter& exporter_;
-    fs::path source_dir_, output_;
+    const Context side_;  // where texture files are read (the source folder and the policy)
+    fs::path output_;
     TextureMode mode_;
     std::set<std::string> written_names_;
 
@@ -77,20 +80,13 @@ class TexturePlacer {
         if (image.uri.empty()) return true;
         const std::string named = uri_to_path(image.uri);
         const std::string where = fmt::format("/images/{}", index);
-        const std::optional<fs::path> found =
-            resolve_texture(named, source_dir_, exporter_.options.texture_dir);
+        const Expected<fs::path> found = formats::resolve_side_file(side_, named);
         if (!found) {
-            exporter_.warn(
-                where,
-                fmt::format("texture '{}' was not found beside the source file{}; "
-                            "it stays a reference to that path",
-                            named,
-                            exporter_.options.texture_dir.empty()
-                                ? std::string(" (give --textures DIR)")
-                                : " or in " + platform::utf8_of(exporter_.options.texture_dir)));
+            exporter_.warn(where, fmt::format("texture {}; it stays a reference to that path",
+                                              found.error().message));
             return true;
         }
-        auto mapped = platform::map_file(*found);
+        auto mapped = formats::map_side_file(side_, *found);
         if (!mapped) {
             exporter_.warn(where, fmt::format("texture '{}' could not be read ({}); its texture "
                                               "slots were dropped",
@@ -106,7 +102,7 @@ class TexturePlacer {
             return false;
         }
         if (prepared.outcome == images::Outcome::External) {
-            keep_external(image, *found, named, prepared.message, where);
+            keep_external(image, *found, (*mapped)->bytes(), named, prepared.message, where);
             return true;
         }
         if (mode_ == TextureMode::Embed) {
@@ -124,12 +120,12 @@ class TexturePlacer {
     }
 
     // BC6H/BC7: the file itself, copied beside a .gltf, or referenced where it is from a .glb.
-    void keep_external(tinygltf::Image& image, const fs::path& found, const std::string& named,
+    void keep_external(tinygltf::Image& image, const fs::path& found,
+                       std::span<const std::byte> bytes, const std::string& named,
                        const std::string& why, const std::string& where) {
         if (mode_ == TextureMode::Copy) {
-            auto mapped = platform::map_file(found);
             const std::string name = unique_name(platform::utf8_of(found.filename()));
-            if (mapped && write_beside(name, (*mapped)->bytes(), named, where)) {
+            if (write_beside(name, bytes, named, where)) {
                 image.uri = name_to_uri(name);
                 exporter_.warn(where, fmt::format("texture '{}' uses {}: copied beside the output "
                                                   "as it is, glTF viewers may not show it",
@@ -227,35 +223,7 @@ class TexturePlacer {
     }
 };
 
-bool escapes(const fs::path& path) {
-    for (const fs::path& part : path)
-        if (part == "..") return true;
-    return false;
-}
-
 }  // namespace
-
-std::optional<fs::path> resolve_texture(const std::string& named, const fs::path& source_dir,
-                                        const fs::path& texture_dir) {
-    std::string slashed = named;
-    for (char& c : slashed)
-        if (c == '\\') c = '/';
-    const fs::path path = platform::path_from_utf8(slashed);
-    // A path that is absolute or climbs out of its folder is looked for by its file name only.
-    const bool contained = !path.has_root_path() && !escapes(path) && !path.empty();
-    std::vector<fs::path> dirs{source_dir};
-    if (!texture_dir.empty()) dirs.push_back(texture_dir);
-    std::vector<fs::path> candidates;
-    for (const fs::path& dir : dirs) {
-        if (contained) candidates.push_back(dir / path);
-        candidates.push_back(dir / path.filename());
-    }
-    std::error_code error;
-    for (const fs::path& candidate : candidates)
-        if (!candidate.filename().empty() && fs::is_regular_file(candidate, error))
-            return candidate;
-    return std::nullopt;
-}
 
 void place_textures(Exporter& exporter, const fs::path& source_dir, const fs::path& output) {
     TexturePlacer(exporter, source_dir, output).run();

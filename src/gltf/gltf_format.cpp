@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <castkit/gltf/gltf.hpp>
+#include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <cstring>
 
 #include "../formats/common/side_files.hpp"
@@ -57,12 +59,68 @@ bool skip_image(tinygltf::Image*, const int, std::string*, std::string*, int, in
     return true;
 }
 
+// JSON nested deeper than this is refused before tinygltf's recursive parser sees it.
+constexpr std::size_t kMaxJsonDepth = 512;
+
+// Refuses JSON nested deeper than kMaxJsonDepth, naming the byte offset (in the file) of the
+// first bracket too deep. Strings are skipped, escapes included. O(JSON size).
+Expected<void> check_depth(std::span<const std::byte> bytes, bool glb, const std::string& file) {
+    std::size_t begin = 0, end = bytes.size();
+    if (glb) {  // check_glb has made sure the JSON chunk lies inside the file
+        begin = 20;
+        end = begin + u32_at(bytes, 12);
+    }
+    std::size_t depth = 0;
+    bool in_string = false;
+    for (std::size_t i = begin; i < end; ++i) {
+        const char c = static_cast<char>(bytes[i]);
+        if (in_string) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth) {
+                Diagnostic d = detail::problem(
+                    file, "", fmt::format("JSON nested deeper than {} levels", kMaxJsonDepth));
+                d.offset = i;
+                return make_error(std::move(d));
+            }
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return {};
+}
+
+// Where a glTF error lies, as far as castkit can tell past tinygltf (which keeps no offsets):
+// a JSON syntax error's "line L, column C" as the byte offset it names; any other error at the
+// start of the JSON (the GLB's JSON chunk at byte 20), with "/" (the JSON root) when the error
+// names no JSON path. O(JSON size) for syntax errors, O(1) otherwise.
+Diagnostic locate(Diagnostic d, std::span<const std::byte> bytes, bool glb) {
+    const std::size_t begin = glb ? 20 : 0;
+    if (d.path.empty()) d.path.assign(1, '/');  // not = "/": GCC 12 -Wrestrict at -O3
+    if (d.offset != Diagnostic::kNoOffset) return d;
+    d.offset = begin;
+    unsigned long line = 0, column = 0;
+    const std::size_t at = d.message.find("line ");
+    if (at == std::string::npos ||
+        std::sscanf(d.message.c_str() + at, "line %lu, column %lu", &line, &column) != 2 ||
+        line == 0)
+        return d;
+    std::size_t offset = begin;
+    for (unsigned long l = 1; l < line && offset < bytes.size(); ++offset)
+        if (bytes[offset] == std::byte{'\n'}) ++l;
+    d.offset = std::min<std::size_t>(offset + (column > 0 ? column - 1 : 0), bytes.size());
+    return d;
+}
+
 // tinygltf's file callbacks, so that the buffers a .gltf names are read as side files of the
 // context (relative to its base folder, through the one side-file policy) and nothing else.
 bool side_file_exists(const std::string& name, void* side_files) {
-    std::error_code error;
-    return std::filesystem::is_regular_file(
-        formats::side_file_path(*static_cast<const Context*>(side_files), name), error);
+    return formats::resolve_side_file(*static_cast<const Context*>(side_files), name).has_value();
 }
 
 std::string keep_path(const std::string& path, void*) { return path; }
@@ -96,7 +154,7 @@ Expected<void> write_format(bool binary, const cast::Document& document, Sink& s
     options.binary = binary;
     options.inline_instances = context.options.inline_instances;
     options.textures = context.options.textures;
-    options.texture_dir = context.options.texture_directory;
+    options.side_files = context.options.side_files;
     return write(document, sink, context, options);
 }
 
@@ -123,6 +181,7 @@ Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context,
     const bool glb = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
     if (glb)
         if (auto checked = check_glb(bytes, file); !checked) return make_error(checked.error());
+    if (auto nested = check_depth(bytes, glb, file); !nested) return make_error(nested.error());
     const std::vector<unsigned char> rewritten = detail::prepared_for_tinygltf(bytes, glb);
     const auto* data =
         rewritten.empty() ? reinterpret_cast<const unsigned char*>(bytes.data()) : rewritten.data();
@@ -152,8 +211,9 @@ Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context,
         while (!error.empty() && (error.back() == '\n' || error.back() == ' ')) error.pop_back();
         for (char& c : error)
             if (c == '\n') c = ';';
-        return make_error(detail::problem(file, "", error.empty() ? "not a glTF file" : error,
-                                          Severity::Error, "gltf.parse"));
+        Diagnostic d = detail::problem(file, "", error.empty() ? "not a glTF file" : error,
+                                       Severity::Error, "gltf.parse");
+        return make_error(locate(std::move(d), bytes, glb));
     }
     if (auto checked = detail::check_required_extensions(model, file); !checked)
         return make_error(checked.error());
@@ -163,16 +223,19 @@ Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context,
         return make_error(decoded.error());
 
     detail::Importer importer(model, file, options, warnings);
-    importer.image_directory = context.options.texture_directory;
-    if (auto resolved = importer.resolve_nodes(); !resolved) return make_error(resolved.error());
+    // Embedded images go where DMF's do: the first texture folder.
+    if (const auto& folders = context.options.side_files.folders; !folders.empty())
+        importer.image_directory = folders.front();
+    if (auto resolved = importer.resolve_nodes(); !resolved)
+        return make_error(locate(resolved.error(), bytes, glb));
     importer.warn_unkept_content();
     cast::Document document;
     document.source_name = file;
     cast::Root root = document.add_root();
     if (auto imported = importer.import_models(root); !imported)
-        return make_error(imported.error());
+        return make_error(locate(imported.error(), bytes, glb));
     if (auto imported = importer.import_animations(root); !imported)
-        return make_error(imported.error());
+        return make_error(locate(imported.error(), bytes, glb));
     if (!importer.carried.empty()) {
         const auto metadata = root.metadata();
         cast::Metadata carrier = metadata.empty() ? root.add_metadata() : metadata[0];

@@ -70,8 +70,11 @@ Expected<std::vector<double>> Importer::read_components(int index, int component
     if (!is_component_type(accessor.componentType))
         return fail(at + "/componentType", fmt::format("component type {} is not one glTF allows",
                                                        accessor.componentType));
-    if (as_integers && accessor.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT)
-        return fail(at + "/componentType", "an integer component type is required here");
+    // glTF allows only unsigned types for indices and joints; a negative one has no meaning.
+    if (as_integers && (accessor.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT ||
+                        accessor.componentType == TINYGLTF_COMPONENT_TYPE_BYTE ||
+                        accessor.componentType == TINYGLTF_COMPONENT_TYPE_SHORT))
+        return fail(at + "/componentType", "an unsigned integer component type is required here");
     const int stored = tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(accessor.type));
     if (stored != components)
         return fail(at + "/type",
@@ -108,6 +111,15 @@ Expected<std::vector<double>> Importer::read_components(int index, int component
         return fail(
             at + "/count",
             fmt::format("{} elements without a buffer view exceed what the file holds", count));
+    const std::size_t budget = kDecodeBytesFactor * total_buffer + kDecodeConstant;
+    const std::size_t left = budget - std::min(budget, decoded_values);
+    const std::size_t values = std::min(count, budget + 1) * static_cast<std::size_t>(components);
+    if (values > left)
+        return fail(at, fmt::format("decoding {} more values would exceed the {} this file "
+                                    "allows ({} per buffer byte plus {}): accessors are "
+                                    "shared too often",
+                                    values, budget, kDecodeBytesFactor, kDecodeConstant));
+    decoded_values += values;
     std::vector<double> out;
     if (accessor.bufferView >= 0) {
         auto view = view_bytes(accessor.bufferView, at + "/bufferView");

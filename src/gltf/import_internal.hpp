@@ -77,6 +77,13 @@ class Importer {
     // to the Metadata `gltf` property (default morph weights, material settings).
     nlohmann::json carried = nlohmann::json::object();
 
+    // Values decoded from accessors so far, against a budget of kDecodeBytesFactor values per
+    // buffer byte plus kDecodeConstant: an accessor shared by many meshes is decoded once per
+    // use, and this bounds what a small file can make castkit allocate that way.
+    mutable std::size_t decoded_values = 0;
+    static constexpr std::size_t kDecodeBytesFactor = 4;
+    static constexpr std::size_t kDecodeConstant = std::size_t{16} << 20;
+
   private:
     Expected<std::vector<double>> read_components(int index, int components,
                                                   const std::string& path, bool as_integers) const;

@@ -342,8 +342,12 @@ Expected<std::string> Importer::place_embedded_image(int source) {
         const auto& data = gltf.buffers[static_cast<std::size_t>(view.buffer)].data;
         const auto first = data.begin() + static_cast<std::ptrdiff_t>(view.byteOffset);
         bytes.assign(first, first + static_cast<std::ptrdiff_t>(view.byteLength));
-    } else if (!tinygltf::DecodeDataURI(&bytes, mime, image.uri, 0, false) || bytes.empty()) {
+    } else if (!tinygltf::DecodeDataURI(&bytes, mime, image.uri, 0, false)) {
         warn(at + "/uri", "embedded image not kept: its data URI does not decode");
+        return placed;
+    }
+    if (bytes.empty()) {  // never written: it would replace a real file of that name
+        warn(at, "embedded image not kept: it has no bytes");
         return placed;
     }
     const std::string stem = std::filesystem::path(file).stem().string();

@@ -363,15 +363,32 @@ TEST_F(ExportTextures, TheTexturesFolderIsSearchedAfterTheSourceFolder) {
     EXPECT_EQ((*albedo_image(json, "a.png"))["mimeType"], "image/png");
 }
 
-TEST_F(ExportTextures, PathsThatClimbOutAreLookedUpByFileNameOnly) {
+// The side-file policy (castkit/side_files.hpp): a path out of the source folder is read only
+// with --allow-any-path; without it the image stays a reference and the warning names the option.
+TEST_F(ExportTextures, PathsThatClimbOutAreReadOnlyWithAllowAnyPath) {
     fs::create_directories(dir / "inner");
     write_bytes(dir / "secret.png", stb_written(source, "png"));
     cast::Document document = textured({"x"});
     document.models()[0].materials()[1].slot_file("albedo").set_path("../secret.png");
     write_as(std::move(document), dir / "inner" / "hero.cast");
-    CommandResult result = run_cli(in_dir(dir, "convert {inner/hero.cast} {inner/hero.glb}"));
-    ASSERT_EQ(result.exit_code, 0) << result.err;
-    EXPECT_NE(result.err.find("'../secret.png' was not found"), std::string::npos) << result.err;
+    CommandResult refused = run_cli(in_dir(dir, "convert {inner/hero.cast} {inner/hero.glb}"));
+    ASSERT_EQ(refused.exit_code, 0) << refused.err;
+    EXPECT_NE(refused.err.find("texture '../secret.png' leads outside"), std::string::npos)
+        << refused.err;
+    EXPECT_NE(refused.err.find("--allow-any-path"), std::string::npos) << refused.err;
+    const nlohmann::json referenced = gltf_json(dir / "inner" / "hero.glb");
+    const nlohmann::json* image = albedo_image(referenced, "x");
+    ASSERT_NE(image, nullptr);
+    EXPECT_TRUE(image->contains("uri"));
+
+    CommandResult allowed =
+        run_cli(in_dir(dir, "convert {inner/hero.cast} {inner/any.glb} --allow-any-path"));
+    ASSERT_EQ(allowed.exit_code, 0) << allowed.err;
+    EXPECT_EQ(allowed.err.find("secret.png"), std::string::npos) << allowed.err;
+    const nlohmann::json embedded = gltf_json(dir / "inner" / "any.glb");
+    image = albedo_image(embedded, "x");
+    ASSERT_NE(image, nullptr);
+    EXPECT_EQ(image->value("mimeType", ""), "image/png");
 }
 
 // Issue 13: images embedded in a glTF come out beside a Cast output, named after the source,

@@ -32,9 +32,10 @@ std::vector<std::string> format_names() {
 FormatOptions read_options_for(FormatOptions options, const FormatInfo& format,
                                const std::filesystem::path& output) {
     const bool gltf = format.name == "glb" || format.name == "gltf";
-    if (options.texture_directory.empty() && !gltf && output != "-") {
+    std::vector<std::filesystem::path>& folders = options.side_files.folders;
+    if (folders.empty() && !gltf && output != "-") {
         const std::filesystem::path folder = output.parent_path();
-        options.texture_directory = folder.empty() ? std::filesystem::path(".") : folder;
+        folders.push_back(folder.empty() ? std::filesystem::path(".") : folder);
     }
     return options;
 }

@@ -17,8 +17,8 @@ namespace {
 struct ConvertOptions {
     std::vector<std::string> inputs;
     std::string output, from, to;
-    std::vector<std::string> anims_dirs;
-    std::string textures, report;
+    std::vector<std::string> anims_dirs, texture_dirs;
+    std::string report;
     FormatOptions format_options;
     BatchOptions batch;
 };
@@ -113,7 +113,8 @@ int run_convert(ConvertOptions& options) {
         }
         for (const auto& path : *found) animations.push_back(platform::utf8_of(path));
     }
-    options.format_options.texture_directory = platform::path_from_utf8(options.textures);
+    for (const std::string& dir : options.texture_dirs)
+        options.format_options.side_files.folders.push_back(platform::path_from_utf8(dir));
     if (options.output.empty()) {
         // The two-argument form: `castkit convert IN OUT`.
         if (options.inputs.size() != 2 || !animations.empty()) {
@@ -160,9 +161,11 @@ void register_convert_command(CLI::App& app, int& exit_code) {
                         "Attach every animation file under this folder to the model(s)");
     convert->add_flag("--inline-instances", options->format_options.inline_instances,
                       "glTF: merge the files Instances reference instead of naming them");
-    convert->add_option("--textures", options->textures,
-                        "Texture folder: DMF input writes its images here, DMF output reads "
-                        "them from here, glTF output searches it after the source file's own");
+    convert->add_option("--textures", options->texture_dirs,
+                        "Texture folder (repeatable): searched for the files the input names "
+                        "after its own folder; DMF input writes its images into the first");
+    convert->add_flag("--allow-any-path", options->format_options.side_files.allow_any_path,
+                      "Read files the input names anywhere: absolute paths, '..' and links");
     const std::map<std::string, TextureMode> modes{{"embed", TextureMode::Embed},
                                                    {"copy", TextureMode::Copy},
                                                    {"reference", TextureMode::Reference}};

@@ -7,6 +7,7 @@
 #include <castkit/cast/document.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
+#include <castkit/side_files.hpp>
 #include <cstdint>
 #include <filesystem>
 #include <glm/gtc/type_precision.hpp>
@@ -163,6 +164,8 @@ struct ConvertOptions {
     // flip and wrap, matched by file name, used when the file itself cannot be read) and its
     // material settings (matched by name) fill in what Cast cannot carry.
     const Model* original = nullptr;
+    // from_cast only: where else, and how far, texture files may be read (side_files.hpp).
+    SideFilePolicy side_files;
 };
 
 // Converts to a Cast document: one mesh per material used (corners split into Cast vertices),
@@ -171,7 +174,9 @@ struct ConvertOptions {
 Expected<cast::Document> to_cast(const Model& model, const std::string& file, Diagnostics& warnings,
                                  const ConvertOptions& options = {});
 // Converts the first Model and every Animation; vertices equal in position and skin are merged.
-// Texture files are embedded from paths relative to options.base_directory. O(size).
+// Texture files are embedded from paths relative to options.base_directory when
+// options.side_files allows reading them (side_files.hpp); otherwise the texture is written
+// without an image, with a warning. O(size).
 Expected<Model> from_cast(cast::Document& document, Diagnostics& warnings,
                           const ConvertOptions& options = {});
 

@@ -19,10 +19,10 @@ struct ExportOptions {
     // Resolve Instance nodes (read the .cast files they reference) and merge their models in,
     // instead of writing nodes that name the files in `extras`.
     bool inline_instances = false;
-    // Texture files named by materials are found relative to the source document's folder,
-    // then in `texture_dir`, and embedded, copied or referenced as `textures` says.
+    // Texture files named by materials are read where `side_files` allows (the source
+    // document's folder, then its folders), and embedded, copied or referenced as `textures` says.
     TextureMode textures = TextureMode::Automatic;
-    std::filesystem::path texture_dir = {};
+    SideFilePolicy side_files = {};
     // Animation export samples poses at the key frames (and at every frame for channels glTF
     // cannot interpolate exactly). More samples than this in one document (frames × bones,
     // summed over animations) is an error rather than an unbounded allocation.
@@ -55,8 +55,9 @@ Expected<void> write(const cast::Document& document, const std::filesystem::path
 // per group of meshes (flattening the node hierarchy into Model transforms), skins as
 // Skeletons, morph targets as BlendShapes, PBR materials as Material slots, animations as
 // absolute curves (resampled at whole frames where keys fall between frames or interpolation
-// is not linear). External buffers resolve against context.base. Malformed input is an error
-// naming the file and the JSON path. O(file size).
+// is not linear). External buffers resolve against context.base, within the side-file policy
+// (castkit/side_files.hpp). JSON nested deeper than 512 levels is refused. Malformed input is
+// an error naming the file and the JSON path. O(file size).
 Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context,
                               const ReadOptions& options = {});
 // read() of the file at `path`, its buffers resolved against its folder.

@@ -4,6 +4,8 @@
 // computed in 64 bits so that a hostile count cannot wrap around.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <castkit/cast/node.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
@@ -29,6 +31,29 @@ static_assert(sizeof(glm::vec2) == 8 && sizeof(glm::vec3) == 12 && sizeof(glm::v
 // Byte width of a count-sized integer: u8 up to 0xFF, u16 up to 0xFFFF, else u32 (the SE rule).
 inline std::uint8_t width_for(std::uint64_t maximum) {
     return maximum <= 0xFF ? 1 : maximum <= 0xFFFF ? 2 : 4;
+}
+
+// The memory bound of every reader (README.md, "Security"): what a file declares may take at most
+// kMemoryFactor bytes in memory per byte of input, plus kMemoryConstant. Counts are checked
+// against the bytes left and against this, since an element can take far more memory than the
+// bytes it needs on disk (an SEAnim bone is one NUL byte on disk and over 100 bytes in memory).
+inline constexpr std::uint64_t kMemoryFactor = 8;
+inline constexpr std::uint64_t kMemoryConstant = std::uint64_t{64} << 20;
+
+// True when `count` elements of `element_size` bytes fit the bound for an input of
+// `input_size` bytes. O(1).
+inline bool within_memory_bound(std::uint64_t count, std::size_t element_size,
+                                std::size_t input_size) {
+    return count <= (kMemoryFactor * input_size + kMemoryConstant) / element_size;
+}
+
+// The error for a count past within_memory_bound. O(1).
+inline std::string memory_bound_message(std::uint64_t count, const char* what,
+                                        std::size_t element_size, std::size_t input_size) {
+    return fmt::format("{} {} would take {} bytes in memory, more than castkit allows for a "
+                       "{}-byte file ({} per byte plus {})",
+                       count, what, count * element_size, input_size, kMemoryFactor,
+                       kMemoryConstant);
 }
 
 // A diagnostic at `offset` (Diagnostic::kNoOffset when none) and `path` of `file`. O(1).

@@ -10,7 +10,8 @@ namespace {
 Expected<cast::Document> to_document(Expected<dmf::Model> model, const ReadContext& context) {
     if (!model) return make_error(model.error());
     dmf::ConvertOptions options;
-    options.texture_directory = context.options.texture_directory;
+    const std::vector<std::filesystem::path>& folders = context.options.side_files.folders;
+    if (!folders.empty()) options.texture_directory = folders.front();
     auto document = dmf::to_cast(*model, context.name, context.warnings, options);
     if (!document) return document;
     document->source_name = context.name;
@@ -27,11 +28,10 @@ Expected<cast::Document> read_dmf_json(cast::Bytes bytes, const ReadContext& con
 }
 
 Expected<dmf::Model> to_model(const cast::Document& document, const WriteContext& context) {
-    // Texture files come from --textures DIR when given, else from beside the source file.
+    // Texture files come from beside the source file, else from --textures DIR.
     dmf::ConvertOptions options;
-    options.base_directory = context.options.texture_directory.empty()
-                                 ? context.base
-                                 : context.options.texture_directory;
+    options.base_directory = context.base;
+    options.side_files = context.options.side_files;
     return dmf::from_cast(readable(document), context.warnings, options);
 }
 

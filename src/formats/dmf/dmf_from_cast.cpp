@@ -13,7 +13,6 @@
 #include <limits>
 #include <map>
 
-#include "../../platform/platform.hpp"
 #include "../common/binary_io.hpp"
 #include "../common/keyframes.hpp"
 #include "../common/side_files.hpp"
@@ -97,12 +96,13 @@ std::int16_t FromCast::texture(const cast::File& file, const std::string& path) 
     std::string file_path(file.path().value_or(""));
     if (auto it = texture_by_path_.find(file_path); it != texture_by_path_.end()) return it->second;
     if (model_.textures.size() >= kMaxIndex16) return -1;
-    const Context side{.base = options_.base_directory};
-    const std::filesystem::path location = formats::side_file_path(side, file_path);
+    const Context side{.base = options_.base_directory,
+                       .options = {.side_files = options_.side_files}};
     std::string stem = platform::utf8_of(platform::path_from_utf8(file_path).stem());
     Texture texture = default_texture(name(stem, path), model_.textures.size(), {}, 0, 0);
-    if (auto mapped = formats::read_side_file(side, file_path); mapped) {
-        texture.png.assign((*mapped)->bytes().begin(), (*mapped)->bytes().end());
+    auto image = formats::read_side_file(side, file_path);
+    if (image) {
+        texture.png.assign((*image)->bytes().begin(), (*image)->bytes().end());
         if (auto size = png_size(texture.png);
             size && size->first <= 0xFFFF && size->second <= 0xFFFF) {
             texture.width = static_cast<std::uint16_t>(size->first);
@@ -131,9 +131,10 @@ std::int16_t FromCast::texture(const cast::File& file, const std::string& path) 
         texture.wrap_s = original->wrap_s;
         texture.wrap_t = original->wrap_t;
     } else if (texture.png.empty()) {
-        report_.warn(path,
-                     fmt::format("texture '{}' could not be read; the DMF texture has no image",
-                                 platform::utf8_of(location)));
+        const std::string why = image ? "the file is empty" : image.error().message;
+        report_.warn(
+            path, fmt::format("texture '{}' could not be read ({}); the DMF texture has no image",
+                              file_path, why));
     }
     auto index = static_cast<std::int16_t>(model_.textures.size());
     model_.textures.push_back(std::move(texture));

@@ -1,13 +1,16 @@
-// The DMF JSON reader: nlohmann-json parses, then every value is checked for its type as it is
-// taken, and every error names its JSON path ("$.faces[3].indices[1]").
+// The DMF JSON reader: one pass of simdjson's On-Demand API over the text, filling the model as
+// values stream by (no DOM of the whole file). Every value is checked for its type as it is
+// taken; every error names the byte offset and the JSON path ("$.faces[3].indices[1]").
 #include <fmt/format.h>
 
 #include <castkit/formats/dmf.hpp>
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <limits>
-#include <nlohmann/json.hpp>
-#include <optional>
-#include <span>
+#include <simdjson.h>
 
 #include "../../platform/platform.hpp"
 #include "../common/base64.hpp"
@@ -18,9 +21,7 @@
 namespace castkit::dmf {
 namespace {
 
-using nlohmann::json;
-
-const char* type_name(const json& value) { return value.type_name(); }
+namespace od = simdjson::ondemand;
 
 // A JSON path ("$.faces[3].indices[1]") kept as a chain of steps on the stack, so that building
 // one per value costs nothing; it is formatted only when an error needs it. A step refers to
@@ -48,135 +49,38 @@ class JsonPath {
     bool is_index_ = false;
 };
 
-// Pulls typed values out of JSON, remembering the first error (with its path); later calls
-// after an error return defaults, so parsing code reads straight down and checks once.
-class Fields {
-  public:
-    explicit Fields(const std::string& file) : file_(file) {}
-
-    bool failed() const { return error_.has_value(); }
-    Diagnostic take_error() { return std::move(*error_); }
-    void fail(const JsonPath& path, std::string message) {
-        if (error_) return;
-        error_ =
-            formats::diagnostic_at(file_, Diagnostic::kNoOffset, path.str(), std::move(message));
-    }
-
-    // The member `key` of `object`, or nullptr (an error when `required`).
-    const json* member(const json& object, const JsonPath& path, std::string_view key,
-                       bool required = true) {
-        if (failed()) return nullptr;
-        if (!object.is_object()) {
-            fail(path, fmt::format("expected an object, found {}", type_name(object)));
-            return nullptr;
-        }
-        auto it = object.find(key);
-        if (it == object.end()) {
-            if (required) fail(path, fmt::format("missing key \"{}\"", key));
-            return nullptr;
-        }
-        return &*it;
-    }
-    double number(const json& value, const JsonPath& path) {
-        if (failed()) return 0;
-        if (!value.is_number())
-            fail(path, fmt::format("expected a number, found {}", type_name(value)));
-        return failed() ? 0 : value.get<double>();
-    }
-    float real(const json& value, const JsonPath& path) {
-        double v = number(value, path);
-        if (!failed() && std::isfinite(v) && std::abs(v) > std::numeric_limits<float>::max())
-            fail(path, fmt::format("{} does not fit a 32-bit float", v));
-        return static_cast<float>(v);
-    }
-    // An integer within [lo, hi].
-    std::int64_t integer(const json& value, const JsonPath& path, std::int64_t lo,
-                         std::int64_t hi) {
-        if (failed()) return 0;
-        if (!value.is_number_integer() &&
-            !(value.is_number_float() && std::trunc(value.get<double>()) == value.get<double>())) {
-            fail(path, fmt::format("expected an integer, found {}",
-                                   value.is_number() ? value.dump() : type_name(value)));
-            return 0;
-        }
-        double v = value.get<double>();
-        if (v < static_cast<double>(lo) || v > static_cast<double>(hi)) {
-            fail(path, fmt::format("{} is outside {}..{}", value.dump(), lo, hi));
-            return 0;
-        }
-        return value.is_number_unsigned() ? static_cast<std::int64_t>(value.get<std::uint64_t>())
-                                          : value.get<std::int64_t>();
-    }
-    // true/false, or 0/1 as numbers.
-    std::uint16_t boolean(const json& value, const JsonPath& path) {
-        if (failed()) return 0;
-        if (value.is_boolean()) return value.get<bool>() ? 1 : 0;
-        if (value.is_number_integer())
-            return static_cast<std::uint16_t>(integer(value, path, 0, 0xFFFF));
-        fail(path, fmt::format("expected a boolean, found {}", type_name(value)));
-        return 0;
-    }
-    std::string string(const json& value, const JsonPath& path) {
-        if (failed()) return {};
-        if (!value.is_string()) {
-            fail(path, fmt::format("expected a string, found {}", type_name(value)));
-            return {};
-        }
-        return value.get<std::string>();
-    }
-    // A name from the list (its index), or the raw u16 value.
-    template <std::size_t N>
-    std::uint16_t enumeration(const json& value, const JsonPath& path,
-                              const std::array<std::string_view, N>& names) {
-        if (failed()) return 0;
-        if (value.is_string()) {
-            std::string text = value.get<std::string>();
-            for (std::size_t i = 0; i < N; ++i)
-                if (names[i] == text) return static_cast<std::uint16_t>(i);
-            fail(path, fmt::format("\"{}\" is not one of {}", text, fmt::join(names, ", ")));
-            return 0;
-        }
-        if (value.is_number()) return static_cast<std::uint16_t>(integer(value, path, 0, 0xFFFF));
-        fail(path, fmt::format("expected a string or an integer, found {}", type_name(value)));
-        return 0;
-    }
-    // An array of exactly `n` elements (an error otherwise).
-    const json* array(const json& value, const JsonPath& path, std::size_t n) {
-        if (failed()) return nullptr;
-        if (!value.is_array()) {
-            fail(path, fmt::format("expected an array, found {}", type_name(value)));
-            return nullptr;
-        }
-        if (n != 0 && value.size() != n) {
-            fail(path, fmt::format("expected {} elements, found {}", n, value.size()));
-            return nullptr;
-        }
-        return &value;
-    }
-    template <int N>
-    glm::vec<N, float> floats(const json& value, const JsonPath& path) {
-        glm::vec<N, float> out(0.0f);
-        const json* a = array(value, path, N);
-        for (int i = 0; a != nullptr && i < N; ++i)
-            out[i] = real((*a)[static_cast<std::size_t>(i)], path[i]);
-        return out;
-    }
-
-  private:
-    const std::string& file_;
-    std::optional<Diagnostic> error_;
+// The first error; thrown from deep inside the walk and caught by read_json, which is the only
+// place an exception can leave (none leaves the library).
+struct JsonError {
+    std::uint64_t offset;
+    std::string path;
+    std::string message;
 };
 
+const char* type_name(od::json_type type) {
+    switch (type) {
+        case od::json_type::array: return "array";
+        case od::json_type::object: return "object";
+        case od::json_type::number: return "number";
+        case od::json_type::string: return "string";
+        case od::json_type::boolean: return "boolean";
+        default: return "null";
+    }
+}
+
 // "rgba(255, 128, 0, 0.5)" (or "rgb(…)"): bytes with alpha 0..1 scaled to 0..255.
-std::optional<glm::u8vec4> parse_rgba(const std::string& text) {
+std::optional<glm::u8vec4> parse_rgba(std::string_view text) {
+    char buffer[64];
+    if (text.size() >= sizeof buffer) return std::nullopt;
+    std::memcpy(buffer, text.data(), text.size());
+    buffer[text.size()] = '\0';
     float v[4] = {0, 0, 0, 1};
     int parsed = 0;
     char close = 0;
-    if (std::sscanf(text.c_str(), "rgba(%f ,%f ,%f ,%f %c", &v[0], &v[1], &v[2], &v[3], &close) ==
-            5 &&
+    if (std::sscanf(buffer, "rgba(%f ,%f ,%f ,%f %c", &v[0], &v[1], &v[2], &v[3], &close) == 5 &&
         close == ')')
         parsed = 4;
-    else if (std::sscanf(text.c_str(), "rgb(%f ,%f ,%f %c", &v[0], &v[1], &v[2], &close) == 4 &&
+    else if (std::sscanf(buffer, "rgb(%f ,%f ,%f %c", &v[0], &v[1], &v[2], &close) == 4 &&
              close == ')')
         parsed = 3;
     if (parsed == 0) return std::nullopt;
@@ -190,291 +94,566 @@ std::optional<glm::u8vec4> parse_rgba(const std::string& text) {
     return out;
 }
 
-class Reader {
+// Keys seen in one object, so that a duplicate is an error and a missing required key is found
+// once the object ends. Up to 32 keys per object kind.
+class Keys {
   public:
-    explicit Reader(const std::string& file) : fields_(file) {}
-    Expected<Model> read(const json& root);
+    // Marks key number `bit` seen; an error if it was already.
+    void see(unsigned bit, std::uint64_t offset, const JsonPath& path, std::string_view key) {
+        if (seen_ & (1u << bit))
+            throw JsonError{offset, path.str(), fmt::format("key \"{}\" appears twice", key)};
+        seen_ |= 1u << bit;
+    }
+    bool has(unsigned bit) const { return (seen_ & (1u << bit)) != 0; }
 
   private:
-    // Each element of the section `key` (optional; absent means empty), parsed by `parse`.
-    template <class T, class Parse>
-    void section(const json& root, std::initializer_list<std::string_view> keys,
-                 std::vector<T>& out, Parse parse) {
-        for (std::string_view key : keys) {
-            const JsonPath root_path;
-            const json* items = fields_.member(root, root_path, key, false);
-            if (items == nullptr) continue;
-            JsonPath path = root_path / key;
-            if (fields_.array(*items, path, 0) == nullptr) return;
-            for (std::size_t i = 0; i < items->size() && !fields_.failed(); ++i) {
-                T value;
-                parse((*items)[i], path[i], i, value);
-                out.push_back(std::move(value));
-            }
-            return;
-        }
-    }
-    // A required member, parsed by `get(value, path)`.
-    template <class Get>
-    auto required(const json& object, const JsonPath& path, std::string_view key, Get get)
-        -> decltype(get(std::declval<const json&>(), JsonPath())) {
-        const json* value = fields_.member(object, path, key);
-        if (value == nullptr) return {};
-        return get(*value, path / key);
-    }
-    std::string name(const json& o, const JsonPath& path) {
-        std::string text = required(o, path, "name", [&](const json& v, const JsonPath& p) {
-            return fields_.string(v, p);
-        });
-        if (text.size() > 32) fields_.fail(path / "name", "names hold at most 32 bytes");
-        return text;
-    }
-    std::int16_t id(const json& o, const JsonPath& path, std::size_t index) {
-        const json* v = fields_.member(o, path, "id", false);
-        return v == nullptr
-                   ? static_cast<std::int16_t>(index)
-                   : static_cast<std::int16_t>(fields_.integer(*v, path / "id", -32768, 32767));
-    }
-    void texture(const json& o, const JsonPath& path, std::size_t index, Texture& t);
-    void material(const json& o, const JsonPath& path, std::size_t index, Material& m);
-    void vertex(const json& o, const JsonPath& path, Vertex& v);
-    void face(const json& o, const JsonPath& path, Face& f);
-    void bone(const json& o, const JsonPath& path, std::size_t index, Bone& b);
-    void animation(const json& o, const JsonPath& path, std::size_t index, Animation& a);
-
-    Fields fields_;
+    std::uint32_t seen_ = 0;
 };
 
-void Reader::texture(const json& o, const JsonPath& path, std::size_t index, Texture& t) {
-    t.name = name(o, path);
-    t.id = id(o, path, index);
-    if (const json* v = fields_.member(o, path, "flip_y", false))
-        t.flip_y = fields_.boolean(*v, path / "flip_y");
-    std::string uri = required(
-        o, path, "img", [&](const json& v, const JsonPath& p) { return fields_.string(v, p); });
-    std::size_t comma = uri.find(',');
-    if (!fields_.failed()) {
-        if (uri.rfind("data:", 0) != 0 || comma == std::string::npos ||
-            uri.substr(0, comma).find(";base64") == std::string::npos) {
-            fields_.fail(path / "img", "expected a data:image/png;base64, URI");
-        } else if (auto png = formats::base64_decode(std::string_view(uri).substr(comma + 1))) {
-            t.png = std::move(*png);
-        } else {
-            fields_.fail(path / "img", "the base64 image data is malformed");
+class Reader {
+  public:
+    explicit Reader(const char* base) : base_(base) {}
+    Model read(od::document& document);
+    // File offsets of the six section arrays (textures … animations), for reference errors.
+    std::uint64_t section_offsets[6] = {0, 0, 0, 0, 0, 0};
+
+  private:
+    std::uint64_t offset(od::value& value) {
+        std::string_view token = value.raw_json_token();
+        return static_cast<std::uint64_t>(token.data() - base_);
+    }
+    [[noreturn]] void fail(std::uint64_t at, const JsonPath& path, std::string message) {
+        throw JsonError{at, path.str(), std::move(message)};
+    }
+    void expect(od::value& value, const JsonPath& path, od::json_type type) {
+        od::json_type found = value.type();
+        if (found != type)
+            fail(offset(value), path,
+                 fmt::format("expected {} {}, found {}",
+                             type == od::json_type::array || type == od::json_type::object ? "an"
+                                                                                           : "a",
+                             type_name(type), type_name(found)));
+    }
+    void missing(std::uint64_t at, const JsonPath& path, std::string_view key) {
+        fail(at, path, fmt::format("missing key \"{}\"", key));
+    }
+
+    double number(od::value& value, const JsonPath& path) {
+        expect(value, path, od::json_type::number);
+        return value.get_double();
+    }
+    float real(od::value& value, const JsonPath& path) {
+        const std::uint64_t at = offset(value);
+        double v = number(value, path);
+        if (std::isfinite(v) && std::abs(v) > std::numeric_limits<float>::max())
+            fail(at, path, fmt::format("{} does not fit a 32-bit float", v));
+        return static_cast<float>(v);
+    }
+    // An integer within [lo, hi] (a float with no fraction counts).
+    std::int64_t integer(od::value& value, const JsonPath& path, std::int64_t lo, std::int64_t hi) {
+        const std::uint64_t at = offset(value);
+        od::json_type type = value.type();
+        std::string_view token = value.raw_json_token();
+        while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back())))
+            token.remove_suffix(1);
+        if (type != od::json_type::number)
+            fail(at, path, fmt::format("expected an integer, found {}", type_name(type)));
+        double v = value.get_double();
+        if (std::trunc(v) != v) fail(at, path, fmt::format("expected an integer, found {}", token));
+        if (v < static_cast<double>(lo) || v > static_cast<double>(hi))
+            fail(at, path, fmt::format("{} is outside {}..{}", token, lo, hi));
+        return static_cast<std::int64_t>(v);
+    }
+    // true/false, or 0/1 as numbers.
+    std::uint16_t boolean(od::value& value, const JsonPath& path) {
+        od::json_type type = value.type();
+        if (type == od::json_type::boolean) return bool(value.get_bool()) ? 1 : 0;
+        if (type == od::json_type::number)
+            return static_cast<std::uint16_t>(integer(value, path, 0, 0xFFFF));
+        fail(offset(value), path, fmt::format("expected a boolean, found {}", type_name(type)));
+    }
+    std::string_view string(od::value& value, const JsonPath& path) {
+        expect(value, path, od::json_type::string);
+        return value.get_string();
+    }
+    // A name from the list (its index), or the raw u16 value.
+    template <std::size_t N>
+    std::uint16_t enumeration(od::value& value, const JsonPath& path,
+                              const std::array<std::string_view, N>& names) {
+        od::json_type type = value.type();
+        if (type == od::json_type::number)
+            return static_cast<std::uint16_t>(integer(value, path, 0, 0xFFFF));
+        if (type != od::json_type::string)
+            fail(offset(value), path,
+                 fmt::format("expected a string or an integer, found {}", type_name(type)));
+        const std::uint64_t at = offset(value);
+        std::string_view text = value.get_string();
+        for (std::size_t i = 0; i < N; ++i)
+            if (names[i] == text) return static_cast<std::uint16_t>(i);
+        fail(at, path, fmt::format("\"{}\" is not one of {}", text, fmt::join(names, ", ")));
+    }
+    // Calls `each(value, index)` for every element of an array of exactly `n` elements (any
+    // number when n is 0).
+    template <class Each>
+    void array(od::value& value, const JsonPath& path, std::size_t n, Each each) {
+        const std::uint64_t at = offset(value);
+        expect(value, path, od::json_type::array);
+        std::size_t count = 0;
+        for (auto element : value.get_array()) {
+            od::value item = element.value();
+            if (n == 0 || count < n) each(item, count);
+            ++count;
         }
+        if (n != 0 && count != n)
+            fail(at, path, fmt::format("expected {} elements, found {}", n, count));
     }
-    auto u16 = [&](const json& v, const JsonPath& p) {
-        return static_cast<std::uint16_t>(fields_.integer(v, p, 0, 0xFFFF));
-    };
-    t.width = required(o, path, "width", u16);
-    t.height = required(o, path, "height", u16);
-    auto wrap = [&](const json& v, const JsonPath& p) {
-        return fields_.enumeration(v, p, json_names::kWrap);
-    };
-    t.wrap_s = required(o, path, "wrap_s", wrap);
-    t.wrap_t = required(o, path, "wrap_t", wrap);
-}
-
-void Reader::material(const json& o, const JsonPath& path, std::size_t index, Material& m) {
-    m.name = name(o, path);
-    m.id = id(o, path, index);
-    if (const json* v = fields_.member(o, path, "texture", false))
-        m.texture = static_cast<std::int16_t>(fields_.integer(*v, path / "texture", -1, 32767));
-    auto flag = [&](const char* key, std::uint16_t& out) {
-        if (const json* v = fields_.member(o, path, key, false))
-            out = fields_.boolean(*v, path / key);
-    };
-    auto choice = [&](const char* key, std::uint16_t& out, const auto& names) {
-        if (const json* v = fields_.member(o, path, key, false))
-            out = fields_.enumeration(*v, path / key, names);
-    };
-    flag("use_blending", m.use_blending);
-    choice("blend_equation", m.blend_equation, json_names::kBlendEquation);
-    choice("blend_src", m.blend_src, json_names::kBlendFactor);
-    choice("blend_dst", m.blend_dst, json_names::kBlendFactor);
-    flag("skinning", m.skinning);
-    choice("shader_type", m.shader_type, json_names::kShaderType);
-    choice("face_side", m.face_side, json_names::kSide);
-    choice("shadow_side", m.shadow_side, json_names::kSide);
-    flag("ignore_lights", m.ignore_lights);
-    flag("vertex_color", m.vertex_color);
-    flag("use_alpha", m.use_alpha);
-    flag("skip_render", m.skip_render);
-    if (const json* v = fields_.member(o, path, "alpha_test", false))
-        m.alpha_test = fields_.real(*v, path / "alpha_test");
-    auto vec4 = [&](const json& v, const JsonPath& p) { return fields_.floats<4>(v, p); };
-    m.diffuse = required(o, path, "diffuse", vec4);
-    m.emissive = required(o, path, "emissive", vec4);
-    m.specular = required(o, path, "specular", vec4);
-}
-
-void Reader::vertex(const json& o, const JsonPath& path, Vertex& v) {
-    v.position = required(
-        o, path, "pos", [&](const json& x, const JsonPath& p) { return fields_.floats<3>(x, p); });
-    if (const json* a = fields_.member(o, path, "skin_index")) {
-        JsonPath p = path / "skin_index";
-        if (fields_.array(*a, p, 4))
-            for (std::size_t k = 0; k < 4; ++k)
-                v.skin_index[k] =
-                    static_cast<std::int16_t>(fields_.integer((*a)[k], p[k], -1, 32767));
+    template <int N>
+    glm::vec<N, float> floats(od::value& value, const JsonPath& path) {
+        glm::vec<N, float> out(0.0f);
+        array(value, path, N,
+              [&](od::value& x, std::size_t i) { out[static_cast<int>(i)] = real(x, path[i]); });
+        return out;
     }
-    v.skin_weight = required(o, path, "skin_weight", [&](const json& x, const JsonPath& p) {
-        return fields_.floats<4>(x, p);
+    std::string name(od::value& value, const JsonPath& path) {
+        const std::uint64_t at = offset(value);
+        std::string_view text = string(value, path);
+        if (text.size() > 32) fail(at, path, "names hold at most 32 bytes");
+        return std::string(text);
+    }
+    std::int16_t id(od::value& value, const JsonPath& path) {
+        return static_cast<std::int16_t>(integer(value, path, -32768, 32767));
+    }
+
+    // Calls `field(key, value, keys)` for every member of the object `value`; returns the
+    // object's offset for missing-key errors.
+    template <class Field>
+    std::uint64_t object(od::value& value, const JsonPath& path, Field field) {
+        const std::uint64_t at = offset(value);
+        expect(value, path, od::json_type::object);
+        for (auto member : value.get_object()) {
+            std::string_view key = member.unescaped_key();
+            field(key, od::value(member.value()));
+        }
+        return at;
+    }
+
+    void texture(od::value& value, const JsonPath& path, std::size_t index, Texture& t);
+    void material(od::value& value, const JsonPath& path, std::size_t index, Material& m);
+    void vertex(od::value& value, const JsonPath& path, Vertex& v);
+    void face(od::value& value, const JsonPath& path, Face& f);
+    void bone(od::value& value, const JsonPath& path, std::size_t index, Bone& b);
+    void animation(od::value& value, const JsonPath& path, std::size_t index, Animation& a);
+    void track(od::value& value, const JsonPath& path, Track& t);
+
+    const char* base_;
+};
+
+void Reader::texture(od::value& value, const JsonPath& path, std::size_t index, Texture& t) {
+    Keys keys;
+    t.id = static_cast<std::int16_t>(index);
+    auto u16 = [&](od::value& v, const JsonPath& p) {
+        return static_cast<std::uint16_t>(integer(v, p, 0, 0xFFFF));
+    };
+    const std::uint64_t at = object(value, path, [&](std::string_view key, od::value v) {
+        const std::uint64_t where = offset(v);
+        if (key == "name") {
+            keys.see(0, where, path, key);
+            t.name = name(v, path / "name");
+        } else if (key == "id") {
+            keys.see(1, where, path, key);
+            t.id = id(v, path / "id");
+        } else if (key == "flip_y") {
+            keys.see(2, where, path, key);
+            t.flip_y = boolean(v, path / "flip_y");
+        } else if (key == "img") {
+            keys.see(3, where, path, key);
+            std::string_view uri = string(v, path / "img");
+            std::size_t comma = uri.find(',');
+            if (uri.rfind("data:", 0) != 0 || comma == std::string_view::npos ||
+                uri.substr(0, comma).find(";base64") == std::string_view::npos)
+                fail(where, path / "img", "expected a data:image/png;base64, URI");
+            auto png = formats::base64_decode(uri.substr(comma + 1));
+            if (!png) fail(where, path / "img", "the base64 image data is malformed");
+            t.png = std::move(*png);
+        } else if (key == "width") {
+            keys.see(4, where, path, key);
+            t.width = u16(v, path / "width");
+        } else if (key == "height") {
+            keys.see(5, where, path, key);
+            t.height = u16(v, path / "height");
+        } else if (key == "wrap_s") {
+            keys.see(6, where, path, key);
+            t.wrap_s = enumeration(v, path / "wrap_s", json_names::kWrap);
+        } else if (key == "wrap_t") {
+            keys.see(7, where, path, key);
+            t.wrap_t = enumeration(v, path / "wrap_t", json_names::kWrap);
+        }
     });
+    const std::pair<unsigned, const char*> required[] = {
+        {0, "name"}, {3, "img"}, {4, "width"}, {5, "height"}, {6, "wrap_s"}, {7, "wrap_t"}};
+    for (const auto& [bit, key] : required)
+        if (!keys.has(bit)) missing(at, path, key);
 }
 
-void Reader::face(const json& o, const JsonPath& path, Face& f) {
-    f.material = static_cast<std::uint16_t>(required(
-        o, path, "material",
-        [&](const json& v, const JsonPath& p) { return fields_.integer(v, p, 0, 0xFFFF); }));
-    if (const json* a = fields_.member(o, path, "indices")) {
-        JsonPath p = path / "indices";
-        if (fields_.array(*a, p, 3))
-            for (std::size_t k = 0; k < 3; ++k)
-                f.indices[k] =
-                    static_cast<std::uint32_t>(fields_.integer((*a)[k], p[k], 0, 0xFFFFFFFF));
-    }
-    // Accept the spec's "verex_color" spelling as well (docs/dmf.md, choice 10).
-    std::string color_key = fields_.member(o, path, "vertex_color", false) != nullptr ||
-                                    fields_.member(o, path, "verex_color", false) == nullptr
-                                ? "vertex_color"
-                                : "verex_color";
-    if (const json* a = fields_.member(o, path, color_key)) {
-        JsonPath p = path / color_key;
-        if (fields_.array(*a, p, 3))
-            for (std::size_t k = 0; k < 3; ++k) {
+void Reader::material(od::value& value, const JsonPath& path, std::size_t index, Material& m) {
+    static constexpr const char* kFlags[] = {"use_blending", "skinning",  "ignore_lights",
+                                             "vertex_color", "use_alpha", "skip_render"};
+    std::uint16_t* flags[] = {&m.use_blending,  &m.skinning,  &m.ignore_lights,
+                              &m.vertex_color, &m.use_alpha, &m.skip_render};
+    Keys keys;
+    m.id = static_cast<std::int16_t>(index);
+    const std::uint64_t at = object(value, path, [&](std::string_view key, od::value v) {
+        const std::uint64_t where = offset(v);
+        if (key == "name") {
+            keys.see(0, where, path, key);
+            m.name = name(v, path / "name");
+        } else if (key == "id") {
+            keys.see(1, where, path, key);
+            m.id = id(v, path / "id");
+        } else if (key == "texture") {
+            keys.see(2, where, path, key);
+            m.texture = static_cast<std::int16_t>(integer(v, path / "texture", -1, 32767));
+        } else if (key == "blend_equation") {
+            keys.see(3, where, path, key);
+            m.blend_equation = enumeration(v, path / "blend_equation", json_names::kBlendEquation);
+        } else if (key == "blend_src") {
+            keys.see(4, where, path, key);
+            m.blend_src = enumeration(v, path / "blend_src", json_names::kBlendFactor);
+        } else if (key == "blend_dst") {
+            keys.see(5, where, path, key);
+            m.blend_dst = enumeration(v, path / "blend_dst", json_names::kBlendFactor);
+        } else if (key == "shader_type") {
+            keys.see(6, where, path, key);
+            m.shader_type = enumeration(v, path / "shader_type", json_names::kShaderType);
+        } else if (key == "face_side") {
+            keys.see(7, where, path, key);
+            m.face_side = enumeration(v, path / "face_side", json_names::kSide);
+        } else if (key == "shadow_side") {
+            keys.see(8, where, path, key);
+            m.shadow_side = enumeration(v, path / "shadow_side", json_names::kSide);
+        } else if (key == "alpha_test") {
+            keys.see(9, where, path, key);
+            m.alpha_test = real(v, path / "alpha_test");
+        } else if (key == "diffuse") {
+            keys.see(10, where, path, key);
+            m.diffuse = floats<4>(v, path / "diffuse");
+        } else if (key == "emissive") {
+            keys.see(11, where, path, key);
+            m.emissive = floats<4>(v, path / "emissive");
+        } else if (key == "specular") {
+            keys.see(12, where, path, key);
+            m.specular = floats<4>(v, path / "specular");
+        } else {
+            for (unsigned i = 0; i < 6; ++i)
+                if (key == kFlags[i]) {
+                    keys.see(13 + i, where, path, key);
+                    *flags[i] = boolean(v, path / kFlags[i]);
+                }
+        }
+    });
+    const std::pair<unsigned, const char*> required[] = {
+        {0, "name"}, {10, "diffuse"}, {11, "emissive"}, {12, "specular"}};
+    for (const auto& [bit, key] : required)
+        if (!keys.has(bit)) missing(at, path, key);
+}
+
+void Reader::vertex(od::value& value, const JsonPath& path, Vertex& vertex) {
+    Keys keys;
+    const std::uint64_t at = object(value, path, [&](std::string_view key, od::value v) {
+        const std::uint64_t where = offset(v);
+        if (key == "pos") {
+            keys.see(0, where, path, key);
+            vertex.position = floats<3>(v, path / "pos");
+        } else if (key == "skin_index") {
+            keys.see(1, where, path, key);
+            JsonPath p = path / "skin_index";
+            array(v, p, 4, [&](od::value& x, std::size_t k) {
+                vertex.skin_index[k] = static_cast<std::int16_t>(integer(x, p[k], -1, 32767));
+            });
+        } else if (key == "skin_weight") {
+            keys.see(2, where, path, key);
+            vertex.skin_weight = floats<4>(v, path / "skin_weight");
+        }
+    });
+    const std::pair<unsigned, const char*> required[] = {
+        {0, "pos"}, {1, "skin_index"}, {2, "skin_weight"}};
+    for (const auto& [bit, key] : required)
+        if (!keys.has(bit)) missing(at, path, key);
+}
+
+void Reader::face(od::value& value, const JsonPath& path, Face& f) {
+    Keys keys;
+    const std::uint64_t at = object(value, path, [&](std::string_view key, od::value v) {
+        const std::uint64_t where = offset(v);
+        if (key == "material") {
+            keys.see(0, where, path, key);
+            f.material = static_cast<std::uint16_t>(integer(v, path / "material", 0, 0xFFFF));
+        } else if (key == "indices") {
+            keys.see(1, where, path, key);
+            JsonPath p = path / "indices";
+            array(v, p, 3, [&](od::value& x, std::size_t k) {
+                f.indices[k] = static_cast<std::uint32_t>(integer(x, p[k], 0, 0xFFFFFFFF));
+            });
+        } else if (key == "vertex_color" || key == "verex_color") {
+            // The spec spells it "verex_color"; either is read (docs/dmf.md, choice 10).
+            keys.see(2, where, path, key);
+            JsonPath p = path / (key == "vertex_color" ? "vertex_color" : "verex_color");
+            array(v, p, 3, [&](od::value& x, std::size_t k) {
                 JsonPath element = p[k];
-                std::string text = fields_.string((*a)[k], element);
-                if (fields_.failed()) break;
+                const std::uint64_t here = offset(x);
+                std::string_view text = string(x, element);
                 auto rgba = parse_rgba(text);
                 if (!rgba)
-                    fields_.fail(
-                        element,
-                        fmt::format(
-                            "\"{}\" is not rgba(r, g, b, a) with r, g, b in 0..255 and a in 0..1",
-                            text));
-                else
-                    f.colors[k] = *rgba;
-            }
-    }
-    if (const json* a = fields_.member(o, path, "normals")) {
-        JsonPath p = path / "normals";
-        if (fields_.array(*a, p, 3))
-            for (std::size_t k = 0; k < 3; ++k) f.normals[k] = fields_.floats<3>((*a)[k], p[k]);
-    }
-    if (const json* a = fields_.member(o, path, "diffuse_uv")) {
-        JsonPath p = path / "diffuse_uv";
-        if (fields_.array(*a, p, 3))
-            for (std::size_t k = 0; k < 3; ++k) f.uvs[k] = fields_.floats<2>((*a)[k], p[k]);
-    }
-}
-
-void Reader::bone(const json& o, const JsonPath& path, std::size_t index, Bone& b) {
-    b.name = name(o, path);
-    b.id = id(o, path, index);
-    b.parent = static_cast<std::int16_t>(required(
-        o, path, "parent_id",
-        [&](const json& v, const JsonPath& p) { return fields_.integer(v, p, -1, 32767); }));
-    if (const json* a = fields_.member(o, path, "matrix")) {
-        JsonPath p = path / "matrix";
-        if (fields_.array(*a, p, 16))
-            for (std::size_t k = 0; k < 16; ++k)
-                b.matrix[static_cast<int>(k / 4)][static_cast<int>(k % 4)] =
-                    fields_.real((*a)[k], p[k]);
-    }
-}
-
-void Reader::animation(const json& o, const JsonPath& path, std::size_t index, Animation& a) {
-    a.name = name(o, path);
-    a.id = id(o, path, index);
-    a.fps =
-        static_cast<std::uint16_t>(required(o, path, "fps", [&](const json& v, const JsonPath& p) {
-            return fields_.integer(v, p, 0, 0xFFFF);
-        }));
-    a.duration = required(o, path, "duration",
-                          [&](const json& v, const JsonPath& p) { return fields_.real(v, p); });
-    const json* tracks = fields_.member(o, path, "tracks");
-    JsonPath tracks_path = path / "tracks";
-    if (tracks == nullptr || !fields_.array(*tracks, tracks_path, 0)) return;
-    for (std::size_t i = 0; i < tracks->size() && !fields_.failed(); ++i) {
-        const json& t = (*tracks)[i];
-        JsonPath p = tracks_path[i];
-        Track track;
-        track.bone = static_cast<std::int16_t>(required(
-            t, p, "bone_id",
-            [&](const json& v, const JsonPath& q) { return fields_.integer(v, q, 0, 32767); }));
-        track.time = required(t, p, "time",
-                              [&](const json& v, const JsonPath& q) { return fields_.real(v, q); });
-        if (const json* v = fields_.member(t, p, "pos", false)) {
-            track.position = fields_.floats<3>(*v, p / "pos");
-            track.flags |= kPosition;
+                    fail(here, element,
+                         fmt::format(
+                             "\"{}\" is not rgba(r, g, b, a) with r, g, b in 0..255 and a in 0..1",
+                             text));
+                f.colors[k] = *rgba;
+            });
+        } else if (key == "normals") {
+            keys.see(3, where, path, key);
+            JsonPath p = path / "normals";
+            array(v, p, 3,
+                  [&](od::value& x, std::size_t k) { f.normals[k] = floats<3>(x, p[k]); });
+        } else if (key == "diffuse_uv") {
+            keys.see(4, where, path, key);
+            JsonPath p = path / "diffuse_uv";
+            array(v, p, 3, [&](od::value& x, std::size_t k) { f.uvs[k] = floats<2>(x, p[k]); });
         }
-        if (const json* v = fields_.member(t, p, "rot", false)) {
-            track.rotation = fields_.floats<4>(*v, p / "rot");
-            track.flags |= kRotation;
-        }
-        if (const json* v = fields_.member(t, p, "scl", false)) {
-            track.scale = fields_.floats<3>(*v, p / "scl");
-            track.flags |= kScale;
-        }
-        if (track.flags == 0 && !fields_.failed())
-            fields_.fail(p, "a track needs at least one of \"pos\", \"rot\", \"scl\"");
-        a.tracks.push_back(track);
-    }
-}
-
-Expected<Model> Reader::read(const json& root) {
-    Model model;
-    const JsonPath root_path;
-    std::string format = required(root, root_path, "format", [&](const json& v, const JsonPath& p) {
-        return fields_.string(v, p);
     });
-    if (!fields_.failed() && format != "DASH")
-        fields_.fail(root_path / "format", fmt::format("\"{}\" is not \"DASH\"", format));
-    if (const json* version = fields_.member(root, root_path, "version")) {
-        std::string text = version->is_number() ? version->dump()
-                                                : fields_.string(*version, root_path / "version");
-        if (!fields_.failed() && text != "1.5")
-            fields_.fail(root_path / "version", fmt::format("version {} is not 1.5", text));
+    const std::pair<unsigned, const char*> required[] = {{0, "material"},
+                                                         {1, "indices"},
+                                                         {2, "vertex_color"},
+                                                         {3, "normals"},
+                                                         {4, "diffuse_uv"}};
+    for (const auto& [bit, key] : required)
+        if (!keys.has(bit)) missing(at, path, key);
+}
+
+void Reader::bone(od::value& value, const JsonPath& path, std::size_t index, Bone& b) {
+    Keys keys;
+    b.id = static_cast<std::int16_t>(index);
+    const std::uint64_t at = object(value, path, [&](std::string_view key, od::value v) {
+        const std::uint64_t where = offset(v);
+        if (key == "name") {
+            keys.see(0, where, path, key);
+            b.name = name(v, path / "name");
+        } else if (key == "id") {
+            keys.see(1, where, path, key);
+            b.id = id(v, path / "id");
+        } else if (key == "parent_id") {
+            keys.see(2, where, path, key);
+            b.parent = static_cast<std::int16_t>(integer(v, path / "parent_id", -1, 32767));
+        } else if (key == "matrix") {
+            keys.see(3, where, path, key);
+            JsonPath p = path / "matrix";
+            array(v, p, 16, [&](od::value& x, std::size_t k) {
+                b.matrix[static_cast<int>(k / 4)][static_cast<int>(k % 4)] = real(x, p[k]);
+            });
+        }
+    });
+    const std::pair<unsigned, const char*> required[] = {
+        {0, "name"}, {2, "parent_id"}, {3, "matrix"}};
+    for (const auto& [bit, key] : required)
+        if (!keys.has(bit)) missing(at, path, key);
+}
+
+void Reader::track(od::value& value, const JsonPath& path, Track& t) {
+    Keys keys;
+    const std::uint64_t at = object(value, path, [&](std::string_view key, od::value v) {
+        const std::uint64_t where = offset(v);
+        if (key == "bone_id") {
+            keys.see(0, where, path, key);
+            t.bone = static_cast<std::int16_t>(integer(v, path / "bone_id", 0, 32767));
+        } else if (key == "time") {
+            keys.see(1, where, path, key);
+            t.time = real(v, path / "time");
+        } else if (key == "pos") {
+            keys.see(2, where, path, key);
+            t.position = floats<3>(v, path / "pos");
+            t.flags |= kPosition;
+        } else if (key == "rot") {
+            keys.see(3, where, path, key);
+            t.rotation = floats<4>(v, path / "rot");
+            t.flags |= kRotation;
+        } else if (key == "scl") {
+            keys.see(4, where, path, key);
+            t.scale = floats<3>(v, path / "scl");
+            t.flags |= kScale;
+        }
+    });
+    if (!keys.has(0)) missing(at, path, "bone_id");
+    if (!keys.has(1)) missing(at, path, "time");
+    if (t.flags == 0) fail(at, path, "a track needs at least one of \"pos\", \"rot\", \"scl\"");
+}
+
+void Reader::animation(od::value& value, const JsonPath& path, std::size_t index, Animation& a) {
+    Keys keys;
+    a.id = static_cast<std::int16_t>(index);
+    const std::uint64_t at = object(value, path, [&](std::string_view key, od::value v) {
+        const std::uint64_t where = offset(v);
+        if (key == "name") {
+            keys.see(0, where, path, key);
+            a.name = name(v, path / "name");
+        } else if (key == "id") {
+            keys.see(1, where, path, key);
+            a.id = id(v, path / "id");
+        } else if (key == "fps") {
+            keys.see(2, where, path, key);
+            a.fps = static_cast<std::uint16_t>(integer(v, path / "fps", 0, 0xFFFF));
+        } else if (key == "duration") {
+            keys.see(3, where, path, key);
+            a.duration = real(v, path / "duration");
+        } else if (key == "tracks") {
+            keys.see(4, where, path, key);
+            JsonPath p = path / "tracks";
+            array(v, p, 0, [&](od::value& x, std::size_t k) {
+                a.tracks.emplace_back();
+                track(x, p[k], a.tracks.back());
+            });
+        }
+    });
+    const std::pair<unsigned, const char*> required[] = {
+        {0, "name"}, {2, "fps"}, {3, "duration"}, {4, "tracks"}};
+    for (const auto& [bit, key] : required)
+        if (!keys.has(bit)) missing(at, path, key);
+}
+
+Model Reader::read(od::document& document) {
+    const JsonPath root;
+    {
+        od::json_type type = document.type();
+        if (type != od::json_type::object)
+            throw JsonError{0, root.str(),
+                            fmt::format("expected an object, found {}", type_name(type))};
     }
-    section(
-        root, {"textures"}, model.textures,
-        [&](const json& o, const JsonPath& p, std::size_t i, Texture& t) { texture(o, p, i, t); });
-    section(root, {"materials"}, model.materials,
-            [&](const json& o, const JsonPath& p, std::size_t i, Material& m) {
-                material(o, p, i, m);
-            });
-    // "verterices" is the spec's spelling; "vertices" the intended one (docs/dmf.md, choice 10).
-    section(root, {"vertices", "verterices"}, model.vertices,
-            [&](const json& o, const JsonPath& p, std::size_t, Vertex& v) { vertex(o, p, v); });
-    section(root, {"faces"}, model.faces,
-            [&](const json& o, const JsonPath& p, std::size_t, Face& f) { face(o, p, f); });
-    section(root, {"skeleton"}, model.bones,
-            [&](const json& o, const JsonPath& p, std::size_t i, Bone& b) { bone(o, p, i, b); });
-    section(root, {"animations"}, model.animations,
-            [&](const json& o, const JsonPath& p, std::size_t i, Animation& a) {
-                animation(o, p, i, a);
-            });
-    if (fields_.failed()) return make_error(fields_.take_error());
+    Model model;
+    Keys keys;
+    // Calls `parse(value, path, index, element)` for each element of a section array.
+    auto section = [&](od::value& v, std::string_view key, std::size_t which, auto& out,
+                       auto parse) {
+        section_offsets[which] = offset(v);
+        JsonPath path = root / key;
+        array(v, path, 0, [&](od::value& x, std::size_t i) {
+            out.emplace_back();
+            parse(x, path[i], i, out.back());
+        });
+    };
+    for (auto member : document.get_object()) {
+        std::string_view key = member.unescaped_key();
+        od::value v = member.value();
+        const std::uint64_t where = offset(v);
+        if (key == "format") {
+            keys.see(0, where, root, key);
+            std::string_view format = string(v, root / "format");
+            if (format != "DASH")
+                fail(where, root / "format", fmt::format("\"{}\" is not \"DASH\"", format));
+        } else if (key == "version") {
+            keys.see(1, where, root, key);
+            std::string_view text;
+            if (v.type() == od::json_type::number) {
+                text = v.raw_json_token();
+                while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+                    text.remove_suffix(1);
+            } else {
+                text = string(v, root / "version");
+            }
+            if (text != "1.5")
+                fail(where, root / "version", fmt::format("version {} is not 1.5", text));
+        } else if (key == "textures") {
+            keys.see(2, where, root, key);
+            section(v, "textures", 0, model.textures,
+                    [&](od::value& x, const JsonPath& p, std::size_t i, Texture& t) {
+                        texture(x, p, i, t);
+                    });
+        } else if (key == "materials") {
+            keys.see(3, where, root, key);
+            section(v, "materials", 1, model.materials,
+                    [&](od::value& x, const JsonPath& p, std::size_t i, Material& m) {
+                        material(x, p, i, m);
+                    });
+        } else if (key == "vertices" || key == "verterices") {
+            // "verterices" is the spec's spelling; "vertices" the intended one (docs/dmf.md,
+            // choice 10).
+            keys.see(4, where, root, key);
+            section(v, key == "vertices" ? "vertices" : "verterices", 2, model.vertices,
+                    [&](od::value& x, const JsonPath& p, std::size_t, Vertex& vertex_out) {
+                        vertex(x, p, vertex_out);
+                    });
+        } else if (key == "faces") {
+            keys.see(5, where, root, key);
+            section(v, "faces", 3, model.faces,
+                    [&](od::value& x, const JsonPath& p, std::size_t, Face& face_out) {
+                        face(x, p, face_out);
+                    });
+        } else if (key == "skeleton") {
+            keys.see(6, where, root, key);
+            section(v, "skeleton", 4, model.bones,
+                    [&](od::value& x, const JsonPath& p, std::size_t i, Bone& b) {
+                        bone(x, p, i, b);
+                    });
+        } else if (key == "animations") {
+            keys.see(7, where, root, key);
+            section(v, "animations", 5, model.animations,
+                    [&](od::value& x, const JsonPath& p, std::size_t i, Animation& a) {
+                        animation(x, p, i, a);
+                    });
+        }
+    }
+    if (auto rest = document.current_location(); !rest.error())  // an error means at the end
+        throw JsonError{static_cast<std::uint64_t>(rest.value_unsafe() - base_), root.str(),
+                        "not JSON: content after the top-level object"};
+    if (!keys.has(0)) missing(0, root, "format");
+    if (!keys.has(1)) missing(0, root, "version");
     return model;
+}
+
+// The offset of the section a reference error's path names ("$.faces[3]…"), or kNoOffset.
+std::uint64_t section_offset(const std::string& path, const std::uint64_t (&offsets)[6]) {
+    static constexpr std::string_view kSections[] = {"textures", "materials", "vertices",
+                                                     "faces",    "skeleton",  "animations"};
+    for (std::size_t i = 0; i < 6; ++i)
+        if (path.rfind(fmt::format("$.{}", kSections[i]), 0) == 0 ||
+            (i == 2 && path.rfind("$.verterices", 0) == 0))
+            return offsets[i];
+    return Diagnostic::kNoOffset;
 }
 
 }  // namespace
 
 Expected<Model> read_json(std::string_view text, const std::string& file, Diagnostics&) {
-    json root;
+    // simdjson reads up to SIMDJSON_PADDING bytes past the end: the text is copied once into a
+    // padded buffer (the only copy of the input; the model is built as values stream by).
+    simdjson::padded_string padded(text);
+    od::parser parser;
+    const char* base = padded.data();
+    Reader reader(base);
+    const std::string root(1, '$');
+    auto iterated = parser.iterate(padded);
+    if (iterated.error())
+        return make_error(formats::diagnostic_at(
+            file, 0, root, fmt::format("not JSON: {}", simdjson::error_message(iterated.error()))));
+    od::document document = std::move(iterated.value_unsafe());
     try {
-        root = json::parse(text.begin(), text.end());
-    } catch (const json::parse_error& e) {
-        // std::string(1, '$'): the literal "$" trips GCC 12's -Wrestrict false positive at -O3.
-        return make_error(formats::diagnostic_at(file, e.byte > 0 ? e.byte - 1 : 0,
-                                                 std::string(1, '$'),
-                                                 fmt::format("not JSON: {}", e.what())));
+        Model model = reader.read(document);
+        if (auto ok = check_references(model, file, true); !ok) {
+            Diagnostic error = ok.error();
+            if (error.offset == Diagnostic::kNoOffset)
+                error.offset = section_offset(error.path, reader.section_offsets);
+            return make_error(std::move(error));
+        }
+        return model;
+    } catch (const JsonError& error) {
+        return make_error(formats::diagnostic_at(file, error.offset, error.path, error.message));
+    } catch (const simdjson::simdjson_error& error) {
+        std::uint64_t offset = 0;
+        if (auto location = document.current_location(); !location.error())
+            offset = static_cast<std::uint64_t>(location.value_unsafe() - base);
+        return make_error(formats::diagnostic_at(file, std::min<std::uint64_t>(offset, text.size()),
+                                                 root, fmt::format("not JSON: {}", error.what())));
+    } catch (const std::bad_alloc&) {
+        return make_error(formats::diagnostic_at(file, 0, root, "out of memory"));
     }
-    auto model = Reader(file).read(root);
-    if (!model) return model;
-    if (auto ok = check_references(*model, file, true); !ok) return make_error(ok.error());
-    return model;
 }
 
 Expected<Model> open_json(const std::filesystem::path& path, Diagnostics& warnings) {

@@ -43,6 +43,10 @@ class Reader {
   private:
     Expected<void> table();
     Expected<void> check_section(std::size_t which, const char* name);
+    // Refuses `ranges` (counts of `element` bytes) that add up to more than the file, which only
+    // overlapping ranges can: each would be copied again (defect D1: 256 KB → 1 GB). O(ranges).
+    Expected<void> check_disjoint(const std::vector<Section>& ranges, std::uint64_t element,
+                                  const char* what, std::size_t section);
     Expected<void> textures();
     void materials();
     void vertices();
@@ -110,6 +114,19 @@ Expected<void> Reader::check_section(std::size_t which, const char* name) {
                           fmt::format("{} {}", s.count, name), name);
 }
 
+Expected<void> Reader::check_disjoint(const std::vector<Section>& ranges, std::uint64_t element,
+                                      const char* what, std::size_t section) {
+    std::uint64_t total = 0;
+    for (const Section& range : ranges) total += std::uint64_t{range.count} * element;
+    if (total <= in_.size()) return {};
+    const char* paths[kAttributeCount] = {"textures", "materials", "vertices",
+                                          "faces",    "bones",     "animations"};
+    return make_error(error(sections_[section].offset, paths[section],
+                            fmt::format("the {} take {} bytes together, more than the {}-byte "
+                                        "file: they overlap",
+                                        what, total, in_.size())));
+}
+
 Expected<void> Reader::textures() {
     std::vector<Section> images;
     for (Texture& t : model_.textures) {
@@ -124,6 +141,7 @@ Expected<void> Reader::textures() {
         t.wrap_t = in_.take<std::uint16_t>();
         in_.skip(12);
     }
+    if (auto ok = check_disjoint(images, 1, "PNG images", 0); !ok) return ok;
     for (std::size_t i = 0; i < images.size(); ++i) {
         if (images[i].count == 0) continue;
         if (auto ok = in_.need_range(images[i].offset, images[i].count, "the PNG image",
@@ -192,6 +210,7 @@ Expected<void> Reader::animations() {
         tracks.push_back(section);
         a.duration = in_.take<float>();
     }
+    if (auto ok = check_disjoint(tracks, kTrackSize, "track lists", 5); !ok) return ok;
     for (std::size_t i = 0; i < tracks.size(); ++i) {
         if (tracks[i].count == 0) continue;
         std::string path = fmt::format("animation[{}]", i);

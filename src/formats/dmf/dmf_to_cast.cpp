@@ -79,7 +79,8 @@ Expected<void> ToCast::materials(cast::Model& cast_model) {
             out.set_slot("albedo", file);
             if (placed.insert(index).second) {
                 std::string texture_path = fmt::format("texture[{}]", index);
-                if (!options_.texture_directory.empty()) {
+                // An empty image is never written: it would replace a real file of that name.
+                if (!options_.texture_directory.empty() && !texture.png.empty()) {
                     if (auto ok = formats::write_file(options_.texture_directory / file_name,
                                                       texture.png);
                         !ok)

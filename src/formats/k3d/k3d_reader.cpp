@@ -294,12 +294,21 @@ Expected<void> Reader::strings() {
     if (auto ok = in_.need(std::uint64_t{count} * 8, "the string entries", "strings"); !ok)
         return ok;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> entries(count);
+    std::uint64_t total = 0;
     for (auto& [offset, length] : entries) {
         offset = in_.take<std::uint32_t>();
         length = in_.take<std::uint32_t>();
+        total += length;
     }
     std::size_t data = in_.offset();
     if (auto ok = in_.need(data_size, "the string data", "strings"); !ok) return ok;
+    // Kohi stores every string once per use, so the entries never share bytes; entries that all
+    // name the same bytes would copy them once each (defect K1: 216 KB → 397 MB).
+    if (total > data_size)
+        return make_error(error(data - std::size_t{count} * 8, "strings",
+                                fmt::format("the string entries' lengths add up to {} bytes, "
+                                            "more than the {}-byte data block: entries overlap",
+                                            total, data_size)));
     model_.strings.reserve(count);
     for (std::size_t i = 0; i < entries.size(); ++i) {
         auto [offset, length] = entries[i];

@@ -90,6 +90,8 @@ Expected<void> BodyParser::bones(ByteReader& in, Body& body) {
     const std::uint32_t count = header_.bone_count;
     if (count > in.remaining())  // every bone has at least a NUL name
         return fail(0x18, fmt::format("header claims {} bones but only {} bytes follow", count, in.remaining()));
+    if (!formats::within_memory_bound(count, sizeof(Bone), in.size()))
+        return fail(0x18, formats::memory_bound_message(count, "bones", sizeof(Bone), in.size()));
     body.bones.resize(count);
     for (Bone& bone : body.bones) {
         const std::size_t at = in.offset();
@@ -187,6 +189,9 @@ Expected<void> BodyParser::notes(ByteReader& in, Body& body) {
     if (header_.note_count > in.remaining() / min_size)
         return fail(0x20, fmt::format("header claims {} notes but only {} bytes follow",
                                       header_.note_count, in.remaining()));
+    if (!formats::within_memory_bound(header_.note_count, sizeof(Note), in.size()))
+        return fail(0x20, formats::memory_bound_message(header_.note_count, "notes", sizeof(Note),
+                                                        in.size()));
     body.notes.resize(header_.note_count);
     for (Note& note : body.notes) {
         const std::size_t at = in.offset();
@@ -204,7 +209,9 @@ std::optional<std::vector<BlendShape>> blend_trailer(ByteReader& in) {
     if (!in.has(16) || std::memcmp(in.here(), kBlendMagic, 8) != 0) return std::nullopt;
     in.skip(8);
     const auto count = in.take<std::uint64_t>();
-    if (count == 0 || count > in.remaining()) return std::nullopt;
+    if (count == 0 || count > in.remaining() ||
+        !formats::within_memory_bound(count, sizeof(BlendShape), in.size()))
+        return std::nullopt;
     std::vector<BlendShape> shapes(static_cast<std::size_t>(count));
     for (BlendShape& shape : shapes) {
         auto name = in.take_cstr();

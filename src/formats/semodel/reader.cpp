@@ -61,6 +61,9 @@ Expected<void> Parser::run(std::size_t start) {
         if (h.mesh_count > in.remaining() / 11)  // every mesh has an 11-byte header
             return fail(0x12, fmt::format("header claims {} meshes but only {} bytes follow",
                                           h.mesh_count, in.remaining()));
+        if (!formats::within_memory_bound(h.mesh_count, sizeof(Mesh), in.size()))
+            return fail(0x12, formats::memory_bound_message(h.mesh_count, "meshes", sizeof(Mesh),
+                                                            in.size()));
         model_.meshes.resize(h.mesh_count);
         for (std::size_t i = 0; i < model_.meshes.size(); ++i)
             if (auto ok = mesh(in, model_.meshes[i], i); !ok) return ok;
@@ -77,6 +80,9 @@ Expected<void> Parser::bones(ByteReader& in) {
     if (h.bone_count > in.remaining() / 6)  // a NUL name, flags and a parent at least
         return fail(0x0E, fmt::format("header claims {} bones but only {} bytes follow",
                                       h.bone_count, in.remaining()));
+    if (!formats::within_memory_bound(h.bone_count, sizeof(Bone), in.size()))
+        return fail(0x0E, formats::memory_bound_message(h.bone_count, "bones", sizeof(Bone),
+                                                        in.size()));
     model_.bones.resize(h.bone_count);
     for (Bone& bone : model_.bones) {
         const std::size_t at = in.offset();
@@ -159,6 +165,9 @@ Expected<void> Parser::materials(ByteReader& in) {
     if (h.material_count > in.remaining() / 2)  // a NUL name and the simple flag at least
         return fail(0x16, fmt::format("header claims {} materials but only {} bytes follow",
                                       h.material_count, in.remaining()));
+    if (!formats::within_memory_bound(h.material_count, sizeof(Material), in.size()))
+        return fail(0x16, formats::memory_bound_message(h.material_count, "materials",
+                                                        sizeof(Material), in.size()));
     model_.materials.resize(h.material_count);
     for (Material& material : model_.materials) {
         const std::size_t at = in.offset();

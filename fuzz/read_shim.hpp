@@ -1,0 +1,60 @@
+// The one place the fuzz harnesses and the corruption tests call a format's reader: bytes in, a
+// Cast document out. When the readers move to one signature, only this file changes.
+#pragma once
+
+#include <castkit/cast/document.hpp>
+#include <castkit/formats/dmf.hpp>
+#include <castkit/formats/k3d.hpp>
+#include <castkit/formats/seanim.hpp>
+#include <castkit/formats/semodel.hpp>
+#include <castkit/gltf/gltf.hpp>
+#include <string>
+#include <string_view>
+
+namespace castkit::fuzz {
+
+// Every reader the harnesses cover, by the registry's format name.
+inline constexpr std::string_view kReaders[] = {"cast", "seanim", "semodel", "dmf",
+                                                "dmf-json", "k3d",   "glb",    "gltf"};
+
+// Reads `bytes` as `format` (a name in kReaders) into a Cast document; `file` names it in
+// diagnostics. O(input size), as each reader is.
+inline Expected<cast::Document> read_as(std::string_view format, cast::Bytes bytes,
+                                        const std::string& file, Diagnostics& warnings) {
+    if (format == "cast") {
+        cast::ReadOptions options;
+        options.source_name = file;
+        return cast::read(bytes, options);
+    }
+    if (format == "seanim") {
+        auto animation = seanim::parse(bytes, file, warnings);
+        if (!animation) return make_error(animation.error());
+        return seanim::to_cast(*animation, warnings);
+    }
+    if (format == "semodel") {
+        auto model = semodel::parse(bytes, file, warnings);
+        if (!model) return make_error(model.error());
+        return semodel::to_cast(std::move(*model), warnings);
+    }
+    if (format == "dmf" || format == "dmf-json") {
+        auto model = format == "dmf"
+                         ? dmf::read(bytes, file, warnings)
+                         : dmf::read_json(std::string_view(reinterpret_cast<const char*>(
+                                                               bytes.data()),
+                                                           bytes.size()),
+                                          file, warnings);
+        if (!model) return make_error(model.error());
+        return dmf::to_cast(*model, file, warnings);
+    }
+    if (format == "k3d") {
+        auto model = k3d::read(bytes, file, warnings);
+        if (!model) return make_error(model.error());
+        return k3d::to_cast(*model, file, warnings);
+    }
+    const ReadContext context{.name = file};
+    auto document = gltf::read(bytes, context);
+    warnings.insert(warnings.end(), context.warnings.begin(), context.warnings.end());
+    return document;
+}
+
+}  // namespace castkit::fuzz
