@@ -170,24 +170,28 @@ void Writer::unsigned_integer(std::uint64_t value) {
     fmt::format_to(std::back_inserter(out_), "{}", value);
 }
 
+namespace {
+// NaN and the infinities as strings (JSON has no literal for them); a finite value as the
+// shortest text that reads back to the same value of its own type, float or double.
+template <typename Float>
+void append_number(std::string& out, Float value) {
+    if (std::isnan(value))
+        out += "\"nan\"";
+    else if (std::isinf(value))
+        out += value > 0 ? "\"inf\"" : "\"-inf\"";
+    else
+        fmt::format_to(std::back_inserter(out), "{}", value);
+}
+}  // namespace
+
 void Writer::number(double value) {
     before_value();
-    if (std::isnan(value))
-        out_ += "\"nan\"";
-    else if (std::isinf(value))
-        out_ += value > 0 ? "\"inf\"" : "\"-inf\"";
-    else
-        fmt::format_to(std::back_inserter(out_), "{}", value);
+    append_number(out_, value);
 }
 
 void Writer::number(float value) {
     before_value();
-    if (std::isnan(value))
-        out_ += "\"nan\"";
-    else if (std::isinf(value))
-        out_ += value > 0 ? "\"inf\"" : "\"-inf\"";
-    else
-        fmt::format_to(std::back_inserter(out_), "{}", value);
+    append_number(out_, value);
 }
 
 void Writer::raw(std::string_view json) {
