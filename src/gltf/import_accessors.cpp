@@ -60,6 +60,22 @@ Unexpected Importer::fail(std::string path, std::string message) const {
     return make_error(problem(file, std::move(path), std::move(message)));
 }
 
+Expected<std::span<const unsigned char>> Importer::view_bytes(int index,
+                                                             const std::string& where) const {
+    if (index < 0 || static_cast<std::size_t>(index) >= gltf.bufferViews.size())
+        return fail(where, fmt::format("buffer view {} does not exist", index));
+    const tinygltf::BufferView& view = gltf.bufferViews[static_cast<std::size_t>(index)];
+    const std::string view_path = fmt::format("/bufferViews/{}", index);
+    if (view.buffer < 0 || static_cast<std::size_t>(view.buffer) >= gltf.buffers.size())
+        return fail(view_path + "/buffer", fmt::format("buffer {} does not exist", view.buffer));
+    const auto& data = gltf.buffers[static_cast<std::size_t>(view.buffer)].data;
+    if (view.byteOffset > data.size() || view.byteLength > data.size() - view.byteOffset)
+        return fail(view_path, fmt::format("bytes {}..{} lie outside buffer {} ({} bytes)",
+                                           view.byteOffset, view.byteOffset + view.byteLength,
+                                           view.buffer, data.size()));
+    return std::span(data).subspan(view.byteOffset, view.byteLength);
+}
+
 Expected<std::vector<double>> Importer::read_components(int index, int components,
                                                         const std::string& path,
                                                         bool as_integers) const {
@@ -85,24 +101,6 @@ Expected<std::vector<double>> Importer::read_components(int index, int component
     const std::size_t element = component_size * static_cast<std::size_t>(components);
     const std::size_t count = accessor.count;
 
-    // The bytes `view` makes available, checked against its buffer.
-    auto view_bytes = [&](int view_index, const std::string& where)
-        -> Expected<std::pair<const unsigned char*, const tinygltf::BufferView*>> {
-        if (view_index < 0 || static_cast<std::size_t>(view_index) >= gltf.bufferViews.size())
-            return fail(where, fmt::format("buffer view {} does not exist", view_index));
-        const tinygltf::BufferView& view = gltf.bufferViews[static_cast<std::size_t>(view_index)];
-        const std::string view_path = fmt::format("/bufferViews/{}", view_index);
-        if (view.buffer < 0 || static_cast<std::size_t>(view.buffer) >= gltf.buffers.size())
-            return fail(view_path + "/buffer",
-                        fmt::format("buffer {} does not exist", view.buffer));
-        const auto& data = gltf.buffers[static_cast<std::size_t>(view.buffer)].data;
-        if (view.byteOffset > data.size() || view.byteLength > data.size() - view.byteOffset)
-            return fail(view_path, fmt::format("bytes {}..{} lie outside buffer {} ({} bytes)",
-                                               view.byteOffset, view.byteOffset + view.byteLength,
-                                               view.buffer, data.size()));
-        return std::pair{data.data() + view.byteOffset, &view};
-    };
-
     // Without a buffer view the accessor is zeros (before sparse substitution); its size must
     // still be justified by the file.
     std::size_t total_buffer = 0;
@@ -124,14 +122,15 @@ Expected<std::vector<double>> Importer::read_components(int index, int component
     if (accessor.bufferView >= 0) {
         auto view = view_bytes(accessor.bufferView, at + "/bufferView");
         if (!view) return make_error(view.error());
-        const auto [bytes, buffer_view] = *view;
-        const std::size_t stride = buffer_view->byteStride ? buffer_view->byteStride : element;
+        const std::size_t byte_stride =
+            gltf.bufferViews[static_cast<std::size_t>(accessor.bufferView)].byteStride;
+        const std::size_t stride = byte_stride ? byte_stride : element;
         if (stride < element)
             return fail(fmt::format("/bufferViews/{}/byteStride", accessor.bufferView),
                         "byte stride is smaller than one element");
         if (accessor.byteOffset % component_size != 0)
             return fail(at + "/byteOffset", "offset is not a multiple of the component size");
-        const std::size_t length = buffer_view->byteLength;
+        const std::size_t length = view->size();
         // Overflow-safe: the last element must end inside the view.
         if (count > 0 && (accessor.byteOffset > length || element > length - accessor.byteOffset ||
                           (count - 1) > (length - accessor.byteOffset - element) / stride))
@@ -143,7 +142,7 @@ Expected<std::vector<double>> Importer::read_components(int index, int component
         for (std::size_t i = 0; i < count; ++i)
             for (int c = 0; c < components; ++c)
                 out[i * static_cast<std::size_t>(components) + static_cast<std::size_t>(c)] =
-                    load_component(bytes + accessor.byteOffset + i * stride +
+                    load_component(view->data() + accessor.byteOffset + i * stride +
                                        static_cast<std::size_t>(c) * component_size,
                                    accessor.componentType, accessor.normalized);
     } else {
@@ -170,18 +169,18 @@ Expected<std::vector<double>> Importer::read_components(int index, int component
         auto values = view_bytes(sp.values.bufferView, sparse + "/values/bufferView");
         if (!values) return make_error(values.error());
         if (sp.indices.byteOffset < 0 ||
-            static_cast<std::size_t>(sp.indices.byteOffset) > indices->second->byteLength ||
-            n > (indices->second->byteLength - static_cast<std::size_t>(sp.indices.byteOffset)) /
+            static_cast<std::size_t>(sp.indices.byteOffset) > indices->size() ||
+            n > (indices->size() - static_cast<std::size_t>(sp.indices.byteOffset)) /
                     index_size)
             return fail(sparse + "/indices", "sparse indices do not fit their buffer view");
         if (sp.values.byteOffset < 0 ||
-            static_cast<std::size_t>(sp.values.byteOffset) > values->second->byteLength ||
-            n > (values->second->byteLength - static_cast<std::size_t>(sp.values.byteOffset)) /
+            static_cast<std::size_t>(sp.values.byteOffset) > values->size() ||
+            n > (values->size() - static_cast<std::size_t>(sp.values.byteOffset)) /
                     element)
             return fail(sparse + "/values", "sparse values do not fit their buffer view");
         for (std::size_t k = 0; k < n; ++k) {
             const auto target = static_cast<std::size_t>(load_component(
-                indices->first + static_cast<std::size_t>(sp.indices.byteOffset) + k * index_size,
+                indices->data() + static_cast<std::size_t>(sp.indices.byteOffset) + k * index_size,
                 index_type, false));
             if (target >= count)
                 return fail(
@@ -189,7 +188,7 @@ Expected<std::vector<double>> Importer::read_components(int index, int component
                     fmt::format("sparse index {} is outside the {} elements", target, count));
             for (int c = 0; c < components; ++c)
                 out[target * static_cast<std::size_t>(components) + static_cast<std::size_t>(c)] =
-                    load_component(values->first + static_cast<std::size_t>(sp.values.byteOffset) +
+                    load_component(values->data() + static_cast<std::size_t>(sp.values.byteOffset) +
                                        k * element + static_cast<std::size_t>(c) * component_size,
                                    accessor.componentType, accessor.normalized);
         }

@@ -39,6 +39,9 @@ class Importer {
     // `path` names the referring JSON property for errors. O(count).
     Expected<std::vector<float>> read_floats(int index, int components,
                                              const std::string& path) const;
+    // The bytes of buffer view `index`, checked against its buffer; `where` names the referring
+    // JSON property for errors. O(1).
+    Expected<std::span<const unsigned char>> view_bytes(int index, const std::string& where) const;
     // Accessor `index` as unsigned integers (indices, joints); must be an integer type.
     Expected<std::vector<std::uint32_t>> read_integers(int index, int components,
                                                        const std::string& path) const;

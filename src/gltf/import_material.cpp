@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
 #include <glm/mat3x3.hpp>
 
 #include "../formats/common/binary_io.hpp"
+#include "../formats/common/images.hpp"
 #include "import_internal.hpp"
 
 namespace castkit::gltf::detail {
@@ -40,10 +40,9 @@ std::string without_image_extension(const std::string& name) {
 
 // The extension the image's own bytes call for (PNG and JPEG signatures), else its mimeType's.
 std::string image_extension(const std::vector<unsigned char>& bytes, const std::string& mime) {
-    if (bytes.size() >= 8 && std::memcmp(bytes.data(), "\x89PNG\r\n\x1a\n", 8) == 0)
-        return ".png";
-    if (bytes.size() >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF)
-        return ".jpg";
+    const std::string_view signed_as = images::signature_mime_type(std::as_bytes(std::span(bytes)));
+    if (signed_as == "image/png") return ".png";
+    if (signed_as == "image/jpeg") return ".jpg";
     const std::size_t slash = mime.find('/');
     if (slash == std::string::npos) return ".img";
     return fmt::format(".{}", file_name_part(mime.substr(slash + 1)));
@@ -328,20 +327,9 @@ Expected<std::string> Importer::place_embedded_image(int source) {
     std::vector<unsigned char> bytes;
     std::string mime = image.mimeType;
     if (image.bufferView >= 0) {
-        if (static_cast<std::size_t>(image.bufferView) >= gltf.bufferViews.size())
-            return fail(at + "/bufferView",
-                        fmt::format("buffer view {} does not exist", image.bufferView));
-        const tinygltf::BufferView& view =
-            gltf.bufferViews[static_cast<std::size_t>(image.bufferView)];
-        if (view.buffer < 0 || static_cast<std::size_t>(view.buffer) >= gltf.buffers.size() ||
-            view.byteOffset > gltf.buffers[static_cast<std::size_t>(view.buffer)].data.size() ||
-            view.byteLength > gltf.buffers[static_cast<std::size_t>(view.buffer)].data.size() -
-                                  view.byteOffset)
-            return fail(fmt::format("/bufferViews/{}", image.bufferView),
-                        "the image's bytes lie outside its buffer");
-        const auto& data = gltf.buffers[static_cast<std::size_t>(view.buffer)].data;
-        const auto first = data.begin() + static_cast<std::ptrdiff_t>(view.byteOffset);
-        bytes.assign(first, first + static_cast<std::ptrdiff_t>(view.byteLength));
+        auto view = view_bytes(image.bufferView, at + "/bufferView");
+        if (!view) return make_error(view.error());
+        bytes.assign(view->begin(), view->end());
     } else if (!tinygltf::DecodeDataURI(&bytes, mime, image.uri, 0, false)) {
         warn(at + "/uri", "embedded image not kept: its data URI does not decode");
         return placed;

@@ -237,9 +237,15 @@ std::vector<std::byte> encode_png([[maybe_unused]] std::span<const std::uint8_t>
     return out;
 }
 
+std::string_view signature_mime_type(std::span<const std::byte> file) {
+    if (starts_with(file, "\x89PNG\r\n\x1a\n")) return "image/png";
+    if (starts_with(file, "\xFF\xD8\xFF")) return "image/jpeg";
+    return "";
+}
+
 GltfImage prepare_for_gltf(std::span<const std::byte> file, std::string_view name) {
-    if (starts_with(file, "\x89PNG\r\n\x1a\n")) return passed_through(file, "image/png");
-    if (starts_with(file, "\xFF\xD8\xFF")) return passed_through(file, "image/jpeg");
+    if (const std::string_view mime = signature_mime_type(file); !mime.empty())
+        return passed_through(file, std::string(mime));
     const std::string lowered = lower(name);
     const bool dds = starts_with(file, "DDS ");
     const bool bmp = starts_with(file, "BM");

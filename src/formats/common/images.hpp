@@ -27,6 +27,10 @@ struct GltfImage {
     std::string message;     // why the image is External or Failed
 };
 
+// "image/png" or "image/jpeg" when the bytes start with that format's signature, else "".
+// O(1).
+std::string_view signature_mime_type(std::span<const std::byte> file);
+
 // Turns the bytes of a texture file into an image glTF can hold; `name` (the file name) picks
 // TGA, which has no signature. O(pixels) for formats that are converted, O(1) otherwise.
 GltfImage prepare_for_gltf(std::span<const std::byte> file, std::string_view name);
