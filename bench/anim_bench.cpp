@@ -36,7 +36,8 @@ Fixture make_fixture(bool mixed_modes) {
     std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
     std::vector<std::uint32_t> frames(kFrames);
     for (int f = 0; f < kFrames; ++f) frames[f] = static_cast<std::uint32_t>(f);
-    const char* modes[] = {"absolute", "relative", "additive"};
+    const cast::CurveMode modes[] = {cast::CurveMode::Absolute, cast::CurveMode::Relative,
+                                     cast::CurveMode::Additive};
     int curve_index = 0;
     for (int b = 0; b < kBones; ++b) {
         cast::Bone bone = skeleton.add_bone();
@@ -49,7 +50,7 @@ Fixture make_fixture(bool mixed_modes) {
             curve.set_node_name(name);
             curve.set_key_property(kp);
             curve.set_key_frames(frames);
-            curve.set_mode(mixed_modes ? modes[curve_index++ % 3] : "absolute");
+            curve.set_mode(mixed_modes ? modes[curve_index++ % 3] : cast::CurveMode::Absolute);
             if (kp[0] == 'r') {
                 std::vector<glm::vec4> values(kFrames);
                 for (auto& v : values)

@@ -67,7 +67,7 @@ Fixture& fixture() {
         mesh.set_tangents(tangents);
         mesh.set_uv_layer(0, uvs);
         mesh.set_faces(faces);
-        mesh.set_weights(4, bones, weights);
+        if (!mesh.set_weights(4, bones, weights)) std::abort();
 
         cast::Animation animation = root.add_animation();
         animation.set_framerate(30.0f);
@@ -88,14 +88,14 @@ Fixture& fixture() {
             rotation.set_key_property("rq");
             rotation.set_key_frames(frames);
             rotation.set_quaternion_values(rotations);
-            rotation.set_mode("absolute");
+            rotation.set_mode(cast::CurveMode::Absolute);
             for (const char* kp : {"tx", "ty", "tz"}) {
                 cast::Curve curve = animation.add_curve();
                 curve.set_node_name(fmt::format("bone_{}", b));
                 curve.set_key_property(kp);
                 curve.set_key_frames(frames);
                 curve.set_float_values(translations);
-                curve.set_mode("absolute");
+                curve.set_mode(cast::CurveMode::Absolute);
             }
         }
         Diagnostics warnings;

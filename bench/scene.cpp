@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <vector>
 
 namespace castkit::bench {
@@ -57,7 +58,7 @@ void add_mesh(cast::Model& model, std::uint32_t index, std::uint32_t bones, cons
     std::vector<float> weight_values(weights, 1.0f / float(shape.influences));
     for (std::size_t w = 0; w < weights; ++w)
         weight_bones[w] = static_cast<std::uint32_t>((w / shape.influences * 7 + w % shape.influences) % bones);
-    mesh.set_weights(shape.influences, weight_bones, weight_values);
+    if (!mesh.set_weights(shape.influences, weight_bones, weight_values)) std::abort();
     std::vector<std::uint32_t>().swap(weight_bones);
     std::vector<float>().swap(weight_values);
 
@@ -140,7 +141,7 @@ void add_animation(cast::Root& root, std::uint32_t bones, std::uint32_t frames) 
         rotation.set_key_property("rq");
         rotation.set_key_frames(key_frames);
         rotation.set_quaternion_values(rotations);
-        rotation.set_mode("absolute");
+        rotation.set_mode(cast::CurveMode::Absolute);
         for (const char* axis : {"tx", "ty", "tz"}) {
             for (std::uint32_t f = 0; f < frames; ++f) values[f] = std::sin(0.05f * float(f)) * float(b);
             cast::Curve translation = animation.add_curve();
@@ -148,7 +149,7 @@ void add_animation(cast::Root& root, std::uint32_t bones, std::uint32_t frames) 
             translation.set_key_property(axis);
             translation.set_key_frames(key_frames);
             translation.set_float_values(values);
-            translation.set_mode("absolute");
+            translation.set_mode(cast::CurveMode::Absolute);
         }
     }
 }

@@ -4,6 +4,7 @@
 // and read back, so payloads are unaligned views into one buffer, as from a mapped file.
 #include <castkit/cast/nodes.hpp>
 #include <castkit/cast/validate.hpp>
+#include <cstdlib>
 
 #include <benchmark/benchmark.h>
 
@@ -52,7 +53,7 @@ std::vector<std::byte> build_file() {
             bones[i] = (i / 4 + i % 4) % kBones;
             weights[i] = 0.4f - 0.1f * float(i % 4);
         }
-        mesh.set_weights(4, bones, weights);
+        if (!mesh.set_weights(4, bones, weights)) std::abort();
     }
     {
         std::vector<std::uint32_t> faces(std::size_t{kVertices} * 2 * 3);
@@ -72,7 +73,7 @@ std::vector<std::byte> build_file() {
         curve.set_key_property("rq");
         curve.set_key_frames(frames);
         curve.set_quaternion_values(rotations);
-        curve.set_mode("absolute");
+        curve.set_mode(CurveMode::Absolute);
     }
     return std::move(write_to_buffer(document).value());
 }

@@ -14,6 +14,7 @@
 #include <castkit/cast/nodes.hpp>
 #include <cstdio>
 #include <filesystem>
+#include <stdexcept>
 
 namespace cast = castkit::cast;
 
@@ -23,7 +24,7 @@ cast::Metadata add_metadata(cast::Root& root) {
     cast::Metadata metadata = root.add_metadata();
     metadata.set_author("castkit examples");
     metadata.set_software("castkit build_scene");
-    metadata.set_up_axis("y");
+    metadata.set_up_axis(cast::Axis::Y);
     return metadata;
 }
 
@@ -86,7 +87,9 @@ cast::Document character() {
     mesh.set_uv_layer(1, uv1);
     mesh.set_color_layer_packed(0, packed);  // RGBA8, R in the low byte
     mesh.set_color_layer(1, ambient);        // float RGBA
-    mesh.set_weights(2, weight_bones, weight_values);
+    // Builders refuse what the file cannot hold (here: mi is a byte) instead of truncating it.
+    if (auto ok = mesh.set_weights(2, weight_bones, weight_values); !ok)
+        throw std::runtime_error(ok.error().to_string());
     mesh.set_material(material);
     return document;
 }
@@ -104,7 +107,7 @@ cast::Document wave() {
     cast::Curve nod = animation.add_curve();
     nod.set_node_name("head");
     nod.set_key_property("rq");
-    nod.set_mode("absolute");
+    nod.set_mode(cast::CurveMode::Absolute);
     nod.set_key_frames(frames);
     // 0°, 45° and 0° about X, as XYZW quaternions (sin and cos of 22.5° written out, so the
     // bytes do not depend on the platform's libm).
@@ -115,7 +118,7 @@ cast::Document wave() {
     cast::Curve sway = animation.add_curve();
     sway.set_node_name("spine");
     sway.set_key_property("tx");
-    sway.set_mode("additive");
+    sway.set_mode(cast::CurveMode::Additive);
     sway.set_key_frames(frames);
     const std::array<float, 3> offsets = {0, 0.25f, 0};
     sway.set_float_values(offsets);
@@ -124,7 +127,7 @@ cast::Document wave() {
     cast::Curve blink = animation.add_curve();
     blink.set_node_name("head");
     blink.set_key_property("vb");
-    blink.set_mode("absolute");
+    blink.set_mode(cast::CurveMode::Absolute);
     const std::array<std::uint32_t, 2> blink_frames = {0, 20};
     const std::array<std::uint32_t, 2> visible = {1, 0};
     blink.set_key_frames(blink_frames);
@@ -132,7 +135,7 @@ cast::Document wave() {
 
     cast::CurveModeOverride relative = animation.add_curve_mode_override();
     relative.set_node_name("spine");
-    relative.set_mode("relative");
+    relative.set_mode(cast::CurveMode::Relative);
     relative.set_override_translation(true);
 
     cast::NotificationTrack footsteps = animation.add_notification_track();

@@ -12,7 +12,7 @@ namespace {
 using namespace castkit::cast;
 
 // Touches every element the typed views expose, so their bounds are exercised too.
-void walk_views(Document& document) {
+void walk_views(const Document& document) {
     for (Model& model : document.models()) {
         for (Mesh& mesh : model.meshes()) {
             (void)mesh.positions().to_vector();

@@ -58,10 +58,10 @@ using WriteContext = Context;
 struct FormatInfo {
     std::string_view name;                     // "cast", "seanim", …
     std::vector<std::string_view> extensions;  // ".cast"; longest match wins (".dmf.json")
-    // Parses `bytes` into a Cast document; warnings name what was approximated. The document
-    // may view `bytes` (Cast payloads are not copied): keep them alive as long as the document,
-    // or retain their owner in it as read_file does.
-    Expected<cast::Document> (*read)(cast::Bytes bytes, const ReadContext& context);
+    // Parses `bytes` into a Cast document; warnings name what was approximated. Payloads the
+    // document views (Cast's are not copied) share `bytes.owner`; with a null owner they are
+    // borrowed, and the caller keeps the bytes alive as long as the document.
+    Expected<cast::Document> (*read)(const cast::SharedBytes& bytes, const ReadContext& context);
     // Writes a Cast document into `sink`; warnings name what the format cannot hold and was
     // dropped.
     Expected<void> (*write)(const cast::Document& document, Sink& sink,
@@ -81,17 +81,15 @@ namespace formats {
 // working folder).
 Context context_for(const std::filesystem::path& path, FormatOptions options = {});
 
-// The bytes of an input and what keeps them alive: a mapped file or a buffer of standard input.
-struct Input {
-    cast::Bytes bytes;
-    std::shared_ptr<const void> owner;
-};
+// The bytes of an input and what keeps them alive: a mapped file or a buffer of standard input
+// (a null owner: borrowed bytes the caller keeps alive).
+using Input = cast::SharedBytes;
 
 // Maps `path` read-only, or reads all of standard input once for "-". O(1) for a file until its
 // pages are touched; O(size) for standard input.
 Expected<Input> read_input(const std::filesystem::path& path);
 
-// Parses `input` with `format`; the document keeps the input's bytes alive. Every finding
+// Parses `input` with `format`; the document's payloads keep the input's owner alive. Every finding
 // carries a stable id (docs/diagnostics.md): "<format>.read" where the format gives no finer one.
 // O(input size).
 Expected<cast::Document> read(const FormatInfo& format, Input input, const ReadContext& context);

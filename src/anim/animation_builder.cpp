@@ -30,21 +30,14 @@ std::string_view key_property_name(Channel channel) {
     return kKeyProperties[static_cast<std::size_t>(channel)];
 }
 
-std::optional<CurveMode> mode_from_name(std::string_view mode) {
-    if (mode == "absolute") return CurveMode::Absolute;
-    if (mode == "relative") return CurveMode::Relative;
-    if (mode == "additive") return CurveMode::Additive;
-    return std::nullopt;
-}
-
-BindingTargets binding_targets(const cast::Model& model) {
+BindingTargets binding_targets(const cast::ConstModel& model) {
     BindingTargets targets;
     if (auto name = model.name()) targets.nodes.emplace_back(*name);
-    for (const cast::BlendShape& shape : model.blend_shapes())
+    for (const cast::ConstBlendShape& shape : model.blend_shapes())
         if (auto name = shape.name()) targets.blend_shapes.emplace_back(*name);
-    for (const cast::Mesh& mesh : model.meshes())
+    for (const cast::ConstMesh& mesh : model.meshes())
         if (auto name = mesh.name()) targets.nodes.emplace_back(*name);
-    for (const cast::Hair& hair : model.hairs())
+    for (const cast::ConstHair& hair : model.hairs())
         if (auto name = hair.name()) targets.nodes.emplace_back(*name);
     return targets;
 }
@@ -106,13 +99,14 @@ std::uint32_t slot_for(std::vector<std::string>& slots, std::string_view name) {
 
 class Builder {
 public:
-    Builder(const cast::Animation& source, const Skeleton& skeleton, const BindingTargets& targets,
-            Diagnostics& reports)
+    Builder(const cast::ConstAnimation& source, const Skeleton& skeleton,
+            const BindingTargets& targets, Diagnostics& reports, const cast::Document* document)
         : source_(source),
           skeleton_(skeleton),
           targets_(targets),
           reports_(reports),
-          path_(locate(source.document(), &source.node())) {}
+          document_(document),
+          path_(locate(document, &source.node())) {}
 
     Expected<Animation> build() {
         out_.name = std::string(source_.name().value_or(""));
@@ -134,11 +128,10 @@ public:
             std::uint32_t index = counter.next(child->id);
             std::string path = fmt::format("{}/{}", path_, cast::step_name(child->id, index));
             if (child->is(cast::NodeId::Curve))
-                add_curve(cast::Curve(child.get(), &source_.node(), source_.document()), path);
+                add_curve(cast::ConstCurve(child.get(), &source_.node()), path);
             else if (child->is(cast::NodeId::NotificationTrack))
                 add_notification_track(
-                    cast::NotificationTrack(child.get(), &source_.node(), source_.document()),
-                    path);
+                    cast::ConstNotificationTrack(child.get(), &source_.node()), path);
         }
         if (start_ > end_) start_ = end_ = 0.0f;
         out_.start_frame = start_;
@@ -150,7 +143,7 @@ private:
     Diagnostic problem(const cast::Node& node, const std::string& path, std::string rule,
                        std::string message) const {
         return {.severity = Severity::Warning,
-                .file = source_.document() ? source_.document()->source_name : "",
+                .file = document_ ? document_->source_name : "",
                 .offset = node.file_offset,
                 .path = path,
                 .rule = std::move(rule),
@@ -166,11 +159,12 @@ private:
         for (const auto& child : source_.node().children) {
             std::uint32_t index = counter.next(child->id);
             if (!child->is(cast::NodeId::CurveModeOverride)) continue;
-            cast::CurveModeOverride override_node(child.get(), &source_.node(), source_.document());
+            cast::ConstCurveModeOverride override_node(child.get(), &source_.node());
             std::string path = fmt::format("{}/{}", path_, cast::step_name(child->id, index));
             auto name = override_node.node_name();
-            auto mode_text = override_node.mode();
-            auto mode = mode_text ? mode_from_name(*mode_text) : std::nullopt;
+            auto mode_text = override_node.mode_name();
+            std::optional<CurveMode> mode;
+            if (auto stored = override_node.mode(); stored && *stored) mode = **stored;
             if (!mode) {
                 reports_.push_back(
                     problem(*child, path, "anim.override-mode",
@@ -201,15 +195,17 @@ private:
         }
     }
 
-    void add_curve(const cast::Curve& curve, const std::string& path) {
+    void add_curve(const cast::ConstCurve& curve, const std::string& path) {
         Diagnostics warnings;
         auto keys = read_curve_keys(curve, warnings);
         for (Diagnostic& warning : warnings) {
+            if (document_ != nullptr) warning.file = document_->source_name;
             warning.path = path;
             reports_.push_back(std::move(warning));
         }
         if (!keys) {
             Diagnostic report = keys.error();
+            if (document_ != nullptr) report.file = document_->source_name;
             report.severity = Severity::Warning;
             report.path = path;
             report.message += "; the curve is skipped";
@@ -225,16 +221,13 @@ private:
         BoundCurve bound;
         bound.channel = keys->channel;
         bound.blend_weight = curve.additive_blend_weight();
-        if (auto mode_text = curve.mode()) {
-            if (auto mode = mode_from_name(*mode_text))
-                bound.mode = *mode;
-            else
-                reports_.push_back(
-                    problem(curve.node(), path, "anim.curve-mode",
-                            fmt::format("mode '{}' is not absolute, relative or additive; "
-                                        "evaluated as absolute",
-                                        *mode_text)));
-        }
+        if (auto mode = curve.mode())
+            bound.mode = *mode;
+        else
+            reports_.push_back(problem(curve.node(), path, "anim.curve-mode",
+                                       fmt::format("mode '{}' is not absolute, relative or "
+                                                   "additive; evaluated as absolute",
+                                                   curve.mode_name().value_or(""))));
         Kind kind = kind_of(bound.channel);
         if (kind != kNoKind) {
             std::int32_t bone = skeleton_.find_bone(*node_name);
@@ -292,7 +285,7 @@ private:
         extend_range(keys.frames.front(), keys.frames.back());
     }
 
-    void add_notification_track(const cast::NotificationTrack& track, const std::string& path) {
+    void add_notification_track(const cast::ConstNotificationTrack& track, const std::string& path) {
         const cast::Property* kb = track.node().find("kb");
         if (kb == nullptr || !cast::is_integer_type(kb->type())) {
             reports_.push_back(
@@ -314,10 +307,11 @@ private:
         end_ = std::max(end_, last);
     }
 
-    const cast::Animation& source_;
+    cast::ConstAnimation source_;
     const Skeleton& skeleton_;
     const BindingTargets& targets_;
     Diagnostics& reports_;
+    const cast::Document* document_;
     std::string path_;
     std::vector<std::array<std::optional<CurveMode>, 3>> resolved_;
     Animation out_;
@@ -327,9 +321,10 @@ private:
 
 }  // namespace
 
-Expected<Animation> build_animation(const cast::Animation& animation, const Skeleton& skeleton,
-                                    const BindingTargets& targets, Diagnostics& reports) {
-    return Builder(animation, skeleton, targets, reports).build();
+Expected<Animation> build_animation(const cast::ConstAnimation& animation, const Skeleton& skeleton,
+                                    const BindingTargets& targets, Diagnostics& reports,
+                                    const cast::Document* document) {
+    return Builder(animation, skeleton, targets, reports, document).build();
 }
 
 }  // namespace castkit::anim

@@ -123,7 +123,7 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
     document.roots.push_back(std::move(root_node));
     document.roots[0]->hash = document.next_hash();
     animation_node.hash = document.next_hash();
-    cast::Animation baked(&animation_node, document.roots[0].get(), &document);
+    cast::Animation baked(&animation_node, document.roots[0].get(), &document.hashes());
     if (cast::Skeleton copy = baked.skeleton()) complete_rest_transforms(copy);
     if (!animation.name.empty()) baked.set_name(animation.name);
     baked.set_framerate(framerate);
@@ -165,7 +165,7 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
         } else {
             curve.set_float_values(pick(channel.scalars, kept));
         }
-        curve.set_mode("absolute");
+        curve.set_mode(cast::CurveMode::Absolute);
     }
 
     for (const NotificationTrackKeys& track : animation.notification_tracks) {

@@ -51,9 +51,9 @@ glm::quat CurveKeys::sample_rotation(float frame) const {
 
 namespace {
 
-Diagnostic curve_problem(const cast::Curve& curve, std::string rule, std::string message) {
+Diagnostic curve_problem(const cast::ConstCurve& curve, std::string rule, std::string message) {
     return {.severity = Severity::Warning,
-            .file = curve.document() ? curve.document()->source_name : "",
+            .file = {},  // the caller knows the document and names it
             .offset = curve.node().file_offset,
             .path = "curve",
             .rule = std::move(rule),
@@ -86,7 +86,7 @@ bool sort_keys(CurveKeys& keys) {
 
 }  // namespace
 
-Expected<CurveKeys> read_curve_keys(const cast::Curve& curve, Diagnostics& warnings) {
+Expected<CurveKeys> read_curve_keys(const cast::ConstCurve& curve, Diagnostics& warnings) {
     CurveKeys keys;
     auto key_property = curve.key_property();
     auto channel = key_property ? channel_from_key_property(*key_property) : std::nullopt;

@@ -96,17 +96,18 @@ Expected<void> Skeleton::finalize() {
     return {};
 }
 
-Expected<Skeleton> build_skeleton(const cast::Skeleton& skeleton, Diagnostics& warnings) {
+Expected<Skeleton> build_skeleton(const cast::ConstSkeleton& skeleton, Diagnostics& warnings,
+                                  const cast::Document* document) {
     Skeleton out;
-    std::vector<cast::Bone> bones = skeleton.bones();
+    std::vector<cast::ConstBone> bones = skeleton.bones();
     const auto count = static_cast<std::int32_t>(bones.size());
     for (std::int32_t i = 0; i < count; ++i) {
-        const cast::Bone& bone = bones[i];
+        const cast::ConstBone& bone = bones[i];
         out.names.emplace_back(bone.name().value_or(""));
         std::int32_t parent = bone.parent_index();
         if (parent >= count || parent < -1 || parent == i) {
             warnings.push_back({.severity = Severity::Warning,
-                                .file = skeleton.document() ? skeleton.document()->source_name : "",
+                                .file = document ? document->source_name : "",
                                 .offset = bone.node().file_offset,
                                 .path = fmt::format("skeleton/bone[{}]", i),
                                 .rule = "anim.bone-parent",
@@ -130,7 +131,7 @@ Expected<Skeleton> build_skeleton(const cast::Skeleton& skeleton, Diagnostics& w
     }
     if (auto ok = out.finalize(); !ok) {
         Diagnostic error = ok.error();
-        error.file = skeleton.document() ? skeleton.document()->source_name : "";
+        error.file = document ? document->source_name : "";
         error.offset = skeleton.node().file_offset;
         error.path = "skeleton";
         return make_error(std::move(error));

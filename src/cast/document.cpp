@@ -5,8 +5,6 @@
 namespace castkit::cast {
 namespace {
 
-constexpr std::uint64_t kHashBase = 0x534E495752545250;  // "PRTRWINS", the reference base
-
 void collect_hashes(const Node& node, std::unordered_set<std::uint64_t>& used) {
     used.insert(node.hash);
     for (const auto& child : node.children) collect_hashes(*child, used);
@@ -14,48 +12,94 @@ void collect_hashes(const Node& node, std::unordered_set<std::uint64_t>& used) {
 
 }  // namespace
 
-Document::Document() : next_hash_(kHashBase) {}
-
-void Document::retain(std::shared_ptr<const void> storage) {
-    storage_.push_back(std::move(storage));
-}
-
-std::uint64_t Document::next_hash() {
+std::uint64_t HashCounter::next() {
     // Rule 12: deterministic hashes from the reference base, never colliding with stored ones.
     // The stored hashes are collected once, on the first call.
-    if (!hashes_collected_) {
-        for (const auto& root : roots) collect_hashes(*root, used_hashes_);
-        hashes_collected_ = true;
+    if (!collected_) {
+        for (const auto& root : *roots_) collect_hashes(*root, used_);
+        collected_ = true;
     }
-    while (used_hashes_.contains(next_hash_)) ++next_hash_;
-    used_hashes_.insert(next_hash_);
-    return next_hash_++;
+    while (used_.contains(next_)) ++next_;
+    used_.insert(next_);
+    return next_++;
+}
+
+Document::Document(Document&& other) noexcept
+    : version(other.version),
+      flags(other.flags),
+      roots(std::move(other.roots)),
+      trailing(std::move(other.trailing)),
+      warnings(std::move(other.warnings)),
+      source_name(std::move(other.source_name)),
+      hashes_(std::move(other.hashes_)) {
+    // The counter follows the nodes it numbers; views made before the move keep using it.
+    if (hashes_) hashes_->roots_ = &roots;
+}
+
+Document& Document::operator=(Document&& other) noexcept {
+    if (this != &other) {
+        version = other.version;
+        flags = other.flags;
+        roots = std::move(other.roots);
+        trailing = std::move(other.trailing);
+        warnings = std::move(other.warnings);
+        source_name = std::move(other.source_name);
+        hashes_ = std::move(other.hashes_);
+        if (hashes_) hashes_->roots_ = &roots;
+    }
+    return *this;
+}
+
+HashCounter& Document::hashes() {
+    if (!hashes_) hashes_ = std::make_unique<HashCounter>(&roots);
+    return *hashes_;
 }
 
 std::vector<Root> Document::root_nodes() {
     std::vector<Root> out;
     for (auto& root : roots)
-        if (root->is(NodeId::Root)) out.emplace_back(root.get(), nullptr, this);
+        if (root->is(NodeId::Root)) out.emplace_back(root.get(), nullptr, &hashes());
+    return out;
+}
+
+std::vector<ConstRoot> Document::root_nodes() const {
+    std::vector<ConstRoot> out;
+    for (const auto& root : roots)
+        if (root->is(NodeId::Root)) out.emplace_back(root.get(), nullptr);
     return out;
 }
 
 Root Document::add_root() {
     std::uint64_t hash = next_hash();
     roots.push_back(std::make_unique<Node>(NodeId::Root, hash));
-    return Root(roots.back().get(), nullptr, this);
+    return Root(roots.back().get(), nullptr, &hashes());
 }
 
 std::vector<Model> Document::models() {
     std::vector<Model> out;
-    for (Root& root : root_nodes())
+    for (const Root& root : root_nodes())
         for (Model& model : root.models()) out.push_back(model);
+    return out;
+}
+
+std::vector<ConstModel> Document::models() const {
+    std::vector<ConstModel> out;
+    for (const ConstRoot& root : root_nodes())
+        for (ConstModel& model : root.models()) out.push_back(model);
     return out;
 }
 
 std::vector<Animation> Document::animations() {
     std::vector<Animation> out;
-    for (Root& root : root_nodes())
+    for (const Root& root : root_nodes())
         for (Animation& animation : root.animations()) out.push_back(animation);
+    return out;
+}
+
+std::vector<ConstAnimation> Document::animations() const {
+    std::vector<ConstAnimation> out;
+    for (const ConstRoot& root : root_nodes())
+        for (ConstAnimation& animation : root.animations()) out.push_back(animation);
     return out;
 }
 

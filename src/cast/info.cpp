@@ -44,48 +44,48 @@ std::string linked_name(const NamesByHash& names, std::optional<std::uint64_t> h
     return it == names.end() ? std::string("(unresolved)") : quoted(it->second);
 }
 
-void mesh_info(std::string& out, const Mesh& mesh, const NamesByHash& materials) {
+void mesh_info(std::string& out, const ConstMesh& mesh, const NamesByHash& materials) {
     fmt::format_to(Out(out), "    mesh {}: {} vertices, {} faces, {} UV layers, {} colour layers",
                    quoted(mesh.name()), mesh.vertex_count(), mesh.face_count(),
                    mesh.uv_layer_count(), mesh.color_layer_count());
     if (mesh.normals().size() > 0) out += ", normals";
     if (mesh.tangents().size() > 0) out += ", tangents";
     if (std::uint32_t mi = mesh.max_weight_influence(); mi > 0)
-        fmt::format_to(Out(out), ", weights ({} per vertex, {})", mi, mesh.skinning_method());
+        fmt::format_to(Out(out), ", weights ({} per vertex, {})", mi, mesh.skinning_method_name());
     if (auto hash = mesh.material_hash(); hash && materials.contains(*hash))
         fmt::format_to(Out(out), ", material {}", linked_name(materials, hash));
     out += '\n';
 }
 
-void model_info(std::string& out, const Model& model) {
+void model_info(std::string& out, const ConstModel& model) {
     auto meshes = model.meshes();
     const auto materials = model.materials();
     const NamesByHash material_names = names_by_hash(materials);
     fmt::format_to(Out(out), "  model {}: {} meshes\n", quoted(model.name()), meshes.size());
-    for (const Mesh& mesh : meshes) mesh_info(out, mesh, material_names);
-    for (const Hair& hair : model.hairs())
+    for (const ConstMesh& mesh : meshes) mesh_info(out, mesh, material_names);
+    for (const ConstHair& hair : model.hairs())
         fmt::format_to(Out(out), "    hair {}: {} strands, {} particles\n", quoted(hair.name()),
                        hair.segments().size(), hair.particles().size());
     const NamesByHash mesh_names = names_by_hash(meshes);
-    for (const BlendShape& shape : model.blend_shapes())
+    for (const ConstBlendShape& shape : model.blend_shapes())
         fmt::format_to(Out(out), "    blend shape {}: {} target vertices, base {}\n",
                        quoted(shape.name()), shape.vertex_indices().size(),
                        linked_name(mesh_names, shape.base_shape_hash()));
-    if (Skeleton skeleton = model.skeleton())
+    if (ConstSkeleton skeleton = model.skeleton())
         fmt::format_to(Out(out), "    skeleton: {} bones, {} IK handles, {} constraints\n",
                        skeleton.bones().size(), skeleton.ik_handles().size(),
                        skeleton.constraints().size());
-    for (const Material& material : materials)
+    for (const ConstMaterial& material : materials)
         fmt::format_to(Out(out), "    material {} ({}): {} slots, {} files, {} colours\n",
                        quoted(material.name()), material.type().value_or("?"),
                        material.slots().size(), material.files().size(), material.colors().size());
 }
 
 // `index` counts animations over every root in file order: what `--animation INDEX` picks.
-void animation_info(std::string& out, const Animation& animation, std::size_t index) {
+void animation_info(std::string& out, const ConstAnimation& animation, std::size_t index) {
     auto curves = animation.curves();
     std::uint32_t first = std::numeric_limits<std::uint32_t>::max(), last = 0;
-    for (const Curve& curve : curves) {
+    for (const ConstCurve& curve : curves) {
         IndexView frames = curve.key_frames();
         for (std::size_t i = 0; i < frames.size(); ++i) {
             first = std::min(first, frames[i]);
@@ -106,23 +106,23 @@ void animation_info(std::string& out, const Animation& animation, std::size_t in
 
 }  // namespace
 
-std::string info_text(Document& document, std::uint64_t file_bytes, std::string_view format) {
+std::string info_text(const Document& document, std::uint64_t file_bytes, std::string_view format) {
     std::string kind = format == "cast" ? fmt::format("cast v{}", document.version)
                                         : fmt::format("{}, read as Cast", format);
     std::string out = fmt::format("{}: {}, {}, {} roots\n", document.source_name, kind,
                                   human_bytes(file_bytes), document.roots.size());
     std::size_t index = 0, animation_index = 0;
-    for (Root& root : document.root_nodes()) {
+    for (const ConstRoot& root : document.root_nodes()) {
         fmt::format_to(Out(out), "root {}: {} models, {} animations, {} instances\n", index++,
                        root.models().size(), root.animations().size(), root.instances().size());
-        for (const Metadata& meta : root.metadata())
+        for (const ConstMetadata& meta : root.metadata())
             fmt::format_to(Out(out), "  metadata: author {}, software {}, up {}, scene root {}\n",
-                           quoted(meta.author()), quoted(meta.software()), quoted(meta.up_axis()),
-                           quoted(meta.scene_root()));
-        for (const Model& model : root.models()) model_info(out, model);
-        for (const Animation& animation : root.animations())
+                           quoted(meta.author()), quoted(meta.software()),
+                           quoted(meta.up_axis_name()), quoted(meta.scene_root()));
+        for (const ConstModel& model : root.models()) model_info(out, model);
+        for (const ConstAnimation& animation : root.animations())
             animation_info(out, animation, animation_index++);
-        for (const Instance& instance : root.instances())
+        for (const ConstInstance& instance : root.instances())
             fmt::format_to(Out(out), "  instance {}: file {}\n", quoted(instance.name()),
                            instance.reference_file() ? quoted(instance.reference_file().path())
                                                      : "(unresolved)");

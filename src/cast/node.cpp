@@ -5,12 +5,19 @@
 
 namespace castkit::cast {
 
-Property::Property(PropertyType type, std::string name, std::uint32_t count, Bytes payload)
+SharedBytes SharedBytes::detached() const {
+    if (owner || bytes.empty()) return *this;
+    auto copy = std::make_shared<const std::vector<std::byte>>(bytes.begin(), bytes.end());
+    return {Bytes(*copy), copy};
+}
+
+Property::Property(PropertyType type, std::string name, std::uint32_t count, SharedBytes payload)
     : type_(type),
       name_(std::move(name)),
       count_(count),
       data_(payload.data()),
-      size_(payload.size()) {}
+      size_(payload.size()),
+      owner_(std::move(payload.owner)) {}
 
 Property::Property(PropertyType type, std::string name, std::uint32_t count,
                    std::vector<std::byte> payload)
@@ -25,8 +32,14 @@ Property::Property(const Property& other)
       count_(other.count_),
       data_(other.data_),
       size_(other.size_),
-      owned_(other.owned_) {
+      owned_(other.owned_),
+      owner_(other.owner_) {
     if (!owned_.empty()) data_ = owned_.data();
+}
+
+Property Property::detached() const {
+    if (owner_ || !owned_.empty() || size_ == 0) return *this;
+    return Property(type_, name_, count_, std::vector<std::byte>(data_, data_ + size_));
 }
 
 Property& Property::operator=(const Property& other) {
@@ -88,8 +101,9 @@ std::size_t Property::size() const {
 
 std::unique_ptr<Node> Node::clone() const {
     auto copy = std::make_unique<Node>(id, hash);
-    copy->properties = properties;
-    copy->opaque = opaque;
+    copy->properties.reserve(properties.size());
+    for (const Property& p : properties) copy->properties.push_back(p.detached());
+    copy->opaque = opaque.detached();
     copy->opaque_property_count = opaque_property_count;
     copy->opaque_child_count = opaque_child_count;
     copy->file_offset = file_offset;

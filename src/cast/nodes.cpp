@@ -8,19 +8,19 @@ namespace castkit::cast {
 
 // ---- NodeView ------------------------------------------------------------------------------
 
-std::optional<std::string_view> NodeView::string(std::string_view name) const {
+std::optional<std::string_view> ConstNodeView::string(std::string_view name) const {
     const Property* p = node_->find(name);
     if (p == nullptr || p->type() != PropertyType::String || p->count() == 0) return std::nullopt;
     return p->string(0);
 }
 
-std::optional<std::uint64_t> NodeView::integer(std::string_view name) const {
+std::optional<std::uint64_t> ConstNodeView::integer(std::string_view name) const {
     const Property* p = node_->find(name);
     if (p == nullptr || !is_integer_type(p->type()) || p->size() == 0) return std::nullopt;
     return p->integer(0);
 }
 
-std::optional<float> NodeView::real(std::string_view name) const {
+std::optional<float> ConstNodeView::real(std::string_view name) const {
     const Property* p = node_->find(name);
     if (p == nullptr || p->size() == 0) return std::nullopt;
     if (p->type() == PropertyType::Float || p->type() == PropertyType::Double)
@@ -37,46 +37,106 @@ std::optional<V> vector_value(const Node& node, std::string_view name) {
 }
 }  // namespace
 
-std::optional<glm::vec2> NodeView::vec2(std::string_view name) const {
+std::optional<glm::vec2> ConstNodeView::vec2(std::string_view name) const {
     return vector_value<glm::vec2>(*node_, name);
 }
-std::optional<glm::vec3> NodeView::vec3(std::string_view name) const {
+std::optional<glm::vec3> ConstNodeView::vec3(std::string_view name) const {
     return vector_value<glm::vec3>(*node_, name);
 }
-std::optional<glm::vec4> NodeView::vec4(std::string_view name) const {
+std::optional<glm::vec4> ConstNodeView::vec4(std::string_view name) const {
     return vector_value<glm::vec4>(*node_, name);
 }
 
-bool NodeView::flag(std::string_view name, bool fallback) const {
+bool ConstNodeView::flag(std::string_view name, bool fallback) const {
     // Rule 9: any non-zero value is true.
     auto value = integer(name);
     return value ? *value != 0 : fallback;
 }
 
-void NodeView::set_string(std::string name, std::string_view value) {
-    node_->set(make_string(std::move(name), value));
+// ---- Enumerated values --------------------------------------------------------------------
+
+namespace {
+// An error for an enumerated property whose stored text names no known value; the text itself
+// stays in the node (lossless), this only says the typed getter cannot map it.
+Unexpected unknown_value(const Node& node, std::string_view property, std::string_view text,
+                         std::string_view known) {
+    Diagnostic d;
+    d.offset = node.file_offset;
+    d.rule = "cast.unknown-enum-value";
+    d.message = fmt::format("`{}` is '{}', not one of {}", property, text, known);
+    return make_error(std::move(d));
 }
-void NodeView::set_hash_link(std::string name, std::uint64_t hash) {
-    node_->set(make_value<std::uint64_t>(std::move(name), hash));
-}
-void NodeView::set_flag(std::string name, bool value) {
-    node_->set(make_bool(std::move(name), value));
-}
-void NodeView::set_real(std::string name, float value) {
-    node_->set(make_value<float>(std::move(name), value));
-}
-void NodeView::set_vec3(std::string name, const glm::vec3& value) {
-    node_->set(make_value(std::move(name), value));
-}
-void NodeView::set_vec4(std::string name, const glm::vec4& value) {
-    node_->set(make_value(std::move(name), value));
+}  // namespace
+
+std::optional<Axis> axis_from_name(std::string_view name) {
+    if (name == "x") return Axis::X;
+    if (name == "y") return Axis::Y;
+    if (name == "z") return Axis::Z;
+    return std::nullopt;
 }
 
-Node* NodeView::find_by_hash(Node* scope, std::uint64_t hash) {
-    if (scope == nullptr) return nullptr;
-    for (auto& child : scope->children)
-        if (child->hash == hash) return child.get();
-    return nullptr;
+std::string_view axis_name(Axis axis) {
+    switch (axis) {
+        case Axis::X:
+            return "x";
+        case Axis::Y:
+            return "y";
+        default:
+            return "z";
+    }
+}
+
+std::optional<CurveMode> curve_mode_from_name(std::string_view name) {
+    if (name == "absolute") return CurveMode::Absolute;
+    if (name == "relative") return CurveMode::Relative;
+    if (name == "additive") return CurveMode::Additive;
+    return std::nullopt;
+}
+
+std::string_view curve_mode_name(CurveMode mode) {
+    switch (mode) {
+        case CurveMode::Absolute:
+            return "absolute";
+        case CurveMode::Relative:
+            return "relative";
+        default:
+            return "additive";
+    }
+}
+
+std::optional<Expected<Axis>> ConstMetadata::up_axis() const {
+    auto text = up_axis_name();
+    if (!text) return std::nullopt;
+    if (auto axis = axis_from_name(*text)) return Expected<Axis>(*axis);
+    return Expected<Axis>(unknown_value(*node_, "up", *text, "x, y, z"));
+}
+
+Expected<ColorSpace> ConstColor::color_space() const {
+    std::string_view text = color_space_name();
+    if (text == "srgb") return ColorSpace::Srgb;
+    if (text == "linear") return ColorSpace::Linear;
+    return unknown_value(*node_, "cs", text, "srgb, linear");
+}
+
+Expected<SkinningMethod> ConstMesh::skinning_method() const {
+    std::string_view text = skinning_method_name();
+    if (text == "linear") return SkinningMethod::Linear;
+    if (text == "quaternion") return SkinningMethod::Quaternion;
+    return unknown_value(*node_, "sm", text, "linear, quaternion");
+}
+
+Expected<CurveMode> ConstCurve::mode() const {
+    auto text = mode_name();
+    if (!text) return CurveMode::Absolute;
+    if (auto mode = curve_mode_from_name(*text)) return *mode;
+    return unknown_value(*node_, "m", *text, "absolute, relative, additive");
+}
+
+std::optional<Expected<CurveMode>> ConstCurveModeOverride::mode() const {
+    auto text = mode_name();
+    if (!text) return std::nullopt;
+    if (auto mode = curve_mode_from_name(*text)) return Expected<CurveMode>(*mode);
+    return Expected<CurveMode>(unknown_value(*node_, "m", *text, "absolute, relative, additive"));
 }
 
 // ---- Links ---------------------------------------------------------------------------------
@@ -84,46 +144,46 @@ Node* NodeView::find_by_hash(Node* scope, std::uint64_t hash) {
 namespace {
 // Resolves `hash` among the children of `scope`, requiring the node type `kind`.
 template <class V>
-V resolve(Node* scope, std::optional<std::uint64_t> hash, NodeId kind, Document* document) {
+V resolve(const Node* scope, std::optional<std::uint64_t> hash, NodeId kind) {
     if (!hash || scope == nullptr) return V();
-    for (auto& child : scope->children)
-        if (child->hash == *hash && child->is(kind)) return V(child.get(), scope, document);
+    for (const auto& child : scope->children)
+        if (child->hash == *hash && child->is(kind)) return V(child.get(), scope);
     return V();
 }
 }  // namespace
 
-File Instance::reference_file() const {
-    return resolve<File>(node_, reference_file_hash(), NodeId::File, document_);
+ConstFile ConstInstance::reference_file() const {
+    return resolve<ConstFile>(node_, reference_file_hash(), NodeId::File);
 }
-Material Mesh::material() const {
-    return resolve<Material>(parent_, material_hash(), NodeId::Material, document_);
+ConstMaterial ConstMesh::material() const {
+    return resolve<ConstMaterial>(parent_, material_hash(), NodeId::Material);
 }
-Material Hair::material() const {
-    return resolve<Material>(parent_, material_hash(), NodeId::Material, document_);
+ConstMaterial ConstHair::material() const {
+    return resolve<ConstMaterial>(parent_, material_hash(), NodeId::Material);
 }
-Mesh BlendShape::base_shape() const {
-    return resolve<Mesh>(parent_, base_shape_hash(), NodeId::Mesh, document_);
+ConstMesh ConstBlendShape::base_shape() const {
+    return resolve<ConstMesh>(parent_, base_shape_hash(), NodeId::Mesh);
 }
-Bone IKHandle::bone(std::optional<std::uint64_t> hash) const {
-    return resolve<Bone>(parent_, hash, NodeId::Bone, document_);
+ConstBone ConstIKHandle::bone(std::optional<std::uint64_t> hash) const {
+    return resolve<ConstBone>(parent_, hash, NodeId::Bone);
 }
-Bone Constraint::constraint_bone() const {
-    return resolve<Bone>(parent_, constraint_bone_hash(), NodeId::Bone, document_);
+ConstBone ConstConstraint::constraint_bone() const {
+    return resolve<ConstBone>(parent_, constraint_bone_hash(), NodeId::Bone);
 }
-Bone Constraint::target_bone() const {
-    return resolve<Bone>(parent_, target_bone_hash(), NodeId::Bone, document_);
+ConstBone ConstConstraint::target_bone() const {
+    return resolve<ConstBone>(parent_, target_bone_hash(), NodeId::Bone);
 }
-Bone Skeleton::bone_by_hash(std::uint64_t hash) const {
-    return resolve<Bone>(node_, hash, NodeId::Bone, document_);
+ConstBone ConstSkeleton::bone_by_hash(std::uint64_t hash) const {
+    return resolve<ConstBone>(node_, hash, NodeId::Bone);
 }
-File Material::slot_file(std::string_view slot) const {
-    return resolve<File>(node_, slot_hash(slot), NodeId::File, document_);
+ConstFile ConstMaterial::slot_file(std::string_view slot) const {
+    return resolve<ConstFile>(node_, slot_hash(slot), NodeId::File);
 }
-Color Material::slot_color(std::string_view slot) const {
-    return resolve<Color>(node_, slot_hash(slot), NodeId::Color, document_);
+ConstColor ConstMaterial::slot_color(std::string_view slot) const {
+    return resolve<ConstColor>(node_, slot_hash(slot), NodeId::Color);
 }
 
-std::vector<Material::Slot> Material::slots() const {
+std::vector<ConstMaterial::Slot> ConstMaterial::slots() const {
     std::vector<Slot> out;
     for (const Property& p : node_->properties)
         if (p.type() == PropertyType::Integer64 && p.size() > 0 && p.name() != "n" &&
@@ -134,30 +194,30 @@ std::vector<Material::Slot> Material::slots() const {
 
 // ---- Mesh ----------------------------------------------------------------------------------
 
-std::uint32_t Mesh::uv_layer_count() const {
+std::uint32_t ConstMesh::uv_layer_count() const {
     return static_cast<std::uint32_t>(integer("ul").value_or(0));
 }
 
-ArrayView<glm::vec2> Mesh::uv_layer(std::uint32_t layer) const {
+ArrayView<glm::vec2> ConstMesh::uv_layer(std::uint32_t layer) const {
     return ArrayView<glm::vec2>::of(node_->find(fmt::format("u{}", layer)));
 }
 
-std::uint32_t Mesh::color_layer_count() const {
+std::uint32_t ConstMesh::color_layer_count() const {
     if (auto count = integer("cl")) return static_cast<std::uint32_t>(*count);
     return node_->find("vc") != nullptr ? 1 : 0;
 }
 
-const Property* Mesh::color_layer_property(std::uint32_t layer) const {
+const Property* ConstMesh::color_layer_property(std::uint32_t layer) const {
     if (node_->find("cl") == nullptr) return layer == 0 ? node_->find("vc") : nullptr;
     return node_->find(fmt::format("c{}", layer));
 }
 
-bool Mesh::color_layer_is_packed(std::uint32_t layer) const {
+bool ConstMesh::color_layer_is_packed(std::uint32_t layer) const {
     const Property* p = color_layer_property(layer);
     return p != nullptr && p->type() == PropertyType::Integer32;
 }
 
-std::vector<glm::vec4> Mesh::color_layer(std::uint32_t layer) const {
+std::vector<glm::vec4> ConstMesh::color_layer(std::uint32_t layer) const {
     const Property* p = color_layer_property(layer);
     if (p == nullptr) return {};
     if (p->type() == PropertyType::Vector4) return ArrayView<glm::vec4>::of(p).to_vector();
@@ -171,22 +231,35 @@ std::vector<glm::vec4> Mesh::color_layer(std::uint32_t layer) const {
     return out;
 }
 
-std::uint32_t Mesh::max_weight_influence() const {
+std::uint32_t ConstMesh::max_weight_influence() const {
     return static_cast<std::uint32_t>(integer("mi").value_or(0));
 }
 
 void Mesh::set_positions(std::span<const glm::vec3> v) {
-    node_->set(make_array<glm::vec3>("vp", v));
+    writable_->set(make_array<glm::vec3>("vp", v));
 }
-void Mesh::set_normals(std::span<const glm::vec3> v) { node_->set(make_array<glm::vec3>("vn", v)); }
+void Mesh::set_normals(std::span<const glm::vec3> v) {
+    writable_->set(make_array<glm::vec3>("vn", v));
+}
 void Mesh::set_tangents(std::span<const glm::vec3> v) {
-    node_->set(make_array<glm::vec3>("vt", v));
+    writable_->set(make_array<glm::vec3>("vt", v));
 }
 void Mesh::set_faces(std::span<const std::uint32_t> indices) {
-    node_->set(make_indices("f", indices));
+    writable_->set(make_indices("f", indices));
 }
 
 namespace {
+// `mi` is a byte (rule 11): larger values cannot be stored.
+constexpr std::uint32_t kMaxByte = 255;
+
+Unexpected refused(const Node& node, std::string rule, std::string message) {
+    Diagnostic d;
+    d.offset = node.file_offset;
+    d.rule = std::move(rule);
+    d.message = std::move(message);
+    return make_error(std::move(d));
+}
+
 // Grows a layer-count property (`ul`/`cl`, stored as `b` per rule 11) to cover `layer`.
 void cover_layer(Node& node, const char* count_name, std::uint32_t current, std::uint32_t layer) {
     if (layer + 1 > current || node.find(count_name) == nullptr)
@@ -195,32 +268,43 @@ void cover_layer(Node& node, const char* count_name, std::uint32_t current, std:
 }  // namespace
 
 void Mesh::set_uv_layer(std::uint32_t layer, std::span<const glm::vec2> uvs) {
-    node_->set(make_array<glm::vec2>(fmt::format("u{}", layer), uvs));
-    cover_layer(*node_, "ul", uv_layer_count(), layer);
+    writable_->set(make_array<glm::vec2>(fmt::format("u{}", layer), uvs));
+    cover_layer(*writable_, "ul", uv_layer_count(), layer);
 }
 
 void Mesh::set_color_layer_packed(std::uint32_t layer, std::span<const std::uint32_t> rgba8) {
     std::uint32_t count = integer("cl").has_value() ? color_layer_count() : 0;
-    node_->set(make_integers(fmt::format("c{}", layer), PropertyType::Integer32, rgba8));
-    cover_layer(*node_, "cl", count, layer);
+    writable_->set(make_integers(fmt::format("c{}", layer), PropertyType::Integer32, rgba8));
+    cover_layer(*writable_, "cl", count, layer);
 }
 
 void Mesh::set_color_layer(std::uint32_t layer, std::span<const glm::vec4> rgba) {
     std::uint32_t count = integer("cl").has_value() ? color_layer_count() : 0;
-    node_->set(make_array<glm::vec4>(fmt::format("c{}", layer), rgba));
-    cover_layer(*node_, "cl", count, layer);
+    writable_->set(make_array<glm::vec4>(fmt::format("c{}", layer), rgba));
+    cover_layer(*writable_, "cl", count, layer);
 }
 
-void Mesh::set_weights(std::uint32_t influences, std::span<const std::uint32_t> bones,
-                       std::span<const float> values) {
-    node_->set(make_integer("mi", PropertyType::Byte, influences));
-    node_->set(make_indices("wb", bones));
-    node_->set(make_array<float>("wv", values));
+Expected<void> Mesh::set_weights(std::uint32_t influences, std::span<const std::uint32_t> bones,
+                                 std::span<const float> values) {
+    if (influences == 0 || influences > kMaxByte)
+        return refused(*writable_, "cast.weight-influences",
+                       fmt::format("{} influences per vertex cannot be stored: `mi` is a byte, "
+                                   "so it holds 1 to {}",
+                                   influences, kMaxByte));
+    if (bones.size() != values.size() || bones.size() % influences != 0)
+        return refused(*writable_, "cast.weight-count",
+                       fmt::format("{} bone indices and {} weight values do not make whole "
+                                   "vertices of {} influences",
+                                   bones.size(), values.size(), influences));
+    writable_->set(make_integer("mi", PropertyType::Byte, influences));
+    writable_->set(make_indices("wb", bones));
+    writable_->set(make_array<float>("wv", values));
+    return {};
 }
 
 // ---- Others --------------------------------------------------------------------------------
 
-float BlendShape::target_weight_scale() const {
+float ConstBlendShape::target_weight_scale() const {
     const Property* p = node_->find("ts");
     if (p == nullptr || p->size() == 0 || p->type() != PropertyType::Float) return 1.0f;
     return static_cast<float>(p->number(0));
@@ -228,21 +312,21 @@ float BlendShape::target_weight_scale() const {
 
 void BlendShape::set_targets(std::span<const std::uint32_t> indices,
                              std::span<const glm::vec3> positions) {
-    node_->set(make_indices("vi", indices));
-    node_->set(make_array<glm::vec3>("vp", positions));
+    writable_->set(make_indices("vi", indices));
+    writable_->set(make_array<glm::vec3>("vp", positions));
 }
 
-std::int32_t Bone::parent_index() const {
+std::int32_t ConstBone::parent_index() const {
     auto p = integer("p");
     if (!p) return -1;
     return static_cast<std::int32_t>(static_cast<std::uint32_t>(*p));
 }
 
 void Bone::set_parent_index(std::int32_t index) {
-    node_->set(make_integer("p", PropertyType::Integer32, static_cast<std::uint32_t>(index)));
+    writable_->set(make_integer("p", PropertyType::Integer32, static_cast<std::uint32_t>(index)));
 }
 
-glm::vec4 Constraint::custom_offset() const {
+glm::vec4 ConstConstraint::custom_offset() const {
     if (auto v4 = vec4("co")) return *v4;
     if (auto v3 = vec3("co")) return glm::vec4(*v3, 0.0f);
     std::string_view type = constraint_type().value_or("");

@@ -41,7 +41,7 @@ std::string type_text(std::uint16_t type_id) {
 
 class Reader {
   public:
-    Reader(Bytes data, Document& document, const ReadOptions& options)
+    Reader(SharedBytes data, Document& document, const ReadOptions& options)
         : data_(data), document_(document), options_(options) {}
 
     Expected<void> read_file();
@@ -75,7 +75,7 @@ class Reader {
         document_.warnings.push_back(std::move(d));
     }
 
-    Bytes data_;
+    SharedBytes data_;  // every payload view shares its owner
     Document& document_;
     const ReadOptions& options_;
 };
@@ -292,8 +292,8 @@ Expected<void> Reader::read_opaque_tail(Node& node, std::size_t property_start,
     return {};
 }
 
-Expected<Document> parse(Bytes bytes, Document document, const ReadOptions& options) {
-    Reader reader(bytes, document, options);
+Expected<Document> parse(SharedBytes bytes, Document document, const ReadOptions& options) {
+    Reader reader(std::move(bytes), document, options);
     if (auto ok = reader.read_file(); !ok) return make_error(ok.error());
     return document;
 }
@@ -307,14 +307,17 @@ Document named_document(std::string name) {
 }  // namespace
 
 Expected<Document> read(Bytes bytes, const ReadOptions& options) {
-    return parse(bytes, named_document(options.source_name), options);
+    return parse(SharedBytes{bytes, nullptr}, named_document(options.source_name), options);
+}
+
+Expected<Document> read(SharedBytes bytes, const ReadOptions& options) {
+    return parse(std::move(bytes), named_document(options.source_name), options);
 }
 
 Expected<Document> read(std::vector<std::byte> bytes, const ReadOptions& options) {
-    auto storage = std::make_shared<std::vector<std::byte>>(std::move(bytes));
-    Document document = named_document(options.source_name);
-    document.retain(storage);
-    return parse(*storage, std::move(document), options);
+    auto storage = std::make_shared<const std::vector<std::byte>>(std::move(bytes));
+    return parse(SharedBytes{Bytes(*storage), storage}, named_document(options.source_name),
+                 options);
 }
 
 Expected<Document> open(const std::filesystem::path& path, const ReadOptions& options) {
@@ -322,8 +325,7 @@ Expected<Document> open(const std::filesystem::path& path, const ReadOptions& op
     if (!mapped) return make_error(mapped.error());
     Document document =
         named_document(options.source_name.empty() ? platform::utf8_of(path) : options.source_name);
-    document.retain(*mapped);
-    return parse((*mapped)->bytes(), std::move(document), options);
+    return parse(SharedBytes{(*mapped)->bytes(), *mapped}, std::move(document), options);
 }
 
 Expected<Document> read_stdin(const ReadOptions& options) {

@@ -4,7 +4,7 @@
 namespace castkit::formats {
 namespace {
 
-Expected<cast::Document> read_cast(cast::Bytes bytes, const ReadContext& context) {
+Expected<cast::Document> read_cast(const cast::SharedBytes& bytes, const ReadContext& context) {
     auto document = cast::read(bytes, {.source_name = context.name});
     if (document)
         context.warnings.insert(context.warnings.end(), document->warnings.begin(),

@@ -10,6 +10,7 @@
 #include <memory>
 #include <set>
 #include <unordered_map>
+#include <utility>
 
 namespace castkit::formats {
 namespace {
@@ -27,7 +28,7 @@ struct Targets {
     }
     // True when the curve keys something in the model; curves without a name or with an
     // unknown `kp` are the evaluator's to report, so they count as neither matched nor missing.
-    std::optional<bool> matches(const cast::Curve& curve) const {
+    std::optional<bool> matches(const cast::ConstCurve& curve) const {
         auto name = curve.node_name();
         auto channel = anim::channel_from_key_property(curve.key_property().value_or(""));
         if (!name || !channel) return std::nullopt;
@@ -39,10 +40,10 @@ struct Targets {
 
 // The model's skeletons and named nodes. Skeletons that do not build (a parent cycle) only
 // lose their bones for matching; writers report them. O(bones + children).
-Targets collect_targets(cast::Document& model) {
+Targets collect_targets(const cast::Document& model) {
     Targets targets;
-    for (const cast::Model& m : model.models()) {
-        if (cast::Skeleton skeleton = m.skeleton()) {
+    for (const cast::ConstModel& m : model.models()) {
+        if (cast::ConstSkeleton skeleton = m.skeleton()) {
             Diagnostics ignored;
             if (auto built = anim::build_skeleton(skeleton, ignored))
                 targets.skeletons.push_back(std::move(*built));
@@ -81,7 +82,7 @@ void rehash(cast::Node& animation, cast::Document& model) {
                 link->count() != 1)
                 continue;
             if (auto it = renamed.find(link->integer(0)); it != renamed.end())
-                cast::NodeView(node, nullptr, &model).set_hash_link(std::string(name), it->second);
+                node->set(cast::make_value<std::uint64_t>(std::string(name), it->second));
         }
 }
 
@@ -118,7 +119,7 @@ struct Merger {
         std::erase_if(animation.children, [&](const std::unique_ptr<cast::Node>& child) {
             if (!child->is(cast::NodeId::Curve)) return false;
             ++curves;
-            const cast::Curve curve(child.get(), &animation, &model);
+            const cast::ConstCurve curve(child.get(), &animation);
             const std::optional<bool> match = targets.matches(curve);
             if (!match || *match) {
                 matched += match ? 1 : 0;
@@ -175,7 +176,7 @@ struct Merger {
         for (std::size_t i = 0; i < taken.size(); ++i) {
             cast::Node& animation = *taken[i];
             if (!bind(animation, file, paths[i])) continue;
-            cast::Animation view(&animation, &target_root, &model);
+            cast::Animation view(&animation, &target_root, &model.hashes());
             auto own = view.name();
             const std::string name =
                 unique_name(own && !own->empty() ? std::string(*own) : source.name);
@@ -184,8 +185,6 @@ struct Merger {
             target_root.add_child(std::move(taken[i]));
             result.merged.push_back(name);
         }
-        // The moved nodes' payloads may view the source's buffers.
-        model.retain(std::make_shared<cast::Document>(std::move(source.document)));
     }
 };
 
@@ -200,7 +199,7 @@ cast::Node& first_root(cast::Document& model) {
 MergeResult merge(cast::Document& model, std::vector<AnimationSource> animations,
                   Diagnostics& diagnostics) {
     Merger merger{model, collect_targets(model), diagnostics, {}, {}};
-    for (const cast::Animation& existing : model.animations())
+    for (const cast::ConstAnimation& existing : std::as_const(model).animations())
         if (auto name = existing.name()) merger.names.emplace(*name);
     cast::Node& root = first_root(model);
     for (AnimationSource& source : animations) merger.merge_source(std::move(source), root);

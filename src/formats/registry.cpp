@@ -94,10 +94,7 @@ Expected<Input> read_input(const std::filesystem::path& path) {
 
 Expected<cast::Document> read(const FormatInfo& format, Input input, const ReadContext& context) {
     const std::size_t first_warning = context.warnings.size();
-    auto document =
-        identified(format.read(input.bytes, context), context, first_warning, format.name, "read");
-    if (document) document->retain(std::move(input.owner));
-    return document;
+    return identified(format.read(input, context), context, first_warning, format.name, "read");
 }
 
 Expected<cast::Document> read_file(const FormatInfo& format, const std::filesystem::path& path,

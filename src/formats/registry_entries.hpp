@@ -5,12 +5,6 @@
 
 namespace castkit::formats {
 
-// The Cast views (Model, Animation, …) wrap mutable nodes and have no const form, so the
-// converters take a mutable document; they only read it.
-inline cast::Document& readable(const cast::Document& document) {
-    return const_cast<cast::Document&>(document);
-}
-
 FormatInfo cast_format();
 FormatInfo seanim_format();
 FormatInfo semodel_format();

@@ -26,10 +26,10 @@ namespace {
 
 // The skeleton an animation is evaluated on when no exported Model has one: its own Skeleton,
 // or one root bone per curve name.
-ExportedModel animation_skeleton(Exporter& exporter, const cast::Animation& animation,
+ExportedModel animation_skeleton(Exporter& exporter, const cast::ConstAnimation& animation,
                                  const std::string& path) {
     ExportedModel exported;
-    if (cast::Skeleton own = animation.skeleton()) {
+    if (cast::ConstSkeleton own = animation.skeleton()) {
         Diagnostics reports;
         if (auto built = anim::build_skeleton(own, reports))
             exported.skeleton = std::move(*built);
@@ -39,7 +39,7 @@ ExportedModel animation_skeleton(Exporter& exporter, const cast::Animation& anim
     anim::Skeleton& skeleton = exported.skeleton;
     if (skeleton.bone_count() == 0) {
         std::set<std::string> seen;
-        for (const cast::Curve& curve : animation.curves()) {
+        for (const cast::ConstCurve& curve : animation.curves()) {
             const std::string_view kp = curve.key_property().value_or("");
             if (kp == "bs" || kp == "vb") continue;
             std::string name(curve.node_name().value_or(""));
@@ -70,14 +70,14 @@ ExportedModel animation_skeleton(Exporter& exporter, const cast::Animation& anim
     return exported;
 }
 
-std::size_t bound_bones(const anim::Skeleton& skeleton, const cast::Animation& animation) {
+std::size_t bound_bones(const anim::Skeleton& skeleton, const cast::ConstAnimation& animation) {
     std::size_t count = 0;
-    for (const cast::Curve& curve : animation.curves())
+    for (const cast::ConstCurve& curve : animation.curves())
         if (skeleton.find_bone(curve.node_name().value_or("")) >= 0) ++count;
     return count;
 }
 
-bool is_transform(const cast::Curve& curve) {
+bool is_transform(const cast::ConstCurve& curve) {
     const std::string_view kp = curve.key_property().value_or("");
     return kp != "bs" && kp != "vb";
 }
@@ -360,13 +360,13 @@ bool Exporter::export_visibility(const anim::Animation& animation, const anim::S
     return true;
 }
 
-void Exporter::export_animation(const cast::Animation& cast_animation, const std::string& path) {
+void Exporter::export_animation(const cast::ConstAnimation& cast_animation, const std::string& path) {
     // Every Model whose bones the curves name; a skeleton of its own when none does.
     std::vector<std::size_t> targets;
     for (std::size_t m = 0; m < models.size(); ++m)
         if (bound_bones(models[m].skeleton, cast_animation) > 0) targets.push_back(m);
     bool transforms = false;
-    for (const cast::Curve& curve : cast_animation.curves()) transforms |= is_transform(curve);
+    for (const cast::ConstCurve& curve : cast_animation.curves()) transforms |= is_transform(curve);
     if (targets.empty() && transforms) {
         models.push_back(animation_skeleton(*this, cast_animation, path));
         targets.push_back(models.size() - 1);
@@ -489,7 +489,7 @@ void Exporter::export_animation(const cast::Animation& cast_animation, const std
 
     // One warning for every curve nothing exported can carry.
     std::set<std::string> unbound;
-    for (const cast::Curve& curve : cast_animation.curves()) {
+    for (const cast::ConstCurve& curve : cast_animation.curves()) {
         const std::string name(curve.node_name().value_or(""));
         if (curve.key_property().value_or("") == "vb") continue;
         if (!is_transform(curve)) {

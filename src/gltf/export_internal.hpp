@@ -96,11 +96,11 @@ class Exporter {
 
     // Exports one Cast Model (and its skeleton, meshes, skins, morph targets, materials) under
     // `parent`; the result is appended to `models`.
-    void export_model(const cast::Model& model, int parent, const std::string& path);
+    void export_model(const cast::ConstModel& model, int parent, const std::string& path);
     // The glTF material index for a Cast Material, exported on first use.
-    int export_material(const cast::Material& material, const std::string& path);
+    int export_material(const cast::ConstMaterial& material, const std::string& path);
     // Exports one Cast Animation as a glTF animation over the exported models' nodes.
-    void export_animation(const cast::Animation& animation, const std::string& path);
+    void export_animation(const cast::ConstAnimation& animation, const std::string& path);
 
   private:
     // Adds a sampler and a channel: (node, path, key frames, output accessor, interpolation).
@@ -112,7 +112,7 @@ class Exporter {
                            const ChannelSink& add_channel, const std::string& path);
     std::vector<std::pair<const cast::Node*, int>> materials_;
     void restore_material(tinygltf::Material& out);
-    void export_mesh(const cast::Model& model, const cast::Mesh& mesh, ExportedModel& exported,
+    void export_mesh(const cast::ConstModel& model, const cast::ConstMesh& mesh, ExportedModel& exported,
                      int skin, const std::string& path);
     int export_skin(ExportedModel& exported, const std::string& path);
 };

@@ -29,9 +29,9 @@ std::string path_to_uri(std::string_view path) {
 }
 
 // glTF factors are linear; Cast colours default to sRGB.
-glm::vec4 linear_color(const cast::Color& color) {
+glm::vec4 linear_color(const cast::ConstColor& color) {
     glm::vec4 rgba = color.rgba().value_or(glm::vec4(1.0f));
-    if (color.color_space() == "linear") return rgba;
+    if (color.color_space_name() == "linear") return rgba;
     for (int i = 0; i < 3; ++i)
         rgba[i] =
             rgba[i] <= 0.04045f ? rgba[i] / 12.92f : std::pow((rgba[i] + 0.055f) / 1.055f, 2.4f);
@@ -116,7 +116,7 @@ void Exporter::restore_material(tinygltf::Material& out) {
         }
 }
 
-int Exporter::export_material(const cast::Material& material, const std::string& path) {
+int Exporter::export_material(const cast::ConstMaterial& material, const std::string& path) {
     for (auto& [node, index] : materials_)
         if (node == &material.node()) return index;
 
@@ -125,7 +125,7 @@ int Exporter::export_material(const cast::Material& material, const std::string&
     auto& pbr = out.pbrMetallicRoughness;
     tinygltf::Value::Object unmapped;
 
-    auto texture = [&](const cast::File& file) {
+    auto texture = [&](const cast::ConstFile& file) {
         const std::string uri = path_to_uri(file.path().value_or(""));
         int image = -1;
         for (std::size_t i = 0; i < model.images.size(); ++i)
@@ -144,10 +144,10 @@ int Exporter::export_material(const cast::Material& material, const std::string&
         return static_cast<int>(model.textures.size() - 1);
     };
     std::string roughness_file, metal_file;
-    for (const cast::Material::Slot& slot : material.slots()) {
+    for (const cast::ConstMaterial::Slot& slot : material.slots()) {
         const std::string name(slot.name);
-        const cast::File file = material.slot_file(name);
-        const cast::Color color = material.slot_color(name);
+        const cast::ConstFile file = material.slot_file(name);
+        const cast::ConstColor color = material.slot_color(name);
         if (!file && !color) {
             warn(path, fmt::format("slot '{}' links to no File or Color child", name));
             continue;

@@ -121,7 +121,7 @@ glm::vec3 unit(const glm::vec3& v, const glm::vec3& fallback, std::size_t& repla
 
 // Per-vertex bitangent directions from UV layer 0 (the sum over the triangles around each
 // vertex), from which glTF's TANGENT.w handedness follows; empty without UVs. O(faces).
-std::vector<glm::vec3> uv_bitangents(const cast::Mesh& mesh, std::size_t count) {
+std::vector<glm::vec3> uv_bitangents(const cast::ConstMesh& mesh, std::size_t count) {
     auto uvs = mesh.uv_layer(0);
     auto positions = mesh.positions();
     const cast::Property* faces = mesh.node().find("f");
@@ -166,7 +166,7 @@ anim::Transform gltf_local(const anim::Skeleton& skeleton, std::span<const anim:
     return anim::decompose(matrix);
 }
 
-void Exporter::export_model(const cast::Model& model, int parent, const std::string& path) {
+void Exporter::export_model(const cast::ConstModel& model, int parent, const std::string& path) {
     ExportedModel exported;
     tinygltf::Node node;
     node.name = std::string(model.name().value_or(""));
@@ -178,7 +178,7 @@ void Exporter::export_model(const cast::Model& model, int parent, const std::str
     set_transform(node, transform);
     exported.node = add_node(std::move(node), parent);
 
-    if (cast::Skeleton skeleton = model.skeleton()) {
+    if (cast::ConstSkeleton skeleton = model.skeleton()) {
         Diagnostics reports;
         auto built = anim::build_skeleton(skeleton, reports);
         for (Diagnostic& report : reports) warn(path, report.message);
@@ -251,7 +251,7 @@ int Exporter::export_skin(ExportedModel& exported, const std::string&) {
     return static_cast<int>(model.skins.size() - 1);
 }
 
-void Exporter::export_mesh(const cast::Model& cast_model, const cast::Mesh& mesh,
+void Exporter::export_mesh(const cast::ConstModel& cast_model, const cast::ConstMesh& mesh,
                            ExportedModel& exported, int skin, const std::string& path) {
     const auto positions = mesh.positions();
     const std::size_t count = positions.size();
@@ -486,14 +486,14 @@ void Exporter::export_mesh(const cast::Model& cast_model, const cast::Mesh& mesh
             }
         }
     }
-    if (cast::Material material = mesh.material())
+    if (cast::ConstMaterial material = mesh.material())
         primitive.material = export_material(material, path + "/material");
 
     tinygltf::Mesh gltf_mesh;
     gltf_mesh.name = std::string(mesh.name().value_or(""));
     ExportedMesh exported_mesh;
     std::vector<tinygltf::Value> names;
-    for (const cast::BlendShape& shape : cast_model.blend_shapes()) {
+    for (const cast::ConstBlendShape& shape : cast_model.blend_shapes()) {
         if (shape.base_shape_hash() != mesh.hash()) continue;
         std::vector<glm::vec3> deltas(count, glm::vec3(0.0f));
         auto indices = shape.vertex_indices();

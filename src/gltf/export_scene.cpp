@@ -18,15 +18,14 @@ namespace {
 
 constexpr int kMaxInstanceDepth = 16;
 
-// The Cast file an Instance names, found through the side-file policy; the document keeps the
+// The Cast file an Instance names, found through the side-file policy; its payloads keep the
 // mapping alive.
 Expected<cast::Document> read_instance(const Context& context,
                                        const std::filesystem::path& location) {
     auto mapped = formats::map_side_file(context, location);
     if (!mapped) return make_error(mapped.error());
-    auto document = cast::read((*mapped)->bytes(), {.source_name = context.name});
-    if (document) document->retain(*mapped);
-    return document;
+    return cast::read(cast::SharedBytes{(*mapped)->bytes(), *mapped},
+                      {.source_name = context.name});
 }
 
 struct SceneWriter {
@@ -44,11 +43,10 @@ struct SceneWriter {
         // Blender add-on does (docs/blender-addon.md).
         std::filesystem::path instance_base = folder;
         bool scene_root_found = false;
-        // Views need a mutable document; the export only reads through them.
-        const std::vector<cast::Root> roots = const_cast<cast::Document&>(document).root_nodes();
-        for (const cast::Root& root : roots)
-            for (const cast::Metadata& metadata : root.metadata()) {
-                if (auto axis = metadata.up_axis(); axis && up.empty()) up = std::string(*axis);
+        const std::vector<cast::ConstRoot> roots = document.root_nodes();
+        for (const cast::ConstRoot& root : roots)
+            for (const cast::ConstMetadata& metadata : root.metadata()) {
+                if (auto axis = metadata.up_axis_name(); axis && up.empty()) up = std::string(*axis);
                 if (auto sr = metadata.scene_root(); sr && !scene_root_found) {
                     instance_base /= std::filesystem::path(*sr);
                     scene_root_found = true;
@@ -86,7 +84,7 @@ struct SceneWriter {
         }
     }
 
-    void export_instance(const cast::Instance& instance, const std::filesystem::path& base,
+    void export_instance(const cast::ConstInstance& instance, const std::filesystem::path& base,
                          int parent, int depth, const std::string& path) {
         tinygltf::Node node;
         node.name = std::string(instance.name().value_or(""));
@@ -96,7 +94,7 @@ struct SceneWriter {
             node.rotation = {q.x, q.y, q.z, q.w};
         }
         if (auto s = instance.scale()) node.scale = {s->x, s->y, s->z};
-        const cast::File reference = instance.reference_file();  // absent when rf links nothing
+        const cast::ConstFile reference = instance.reference_file();  // absent when rf links nothing
         const std::string file(reference ? reference.path().value_or("") : "");
         if (file.empty()) {
             exporter.warn(path, "instance names no file (missing or empty path); skipped");

@@ -144,7 +144,7 @@ bool refuse_write(std::string* error, const std::string&, const std::vector<unsi
     return false;
 }
 
-Expected<cast::Document> read_format(cast::Bytes bytes, const ReadContext& context) {
+Expected<cast::Document> read_format(const cast::SharedBytes& bytes, const ReadContext& context) {
     return read(bytes, context);
 }
 

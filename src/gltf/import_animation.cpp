@@ -265,7 +265,7 @@ Expected<void> Importer::import_animations(cast::Root& root) {
                 added.set_node_name(node_name);
                 added.set_key_property(kp);
                 added.set_key_frames(frames);
-                added.set_mode("absolute");
+                added.set_mode(cast::CurveMode::Absolute);
                 return added;
             };
             if (property == "rotation") {

@@ -261,7 +261,7 @@ Expected<void> Importer::import_material(cast::Model& model, int index,
     };
     auto color = [&](const std::string& slot, glm::vec4 rgba) {
         cast::Color c = out.add_color();
-        c.set_color_space("linear");
+        c.set_color_space(cast::ColorSpace::Linear);
         c.set_rgba(rgba);
         out.set_slot(slot, c);
     };

@@ -124,7 +124,8 @@ Expected<void> Importer::resolve_nodes() {
 }
 
 Expected<void> Importer::import_models(cast::Root& root) {
-    if (up_node >= 0) root.add_metadata().set_up_axis(up_axis);
+    // The text is kept as exported, even one that names no axis (the view reports that one).
+    if (up_node >= 0) root.add_metadata().set_string("up", up_axis);
     const int scene_key = -1;
     auto key_of = [&](int parent) { return parent == up_node ? scene_key : parent; };
 
@@ -495,10 +496,14 @@ Expected<void> Importer::import_models(cast::Root& root) {
                     out.set_color_layer(layer, rgba);
                 }
             }
-            if (!bones.empty()) out.set_weights(sets * 4, bones, values);
+            if (!bones.empty())
+                if (auto ok = out.set_weights(sets * 4, bones, values); !ok)
+                    return fail(prim + "/attributes", ok.error().message);
             if (rigid_bone != rigid_bones.end())
-                out.set_weights(1, std::vector<std::uint32_t>(count, rigid_bone_index),
-                                std::vector<float>(count, 1.0f));
+                if (auto ok = out.set_weights(1, std::vector<std::uint32_t>(count, rigid_bone_index),
+                                              std::vector<float>(count, 1.0f));
+                    !ok)
+                    return fail(prim + "/attributes", ok.error().message);
 
             std::vector<std::uint32_t> indices;
             if (primitive.indices >= 0) {

@@ -94,8 +94,8 @@ TEST(Bake, CurvesAreAbsoluteOnePerAnimatedChannelWithNotificationsKept) {
     cast::Animation animation = baked->animations()[0];
     EXPECT_FLOAT_EQ(animation.framerate().value(), 30.0f);
     std::vector<std::string> names;
-    for (const cast::Curve& curve : animation.curves()) {
-        EXPECT_EQ(curve.mode().value(), "absolute");
+    for (const cast::ConstCurve& curve : animation.curves()) {
+        EXPECT_EQ(curve.mode_name().value(), "absolute");
         EXPECT_EQ(curve.key_frames().size(), 25u);
         names.push_back(
             fmt::format("{}.{}", curve.node_name().value(), curve.key_property().value()));
@@ -119,7 +119,7 @@ TEST(Bake, ReducedBakeStaysWithinTolerance) {
     ASSERT_TRUE(full.has_value() && reduced.has_value());
     EXPECT_LT(cast::file_size(*reduced), cast::file_size(*full));
     std::size_t keys = 0;
-    for (const cast::Curve& curve : reduced->animations()[0].curves())
+    for (const cast::ConstCurve& curve : reduced->animations()[0].curves())
         keys += curve.key_frames().size();
     EXPECT_LT(keys, 9u * 25u);
     anim::Animation again = rebuild(scene, *reduced);

@@ -11,7 +11,7 @@
 namespace castkit::test {
 namespace {
 
-anim::CurveKeys keys_of(const cast::Curve& curve) {
+anim::CurveKeys keys_of(const cast::ConstCurve& curve) {
     Diagnostics warnings;
     auto keys = anim::read_curve_keys(curve, warnings);
     EXPECT_TRUE(keys.has_value()) << (keys ? "" : keys.error().to_string());

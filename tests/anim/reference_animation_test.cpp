@@ -32,7 +32,7 @@ std::vector<cast::Document> reference_documents() {
 
 // A skeleton whose bones are the nodes the animation's curves and overrides name, in a chain,
 // so that every transform curve binds and overrides have descendants.
-anim::Skeleton skeleton_for(const cast::Animation& animation) {
+anim::Skeleton skeleton_for(const cast::ConstAnimation& animation) {
     anim::Skeleton skeleton;
     auto add = [&](std::optional<std::string_view> name) {
         if (!name || skeleton.find_bone(*name) >= 0) return;
@@ -42,13 +42,13 @@ anim::Skeleton skeleton_for(const cast::Animation& animation) {
         skeleton.rest.emplace_back();
         EXPECT_TRUE(skeleton.finalize().has_value());
     };
-    for (const cast::CurveModeOverride& o : animation.curve_mode_overrides()) add(o.node_name());
-    for (const cast::Curve& curve : animation.curves()) add(curve.node_name());
+    for (const cast::ConstCurveModeOverride& o : animation.curve_mode_overrides()) add(o.node_name());
+    for (const cast::ConstCurve& curve : animation.curves()) add(curve.node_name());
     return skeleton;
 }
 
 // Every curve ends up bound or in a report that says it was skipped.
-void expect_every_curve_accounted_for(const cast::Animation& animation,
+void expect_every_curve_accounted_for(const cast::ConstAnimation& animation,
                                       const anim::Animation& built, const Diagnostics& reports) {
     std::set<std::string> skipped;
     for (const Diagnostic& report : reports)

@@ -56,7 +56,7 @@ public:
         c.set_key_property(kp);
         c.set_key_frames(frames);
         c.set_float_values(values);
-        if (!mode.empty()) c.set_mode(mode);
+        if (!mode.empty()) c.set_string("m", mode);  // any text: tests also store unknown modes
         return c;
     }
 
@@ -67,7 +67,7 @@ public:
         c.set_key_property("rq");
         c.set_key_frames(frames);
         c.set_quaternion_values(values);
-        if (!mode.empty()) c.set_mode(mode);
+        if (!mode.empty()) c.set_string("m", mode);
         return c;
     }
 
@@ -75,7 +75,7 @@ public:
                                           bool translation, bool rotation_flag, bool scale) {
         cast::CurveModeOverride o = animation.add_curve_mode_override();
         o.set_node_name(node);
-        o.set_mode(mode);
+        o.set_string("m", mode);
         o.set_override_translation(translation);
         o.set_override_rotation(rotation_flag);
         o.set_override_scale(scale);

@@ -154,7 +154,7 @@ TEST(EdgeFixtures, UnknownPropertyTypeKeepsTheRestOfTheNodeOpaque) {
 
     Node& metadata = *root.children[1];
     EXPECT_EQ(metadata.hash, 0x203u);
-    EXPECT_EQ(Metadata(&metadata, &root, &document).author(), "still read");
+    EXPECT_EQ(ConstMetadata(&metadata, &root).author(), "still read");
     expect_byte_identical_rewrite(document, "unknown-property-type.cast");
 }
 
@@ -164,7 +164,7 @@ TEST(EdgeFixtures, EditsToANodeWithAnOpaqueTailAreWrittenAndCounted) {
     Document document = open_ok("unknown-property-type.cast");
     ASSERT_EQ(document.roots.size(), 1u);
     ASSERT_EQ(document.roots[0]->children.size(), 2u);
-    Model model(document.roots[0]->children[0].get(), document.roots[0].get(), &document);
+    Model model(document.roots[0]->children[0].get(), document.roots[0].get(), &document.hashes());
     model.set_scale({2, 2, 2});
     model.add_skeleton().add_bone().set_name("added");
     auto written = write_to_buffer(document);
@@ -183,7 +183,7 @@ TEST(EdgeFixtures, EditsToANodeWithAnOpaqueTailAreWrittenAndCounted) {
     EXPECT_EQ(model_again.properties[1].name(), "s");
     EXPECT_EQ(model_again.opaque.size(),
               model.node().opaque.size() + model.node().children[0]->computed_size());
-    EXPECT_EQ(Metadata(reread->roots[0]->children[1].get(), nullptr, &*reread).author(),
+    EXPECT_EQ(ConstMetadata(reread->roots[0]->children[1].get(), nullptr).author(),
               "still read");
 }
 
@@ -209,7 +209,7 @@ TEST(EdgeFixtures, StringCountTwoHoldsTwoStrings) {
     ASSERT_EQ(a->size(), 2u);
     EXPECT_EQ(a->string(0), "first");
     EXPECT_EQ(a->string(1), "second");
-    EXPECT_EQ(metadata.up_axis(), "z");
+    EXPECT_EQ(metadata.up_axis_name(), "z");
     expect_byte_identical_rewrite(document, "string-count-2.cast");
 }
 

@@ -35,7 +35,7 @@ TEST(TypedApi, SceneNodesRoundTrip) {
     Metadata metadata = roots[0].metadata().at(0);
     EXPECT_EQ(metadata.author(), "Ada");
     EXPECT_EQ(metadata.software(), "castkit tests");
-    EXPECT_EQ(metadata.up_axis(), "y");
+    EXPECT_EQ(metadata.up_axis_name(), "y");
     EXPECT_EQ(metadata.scene_root(), "Scene");
 
     Instance instance = roots[0].instances().at(0);
@@ -114,7 +114,7 @@ TEST(TypedApi, MaterialNodesRoundTrip) {
     Color tint = material.slot_color("diffuse");
     ASSERT_TRUE(tint);
     EXPECT_EQ(tint.name(), "tint");
-    EXPECT_EQ(tint.color_space(), "linear");
+    EXPECT_EQ(tint.color_space_name(), "linear");
     EXPECT_EQ(tint.rgba(), glm::vec4(0.5f, 0.25f, 1, 1));
     EXPECT_EQ(material.files().size(), 1u);
     EXPECT_EQ(material.colors().size(), 1u);
@@ -154,7 +154,7 @@ TEST(TypedApi, MeshRoundTripsWithLayersWeightsAndMaterial) {
               (std::vector<std::uint32_t>{0, 1, 0, 1, 1, 2, 2, 0}));
     EXPECT_EQ(mesh.weight_values()[0], 0.75f);
     EXPECT_EQ(mesh.weight_values().size(), 8u);
-    EXPECT_EQ(mesh.skinning_method(), "quaternion");
+    EXPECT_EQ(mesh.skinning_method_name(), "quaternion");
     ASSERT_TRUE(mesh.material());
     EXPECT_EQ(mesh.material().name(), "skin");
 }
@@ -191,9 +191,9 @@ TEST(TypedApi, AnimationNodesRoundTrip) {
     EXPECT_EQ(curves[0].key_frames().to_vector(), (std::vector<std::uint32_t>{0, 300}));
     EXPECT_EQ(curves[0].quaternion_values()[1], glm::vec4(0, 1, 0, 0));
     EXPECT_TRUE(curves[0].float_values().empty());
-    EXPECT_EQ(curves[0].mode(), "absolute");
+    EXPECT_EQ(curves[0].mode_name(), "absolute");
     EXPECT_EQ(curves[1].float_values()[1], 2.5f);
-    EXPECT_EQ(curves[1].mode(), "additive");
+    EXPECT_EQ(curves[1].mode_name(), "additive");
     EXPECT_EQ(curves[1].additive_blend_weight(), 0.5f);
     EXPECT_EQ(curves[2].key_property(), "vb");
     EXPECT_EQ(curves[2].integer_values().to_vector(), (std::vector<std::uint32_t>{1, 0}));
@@ -201,7 +201,7 @@ TEST(TypedApi, AnimationNodesRoundTrip) {
 
     CurveModeOverride override_node = animation.curve_mode_overrides().at(0);
     EXPECT_EQ(override_node.node_name(), "spine");
-    EXPECT_EQ(override_node.mode(), "relative");
+    EXPECT_EQ(override_node.mode_name(), "relative");
     EXPECT_TRUE(override_node.override_translation());
     EXPECT_FALSE(override_node.override_rotation());
     EXPECT_TRUE(override_node.override_scale());

@@ -26,7 +26,7 @@ Document every_node_type_scene() {
     Metadata metadata = root.add_metadata();
     metadata.set_author("Ada");
     metadata.set_software("castkit tests");
-    metadata.set_up_axis("y");
+    metadata.set_up_axis(cast::Axis::Y);
     metadata.set_scene_root("Scene");
 
     Model model = root.add_model();
@@ -80,7 +80,7 @@ Document every_node_type_scene() {
     albedo.set_path("textures/skin_albedo.png");
     Color tint = material.add_color();
     tint.set_name("tint");
-    tint.set_color_space("linear");
+    tint.set_color_space(cast::ColorSpace::Linear);
     tint.set_rgba({0.5f, 0.25f, 1, 1});
     material.set_slot("albedo", albedo);
     material.set_slot("diffuse", tint);
@@ -111,8 +111,8 @@ Document every_node_type_scene() {
     mesh.set_uv_layer(1, uv1);
     mesh.set_color_layer_packed(0, packed);
     mesh.set_color_layer(1, floats);
-    mesh.set_weights(2, weight_bones, weight_values);
-    mesh.set_skinning_method("quaternion");
+    EXPECT_TRUE(mesh.set_weights(2, weight_bones, weight_values));
+    mesh.set_skinning_method(cast::SkinningMethod::Quaternion);
     mesh.set_material(material);
 
     Hair hair = model.add_hair();
@@ -146,14 +146,14 @@ Document every_node_type_scene() {
     const std::array<glm::vec4, 2> quaternions = {glm::vec4(0, 0, 0, 1), glm::vec4(0, 1, 0, 0)};
     rotation.set_key_frames(frames);
     rotation.set_quaternion_values(quaternions);
-    rotation.set_mode("absolute");
+    rotation.set_mode(cast::CurveMode::Absolute);
     Curve translation = animation.add_curve();
     translation.set_node_name("hand");
     translation.set_key_property("tx");
     const std::array<float, 2> tx = {0, 2.5f};
     translation.set_key_frames(frames);
     translation.set_float_values(tx);
-    translation.set_mode("additive");
+    translation.set_mode(cast::CurveMode::Additive);
     translation.set_additive_blend_weight(0.5f);
     Curve visibility = animation.add_curve();
     visibility.set_node_name("hand");
@@ -161,10 +161,10 @@ Document every_node_type_scene() {
     const std::array<std::uint32_t, 2> visible = {1, 0};
     visibility.set_key_frames(frames);
     visibility.set_integer_values(visible);
-    visibility.set_mode("relative");
+    visibility.set_mode(cast::CurveMode::Relative);
     CurveModeOverride override_node = animation.add_curve_mode_override();
     override_node.set_node_name("spine");
-    override_node.set_mode("relative");
+    override_node.set_mode(cast::CurveMode::Relative);
     override_node.set_override_translation(true);
     override_node.set_override_scale(true);
     NotificationTrack track = animation.add_notification_track();

@@ -56,7 +56,7 @@ cast::Document handmade() {
             bones.push_back(static_cast<std::uint32_t>(k % 2));
             weights.push_back(k == 0 ? 0.5f : 0.1f);
         }
-    mesh.set_weights(6, bones, weights);
+    EXPECT_TRUE(mesh.set_weights(6, bones, weights));
     mesh.set_material(material);
 
     cast::Animation animation = root.add_animation();
@@ -69,7 +69,7 @@ cast::Document handmade() {
     std::vector<float> values = {0.25f, 0.75f};
     tx.set_key_frames(frames);
     tx.set_float_values(values);
-    tx.set_mode("absolute");
+    tx.set_mode(cast::CurveMode::Absolute);
     cast::Curve rq = animation.add_curve();
     rq.set_node_name("knee");
     rq.set_key_property("rq");
@@ -77,7 +77,7 @@ cast::Document handmade() {
     std::vector<glm::vec4> rq_values = {{0, 0, 0.6f, 0.8f}};
     rq.set_key_frames(rq_frames);
     rq.set_quaternion_values(rq_values);
-    rq.set_mode("relative");
+    rq.set_mode(cast::CurveMode::Relative);
     cast::Curve bs = animation.add_curve();
     bs.set_node_name("smile");
     bs.set_key_property("bs");
@@ -177,10 +177,10 @@ TEST(CastToFormats, SingleModelFormatsNameWhatTheyDrop) {
     first.set_position(glm::vec3(1, 2, 3));
     first.add_hair();
     root.add_model();
-    using Convert = bool (*)(cast::Document&, Diagnostics&);
+    using Convert = bool (*)(const cast::Document&, Diagnostics&);
     const std::pair<const char*, Convert> formats[] = {
-        {"K3D", [](cast::Document& d, Diagnostics& w) { return bool(k3d::from_cast(d, w)); }},
-        {"DMF", [](cast::Document& d, Diagnostics& w) { return bool(dmf::from_cast(d, w)); }}};
+        {"K3D", [](const cast::Document& d, Diagnostics& w) { return bool(k3d::from_cast(d, w)); }},
+        {"DMF", [](const cast::Document& d, Diagnostics& w) { return bool(dmf::from_cast(d, w)); }}};
     for (const auto& [name, convert] : formats) {
         Diagnostics warnings;
         ASSERT_TRUE(convert(document, warnings)) << name;

@@ -82,13 +82,13 @@ void read_or_fail_cleanly(std::span<const std::byte> bytes, const std::string& w
 struct SEAnimFormat {
     static auto parse(std::span<const std::byte> b, std::string_view n, Diagnostics& w) { return seanim::parse(b, n, w); }
     static auto to_cast(const seanim::Animation& a, Diagnostics& w) { return seanim::to_cast(a, w); }
-    static auto from_cast(cast::Document& d, Diagnostics& w) { return seanim::from_cast(d, w); }
+    static auto from_cast(const cast::Document& d, Diagnostics& w) { return seanim::from_cast(d, w); }
     static auto write_to_buffer(const seanim::Animation& a) { return seanim::write_to_buffer(a); }
 };
 struct SEModelFormat {
     static auto parse(std::span<const std::byte> b, std::string_view n, Diagnostics& w) { return semodel::parse(b, n, w); }
     static auto to_cast(const semodel::Model& m, Diagnostics& w) { return semodel::to_cast(m, w); }
-    static auto from_cast(cast::Document& d, Diagnostics& w) { return semodel::from_cast(d, w); }
+    static auto from_cast(const cast::Document& d, Diagnostics& w) { return semodel::from_cast(d, w); }
     static auto write_to_buffer(const semodel::Model& m) { return semodel::write_to_buffer(m); }
 };
 

@@ -51,11 +51,11 @@ cast::Document round_trip(cast::Document& document, Diagnostics& warnings) {
     return seanim::to_cast(*reread, warnings);
 }
 
-void expect_same_curve(const cast::Curve& a, const cast::Curve& b) {
+void expect_same_curve(const cast::ConstCurve& a, const cast::ConstCurve& b) {
     EXPECT_EQ(a.node_name(), b.node_name());
     EXPECT_EQ(a.key_property(), b.key_property());
     EXPECT_EQ(a.key_frames().to_vector(), b.key_frames().to_vector());
-    EXPECT_EQ(a.mode(), b.mode());
+    EXPECT_EQ(a.mode_name(), b.mode_name());
     EXPECT_EQ(a.key_values()->type(), b.key_values()->type());
     EXPECT_TRUE(std::equal(a.key_values()->bytes().begin(), a.key_values()->bytes().end(),
                            b.key_values()->bytes().begin(), b.key_values()->bytes().end()))
@@ -77,7 +77,7 @@ TEST(CastToSEAnim, EveryValueSEAnimCanHoldSurvives) {
     add_rotation(animation, "b", {400}, {{1, 0, 0, 0}});
     cast::CurveModeOverride o = animation.add_curve_mode_override();
     o.set_node_name("b");
-    o.set_mode("additive");
+    o.set_mode(cast::CurveMode::Additive);
     o.set_override_translation(true);
     o.set_override_rotation(true);
     o.set_override_scale(true);
@@ -98,7 +98,7 @@ TEST(CastToSEAnim, EveryValueSEAnimCanHoldSurvives) {
     for (std::size_t i = 0; i < before.size(); ++i) expect_same_curve(before[i], after[i]);
     auto overrides = result.curve_mode_overrides();
     ASSERT_EQ(overrides.size(), 1u);
-    EXPECT_EQ(*overrides[0].mode(), "additive");
+    EXPECT_EQ(*overrides[0].mode_name(), "additive");
     EXPECT_EQ(result.notification_tracks()[0].key_frames().to_vector(), (std::vector<std::uint32_t>{2, 8}));
 }
 
@@ -163,7 +163,7 @@ TEST(CastToSEAnim, DeltaSurvivesThroughSeType) {
     ASSERT_TRUE(back);
     EXPECT_EQ(back->type(), seanim::AnimType::Delta);
     // Edited to absolute curves, the stored type no longer fits and is not used.
-    for (cast::Curve curve : document.animations()[0].curves()) curve.set_mode("absolute");
+    for (cast::Curve curve : document.animations()[0].curves()) curve.set_mode(cast::CurveMode::Absolute);
     back = seanim::from_cast(document, warnings);
     ASSERT_TRUE(back);
     EXPECT_EQ(back->type(), seanim::AnimType::Absolute);

@@ -102,10 +102,10 @@ TEST(SEAnim, GoldenVectorMapsToCast) {
     ASSERT_EQ(curves.size(), 7u);  // tag_origin tx ty tz rq, j_gun tx ty tz
     EXPECT_EQ(*curves[0].node_name(), "tag_origin");
     EXPECT_EQ(*curves[0].key_property(), "tx");
-    EXPECT_EQ(*curves[0].mode(), "relative");
+    EXPECT_EQ(*curves[0].mode_name(), "relative");
     EXPECT_EQ(curves[2].float_values()[0], 3.0f);
     EXPECT_EQ(*curves[3].key_property(), "rq");
-    EXPECT_EQ(*curves[3].mode(), "absolute");
+    EXPECT_EQ(*curves[3].mode_name(), "absolute");
     EXPECT_EQ(curves[3].key_frames()[0], 2u);
     EXPECT_EQ(curves[3].quaternion_values()[0], glm::vec4(0, 0, 0, 1));
     EXPECT_EQ(*curves[4].node_name(), "j_gun");
@@ -113,7 +113,7 @@ TEST(SEAnim, GoldenVectorMapsToCast) {
     auto overrides = animation.curve_mode_overrides();
     ASSERT_EQ(overrides.size(), 1u);
     EXPECT_EQ(*overrides[0].node_name(), "j_gun");
-    EXPECT_EQ(*overrides[0].mode(), "absolute");
+    EXPECT_EQ(*overrides[0].mode_name(), "absolute");
     EXPECT_TRUE(overrides[0].override_translation() && overrides[0].override_rotation() &&
                 overrides[0].override_scale());
     auto tracks = animation.notification_tracks();
@@ -194,10 +194,10 @@ TEST(SEAnim, RelativeAndDeltaModifiersBecomeTwoOverrides) {
     auto overrides = document.animations()[0].curve_mode_overrides();
     ASSERT_EQ(overrides.size(), 4u);
     EXPECT_EQ(*overrides[0].node_name(), "bone2");
-    EXPECT_EQ(*overrides[0].mode(), "relative");
+    EXPECT_EQ(*overrides[0].mode_name(), "relative");
     EXPECT_TRUE(overrides[0].override_translation());
     EXPECT_FALSE(overrides[0].override_rotation());
-    EXPECT_EQ(*overrides[1].mode(), "absolute");
+    EXPECT_EQ(*overrides[1].mode_name(), "absolute");
     EXPECT_TRUE(overrides[1].override_rotation() && overrides[1].override_scale());
     EXPECT_EQ(*overrides[2].node_name(), "bone0");
     EXPECT_NE(overrides[2].node().find("se.type"), nullptr);  // DELTA is not a Cast mode

@@ -20,7 +20,7 @@ namespace castkit::test {
 // with absolute, relative and additive curves, an override, blend weights and notifications.
 inline void build_full_scene(AnimScene& scene) {
     cast::Root root = scene.document.root_nodes()[0];
-    root.add_metadata().set_up_axis("z");
+    root.add_metadata().set_up_axis(cast::Axis::Z);
     scene.model.set_name("hero");
     scene.model.set_position({1, 2, 3});
     scene.bone("root");
@@ -51,7 +51,7 @@ inline void build_full_scene(AnimScene& scene) {
         bones.insert(bones.end(), b.begin(), b.end());
         values.insert(values.end(), w.begin(), w.end());
     }
-    mesh.set_weights(5, bones, values);
+    EXPECT_TRUE(mesh.set_weights(5, bones, values));
 
     cast::BlendShape smile = scene.model.add_blend_shape();
     smile.set_name("smile");

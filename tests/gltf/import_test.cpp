@@ -215,7 +215,7 @@ TEST_F(GltfImport, AnimationsKeepWholeFrameKeysAndResampleTheRest) {
     cast::Animation animation = document->animations()[0];
     EXPECT_EQ(*animation.framerate(), 30.0f);
     auto curve = [&](std::string_view node, std::string_view kp) {
-        for (const cast::Curve& c : animation.curves())
+        for (const cast::ConstCurve& c : animation.curves())
             if (c.node_name() == node && c.key_property() == kp) return c;
         return cast::Curve();
     };
@@ -227,7 +227,7 @@ TEST_F(GltfImport, AnimationsKeepWholeFrameKeysAndResampleTheRest) {
     EXPECT_EQ(curve("b", "tz").float_values().to_vector(), (std::vector<float>{0, 0, 0, 3}));
     // CUBICSPLINE with zero tangents: 4 · (3s² − 2s³) at s = 1/3 is 28/27.
     EXPECT_NEAR(curve("c", "sx").float_values()[1], 28.0f / 27.0f, 1e-5f);
-    EXPECT_EQ(*curve("c", "sx").mode(), "absolute");
+    EXPECT_EQ(*curve("c", "sx").mode_name(), "absolute");
 }
 
 struct Malformed {

@@ -12,8 +12,8 @@ namespace castkit::test {
 namespace {
 
 // Per vertex, bone name → weight (normalised, zero weights and repeats merged).
-std::vector<std::map<std::string, float>> weights_by_name(const cast::Model& model,
-                                                          const cast::Mesh& mesh) {
+std::vector<std::map<std::string, float>> weights_by_name(const cast::ConstModel& model,
+                                                          const cast::ConstMesh& mesh) {
     std::vector<cast::Bone> bones = model.skeleton().bones();
     const std::uint32_t influences = mesh.max_weight_influence();
     std::vector<std::map<std::string, float>> out(mesh.vertex_count());
@@ -38,7 +38,7 @@ void expect_matrix(const glm::mat4& actual, const glm::mat4& expected, const std
                 << what << " [" << c << "][" << r << "]";
 }
 
-glm::mat4 model_matrix(const cast::Model& model) {
+glm::mat4 model_matrix(const cast::ConstModel& model) {
     anim::Transform t;
     t.translation = model.position().value_or(glm::vec3(0.0f));
     t.rotation = cast::quat_from_xyzw(model.rotation().value_or(glm::vec4(0, 0, 0, 1)));
@@ -64,7 +64,7 @@ TEST_P(GltfRoundTrip, GeometryWeightsSkeletonAndPosesSurvive) {
     ASSERT_TRUE(read.has_value()) << read.error().to_string();
     cast::Document& back = *read;
 
-    EXPECT_EQ(*back.root_nodes()[0].metadata()[0].up_axis(), "z");
+    EXPECT_EQ(*back.root_nodes()[0].metadata()[0].up_axis_name(), "z");
     ASSERT_EQ(back.models().size(), 1u);
     cast::Model model = back.models()[0];
     expect_matrix(model_matrix(model), model_matrix(original.model), "model transform");

@@ -7,6 +7,7 @@
 #include <castkit/anim/skeleton.hpp>
 #include <cmath>
 #include <iterator>
+#include <utility>
 
 #include "../../src/json/writer.hpp"
 #include "../../src/platform/platform.hpp"
@@ -25,7 +26,7 @@ struct LoadedAnimation {
 };
 
 // "0 'idle', 1 'walk', 2 (unnamed)": what `--animation` can pick, as `castkit info` lists it.
-std::string animation_list(const std::vector<cast::Animation>& animations) {
+std::string animation_list(const std::vector<cast::ConstAnimation>& animations) {
     std::string out;
     for (std::size_t i = 0; i < animations.size(); ++i) {
         auto name = animations[i].name();
@@ -38,7 +39,7 @@ std::string animation_list(const std::vector<cast::Animation>& animations) {
 // The animation `selector` names: digits are a 0-based index into the file's animations (in
 // file order, over every root), anything else an exact name; empty picks the first. Returns
 // nullopt, having printed the choices, when nothing matches. O(animations).
-std::optional<std::size_t> pick_animation(const std::vector<cast::Animation>& animations,
+std::optional<std::size_t> pick_animation(const std::vector<cast::ConstAnimation>& animations,
                                           const std::string& selector,
                                           const std::string& anim_path) {
     if (selector.empty()) {
@@ -68,7 +69,8 @@ std::optional<LoadedAnimation> load_animation(const std::string& model_path,
     auto animation_document = load(anim_path, "", {}, exit_code);
     if (!animation_document) return std::nullopt;
     loaded.animation_document = std::move(animation_document->document);
-    std::vector<cast::Animation> animations = loaded.animation_document.animations();
+    std::vector<cast::ConstAnimation> animations =
+        std::as_const(loaded.animation_document).animations();
     if (animations.empty()) {
         fmt::print(stderr, "castkit: {}: holds no Animation\n", anim_path);
         return std::nullopt;
@@ -78,17 +80,19 @@ std::optional<LoadedAnimation> load_animation(const std::string& model_path,
         fail(exit_code, kUsage);
         return std::nullopt;
     }
-    const cast::Animation& animation = animations[*picked];
-    if (cast::Skeleton own = animation.skeleton()) loaded.own_skeleton = &own.node();
+    const cast::ConstAnimation& animation = animations[*picked];
+    if (cast::ConstSkeleton own = animation.skeleton()) loaded.own_skeleton = &own.node();
 
     // The skeleton: the first Model with one in --model; without --model, the animation's own
     // Skeleton, else the first Model with one in the animation's file.
-    cast::Skeleton skeleton;
+    cast::ConstSkeleton skeleton;
+    const cast::Document* skeleton_document = &loaded.animation_document;
     anim::BindingTargets targets;
-    auto find_model_skeleton = [&](cast::Document& document) {
-        for (cast::Model& model : document.models())
-            if (cast::Skeleton found = model.skeleton()) {
+    auto find_model_skeleton = [&](const cast::Document& document) {
+        for (const cast::ConstModel& model : document.models())
+            if (cast::ConstSkeleton found = model.skeleton()) {
                 skeleton = found;
+                skeleton_document = &document;
                 targets = anim::binding_targets(model);
                 return;
             }
@@ -114,14 +118,15 @@ std::optional<LoadedAnimation> load_animation(const std::string& model_path,
     }
 
     Diagnostics reports;
-    auto built_skeleton = anim::build_skeleton(skeleton, reports);
+    auto built_skeleton = anim::build_skeleton(skeleton, reports, skeleton_document);
     if (!built_skeleton) {
         print_diagnostics(reports);
         fmt::print(stderr, "{}\n", built_skeleton.error().to_string());
         return std::nullopt;
     }
     loaded.skeleton = std::move(*built_skeleton);
-    auto built = anim::build_animation(animation, loaded.skeleton, targets, reports);
+    auto built = anim::build_animation(animation, loaded.skeleton, targets, reports,
+                                       &loaded.animation_document);
     print_diagnostics(reports);
     if (!built) {
         fmt::print(stderr, "{}\n", built.error().to_string());

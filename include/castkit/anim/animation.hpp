@@ -26,15 +26,13 @@ enum class Channel : std::uint8_t {
     Visibility,    // vb
 };
 
-// How a curve's keys combine with the rest and base values (rule 22).
-enum class CurveMode : std::uint8_t { Absolute, Relative, Additive };
+// How a curve's keys combine with the rest and base values (rule 22): the Cast `m` values.
+using cast::CurveMode;
 
 // The channel a `kp` names, or nullopt.
 std::optional<Channel> channel_from_key_property(std::string_view key_property);
 // The `kp` that keys `channel` ("tx" … "vb").
 std::string_view key_property_name(Channel channel);
-// The mode an `m` names, or nullopt.
-std::optional<CurveMode> mode_from_name(std::string_view mode);
 
 // Where a track's keys are in the Animation's flat key arrays.
 struct TrackRange {
@@ -98,14 +96,16 @@ struct BindingTargets {
 };
 
 // The names a Model's BlendShape, Mesh and Hair nodes (and the Model) carry. O(children).
-BindingTargets binding_targets(const cast::Model& model);
+BindingTargets binding_targets(const cast::ConstModel& model);
 
 // Compiles `animation` against `skeleton`. Everything it cannot apply is reported in `reports`
 // as a warning naming the curve: unknown node names, unknown `kp` or `m`, key and value buffers
 // of the wrong type or different lengths, keys out of order (they are sorted), overrides on
 // unknown nodes. Fails only when `fr` is not a positive number. O(curves × keys + bones ×
-// depth).
-Expected<Animation> build_animation(const cast::Animation& animation, const Skeleton& skeleton,
-                                    const BindingTargets& targets, Diagnostics& reports);
+// depth). `document`, when given, is the one `animation` is in: reports then name its file and
+// the node path from its root.
+Expected<Animation> build_animation(const cast::ConstAnimation& animation, const Skeleton& skeleton,
+                                    const BindingTargets& targets, Diagnostics& reports,
+                                    const cast::Document* document = nullptr);
 
 }  // namespace castkit::anim

@@ -87,6 +87,6 @@ struct CurveKeys {
 // Decodes a Curve's keys. Errors: unknown `kp`, missing or empty `kb`/`kv`, a value type the
 // channel does not allow, `kb` and `kv` of different lengths, a zero quaternion. Keys out of
 // order are sorted (stable) and reported in `warnings`. O(keys) (O(keys log keys) unsorted).
-Expected<CurveKeys> read_curve_keys(const cast::Curve& curve, Diagnostics& warnings);
+Expected<CurveKeys> read_curve_keys(const cast::ConstCurve& curve, Diagnostics& warnings);
 
 }  // namespace castkit::anim

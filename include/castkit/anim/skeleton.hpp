@@ -60,8 +60,10 @@ private:
 };
 
 // Flattens a Cast Skeleton. A parent index outside the skeleton makes that bone a root and is
-// reported in `warnings`; a parent cycle is an error. O(bones).
-Expected<Skeleton> build_skeleton(const cast::Skeleton& skeleton, Diagnostics& warnings);
+// reported in `warnings`; a parent cycle is an error. O(bones). `document`, when given, is the
+// one `skeleton` is in: diagnostics then name its file.
+Expected<Skeleton> build_skeleton(const cast::ConstSkeleton& skeleton, Diagnostics& warnings,
+                                  const cast::Document* document = nullptr);
 
 // ASCII lower case, the folding rule 24 uses for case-insensitive matching.
 std::string fold_case(std::string_view text);

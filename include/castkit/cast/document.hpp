@@ -18,41 +18,68 @@ namespace castkit::cast {
 class Root;
 class Model;
 class Animation;
+class ConstRoot;
+class ConstModel;
+class ConstAnimation;
+class Document;
 
+// Gives new nodes their hashes (rule 12): one counter per document, from the reference base,
+// skipping every hash the tree holds (collected once, on the first call). The Document owns it
+// on the heap and re-points it at its roots when moved, so mutable views that hold it keep
+// drawing from the document they were made from.
+class HashCounter {
+  public:
+    explicit HashCounter(const std::vector<std::unique_ptr<Node>>* roots) : roots_(roots) {}
+    // The next unused hash. O(1) amortised; the first call walks the tree.
+    std::uint64_t next();
+
+  private:
+    friend class Document;
+    const std::vector<std::unique_ptr<Node>>* roots_;
+    std::uint64_t next_ = 0x534E495752545250;  // "PRTRWINS", the reference library's base
+    std::unordered_set<std::uint64_t> used_;
+    bool collected_ = false;
+};
+
+// Ownership: the Document owns its nodes (`roots`), and keeps alive every buffer their payloads
+// view: each Property and opaque tail that views stored bytes holds a handle to them (the file
+// mapping or an adopted buffer), so copies and clones stay valid after the Document is gone.
+// Only `read(Bytes)` borrows: the caller keeps those bytes alive while anything read from them
+// lives (Node::clone() copies borrowed payloads, so clones never dangle).
+// Views (nodes.hpp) point at nodes only: a view is valid while its node is in the tree.
 class Document {
   public:
-    Document();
-    Document(Document&&) noexcept = default;
-    Document& operator=(Document&&) noexcept = default;
+    Document() = default;
+    Document(Document&& other) noexcept;
+    Document& operator=(Document&& other) noexcept;
 
     std::uint32_t version = 1;
     std::uint32_t flags = 0;
     std::vector<std::unique_ptr<Node>> roots;
     // Bytes after the last root (rule 10); written back so a round trip stays exact.
-    Bytes trailing;
+    SharedBytes trailing;
     // Warnings found while reading (NodeSize mismatches, flags, opaque data, …).
     Diagnostics warnings;
     // Name used in diagnostics (the path, or "<stdin>").
     std::string source_name;
 
-    // Keeps `storage` alive as long as the document: payload views may point into it.
-    void retain(std::shared_ptr<const void> storage);
-
     // Next hash from the per-document counter (rule 12), skipping hashes already used.
-    std::uint64_t next_hash();
+    std::uint64_t next_hash() { return hashes().next(); }
+    // The counter mutable views draw hashes from; it moves with the document.
+    HashCounter& hashes();
 
-    // Typed access (nodes.hpp).
+    // Typed access (nodes.hpp): mutable views of a mutable document, const views of a const one.
     std::vector<Root> root_nodes();
+    std::vector<ConstRoot> root_nodes() const;
     Root add_root();
     // Every Model / Animation under every Root, in file order.
     std::vector<Model> models();
+    std::vector<ConstModel> models() const;
     std::vector<Animation> animations();
+    std::vector<ConstAnimation> animations() const;
 
   private:
-    std::vector<std::shared_ptr<const void>> storage_;
-    std::uint64_t next_hash_;
-    std::unordered_set<std::uint64_t> used_hashes_;
-    bool hashes_collected_ = false;
+    std::unique_ptr<HashCounter> hashes_;
 };
 
 struct ReadOptions {
@@ -64,8 +91,10 @@ struct ReadOptions {
 
 // Memory-maps `path` and parses it; payloads stay views into the mapping. O(nodes + properties).
 Expected<Document> open(const std::filesystem::path& path, const ReadOptions& options = {});
-// Parses `bytes`, which the caller keeps alive as long as the document (zero copy).
+// Parses `bytes`, which the caller keeps alive as long as the document (zero copy, borrowed).
 Expected<Document> read(Bytes bytes, const ReadOptions& options = {});
+// Parses `bytes`, whose payload views keep `bytes.owner` alive (zero copy, shared).
+Expected<Document> read(SharedBytes bytes, const ReadOptions& options = {});
 // Parses a buffer the document takes ownership of.
 Expected<Document> read(std::vector<std::byte> bytes, const ReadOptions& options = {});
 // Reads all of standard input and parses it.

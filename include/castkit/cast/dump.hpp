@@ -25,7 +25,7 @@ void dump_json(const Document& document, std::string& out);
 // A summary of what the document holds: roots, models, meshes, skeletons, materials,
 // animations, instances, sizes. `format` names the file's format when it was not Cast
 // (the summary then describes the Cast document it converts to).
-std::string info_text(Document& document, std::uint64_t file_bytes,
+std::string info_text(const Document& document, std::uint64_t file_bytes,
                       std::string_view format = "cast");
 
 }  // namespace castkit::cast

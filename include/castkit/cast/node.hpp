@@ -16,6 +16,27 @@ namespace castkit::cast {
 
 using Bytes = std::span<const std::byte>;
 
+// Bytes plus the handle that keeps them alive (a file mapping, an adopted buffer). A null owner
+// means borrowed: whoever made the bytes keeps them alive. Copies share the owner.
+struct SharedBytes {
+    Bytes bytes;
+    std::shared_ptr<const void> owner;
+
+    const std::byte* data() const { return bytes.data(); }
+    std::size_t size() const { return bytes.size(); }
+    bool empty() const { return bytes.empty(); }
+    auto begin() const { return bytes.begin(); }
+    auto end() const { return bytes.end(); }
+    operator Bytes() const { return bytes; }
+    // `count` bytes from `offset` (to the end by default), sharing the owner.
+    SharedBytes subspan(std::size_t offset, std::size_t count = std::dynamic_extent) const {
+        return {bytes.subspan(offset, count), owner};
+    }
+    // These bytes kept alive on their own: shared when owned, copied when borrowed. O(size)
+    // for borrowed bytes, O(1) otherwise.
+    SharedBytes detached() const;
+};
+
 // Loads a T from possibly unaligned little-endian bytes (rule 1: never cast file pointers).
 template <class T>
 inline T load(const std::byte* bytes) {
@@ -25,12 +46,13 @@ inline T load(const std::byte* bytes) {
 }
 
 // One property: its type, name, element count and payload bytes. The payload is either a view
-// into the buffer the document was read from (zero copy) or bytes the property owns.
+// into the buffer the document was read from (zero copy; the property holds that buffer's
+// owner, so it stays valid wherever the property is copied) or bytes the property owns.
 class Property {
   public:
     Property() = default;
-    // A property viewing `payload`, which must outlive it (the document keeps its buffer alive).
-    Property(PropertyType type, std::string name, std::uint32_t count, Bytes payload);
+    // A property viewing `payload` and keeping `payload.owner` alive (borrowed when null).
+    Property(PropertyType type, std::string name, std::uint32_t count, SharedBytes payload);
     // A property owning `payload`.
     Property(PropertyType type, std::string name, std::uint32_t count,
              std::vector<std::byte> payload);
@@ -46,6 +68,9 @@ class Property {
     Bytes bytes() const { return {data_, size_}; }
     // Bytes this property takes in a file: 8-byte header + name + payload.
     std::uint64_t stored_size() const { return 8 + name_.size() + size_; }
+    // A copy that keeps its payload alive on its own: it shares the owner of a viewed payload,
+    // and copies a borrowed one. O(payload) only for borrowed payloads.
+    Property detached() const;
 
     // Element i widened to u64; valid for b/h/i/l.
     std::uint64_t integer(std::size_t i) const;
@@ -65,6 +90,7 @@ class Property {
     const std::byte* data_ = nullptr;
     std::size_t size_ = 0;
     std::vector<std::byte> owned_;
+    std::shared_ptr<const void> owner_;  // keeps a viewed payload alive; null when owned/borrowed
 };
 
 // A node: header fields, properties in file order (duplicates kept, rule 7), children, and the
@@ -79,7 +105,7 @@ struct Node {
     // after `properties` and before `children` (which then hold only what was added in code).
     // The counts say how many properties and children the opaque bytes hold, so the header's
     // PropertyCount and ChildCount stay right when properties or children are added.
-    Bytes opaque;
+    SharedBytes opaque;
     std::uint32_t opaque_property_count = 0;  // properties inside opaque, the unknown one first
     std::uint32_t opaque_child_count = 0;     // children inside opaque
 
@@ -91,7 +117,8 @@ struct Node {
     Node(std::uint32_t id_, std::uint64_t hash_) : id(id_), hash(hash_) {}
     Node(NodeId id_, std::uint64_t hash_) : id(static_cast<std::uint32_t>(id_)), hash(hash_) {}
 
-    // A deep copy (payload views keep pointing into the same buffers).
+    // A deep copy that may outlive this node's document: viewed payloads share their owner,
+    // borrowed ones (read(Bytes)) are copied. O(nodes + properties + borrowed bytes).
     std::unique_ptr<Node> clone() const;
 
     bool is(NodeId kind) const { return id == static_cast<std::uint32_t>(kind); }

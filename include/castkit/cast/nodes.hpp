@@ -1,7 +1,10 @@
-// Typed views of the 18 Cast node types. A view is a pointer to a generic Node plus its parent
-// and document; reading goes straight to the stored properties (the last of a name, rule 7) and
-// applies the spec's defaults (rule 14); writing replaces one property and keeps the rest, so
-// anything a view does not know survives.
+// Typed views of the 18 Cast node types. Each type comes twice: a const view (ConstMesh) that
+// reads, and a mutable view (Mesh) that also writes and adds children; a mutable view converts
+// to the const one. A view points at its node and its parent (links resolve among siblings);
+// a mutable view also holds the document's HashCounter, which new children draw hashes from.
+// Views own nothing: a view is valid while its node is in the tree. Reading goes straight to the
+// stored properties (the last of a name, rule 7) and applies the spec's defaults (rule 14);
+// writing replaces one property and keeps the rest, so anything a view does not know survives.
 #pragma once
 
 #include <castkit/cast/document.hpp>
@@ -18,16 +21,15 @@ namespace castkit::cast {
 inline glm::quat quat_from_xyzw(const glm::vec4& v) { return glm::quat(v.w, v.x, v.y, v.z); }
 inline glm::vec4 xyzw_from_quat(const glm::quat& q) { return glm::vec4(q.x, q.y, q.z, q.w); }
 
-class NodeView {
+// What every const view has: the node, its parent, and readers for common property shapes.
+class ConstNodeView {
   public:
-    NodeView() = default;
-    NodeView(Node* node, Node* parent, Document* document)
-        : node_(node), parent_(parent), document_(document) {}
+    ConstNodeView() = default;
+    ConstNodeView(const Node* node, const Node* parent) : node_(node), parent_(parent) {}
 
     explicit operator bool() const { return node_ != nullptr; }
-    Node& node() const { return *node_; }
-    Node* parent() const { return parent_; }
-    Document* document() const { return document_; }
+    const Node& node() const { return *node_; }
+    const Node* parent() const { return parent_; }
     std::uint64_t hash() const { return node_->hash; }
 
     // Shared accessors for the properties many nodes have.
@@ -39,82 +41,145 @@ class NodeView {
     std::optional<glm::vec4> vec4(std::string_view name) const;
     bool flag(std::string_view name, bool fallback) const;
 
-    void set_string(std::string name, std::string_view value);
-    void set_hash_link(std::string name, std::uint64_t hash);
-    void set_flag(std::string name, bool value);
-    void set_real(std::string name, float value);
-    void set_vec3(std::string name, const glm::vec3& value);
-    void set_vec4(std::string name, const glm::vec4& value);
-
   protected:
     // Children with this id, as views of type V.
     template <class V>
     std::vector<V> children(NodeId id) const {
         std::vector<V> out;
-        for (auto& child : node_->children)
-            if (child->is(id)) out.emplace_back(child.get(), node_, document_);
+        for (const auto& child : node_->children)
+            if (child->is(id)) out.emplace_back(child.get(), node_);
         return out;
     }
     template <class V>
     V first_child(NodeId id) const {
-        for (auto& child : node_->children)
-            if (child->is(id)) return V(child.get(), node_, document_);
+        for (const auto& child : node_->children)
+            if (child->is(id)) return V(child.get(), node_);
+        return V();
+    }
+
+    const Node* node_ = nullptr;
+    const Node* parent_ = nullptr;
+};
+
+// What a mutable view adds to its const view `Const`: the node to write, and the document's
+// hash counter for new children (rule 12).
+template <class Const>
+class MutableView : public Const {
+  public:
+    MutableView() = default;
+    MutableView(Node* node, Node* parent, HashCounter* hashes)
+        : Const(node, parent), writable_(node), writable_parent_(parent), hashes_(hashes) {}
+
+    Node& node() const { return *writable_; }
+    Node* parent() const { return writable_parent_; }
+
+    void set_string(std::string name, std::string_view value) const {
+        writable_->set(make_string(std::move(name), value));
+    }
+    void set_hash_link(std::string name, std::uint64_t hash) const {
+        writable_->set(make_value<std::uint64_t>(std::move(name), hash));
+    }
+    void set_flag(std::string name, bool value) const {
+        writable_->set(make_bool(std::move(name), value));
+    }
+    void set_real(std::string name, float value) const {
+        writable_->set(make_value<float>(std::move(name), value));
+    }
+    void set_vec3(std::string name, const glm::vec3& value) const {
+        writable_->set(make_value(std::move(name), value));
+    }
+    void set_vec4(std::string name, const glm::vec4& value) const {
+        writable_->set(make_value(std::move(name), value));
+    }
+
+  protected:
+    template <class V>
+    std::vector<V> children(NodeId id) const {
+        std::vector<V> out;
+        for (auto& child : writable_->children)
+            if (child->is(id)) out.emplace_back(child.get(), writable_, hashes_);
+        return out;
+    }
+    template <class V>
+    V first_child(NodeId id) const {
+        for (auto& child : writable_->children)
+            if (child->is(id)) return V(child.get(), writable_, hashes_);
         return V();
     }
     // A new child with a fresh hash (rule 12).
     template <class V>
     V add(NodeId id) const {
-        Node& child = node_->add_child(std::make_unique<Node>(id, document_->next_hash()));
-        return V(&child, node_, document_);
+        Node& child = writable_->add_child(std::make_unique<Node>(id, hashes_->next()));
+        return V(&child, writable_, hashes_);
     }
-    // The child of `scope` whose hash is `hash` (rule 12: links resolve among siblings).
-    static Node* find_by_hash(Node* scope, std::uint64_t hash);
 
-    Node* node_ = nullptr;
-    Node* parent_ = nullptr;
-    Document* document_ = nullptr;
+    Node* writable_ = nullptr;
+    Node* writable_parent_ = nullptr;
+    HashCounter* hashes_ = nullptr;
 };
 
-class Skeleton;
-class Mesh;
-class Material;
-class File;
+class ConstSkeleton;
+class ConstMesh;
+class ConstMaterial;
+class ConstFile;
 
 // ---- Scene ----------------------------------------------------------------------------------
 
-class Metadata : public NodeView {
+// The axis a Metadata `up` names (a hint only).
+enum class Axis : std::uint8_t { X, Y, Z };
+// "x" → X, "y" → Y, "z" → Z; nullopt for anything else.
+std::optional<Axis> axis_from_name(std::string_view name);
+// "x", "y", "z".
+std::string_view axis_name(Axis axis);
+
+class ConstMetadata : public ConstNodeView {
   public:
-    using NodeView::NodeView;
+    using ConstNodeView::ConstNodeView;
     std::optional<std::string_view> author() const { return string("a"); }
     std::optional<std::string_view> software() const { return string("s"); }
-    // "x", "y" or "z"; a hint only.
-    std::optional<std::string_view> up_axis() const { return string("up"); }
+    // The stored `up` text, whatever it says.
+    std::optional<std::string_view> up_axis_name() const { return string("up"); }
+    // `up` as an Axis; nullopt when missing, an error naming the text when it is not x, y or z.
+    std::optional<Expected<Axis>> up_axis() const;
     std::optional<std::string_view> scene_root() const { return string("sr"); }
+};
+class Metadata : public MutableView<ConstMetadata> {
+  public:
+    using MutableView::MutableView;
     void set_author(std::string_view v) { set_string("a", v); }
     void set_software(std::string_view v) { set_string("s", v); }
-    void set_up_axis(std::string_view v) { set_string("up", v); }
+    void set_up_axis(Axis v) { set_string("up", axis_name(v)); }
     void set_scene_root(std::string_view v) { set_string("sr", v); }
 };
 
-class File : public NodeView {
+class ConstFile : public ConstNodeView {
   public:
-    using NodeView::NodeView;
+    using ConstNodeView::ConstNodeView;
     std::optional<std::string_view> path() const { return string("p"); }
+};
+class File : public MutableView<ConstFile> {
+  public:
+    using MutableView::MutableView;
     void set_path(std::string_view v) { set_string("p", v); }
 };
 
-class Instance : public NodeView {
+class ConstInstance : public ConstNodeView {
   public:
-    using NodeView::NodeView;
+    using ConstNodeView::ConstNodeView;
     std::optional<std::string_view> name() const { return string("n"); }
-    void set_name(std::string_view v) { set_string("n", v); }
     std::optional<std::uint64_t> reference_file_hash() const { return integer("rf"); }
     // The File child that `rf` names.
-    File reference_file() const;
-    void set_reference_file(const File& file) { set_hash_link("rf", file.hash()); }
+    ConstFile reference_file() const;
     std::optional<glm::vec3> position() const { return vec3("p"); }
     std::optional<glm::vec4> rotation() const { return vec4("r"); }
     std::optional<glm::vec3> scale() const { return vec3("s"); }
+    std::vector<ConstFile> files() const { return children<ConstFile>(NodeId::File); }
+};
+class Instance : public MutableView<ConstInstance> {
+  public:
+    using MutableView::MutableView;
+    void set_name(std::string_view v) { set_string("n", v); }
+    void set_reference_file(const ConstFile& file) { set_hash_link("rf", file.hash()); }
     void set_position(const glm::vec3& v) { set_vec3("p", v); }
     void set_rotation(const glm::vec4& v) { set_vec4("r", v); }
     void set_scale(const glm::vec3& v) { set_vec3("s", v); }
@@ -124,25 +189,34 @@ class Instance : public NodeView {
 
 // ---- Models -------------------------------------------------------------------------------
 
-class Color : public NodeView {
+// A Color's colour space (`cs`).
+enum class ColorSpace : std::uint8_t { Srgb, Linear };
+
+class ConstColor : public ConstNodeView {
   public:
-    using NodeView::NodeView;
+    using ConstNodeView::ConstNodeView;
     std::optional<std::string_view> name() const { return string("n"); }
-    void set_name(std::string_view v) { set_string("n", v); }
-    // "srgb" (default) or "linear".
-    std::string_view color_space() const { return string("cs").value_or("srgb"); }
-    void set_color_space(std::string_view v) { set_string("cs", v); }
+    // The stored `cs` text; "srgb" when missing (rule 14).
+    std::string_view color_space_name() const { return string("cs").value_or("srgb"); }
+    // `cs` as a ColorSpace (Srgb when missing); an error naming any other text.
+    Expected<ColorSpace> color_space() const;
     std::optional<glm::vec4> rgba() const { return vec4("rgba"); }
+};
+class Color : public MutableView<ConstColor> {
+  public:
+    using MutableView::MutableView;
+    void set_name(std::string_view v) { set_string("n", v); }
+    void set_color_space(ColorSpace v) {
+        set_string("cs", v == ColorSpace::Linear ? "linear" : "srgb");
+    }
     void set_rgba(const glm::vec4& v) { set_vec4("rgba", v); }
 };
 
-class Material : public NodeView {
+class ConstMaterial : public ConstNodeView {
   public:
-    using NodeView::NodeView;
+    using ConstNodeView::ConstNodeView;
     std::optional<std::string_view> name() const { return string("n"); }
-    void set_name(std::string_view v) { set_string("n", v); }
     std::optional<std::string_view> type() const { return string("t"); }
-    void set_type(std::string_view v) { set_string("t", v); }
 
     struct Slot {
         std::string_view name;  // "albedo", "normal", "extra0", …
@@ -152,23 +226,33 @@ class Material : public NodeView {
     std::vector<Slot> slots() const;
     std::optional<std::uint64_t> slot_hash(std::string_view slot) const { return integer(slot); }
     // The File or Color child a slot links to (either view may be empty).
-    File slot_file(std::string_view slot) const;
-    Color slot_color(std::string_view slot) const;
-    void set_slot(std::string slot, const NodeView& target) {
+    ConstFile slot_file(std::string_view slot) const;
+    ConstColor slot_color(std::string_view slot) const;
+
+    std::vector<ConstFile> files() const { return children<ConstFile>(NodeId::File); }
+    std::vector<ConstColor> colors() const { return children<ConstColor>(NodeId::Color); }
+};
+class Material : public MutableView<ConstMaterial> {
+  public:
+    using MutableView::MutableView;
+    void set_name(std::string_view v) { set_string("n", v); }
+    void set_type(std::string_view v) { set_string("t", v); }
+    void set_slot(std::string slot, const ConstNodeView& target) {
         set_hash_link(std::move(slot), target.hash());
     }
-
     std::vector<File> files() const { return children<File>(NodeId::File); }
     std::vector<Color> colors() const { return children<Color>(NodeId::Color); }
     File add_file() { return add<File>(NodeId::File); }
     Color add_color() { return add<Color>(NodeId::Color); }
 };
 
-class Mesh : public NodeView {
+// How a Mesh's weights deform it (`sm`).
+enum class SkinningMethod : std::uint8_t { Linear, Quaternion };
+
+class ConstMesh : public ConstNodeView {
   public:
-    using NodeView::NodeView;
+    using ConstNodeView::ConstNodeView;
     std::optional<std::string_view> name() const { return string("n"); }
-    void set_name(std::string_view v) { set_string("n", v); }
 
     ArrayView<glm::vec3> positions() const { return ArrayView<glm::vec3>::of(node_->find("vp")); }
     ArrayView<glm::vec3> normals() const { return ArrayView<glm::vec3>::of(node_->find("vn")); }
@@ -196,12 +280,18 @@ class Mesh : public NodeView {
     IndexView weight_bones() const { return IndexView::of(node_->find("wb")); }
     ArrayView<float> weight_values() const { return ArrayView<float>::of(node_->find("wv")); }
 
-    // "linear" (default) or "quaternion".
-    std::string_view skinning_method() const { return string("sm").value_or("linear"); }
+    // The stored `sm` text; "linear" when missing (rule 14).
+    std::string_view skinning_method_name() const { return string("sm").value_or("linear"); }
+    // `sm` as a SkinningMethod (Linear when missing); an error naming any other text.
+    Expected<SkinningMethod> skinning_method() const;
     std::optional<std::uint64_t> material_hash() const { return integer("m"); }
     // The Material of the same Model that `m` names.
-    Material material() const;
-
+    ConstMaterial material() const;
+};
+class Mesh : public MutableView<ConstMesh> {
+  public:
+    using MutableView::MutableView;
+    void set_name(std::string_view v) { set_string("n", v); }
     void set_positions(std::span<const glm::vec3> v);
     void set_normals(std::span<const glm::vec3> v);
     void set_tangents(std::span<const glm::vec3> v);
@@ -211,36 +301,43 @@ class Mesh : public NodeView {
     // Sets `c<layer>` packed (`i`) or float (`v4`), and grows `cl` to cover it.
     void set_color_layer_packed(std::uint32_t layer, std::span<const std::uint32_t> rgba8);
     void set_color_layer(std::uint32_t layer, std::span<const glm::vec4> rgba);
-    // `bones` and `values` hold vertex_count × influences entries.
-    void set_weights(std::uint32_t influences, std::span<const std::uint32_t> bones,
-                     std::span<const float> values);
-    void set_skinning_method(std::string_view v) { set_string("sm", v); }
-    void set_material(const Material& material) { set_hash_link("m", material.hash()); }
+    // `bones` and `values` hold vertex_count × influences entries. Fails (nothing changed) when
+    // `influences` does not fit `mi`'s byte (1..255) or the two spans differ in length.
+    Expected<void> set_weights(std::uint32_t influences, std::span<const std::uint32_t> bones,
+                               std::span<const float> values);
+    void set_skinning_method(SkinningMethod v) {
+        set_string("sm", v == SkinningMethod::Quaternion ? "quaternion" : "linear");
+    }
+    void set_material(const ConstMaterial& material) { set_hash_link("m", material.hash()); }
 };
 
-class Hair : public NodeView {
+class ConstHair : public ConstNodeView {
   public:
-    using NodeView::NodeView;
+    using ConstNodeView::ConstNodeView;
     std::optional<std::string_view> name() const { return string("n"); }
-    void set_name(std::string_view v) { set_string("n", v); }
     // Segments per strand; each strand has segments + 1 particles.
     IndexView segments() const { return IndexView::of(node_->find("se")); }
     ArrayView<glm::vec3> particles() const { return ArrayView<glm::vec3>::of(node_->find("pt")); }
     std::optional<std::uint64_t> material_hash() const { return integer("m"); }
-    Material material() const;
-    void set_segments(std::span<const std::uint32_t> v) { node_->set(make_indices("se", v)); }
-    void set_particles(std::span<const glm::vec3> v) { node_->set(make_array<glm::vec3>("pt", v)); }
-    void set_material(const Material& material) { set_hash_link("m", material.hash()); }
+    ConstMaterial material() const;
+};
+class Hair : public MutableView<ConstHair> {
+  public:
+    using MutableView::MutableView;
+    void set_name(std::string_view v) { set_string("n", v); }
+    void set_segments(std::span<const std::uint32_t> v) { writable_->set(make_indices("se", v)); }
+    void set_particles(std::span<const glm::vec3> v) {
+        writable_->set(make_array<glm::vec3>("pt", v));
+    }
+    void set_material(const ConstMaterial& material) { set_hash_link("m", material.hash()); }
 };
 
-class BlendShape : public NodeView {
+class ConstBlendShape : public ConstNodeView {
   public:
-    using NodeView::NodeView;
+    using ConstNodeView::ConstNodeView;
     std::optional<std::string_view> name() const { return string("n"); }
-    void set_name(std::string_view v) { set_string("n", v); }
     std::optional<std::uint64_t> base_shape_hash() const { return integer("b"); }
-    Mesh base_shape() const;
-    void set_base_shape(const Mesh& mesh) { set_hash_link("b", mesh.hash()); }
+    ConstMesh base_shape() const;
     IndexView vertex_indices() const { return IndexView::of(node_->find("vi")); }
     // Absolute target positions of the vertices in vertex_indices() (rule 19).
     ArrayView<glm::vec3> vertex_positions() const {
@@ -248,25 +345,35 @@ class BlendShape : public NodeView {
     }
     // `ts[0]`, default 1.0 (rule 19).
     float target_weight_scale() const;
+};
+class BlendShape : public MutableView<ConstBlendShape> {
+  public:
+    using MutableView::MutableView;
+    void set_name(std::string_view v) { set_string("n", v); }
+    void set_base_shape(const ConstMesh& mesh) { set_hash_link("b", mesh.hash()); }
     void set_targets(std::span<const std::uint32_t> indices, std::span<const glm::vec3> positions);
     void set_target_weight_scale(float v) { set_real("ts", v); }
 };
 
-class Bone : public NodeView {
+class ConstBone : public ConstNodeView {
   public:
-    using NodeView::NodeView;
+    using ConstNodeView::ConstNodeView;
     std::optional<std::string_view> name() const { return string("n"); }
-    void set_name(std::string_view v) { set_string("n", v); }
     // Parent index, -1 for none (rule 8: stored as a signed i32).
     std::int32_t parent_index() const;
-    void set_parent_index(std::int32_t index);
     bool segment_scale_compensate() const { return flag("ssc", true); }
-    void set_segment_scale_compensate(bool v) { set_flag("ssc", v); }
     std::optional<glm::vec3> local_position() const { return vec3("lp"); }
     std::optional<glm::vec4> local_rotation() const { return vec4("lr"); }
     std::optional<glm::vec3> world_position() const { return vec3("wp"); }
     std::optional<glm::vec4> world_rotation() const { return vec4("wr"); }
     std::optional<glm::vec3> scale() const { return vec3("s"); }
+};
+class Bone : public MutableView<ConstBone> {
+  public:
+    using MutableView::MutableView;
+    void set_name(std::string_view v) { set_string("n", v); }
+    void set_parent_index(std::int32_t index);
+    void set_segment_scale_compensate(bool v) { set_flag("ssc", v); }
     void set_local_position(const glm::vec3& v) { set_vec3("lp", v); }
     void set_local_rotation(const glm::vec4& v) { set_vec4("lr", v); }
     void set_world_position(const glm::vec3& v) { set_vec3("wp", v); }
@@ -274,93 +381,125 @@ class Bone : public NodeView {
     void set_scale(const glm::vec3& v) { set_vec3("s", v); }
 };
 
-class IKHandle : public NodeView {
+class ConstIKHandle : public ConstNodeView {
   public:
-    using NodeView::NodeView;
+    using ConstNodeView::ConstNodeView;
     std::optional<std::string_view> name() const { return string("n"); }
-    void set_name(std::string_view v) { set_string("n", v); }
     std::optional<std::uint64_t> start_bone_hash() const { return integer("sb"); }
     std::optional<std::uint64_t> end_bone_hash() const { return integer("eb"); }
     std::optional<std::uint64_t> target_bone_hash() const { return integer("tb"); }
     std::optional<std::uint64_t> pole_vector_bone_hash() const { return integer("pv"); }
     std::optional<std::uint64_t> pole_bone_hash() const { return integer("pb"); }
-    Bone start_bone() const { return bone(start_bone_hash()); }
-    Bone end_bone() const { return bone(end_bone_hash()); }
-    Bone target_bone() const { return bone(target_bone_hash()); }
-    Bone pole_vector_bone() const { return bone(pole_vector_bone_hash()); }
-    Bone pole_bone() const { return bone(pole_bone_hash()); }
+    ConstBone start_bone() const { return bone(start_bone_hash()); }
+    ConstBone end_bone() const { return bone(end_bone_hash()); }
+    ConstBone target_bone() const { return bone(target_bone_hash()); }
+    ConstBone pole_vector_bone() const { return bone(pole_vector_bone_hash()); }
+    ConstBone pole_bone() const { return bone(pole_bone_hash()); }
     bool use_target_rotation() const { return flag("tr", false); }
     // Target Offset (`to`), added upstream after the spec capture.
     std::optional<glm::vec3> target_offset() const { return vec3("to"); }
-    void set_start_bone(const Bone& b) { set_hash_link("sb", b.hash()); }
-    void set_end_bone(const Bone& b) { set_hash_link("eb", b.hash()); }
-    void set_target_bone(const Bone& b) { set_hash_link("tb", b.hash()); }
-    void set_pole_vector_bone(const Bone& b) { set_hash_link("pv", b.hash()); }
-    void set_pole_bone(const Bone& b) { set_hash_link("pb", b.hash()); }
-    void set_use_target_rotation(bool v) { set_flag("tr", v); }
-    void set_target_offset(const glm::vec3& v) { set_vec3("to", v); }
 
   private:
-    Bone bone(std::optional<std::uint64_t> hash) const;
+    ConstBone bone(std::optional<std::uint64_t> hash) const;
+};
+class IKHandle : public MutableView<ConstIKHandle> {
+  public:
+    using MutableView::MutableView;
+    void set_name(std::string_view v) { set_string("n", v); }
+    void set_start_bone(const ConstBone& b) { set_hash_link("sb", b.hash()); }
+    void set_end_bone(const ConstBone& b) { set_hash_link("eb", b.hash()); }
+    void set_target_bone(const ConstBone& b) { set_hash_link("tb", b.hash()); }
+    void set_pole_vector_bone(const ConstBone& b) { set_hash_link("pv", b.hash()); }
+    void set_pole_bone(const ConstBone& b) { set_hash_link("pb", b.hash()); }
+    void set_use_target_rotation(bool v) { set_flag("tr", v); }
+    void set_target_offset(const glm::vec3& v) { set_vec3("to", v); }
 };
 
-class Constraint : public NodeView {
+class ConstConstraint : public ConstNodeView {
   public:
-    using NodeView::NodeView;
+    using ConstNodeView::ConstNodeView;
     std::optional<std::string_view> name() const { return string("n"); }
-    void set_name(std::string_view v) { set_string("n", v); }
     // "pt" point, "or" orient, "sc" scale.
     std::optional<std::string_view> constraint_type() const { return string("ct"); }
-    void set_constraint_type(std::string_view v) { set_string("ct", v); }
     std::optional<std::uint64_t> constraint_bone_hash() const { return integer("cb"); }
     std::optional<std::uint64_t> target_bone_hash() const { return integer("tb"); }
-    Bone constraint_bone() const;
-    Bone target_bone() const;
-    void set_constraint_bone(const Bone& b) { set_hash_link("cb", b.hash()); }
-    void set_target_bone(const Bone& b) { set_hash_link("tb", b.hash()); }
+    ConstBone constraint_bone() const;
+    ConstBone target_bone() const;
     bool maintain_offset() const { return flag("mo", false); }
-    void set_maintain_offset(bool v) { set_flag("mo", v); }
     // `co` as stored (v3 or v4), else the default for the constraint type (rule 14):
     // (0,0,0) for pt, (0,0,0,1) for or, (1,1,1) for sc; w is 0 for v3 values.
     glm::vec4 custom_offset() const;
-    void set_custom_offset(const glm::vec3& v) { set_vec3("co", v); }
-    void set_custom_offset(const glm::vec4& v) { set_vec4("co", v); }
     std::optional<float> weight() const { return real("wt"); }
-    void set_weight(float v) { set_real("wt", v); }
     bool skip_x() const { return flag("sx", false); }
     bool skip_y() const { return flag("sy", false); }
     bool skip_z() const { return flag("sz", false); }
+};
+class Constraint : public MutableView<ConstConstraint> {
+  public:
+    using MutableView::MutableView;
+    void set_name(std::string_view v) { set_string("n", v); }
+    void set_constraint_type(std::string_view v) { set_string("ct", v); }
+    void set_constraint_bone(const ConstBone& b) { set_hash_link("cb", b.hash()); }
+    void set_target_bone(const ConstBone& b) { set_hash_link("tb", b.hash()); }
+    void set_maintain_offset(bool v) { set_flag("mo", v); }
+    void set_custom_offset(const glm::vec3& v) { set_vec3("co", v); }
+    void set_custom_offset(const glm::vec4& v) { set_vec4("co", v); }
+    void set_weight(float v) { set_real("wt", v); }
     void set_skip_x(bool v) { set_flag("sx", v); }
     void set_skip_y(bool v) { set_flag("sy", v); }
     void set_skip_z(bool v) { set_flag("sz", v); }
 };
 
-class Skeleton : public NodeView {
+class ConstSkeleton : public ConstNodeView {
   public:
-    using NodeView::NodeView;
+    using ConstNodeView::ConstNodeView;
+    std::vector<ConstBone> bones() const { return children<ConstBone>(NodeId::Bone); }
+    std::vector<ConstIKHandle> ik_handles() const {
+        return children<ConstIKHandle>(NodeId::IKHandle);
+    }
+    std::vector<ConstConstraint> constraints() const {
+        return children<ConstConstraint>(NodeId::Constraint);
+    }
+    // The Bone child with this hash, or an empty view.
+    ConstBone bone_by_hash(std::uint64_t hash) const;
+};
+class Skeleton : public MutableView<ConstSkeleton> {
+  public:
+    using MutableView::MutableView;
     std::vector<Bone> bones() const { return children<Bone>(NodeId::Bone); }
     std::vector<IKHandle> ik_handles() const { return children<IKHandle>(NodeId::IKHandle); }
     std::vector<Constraint> constraints() const { return children<Constraint>(NodeId::Constraint); }
     Bone add_bone() { return add<Bone>(NodeId::Bone); }
     IKHandle add_ik_handle() { return add<IKHandle>(NodeId::IKHandle); }
     Constraint add_constraint() { return add<Constraint>(NodeId::Constraint); }
-    // The Bone child with this hash, or an empty view.
-    Bone bone_by_hash(std::uint64_t hash) const;
 };
 
-class Model : public NodeView {
+class ConstModel : public ConstNodeView {
   public:
-    using NodeView::NodeView;
+    using ConstNodeView::ConstNodeView;
     std::optional<std::string_view> name() const { return string("n"); }
-    void set_name(std::string_view v) { set_string("n", v); }
     std::optional<glm::vec3> position() const { return vec3("p"); }
     std::optional<glm::vec4> rotation() const { return vec4("r"); }
     std::optional<glm::vec3> scale() const { return vec3("s"); }
+
+    // The first Skeleton child (a Model has at most one).
+    ConstSkeleton skeleton() const { return first_child<ConstSkeleton>(NodeId::Skeleton); }
+    std::vector<ConstMesh> meshes() const { return children<ConstMesh>(NodeId::Mesh); }
+    std::vector<ConstHair> hairs() const { return children<ConstHair>(NodeId::Hair); }
+    std::vector<ConstBlendShape> blend_shapes() const {
+        return children<ConstBlendShape>(NodeId::BlendShape);
+    }
+    std::vector<ConstMaterial> materials() const {
+        return children<ConstMaterial>(NodeId::Material);
+    }
+};
+class Model : public MutableView<ConstModel> {
+  public:
+    using MutableView::MutableView;
+    void set_name(std::string_view v) { set_string("n", v); }
     void set_position(const glm::vec3& v) { set_vec3("p", v); }
     void set_rotation(const glm::vec4& v) { set_vec4("r", v); }
     void set_scale(const glm::vec3& v) { set_vec3("s", v); }
-
-    // The first Skeleton child (a Model has at most one).
     Skeleton skeleton() const { return first_child<Skeleton>(NodeId::Skeleton); }
     std::vector<Mesh> meshes() const { return children<Mesh>(NodeId::Mesh); }
     std::vector<Hair> hairs() const { return children<Hair>(NodeId::Hair); }
@@ -377,14 +516,19 @@ class Model : public NodeView {
 
 // ---- Animation ----------------------------------------------------------------------------
 
-class Curve : public NodeView {
+// How a curve's keys combine with the rest and base values (`m`, rule 22).
+enum class CurveMode : std::uint8_t { Absolute, Relative, Additive };
+// "absolute", "relative", "additive" → the mode; nullopt for anything else.
+std::optional<CurveMode> curve_mode_from_name(std::string_view name);
+// The `m` text of `mode`.
+std::string_view curve_mode_name(CurveMode mode);
+
+class ConstCurve : public ConstNodeView {
   public:
-    using NodeView::NodeView;
+    using ConstNodeView::ConstNodeView;
     std::optional<std::string_view> node_name() const { return string("nn"); }
-    void set_node_name(std::string_view v) { set_string("nn", v); }
     // rq, tx, ty, tz, sx, sy, sz, bs, vb.
     std::optional<std::string_view> key_property() const { return string("kp"); }
-    void set_key_property(std::string_view v) { set_string("kp", v); }
     // Key frames, widened from b/h/i.
     IndexView key_frames() const { return IndexView::of(node_->find("kb")); }
     // The raw key value buffer (f, v4, or b/h/i for vb).
@@ -394,57 +538,90 @@ class Curve : public NodeView {
         return ArrayView<glm::vec4>::of(key_values());
     }
     IndexView integer_values() const { return IndexView::of(key_values()); }
-    // "absolute", "relative", "additive"; nullopt when missing (rule 22 treats it as absolute).
-    std::optional<std::string_view> mode() const { return string("m"); }
-    void set_mode(std::string_view v) { set_string("m", v); }
+    // The stored `m` text; nullopt when missing.
+    std::optional<std::string_view> mode_name() const { return string("m"); }
+    // `m` as a CurveMode: Absolute when missing (rule 22), an error naming any other text.
+    Expected<CurveMode> mode() const;
     // Additive Blend Weight, default 1.0.
     float additive_blend_weight() const { return real("ab").value_or(1.0f); }
+};
+class Curve : public MutableView<ConstCurve> {
+  public:
+    using MutableView::MutableView;
+    void set_node_name(std::string_view v) { set_string("nn", v); }
+    void set_key_property(std::string_view v) { set_string("kp", v); }
+    void set_mode(CurveMode v) { set_string("m", curve_mode_name(v)); }
     void set_additive_blend_weight(float v) { set_real("ab", v); }
     void set_key_frames(std::span<const std::uint32_t> frames) {
-        node_->set(make_indices("kb", frames));
+        writable_->set(make_indices("kb", frames));
     }
-    void set_float_values(std::span<const float> v) { node_->set(make_array<float>("kv", v)); }
+    void set_float_values(std::span<const float> v) { writable_->set(make_array<float>("kv", v)); }
     void set_quaternion_values(std::span<const glm::vec4> v) {
-        node_->set(make_array<glm::vec4>("kv", v));
+        writable_->set(make_array<glm::vec4>("kv", v));
     }
     // Visibility keys: stored in the smallest of b/h/i.
-    void set_integer_values(std::span<const std::uint32_t> v) { node_->set(make_indices("kv", v)); }
+    void set_integer_values(std::span<const std::uint32_t> v) {
+        writable_->set(make_indices("kv", v));
+    }
 };
 
-class CurveModeOverride : public NodeView {
+class ConstCurveModeOverride : public ConstNodeView {
   public:
-    using NodeView::NodeView;
+    using ConstNodeView::ConstNodeView;
     std::optional<std::string_view> node_name() const { return string("nn"); }
-    void set_node_name(std::string_view v) { set_string("nn", v); }
-    std::optional<std::string_view> mode() const { return string("m"); }
-    void set_mode(std::string_view v) { set_string("m", v); }
+    // The stored `m` text; nullopt when missing.
+    std::optional<std::string_view> mode_name() const { return string("m"); }
+    // `m` as a CurveMode; nullopt when missing, an error naming any other text.
+    std::optional<Expected<CurveMode>> mode() const;
     bool override_translation() const { return flag("ot", false); }
     bool override_rotation() const { return flag("or", false); }
     bool override_scale() const { return flag("os", false); }
+};
+class CurveModeOverride : public MutableView<ConstCurveModeOverride> {
+  public:
+    using MutableView::MutableView;
+    void set_node_name(std::string_view v) { set_string("nn", v); }
+    void set_mode(CurveMode v) { set_string("m", curve_mode_name(v)); }
     void set_override_translation(bool v) { set_flag("ot", v); }
     void set_override_rotation(bool v) { set_flag("or", v); }
     void set_override_scale(bool v) { set_flag("os", v); }
 };
 
-class NotificationTrack : public NodeView {
+class ConstNotificationTrack : public ConstNodeView {
   public:
-    using NodeView::NodeView;
+    using ConstNodeView::ConstNodeView;
     std::optional<std::string_view> name() const { return string("n"); }
-    void set_name(std::string_view v) { set_string("n", v); }
     IndexView key_frames() const { return IndexView::of(node_->find("kb")); }
+};
+class NotificationTrack : public MutableView<ConstNotificationTrack> {
+  public:
+    using MutableView::MutableView;
+    void set_name(std::string_view v) { set_string("n", v); }
     void set_key_frames(std::span<const std::uint32_t> frames) {
-        node_->set(make_indices("kb", frames));
+        writable_->set(make_indices("kb", frames));
     }
 };
 
-class Animation : public NodeView {
+class ConstAnimation : public ConstNodeView {
   public:
-    using NodeView::NodeView;
+    using ConstNodeView::ConstNodeView;
     std::optional<std::string_view> name() const { return string("n"); }
-    void set_name(std::string_view v) { set_string("n", v); }
     std::optional<float> framerate() const { return real("fr"); }
-    void set_framerate(float v) { set_real("fr", v); }
     bool looping() const { return flag("lo", false); }
+    ConstSkeleton skeleton() const { return first_child<ConstSkeleton>(NodeId::Skeleton); }
+    std::vector<ConstCurve> curves() const { return children<ConstCurve>(NodeId::Curve); }
+    std::vector<ConstCurveModeOverride> curve_mode_overrides() const {
+        return children<ConstCurveModeOverride>(NodeId::CurveModeOverride);
+    }
+    std::vector<ConstNotificationTrack> notification_tracks() const {
+        return children<ConstNotificationTrack>(NodeId::NotificationTrack);
+    }
+};
+class Animation : public MutableView<ConstAnimation> {
+  public:
+    using MutableView::MutableView;
+    void set_name(std::string_view v) { set_string("n", v); }
+    void set_framerate(float v) { set_real("fr", v); }
     void set_looping(bool v) { set_flag("lo", v); }
     Skeleton skeleton() const { return first_child<Skeleton>(NodeId::Skeleton); }
     std::vector<Curve> curves() const { return children<Curve>(NodeId::Curve); }
@@ -464,9 +641,23 @@ class Animation : public NodeView {
     }
 };
 
-class Root : public NodeView {
+class ConstRoot : public ConstNodeView {
   public:
-    using NodeView::NodeView;
+    using ConstNodeView::ConstNodeView;
+    std::vector<ConstModel> models() const { return children<ConstModel>(NodeId::Model); }
+    std::vector<ConstAnimation> animations() const {
+        return children<ConstAnimation>(NodeId::Animation);
+    }
+    std::vector<ConstInstance> instances() const {
+        return children<ConstInstance>(NodeId::Instance);
+    }
+    std::vector<ConstMetadata> metadata() const {
+        return children<ConstMetadata>(NodeId::Metadata);
+    }
+};
+class Root : public MutableView<ConstRoot> {
+  public:
+    using MutableView::MutableView;
     std::vector<Model> models() const { return children<Model>(NodeId::Model); }
     std::vector<Animation> animations() const { return children<Animation>(NodeId::Animation); }
     std::vector<Instance> instances() const { return children<Instance>(NodeId::Instance); }

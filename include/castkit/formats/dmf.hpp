@@ -177,7 +177,7 @@ Expected<cast::Document> to_cast(const Model& model, const std::string& file, Di
 // Texture files are embedded from paths relative to options.base_directory when
 // options.side_files allows reading them (side_files.hpp); otherwise the texture is written
 // without an image, with a warning. O(size).
-Expected<Model> from_cast(cast::Document& document, Diagnostics& warnings,
+Expected<Model> from_cast(const cast::Document& document, Diagnostics& warnings,
                           const ConvertOptions& options = {});
 
 }  // namespace castkit::dmf

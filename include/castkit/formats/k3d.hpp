@@ -139,6 +139,6 @@ Expected<cast::Document> to_cast(const Model& model, const std::string& file,
                                  Diagnostics& warnings);
 // Converts the first Model and every Animation of a Cast document. Warnings name what K3D
 // cannot carry. O(document size).
-Expected<Model> from_cast(cast::Document& document, Diagnostics& warnings);
+Expected<Model> from_cast(const cast::Document& document, Diagnostics& warnings);
 
 }  // namespace castkit::k3d

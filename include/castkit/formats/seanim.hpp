@@ -134,6 +134,6 @@ Expected<void> write(const Animation& animation, const std::filesystem::path& pa
 cast::Document to_cast(const Animation& animation, Diagnostics& warnings);
 // The first Animation of a Cast document as SEAnim; warnings name what SEAnim cannot hold.
 // O(keys log keys) when translation components are keyed at different frames, else O(keys).
-Expected<Animation> from_cast(cast::Document& document, Diagnostics& warnings);
+Expected<Animation> from_cast(const cast::Document& document, Diagnostics& warnings);
 
 }  // namespace castkit::seanim

@@ -129,6 +129,6 @@ cast::Document to_cast(const Model& model, Diagnostics& warnings);
 // single-layer UV properties view the model's streams instead of copying them.
 cast::Document to_cast(Model&& model, Diagnostics& warnings);
 // The first Model of a Cast document as SEModel; warnings name what SEModel cannot hold. O(size).
-Expected<Model> from_cast(cast::Document& document, Diagnostics& warnings);
+Expected<Model> from_cast(const cast::Document& document, Diagnostics& warnings);
 
 }  // namespace castkit::semodel

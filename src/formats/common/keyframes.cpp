@@ -98,7 +98,7 @@ void add_component_curves(cast::Animation& animation, const std::string& node,
         std::vector<float> component(values.size());
         for (std::size_t i = 0; i < values.size(); ++i) component[i] = values[i][axis];
         curve.set_float_values(component);
-        curve.set_mode("absolute");
+        curve.set_mode(cast::CurveMode::Absolute);
     }
 }
 
@@ -166,7 +166,7 @@ Expected<void> add_curves(cast::Animation& animation, const NodeKeys& node,
         curve.set_key_property("rq");
         curve.set_key_frames(*frames);
         curve.set_quaternion_values(values);
-        curve.set_mode("absolute");
+        curve.set_mode(cast::CurveMode::Absolute);
     }
     return add_vec3_channel(animation, node, node.scales, "s", "scale", context, warnings);
 }
@@ -205,14 +205,14 @@ void warn(Diagnostics& warnings, const CurveContext& context, std::string messag
 
 }  // namespace
 
-std::vector<NodeKeys> collect_curves(const cast::Animation& animation,
+std::vector<NodeKeys> collect_curves(const cast::ConstAnimation& animation,
                                      const std::vector<std::pair<std::string, RestPose>>& rest,
                                      const CurveContext& context, Diagnostics& warnings) {
     static const std::map<std::string_view, int> kComponents = {{"tx", 0}, {"ty", 1}, {"tz", 2},
                                                                 {"sx", 3}, {"sy", 4}, {"sz", 5}};
     std::vector<Gathered> gathered;
     std::map<std::string, std::size_t, std::less<>> index;
-    for (const cast::Curve& curve : animation.curves()) {
+    for (const cast::ConstCurve& curve : animation.curves()) {
         std::string_view property = curve.key_property().value_or("");
         auto name = curve.node_name();
         if (property == "bs" || property == "vb") {
@@ -228,7 +228,7 @@ std::vector<NodeKeys> collect_curves(const cast::Animation& animation,
                              property));
             continue;
         }
-        if (auto mode = curve.mode(); mode && *mode != "absolute")
+        if (auto mode = curve.mode_name(); mode && *mode != "absolute")
             warn(warnings, context,
                  fmt::format("'{}' {} curve is {}; its keys are written as absolute "
                              "values",

@@ -62,7 +62,7 @@ struct RestPose {
 // have no key there (a missing component takes the rest pose). Curves that are not absolute,
 // blend-shape and visibility curves, overrides and notification tracks are reported as warnings
 // (their values are kept as absolute keys or dropped). O(keys · log keys).
-std::vector<NodeKeys> collect_curves(const cast::Animation& animation,
+std::vector<NodeKeys> collect_curves(const cast::ConstAnimation& animation,
                                      const std::vector<std::pair<std::string, RestPose>>& rest,
                                      const CurveContext& context, Diagnostics& warnings);
 

@@ -66,7 +66,7 @@ glm::mat4 trs_matrix(std::optional<glm::vec3> p, std::optional<glm::vec4> r,
 
 }  // namespace
 
-std::vector<glm::mat4> local_matrices(const std::vector<cast::Bone>& bones) {
+std::vector<glm::mat4> local_matrices(const std::vector<cast::ConstBone>& bones) {
     std::vector<glm::mat4> locals(bones.size(), glm::mat4(1.0f));
     std::vector<std::int32_t> parents(bones.size());
     for (std::size_t i = 0; i < bones.size(); ++i) parents[i] = bones[i].parent_index();
@@ -79,7 +79,7 @@ std::vector<glm::mat4> local_matrices(const std::vector<cast::Bone>& bones) {
     for (std::size_t i = 0; i < bones.size(); ++i)
         worlds[i] = trs_matrix(bones[i].world_position(), bones[i].world_rotation(), std::nullopt);
     for (std::size_t i = 0; i < bones.size(); ++i) {
-        const cast::Bone& bone = bones[i];
+        const cast::ConstBone& bone = bones[i];
         bool has_local = bone.local_position() || bone.local_rotation();
         bool has_world = bone.world_position() || bone.world_rotation();
         if (!has_local && has_world) {

@@ -30,7 +30,7 @@ cast::Bone add_bone(cast::Skeleton& skeleton, std::string_view name, std::int32_
 // Each bone's local matrix for plain parent·child multiplication: lp/lr/s (defaults 0, identity,
 // 1), with the parent's inverse scale folded in when segment scale compensation is on (rule 18);
 // bones that only have wp/wr get local = inverse(parent world)·world. O(bones).
-std::vector<glm::mat4> local_matrices(const std::vector<cast::Bone>& bones);
+std::vector<glm::mat4> local_matrices(const std::vector<cast::ConstBone>& bones);
 // World matrices from local matrices and parent indices (parents may come in any order;
 // out-of-range or cyclic parents count as roots). O(bones).
 std::vector<glm::mat4> world_matrices(const std::vector<glm::mat4>& locals,

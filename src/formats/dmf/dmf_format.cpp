@@ -18,11 +18,11 @@ Expected<cast::Document> to_document(Expected<dmf::Model> model, const ReadConte
     return document;
 }
 
-Expected<cast::Document> read_dmf(cast::Bytes bytes, const ReadContext& context) {
+Expected<cast::Document> read_dmf(const cast::SharedBytes& bytes, const ReadContext& context) {
     return to_document(dmf::read(bytes, context.name, context.warnings), context);
 }
 
-Expected<cast::Document> read_dmf_json(cast::Bytes bytes, const ReadContext& context) {
+Expected<cast::Document> read_dmf_json(const cast::SharedBytes& bytes, const ReadContext& context) {
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     return to_document(dmf::read_json(text, context.name, context.warnings), context);
 }
@@ -32,7 +32,7 @@ Expected<dmf::Model> to_model(const cast::Document& document, const WriteContext
     dmf::ConvertOptions options;
     options.base_directory = context.base;
     options.side_files = context.options.side_files;
-    return dmf::from_cast(readable(document), context.warnings, options);
+    return dmf::from_cast(document, context.warnings, options);
 }
 
 Expected<void> write_dmf(const cast::Document& document, Sink& sink, const WriteContext& context) {

@@ -28,7 +28,7 @@ constexpr std::size_t kMaxIndex16 = std::numeric_limits<std::int16_t>::max();
 
 class FromCast {
   public:
-    FromCast(cast::Document& document, Diagnostics& warnings, const ConvertOptions& options)
+    FromCast(const cast::Document& document, Diagnostics& warnings, const ConvertOptions& options)
         : document_(document),
           warnings_(warnings),
           report_(document.source_name, warnings),
@@ -45,13 +45,13 @@ class FromCast {
             --cut;  // keep UTF-8 whole
         return std::string(text.substr(0, cut));
     }
-    Expected<void> skeleton(const cast::Model& cast_model);
-    std::int16_t texture(const cast::File& file, const std::string& path);
-    void materials(const cast::Model& cast_model);
-    Expected<void> meshes(const cast::Model& cast_model);
-    Expected<void> animation(cast::Animation& animation, std::size_t index);
+    Expected<void> skeleton(const cast::ConstModel& cast_model);
+    std::int16_t texture(const cast::ConstFile& file, const std::string& path);
+    void materials(const cast::ConstModel& cast_model);
+    Expected<void> meshes(const cast::ConstModel& cast_model);
+    Expected<void> animation(cast::ConstAnimation& animation, std::size_t index);
 
-    cast::Document& document_;
+    const cast::Document& document_;
     Diagnostics& warnings_;
     formats::Reporter report_;
     const ConvertOptions& options_;
@@ -62,10 +62,10 @@ class FromCast {
     std::optional<std::uint16_t> default_material_;
 };
 
-Expected<void> FromCast::skeleton(const cast::Model& cast_model) {
-    cast::Skeleton skeleton = cast_model.skeleton();
+Expected<void> FromCast::skeleton(const cast::ConstModel& cast_model) {
+    cast::ConstSkeleton skeleton = cast_model.skeleton();
     if (!skeleton) return {};
-    std::vector<cast::Bone> bones = skeleton.bones();
+    std::vector<cast::ConstBone> bones = skeleton.bones();
     if (bones.size() > kMaxIndex16)
         return make_error(report_.error("model[0]/skeleton", "DMF holds at most 32767 bones"));
     std::vector<glm::mat4> locals = formats::local_matrices(bones);
@@ -92,7 +92,7 @@ Expected<void> FromCast::skeleton(const cast::Model& cast_model) {
     return {};
 }
 
-std::int16_t FromCast::texture(const cast::File& file, const std::string& path) {
+std::int16_t FromCast::texture(const cast::ConstFile& file, const std::string& path) {
     std::string file_path(file.path().value_or(""));
     if (auto it = texture_by_path_.find(file_path); it != texture_by_path_.end()) return it->second;
     if (model_.textures.size() >= kMaxIndex16) return -1;
@@ -142,11 +142,11 @@ std::int16_t FromCast::texture(const cast::File& file, const std::string& path) 
     return index;
 }
 
-void FromCast::materials(const cast::Model& cast_model) {
+void FromCast::materials(const cast::ConstModel& cast_model) {
     bool skinned = !model_.bones.empty();
-    std::vector<cast::Material> materials = cast_model.materials();
+    std::vector<cast::ConstMaterial> materials = cast_model.materials();
     for (std::size_t i = 0; i < materials.size() && i < kMaxIndex16; ++i) {
-        const cast::Material& m = materials[i];
+        const cast::ConstMaterial& m = materials[i];
         std::string path = fmt::format("model[0]/material[{}]", i);
         Material out = default_material(name(m.name().value_or(""), path), i, skinned);
         if (options_.original != nullptr)
@@ -162,10 +162,10 @@ void FromCast::materials(const cast::Model& cast_model) {
                     out = restored;
                     break;
                 }
-        if (cast::Color c = m.slot_color("diffuse"); c && c.rgba()) out.diffuse = *c.rgba();
-        if (cast::Color c = m.slot_color("emissive"); c && c.rgba()) out.emissive = *c.rgba();
-        if (cast::Color c = m.slot_color("specular"); c && c.rgba()) out.specular = *c.rgba();
-        cast::File file = m.slot_file("albedo");
+        if (cast::ConstColor c = m.slot_color("diffuse"); c && c.rgba()) out.diffuse = *c.rgba();
+        if (cast::ConstColor c = m.slot_color("emissive"); c && c.rgba()) out.emissive = *c.rgba();
+        if (cast::ConstColor c = m.slot_color("specular"); c && c.rgba()) out.specular = *c.rgba();
+        cast::ConstFile file = m.slot_file("albedo");
         if (!file) file = m.slot_file("diffuse");
         if (file && file.path().value_or("").empty())
             report_.warn(path,
@@ -173,7 +173,7 @@ void FromCast::materials(const cast::Model& cast_model) {
                          ".blend?); written without a texture");
         else if (file)
             out.texture = texture(file, path);
-        for (const cast::Material::Slot& slot : m.slots())
+        for (const cast::ConstMaterial::Slot& slot : m.slots())
             if (slot.name != "albedo" && slot.name != "diffuse" && slot.name != "emissive" &&
                 slot.name != "specular")
                 report_.warn(path, fmt::format("slot '{}' has no DMF field (dropped)", slot.name));
@@ -205,13 +205,13 @@ glm::u8vec4 to_bytes(const glm::vec4& rgba) {
     return out;
 }
 
-Expected<void> FromCast::meshes(const cast::Model& cast_model) {
+Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
     bool skinned = !model_.bones.empty();
     std::map<VertexKey, std::uint32_t> merged;
     bool trimmed = false;
-    std::vector<cast::Mesh> meshes = cast_model.meshes();
+    std::vector<cast::ConstMesh> meshes = cast_model.meshes();
     for (std::size_t m = 0; m < meshes.size(); ++m) {
-        const cast::Mesh& mesh = meshes[m];
+        const cast::ConstMesh& mesh = meshes[m];
         std::string path = fmt::format("model[0]/mesh[{}]", m);
         std::uint16_t material = 0;
         if (auto it = material_by_hash_.find(mesh.material_hash().value_or(0));
@@ -303,7 +303,7 @@ Expected<void> FromCast::meshes(const cast::Model& cast_model) {
     return {};
 }
 
-Expected<void> FromCast::animation(cast::Animation& cast_animation, std::size_t index) {
+Expected<void> FromCast::animation(cast::ConstAnimation& cast_animation, std::size_t index) {
     std::string path = fmt::format("animation[{}]", index);
     Animation out;
     out.name = name(cast_animation.name().value_or(""), path);
@@ -373,14 +373,14 @@ Expected<void> FromCast::animation(cast::Animation& cast_animation, std::size_t 
 }
 
 Expected<Model> FromCast::run() {
-    std::vector<cast::Model> models = document_.models();
-    if (const cast::Model* first = formats::single_model(models, report_, "DMF")) {
-        const cast::Model& cast_model = *first;
+    std::vector<cast::ConstModel> models = document_.models();
+    if (const cast::ConstModel* first = formats::single_model(models, report_, "DMF")) {
+        const cast::ConstModel& cast_model = *first;
         if (auto ok = skeleton(cast_model); !ok) return make_error(ok.error());
         materials(cast_model);
         if (auto ok = meshes(cast_model); !ok) return make_error(ok.error());
     }
-    std::vector<cast::Animation> animations = document_.animations();
+    std::vector<cast::ConstAnimation> animations = document_.animations();
     if (animations.size() > kMaxIndex16)
         return make_error(report_.error("", "DMF holds at most 32767 animations"));
     for (std::size_t i = 0; i < animations.size(); ++i)
@@ -390,7 +390,7 @@ Expected<Model> FromCast::run() {
 
 }  // namespace
 
-Expected<Model> from_cast(cast::Document& document, Diagnostics& warnings,
+Expected<Model> from_cast(const cast::Document& document, Diagnostics& warnings,
                           const ConvertOptions& options) {
     return FromCast(document, warnings, options).run();
 }

@@ -35,7 +35,7 @@ class ToCast {
   private:
     void skeleton(cast::Model& cast_model);
     Expected<void> materials(cast::Model& cast_model);
-    void meshes(cast::Model& cast_model);
+    Expected<void> meshes(cast::Model& cast_model);
     Expected<void> animations(cast::Root& root);
 
     const Model& model_;
@@ -131,7 +131,7 @@ CornerKey corner_key(const Face& face, int corner) {
             std::bit_cast<std::uint32_t>(face.colors[corner])};
 }
 
-void ToCast::meshes(cast::Model& cast_model) {
+Expected<void> ToCast::meshes(cast::Model& cast_model) {
     std::map<std::uint16_t, std::vector<std::size_t>> by_material;
     for (std::size_t i = 0; i < model_.faces.size(); ++i)
         by_material[model_.faces[i].material].push_back(i);
@@ -176,7 +176,9 @@ void ToCast::meshes(cast::Model& cast_model) {
         mesh.set_normals(normals);
         mesh.set_uv_layer(0, uvs);
         mesh.set_color_layer_packed(0, colors);
-        if (skinned) mesh.set_weights(4, weight_bones, weight_values);
+        if (skinned)
+            if (auto ok = mesh.set_weights(4, weight_bones, weight_values); !ok)
+                return make_error(report_.error(fmt::format("material[{}]", material), ok.error().message));
         mesh.set_faces(indices);
         if (has_material) mesh.set_material(materials_[material]);
     }
@@ -185,6 +187,7 @@ void ToCast::meshes(cast::Model& cast_model) {
         report_.warn(
             "vertices",
             fmt::format("{} vertices no face uses have no Cast equivalent (dropped)", unused));
+    return {};
 }
 
 Expected<void> ToCast::animations(cast::Root& root) {
@@ -247,7 +250,7 @@ Expected<cast::Document> ToCast::run() {
     cast::Model cast_model = root.add_model();
     skeleton(cast_model);
     if (auto ok = materials(cast_model); !ok) return make_error(ok.error());
-    meshes(cast_model);
+    if (auto ok = meshes(cast_model); !ok) return make_error(ok.error());
     if (auto ok = animations(root); !ok) return make_error(ok.error());
     return document;
 }

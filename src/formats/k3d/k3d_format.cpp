@@ -7,14 +7,14 @@
 namespace castkit::formats {
 namespace {
 
-Expected<cast::Document> read_k3d(cast::Bytes bytes, const ReadContext& context) {
+Expected<cast::Document> read_k3d(const cast::SharedBytes& bytes, const ReadContext& context) {
     auto model = k3d::read(bytes, context.name, context.warnings);
     if (!model) return make_error(model.error());
     return k3d::to_cast(*model, context.name, context.warnings);
 }
 
 Expected<void> write_k3d(const cast::Document& document, Sink& sink, const WriteContext& context) {
-    auto model = k3d::from_cast(readable(document), context.warnings);
+    auto model = k3d::from_cast(document, context.warnings);
     if (!model) return make_error(model.error());
     return write_serialised(sink, k3d::write_to_buffer(*model), context.name);
 }

@@ -19,27 +19,27 @@ namespace {
 
 class FromCast {
   public:
-    FromCast(cast::Document& document, Diagnostics& warnings)
+    FromCast(const cast::Document& document, Diagnostics& warnings)
         : document_(document), warnings_(warnings), report_(document.source_name, warnings) {}
 
     Expected<Model> run();
 
   private:
-    Expected<void> skeleton(const cast::Model& cast_model);
-    Expected<Submesh> mesh(const cast::Mesh& mesh, const std::string& path);
-    Expected<void> animation(cast::Animation& animation, const std::string& path);
+    Expected<void> skeleton(const cast::ConstModel& cast_model);
+    Expected<Submesh> mesh(const cast::ConstMesh& mesh, const std::string& path);
+    Expected<void> animation(cast::ConstAnimation& animation, const std::string& path);
 
-    cast::Document& document_;
+    const cast::Document& document_;
     Diagnostics& warnings_;
     formats::Reporter report_;
     Model model_;
-    std::vector<cast::Bone> cast_bones_;
+    std::vector<cast::ConstBone> cast_bones_;
     std::vector<std::int32_t> cast_to_bone_;  // Cast bone index → K3D bone index, -1 when none
     std::vector<std::pair<std::string, formats::RestPose>> rest_;
 };
 
-Expected<void> FromCast::skeleton(const cast::Model& cast_model) {
-    cast::Skeleton skeleton = cast_model.skeleton();
+Expected<void> FromCast::skeleton(const cast::ConstModel& cast_model) {
+    cast::ConstSkeleton skeleton = cast_model.skeleton();
     if (!skeleton) return {};
     cast_bones_ = skeleton.bones();
     if (cast_bones_.size() >= kInvalidId)
@@ -68,7 +68,7 @@ Expected<void> FromCast::skeleton(const cast::Model& cast_model) {
     }
     // Bones: every Cast bone with a world transform or a non-zero skin weight, in skeleton order.
     std::vector<bool> weighted(cast_bones_.size(), false);
-    for (const cast::Mesh& mesh : cast_model.meshes()) {
+    for (const cast::ConstMesh& mesh : cast_model.meshes()) {
         cast::IndexView ids = mesh.weight_bones();
         cast::ArrayView<float> values = mesh.weight_values();
         for (std::size_t i = 0; i < std::min(ids.size(), values.size()); ++i)
@@ -77,7 +77,7 @@ Expected<void> FromCast::skeleton(const cast::Model& cast_model) {
     std::vector<glm::mat4> worlds = formats::world_matrices(locals, parents);
     cast_to_bone_.assign(cast_bones_.size(), -1);
     for (std::size_t i = 0; i < cast_bones_.size(); ++i) {
-        const cast::Bone& bone = cast_bones_[i];
+        const cast::ConstBone& bone = cast_bones_[i];
         // A world castkit derived from the rest pose (k3d_to_cast.cpp) is not a bind pose.
         bool has_world = (bone.world_position() || bone.world_rotation()) &&
                          formats::integer_value(bone.node(), "k3d.noBind").value_or(0) == 0;
@@ -96,10 +96,10 @@ Expected<void> FromCast::skeleton(const cast::Model& cast_model) {
     return {};
 }
 
-Expected<Submesh> FromCast::mesh(const cast::Mesh& mesh, const std::string& path) {
+Expected<Submesh> FromCast::mesh(const cast::ConstMesh& mesh, const std::string& path) {
     Submesh out;
     out.name_id = model_.add_string(mesh.name().value_or(""));
-    cast::Material material = mesh.material();
+    cast::ConstMaterial material = mesh.material();
     if (material) out.material_name_id = model_.add_string(material.name().value_or(""));
     std::size_t n = mesh.vertex_count();
     out.vertices.resize(n);
@@ -172,7 +172,7 @@ Expected<Submesh> FromCast::mesh(const cast::Mesh& mesh, const std::string& path
     return out;
 }
 
-Expected<void> FromCast::animation(cast::Animation& cast_animation, const std::string& path) {
+Expected<void> FromCast::animation(cast::ConstAnimation& cast_animation, const std::string& path) {
     Animation out;
     out.name_id = model_.add_string(cast_animation.name().value_or(""));
     out.ticks_per_second = cast_animation.framerate().value_or(kDefaultRate);
@@ -203,10 +203,10 @@ Expected<void> FromCast::animation(cast::Animation& cast_animation, const std::s
 }
 
 Expected<Model> FromCast::run() {
-    std::vector<cast::Model> models = document_.models();
-    std::vector<cast::Mesh> meshes;
-    if (const cast::Model* first = formats::single_model(models, report_, "K3D")) {
-        const cast::Model& cast_model = *first;
+    std::vector<cast::ConstModel> models = document_.models();
+    std::vector<cast::ConstMesh> meshes;
+    if (const cast::ConstModel* first = formats::single_model(models, report_, "K3D")) {
+        const cast::ConstModel& cast_model = *first;
         if (auto skeleton = cast_model.skeleton();
             skeleton && (!skeleton.ik_handles().empty() || !skeleton.constraints().empty()))
             report_.warn("model[0]/skeleton",
@@ -221,7 +221,7 @@ Expected<Model> FromCast::run() {
         if (!submesh) return make_error(submesh.error());
         model_.submeshes.push_back(std::move(*submesh));
     }
-    std::vector<cast::Animation> animations = document_.animations();
+    std::vector<cast::ConstAnimation> animations = document_.animations();
     for (std::size_t i = 0; i < animations.size(); ++i)
         if (auto ok = animation(animations[i], fmt::format("animation[{}]", i)); !ok)
             return make_error(ok.error());
@@ -235,7 +235,7 @@ Expected<Model> FromCast::run() {
 
 }  // namespace
 
-Expected<Model> from_cast(cast::Document& document, Diagnostics& warnings) {
+Expected<Model> from_cast(const cast::Document& document, Diagnostics& warnings) {
     return FromCast(document, warnings).run();
 }
 

@@ -141,7 +141,8 @@ Expected<void> ToCast::mesh(cast::Model& cast_model, std::size_t index) {
                 bones[i * 4 + k] = bone_to_cast_[static_cast<std::size_t>(v.bone_ids[k])];
                 weights[i * 4 + k] = v.weights[k];
             }
-        mesh.set_weights(4, bones, weights);
+        if (auto ok = mesh.set_weights(4, bones, weights); !ok)
+            return make_error(report_.error(path, ok.error().message));
     }
     if (auto material_name = model_.string(submesh.material_name_id)) {
         auto it = materials_.find(*material_name);

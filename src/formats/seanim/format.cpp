@@ -7,7 +7,7 @@
 namespace castkit::formats {
 namespace {
 
-Expected<cast::Document> read_seanim(cast::Bytes bytes, const ReadContext& context) {
+Expected<cast::Document> read_seanim(const cast::SharedBytes& bytes, const ReadContext& context) {
     auto animation = seanim::parse(bytes, context.name, context.warnings);
     if (!animation) return make_error(animation.error());
     cast::Document document = seanim::to_cast(*animation, context.warnings);
@@ -17,7 +17,7 @@ Expected<cast::Document> read_seanim(cast::Bytes bytes, const ReadContext& conte
 
 Expected<void> write_seanim(const cast::Document& document, Sink& sink,
                             const WriteContext& context) {
-    auto animation = seanim::from_cast(readable(document), context.warnings);
+    auto animation = seanim::from_cast(document, context.warnings);
     if (!animation) return make_error(animation.error());
     return write_serialised(sink, seanim::write_to_buffer(*animation), context.name);
 }

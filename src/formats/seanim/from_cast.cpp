@@ -43,7 +43,7 @@ Channel channel_of(Slot slot) {
 
 class Builder {
 public:
-    Builder(cast::Animation in, Diagnostics& warnings) : in_(in), warnings_(warnings) {}
+    Builder(cast::ConstAnimation in, Diagnostics& warnings) : in_(in), warnings_(warnings) {}
     Expected<Animation> run();
 
 private:
@@ -52,24 +52,24 @@ private:
     }
     std::size_t bone(std::string_view name);
     void collect_curves();
-    Track track(const cast::Curve& curve, std::size_t width);
+    Track track(const cast::ConstCurve& curve, std::size_t width);
     void bone_keys();
     std::vector<Vec3Key> merge(std::size_t bone, Slot first, double fallback);
     void animation_type();
-    bool type_fits(std::uint8_t type, std::span<const cast::Curve> curves) const;
-    std::uint8_t best_type(std::span<const cast::Curve> curves) const;
+    bool type_fits(std::uint8_t type, std::span<const cast::ConstCurve> curves) const;
+    std::uint8_t best_type(std::span<const cast::ConstCurve> curves) const;
     void modifiers();
     void notes();
     void blend_shapes();
     void header();
 
-    cast::Animation in_;
+    cast::ConstAnimation in_;
     Diagnostics& warnings_;
     Animation out_;
     std::unordered_map<std::string, std::size_t> bone_index_;
-    std::vector<std::array<std::optional<cast::Curve>, kSlots>> slots_;
-    std::vector<cast::Curve> bone_curves_;
-    std::vector<cast::Curve> blend_curves_;
+    std::vector<std::array<std::optional<cast::ConstCurve>, kSlots>> slots_;
+    std::vector<cast::ConstCurve> bone_curves_;
+    std::vector<cast::ConstCurve> blend_curves_;
     std::vector<std::uint32_t> modifier_bones_;  // bones that got a modifier from an override
 };
 
@@ -87,7 +87,7 @@ void Builder::collect_curves() {
         for (std::string_view name : *names)
             if (!bone_index_.contains(std::string(name))) bone(name);
     std::size_t dropped_visibility = 0;
-    for (const cast::Curve& curve : in_.curves()) {
+    for (const cast::ConstCurve& curve : in_.curves()) {
         std::string_view kp = curve.key_property().value_or("");
         std::string_view nn = curve.node_name().value_or("");
         if (auto slot = slot_of(kp)) {
@@ -109,10 +109,10 @@ void Builder::collect_curves() {
     if (dropped_visibility > 0)
         warn(fmt::format("{} visibility (vb) curves dropped: SEAnim has no visibility keys",
                          dropped_visibility));
-    for (const cast::CurveModeOverride& o : in_.curve_mode_overrides()) bone(o.node_name().value_or(""));
+    for (const cast::ConstCurveModeOverride& o : in_.curve_mode_overrides()) bone(o.node_name().value_or(""));
 }
 
-Track Builder::track(const cast::Curve& curve, std::size_t width) {
+Track Builder::track(const cast::ConstCurve& curve, std::size_t width) {
     Track t;
     t.frames = curve.key_frames().to_vector();
     std::vector<float> floats;
@@ -184,22 +184,23 @@ void Builder::bone_keys() {
     }
 }
 
-bool Builder::type_fits(std::uint8_t type, std::span<const cast::Curve> curves) const {
-    for (const cast::Curve& curve : curves)
-        if (curve.mode().value_or("absolute") != curve_mode(type, channel_of(*slot_of(*curve.key_property()))))
+bool Builder::type_fits(std::uint8_t type, std::span<const cast::ConstCurve> curves) const {
+    for (const cast::ConstCurve& curve : curves)
+        if (curve.mode_name().value_or("absolute") !=
+            cast::curve_mode_name(curve_mode(type, channel_of(*slot_of(*curve.key_property())))))
             return false;
     return true;
 }
 
 // The type whose modes match the most curves; ties go to absolute, then relative, additive.
-std::uint8_t Builder::best_type(std::span<const cast::Curve> curves) const {
+std::uint8_t Builder::best_type(std::span<const cast::ConstCurve> curves) const {
     std::uint8_t best = 0;
     std::size_t best_score = 0;
     for (std::uint8_t type : {0, 2, 1}) {
         std::size_t score = 0;
-        for (const cast::Curve& curve : curves)
-            score += curve.mode().value_or("absolute") ==
-                     curve_mode(type, channel_of(*slot_of(*curve.key_property())));
+        for (const cast::ConstCurve& curve : curves)
+            score += curve.mode_name().value_or("absolute") ==
+                     cast::curve_mode_name(curve_mode(type, channel_of(*slot_of(*curve.key_property()))));
         if (score > best_score) {
             best = type;
             best_score = score;
@@ -226,13 +227,13 @@ void Builder::modifiers() {
         std::optional<std::uint32_t> stored;
         std::size_t j = i;
         for (; j < overrides.size() && overrides[j].node_name().value_or("") == nn; ++j) {
-            const cast::CurveModeOverride& o = overrides[j];
+            const cast::ConstCurveModeOverride& o = overrides[j];
             const bool flags[3] = {o.override_translation(), o.override_rotation(), o.override_scale()};
             bool overlap = false;
             for (int c = 0; c < 3; ++c) overlap |= flags[c] && modes[c].has_value();
             if (j > i && overlap) break;
             for (int c = 0; c < 3; ++c)
-                if (flags[c]) modes[c] = o.mode().value_or("absolute");
+                if (flags[c]) modes[c] = o.mode_name().value_or("absolute");
             if (!stored) stored = formats::integer_value(o.node(), "se.type");
         }
         i = j;
@@ -242,7 +243,8 @@ void Builder::modifiers() {
         }
         auto fits = [&](std::uint32_t type) {
             for (int c = 0; c < 3; ++c)
-                if (modes[c] && *modes[c] != curve_mode(static_cast<std::uint8_t>(type), static_cast<Channel>(c)))
+                if (modes[c] && *modes[c] != cast::curve_mode_name(curve_mode(static_cast<std::uint8_t>(type),
+                                                                                 static_cast<Channel>(c))))
                     return false;
             return true;
         };
@@ -263,7 +265,7 @@ void Builder::modifiers() {
     }
     // Bones whose curves disagree with the animation type get a modifier of their own.
     for (std::size_t b = 0; b < out_.bones.size(); ++b) {
-        std::vector<cast::Curve> curves;
+        std::vector<cast::ConstCurve> curves;
         for (const auto& slot : slots_[b])
             if (slot) curves.push_back(*slot);
         if (curves.empty() || type_fits(out_.header.type, curves)) continue;
@@ -282,7 +284,7 @@ void Builder::modifiers() {
 void Builder::notes() {
     std::vector<std::vector<std::uint32_t>> tracks;
     std::vector<std::string_view> names;
-    for (const cast::NotificationTrack& track : in_.notification_tracks()) {
+    for (const cast::ConstNotificationTrack& track : in_.notification_tracks()) {
         tracks.push_back(track.key_frames().to_vector());
         names.push_back(track.name().value_or(""));
     }
@@ -304,7 +306,7 @@ void Builder::notes() {
 }
 
 void Builder::blend_shapes() {
-    for (const cast::Curve& curve : blend_curves_) {
+    for (const cast::ConstCurve& curve : blend_curves_) {
         Track t = track(curve, 1);
         BlendShape& shape = out_.blend_shapes.emplace_back();
         shape.name = curve.node_name().value_or("");
@@ -422,7 +424,7 @@ Expected<Animation> Builder::run() {
 
 }  // namespace
 
-Expected<Animation> from_cast(cast::Document& document, Diagnostics& warnings) {
+Expected<Animation> from_cast(const cast::Document& document, Diagnostics& warnings) {
     auto animations = document.animations();
     if (animations.empty()) {
         return make_error(formats::diagnostic_at(

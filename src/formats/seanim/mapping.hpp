@@ -2,6 +2,7 @@
 // mapping of animation types to Cast curve modes (docs/seanim.md, "Curve modes").
 #pragma once
 
+#include <castkit/cast/nodes.hpp>
 #include <castkit/formats/seanim.hpp>
 
 #include <string_view>
@@ -13,7 +14,7 @@ enum class Channel { Translation, Rotation, Scale };
 // The Cast curve mode of a channel under SEAnim type `type`: absolute → absolute, additive →
 // additive, relative and delta → translation relative, rotation and scale absolute (the SE
 // importers' semantics); unknown types → absolute.
-std::string_view curve_mode(std::uint8_t type, Channel channel);
+cast::CurveMode curve_mode(std::uint8_t type, Channel channel);
 
 // The presence bits of the key kinds some bone has.
 std::uint8_t keyed_bits(const Animation& animation);

@@ -202,7 +202,7 @@ void Converter::vec3_curves(cast::Animation& out, const Bone& bone, const std::v
     }
     note_frames(keys.size());
     const cast::Property frames = cast::make_indices("kb", frames_);
-    const std::string_view mode = curve_mode(a_.header.type, channel);
+    const cast::CurveMode mode = curve_mode(a_.header.type, channel);
     for (int axis = 0; axis < 3; ++axis) {
         cast::Curve c = curve(out, bone.name, names[axis], frames);
         c.node().properties.emplace_back(cast::PropertyType::Float, "kv",
@@ -295,7 +295,7 @@ void Converter::blend_curves(cast::Animation& out) {
         }
         cast::Curve c = curve(out, shape.name, "bs", cast::make_indices("kb", frames_));
         c.node().set(formats::owned_array<float>("kv", weights));
-        c.set_mode("absolute");
+        c.set_mode(cast::CurveMode::Absolute);
         if (any_unused) c.node().set(cast::make_array<float>("se.yz", unused));
     }
 }

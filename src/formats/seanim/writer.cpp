@@ -130,12 +130,14 @@ std::size_t estimated_size(const Animation& a) {
 
 namespace detail {
 
-std::string_view curve_mode(std::uint8_t type, Channel channel) {
+cast::CurveMode curve_mode(std::uint8_t type, Channel channel) {
     switch (static_cast<AnimType>(type)) {
-        case AnimType::Additive: return "additive";
+        case AnimType::Additive: return cast::CurveMode::Additive;
         case AnimType::Relative:
-        case AnimType::Delta: return channel == Channel::Translation ? "relative" : "absolute";
-        default: return "absolute";
+        case AnimType::Delta:
+            return channel == Channel::Translation ? cast::CurveMode::Relative
+                                                   : cast::CurveMode::Absolute;
+        default: return cast::CurveMode::Absolute;
     }
 }
 

@@ -7,7 +7,7 @@
 namespace castkit::formats {
 namespace {
 
-Expected<cast::Document> read_semodel(cast::Bytes bytes, const ReadContext& context) {
+Expected<cast::Document> read_semodel(const cast::SharedBytes& bytes, const ReadContext& context) {
     auto model = semodel::parse(bytes, context.name, context.warnings);
     if (!model) return make_error(model.error());
     cast::Document document = semodel::to_cast(std::move(*model), context.warnings);
@@ -17,7 +17,7 @@ Expected<cast::Document> read_semodel(cast::Bytes bytes, const ReadContext& cont
 
 Expected<void> write_semodel(const cast::Document& document, Sink& sink,
                              const WriteContext& context) {
-    auto model = semodel::from_cast(readable(document), context.warnings);
+    auto model = semodel::from_cast(document, context.warnings);
     if (!model) return make_error(model.error());
     return write_serialised(sink, semodel::write_to_buffer(*model), context.name);
 }

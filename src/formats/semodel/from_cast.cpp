@@ -19,7 +19,7 @@ namespace {
 
 class Builder {
 public:
-    Builder(cast::Model in, Diagnostics& warnings) : in_(in), warnings_(warnings) {}
+    Builder(cast::ConstModel in, Diagnostics& warnings) : in_(in), warnings_(warnings) {}
     Expected<Model> run();
 
 private:
@@ -27,25 +27,25 @@ private:
         warnings_.push_back(formats::warning("", {}, std::move(message)));
     }
     void bones();
-    void mesh(const cast::Mesh& in, std::size_t index);
+    void mesh(const cast::ConstMesh& in, std::size_t index);
     void fill_streams();
     void materials();
     void header();
     void dropped();
 
-    cast::Model in_;
+    cast::ConstModel in_;
     Diagnostics& warnings_;
     Model out_;
-    std::vector<cast::Mesh> meshes_;
-    std::vector<cast::Material> materials_;
+    std::vector<cast::ConstMesh> meshes_;
+    std::vector<cast::ConstMaterial> materials_;
     std::uint8_t bone_blocks_ = 0;
     std::uint8_t mesh_streams_ = 0;
 };
 
 void Builder::bones() {
-    cast::Skeleton skeleton = in_.skeleton();
+    cast::ConstSkeleton skeleton = in_.skeleton();
     if (!skeleton) return;
-    for (const cast::Bone& in : skeleton.bones()) {
+    for (const cast::ConstBone& in : skeleton.bones()) {
         Bone& bone = out_.bones.emplace_back();
         bone.name = in.name().value_or("");
         bone.parent = in.parent_index();
@@ -68,7 +68,7 @@ void Builder::bones() {
     }
 }
 
-void Builder::mesh(const cast::Mesh& in, std::size_t index) {
+void Builder::mesh(const cast::ConstMesh& in, std::size_t index) {
     Mesh& mesh = out_.meshes.emplace_back();
     const std::size_t vertices = in.vertex_count();
     mesh.positions = in.positions().to_vector();
@@ -130,8 +130,8 @@ void Builder::mesh(const cast::Mesh& in, std::size_t index) {
     mesh.flags = static_cast<std::uint8_t>(formats::integer_value(in.node(), "se.flags").value_or(0));
     if (in.tangents().size() > 0) warn(fmt::format("mesh {}: SEModel has no tangents; dropped", index));
     if (in.name()) warn(fmt::format("mesh {}: SEModel meshes have no names; '{}' dropped", index, *in.name()));
-    if (in.skinning_method() != "linear")
-        warn(fmt::format("mesh {}: SEModel has no skinning method; '{}' dropped", index, in.skinning_method()));
+    if (in.skinning_method_name() != "linear")
+        warn(fmt::format("mesh {}: SEModel has no skinning method; '{}' dropped", index, in.skinning_method_name()));
 }
 
 // SEModel's stream flags are per file: meshes lacking a stream another mesh has get zeros.
@@ -161,12 +161,12 @@ void Builder::materials() {
     // `se.simple` sits on the Model: every other property of a Material is a slot to readers.
     auto simple = formats::byte_array(in_.node(), "se.simple");
     if (simple && simple->size() != materials_.size()) simple.reset();
-    for (const cast::Material& in : materials_) {
+    for (const cast::ConstMaterial& in : materials_) {
         Material& material = out_.materials.emplace_back();
         material.name = in.name().value_or("");
         material.simple = simple ? static_cast<std::uint8_t>((*simple)[out_.materials.size() - 1]) : 1;
         auto path = [&](std::string_view slot) {
-            cast::File file = in.slot_file(slot);
+            cast::ConstFile file = in.slot_file(slot);
             if (file && file.path().value_or("").empty())
                 warn(fmt::format("material '{}': slot '{}' has a File with an empty path (a "
                                  "texture packed in a .blend?); written without a map",
@@ -177,7 +177,7 @@ void Builder::materials() {
         material.diffuse = path(in.slot_file("diffuse") ? "diffuse" : "albedo");
         material.normal = path("normal");
         material.specular = path("specular");
-        for (const cast::Material::Slot& slot : in.slots())
+        for (const cast::ConstMaterial::Slot& slot : in.slots())
             if (slot.name != "diffuse" && slot.name != "normal" && slot.name != "specular" &&
                 !(slot.name == "albedo" && !in.slot_file("diffuse")))
                 warn(fmt::format("material '{}': SEModel has diffuse, normal and specular maps; slot "
@@ -185,9 +185,9 @@ void Builder::materials() {
     }
     for (std::size_t i = 0; i < out_.meshes.size(); ++i) {
         Mesh& mesh = out_.meshes[i];
-        const cast::Mesh& in = meshes_[i];
+        const cast::ConstMesh& in = meshes_[i];
         std::int32_t linked = -1;
-        if (cast::Material material = in.material())
+        if (cast::ConstMaterial material = in.material())
             for (std::size_t m = 0; m < materials_.size(); ++m)
                 if (materials_[m].hash() == material.hash()) linked = static_cast<std::int32_t>(m);
         if (linked >= 0 && mesh.uv_layer_count == 0)
@@ -258,7 +258,7 @@ void Builder::dropped() {
     };
     note(in_.hairs().size(), "hair nodes");
     note(in_.blend_shapes().size(), "blend shapes");
-    if (cast::Skeleton skeleton = in_.skeleton()) {
+    if (cast::ConstSkeleton skeleton = in_.skeleton()) {
         note(skeleton.ik_handles().size(), "IK handles");
         note(skeleton.constraints().size(), "constraints");
     }
@@ -279,7 +279,7 @@ Expected<Model> Builder::run() {
 
 }  // namespace
 
-Expected<Model> from_cast(cast::Document& document, Diagnostics& warnings) {
+Expected<Model> from_cast(const cast::Document& document, Diagnostics& warnings) {
     auto models = document.models();
     if (models.empty()) {
         return make_error(formats::diagnostic_at(

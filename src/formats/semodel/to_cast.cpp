@@ -60,16 +60,19 @@ void skeleton(const Model& m, cast::Model& out) {
         out.node().set(cast::make_integer("se.boneBlocks", cast::PropertyType::Byte, blocks & both));
 }
 
-// A property holding `values`: a view when the document keeps the model alive, else a copy.
+// A property holding `values`: a view keeping `owner` (the model) alive when there is one, else
+// a copy.
 template <class T>
-cast::Property stream(std::string name, cast::PropertyType type, const std::vector<T>& values, bool view) {
+cast::Property stream(std::string name, cast::PropertyType type, const std::vector<T>& values,
+                      const std::shared_ptr<const void>& owner) {
     auto bytes = std::as_bytes(std::span(values));
     const auto count = static_cast<std::uint32_t>(values.size());
-    if (view) return cast::Property(type, std::move(name), count, bytes);
+    if (owner) return cast::Property(type, std::move(name), count, cast::SharedBytes{bytes, owner});
     return cast::Property(type, std::move(name), count, std::vector<std::byte>(bytes.begin(), bytes.end()));
 }
 
-cast::Mesh mesh(const Model& m, const Mesh& in, cast::Model& out, bool view) {
+cast::Mesh mesh(const Model& m, const Mesh& in, cast::Model& out,
+               const std::shared_ptr<const void>& view) {
     cast::Mesh mesh = out.add_mesh();
     cast::Node& node = mesh.node();
     const std::size_t vertices = in.positions.size();
@@ -135,8 +138,7 @@ void material(const Material& in, cast::Material& material) {
 
 cast::Document convert(const Model& m, std::shared_ptr<const Model> owner) {
     cast::Document document;
-    const bool view = owner != nullptr;
-    if (view) document.retain(std::move(owner));
+    const std::shared_ptr<const void> view = std::move(owner);
     cast::Root root = document.add_root();
     cast::Model model = root.add_model();
     model_properties(m, model.node());

@@ -1,5 +1,7 @@
 #include "scene.hpp"
 
+#include <gtest/gtest.h>
+
 #include <glm/gtc/constants.hpp>
 
 namespace castkit::test {
@@ -55,7 +57,7 @@ Scene::Scene() {
     mesh.set_uv_layer(0, uvs);
     mesh.set_color_layer_packed(0, colors);
     mesh.set_faces(faces);
-    mesh.set_weights(2, weight_bones, weight_values);
+    EXPECT_TRUE(mesh.set_weights(2, weight_bones, weight_values));
     mesh.set_material(material);
 
     blend_shape = model.add_blend_shape();
@@ -83,7 +85,7 @@ Scene::Scene() {
     rotation_curve.set_key_frames(two_keys);
     const std::vector<glm::vec4> rotations{{0, 0, 0, 1}, {0, 0.6f, 0, 0.8f}};
     rotation_curve.set_quaternion_values(rotations);
-    rotation_curve.set_mode("absolute");
+    rotation_curve.set_mode(cast::CurveMode::Absolute);
     translation_curve = animation.add_curve();
     translation_curve.set_node_name("Head");  // matches bone "head" case-insensitively (rule 24)
     translation_curve.set_key_property("tx");
@@ -91,24 +93,24 @@ Scene::Scene() {
     translation_curve.set_key_frames(three_keys);
     const std::vector<float> offsets{0.0f, 0.5f, 1.0f};
     translation_curve.set_float_values(offsets);
-    translation_curve.set_mode("relative");
+    translation_curve.set_mode(cast::CurveMode::Relative);
     visibility_curve = animation.add_curve();
     visibility_curve.set_node_name("head");
     visibility_curve.set_key_property("vb");
     visibility_curve.set_key_frames(two_keys);
     const std::vector<std::uint32_t> visible{1, 0};
     visibility_curve.set_integer_values(visible);
-    visibility_curve.set_mode("absolute");
+    visibility_curve.set_mode(cast::CurveMode::Absolute);
     shape_curve = animation.add_curve();
     shape_curve.set_node_name("smile");
     shape_curve.set_key_property("bs");
     shape_curve.set_key_frames(two_keys);
     const std::vector<float> weights{0.0f, 1.0f};
     shape_curve.set_float_values(weights);
-    shape_curve.set_mode("additive");
+    shape_curve.set_mode(cast::CurveMode::Additive);
     mode_override = animation.add_curve_mode_override();
     mode_override.set_node_name("spine");
-    mode_override.set_mode("additive");
+    mode_override.set_mode(cast::CurveMode::Additive);
     mode_override.set_override_rotation(true);
     notification_track = animation.add_notification_track();
     notification_track.set_name("footstep");
@@ -126,7 +128,7 @@ Scene::Scene() {
 
     metadata = root.add_metadata();
     metadata.set_author("castkit tests");
-    metadata.set_up_axis("y");
+    metadata.set_up_axis(cast::Axis::Y);
 }
 
 Diagnostics check(const Document& document, const ValidateOptions& options) {

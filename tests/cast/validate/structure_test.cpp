@@ -140,7 +140,7 @@ TEST(ValidateProperties, NamesAndStringsAreUtf8) {
 
 TEST(ValidateProperties, EnumValueMustBeAllowed) {
     Scene scene;
-    scene.mesh.set_skinning_method("dual");
+    scene.mesh.set_string("sm", "dual");
     auto findings = check(scene.document);
     ASSERT_TRUE(only(findings, "property.enum"));
     EXPECT_EQ(findings[0].message, "'sm' is 'dual'; allowed: linear, quaternion");
@@ -153,11 +153,11 @@ TEST(ValidateProperties, EveryEnumIsChecked) {
         breaker(scene);
         return check(scene.document);
     };
-    EXPECT_TRUE(only(broken([](Scene& s) { s.rotation_curve.set_mode("absolut"); }), "property.enum"));
-    EXPECT_TRUE(only(broken([](Scene& s) { s.mode_override.set_mode("overwrite"); }), "property.enum"));
+    EXPECT_TRUE(only(broken([](Scene& s) { s.rotation_curve.set_string("m", "absolut"); }), "property.enum"));
+    EXPECT_TRUE(only(broken([](Scene& s) { s.mode_override.set_string("m", "overwrite"); }), "property.enum"));
     EXPECT_TRUE(only(broken([](Scene& s) { s.constraint.set_constraint_type("aim"); }), "property.enum"));
-    EXPECT_TRUE(only(broken([](Scene& s) { s.tint.set_color_space("rec709"); }), "property.enum"));
-    EXPECT_TRUE(only(broken([](Scene& s) { s.metadata.set_up_axis("Y"); }), "property.enum"));
+    EXPECT_TRUE(only(broken([](Scene& s) { s.tint.set_string("cs", "rec709"); }), "property.enum"));
+    EXPECT_TRUE(only(broken([](Scene& s) { s.metadata.set_string("up", "Y"); }), "property.enum"));
     EXPECT_TRUE(only(broken([](Scene& s) { s.material.set_type("phong"); }), "property.enum"));
     // An unknown key property is only an enum finding: the value type cannot be judged.
     EXPECT_TRUE(only(broken([](Scene& s) { s.translation_curve.set_key_property("tw"); }), "property.enum"));
