@@ -48,7 +48,7 @@ Document every_property_type_document() {
     static const std::byte tail[] = {std::byte{0x71}, std::byte{0x71}, std::byte{2},   std::byte{0},
                                      std::byte{1},    std::byte{0},    std::byte{0},   std::byte{0},
                                      std::byte{'z'},  std::byte{'z'},  std::byte{0xAB}};
-    opaque.opaque = tail;
+    opaque.opaque = SharedBytes{Bytes(tail), nullptr};  // static bytes, borrowed
     opaque.opaque_property_count = 1;
     opaque.opaque_child_count = 0;
     return document;

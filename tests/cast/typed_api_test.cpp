@@ -111,7 +111,7 @@ TEST(TypedApi, MaterialNodesRoundTrip) {
     EXPECT_EQ(slots[1].name, "diffuse");
     EXPECT_EQ(material.slot_file("albedo").path(), "textures/skin_albedo.png");
     EXPECT_FALSE(material.slot_color("albedo"));  // a File, not a Color
-    Color tint = material.slot_color("diffuse");
+    ConstColor tint = material.slot_color("diffuse");
     ASSERT_TRUE(tint);
     EXPECT_EQ(tint.name(), "tint");
     EXPECT_EQ(tint.color_space_name(), "linear");

@@ -14,7 +14,7 @@ namespace {
 
 using namespace castkit::cast;
 
-PropertyType stored_type(const NodeView& view, std::string_view name) {
+PropertyType stored_type(const ConstNodeView& view, std::string_view name) {
     const Property* p = view.node().find(name);
     EXPECT_NE(p, nullptr) << name;
     return p != nullptr ? p->type() : PropertyType::String;
