@@ -150,7 +150,27 @@ V resolve(const Node* scope, std::optional<std::uint64_t> hash, NodeId kind) {
         if (child->hash == *hash && child->is(kind)) return V(child.get(), scope);
     return V();
 }
+
+// resolve() for mutable views: the found node is writable and draws hashes from `hashes`.
+template <class V>
+V resolve_writable(Node* scope, std::optional<std::uint64_t> hash, NodeId kind,
+                   HashCounter* hashes) {
+    if (!hash || scope == nullptr) return V();
+    for (auto& child : scope->children)
+        if (child->hash == *hash && child->is(kind)) return V(child.get(), scope, hashes);
+    return V();
+}
 }  // namespace
+
+File Material::slot_file(std::string_view slot) const {
+    return resolve_writable<File>(writable_, slot_hash(slot), NodeId::File, hashes_);
+}
+Color Material::slot_color(std::string_view slot) const {
+    return resolve_writable<Color>(writable_, slot_hash(slot), NodeId::Color, hashes_);
+}
+Material Mesh::material() const {
+    return resolve_writable<Material>(writable_parent_, material_hash(), NodeId::Material, hashes_);
+}
 
 ConstFile ConstInstance::reference_file() const {
     return resolve<ConstFile>(node_, reference_file_hash(), NodeId::File);

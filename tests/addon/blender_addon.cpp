@@ -15,7 +15,7 @@ class Checker {
 
     // The add-on reads the property `name` and indexes or converts its values: it must exist
     // with one of the types cast.py would give it and hold at least `count` elements.
-    void need(const cast::NodeView& view, const std::string& at, std::string_view name,
+    void need(const cast::ConstNodeView& view, const std::string& at, std::string_view name,
               std::initializer_list<PropertyType> types, std::size_t count = 1) {
         const cast::Property* p = view.node().find(name);
         if (p == nullptr) {
@@ -156,7 +156,7 @@ std::vector<std::string> blender_addon_failures(cast::Document& document) {
         for (std::size_t i = 0; i < instances.size(); ++i) {
             has_instances = true;
             // ReferenceFile().Path(): a File child of the Instance with a path.
-            cast::File file = instances[i].reference_file();
+            cast::ConstFile file = instances[i].reference_file();
             if (!file || !file.path())
                 check.failures.push_back(
                     fmt::format("{}/instance[{}]: 'rf' names no File with a path", at, i));

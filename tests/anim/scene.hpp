@@ -89,7 +89,7 @@ public:
         ASSERT_TRUE(s.has_value()) << s.error().to_string();
         compiled_skeleton = std::move(*s);
         auto a = anim::build_animation(animation, compiled_skeleton, anim::binding_targets(model),
-                                       reports);
+                                       reports, &document);
         ASSERT_TRUE(a.has_value()) << a.error().to_string();
         compiled = std::move(*a);
     }

@@ -59,7 +59,7 @@ TEST(Visibility, RelativeZeroKeyHidesTheMeshInBake) {
         if (curve.key_property() == "vb") lid = curve;
     ASSERT_TRUE(lid.has_value());
     EXPECT_EQ(lid->node_name(), "lid");
-    EXPECT_EQ(lid->mode(), "absolute");
+    EXPECT_EQ(lid->mode_name(), "absolute");
     const std::vector<std::uint32_t> frames = lid->key_frames().to_vector();
     const std::vector<std::uint32_t> values = lid->integer_values().to_vector();
     ASSERT_EQ(frames.size(), values.size());

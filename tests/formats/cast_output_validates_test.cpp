@@ -146,7 +146,7 @@ cast::Document generated_scene() {
     mesh.set_normals(normals);
     mesh.set_uv_layer(0, uvs);
     mesh.set_faces(faces);
-    mesh.set_weights(1, weight_bones, weight_values);
+    EXPECT_TRUE(mesh.set_weights(1, weight_bones, weight_values));
     mesh.set_material(material);
     for (int a = 0; a < 3; ++a) {
         cast::Animation animation = root.add_animation();
@@ -164,7 +164,7 @@ cast::Document generated_scene() {
                 const float base = kp[0] == 's' ? 1.0f : 0.0f;
                 const std::vector<float> values = {base, base + 0.5f, base};
                 curve.set_float_values(values);
-                curve.set_mode("absolute");
+                curve.set_mode(cast::CurveMode::Absolute);
             }
             cast::Curve rotation = animation.add_curve();
             rotation.set_node_name(name);
@@ -172,7 +172,7 @@ cast::Document generated_scene() {
             rotation.set_key_frames(frames);
             const std::vector<glm::vec4> quats = {{0, 0, 0, 1}, {0, 0.6f, 0, 0.8f}, {0, 0, 0, 1}};
             rotation.set_quaternion_values(quats);
-            rotation.set_mode("absolute");
+            rotation.set_mode(cast::CurveMode::Absolute);
         }
         cast::NotificationTrack track = animation.add_notification_track();
         track.set_name(long_name("event", static_cast<std::size_t>(a)));

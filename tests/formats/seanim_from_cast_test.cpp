@@ -13,7 +13,7 @@ namespace {
 
 cast::Curve add_curve(cast::Animation& animation, std::string_view bone, std::string_view kp,
                       std::vector<std::uint32_t> frames, std::vector<float> values,
-                      std::string_view mode = "absolute") {
+                      cast::CurveMode mode = cast::CurveMode::Absolute) {
     cast::Curve curve = animation.add_curve();
     curve.set_node_name(bone);
     curve.set_key_property(kp);
@@ -24,7 +24,7 @@ cast::Curve add_curve(cast::Animation& animation, std::string_view bone, std::st
 }
 
 cast::Curve add_rotation(cast::Animation& animation, std::string_view bone, std::vector<std::uint32_t> frames,
-                         std::vector<glm::vec4> values, std::string_view mode = "absolute") {
+                         std::vector<glm::vec4> values, cast::CurveMode mode = cast::CurveMode::Absolute) {
     cast::Curve curve = animation.add_curve();
     curve.set_node_name(bone);
     curve.set_key_property("rq");
@@ -140,9 +140,9 @@ TEST(CastToSEAnim, WhatSEAnimCannotHoldIsNamed) {
 TEST(CastToSEAnim, CurveModesBecomeTheTypeAndModifiers) {
     cast::Document document;
     cast::Animation animation = document.add_root().add_animation();
-    for (const char* kp : {"tx", "ty", "tz"}) add_curve(animation, "root", kp, {0}, {1}, "relative");
-    add_rotation(animation, "root", {0}, {{0, 0, 0, 1}}, "absolute");
-    for (const char* kp : {"tx", "ty", "tz"}) add_curve(animation, "arm", kp, {0}, {1}, "additive");
+    for (const char* kp : {"tx", "ty", "tz"}) add_curve(animation, "root", kp, {0}, {1}, cast::CurveMode::Relative);
+    add_rotation(animation, "root", {0}, {{0, 0, 0, 1}}, cast::CurveMode::Absolute);
+    for (const char* kp : {"tx", "ty", "tz"}) add_curve(animation, "arm", kp, {0}, {1}, cast::CurveMode::Additive);
     Diagnostics warnings;
     auto result = seanim::from_cast(document, warnings);
     ASSERT_TRUE(result);

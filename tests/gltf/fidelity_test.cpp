@@ -140,7 +140,7 @@ TEST_F(GltfFidelity, ValidatorWarnsAboutCurvesThatMoveNothing) {
     curve.set_key_property("tx");
     curve.set_key_frames(std::vector<std::uint32_t>{0, 10});
     curve.set_float_values(std::vector<float>{0.0f, 1.0f});
-    curve.set_mode("absolute");
+    curve.set_mode(cast::CurveMode::Absolute);
     EXPECT_TRUE(has_rule(cast::validate(document), "animation.unbound-curve"));
     CommandResult rules = run_cli("validate --list-rules");
     EXPECT_NE(rules.out.find("animation.unbound-curve"), std::string::npos);

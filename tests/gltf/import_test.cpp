@@ -217,7 +217,7 @@ TEST_F(GltfImport, AnimationsKeepWholeFrameKeysAndResampleTheRest) {
     auto curve = [&](std::string_view node, std::string_view kp) {
         for (const cast::ConstCurve& c : animation.curves())
             if (c.node_name() == node && c.key_property() == kp) return c;
-        return cast::Curve();
+        return cast::ConstCurve();
     };
     // 0.1 s at 30 fps is frame 3: LINEAR keys on whole frames stay as they are.
     EXPECT_EQ(curve("a", "ty").key_frames().to_vector(), (std::vector<std::uint32_t>{0, 3}));

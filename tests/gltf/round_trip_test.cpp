@@ -14,7 +14,7 @@ namespace {
 // Per vertex, bone name → weight (normalised, zero weights and repeats merged).
 std::vector<std::map<std::string, float>> weights_by_name(const cast::ConstModel& model,
                                                           const cast::ConstMesh& mesh) {
-    std::vector<cast::Bone> bones = model.skeleton().bones();
+    std::vector<cast::ConstBone> bones = model.skeleton().bones();
     const std::uint32_t influences = mesh.max_weight_influence();
     std::vector<std::map<std::string, float>> out(mesh.vertex_count());
     for (std::size_t v = 0; v < out.size(); ++v) {

@@ -244,6 +244,9 @@ class Material : public MutableView<ConstMaterial> {
     std::vector<Color> colors() const { return children<Color>(NodeId::Color); }
     File add_file() { return add<File>(NodeId::File); }
     Color add_color() { return add<Color>(NodeId::Color); }
+    // The File or Color child a slot links to, writable (either view may be empty).
+    File slot_file(std::string_view slot) const;
+    Color slot_color(std::string_view slot) const;
 };
 
 // How a Mesh's weights deform it (`sm`).
@@ -309,6 +312,8 @@ class Mesh : public MutableView<ConstMesh> {
         set_string("sm", v == SkinningMethod::Quaternion ? "quaternion" : "linear");
     }
     void set_material(const ConstMaterial& material) { set_hash_link("m", material.hash()); }
+    // The Material of the same Model that `m` names, writable.
+    Material material() const;
 };
 
 class ConstHair : public ConstNodeView {
