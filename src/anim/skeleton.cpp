@@ -27,9 +27,20 @@ Transform decompose(const glm::mat4& matrix) {
     out.scale = glm::vec3(glm::length(basis[0]), glm::length(basis[1]), glm::length(basis[2]));
     // A mirroring matrix cannot be a rotation times positive scales: put the sign on x.
     if (glm::determinant(basis) < 0.0f) out.scale.x = -out.scale.x;
-    for (int axis = 0; axis < 3; ++axis)
-        if (out.scale[axis] != 0.0f) basis[axis] /= out.scale[axis];
+    int zero_axes = 0, zero_axis = 0;
+    for (int axis = 0; axis < 3; ++axis) {
+        if (out.scale[axis] != 0.0f) {
+            basis[axis] /= out.scale[axis];
+        } else {
+            ++zero_axes;
+            zero_axis = axis;
+        }
+    }
+    if (zero_axes > 1) return out;  // no rotation can be told from one direction or none
+    if (zero_axes == 1)
+        basis[zero_axis] = glm::cross(basis[(zero_axis + 1) % 3], basis[(zero_axis + 2) % 3]);
     out.rotation = glm::normalize(glm::quat_cast(basis));
+    if (out.rotation.w < 0.0f) out.rotation = -out.rotation;
     return out;
 }
 

@@ -138,8 +138,8 @@ struct SceneWriter {
 // What an import carried in the Metadata `gltf` property (docs/gltf.md): default morph weights
 // and material settings.
 void read_carried(const cast::Document& document, detail::Exporter& exporter) {
-    for (const cast::Root& root : const_cast<cast::Document&>(document).root_nodes())
-        for (const cast::Metadata& metadata : root.metadata()) {
+    for (const cast::ConstRoot& root : document.root_nodes())
+        for (const cast::ConstMetadata& metadata : root.metadata()) {
             const auto text = metadata.string("gltf");
             if (!text) continue;
             const nlohmann::json carried = nlohmann::json::parse(*text, nullptr, false);

@@ -33,6 +33,28 @@ TEST(WorldTransform, DecomposeInvertsToMatrix) {
     expect_same_rotation(back.rotation, cast::xyzw_from_quat(t.rotation));
 }
 
+// One decomposition for every importer (glTF, DMF, K3D used to have two, which disagreed on the
+// quaternion's sign and on zero scales): the same matrix gives the same quaternion, w >= 0.
+TEST(WorldTransform, DecomposeGivesOneQuaternionPerRotation) {
+    // 200° about z: glm's quat_cast of this matrix gives (0, 0, 0.98, -0.17), w < 0.
+    const glm::vec4 turn = axis_angle_xyzw({0, 0, 1}, 200.0f);
+    const anim::Transform back =
+        anim::decompose(anim::to_matrix({{0, 0, 0}, cast::quat_from_xyzw(turn), {1, 1, 1}}));
+    EXPECT_GE(back.rotation.w, 0.0f);
+    expect_same_rotation(back.rotation, turn);
+}
+
+// A zero-scale axis (a bone scaled flat) keeps the rotation the other two axes show.
+TEST(WorldTransform, DecomposeKeepsTheRotationOfAFlattenedAxis) {
+    const glm::vec4 turn = axis_angle_xyzw({0, 0, 1}, 90.0f);
+    const glm::mat4 flat = anim::to_matrix({{1, 2, 3}, cast::quat_from_xyzw(turn), {0, 2, 1}});
+    const anim::Transform back = anim::decompose(flat);
+    expect_vec3(back.scale, {0, 2, 1});
+    expect_same_rotation(back.rotation, turn);
+    const glm::mat4 again = anim::to_matrix(back);
+    for (int c = 0; c < 4; ++c) expect_vec3(glm::vec3(again[c]), glm::vec3(flat[c]));
+}
+
 // Parent scaled 2 at the origin, child at lp (1, 0, 0): the child's position follows the
 // parent's scale (world x = 2), its size does not (world scale 1).
 TEST(WorldTransform, Rule18SegmentScaleCompensateIsTheDefault) {

@@ -30,9 +30,12 @@ struct Transform {
 glm::mat4 to_matrix(const Transform& transform);
 
 // Translation, rotation and scale of an affine matrix: the scale is each basis column's length
-// (x negated when the matrix mirrors), the rotation that of the normalised columns. Exact for
-// matrices without shear; with shear (non-uniform scale under rotation and no compensation)
-// the rotation is the nearest one to the sheared basis. A few dozen operations.
+// (x negated when the matrix mirrors), the rotation that of the normalised columns, with w >= 0
+// so that equal matrices give equal quaternions. A zero-scale axis takes the direction that
+// completes the other two into a right-handed basis (identity rotation when two or more axes are
+// zero). Exact for matrices without shear; with shear (non-uniform scale under rotation and no
+// compensation) the rotation is the nearest one to the sheared basis. The one decomposition
+// every importer and exporter uses. A few dozen operations.
 Transform decompose(const glm::mat4& matrix);
 
 class Skeleton {

@@ -5,33 +5,8 @@
 
 namespace castkit::formats {
 
-Trs decompose(const glm::mat4& matrix) {
-    Trs trs;
-    trs.translation = glm::vec3(matrix[3]);
-    glm::vec3 x(matrix[0]), y(matrix[1]), z(matrix[2]);
-    trs.scale = glm::vec3(glm::length(x), glm::length(y), glm::length(z));
-    if (glm::dot(glm::cross(x, y), z) < 0.0f) trs.scale.x = -trs.scale.x;
-    glm::mat3 rotation(trs.scale.x != 0.0f ? x / trs.scale.x : glm::vec3(1, 0, 0),
-                       trs.scale.y != 0.0f ? y / trs.scale.y : glm::vec3(0, 1, 0),
-                       trs.scale.z != 0.0f ? z / trs.scale.z : glm::vec3(0, 0, 1));
-    trs.rotation = glm::normalize(glm::quat_cast(rotation));
-    // One sign per rotation: w >= 0, so equal matrices give equal quaternions.
-    if (trs.rotation.w < 0.0f) trs.rotation = -trs.rotation;
-    return trs;
-}
-
-glm::mat4 compose(const Trs& trs) {
-    glm::mat4 rotation = glm::mat4_cast(trs.rotation);
-    glm::mat4 out(1.0f);
-    out[0] = rotation[0] * trs.scale.x;
-    out[1] = rotation[1] * trs.scale.y;
-    out[2] = rotation[2] * trs.scale.z;
-    out[3] = glm::vec4(trs.translation, 1.0f);
-    return out;
-}
-
 bool is_trs(const glm::mat4& matrix, float tolerance) {
-    glm::mat4 back = compose(decompose(matrix));
+    glm::mat4 back = anim::to_matrix(anim::decompose(matrix));
     for (int c = 0; c < 4; ++c)
         for (int r = 0; r < 4; ++r)
             if (std::abs(back[c][r] - matrix[c][r]) >
@@ -45,7 +20,7 @@ cast::Bone add_bone(cast::Skeleton& skeleton, std::string_view name, std::int32_
     cast::Bone bone = skeleton.add_bone();
     bone.set_name(name);
     bone.set_parent_index(parent);
-    Trs trs = decompose(local);
+    const anim::Transform trs = anim::decompose(local);
     bone.set_local_position(trs.translation);
     bone.set_local_rotation(cast::xyzw_from_quat(trs.rotation));
     bone.set_scale(trs.scale);
@@ -57,11 +32,11 @@ namespace {
 
 glm::mat4 trs_matrix(std::optional<glm::vec3> p, std::optional<glm::vec4> r,
                      std::optional<glm::vec3> s) {
-    Trs trs;
+    anim::Transform trs;
     if (p) trs.translation = *p;
     if (r) trs.rotation = glm::normalize(cast::quat_from_xyzw(*r));
     if (s) trs.scale = *s;
-    return compose(trs);
+    return anim::to_matrix(trs);
 }
 
 }  // namespace

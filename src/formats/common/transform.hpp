@@ -1,7 +1,8 @@
-// Matrix ↔ position/rotation/scale for formats that store bone matrices (K3D, DMF), and the Cast
-// bone transforms they map to (rule 18).
+// The Cast bone transforms that formats storing bone matrices (K3D, DMF) map to (rule 18);
+// matrices split and join with anim::decompose and anim::to_matrix, as everywhere else.
 #pragma once
 
+#include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat4x4.hpp>
@@ -9,17 +10,7 @@
 
 namespace castkit::formats {
 
-struct Trs {
-    glm::vec3 translation{0.0f};
-    glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
-    glm::vec3 scale{1.0f};
-};
-
-// Splits an affine column-major matrix into T·R·S; a negative determinant flips X scale. O(1).
-Trs decompose(const glm::mat4& matrix);
-// T·R·S as a column-major matrix. O(1).
-glm::mat4 compose(const Trs& trs);
-// True when compose(decompose(m)) equals m within `tolerance` per element (no shear).
+// True when to_matrix(decompose(m)) equals m within `tolerance` per element (no shear).
 bool is_trs(const glm::mat4& matrix, float tolerance = 1e-5f);
 
 // Adds a Bone with name, parent and the local matrix decomposed into lp/lr/s; segment scale

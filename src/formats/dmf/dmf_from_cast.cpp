@@ -84,7 +84,7 @@ Expected<void> FromCast::skeleton(const cast::ConstModel& cast_model) {
         bone.parent = static_cast<std::int16_t>(parent);
         bone.matrix = locals[i];
         model_.bones.push_back(std::move(bone));
-        formats::Trs trs = formats::decompose(locals[i]);
+        anim::Transform trs = anim::decompose(locals[i]);
         rest_.emplace_back(
             std::string(bones[i].name().value_or("")),
             formats::RestPose{trs.translation, cast::xyzw_from_quat(trs.rotation), trs.scale});

@@ -61,7 +61,7 @@ Expected<void> FromCast::skeleton(const cast::ConstModel& cast_model) {
         node.parent = parent < 0 ? kInvalidId : static_cast<std::uint16_t>(parent);
         node.local = locals[i];
         model_.nodes.push_back(node);
-        formats::Trs trs = formats::decompose(locals[i]);
+        anim::Transform trs = anim::decompose(locals[i]);
         rest_.emplace_back(
             std::string(cast_bones_[i].name().value_or("")),
             formats::RestPose{trs.translation, cast::xyzw_from_quat(trs.rotation), trs.scale});
@@ -84,11 +84,11 @@ Expected<void> FromCast::skeleton(const cast::ConstModel& cast_model) {
         if (!has_world && !weighted[i]) continue;
         glm::mat4 bind = worlds[i];
         if (has_world) {
-            formats::Trs trs;
+            anim::Transform trs;
             trs.translation = bone.world_position().value_or(glm::vec3(0.0f));
             trs.rotation = glm::normalize(
                 cast::quat_from_xyzw(bone.world_rotation().value_or(glm::vec4(0, 0, 0, 1))));
-            bind = formats::compose(trs);
+            bind = anim::to_matrix(trs);
         }
         cast_to_bone_[i] = static_cast<std::int32_t>(model_.bones.size());
         model_.bones.push_back({model_.add_string(bone.name().value_or("")), glm::inverse(bind)});

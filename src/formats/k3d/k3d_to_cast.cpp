@@ -75,7 +75,7 @@ void ToCast::skeleton(cast::Model& cast_model) {
             bones.push_back(formats::add_bone(skeleton, name, -1, bind));
             index_of.emplace(name, count++);
         }
-        formats::Trs trs = formats::decompose(bind);
+        anim::Transform trs = anim::decompose(bind);
         if (glm::any(glm::greaterThan(glm::abs(trs.scale - glm::vec3(1.0f)), glm::vec3(1e-5f))) ||
             !formats::is_trs(bind))
             report_.warn(
