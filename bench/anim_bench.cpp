@@ -92,9 +92,9 @@ void BM_SamplePlayback(benchmark::State& state) {
         if (frame > kFrames) frame -= kFrames;
     }
     state.counters["channel_samples/s"] =
-        benchmark::Counter(static_cast<double>(f.animation.curves.size()),
+        benchmark::Counter(static_cast<double>(f.animation.curves().size()),
                            benchmark::Counter::kIsIterationInvariantRate);
-    state.counters["channels"] = static_cast<double>(f.animation.curves.size());
+    state.counters["channels"] = static_cast<double>(f.animation.curves().size());
 }
 BENCHMARK(BM_SamplePlayback)->Arg(0)->Arg(1)->ArgName("mixed_modes");
 
@@ -111,7 +111,7 @@ void BM_SampleRandomAccess(benchmark::State& state) {
         benchmark::DoNotOptimize(locals.data());
     }
     state.counters["channel_samples/s"] =
-        benchmark::Counter(static_cast<double>(f.animation.curves.size()),
+        benchmark::Counter(static_cast<double>(f.animation.curves().size()),
                            benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_SampleRandomAccess);

@@ -97,9 +97,13 @@ std::uint32_t slot_for(std::vector<std::string>& slots, std::string_view name) {
     return static_cast<std::uint32_t>(slots.size() - 1);
 }
 
-class Builder {
+}  // namespace
+
+namespace detail {
+
+class AnimationBuilder {
 public:
-    Builder(const cast::ConstAnimation& source, const Skeleton& skeleton,
+    AnimationBuilder(const cast::ConstAnimation& source, const Skeleton& skeleton,
             const BindingTargets& targets, Diagnostics& reports, const cast::Document* document)
         : source_(source),
           skeleton_(skeleton),
@@ -109,15 +113,15 @@ public:
           path_(locate(document, &source.node())) {}
 
     Expected<Animation> build() {
-        out_.name = std::string(source_.name().value_or(""));
-        out_.looping = source_.looping();
-        out_.bone_count = skeleton_.bone_count();
+        out_.name_ = std::string(source_.name().value_or(""));
+        out_.looping_ = source_.looping();
+        out_.bone_count_ = skeleton_.bone_count();
         if (auto framerate = source_.framerate()) {
             if (!(*framerate > 0.0f) || !std::isfinite(*framerate))
                 return make_error(
                     problem(source_.node(), path_, "anim.framerate",
                             fmt::format("framerate fr = {} is not a positive number", *framerate)));
-            out_.framerate = *framerate;
+            out_.framerate_ = *framerate;
         } else {
             reports_.push_back(problem(source_.node(), path_, "anim.framerate",
                                        "framerate fr is missing (required); using 30"));
@@ -134,8 +138,8 @@ public:
                     cast::ConstNotificationTrack(child.get(), &source_.node()), path);
         }
         if (start_ > end_) start_ = end_ = 0.0f;
-        out_.start_frame = start_;
-        out_.end_frame = end_;
+        out_.start_frame_ = start_;
+        out_.end_frame_ = end_;
         return std::move(out_);
     }
 
@@ -186,8 +190,8 @@ private:
             if (override_node.override_scale()) own[bone][kScale] = mode;
         }
         resolved_.assign(bones, {});
-        for (std::uint32_t bone : skeleton_.order) {
-            std::int32_t parent = skeleton_.parents[bone];
+        for (std::uint32_t bone : skeleton_.order()) {
+            std::int32_t parent = skeleton_.parents()[bone];
             for (int kind = 0; kind < 3; ++kind)
                 resolved_[bone][kind] = own[bone][kind] ? own[bone][kind]
                                         : parent >= 0   ? resolved_[parent][kind]
@@ -242,7 +246,7 @@ private:
             bound.target = static_cast<std::uint32_t>(bone);
             if (auto mode = resolved_[bone][kind]) bound.mode = *mode;
         } else if (bound.channel == Channel::BlendShape) {
-            bound.target = slot_for(out_.blend_shapes, *node_name);
+            bound.target = slot_for(out_.blend_shapes_, *node_name);
             if (!targets_.blend_shapes.empty() && !contains_name(targets_.blend_shapes, *node_name))
                 reports_.push_back(
                     problem(curve.node(), path, "anim.unknown-node",
@@ -250,7 +254,7 @@ private:
                                         "the model",
                                         *node_name)));
         } else {
-            bound.target = slot_for(out_.visibility_nodes, *node_name);
+            bound.target = slot_for(out_.visibility_nodes_, *node_name);
             if (!targets_.nodes.empty() && skeleton_.find_bone(*node_name) < 0 &&
                 !contains_name(targets_.nodes, *node_name))
                 reports_.push_back(
@@ -260,27 +264,27 @@ private:
                                         *node_name)));
         }
         append_keys(*keys, bound);
-        out_.curves.push_back(bound);
+        out_.curves_.push_back(bound);
     }
 
     void append_keys(const CurveKeys& keys, BoundCurve& bound) {
         TrackRange range{0, static_cast<std::uint32_t>(keys.size())};
         if (bound.channel == Channel::Rotation) {
-            range.first = static_cast<std::uint32_t>(out_.rotation_frames.size());
-            out_.rotation_frames.insert(out_.rotation_frames.end(), keys.frames.begin(),
+            range.first = static_cast<std::uint32_t>(out_.rotation_frames_.size());
+            out_.rotation_frames_.insert(out_.rotation_frames_.end(), keys.frames.begin(),
                                         keys.frames.end());
-            out_.rotation_values.insert(out_.rotation_values.end(), keys.rotations.begin(),
+            out_.rotation_values_.insert(out_.rotation_values_.end(), keys.rotations.begin(),
                                         keys.rotations.end());
-            bound.track = static_cast<std::uint32_t>(out_.rotation_tracks.size());
-            out_.rotation_tracks.push_back(range);
+            bound.track = static_cast<std::uint32_t>(out_.rotation_tracks_.size());
+            out_.rotation_tracks_.push_back(range);
         } else {
-            range.first = static_cast<std::uint32_t>(out_.scalar_frames.size());
-            out_.scalar_frames.insert(out_.scalar_frames.end(), keys.frames.begin(),
+            range.first = static_cast<std::uint32_t>(out_.scalar_frames_.size());
+            out_.scalar_frames_.insert(out_.scalar_frames_.end(), keys.frames.begin(),
                                       keys.frames.end());
-            out_.scalar_values.insert(out_.scalar_values.end(), keys.scalars.begin(),
+            out_.scalar_values_.insert(out_.scalar_values_.end(), keys.scalars.begin(),
                                       keys.scalars.end());
-            bound.track = static_cast<std::uint32_t>(out_.scalar_tracks.size());
-            out_.scalar_tracks.push_back(range);
+            bound.track = static_cast<std::uint32_t>(out_.scalar_tracks_.size());
+            out_.scalar_tracks_.push_back(range);
         }
         extend_range(keys.frames.front(), keys.frames.back());
     }
@@ -299,7 +303,7 @@ private:
             keys.frames.push_back(static_cast<float>(kb->integer(i)));
         std::stable_sort(keys.frames.begin(), keys.frames.end());
         if (!keys.frames.empty()) extend_range(keys.frames.front(), keys.frames.back());
-        out_.notification_tracks.push_back(std::move(keys));
+        out_.notification_tracks_.push_back(std::move(keys));
     }
 
     void extend_range(float first, float last) {
@@ -319,12 +323,12 @@ private:
     float end_ = -std::numeric_limits<float>::infinity();
 };
 
-}  // namespace
+}  // namespace detail
 
 Expected<Animation> build_animation(const cast::ConstAnimation& animation, const Skeleton& skeleton,
                                     const BindingTargets& targets, Diagnostics& reports,
                                     const cast::Document* document) {
-    return Builder(animation, skeleton, targets, reports, document).build();
+    return detail::AnimationBuilder(animation, skeleton, targets, reports, document).build();
 }
 
 }  // namespace castkit::anim

@@ -27,16 +27,16 @@ struct BakedChannel {
 std::vector<BakedChannel> animated_channels(const Animation& animation, const Skeleton& skeleton) {
     // Per bone, which of tx ty tz rq sx sy sz any curve writes; then every bs and vb slot.
     std::vector<std::array<bool, 7>> animated(skeleton.bone_count(), std::array<bool, 7>{});
-    for (const BoundCurve& curve : animation.curves)
+    for (const BoundCurve& curve : animation.curves())
         if (curve.channel < Channel::BlendShape)
             animated[curve.target][static_cast<std::size_t>(curve.channel)] = true;
     std::vector<BakedChannel> channels;
     for (std::uint32_t bone = 0; bone < skeleton.bone_count(); ++bone)
         for (std::size_t c = 0; c < 7; ++c)
             if (animated[bone][c]) channels.push_back({static_cast<Channel>(c), bone, {}, {}});
-    for (std::uint32_t slot = 0; slot < animation.blend_shapes.size(); ++slot)
+    for (std::uint32_t slot = 0; slot < animation.blend_shapes().size(); ++slot)
         channels.push_back({Channel::BlendShape, slot, {}, {}});
-    for (std::uint32_t slot = 0; slot < animation.visibility_nodes.size(); ++slot)
+    for (std::uint32_t slot = 0; slot < animation.visibility_nodes().size(); ++slot)
         channels.push_back({Channel::Visibility, slot, {}, {}});
     return channels;
 }
@@ -67,16 +67,16 @@ std::vector<T> pick(const std::vector<T>& values, const std::vector<std::uint32_
 
 Expected<cast::Document> bake(const Animation& animation, const Skeleton& skeleton,
                               const BakeOptions& options) {
-    if (animation.bone_count != skeleton.bone_count())
+    if (animation.bone_count() != skeleton.bone_count())
         return make_error(problem("anim.bake", "the animation was built for another skeleton"));
-    const float framerate = options.framerate > 0.0f ? options.framerate : animation.framerate;
+    const float framerate = options.framerate > 0.0f ? options.framerate : animation.framerate();
     if (!std::isfinite(framerate) || !(framerate > 0.0f))
         return make_error(problem("anim.bake", fmt::format("cannot bake at {} fps", framerate)));
     // Output frame k is source frame k / ratio; frames stay absolute (a range starting at 40
     // still starts at 40 × ratio).
-    const double ratio = double(framerate) / animation.framerate;
-    const double first_frame = std::round(double(animation.start_frame) * ratio);
-    const double last_frame = std::round(double(animation.end_frame) * ratio);
+    const double ratio = double(framerate) / animation.framerate();
+    const double first_frame = std::round(double(animation.start_frame()) * ratio);
+    const double last_frame = std::round(double(animation.end_frame()) * ratio);
     // kb holds u32 frames; more frames than kMaxBakedFrames is a malformed range, not an
     // animation.
     if (!(last_frame <= double(std::numeric_limits<std::uint32_t>::max())))
@@ -92,8 +92,8 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
 
     std::vector<BakedChannel> channels = animated_channels(animation, skeleton);
     std::vector<Transform> locals(skeleton.bone_count());
-    std::vector<float> weights(animation.blend_shapes.size());
-    std::vector<float> visibility(animation.visibility_nodes.size());
+    std::vector<float> weights(animation.blend_shapes().size());
+    std::vector<float> visibility(animation.visibility_nodes().size());
     SamplingContext context(animation);
     std::vector<float> frames;
     for (std::int64_t k = first; k <= last; ++k) {
@@ -125,9 +125,9 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
     animation_node.hash = document.next_hash();
     cast::Animation baked(&animation_node, document.roots[0].get(), &document.hashes());
     if (cast::Skeleton copy = baked.skeleton()) complete_rest_transforms(copy);
-    if (!animation.name.empty()) baked.set_name(animation.name);
+    if (!animation.name().empty()) baked.set_name(animation.name());
     baked.set_framerate(framerate);
-    baked.set_looping(animation.looping);
+    baked.set_looping(animation.looping());
 
     for (const BakedChannel& channel : channels) {
         std::vector<std::uint32_t> kept;
@@ -147,10 +147,10 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
 
         cast::Curve curve = baked.add_curve();
         const bool bone_channel = channel.channel < Channel::BlendShape;
-        curve.set_node_name(bone_channel ? skeleton.names[channel.target]
+        curve.set_node_name(bone_channel ? skeleton.names()[channel.target]
                             : channel.channel == Channel::BlendShape
-                                ? animation.blend_shapes[channel.target]
-                                : animation.visibility_nodes[channel.target]);
+                                ? animation.blend_shapes()[channel.target]
+                                : animation.visibility_nodes()[channel.target]);
         curve.set_key_property(key_property_name(channel.channel));
         curve.set_key_frames(key_frames);
         if (channel.channel == Channel::Rotation) {
@@ -168,7 +168,7 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
         curve.set_mode(cast::CurveMode::Absolute);
     }
 
-    for (const NotificationTrackKeys& track : animation.notification_tracks) {
+    for (const NotificationTrackKeys& track : animation.notification_tracks()) {
         cast::NotificationTrack notification = baked.add_notification_track();
         notification.set_name(track.name);
         std::vector<std::uint32_t> key_frames;

@@ -13,14 +13,14 @@ Expected<void> LocalToWorldJob::run() const {
     if (!validate())
         return make_error(problem("anim.local-to-world-job",
                                   "local-to-world job has no skeleton or its spans are too small"));
-    for (std::uint32_t bone : skeleton->order) {
+    for (std::uint32_t bone : skeleton->order()) {
         glm::mat4 local = to_matrix(locals[bone]);
-        const std::int32_t parent = skeleton->parents[bone];
+        const std::int32_t parent = skeleton->parents()[bone];
         if (parent < 0) {
             worlds[bone] = local;
             continue;
         }
-        if (skeleton->segment_scale_compensate[bone]) {
+        if (skeleton->segment_scale_compensate()[bone]) {
             // T · C · R · S: C scales the rows of R · S by the inverse parent scale. A zero
             // parent scale component has no inverse; that axis is left uncompensated.
             const glm::vec3& parent_scale = locals[parent].scale;

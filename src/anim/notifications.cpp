@@ -9,12 +9,12 @@ void collect_notifications(const Animation& animation, float from, float to, boo
                            std::vector<NotificationEvent>& out) {
     out.clear();
     if (!(from < to)) return;
-    const float start = animation.start_frame;
-    const float period = animation.end_frame - start;
-    const bool wrap = looped && animation.looping && period > 0.0f;
+    const float start = animation.start_frame();
+    const float period = animation.end_frame() - start;
+    const bool wrap = looped && animation.looping() && period > 0.0f;
     if (wrap && !(std::isfinite(from) && std::isfinite(to))) return;
-    for (std::uint32_t track = 0; track < animation.notification_tracks.size(); ++track) {
-        for (float frame : animation.notification_tracks[track].frames) {
+    for (std::uint32_t track = 0; track < animation.notification_tracks().size(); ++track) {
+        for (float frame : animation.notification_tracks()[track].frames) {
             if (!wrap) {
                 if (from <= frame && frame < to) out.push_back({track, frame});
                 continue;

@@ -12,19 +12,19 @@ namespace castkit::anim {
 SamplingContext::SamplingContext(const Animation& animation) { resize(animation); }
 
 void SamplingContext::resize(const Animation& animation) {
-    scalar_cursors.assign(animation.scalar_tracks.size(), 0);
-    rotation_cursors.assign(animation.rotation_tracks.size(), 0);
+    scalar_cursors.assign(animation.scalar_tracks().size(), 0);
+    rotation_cursors.assign(animation.rotation_tracks().size(), 0);
 }
 
 bool SamplingJob::validate() const {
     if (animation == nullptr || skeleton == nullptr) return false;
-    if (animation->bone_count != skeleton->bone_count()) return false;
+    if (animation->bone_count() != skeleton->bone_count()) return false;
     if (locals.size() < skeleton->bone_count()) return false;
-    if (blend_shape_weights.size() < animation->blend_shapes.size()) return false;
-    if (visibility.size() < animation->visibility_nodes.size()) return false;
+    if (blend_shape_weights.size() < animation->blend_shapes().size()) return false;
+    if (visibility.size() < animation->visibility_nodes().size()) return false;
     if (context != nullptr &&
-        (context->scalar_cursors.size() < animation->scalar_tracks.size() ||
-         context->rotation_cursors.size() < animation->rotation_tracks.size()))
+        (context->scalar_cursors.size() < animation->scalar_tracks().size() ||
+         context->rotation_cursors.size() < animation->rotation_tracks().size()))
         return false;
     return true;
 }
@@ -69,31 +69,31 @@ Expected<void> SamplingJob::run() const {
                                   "sampling job inputs are missing, built for another skeleton, "
                                   "or its output spans are too small"));
     const Animation& a = *animation;
-    const float t = looped && a.looping ? wrap_frame(frame, a.start_frame, a.end_frame) : frame;
-    std::copy(skeleton->rest.begin(), skeleton->rest.end(), locals.begin());
+    const float t = looped && a.looping() ? wrap_frame(frame, a.start_frame(), a.end_frame()) : frame;
+    std::copy(skeleton->rest().begin(), skeleton->rest().end(), locals.begin());
     std::fill(blend_shape_weights.begin(), blend_shape_weights.end(), 0.0f);
     std::fill(visibility.begin(), visibility.end(), 0.0f);
 
     std::uint32_t* scalar_cursors = context ? context->scalar_cursors.data() : nullptr;
     std::uint32_t* rotation_cursors = context ? context->rotation_cursors.data() : nullptr;
-    const float* scalar_frames = a.scalar_frames.data();
-    const float* scalar_values = a.scalar_values.data();
-    const Transform* rest = skeleton->rest.data();
+    const float* scalar_frames = a.scalar_frames().data();
+    const float* scalar_values = a.scalar_values().data();
+    const Transform* rest = skeleton->rest().data();
 
-    for (const BoundCurve& curve : a.curves) {
+    for (const BoundCurve& curve : a.curves()) {
         std::uint32_t scratch = 0;
         if (curve.channel == Channel::Rotation) {
-            const TrackRange& range = a.rotation_tracks[curve.track];
+            const TrackRange& range = a.rotation_tracks()[curve.track];
             std::uint32_t& cursor = rotation_cursors ? rotation_cursors[curve.track] : scratch;
             glm::quat key =
-                sample_slerp(a.rotation_frames.data() + range.first,
-                             a.rotation_values.data() + range.first, range.count, t, cursor);
+                sample_slerp(a.rotation_frames().data() + range.first,
+                             a.rotation_values().data() + range.first, range.count, t, cursor);
             glm::quat& rotation = locals[curve.target].rotation;
             rotation = apply_rotation(curve.mode, rest[curve.target].rotation, rotation, key,
                                       curve.blend_weight);
             continue;
         }
-        const TrackRange& range = a.scalar_tracks[curve.track];
+        const TrackRange& range = a.scalar_tracks()[curve.track];
         std::uint32_t& cursor = scalar_cursors ? scalar_cursors[curve.track] : scratch;
         const float key = sample_linear(scalar_frames + range.first, scalar_values + range.first,
                                         range.count, t, cursor);

@@ -58,63 +58,81 @@ std::int32_t Skeleton::find_bone(std::string_view name) const {
     return -1;
 }
 
-Expected<void> Skeleton::finalize() {
+Expected<void> Skeleton::index() {
     exact_.clear();
     folded_.clear();
-    order.clear();
-    const auto count = static_cast<std::int32_t>(names.size());
-    if (parents.size() != names.size() || segment_scale_compensate.size() != names.size() ||
-        rest.size() != names.size())
+    order_.clear();
+    const auto count = static_cast<std::int32_t>(names_.size());
+    if (parents_.size() != names_.size() || segment_scale_compensate_.size() != names_.size() ||
+        rest_.size() != names_.size())
         return make_error(
             problem("anim.skeleton-arrays",
                     "names, parents, segment_scale_compensate and rest differ in size"));
     for (std::int32_t i = 0; i < count; ++i)
-        if (parents[i] < -1 || parents[i] >= count)
+        if (parents_[i] < -1 || parents_[i] >= count)
             return make_error(problem("anim.bone-parent",
                                       fmt::format("bone '{}' has parent index {}, outside the "
                                                   "skeleton",
-                                                  names[i], parents[i])));
+                                                  names_[i], parents_[i])));
     // The first bone of a name wins both lookups, so duplicate names bind predictably.
     for (std::int32_t i = 0; i < count; ++i) {
-        exact_.try_emplace(names[i], i);
-        folded_.try_emplace(fold_case(names[i]), i);
+        exact_.try_emplace(names_[i], i);
+        folded_.try_emplace(fold_case(names_[i]), i);
     }
     // Evaluation order: each bone after its parent. Depth-first from the roots, iteratively so
     // that a long chain cannot overflow the stack; a bone never reached sits on a cycle.
-    std::vector<std::vector<std::uint32_t>> children(names.size());
-    std::vector<std::uint8_t> reached(names.size(), 0);
+    std::vector<std::vector<std::uint32_t>> children(names_.size());
+    std::vector<std::uint8_t> reached(names_.size(), 0);
     std::vector<std::uint32_t> stack;
     for (std::int32_t i = count - 1; i >= 0; --i) {
-        if (parents[i] < 0)
+        if (parents_[i] < 0)
             stack.push_back(static_cast<std::uint32_t>(i));
         else
-            children[parents[i]].push_back(static_cast<std::uint32_t>(i));
+            children[parents_[i]].push_back(static_cast<std::uint32_t>(i));
     }
     while (!stack.empty()) {
         std::uint32_t bone = stack.back();
         stack.pop_back();
-        order.push_back(bone);
+        order_.push_back(bone);
         reached[bone] = 1;
         for (auto it = children[bone].rbegin(); it != children[bone].rend(); ++it)
             stack.push_back(*it);
     }
-    if (order.size() != names.size()) {
+    if (order_.size() != names_.size()) {
         for (std::int32_t i = 0; i < count; ++i)
             if (!reached[i])
                 return make_error(problem("anim.bone-cycle",
-                                          fmt::format("bone '{}' is its own ancestor", names[i])));
+                                          fmt::format("bone '{}' is its own ancestor", names_[i])));
     }
     return {};
 }
 
+Expected<Skeleton> Skeleton::from_arrays(std::vector<std::string> names,
+                                         std::vector<std::int32_t> parents,
+                                         std::vector<Transform> rest,
+                                         std::vector<std::uint8_t> segment_scale_compensate) {
+    Skeleton out;
+    if (rest.empty()) rest.resize(names.size());
+    if (segment_scale_compensate.empty()) segment_scale_compensate.assign(names.size(), 1);
+    out.names_ = std::move(names);
+    out.parents_ = std::move(parents);
+    out.rest_ = std::move(rest);
+    out.segment_scale_compensate_ = std::move(segment_scale_compensate);
+    if (auto ok = out.index(); !ok) return make_error(ok.error());
+    return out;
+}
+
 Expected<Skeleton> build_skeleton(const cast::ConstSkeleton& skeleton, Diagnostics& warnings,
                                   const cast::Document* document) {
-    Skeleton out;
+    std::vector<std::string> names;
+    std::vector<std::int32_t> parents;
+    std::vector<std::uint8_t> compensate;
+    std::vector<Transform> rests;
     std::vector<cast::ConstBone> bones = skeleton.bones();
     const auto count = static_cast<std::int32_t>(bones.size());
     for (std::int32_t i = 0; i < count; ++i) {
         const cast::ConstBone& bone = bones[i];
-        out.names.emplace_back(bone.name().value_or(""));
+        names.emplace_back(bone.name().value_or(""));
         std::int32_t parent = bone.parent_index();
         if (parent >= count || parent < -1 || parent == i) {
             warnings.push_back({.severity = Severity::Warning,
@@ -127,8 +145,8 @@ Expected<Skeleton> build_skeleton(const cast::ConstSkeleton& skeleton, Diagnosti
                                                        parent)});
             parent = -1;
         }
-        out.parents.push_back(parent);
-        out.segment_scale_compensate.push_back(bone.segment_scale_compensate() ? 1 : 0);
+        parents.push_back(parent);
+        compensate.push_back(bone.segment_scale_compensate() ? 1 : 0);
         Transform rest;
         rest.translation = bone.local_position().value_or(glm::vec3(0.0f));
         if (auto rotation = bone.local_rotation()) {
@@ -138,10 +156,12 @@ Expected<Skeleton> build_skeleton(const cast::ConstSkeleton& skeleton, Diagnosti
                 length > 0.0f && std::isfinite(length) ? q / length : glm::quat(1, 0, 0, 0);
         }
         rest.scale = bone.scale().value_or(glm::vec3(1.0f));
-        out.rest.push_back(rest);
+        rests.push_back(rest);
     }
-    if (auto ok = out.finalize(); !ok) {
-        Diagnostic error = ok.error();
+    auto out = Skeleton::from_arrays(std::move(names), std::move(parents), std::move(rests),
+                                     std::move(compensate));
+    if (!out) {
+        Diagnostic error = out.error();
         error.file = document ? document->source_name : "";
         error.offset = skeleton.node().file_offset;
         error.path = "skeleton";

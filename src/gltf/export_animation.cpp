@@ -39,30 +39,29 @@ ExportedModel animation_skeleton(Exporter& exporter, const cast::ConstAnimation&
     anim::Skeleton& skeleton = exported.skeleton;
     if (skeleton.bone_count() == 0) {
         std::set<std::string> seen;
+        std::vector<std::string> names;
         for (const cast::ConstCurve& curve : animation.curves()) {
             const std::string_view kp = curve.key_property().value_or("");
             if (kp == "bs" || kp == "vb") continue;
             std::string name(curve.node_name().value_or(""));
-            if (!seen.insert(name).second) continue;
-            skeleton.names.push_back(name);
-            skeleton.parents.push_back(-1);
-            skeleton.segment_scale_compensate.push_back(1);
-            skeleton.rest.emplace_back();
+            if (seen.insert(name).second) names.push_back(std::move(name));
         }
-        (void)skeleton.finalize();
+        // Every bone a root: no parent can be out of range or form a cycle.
+        const std::vector<std::int32_t> roots(names.size(), -1);
+        skeleton = std::move(anim::Skeleton::from_arrays(std::move(names), roots).value());
     }
     tinygltf::Node root;
     root.name = std::string(animation.name().value_or("animation")) + " skeleton";
     exported.node = exporter.add_node(std::move(root), -1);
     exported.bone_nodes.assign(skeleton.bone_count(), -1);
-    for (std::uint32_t bone : skeleton.order) {
+    for (std::uint32_t bone : skeleton.order()) {
         tinygltf::Node joint;
-        joint.name = skeleton.names[bone];
-        const anim::Transform t = gltf_local(skeleton, skeleton.rest, bone);
+        joint.name = skeleton.names()[bone];
+        const anim::Transform t = gltf_local(skeleton, skeleton.rest(), bone);
         joint.translation = {t.translation.x, t.translation.y, t.translation.z};
         joint.rotation = {t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w};
         joint.scale = {t.scale.x, t.scale.y, t.scale.z};
-        const std::int32_t up = skeleton.parents[bone];
+        const std::int32_t up = skeleton.parents()[bone];
         exported.bone_nodes[bone] = exporter.add_node(
             std::move(joint),
             up < 0 ? exported.node : exported.bone_nodes[static_cast<std::size_t>(up)]);
@@ -106,15 +105,15 @@ bool Exporter::export_bone_channels(const anim::Animation& animation, const Expo
     std::map<std::pair<std::uint32_t, int>, Keys> channels;
     std::vector<std::uint8_t> scale_animated(bones, 0);
     std::vector<double> key_frames;
-    for (const anim::BoundCurve& curve : animation.curves) {
+    for (const anim::BoundCurve& curve : animation.curves()) {
         if (curve.channel == anim::Channel::Visibility ||
             curve.channel == anim::Channel::BlendShape)
             continue;
         const bool rotation = curve.channel == anim::Channel::Rotation;
-        const anim::TrackRange range = rotation ? animation.rotation_tracks[curve.track]
-                                                : animation.scalar_tracks[curve.track];
+        const anim::TrackRange range = rotation ? animation.rotation_tracks()[curve.track]
+                                                : animation.scalar_tracks()[curve.track];
         const float* frames =
-            (rotation ? animation.rotation_frames.data() : animation.scalar_frames.data()) +
+            (rotation ? animation.rotation_frames().data() : animation.scalar_frames().data()) +
             range.first;
         const int kind = rotation                                       ? kRotation
                          : curve.channel <= anim::Channel::TranslationZ ? kTranslation
@@ -153,8 +152,8 @@ bool Exporter::export_bone_channels(const anim::Animation& animation, const Expo
         }
         poses.assign(frames.size() * bones, anim::Transform{});
         sheared = false;
-        std::vector<float> no_weights(animation.blend_shapes.size());
-        std::vector<float> visibility(animation.visibility_nodes.size());
+        std::vector<float> no_weights(animation.blend_shapes().size());
+        std::vector<float> visibility(animation.visibility_nodes().size());
         for (std::size_t f = 0; f < frames.size(); ++f) {
             anim::SamplingJob job{.animation = &animation,
                                   .skeleton = &skeleton,
@@ -171,7 +170,7 @@ bool Exporter::export_bone_channels(const anim::Animation& animation, const Expo
                 poses[f * bones + bone] = gltf_local(skeleton, locals, bone);
                 if (needs_compensation(skeleton, locals, bone)) {
                     const glm::vec3 s =
-                        locals[static_cast<std::size_t>(skeleton.parents[bone])].scale;
+                        locals[static_cast<std::size_t>(skeleton.parents()[bone])].scale;
                     sheared |= !(s.x == s.y && s.y == s.z);
                 }
             }
@@ -182,8 +181,8 @@ bool Exporter::export_bone_channels(const anim::Animation& animation, const Expo
 
     // Which channels glTF's linear interpolation of the key frames reproduces exactly.
     auto parent_scale_varies = [&](std::size_t bone) {
-        const std::int32_t parent = skeleton.parents[bone];
-        return parent >= 0 && skeleton.segment_scale_compensate[bone] &&
+        const std::int32_t parent = skeleton.parents()[bone];
+        return parent >= 0 && skeleton.segment_scale_compensate()[bone] &&
                scale_animated[static_cast<std::size_t>(parent)] != 0;
     };
     auto baked = [&](std::size_t bone, int kind, const Keys* used) {
@@ -276,14 +275,14 @@ bool Exporter::export_bone_channels(const anim::Animation& animation, const Expo
 // warning. False (with `failure` set) past the sample limit. O(frames × vb names × meshes).
 bool Exporter::export_visibility(const anim::Animation& animation, const anim::Skeleton& skeleton,
                                  const ChannelSink& add_channel, const std::string& path) {
-    const std::size_t slots = animation.visibility_nodes.size();
+    const std::size_t slots = animation.visibility_nodes().size();
     if (slots == 0) return true;
     std::vector<double> key_frames;
-    for (const anim::BoundCurve& curve : animation.curves)
+    for (const anim::BoundCurve& curve : animation.curves())
         if (curve.channel == anim::Channel::Visibility) {
-            const anim::TrackRange range = animation.scalar_tracks[curve.track];
-            key_frames.insert(key_frames.end(), animation.scalar_frames.begin() + range.first,
-                              animation.scalar_frames.begin() + range.first + range.count);
+            const anim::TrackRange range = animation.scalar_tracks()[curve.track];
+            key_frames.insert(key_frames.end(), animation.scalar_frames().begin() + range.first,
+                              animation.scalar_frames().begin() + range.first + range.count);
         }
     if (key_frames.empty()) return true;
     sort_unique(key_frames);
@@ -305,7 +304,7 @@ bool Exporter::export_visibility(const anim::Animation& animation, const anim::S
     for (double frame = first; frame <= last; frame += 1.0) frames.push_back(frame);
     std::vector<float> visibility(frames.size() * slots);
     std::vector<anim::Transform> locals(skeleton.bone_count());
-    std::vector<float> weights(animation.blend_shapes.size());
+    std::vector<float> weights(animation.blend_shapes().size());
     for (std::size_t f = 0; f < frames.size(); ++f) {
         anim::SamplingJob job{.animation = &animation,
                               .skeleton = &skeleton,
@@ -319,7 +318,7 @@ bool Exporter::export_visibility(const anim::Animation& animation, const anim::S
         }
     }
     for (std::size_t slot = 0; slot < slots; ++slot) {
-        const std::string& name = animation.visibility_nodes[slot];
+        const std::string& name = animation.visibility_nodes()[slot];
         bool exported = false;
         for (const ExportedModel& target : models)
             for (const ExportedMesh& mesh : target.meshes) {
@@ -417,7 +416,7 @@ void Exporter::export_animation(const cast::ConstAnimation& cast_animation, cons
             warn(path, fmt::format("animation not exported: {}", built.error().message));
             return;
         }
-        framerate = built->framerate;
+        framerate = built->framerate();
         if (!targets.empty() &&
             !export_bone_channels(*built, models[targets[t]], add_channel, path))
             return;
@@ -427,24 +426,24 @@ void Exporter::export_animation(const cast::ConstAnimation& cast_animation, cons
         }
     }
     const anim::Animation& animation = *first;
-    framerate = animation.framerate;
+    framerate = animation.framerate();
 
     // Blend weights, at the union of the bs keys (sums of linear pieces), for every mesh of
     // every Model whose morph targets the curves name.
     std::vector<double> weight_frames;
-    for (const anim::BoundCurve& curve : animation.curves)
+    for (const anim::BoundCurve& curve : animation.curves())
         if (curve.channel == anim::Channel::BlendShape) {
-            const anim::TrackRange range = animation.scalar_tracks[curve.track];
-            weight_frames.insert(weight_frames.end(), animation.scalar_frames.begin() + range.first,
-                                 animation.scalar_frames.begin() + range.first + range.count);
+            const anim::TrackRange range = animation.scalar_tracks()[curve.track];
+            weight_frames.insert(weight_frames.end(), animation.scalar_frames().begin() + range.first,
+                                 animation.scalar_frames().begin() + range.first + range.count);
         }
     sort_unique(weight_frames);
     std::set<std::string> used_shapes;
     if (!weight_frames.empty()) {
-        const std::size_t slots = animation.blend_shapes.size();
+        const std::size_t slots = animation.blend_shapes().size();
         std::vector<float> weights(weight_frames.size() * slots);
         std::vector<anim::Transform> locals(first_skeleton->bone_count());
-        std::vector<float> visibility(animation.visibility_nodes.size());
+        std::vector<float> visibility(animation.visibility_nodes().size());
         for (std::size_t f = 0; f < weight_frames.size(); ++f) {
             anim::SamplingJob job{
                 .animation = &animation,
@@ -463,11 +462,11 @@ void Exporter::export_animation(const cast::ConstAnimation& cast_animation, cons
                 std::vector<int> slot_of;
                 bool any = false;
                 for (const std::string& name : mesh.target_names) {
-                    auto it = std::find(animation.blend_shapes.begin(),
-                                        animation.blend_shapes.end(), name);
-                    slot_of.push_back(it == animation.blend_shapes.end()
+                    auto it = std::find(animation.blend_shapes().begin(),
+                                        animation.blend_shapes().end(), name);
+                    slot_of.push_back(it == animation.blend_shapes().end()
                                           ? -1
-                                          : static_cast<int>(it - animation.blend_shapes.begin()));
+                                          : static_cast<int>(it - animation.blend_shapes().begin()));
                     if (slot_of.back() >= 0) used_shapes.insert(name);
                     any |= slot_of.back() >= 0;
                 }
@@ -505,18 +504,18 @@ void Exporter::export_animation(const cast::ConstAnimation& cast_animation, cons
                                fmt::join(unbound, ", ")));
 
     tinygltf::Value::Object extras{
-        {"castkit_framerate", tinygltf::Value(static_cast<double>(animation.framerate))},
-        {"castkit_looping", tinygltf::Value(animation.looping)}};
-    if (!animation.notification_tracks.empty()) {
+        {"castkit_framerate", tinygltf::Value(static_cast<double>(animation.framerate()))},
+        {"castkit_looping", tinygltf::Value(animation.looping())}};
+    if (!animation.notification_tracks().empty()) {
         tinygltf::Value::Object tracks;
-        for (const anim::NotificationTrackKeys& track : animation.notification_tracks) {
+        for (const anim::NotificationTrackKeys& track : animation.notification_tracks()) {
             tinygltf::Value::Array frames_array;
             for (float frame : track.frames) frames_array.emplace_back(static_cast<double>(frame));
             tracks[track.name] = tinygltf::Value(std::move(frames_array));
         }
         extras["castkit_notifications"] = tinygltf::Value(std::move(tracks));
     }
-    out.name = animation.name;
+    out.name = animation.name();
     out.extras = tinygltf::Value(std::move(extras));
     if (out.channels.empty()) {
         warn(path, "animation has no channel glTF can hold; only its extras were written");

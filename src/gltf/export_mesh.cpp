@@ -148,8 +148,8 @@ std::vector<glm::vec3> uv_bitangents(const cast::ConstMesh& mesh, std::size_t co
 
 bool needs_compensation(const anim::Skeleton& skeleton, std::span<const anim::Transform> locals,
                         std::size_t bone) {
-    const std::int32_t parent = skeleton.parents[bone];
-    return parent >= 0 && skeleton.segment_scale_compensate[bone] &&
+    const std::int32_t parent = skeleton.parents()[bone];
+    return parent >= 0 && skeleton.segment_scale_compensate()[bone] &&
            locals[static_cast<std::size_t>(parent)].scale != glm::vec3(1.0f);
 }
 
@@ -157,7 +157,7 @@ anim::Transform gltf_local(const anim::Skeleton& skeleton, std::span<const anim:
                            std::size_t bone) {
     const anim::Transform& local = locals[bone];
     if (!needs_compensation(skeleton, locals, bone)) return local;
-    const glm::vec3 parent_scale = locals[static_cast<std::size_t>(skeleton.parents[bone])].scale;
+    const glm::vec3 parent_scale = locals[static_cast<std::size_t>(skeleton.parents()[bone])].scale;
     if (parent_scale.x == 0.0f || parent_scale.y == 0.0f || parent_scale.z == 0.0f) return local;
     glm::mat4 matrix = glm::translate(glm::mat4(1.0f), local.translation);
     matrix = glm::scale(matrix, 1.0f / parent_scale);
@@ -190,16 +190,16 @@ void Exporter::export_model(const cast::ConstModel& model, int parent, const std
             const anim::Skeleton& bones = exported.skeleton;
             exported.bone_nodes.assign(bones.bone_count(), -1);
             bool sheared = false;
-            for (std::uint32_t bone : bones.order) {
+            for (std::uint32_t bone : bones.order()) {
                 tinygltf::Node joint;
-                joint.name = bones.names[bone];
-                set_transform(joint, gltf_local(bones, bones.rest, bone));
-                if (needs_compensation(bones, bones.rest, bone)) {
+                joint.name = bones.names()[bone];
+                set_transform(joint, gltf_local(bones, bones.rest(), bone));
+                if (needs_compensation(bones, bones.rest(), bone)) {
                     const glm::vec3 s =
-                        bones.rest[static_cast<std::size_t>(bones.parents[bone])].scale;
+                        bones.rest()[static_cast<std::size_t>(bones.parents()[bone])].scale;
                     sheared |= !(s.x == s.y && s.y == s.z);
                 }
-                const std::int32_t up = bones.parents[bone];
+                const std::int32_t up = bones.parents()[bone];
                 exported.bone_nodes[bone] = add_node(
                     std::move(joint),
                     up < 0 ? exported.node : exported.bone_nodes[static_cast<std::size_t>(up)]);
@@ -230,7 +230,7 @@ void Exporter::export_model(const cast::ConstModel& model, int parent, const std
 int Exporter::export_skin(ExportedModel& exported, const std::string&) {
     const anim::Skeleton& bones = exported.skeleton;
     std::vector<glm::mat4> worlds(bones.bone_count());
-    anim::LocalToWorldJob job{.skeleton = &bones, .locals = bones.rest, .worlds = worlds};
+    anim::LocalToWorldJob job{.skeleton = &bones, .locals = bones.rest(), .worlds = worlds};
     (void)job.run();
     std::vector<float> inverse_binds;
     inverse_binds.reserve(worlds.size() * 16);

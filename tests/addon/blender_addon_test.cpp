@@ -108,7 +108,7 @@ TEST(BlenderAddon, GlobalOnlySemodelGetsLocalsThatEvaluateToItsGlobals) {
     auto built = anim::build_skeleton(skeleton, warnings);
     ASSERT_TRUE(built);
     std::vector<glm::mat4> worlds(built->bone_count());
-    anim::LocalToWorldJob job{.skeleton = &*built, .locals = built->rest, .worlds = worlds};
+    anim::LocalToWorldJob job{.skeleton = &*built, .locals = built->rest(), .worlds = worlds};
     ASSERT_TRUE(job.run());
     for (std::size_t i = 0; i < model.bones.size(); ++i) {
         const anim::Transform world = anim::decompose(worlds[i]);

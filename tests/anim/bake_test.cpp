@@ -80,8 +80,8 @@ TEST(Bake, RoundTripEqualsDirectEvaluationAtEveryFrame) {
     auto baked = anim::bake(scene.compiled, scene.compiled_skeleton);
     ASSERT_TRUE(baked.has_value()) << baked.error().to_string();
     anim::Animation again = rebuild(scene, *baked);
-    EXPECT_FLOAT_EQ(again.start_frame, 0.0f);
-    EXPECT_FLOAT_EQ(again.end_frame, 24.0f);
+    EXPECT_FLOAT_EQ(again.start_frame(), 0.0f);
+    EXPECT_FLOAT_EQ(again.end_frame(), 24.0f);
     for (int frame = 0; frame <= 24; ++frame)
         expect_same_pose(scene.sample(again, float(frame)), scene.sample(float(frame)), 1e-5f,
                          float(frame));
@@ -123,7 +123,7 @@ TEST(Bake, ReducedBakeStaysWithinTolerance) {
         keys += curve.key_frames().size();
     EXPECT_LT(keys, 9u * 25u);
     anim::Animation again = rebuild(scene, *reduced);
-    EXPECT_FLOAT_EQ(again.end_frame, 24.0f);
+    EXPECT_FLOAT_EQ(again.end_frame(), 24.0f);
     for (int frame = 0; frame <= 24; ++frame)
         expect_same_pose(scene.sample(again, float(frame)), scene.sample(float(frame)),
                          tolerance + 1e-5f, float(frame));
@@ -135,8 +135,8 @@ TEST(Bake, ResamplesToAnotherFramerate) {
     auto baked = anim::bake(scene.compiled, scene.compiled_skeleton, {.framerate = 60.0f});
     ASSERT_TRUE(baked.has_value());
     anim::Animation again = rebuild(scene, *baked);
-    EXPECT_FLOAT_EQ(again.framerate, 60.0f);
-    EXPECT_FLOAT_EQ(again.end_frame, 48.0f);
+    EXPECT_FLOAT_EQ(again.framerate(), 60.0f);
+    EXPECT_FLOAT_EQ(again.end_frame(), 48.0f);
     for (int k = 0; k <= 48; ++k)
         expect_same_pose(scene.sample(again, float(k)), scene.sample(float(k) / 2.0f), 1e-5f,
                          float(k));

@@ -38,7 +38,7 @@ TEST(Binding, CurvesForUnknownNodesAreReportedWithTheirPath) {
     EXPECT_EQ(unknown.reports[0].rule, "anim.unknown-node");
     EXPECT_EQ(unknown.reports[0].path, "root[0]/animation[0]/curve[0]");
     EXPECT_NE(unknown.reports[0].message.find("'tail'"), std::string::npos);
-    EXPECT_TRUE(unknown.compiled.curves.empty());
+    EXPECT_TRUE(unknown.compiled.curves().empty());
 }
 
 TEST(Binding, BlendShapeAndVisibilityNamesAreCheckedAgainstTheModel) {
@@ -57,8 +57,8 @@ TEST(Binding, BlendShapeAndVisibilityNamesAreCheckedAgainstTheModel) {
     scene.build();
     EXPECT_EQ(scene.reports_with_rule("anim.unknown-node"), 2u);
     // Reported curves are still evaluated, under their own name.
-    EXPECT_EQ(scene.compiled.blend_shapes, (std::vector<std::string>{"smile", "Smile", "frown"}));
-    EXPECT_EQ(scene.compiled.visibility_nodes, (std::vector<std::string>{"face", "head", "ghost"}));
+    EXPECT_EQ(scene.compiled.blend_shapes(), (std::vector<std::string>{"smile", "Smile", "frown"}));
+    EXPECT_EQ(scene.compiled.visibility_nodes(), (std::vector<std::string>{"face", "head", "ghost"}));
 }
 
 TEST(Binding, UnknownKeyPropertyIsReported) {
@@ -75,7 +75,7 @@ TEST(Binding, MissingFramerateIsReportedAndDefaultsTo30) {
     scene.animation.node().remove("fr");
     scene.build();
     EXPECT_EQ(scene.reports_with_rule("anim.framerate"), 1u);
-    EXPECT_FLOAT_EQ(scene.compiled.framerate, 30.0f);
+    EXPECT_FLOAT_EQ(scene.compiled.framerate(), 30.0f);
     EXPECT_FLOAT_EQ(scene.compiled.frames_from_seconds(0.5), 15.0f);
 }
 
@@ -99,9 +99,9 @@ TEST(Binding, KeyRangeCoversCurvesAndNotificationTracks) {
     std::vector<std::uint32_t> frames = {12, 2};
     track.set_key_frames(frames);
     scene.build();
-    EXPECT_FLOAT_EQ(scene.compiled.start_frame, 2.0f);
-    EXPECT_FLOAT_EQ(scene.compiled.end_frame, 12.0f);
-    EXPECT_EQ(scene.compiled.notification_tracks[0].frames, (std::vector<float>{2, 12}));
+    EXPECT_FLOAT_EQ(scene.compiled.start_frame(), 2.0f);
+    EXPECT_FLOAT_EQ(scene.compiled.end_frame(), 12.0f);
+    EXPECT_EQ(scene.compiled.notification_tracks()[0].frames, (std::vector<float>{2, 12}));
 }
 
 TEST(Binding, SkeletonParentCycleIsAnError) {
@@ -114,20 +114,21 @@ TEST(Binding, SkeletonParentCycleIsAnError) {
     EXPECT_EQ(skeleton.error().rule, "anim.bone-cycle");
 }
 
-TEST(Binding, FinalizeRejectsInconsistentArrays) {
-    anim::Skeleton skeleton;
-    skeleton.names = {"a", "b"};
-    skeleton.parents = {-1};
-    skeleton.segment_scale_compensate = {1, 1};
-    skeleton.rest.resize(2);
-    ASSERT_FALSE(skeleton.finalize().has_value());
-    skeleton.parents = {-1, 2};
-    auto out_of_range = skeleton.finalize();
+TEST(Binding, SkeletonFromArraysRejectsInconsistentArrays) {
+    auto mismatched = anim::Skeleton::from_arrays({"a", "b"}, {-1});
+    ASSERT_FALSE(mismatched.has_value());
+    EXPECT_EQ(mismatched.error().rule, "anim.skeleton-arrays");
+    auto out_of_range = anim::Skeleton::from_arrays({"a", "b"}, {-1, 2});
     ASSERT_FALSE(out_of_range.has_value());
     EXPECT_EQ(out_of_range.error().rule, "anim.bone-parent");
-    skeleton.parents = {-1, 0};
-    ASSERT_TRUE(skeleton.finalize().has_value());
-    EXPECT_EQ(skeleton.order, (std::vector<std::uint32_t>{0, 1}));
+    auto cycle = anim::Skeleton::from_arrays({"a", "b"}, {1, 0});
+    ASSERT_FALSE(cycle.has_value());
+    EXPECT_EQ(cycle.error().rule, "anim.bone-cycle");
+    auto built = anim::Skeleton::from_arrays({"b", "a"}, {1, -1});
+    ASSERT_TRUE(built.has_value());
+    EXPECT_EQ(built->order(), (std::vector<std::uint32_t>{1, 0}));
+    EXPECT_EQ(built->rest().size(), 2u);
+    EXPECT_EQ(built->segment_scale_compensate(), (std::vector<std::uint8_t>{1, 1}));
 }
 
 TEST(Binding, ParentIndexOutOfRangeIsReportedAndMadeARoot) {
@@ -138,7 +139,7 @@ TEST(Binding, ParentIndexOutOfRangeIsReportedAndMadeARoot) {
     ASSERT_TRUE(skeleton.has_value());
     ASSERT_EQ(reports.size(), 1u);
     EXPECT_EQ(reports[0].rule, "anim.bone-parent");
-    EXPECT_EQ(skeleton->parents[0], -1);
+    EXPECT_EQ(skeleton->parents()[0], -1);
 }
 
 // A job built for one skeleton refuses another, and output spans must be large enough.
@@ -162,9 +163,12 @@ TEST(Binding, SamplingJobValidatesItsInputs) {
     job.blend_shape_weights = weights;
     job.locals = std::span(locals).first(1);
     EXPECT_FALSE(job.validate());
-    anim::Skeleton other = scene.compiled_skeleton;
-    other.names.pop_back();
-    other.parents.pop_back();
+    // A skeleton with one bone fewer than the animation was built for.
+    std::vector<std::string> names = scene.compiled_skeleton.names();
+    std::vector<std::int32_t> parents = scene.compiled_skeleton.parents();
+    names.pop_back();
+    parents.pop_back();
+    const anim::Skeleton other = anim::Skeleton::from_arrays(names, parents).value();
     job.locals = locals;
     job.skeleton = &other;
     EXPECT_FALSE(job.validate());

@@ -117,7 +117,7 @@ TEST(CurveModes, Rule22BlendShapeWeightModes) {
     scene.curve("blink", "bs", {0}, {0.5f});
     scene.curve("blink", "bs", {0}, {0.25f}, "additive").set_additive_blend_weight(0.8f);
     scene.build();
-    ASSERT_EQ(scene.compiled.blend_shapes, (std::vector<std::string>{"smile", "frown", "blink"}));
+    ASSERT_EQ(scene.compiled.blend_shapes(), (std::vector<std::string>{"smile", "frown", "blink"}));
     Pose pose = scene.sample(2.5f);
     EXPECT_FLOAT_EQ(pose.weights[0], 0.25f);
     EXPECT_FLOAT_EQ(pose.weights[1], 0.3f);
@@ -136,7 +136,7 @@ TEST(CurveModes, Ruling22aVisibilityAndBlendShapeRestIsZero) {
     scene.curve("smile", "bs", {0}, {0.3f}, "relative");
     scene.curve("frown", "bs", {0}, {0.6f}, "additive").set_additive_blend_weight(0.5f);
     scene.build();
-    ASSERT_EQ(scene.compiled.visibility_nodes, (std::vector<std::string>{"b", "c", "d"}));
+    ASSERT_EQ(scene.compiled.visibility_nodes(), (std::vector<std::string>{"b", "c", "d"}));
     Pose start = scene.sample(0.0f), end = scene.sample(10.0f);
     EXPECT_FLOAT_EQ(start.visibility[0], 1.0f);
     EXPECT_FLOAT_EQ(end.visibility[0], 0.0f);
@@ -155,7 +155,7 @@ TEST(CurveModes, Rule21VisibilityThreshold) {
     curve.set_integer_values(values);
     scene.curve("b", "vb", {0}, {0.0f}).node().remove("kv");  // a broken curve does not count
     scene.build();
-    ASSERT_EQ(scene.compiled.visibility_nodes.size(), 1u);
+    ASSERT_EQ(scene.compiled.visibility_nodes().size(), 1u);
     EXPECT_FALSE(anim::is_visible(scene.sample(4.9f).visibility[0]));
     EXPECT_TRUE(anim::is_visible(scene.sample(5.0f).visibility[0]));
     EXPECT_FLOAT_EQ(scene.sample(5.0f).visibility[0], 0.5f);

@@ -41,8 +41,8 @@ TEST(CurveModeOverride, Rule23NearestOverrideWins) {
     scene.build();
     // additive on rest: 10 + 1.
     EXPECT_EQ(translations_x(scene.sample(0.0f)), (std::vector<float>{11, 1, 11, 11}));
-    EXPECT_EQ(scene.compiled.curves[2].mode, anim::CurveMode::Additive);
-    EXPECT_EQ(scene.compiled.curves[1].mode, anim::CurveMode::Absolute);
+    EXPECT_EQ(scene.compiled.curves()[2].mode, anim::CurveMode::Additive);
+    EXPECT_EQ(scene.compiled.curves()[1].mode, anim::CurveMode::Absolute);
 }
 
 // The order of the overrides in the file does not matter: nearness does.

@@ -12,7 +12,7 @@ namespace {
 // World matrices of the skeleton's rest pose, by LocalToWorldJob.
 std::vector<glm::mat4> rest_worlds(AnimScene& scene) {
     scene.build();
-    return scene.worlds(Pose{scene.compiled_skeleton.rest, {}, {}});
+    return scene.worlds(Pose{scene.compiled_skeleton.rest(), {}, {}});
 }
 
 // hip (scale 2) > thigh (turned, non-uniform scale, no segment scale compensation under a

@@ -98,8 +98,8 @@ public:
 
     Pose sample(const anim::Animation& a, float frame, bool looped = false) const {
         Pose pose{std::vector<anim::Transform>(compiled_skeleton.bone_count()),
-                  std::vector<float>(a.blend_shapes.size()),
-                  std::vector<float>(a.visibility_nodes.size())};
+                  std::vector<float>(a.blend_shapes().size()),
+                  std::vector<float>(a.visibility_nodes().size())};
         anim::SamplingJob job{.animation = &a,
                               .skeleton = &compiled_skeleton,
                               .frame = frame,

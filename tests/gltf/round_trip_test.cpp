@@ -103,16 +103,16 @@ TEST_P(GltfRoundTrip, GeometryWeightsSkeletonAndPosesSurvive) {
     Diagnostics reports;
     auto skeleton = anim::build_skeleton(model.skeleton(), reports);
     ASSERT_TRUE(skeleton.has_value());
-    ASSERT_EQ(skeleton->names, original.compiled_skeleton.names);
+    ASSERT_EQ(skeleton->names(), original.compiled_skeleton.names());
     ASSERT_EQ(back.animations().size(), 1u);
     auto animation = anim::build_animation(back.animations()[0], *skeleton,
                                            anim::binding_targets(model), reports);
     ASSERT_TRUE(animation.has_value());
-    EXPECT_EQ(animation->notification_tracks[0].frames, (std::vector<float>{3, 7}));
+    EXPECT_EQ(animation->notification_tracks()[0].frames, (std::vector<float>{3, 7}));
     for (float frame = 0.0f; frame <= 10.0f; frame += 1.0f) {
         Pose expected = original.sample(frame);
         std::vector<anim::Transform> locals(skeleton->bone_count());
-        std::vector<float> weights(animation->blend_shapes.size());
+        std::vector<float> weights(animation->blend_shapes().size());
         anim::SamplingJob job{.animation = &*animation,
                               .skeleton = &*skeleton,
                               .frame = frame,
@@ -125,8 +125,8 @@ TEST_P(GltfRoundTrip, GeometryWeightsSkeletonAndPosesSurvive) {
         const std::vector<glm::mat4> expected_worlds = original.worlds(expected);
         for (std::size_t bone = 0; bone < worlds.size(); ++bone)
             expect_matrix(worlds[bone], expected_worlds[bone],
-                          fmt::format("frame {} bone {}", frame, skeleton->names[bone]));
-        ASSERT_EQ(animation->blend_shapes, original.compiled.blend_shapes);
+                          fmt::format("frame {} bone {}", frame, skeleton->names()[bone]));
+        ASSERT_EQ(animation->blend_shapes(), original.compiled.blend_shapes());
         for (std::size_t s = 0; s < weights.size(); ++s)
             EXPECT_NEAR(weights[s], expected.weights[s], 1e-5f) << "frame " << frame;
     }

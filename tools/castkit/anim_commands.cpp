@@ -173,7 +173,7 @@ std::string pose_json(const LoadedAnimation& loaded, float frame, const Pose& po
     for (std::size_t i = 0; i < loaded.skeleton.bone_count(); ++i) {
         out.begin_object();
         out.key("name");
-        out.string(loaded.skeleton.names[i]);
+        out.string(loaded.skeleton.names()[i]);
         out.key("local");
         json_transform(out, pose.locals[i]);
         out.key("world");
@@ -184,14 +184,14 @@ std::string pose_json(const LoadedAnimation& loaded, float frame, const Pose& po
     out.key("blendshapes");
     out.begin_object();
     for (std::size_t i = 0; i < pose.weights.size(); ++i) {
-        out.key(loaded.animation.blend_shapes[i]);
+        out.key(loaded.animation.blend_shapes()[i]);
         out.number(pose.weights[i]);
     }
     out.end_object();
     out.key("visibility");
     out.begin_object();
     for (std::size_t i = 0; i < pose.visibility.size(); ++i) {
-        out.key(loaded.animation.visibility_nodes[i]);
+        out.key(loaded.animation.visibility_nodes()[i]);
         out.boolean(anim::is_visible(pose.visibility[i]));
     }
     out.end_object();
@@ -204,22 +204,22 @@ std::string pose_text(const LoadedAnimation& loaded, float frame, const Pose& po
     const anim::Animation& a = loaded.animation;
     std::string out =
         fmt::format("frame {}{} ({} fps, keys {} to {}{})\n", frame,
-                    a.name.empty() ? "" : fmt::format(" of '{}'", a.name), a.framerate,
-                    a.start_frame, a.end_frame, a.looping ? ", looping" : "");
+                    a.name().empty() ? "" : fmt::format(" of '{}'", a.name()), a.framerate(),
+                    a.start_frame(), a.end_frame(), a.looping() ? ", looping" : "");
     auto line = [&](const char* label, const anim::Transform& t) {
         fmt::format_to(Out(out), "  {:<5} t ({}, {}, {})  r ({}, {}, {}, {})  s ({}, {}, {})\n",
                        label, t.translation.x, t.translation.y, t.translation.z, t.rotation.x,
                        t.rotation.y, t.rotation.z, t.rotation.w, t.scale.x, t.scale.y, t.scale.z);
     };
     for (std::size_t i = 0; i < loaded.skeleton.bone_count(); ++i) {
-        fmt::format_to(Out(out), "{}\n", loaded.skeleton.names[i]);
+        fmt::format_to(Out(out), "{}\n", loaded.skeleton.names()[i]);
         line("local", pose.locals[i]);
         line("world", pose.worlds[i]);
     }
     for (std::size_t i = 0; i < pose.weights.size(); ++i)
-        fmt::format_to(Out(out), "blend shape {} = {}\n", a.blend_shapes[i], pose.weights[i]);
+        fmt::format_to(Out(out), "blend shape {} = {}\n", a.blend_shapes()[i], pose.weights[i]);
     for (std::size_t i = 0; i < pose.visibility.size(); ++i)
-        fmt::format_to(Out(out), "visibility {} = {} ({})\n", a.visibility_nodes[i],
+        fmt::format_to(Out(out), "visibility {} = {} ({})\n", a.visibility_nodes()[i],
                        anim::is_visible(pose.visibility[i]) ? "visible" : "hidden",
                        pose.visibility[i]);
     return out;
@@ -260,8 +260,8 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
         }
         const std::size_t bones = loaded->skeleton.bone_count();
         Pose result{std::vector<anim::Transform>(bones), std::vector<anim::Transform>(bones),
-                    std::vector<float>(loaded->animation.blend_shapes.size()),
-                    std::vector<float>(loaded->animation.visibility_nodes.size())};
+                    std::vector<float>(loaded->animation.blend_shapes().size()),
+                    std::vector<float>(loaded->animation.visibility_nodes().size())};
         std::vector<glm::mat4> worlds(bones);
         anim::SamplingJob sampling{.animation = &loaded->animation,
                                    .skeleton = &loaded->skeleton,

@@ -56,34 +56,62 @@ struct NotificationTrackKeys {
     std::vector<float> frames;  // ascending
 };
 
+namespace detail {
+class AnimationBuilder;
+}
+
+// Read-only once built: only build_animation (the offline step) fills one, so its tracks, curves
+// and ranges always agree. The default one has no curves.
 class Animation {
 public:
-    std::string name;
-    float framerate = 30.0f;  // frames per second (`fr`)
-    bool looping = false;     // `lo`
+    const std::string& name() const { return name_; }
+    float framerate() const { return framerate_; }  // frames per second (`fr`)
+    bool looping() const { return looping_; }       // `lo`
     // The key range over every curve and notification track (both plugins' scene range).
-    float start_frame = 0.0f;
-    float end_frame = 0.0f;
+    float start_frame() const { return start_frame_; }
+    float end_frame() const { return end_frame_; }
     // Bones of the skeleton this animation was built for.
-    std::size_t bone_count = 0;
+    std::size_t bone_count() const { return bone_count_; }
 
-    std::vector<BoundCurve> curves;
-    std::vector<TrackRange> scalar_tracks;
-    std::vector<float> scalar_frames;
-    std::vector<float> scalar_values;
-    std::vector<TrackRange> rotation_tracks;
-    std::vector<float> rotation_frames;
-    std::vector<glm::quat> rotation_values;  // normalised
+    // Curves in file order; each names its track in the scalar or the rotation key arrays.
+    const std::vector<BoundCurve>& curves() const { return curves_; }
+    const std::vector<TrackRange>& scalar_tracks() const { return scalar_tracks_; }
+    const std::vector<float>& scalar_frames() const { return scalar_frames_; }
+    const std::vector<float>& scalar_values() const { return scalar_values_; }
+    const std::vector<TrackRange>& rotation_tracks() const { return rotation_tracks_; }
+    const std::vector<float>& rotation_frames() const { return rotation_frames_; }
+    const std::vector<glm::quat>& rotation_values() const { return rotation_values_; }  // normalised
 
     // Names `bs` and `vb` curves key, one slot each (exact `nn`).
-    std::vector<std::string> blend_shapes;
-    std::vector<std::string> visibility_nodes;
-    std::vector<NotificationTrackKeys> notification_tracks;
+    const std::vector<std::string>& blend_shapes() const { return blend_shapes_; }
+    const std::vector<std::string>& visibility_nodes() const { return visibility_nodes_; }
+    const std::vector<NotificationTrackKeys>& notification_tracks() const {
+        return notification_tracks_;
+    }
 
     // Seconds to frames (rule 20).
     float frames_from_seconds(double seconds) const {
-        return static_cast<float>(seconds * framerate);
+        return static_cast<float>(seconds * framerate_);
     }
+
+private:
+    friend class detail::AnimationBuilder;
+    std::string name_;
+    float framerate_ = 30.0f;
+    bool looping_ = false;
+    float start_frame_ = 0.0f;
+    float end_frame_ = 0.0f;
+    std::size_t bone_count_ = 0;
+    std::vector<BoundCurve> curves_;
+    std::vector<TrackRange> scalar_tracks_;
+    std::vector<float> scalar_frames_;
+    std::vector<float> scalar_values_;
+    std::vector<TrackRange> rotation_tracks_;
+    std::vector<float> rotation_frames_;
+    std::vector<glm::quat> rotation_values_;
+    std::vector<std::string> blend_shapes_;
+    std::vector<std::string> visibility_nodes_;
+    std::vector<NotificationTrackKeys> notification_tracks_;
 };
 
 // What else a Model names, so `bs` and `vb` curves can be checked against it.

@@ -38,26 +38,44 @@ glm::mat4 to_matrix(const Transform& transform);
 // every importer and exporter uses. A few dozen operations.
 Transform decompose(const glm::mat4& matrix);
 
+// Read-only once built: made by build_skeleton (from a Cast Skeleton) or from_arrays, which
+// check the arrays and compute the evaluation order, so a Skeleton is always consistent. The
+// default one has no bones.
 class Skeleton {
 public:
-    std::vector<std::string> names;
-    std::vector<std::int32_t> parents;                   // -1 for a root
-    std::vector<std::uint8_t> segment_scale_compensate;  // rule 14: default true
-    std::vector<Transform> rest;                         // lp, lr, s (defaults 0, identity, 1)
-    std::vector<std::uint32_t> order;                    // every bone, parents first
+    Skeleton() = default;
 
-    std::size_t bone_count() const { return names.size(); }
+    // A skeleton from flat arrays: `parents` index into `names` (-1 for a root); `rest`
+    // defaults to identity transforms and `segment_scale_compensate` to 1 (rule 14) when
+    // empty. Fails when the arrays differ in size, a parent index is outside the skeleton, or
+    // the parents form a cycle. O(bones).
+    static Expected<Skeleton> from_arrays(std::vector<std::string> names,
+                                          std::vector<std::int32_t> parents,
+                                          std::vector<Transform> rest = {},
+                                          std::vector<std::uint8_t> segment_scale_compensate = {});
+
+    std::size_t bone_count() const { return names_.size(); }
+    const std::vector<std::string>& names() const { return names_; }
+    const std::vector<std::int32_t>& parents() const { return parents_; }  // -1 for a root
+    const std::vector<std::uint8_t>& segment_scale_compensate() const {  // rule 14: default 1
+        return segment_scale_compensate_;
+    }
+    const std::vector<Transform>& rest() const { return rest_; }  // lp, lr, s
+    const std::vector<std::uint32_t>& order() const { return order_; }  // parents first
 
     // The bone named `name`: exact match first, then ASCII case-insensitive (rule 24); -1 when
     // none. O(1) expected.
     std::int32_t find_bone(std::string_view name) const;
 
-    // Rebuilds the lookup tables and the evaluation order after the arrays were edited. Fails
-    // when the arrays differ in size, a parent index is outside the skeleton, or the parents
-    // form a cycle. O(bones).
-    Expected<void> finalize();
-
 private:
+    // Builds the lookup tables and the evaluation order from the arrays. O(bones).
+    Expected<void> index();
+
+    std::vector<std::string> names_;
+    std::vector<std::int32_t> parents_;
+    std::vector<std::uint8_t> segment_scale_compensate_;
+    std::vector<Transform> rest_;
+    std::vector<std::uint32_t> order_;
     std::unordered_map<std::string, std::int32_t> exact_;
     std::unordered_map<std::string, std::int32_t> folded_;
 };
