@@ -118,6 +118,8 @@ const Property* Node::find(std::string_view name) const {
     return nullptr;
 }
 
+// The one const_cast in the library: the mutable overload reuses the const search, which is
+// safe because `this` is not const here.
 Property* Node::find(std::string_view name) {
     return const_cast<Property*>(std::as_const(*this).find(name));
 }
