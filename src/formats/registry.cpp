@@ -94,7 +94,15 @@ Expected<Input> read_input(const std::filesystem::path& path) {
 
 Expected<cast::Document> read(const FormatInfo& format, Input input, const ReadContext& context) {
     const std::size_t first_warning = context.warnings.size();
-    return identified(format.read(input, context), context, first_warning, format.name, "read");
+    auto document =
+        identified(format.read(input, context), context, first_warning, format.name, "read");
+    if (document) return document;
+    // Every read error names the file and a path; one about the file as a whole (its header,
+    // its size) has the path "/" (docs/diagnostics.md).
+    Diagnostic error = document.error();
+    if (error.file.empty()) error.file = context.name;
+    if (error.path.empty()) error.path.assign(1, '/');  // not = "/": GCC 12 -Wrestrict at -O3
+    return make_error(std::move(error));
 }
 
 Expected<cast::Document> read_file(const FormatInfo& format, const std::filesystem::path& path,

@@ -127,16 +127,24 @@ Expected<void> Reader::submeshes() {
     for (std::size_t i = 0; i < s; ++i) {
         Submesh& m = model_.submeshes[i];
         m.vertices.resize(vertex_counts[i]);
-        for (Vertex& v : m.vertices) {
+        for (std::size_t n = 0; n < m.vertices.size(); ++n) {
+            Vertex& v = m.vertices[n];
             v.position = in_.take<glm::vec3>();
             v.normal = in_.take<glm::vec3>();
             v.texcoord = in_.take<glm::vec2>();
             v.colour = in_.take<glm::vec4>();
             v.tangent = in_.take<glm::vec4>();
-            if (m.type == MeshType::Skinned) {
-                for (int k = 0; k < 4; ++k) v.bone_ids[k] = in_.take<std::int32_t>();
-                v.weights = in_.take<glm::vec4>();
-            }
+            if (m.type != MeshType::Skinned) continue;
+            const std::size_t ids_at = in_.offset();
+            for (int k = 0; k < 4; ++k) v.bone_ids[k] = in_.take<std::int32_t>();
+            v.weights = in_.take<glm::vec4>();
+            for (int k = 0; k < 4; ++k)
+                if (v.weights[k] != 0.0f && (v.bone_ids[k] < 0 || v.bone_ids[k] >= bone_count_))
+                    return make_error(error(
+                        ids_at + 4 * static_cast<std::size_t>(k),
+                        fmt::format("submesh[{}]/vertex[{}]", i, n),
+                        fmt::format("bone id {} is not one of the {} bones", v.bone_ids[k],
+                                    bone_count_)));
         }
     }
     for (std::size_t i = 0; i < s; ++i) {
