@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -32,6 +33,9 @@ struct DocState {
     std::string format;
     // The reader's findings (Document::warnings plus the format's context warnings).
     Diagnostics read_warnings;
+    // The folder of the file it was read from: writers find the side files the document names
+    // (textures, instanced scenes) there, as `castkit convert` does.
+    std::filesystem::path base;
 
     // Buffers payloads may view, by first byte: each entry's owner keeps [begin, end) alive.
     // Weak: a buffer no property views any more is released; an expired entry is a miss.

@@ -44,6 +44,16 @@ const FormatInfo& named_format(const std::string& name) {
     return pick_format(std::optional<std::string>(name), {});
 }
 
+// glTF export's texture placement (FormatOptions::textures) by name.
+TextureMode texture_mode(const std::string& name) {
+    if (name == "automatic") return TextureMode::Automatic;
+    if (name == "embed") return TextureMode::Embed;
+    if (name == "copy") return TextureMode::Copy;
+    if (name == "reference") return TextureMode::Reference;
+    throw py::value_error("textures: '" + name +
+                          "' is not automatic, embed, copy or reference");
+}
+
 py::list diagnostics_list(const Diagnostics& diagnostics) {
     py::list out;
     for (const Diagnostic& d : diagnostics) out.append(py::cast(d));
@@ -64,6 +74,7 @@ DocPtr read_into_state(const FormatInfo& format, const formats::Input& input,
     state->document = std::move(*document);
     state->format = std::string(format.name);
     state->read_warnings = context.warnings;
+    state->base = context.base;
     return state;
 }
 
@@ -97,19 +108,30 @@ DocPtr read_bytes(const py::object& data, const std::string& format_name,
 }
 
 py::list write_path(const DocPtr& state, const fs::path& path,
-                    const std::optional<std::string>& format_name) {
+                    const std::optional<std::string>& format_name, const std::string& textures) {
     const FormatInfo& format = pick_format(format_name, path);
-    const WriteContext context = formats::context_for(path);
+    WriteContext context = formats::context_for(path, {.textures = texture_mode(textures)});
+    context.base = state->base;
     unwrap(formats::write_file(format, state->document, path, context));
     return diagnostics_list(context.warnings);
 }
 
-py::bytes to_bytes(const DocPtr& state, const std::string& format_name) {
+py::bytes to_bytes(const DocPtr& state, const std::string& format_name,
+                   const py::object& warnings, const std::string& textures) {
     const FormatInfo& format = named_format(format_name);
+    // Bytes have no folder beside them: textures are embedded or referenced, never copied
+    // (a .gltf would otherwise copy them into the working folder).
+    if (textures != "embed" && textures != "reference")
+        throw py::value_error("textures: to_bytes embeds textures or references them ('embed' "
+                              "or 'reference'), not '" + textures + "'");
     BufferSink sink;
     WriteContext context;
+    context.options.textures = texture_mode(textures);
     context.name = state->document.source_name;
+    context.base = state->base;
     unwrap(formats::write(format, state->document, sink, context));
+    if (!warnings.is_none())
+        for (py::handle w : diagnostics_list(context.warnings)) warnings.attr("append")(w);
     return py::bytes(reinterpret_cast<const char*>(sink.bytes.data()), sink.bytes.size());
 }
 
@@ -172,10 +194,14 @@ void register_document(py::module_& m) {
             "add_root", [](const DocPtr& s) { return wrap_view(s, s->document.add_root()); },
             "Appends a new Root with a fresh hash")
         .def("write", &write_path, py::arg("path"), py::arg("format") = py::none(),
+             py::arg("textures") = "automatic",
              "Writes the file atomically in `format` (default: from the extension); returns "
-             "the writer's warnings (what the format cannot hold)")
-        .def("to_bytes", &to_bytes, py::arg("format") = "cast",
-             "The file's bytes in `format`")
+             "the writer's warnings (what the format cannot hold). glTF `textures`: "
+             "'automatic' (embedded in .glb, copied beside .gltf), 'embed', 'copy', 'reference'")
+        .def("to_bytes", &to_bytes, py::arg("format") = "cast", py::arg("warnings") = py::none(),
+             py::arg("textures") = "embed",
+             "The file's bytes in `format`; the writer's warnings are appended to `warnings` "
+             "when it is a list. glTF textures are embedded (or 'reference'd), never copied")
         .def("validate", &validate_state, py::arg("strict") = false,
              "Every validation finding (list of Diagnostic)")
         .def("__repr__", [](const DocState& s) {
@@ -205,7 +231,7 @@ void register_document(py::module_& m) {
         "convert",
         [](const fs::path& source, const fs::path& destination,
            const std::optional<std::string>& from_format,
-           const std::optional<std::string>& to_format) {
+           const std::optional<std::string>& to_format, const std::string& textures) {
             const FormatInfo& to = pick_format(to_format, destination);
             // As `castkit convert`: images embedded in the input (glTF, DMF) are written
             // beside an output that is not glTF, whose document names them by file name.
@@ -216,12 +242,12 @@ void register_document(py::module_& m) {
             }
             DocPtr state = open_path(source, from_format, options);
             py::list warnings = diagnostics_list(state->read_warnings);
-            for (py::handle w : write_path(state, destination, std::string(to.name)))
+            for (py::handle w : write_path(state, destination, std::string(to.name), textures))
                 warnings.append(w);
             return warnings;
         },
         py::arg("source"), py::arg("destination"), py::arg("from_format") = py::none(),
-        py::arg("to_format") = py::none(),
+        py::arg("to_format") = py::none(), py::arg("textures") = "automatic",
         "Converts one file to another format (default: from the extensions); returns the "
         "reader's and writer's warnings.");
     m.def(
