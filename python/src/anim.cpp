@@ -58,7 +58,7 @@ std::size_t pick_animation(const std::vector<cast::ConstAnimation>& animations,
                         animation_list(animations),
                     "python.animation");
     }
-    const std::string name = from_str(which.cast<py::str>());
+    const std::string name = encode(which.cast<py::str>());
     for (std::size_t i = 0; i < animations.size(); ++i)
         if (animations[i].name() == name) return i;
     raise_error(file + ": no animation named '" + name + "'; the file holds " +

@@ -124,7 +124,9 @@ py::str to_str(std::string_view text);
 py::object to_str(const std::optional<std::string_view>& text);
 inline py::str to_str(const std::string& text) { return to_str(std::string_view(text)); }
 inline py::str to_str(const char* text) { return to_str(std::string_view(text)); }
-// A Python str as the bytes to store; refuses NUL, which ends a Cast string.
+// A Python str as UTF-8 bytes (surrogates back to the bytes they stand for).
+std::string encode(const py::str& text);
+// A Python str as the bytes of a Cast string value; refuses NUL, which ends one.
 std::string from_str(const py::str& text);
 
 // Registration, one file each.

@@ -161,7 +161,7 @@ void register_document(py::module_& m) {
             [](DocState& s, std::uint32_t v) { s.document.flags = v; })
         .def_property(
             "source_name", [](const DocState& s) { return to_str(s.document.source_name); },
-            [](DocState& s, const py::str& v) { s.document.source_name = from_str(v); },
+            [](DocState& s, const py::str& v) { s.document.source_name = encode(v); },
             "The name diagnostics give (the path it was read from)")
         .def_property_readonly(
             "format",
@@ -264,6 +264,13 @@ void register_document(py::module_& m) {
                 py::object diagnostic = error.value().attr("diagnostic");
                 Diagnostic d = diagnostic.cast<Diagnostic>();
                 if (d.file.empty()) d.file = path.string();
+                // A Cast file that cannot be read breaks the rule `cast.read` (the reader's
+                // finer id is in castkit.open's error).
+                const FormatInfo* cast_format = format_by_name("cast");
+                const FormatInfo* read_as =
+                    format ? format_by_name(*format) : format_for_path(path);
+                if (read_as == cast_format)
+                    d.rule = std::string(cast::find_validation_rule("cast.read")->id);
                 py::list out;
                 out.append(py::cast(d));
                 return out;

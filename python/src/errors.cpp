@@ -31,10 +31,14 @@ py::object to_str(const std::optional<std::string_view>& text) {
     return to_str(*text);
 }
 
-std::string from_str(const py::str& text) {
+std::string encode(const py::str& text) {
     PyObject* encoded = PyUnicode_AsEncodedString(text.ptr(), "utf-8", "surrogateescape");
     if (encoded == nullptr) throw py::error_already_set();
-    std::string out = py::reinterpret_steal<py::bytes>(encoded);
+    return py::reinterpret_steal<py::bytes>(encoded);
+}
+
+std::string from_str(const py::str& text) {
+    std::string out = encode(text);
     if (out.find('\0') != std::string::npos)
         throw py::value_error("a Cast string cannot hold a NUL character");
     return out;

@@ -124,7 +124,7 @@ py::object snapshot(const NodeRef& r, const cast::Property* p) {
 
 void set_property(const NodeRef& r, const py::str& name_text, const std::string& type_text,
                   const py::object& values) {
-    std::string name = from_str(name_text);
+    std::string name = encode(name_text);
     auto type = cast::type_from_name(type_text);
     if (!type)
         throw py::value_error("unknown property type '" + type_text +
@@ -358,26 +358,26 @@ void register_nodes(py::module_& m) {
         }, "Every child, each as its typed class")
         .def_property_readonly("document", [](const NodeRef& r) { return r.doc; })
         .def("property", [](const NodeRef& r, const py::str& name) {
-            return snapshot(r, r.node->find(from_str(name)));
+            return snapshot(r, r.node->find(encode(name)));
         }, py::arg("name"), "The last property with this name (rule 7), or None")
         .def("get", [](const NodeRef& r, const py::str& name, const py::object& fallback) {
-            py::object values = property_values(r.doc, *r.node, from_str(name));
+            py::object values = property_values(r.doc, *r.node, encode(name));
             return values.is_none() ? fallback : values;
         }, py::arg("name"), py::arg("default") = py::none(),
            "The values of the last property with this name, else `default`")
         .def("__getitem__", [](const NodeRef& r, const py::str& name) {
-            py::object values = property_values(r.doc, *r.node, from_str(name));
+            py::object values = property_values(r.doc, *r.node, encode(name));
             if (values.is_none()) throw py::key_error(name.cast<std::string>());
             return values;
         })
         .def("__contains__", [](const NodeRef& r, const py::str& name) {
-            return r.node->find(from_str(name)) != nullptr;
+            return r.node->find(encode(name)) != nullptr;
         })
         .def("set_property", &set_property, py::arg("name"), py::arg("type"), py::arg("values"),
              "Replaces the last property with this name, or appends one: type 's' takes a str "
              "or a list of str, the others numbers ((n, k) for vk)")
         .def("remove_property", [](const NodeRef& r, const py::str& name) {
-            return r.node->remove(from_str(name));
+            return r.node->remove(encode(name));
         }, py::arg("name"), "Removes every property with this name; returns how many")
         .def("add_child", [](const NodeRef& r, const py::object& kind) {
             std::uint32_t id = 0;
@@ -487,16 +487,16 @@ void register_nodes(py::module_& m) {
             return out;
         }, "Every slot as (name, hash), in file order")
         .fn("slot_hash", [](const NodeRef& r, const py::str& slot) {
-            return opt(r.view<cast::Material>().slot_hash(from_str(slot)));
+            return opt(r.view<cast::Material>().slot_hash(encode(slot)));
         }, py::arg("slot"))
         .fn("slot_file", [](const NodeRef& r, const py::str& slot) {
-            return wrap_view(r.doc, r.view<cast::Material>().slot_file(from_str(slot)));
+            return wrap_view(r.doc, r.view<cast::Material>().slot_file(encode(slot)));
         }, py::arg("slot"), "The File the slot links to, or None")
         .fn("slot_color", [](const NodeRef& r, const py::str& slot) {
-            return wrap_view(r.doc, r.view<cast::Material>().slot_color(from_str(slot)));
+            return wrap_view(r.doc, r.view<cast::Material>().slot_color(encode(slot)));
         }, py::arg("slot"), "The Color the slot links to, or None")
         .fn("set_slot", [](const NodeRef& r, const py::str& slot, const NodeRef& target) {
-            r.view<cast::Material>().set_hash_link(from_str(slot), linked(r, target).node->hash);
+            r.view<cast::Material>().set_hash_link(encode(slot), linked(r, target).node->hash);
         }, py::arg("slot"), py::arg("node"), "Links slot ('albedo', 'normal', ...) to a File or Color")
         .list_ro("files", [](const cast::Material& v) { return v.files(); })
         .list_ro("colors", [](const cast::Material& v) { return v.colors(); })
