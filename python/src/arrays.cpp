@@ -25,12 +25,12 @@ std::shared_ptr<const void> DocState::owner_of(cast::Bytes bytes) const {
     if (bytes.empty()) return nullptr;
     auto after = buffers.upper_bound(bytes.data());
     if (after == buffers.begin()) return nullptr;
+    // The buffer starting at or before the bytes; a live owner means [begin, end) is still
+    // that buffer's memory, so bytes inside it are its bytes.
+    // (Addresses compared as integers: the bytes may belong to another allocation.)
     const Buffer& buffer = std::prev(after)->second;
-    // Pointers compared only after checking they are in one registered buffer's range: a live
-    // owner means [begin, end) is that buffer's memory, so bytes inside it are its bytes.
-    if (bytes.size() > static_cast<std::size_t>(buffer.end - std::prev(after)->first))
-        return nullptr;
-    if (bytes.data() + bytes.size() > buffer.end) return nullptr;
+    const auto at = reinterpret_cast<std::uintptr_t>(bytes.data());
+    if (at + bytes.size() > reinterpret_cast<std::uintptr_t>(buffer.end)) return nullptr;
     return buffer.owner.lock();
 }
 

@@ -367,7 +367,10 @@ void register_nodes(py::module_& m) {
            "The values of the last property with this name, else `default`")
         .def("__getitem__", [](const NodeRef& r, const py::str& name) {
             py::object values = property_values(r.doc, *r.node, encode(name));
-            if (values.is_none()) throw py::key_error(name.cast<std::string>());
+            if (values.is_none()) {
+                PyErr_SetObject(PyExc_KeyError, name.ptr());
+                throw py::error_already_set();
+            }
             return values;
         })
         .def("__contains__", [](const NodeRef& r, const py::str& name) {
