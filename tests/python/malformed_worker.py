@@ -19,7 +19,8 @@ def touch(node, depth=0):
     for name in node.properties:
         values = node[name]
         if isinstance(values, np.ndarray):
-            values.sum(dtype=np.float64) if values.dtype.kind == "f" else values.sum()
+            with np.errstate(all="ignore"):  # NaN and infinity are fine values here
+                values.sum(dtype=np.float64) if values.dtype.kind == "f" else values.sum()
     for name in dir(type(node)):
         if name.startswith(("_", "set_", "add_")):
             continue

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import castkit
-from conftest import EDGE, EXAMPLES, GLTF
+from conftest import EDGE, EXAMPLES, GLTF, REFERENCE
 
 EXPECT = dict(line.split("\t", 1) for line in (EDGE / "EXPECT.tsv").read_text().splitlines() if line)
 FAILING = sorted(name for name, outcome in EXPECT.items() if outcome.startswith("error"))
@@ -76,6 +76,7 @@ def make_inputs(tmp_path):
         specs.append(f"{fmt}={path}")
     specs.append(f"cast={EXAMPLES / 'scene.cast'}")
     specs.append(f"glb={GLTF / 'skinned.glb'}")
+    specs.append(f"cast={REFERENCE / 'gen_7_7.cast'}")  # every property type, unknown node ids
     return specs
 
 
@@ -88,6 +89,6 @@ def test_malformed_input_never_crashes(tmp_path):
                             capture_output=True, text=True, timeout=540)
     assert result.returncode == 0, f"exit {result.returncode}\n{result.stdout}\n{result.stderr}"
     lines = result.stdout.splitlines()
-    assert len(lines) == 10
+    assert len(lines) == 11
     for line in lines:
         assert "refused" in line
