@@ -26,9 +26,12 @@ python = os.path.join(environment, "bin", "python")
 
 before = subprocess.run(["git", "-C", source, "status", "--porcelain", "--ignored"],
                         capture_output=True, text=True).stdout
+# pip's and setup.py's temporary folders inside the work folder, not in the system's.
+scratch = os.path.join(work, "tmp")
+os.makedirs(scratch)
 subprocess.run([python, "-m", "pip", "install", "--no-build-isolation", "--no-index", "--no-deps",
                 "--quiet", source],
-               check=True, env={**os.environ, "CASTKIT_BUILD_DIR": build})
+               check=True, env={**os.environ, "CASTKIT_BUILD_DIR": build, "TMPDIR": scratch})
 after = subprocess.run(["git", "-C", source, "status", "--porcelain", "--ignored"],
                        capture_output=True, text=True).stdout
 assert before == after, f"pip install wrote into the source tree:\n{after}"
