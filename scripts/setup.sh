@@ -8,6 +8,9 @@ packages=(
   libfmt-dev libcli11-dev nlohmann-json3-dev libglm-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-numpy
+  # The Python module (python/, docs/python.md) and its tests; pip, setuptools and venv for the
+  # `pip install .` test.
+  pybind11-dev python3-dev python3-pytest python3-pip python3-setuptools python3-venv
   libtinygltf-dev libdraco-dev libmeshoptimizer-dev libsimdjson-dev
   libstb-dev libsquish-dev
   clang libclang-rt-14-dev

@@ -1,0 +1,80 @@
+"""castkit: read, write, validate and convert Cast 3D assets (and SEAnim, SEModel, DMF, K3D,
+glTF) from Python. Arrays are read-only numpy views of the file (zero copy); docs/python.md
+describes the API.
+
+    import castkit
+    doc = castkit.open("character.cast")
+    for model in doc.models:
+        for mesh in model.meshes:
+            print(mesh.name, mesh.positions.shape, mesh.faces.dtype)
+"""
+
+from ._castkit import (
+    Animation,
+    BlendShape,
+    Bone,
+    Color,
+    Constraint,
+    Curve,
+    CurveModeOverride,
+    Diagnostic,
+    Document,
+    Error,
+    File,
+    Hair,
+    IKHandle,
+    Instance,
+    Material,
+    Mesh,
+    Metadata,
+    Model,
+    Node,
+    NotificationTrack,
+    Pose,
+    Property,
+    Root,
+    Sampler,
+    Skeleton,
+    convert,
+    formats,
+    open,
+    pose,
+    read,
+    validate,
+    validation_rules,
+)
+
+__all__ = [
+    "Animation",
+    "BlendShape",
+    "Bone",
+    "Color",
+    "Constraint",
+    "Curve",
+    "CurveModeOverride",
+    "Diagnostic",
+    "Document",
+    "Error",
+    "File",
+    "Hair",
+    "IKHandle",
+    "Instance",
+    "Material",
+    "Mesh",
+    "Metadata",
+    "Model",
+    "Node",
+    "NotificationTrack",
+    "Pose",
+    "Property",
+    "Root",
+    "Sampler",
+    "Skeleton",
+    "convert",
+    "formats",
+    "open",
+    "pose",
+    "read",
+    "validate",
+    "validation_rules",
+]

@@ -1,0 +1,270 @@
+// castkit.Sampler and castkit.pose: a Cast animation evaluated on a skeleton, as `castkit pose`
+// does, with every transform as numpy arrays.
+#include <pybind11/stl.h>
+
+#include <castkit/anim/animation.hpp>
+#include <castkit/anim/jobs.hpp>
+#include <castkit/anim/skeleton.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common.hpp"
+
+namespace castkit::python {
+
+namespace {
+
+// The animation compiled against the skeleton it is applied to, ready to sample any frame.
+struct Sampler {
+    anim::Skeleton skeleton;
+    anim::Animation animation;
+    anim::SamplingContext context;
+    Diagnostics warnings;
+};
+
+// One evaluated frame.
+struct Pose {
+    float frame = 0.0f;
+    py::list bone_names;
+    py::object parents, local_translations, local_rotations, local_scales;
+    py::object world_matrices, world_translations, world_rotations, world_scales;
+    py::dict blend_shapes, visibility;
+};
+
+std::string animation_list(const std::vector<cast::ConstAnimation>& animations) {
+    std::string out;
+    for (std::size_t i = 0; i < animations.size(); ++i) {
+        auto name = animations[i].name();
+        out += (i ? ", " : "") + std::to_string(i) + " " +
+               (name ? "'" + std::string(*name) + "'" : std::string("(unnamed)"));
+    }
+    return out;
+}
+
+// The animation `which` names: None the first, an int its 0-based index over every root, a str
+// its exact name (as `castkit pose --animation`).
+std::size_t pick_animation(const std::vector<cast::ConstAnimation>& animations,
+                           const py::object& which, const DocState& state) {
+    const std::string file = state.document.source_name.empty() ? "<document>"
+                                                                : state.document.source_name;
+    if (which.is_none()) return 0;
+    if (py::isinstance<py::int_>(which)) {
+        const long long index = which.cast<long long>();
+        if (index >= 0 && static_cast<std::size_t>(index) < animations.size())
+            return static_cast<std::size_t>(index);
+        raise_error(file + ": no animation at index " + std::to_string(index) + "; the file holds " +
+                        animation_list(animations),
+                    "python.animation");
+    }
+    const std::string name = encode(which.cast<py::str>());
+    for (std::size_t i = 0; i < animations.size(); ++i)
+        if (animations[i].name() == name) return i;
+    raise_error(file + ": no animation named '" + name + "'; the file holds " +
+                    animation_list(animations),
+                "python.animation");
+}
+
+std::shared_ptr<Sampler> make_sampler(const std::shared_ptr<DocState>& model_state,
+                                      const std::shared_ptr<DocState>& anim_state,
+                                      const py::object& which) {
+    if (!anim_state) throw py::type_error("the animation document is required");
+    const cast::Document& anim_doc = anim_state->document;
+    std::vector<cast::ConstAnimation> animations = anim_doc.animations();
+    const std::string anim_name = anim_doc.source_name.empty() ? "<document>" : anim_doc.source_name;
+    if (animations.empty()) raise_error(anim_name + ": holds no Animation", "python.animation");
+    const cast::ConstAnimation animation = animations[pick_animation(animations, which, *anim_state)];
+
+    // The skeleton: the first Model with one in the model document; without one, the
+    // animation's own Skeleton, else the first Model with one in the animation's document.
+    cast::ConstSkeleton skeleton;
+    const cast::Document* skeleton_document = &anim_doc;
+    anim::BindingTargets targets;
+    auto find_model_skeleton = [&](const cast::Document& document) {
+        for (const cast::ConstModel& model : document.models())
+            if (cast::ConstSkeleton found = model.skeleton()) {
+                skeleton = found;
+                skeleton_document = &document;
+                targets = anim::binding_targets(model);
+                return;
+            }
+    };
+    if (model_state) {
+        const cast::Document& model_doc = model_state->document;
+        find_model_skeleton(model_doc);
+        if (!skeleton)
+            raise_error((model_doc.source_name.empty() ? "<document>" : model_doc.source_name) +
+                            ": no Model with a Skeleton",
+                        "python.animation");
+    } else if (!(skeleton = animation.skeleton())) {
+        find_model_skeleton(anim_doc);
+        if (!skeleton)
+            raise_error(anim_name +
+                            ": neither the animation nor a Model in the file has a Skeleton; "
+                            "pass the model document",
+                        "python.animation");
+    }
+
+    auto sampler = std::make_shared<Sampler>();
+    sampler->skeleton = unwrap(anim::build_skeleton(skeleton, sampler->warnings, skeleton_document));
+    sampler->animation = unwrap(anim::build_animation(animation, sampler->skeleton, targets,
+                                                      sampler->warnings, &anim_doc));
+    sampler->context.resize(sampler->animation);
+    return sampler;
+}
+
+py::list names_of(const std::vector<std::string>& names) {
+    py::list out;
+    for (const std::string& name : names) out.append(to_str(name));
+    return out;
+}
+
+template <std::size_t N>
+py::array_t<float> rows(std::size_t count) {
+    return py::array_t<float>({static_cast<py::ssize_t>(count), static_cast<py::ssize_t>(N)});
+}
+
+void put(float* row, const glm::vec3& v) {
+    row[0] = v.x;
+    row[1] = v.y;
+    row[2] = v.z;
+}
+void put(float* row, const glm::quat& q) {  // XYZW, as Cast stores quaternions
+    row[0] = q.x;
+    row[1] = q.y;
+    row[2] = q.z;
+    row[3] = q.w;
+}
+
+Pose sample(Sampler& sampler, float frame, bool looped) {
+    const std::size_t bones = sampler.skeleton.bone_count();
+    std::vector<anim::Transform> locals(bones);
+    std::vector<glm::mat4> worlds(bones);
+    std::vector<float> weights(sampler.animation.blend_shapes().size());
+    std::vector<float> visibility(sampler.animation.visibility_nodes().size());
+    anim::SamplingJob sampling{.animation = &sampler.animation,
+                               .skeleton = &sampler.skeleton,
+                               .frame = frame,
+                               .looped = looped,
+                               .context = &sampler.context,
+                               .locals = locals,
+                               .blend_shape_weights = weights,
+                               .visibility = visibility};
+    unwrap(sampling.run());
+    anim::LocalToWorldJob world{.skeleton = &sampler.skeleton, .locals = locals, .worlds = worlds};
+    unwrap(world.run());
+
+    Pose pose;
+    pose.frame = frame;
+    pose.bone_names = names_of(sampler.skeleton.names());
+    py::array_t<std::int32_t> parents(static_cast<py::ssize_t>(bones));
+    auto lt = rows<3>(bones), lr = rows<4>(bones), ls = rows<3>(bones);
+    auto wt = rows<3>(bones), wr = rows<4>(bones), ws = rows<3>(bones);
+    py::array_t<float> wm({static_cast<py::ssize_t>(bones), py::ssize_t{4}, py::ssize_t{4}});
+    for (std::size_t i = 0; i < bones; ++i) {
+        const auto s = static_cast<py::ssize_t>(i);
+        parents.mutable_at(s) = sampler.skeleton.parents()[i];
+        put(lt.mutable_data(s, 0), locals[i].translation);
+        put(lr.mutable_data(s, 0), locals[i].rotation);
+        put(ls.mutable_data(s, 0), locals[i].scale);
+        const anim::Transform w = anim::decompose(worlds[i]);
+        put(wt.mutable_data(s, 0), w.translation);
+        put(wr.mutable_data(s, 0), w.rotation);
+        put(ws.mutable_data(s, 0), w.scale);
+        // Row r, column c: the matrix that multiplies column vectors (glm stores columns).
+        for (int r = 0; r < 4; ++r)
+            for (int c = 0; c < 4; ++c) wm.mutable_at(s, r, c) = worlds[i][c][r];
+    }
+    pose.parents = parents;
+    pose.local_translations = lt;
+    pose.local_rotations = lr;
+    pose.local_scales = ls;
+    pose.world_matrices = wm;
+    pose.world_translations = wt;
+    pose.world_rotations = wr;
+    pose.world_scales = ws;
+    for (std::size_t i = 0; i < weights.size(); ++i)
+        pose.blend_shapes[to_str(sampler.animation.blend_shapes()[i])] = weights[i];
+    for (std::size_t i = 0; i < visibility.size(); ++i)
+        pose.visibility[to_str(sampler.animation.visibility_nodes()[i])] =
+            anim::is_visible(visibility[i]);
+    return pose;
+}
+
+}  // namespace
+
+void register_anim(py::module_& m) {
+    py::class_<Pose>(m, "Pose",
+                     "One evaluated frame: every bone's local and world transform (numpy, "
+                     "rotations as XYZW quaternions, world matrices (n, 4, 4) to multiply column "
+                     "vectors), blend shape weights and visibility.")
+        .def_readonly("frame", &Pose::frame)
+        .def_readonly("bone_names", &Pose::bone_names)
+        .def_readonly("parents", &Pose::parents, "int32, -1 for a root")
+        .def_readonly("local_translations", &Pose::local_translations)
+        .def_readonly("local_rotations", &Pose::local_rotations)
+        .def_readonly("local_scales", &Pose::local_scales)
+        .def_readonly("world_matrices", &Pose::world_matrices)
+        .def_readonly("world_translations", &Pose::world_translations)
+        .def_readonly("world_rotations", &Pose::world_rotations)
+        .def_readonly("world_scales", &Pose::world_scales)
+        .def_readonly("blend_shapes", &Pose::blend_shapes, "{name: weight}")
+        .def_readonly("visibility", &Pose::visibility, "{name: visible}")
+        .def("__repr__", [](const Pose& p) {
+            return "<castkit.Pose frame " + std::to_string(p.frame) + ", " +
+                   std::to_string(py::len(p.bone_names)) + " bones>";
+        });
+
+    py::class_<Sampler, std::shared_ptr<Sampler>>(
+        m, "Sampler",
+        "An animation compiled against a skeleton (castkit's offline step), sampled at any frame. "
+        "The skeleton is the first Model's with one in `model` (a Document, or None: then the "
+        "animation's own Skeleton, else the first Model's in its document); `animation` picks "
+        "one of the document's animations by index or name (default: the first).")
+        .def(py::init(&make_sampler), py::arg("model"), py::arg("animation_document"),
+             py::arg("animation") = py::none())
+        .def("sample", &sample, py::arg("frame"), py::arg("looped") = false,
+             "The pose at `frame` (fractional allowed); `looped` wraps it into the key range "
+             "when the animation loops")
+        .def_property_readonly("name", [](const Sampler& s) { return to_str(s.animation.name()); })
+        .def_property_readonly("framerate", [](const Sampler& s) { return s.animation.framerate(); })
+        .def_property_readonly("looping", [](const Sampler& s) { return s.animation.looping(); })
+        .def_property_readonly("start_frame", [](const Sampler& s) { return s.animation.start_frame(); })
+        .def_property_readonly("end_frame", [](const Sampler& s) { return s.animation.end_frame(); })
+        .def_property_readonly("bone_names", [](const Sampler& s) { return names_of(s.skeleton.names()); })
+        .def_property_readonly("parents", [](const Sampler& s) {
+            return py::array_t<std::int32_t>(static_cast<py::ssize_t>(s.skeleton.parents().size()),
+                                             s.skeleton.parents().data());
+        })
+        .def_property_readonly("blend_shapes", [](const Sampler& s) { return names_of(s.animation.blend_shapes()); })
+        .def_property_readonly("visibility_nodes", [](const Sampler& s) {
+            return names_of(s.animation.visibility_nodes());
+        })
+        .def_property_readonly("notification_tracks", [](const Sampler& s) {
+            py::dict out;
+            for (const anim::NotificationTrackKeys& track : s.animation.notification_tracks())
+                out[to_str(track.name)] = py::array_t<float>(
+                    static_cast<py::ssize_t>(track.frames.size()), track.frames.data());
+            return out;
+        }, "{track name: key frames}")
+        .def_property_readonly("warnings", [](const Sampler& s) {
+            py::list out;
+            for (const Diagnostic& d : s.warnings) out.append(py::cast(d));
+            return out;
+        }, "What compiling the animation could not apply (curves naming no bone, ...)");
+
+    m.def(
+        "pose",
+        [](const std::shared_ptr<DocState>& model, const std::shared_ptr<DocState>& animation_document,
+           float frame, const py::object& animation, bool looped) {
+            auto sampler = make_sampler(model, animation_document, animation);
+            return sample(*sampler, frame, looped);
+        },
+        py::arg("model"), py::arg("animation_document"), py::arg("frame"),
+        py::arg("animation") = py::none(), py::arg("looped") = false,
+        "Every bone's local and world transform at `frame`, as `castkit pose` prints them "
+        "(see Sampler for the arguments).");
+}
+
+}  // namespace castkit::python

@@ -1,0 +1,162 @@
+// Shared pieces of the castkit Python module: the document a Python object keeps alive, the
+// node handles the typed classes wrap, errors, strings and the numpy views of payloads.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <castkit/cast/document.hpp>
+#include <castkit/cast/nodes.hpp>
+#include <castkit/diagnostic.hpp>
+#include <castkit/expected.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace castkit::python {
+
+namespace py = pybind11;
+
+// One document and the storage its payloads may view. Python's Document and every node object
+// share it (shared_ptr), so a node keeps its document alive and nodes never dangle: nodes are
+// only ever added, never removed, and each sits in its own heap allocation (unique_ptr), so a
+// node's address is stable for the document's life. The document itself never moves either.
+struct DocState {
+    cast::Document document;
+    // The format the document was read from ("cast", "glb", …); empty when made in Python.
+    std::string format;
+    // The reader's findings (Document::warnings plus the format's context warnings).
+    Diagnostics read_warnings;
+    // The folder of the file it was read from: writers find the side files the document names
+    // (textures, instanced scenes) there, as `castkit convert` does.
+    std::filesystem::path base;
+
+    // Buffers payloads may view, by first byte: each entry's owner keeps [begin, end) alive.
+    // Weak: a buffer no property views any more is released; an expired entry is a miss.
+    struct Buffer {
+        const std::byte* end;
+        std::weak_ptr<const void> owner;
+    };
+    std::map<const std::byte*, Buffer> buffers;
+
+    // Records that `bytes` stay alive while `bytes.owner` does.
+    void register_buffer(const cast::SharedBytes& bytes);
+    // The owner keeping `bytes` alive when they lie inside a registered buffer, else null.
+    std::shared_ptr<const void> owner_of(cast::Bytes bytes) const;
+};
+using DocPtr = std::shared_ptr<DocState>;
+
+// What every Python node object holds: its document, the node, and the node's parent (links
+// such as a mesh's material resolve among the parent's children).
+struct NodeRef {
+    DocPtr doc;
+    cast::Node* node = nullptr;
+    cast::Node* parent = nullptr;
+
+    template <class View>
+    View view() const {
+        return View(node, parent, &doc->document.hashes());
+    }
+};
+
+// The C++ types behind the typed Python classes (each a NodeRef; pybind11 tells them apart).
+#define CASTKIT_NODE_REF(Name) \
+    struct Name##Ref : NodeRef {}
+CASTKIT_NODE_REF(Root);
+CASTKIT_NODE_REF(Model);
+CASTKIT_NODE_REF(Mesh);
+CASTKIT_NODE_REF(Hair);
+CASTKIT_NODE_REF(BlendShape);
+CASTKIT_NODE_REF(Skeleton);
+CASTKIT_NODE_REF(Bone);
+CASTKIT_NODE_REF(IKHandle);
+CASTKIT_NODE_REF(Constraint);
+CASTKIT_NODE_REF(Animation);
+CASTKIT_NODE_REF(Curve);
+CASTKIT_NODE_REF(CurveModeOverride);
+CASTKIT_NODE_REF(NotificationTrack);
+CASTKIT_NODE_REF(Material);
+CASTKIT_NODE_REF(File);
+CASTKIT_NODE_REF(Color);
+CASTKIT_NODE_REF(Instance);
+CASTKIT_NODE_REF(Metadata);
+#undef CASTKIT_NODE_REF
+
+// The Python object for `node`: the typed class its id names, else the generic Node.
+py::object wrap_node(const DocPtr& doc, cast::Node* node, cast::Node* parent);
+// The Python object for a view, or None for an empty view.
+template <class View>
+py::object wrap_view(const DocPtr& doc, const View& view) {
+    if (!view) return py::none();
+    return wrap_node(doc, &view.node(), view.parent());
+}
+template <class View>
+py::list wrap_views(const DocPtr& doc, const std::vector<View>& views) {
+    py::list out;
+    for (const View& view : views) out.append(wrap_view(doc, view));
+    return out;
+}
+
+// The castkit.Error class.
+py::handle error_type();
+// castkit.Error: raised with the diagnostic's text, carrying its fields as attributes.
+[[noreturn]] void raise_error(const Diagnostic& diagnostic);
+// A failure that is not the library's (a bad argument): castkit.Error without file or offset.
+[[noreturn]] void raise_error(std::string message, std::string rule = {});
+template <class T>
+T unwrap(Expected<T> result) {
+    if (!result) raise_error(result.error());
+    return std::move(*result);
+}
+inline void unwrap(Expected<void> result) {
+    if (!result) raise_error(result.error());
+}
+
+// Text from the file as Python str: UTF-8, bytes that are not UTF-8 kept as surrogates
+// (surrogateescape), so any name reads and writes back unchanged.
+py::str to_str(std::string_view text);
+py::object to_str(const std::optional<std::string_view>& text);
+inline py::str to_str(const std::string& text) { return to_str(std::string_view(text)); }
+inline py::str to_str(const char* text) { return to_str(std::string_view(text)); }
+// A Python str as UTF-8 bytes (surrogates back to the bytes they stand for).
+std::string encode(const py::str& text);
+// A Python str as the bytes of a Cast string value; refuses NUL, which ends one.
+std::string from_str(const py::str& text);
+
+// Registration, one file each.
+void register_errors(py::module_& m);
+void register_document(py::module_& m);
+void register_nodes(py::module_& m);
+void register_anim(py::module_& m);
+
+// ---- numpy ----------------------------------------------------------------------------------
+
+// The payload of the last property `name` of `node` as a read-only numpy array viewing the
+// payload's storage (zero copy), whose base keeps that storage alive; strings as list[str].
+// None when the node has no such property. A payload castkit owns in the node (made in code,
+// or by a reader that converts) is moved once into a shared buffer so it can be viewed too.
+py::object property_values(const DocPtr& doc, cast::Node& node, std::string_view name);
+// As property_values, but None unless the property has one of the types in `types`; vectors
+// keep their (n, k) shape; `rows` > 1 reshapes a flat array to (n / rows, rows), dropping a
+// partial last row.
+py::object typed_values(const DocPtr& doc, cast::Node& node, std::string_view name,
+                        std::initializer_list<cast::PropertyType> types, std::size_t rows = 1);
+
+// Sets the property `name` to a copy of `values` converted to `type`: (n, k) for vectors (a
+// flat array of n·k also works), any shape for scalars (flattened). The copy is the property's
+// payload, viewable without another copy.
+void set_array(const DocPtr& doc, cast::Node& node, std::string name, cast::PropertyType type,
+               const py::handle& values);
+// `values` as a flat vector of u32 (indices, frames), refusing negative or larger values.
+std::vector<std::uint32_t> to_u32(const py::handle& values, const char* what);
+// `values` as contiguous float32 rows of `width` (1 for scalars).
+py::array_t<float, py::array::c_style> to_f32(const py::handle& values, std::size_t width,
+                                              const char* what);
+
+}  // namespace castkit::python

@@ -1,0 +1,301 @@
+// castkit.Document and the module's functions over whole files: open, read, write, to_bytes,
+// convert, validate, formats.
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <castkit/cast/validate.hpp>
+#include <castkit/formats.hpp>
+#include <castkit/sink.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common.hpp"
+
+namespace castkit::python {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string known_formats() {
+    std::string out;
+    for (const FormatInfo& format : all_formats())
+        out += (out.empty() ? "" : ", ") + std::string(format.name);
+    return out;
+}
+
+// The format `name` names, else the one the extension of `path` names.
+const FormatInfo& pick_format(const std::optional<std::string>& name, const fs::path& path) {
+    if (name) {
+        if (const FormatInfo* format = format_by_name(*name)) return *format;
+        raise_error("unknown format '" + *name + "' (castkit knows " + known_formats() + ")",
+                    "python.format");
+    }
+    if (const FormatInfo* format = format_for_path(path)) return *format;
+    raise_error(path.string() + ": cannot tell the format from the extension; pass format= (" +
+                    known_formats() + ")",
+                "python.format");
+}
+
+const FormatInfo& named_format(const std::string& name) {
+    return pick_format(std::optional<std::string>(name), {});
+}
+
+// glTF export's texture placement (FormatOptions::textures) by name.
+TextureMode texture_mode(const std::string& name) {
+    if (name == "automatic") return TextureMode::Automatic;
+    if (name == "embed") return TextureMode::Embed;
+    if (name == "copy") return TextureMode::Copy;
+    if (name == "reference") return TextureMode::Reference;
+    throw py::value_error("textures: '" + name +
+                          "' is not automatic, embed, copy or reference");
+}
+
+py::list diagnostics_list(const Diagnostics& diagnostics) {
+    py::list out;
+    for (const Diagnostic& d : diagnostics) out.append(py::cast(d));
+    return out;
+}
+
+// Parses `input` with `format` into a new DocState that registers the input's storage. The GIL
+// is released while parsing: nothing else can see the new state yet.
+DocPtr read_into_state(const FormatInfo& format, const formats::Input& input,
+                       const ReadContext& context) {
+    auto state = std::make_shared<DocState>();
+    state->register_buffer(input);
+    Expected<cast::Document> document = [&] {
+        py::gil_scoped_release release;
+        return formats::read(format, input, context);
+    }();
+    if (!document) raise_error(document.error());
+    state->document = std::move(*document);
+    state->format = std::string(format.name);
+    state->read_warnings = context.warnings;
+    state->base = context.base;
+    return state;
+}
+
+DocPtr open_path(const fs::path& path, const std::optional<std::string>& format_name,
+                 FormatOptions options = {}) {
+    const FormatInfo& format = pick_format(format_name, path);
+    Expected<formats::Input> input = [&] {
+        py::gil_scoped_release release;
+        return formats::read_input(path);
+    }();
+    if (!input) raise_error(input.error());
+    const ReadContext context = formats::context_for(path, std::move(options));
+    return read_into_state(format, *input, context);
+}
+
+DocPtr read_bytes(const py::object& data, const std::string& format_name,
+                  const std::string& name, const std::optional<fs::path>& base) {
+    const FormatInfo& format = named_format(format_name);
+    // One copy of the caller's bytes, which the document then owns and its arrays view: the
+    // caller may change or free the buffer afterwards.
+    Py_buffer view;
+    if (PyObject_GetBuffer(data.ptr(), &view, PyBUF_SIMPLE) != 0) throw py::error_already_set();
+    const auto* begin = static_cast<const std::byte*>(view.buf);
+    auto buffer = std::make_shared<const std::vector<std::byte>>(begin, begin + view.len);
+    PyBuffer_Release(&view);
+    const formats::Input input{cast::Bytes(*buffer), buffer};
+    ReadContext context;
+    context.name = name;
+    if (base) context.base = *base;
+    return read_into_state(format, input, context);
+}
+
+py::list write_path(const DocPtr& state, const fs::path& path,
+                    const std::optional<std::string>& format_name, const std::string& textures) {
+    const FormatInfo& format = pick_format(format_name, path);
+    WriteContext context = formats::context_for(path, {.textures = texture_mode(textures)});
+    context.base = state->base;
+    unwrap(formats::write_file(format, state->document, path, context));
+    return diagnostics_list(context.warnings);
+}
+
+py::bytes to_bytes(const DocPtr& state, const std::string& format_name,
+                   const py::object& warnings, const std::string& textures) {
+    const FormatInfo& format = named_format(format_name);
+    // Bytes have no folder beside them: textures are embedded or referenced, never copied
+    // (a .gltf would otherwise copy them into the working folder).
+    if (textures != "embed" && textures != "reference")
+        throw py::value_error("textures: to_bytes embeds textures or references them ('embed' "
+                              "or 'reference'), not '" + textures + "'");
+    BufferSink sink;
+    WriteContext context;
+    context.options.textures = texture_mode(textures);
+    context.name = state->document.source_name;
+    context.base = state->base;
+    unwrap(formats::write(format, state->document, sink, context));
+    if (!warnings.is_none())
+        for (py::handle w : diagnostics_list(context.warnings)) warnings.attr("append")(w);
+    return py::bytes(reinterpret_cast<const char*>(sink.bytes.data()), sink.bytes.size());
+}
+
+py::list validate_state(const DocState& state, bool strict) {
+    return diagnostics_list(cast::validate(state.document, {.strict = strict}));
+}
+
+py::list top_level(const DocPtr& state) {
+    py::list out;
+    for (auto& root : state->document.roots) out.append(wrap_node(state, root.get(), nullptr));
+    return out;
+}
+
+}  // namespace
+
+void register_document(py::module_& m) {
+    py::class_<DocState, DocPtr>(
+        m, "Document",
+        "A Cast document: the root nodes and the storage their payloads view. Any format "
+        "castkit reads becomes one; Document() starts an empty one to build.")
+        .def(py::init([] { return std::make_shared<DocState>(); }))
+        .def_property(
+            "version", [](const DocState& s) { return s.document.version; },
+            [](DocState& s, std::uint32_t v) { s.document.version = v; })
+        .def_property(
+            "flags", [](const DocState& s) { return s.document.flags; },
+            [](DocState& s, std::uint32_t v) { s.document.flags = v; })
+        .def_property(
+            "source_name", [](const DocState& s) { return to_str(s.document.source_name); },
+            [](DocState& s, const py::str& v) { s.document.source_name = encode(v); },
+            "The name diagnostics give (the path it was read from)")
+        .def_property_readonly(
+            "format",
+            [](const DocState& s) -> py::object {
+                if (s.format.empty()) return py::none();
+                return py::str(s.format);
+            },
+            "The format it was read from ('cast', 'glb', ...), None when built in Python")
+        .def_property_readonly(
+            "warnings",
+            [](const DocState& s) {
+                return diagnostics_list(s.format.empty() ? s.document.warnings
+                                                         : s.read_warnings);
+            },
+            "What the reader found but read anyway (list of Diagnostic)")
+        .def_property_readonly("roots", &top_level,
+                               "Every top-level node (Root, or Node for other ids)")
+        .def_property_readonly(
+            "root_nodes",
+            [](const DocPtr& s) { return wrap_views(s, s->document.root_nodes()); },
+            "The top-level Root nodes")
+        .def_property_readonly(
+            "models", [](const DocPtr& s) { return wrap_views(s, s->document.models()); },
+            "Every Model under every Root, in file order")
+        .def_property_readonly(
+            "animations",
+            [](const DocPtr& s) { return wrap_views(s, s->document.animations()); },
+            "Every Animation under every Root, in file order")
+        .def(
+            "add_root", [](const DocPtr& s) { return wrap_view(s, s->document.add_root()); },
+            "Appends a new Root with a fresh hash")
+        .def("write", &write_path, py::arg("path"), py::arg("format") = py::none(),
+             py::arg("textures") = "automatic",
+             "Writes the file atomically in `format` (default: from the extension); returns "
+             "the writer's warnings (what the format cannot hold). glTF `textures`: "
+             "'automatic' (embedded in .glb, copied beside .gltf), 'embed', 'copy', 'reference'")
+        .def("to_bytes", &to_bytes, py::arg("format") = "cast", py::arg("warnings") = py::none(),
+             py::arg("textures") = "embed",
+             "The file's bytes in `format`; the writer's warnings are appended to `warnings` "
+             "when it is a list. glTF textures are embedded (or 'reference'd), never copied")
+        .def("validate", &validate_state, py::arg("strict") = false,
+             "Every validation finding (list of Diagnostic)")
+        .def("__repr__", [](const DocState& s) {
+            std::size_t models = s.document.models().size();
+            std::size_t animations = s.document.animations().size();
+            return to_str("<castkit.Document " +
+                          (s.document.source_name.empty() ? std::string("(unnamed)")
+                                                          : "'" + s.document.source_name + "'") +
+                          ": " + std::to_string(s.document.roots.size()) + " roots, " +
+                          std::to_string(models) + " models, " + std::to_string(animations) +
+                          " animations>");
+        });
+
+    m.def(
+        "open",
+        [](const fs::path& path, const std::optional<std::string>& format) {
+            return open_path(path, format);
+        },
+        py::arg("path"), py::arg("format") = py::none(),
+        "Reads a file in `format` (default: from the extension). Cast files are memory-mapped "
+        "and their arrays view the mapping.");
+    m.def("read", &read_bytes, py::arg("data"), py::arg("format") = "cast",
+          py::arg("name") = "<bytes>", py::arg("base") = py::none(),
+          "Reads a file's bytes (bytes, bytearray, memoryview: copied once) in `format`; "
+          "`name` is what errors call it, `base` the folder side files resolve against.");
+    m.def(
+        "convert",
+        [](const fs::path& source, const fs::path& destination,
+           const std::optional<std::string>& from_format,
+           const std::optional<std::string>& to_format, const std::string& textures) {
+            const FormatInfo& to = pick_format(to_format, destination);
+            // As `castkit convert`: images embedded in the input (glTF, DMF) are written
+            // beside an output that is not glTF, whose document names them by file name.
+            FormatOptions options;
+            if (to.name != "glb" && to.name != "gltf") {
+                fs::path folder = destination.parent_path();
+                options.side_files.folders.push_back(folder.empty() ? fs::path(".") : folder);
+            }
+            DocPtr state = open_path(source, from_format, options);
+            py::list warnings = diagnostics_list(state->read_warnings);
+            for (py::handle w : write_path(state, destination, std::string(to.name), textures))
+                warnings.append(w);
+            return warnings;
+        },
+        py::arg("source"), py::arg("destination"), py::arg("from_format") = py::none(),
+        py::arg("to_format") = py::none(), py::arg("textures") = "automatic",
+        "Converts one file to another format (default: from the extensions); returns the "
+        "reader's and writer's warnings.");
+    m.def(
+        "validate",
+        [](const py::object& target, bool strict, const std::optional<std::string>& format) {
+            if (py::isinstance<DocState>(target))
+                return validate_state(target.cast<const DocState&>(), strict);
+            const fs::path path = target.cast<fs::path>();
+            try {
+                return validate_state(*open_path(path, format), strict);
+            } catch (py::error_already_set& error) {
+                if (!error.matches(error_type())) throw;
+                // As `castkit validate`: a file that cannot be read is one finding.
+                py::object diagnostic = error.value().attr("diagnostic");
+                Diagnostic d = diagnostic.cast<Diagnostic>();
+                if (d.file.empty()) d.file = path.string();
+                // A Cast file that cannot be read breaks the rule `cast.read` (the reader's
+                // finer id is in castkit.open's error).
+                const FormatInfo* cast_format = format_by_name("cast");
+                const FormatInfo* read_as =
+                    format ? format_by_name(*format) : format_for_path(path);
+                if (read_as == cast_format)
+                    d.rule = std::string(cast::find_validation_rule("cast.read")->id);
+                py::list out;
+                out.append(py::cast(d));
+                return out;
+            }
+        },
+        py::arg("target"), py::arg("strict") = false, py::arg("format") = py::none(),
+        "Checks a Document, or a file (a path), against every rule of the spec; returns the "
+        "findings (list of Diagnostic). A file that cannot be read gives one error.");
+    m.def(
+        "formats",
+        [] {
+            py::list out;
+            for (const FormatInfo& format : all_formats()) {
+                py::dict entry;
+                entry["name"] = std::string(format.name);
+                py::list extensions;
+                for (std::string_view ext : format.extensions) extensions.append(std::string(ext));
+                entry["extensions"] = extensions;
+                entry["read"] = format.read != nullptr;
+                entry["write"] = format.write != nullptr;
+                out.append(entry);
+            }
+            return out;
+        },
+        "Every format castkit reads or writes: dicts with name, extensions, read, write.");
+}
+
+}  // namespace castkit::python

@@ -1,0 +1,143 @@
+"""castkit.pose and castkit.Sampler against `castkit pose --json`: the same animation evaluator,
+so the same numbers."""
+
+import json
+
+import numpy as np
+import pytest
+
+import castkit
+from conftest import EXAMPLES, GLTF
+
+FRAMES = [0, 2.5, 7, 12.5, 29.75, 30, 45]
+CASES = [
+    # (model file or None, animation file)
+    (EXAMPLES / "character.cast", EXAMPLES / "wave.cast"),
+    (None, GLTF / "skinned.glb"),
+    (None, GLTF / "two_skeletons.glb"),
+    (None, GLTF / "rigid.glb"),
+]
+
+
+def cli_pose(cli, model, animation, frame, looped=False, which=None):
+    args = ["pose", "--anim", animation, "--frame", frame, "--json"]
+    if model:
+        args += ["--model", model]
+    if looped:
+        args.append("--loop")
+    if which is not None:
+        args += ["--animation", which]
+    return json.loads(cli(*args)[1])
+
+
+def assert_pose_matches(pose, want):
+    assert pose.frame == pytest.approx(want["frame"])
+    assert pose.bone_names == [b["name"] for b in want["bones"]]
+    for i, bone in enumerate(want["bones"]):
+        for space in ("local", "world"):
+            np.testing.assert_allclose(getattr(pose, f"{space}_translations")[i], bone[space]["t"], rtol=1e-6, atol=1e-6)
+            np.testing.assert_allclose(getattr(pose, f"{space}_rotations")[i], bone[space]["r"], rtol=1e-6, atol=1e-6)
+            np.testing.assert_allclose(getattr(pose, f"{space}_scales")[i], bone[space]["s"], rtol=1e-6, atol=1e-6)
+    assert pose.blend_shapes == pytest.approx(want["blendshapes"])
+    assert pose.visibility == want["visibility"]
+
+
+@pytest.mark.parametrize("model,animation", CASES, ids=lambda p: p.name if p else "own")
+def test_pose_is_castkit_pose(model, animation, cli):
+    model_doc = castkit.open(model) if model else None
+    anim_doc = castkit.open(animation)
+    sampler = castkit.Sampler(model_doc, anim_doc)
+    for looped in (False, True):
+        for frame in FRAMES:
+            want = cli_pose(cli, model, animation, frame, looped)
+            assert_pose_matches(castkit.pose(model_doc, anim_doc, frame, looped=looped), want)
+            assert_pose_matches(sampler.sample(frame, looped=looped), want)
+    # Backwards and repeated frames through one sampler give the same answers.
+    for frame in reversed(FRAMES):
+        assert_pose_matches(sampler.sample(frame), cli_pose(cli, model, animation, frame))
+
+
+def test_world_matrices_multiply_column_vectors():
+    pose = castkit.pose(castkit.open(EXAMPLES / "character.cast"), castkit.open(EXAMPLES / "wave.cast"), 12.5)
+    matrices = pose.world_matrices
+    assert matrices.shape == (3, 4, 4) and matrices.dtype == np.float32
+    np.testing.assert_allclose(matrices[:, :3, 3], pose.world_translations, atol=1e-6)
+    np.testing.assert_allclose(matrices[:, 3], np.tile([0, 0, 0, 1], (3, 1)))
+    # Each world matrix is its parent's times the local transform.
+    for i, parent in enumerate(pose.parents):
+        x, y, z, w = pose.local_rotations[i]
+        rotation = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                             [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                             [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+        local = np.eye(4)
+        local[:3, :3] = rotation * pose.local_scales[i]
+        local[:3, 3] = pose.local_translations[i]
+        expected = local if parent < 0 else matrices[parent] @ local
+        np.testing.assert_allclose(matrices[i], expected, atol=1e-5)
+
+
+def test_sampler_describes_the_animation(cli):
+    sampler = castkit.Sampler(castkit.open(EXAMPLES / "character.cast"), castkit.open(EXAMPLES / "wave.cast"))
+    # castkit info: animation 0 'wave': ... frames 0..30 at 30 fps, looping
+    assert (sampler.name, sampler.framerate, sampler.looping) == ("wave", 30, True)
+    assert (sampler.start_frame, sampler.end_frame) == (0, 30)
+    assert sampler.bone_names == ["pelvis", "spine", "head"]
+    assert sampler.parents.tolist() == [-1, 0, 1]
+    assert sampler.warnings == []
+    tracks = sampler.notification_tracks
+    assert len(tracks) == 1
+    doc = castkit.open(EXAMPLES / "wave.cast")
+    [track] = doc.animations[0].notification_tracks
+    np.testing.assert_array_equal(tracks[track.name], track.key_frames)
+
+
+def test_animations_are_picked_by_index_or_name(tmp_path, cli):
+    wave = castkit.open(EXAMPLES / "wave.cast")
+    doc = castkit.Document()
+    root = doc.add_root()
+    # Two animations in one file: the wave, and a copy renamed.
+    for name in ("first", "second"):
+        anim = root.add_animation()
+        anim.name = name
+        anim.framerate = 30
+        source = wave.animations[0]
+        for curve in source.curves:
+            copy = anim.add_curve()
+            copy.node_name = curve.node_name
+            copy.key_property = curve.key_property
+            copy.set_key_frames(curve.key_frames)
+            for prop in ("kv", "m", "ab"):
+                stored = curve.property(prop)
+                if stored is not None:
+                    copy.set_property(prop, stored.type, stored.values)
+    path = tmp_path / "two.cast"
+    doc.write(path)
+    model = castkit.open(EXAMPLES / "character.cast")
+    two = castkit.open(path)
+    for which in (0, 1, "first", "second"):
+        want = cli_pose(cli, EXAMPLES / "character.cast", path, 5, which=which)
+        assert_pose_matches(castkit.pose(model, two, 5, animation=which), want)
+    assert castkit.Sampler(model, two, "second").name == "second"
+    with pytest.raises(castkit.Error, match="no animation named 'third'; the file holds 0 'first', 1 'second'"):
+        castkit.pose(model, two, 5, animation="third")
+    with pytest.raises(castkit.Error, match="no animation at index 2"):
+        castkit.pose(model, two, 5, animation=2)
+
+
+def test_documents_without_what_pose_needs_raise():
+    character = castkit.open(EXAMPLES / "character.cast")
+    wave = castkit.open(EXAMPLES / "wave.cast")
+    with pytest.raises(castkit.Error, match="holds no Animation"):
+        castkit.pose(None, character, 0)
+    with pytest.raises(castkit.Error, match="neither the animation nor a Model"):
+        castkit.pose(None, wave, 0)
+    with pytest.raises(castkit.Error, match="no Model with a Skeleton"):
+        castkit.pose(wave, wave, 0)
+    with pytest.raises(TypeError):
+        castkit.pose(character, None, 0)
+
+
+def test_curves_naming_no_bone_are_reported(cli):
+    sampler = castkit.Sampler(None, castkit.open(GLTF / "two_skeletons.glb"))
+    assert [w.rule for w in sampler.warnings] == ["anim.unknown-node"]
+    assert "arm1" in sampler.warnings[0].message
