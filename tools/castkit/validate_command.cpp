@@ -29,6 +29,8 @@ Report check(const std::string& path, const cast::ValidateOptions& options) {
         Diagnostic error = document.error();
         error.rule = std::string(cast::find_validation_rule("cast.read")->id);
         if (error.file.empty()) error.file = report.file;
+        // As every read error through the registry: "/" is the file as a whole.
+        if (error.path.empty()) error.path.assign(1, '/');
         report.diagnostics.push_back(std::move(error));
         return report;
     }
