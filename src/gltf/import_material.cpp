@@ -140,7 +140,10 @@ std::map<int, glm::mat3> Importer::uv_transforms(int index) {
         material.occlusionTexture.extensions);
     add(material.emissiveTexture.index, material.emissiveTexture.texCoord,
         material.emissiveTexture.extensions);
-    for (auto& [set, matrices] : by_set) {
+    // Not a structured binding: clang 14 cannot capture one in the lambda below.
+    for (const auto& entry : by_set) {
+        const int set = entry.first;
+        const std::vector<glm::mat3>& matrices = entry.second;
         if (matrices.front() == glm::mat3(1.0f) &&
             std::all_of(matrices.begin(), matrices.end(),
                         [](const glm::mat3& m) { return m == glm::mat3(1.0f); }))
