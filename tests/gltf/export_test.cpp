@@ -110,6 +110,28 @@ TEST_F(GltfExport, AColourLayerOfAnotherTypeIsDropped) {
     EXPECT_TRUE(gltf::read(dir / "colours.glb", warnings).has_value());
 }
 
+// The exporter converts carried glTF settings recursively: settings nested deeper than glTF
+// input may be are ignored, not followed until the stack overflows (a 60 KB Cast file crashed
+// castkit convert; fuzz/regressions/export/deep-carried-gltf-json.cast).
+TEST_F(GltfExport, DeeplyNestedCarriedSettingsAreIgnored) {
+    cast::Document document;
+    cast::Root root = document.add_root();
+    const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+    root.add_metadata().node().set(cast::make_string(
+        "gltf", R"({"materials":{"m":{"extensions":{"KHR_materials_x":{"a":)" + deep + "}}}}}"));
+    cast::Model model = root.add_model();
+    cast::Material material = model.add_material();
+    material.set_name("m");
+    cast::Mesh mesh = model.add_mesh();
+    const std::vector<glm::vec3> positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    mesh.set_positions(positions);
+    mesh.set_faces(std::vector<std::uint32_t>{0, 1, 2});
+    mesh.set_material(material);
+    ASSERT_TRUE(gltf::write(document, dir / "deep.glb", {}, warnings).has_value());
+    EXPECT_TRUE(mentions(warnings, "nest deeper than 512 levels"));
+    EXPECT_FALSE(gltf_json(dir / "deep.glb").contains("extensionsUsed"));
+}
+
 TEST_F(GltfExport, MeshAttributesSkinAndMorphTargetsAreWritten) {
     ASSERT_TRUE(gltf::write(scene.document, dir / "hero.glb", {}, warnings).has_value());
     nlohmann::json json = gltf_json(dir / "hero.glb");
