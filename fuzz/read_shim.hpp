@@ -19,7 +19,7 @@ inline constexpr std::string_view kReaders[] = {"cast",     "seanim", "semodel",
 
 // Reads `bytes` as `format` (a name in kReaders) into a Cast document; `file` names it in
 // diagnostics. O(input size), as each reader is.
-inline Expected<cast::Document> read_as(std::string_view format, cast::Bytes bytes,
+inline Expected<cast::Document> read_directly(std::string_view format, cast::Bytes bytes,
                                         const std::string& file, Diagnostics& warnings) {
     if (format == "cast") {
         cast::ReadOptions options;
@@ -56,6 +56,17 @@ inline Expected<cast::Document> read_as(std::string_view format, cast::Bytes byt
     auto document = gltf::read(bytes, context);
     warnings.insert(warnings.end(), context.warnings.begin(), context.warnings.end());
     return document;
+}
+
+// read_directly, with the registry's catch-all id ("<format>.read") on an error that has no
+// finer one, as formats::read (and so every CLI command) reports it.
+inline Expected<cast::Document> read_as(std::string_view format, cast::Bytes bytes,
+                                        const std::string& file, Diagnostics& warnings) {
+    auto document = read_directly(format, bytes, file, warnings);
+    if (document || !document.error().rule.empty()) return document;
+    Diagnostic error = document.error();
+    error.rule = std::string(format) + ".read";
+    return make_error(std::move(error));
 }
 
 }  // namespace castkit::fuzz
