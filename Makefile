@@ -1,6 +1,7 @@
 # The two entry points a newcomer needs:
 #   make demo   set up, build, and run castkit on the bundled example files
-#   make test   set up, build, and run every test (plus, when CI=true, the sanitizer build)
+#   make test   set up, build, and run every test (plus, when CI=true, the sanitizer build and
+#               every fuzzer for FUZZ_SECONDS)
 # and for releases:
 #   make windows   cross-build castkit.exe, the library, tests and examples for x86_64 Windows
 #   make dist      castkit-VERSION-linux-x86_64.tar.gz and -windows-x86_64.zip in $(BUILD)-dist
@@ -24,6 +25,7 @@ test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 ifeq ($(CI),true)
 	$(MAKE) test-sanitize
+	$(MAKE) fuzz FUZZ_SECONDS=60
 endif
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the library and tests.
@@ -33,8 +35,9 @@ test-sanitize: setup
 	cmake --build $(BUILD)-asan -j $(JOBS)
 	ctest --test-dir $(BUILD)-asan --output-on-failure -j $(JOBS)
 
-# Every libFuzzer harness in fuzz/ (clang, ASan + UBSan) for FUZZ_SECONDS each, two at a time;
-# fails on any crash, timeout or out-of-memory (docs/fuzzing.md).
+# Every libFuzzer harness in fuzz/ (clang, ASan + UBSan) for FUZZ_SECONDS each, JOBS at a time,
+# after replaying fuzz/regressions/; fails on any crash, sanitizer report, broken invariant,
+# timeout or out-of-memory (docs/fuzzing.md). Statistics in $(BUILD)-fuzz/fuzz-stats.tsv.
 FUZZ_SECONDS ?= 60
 fuzz: setup
 	cmake -S . -B $(BUILD)-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -1,6 +1,6 @@
-// libFuzzer harness for the dmf reader (fuzz/reader_harness.hpp says what each input goes through).
-#include "reader_harness.hpp"
+// libFuzzer harness for the dmf reader (fuzz/harnesses.hpp says what each input goes through).
+#include "harnesses.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    return castkit::fuzz::run_reader("dmf", data, size);
+    return castkit::fuzz::fuzz_one("dmf", data, size);
 }

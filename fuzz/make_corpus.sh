@@ -21,7 +21,7 @@ max_seed=65536
 convert() { "$cli" convert "$@" --textures "$root/examples/data" >/dev/null 2>&1; }
 
 rm -rf "$out"
-mkdir -p "$out"/{cast,validate,anim,seanim,semodel,dmf,dmf_json,k3d,glb,gltf} "$work/cast"
+mkdir -p "$out"/{cast,validate,anim,export,seanim,semodel,dmf,dmf_json,k3d,glb,gltf} "$work/cast"
 
 # glTF ↔ glb without going through Cast, so that every glTF feature of the fixtures survives.
 gltf_container() {
@@ -77,7 +77,7 @@ for f in "$root"/tests/fixtures/gltf/*.glb "$root"/tests/fixtures/gltf/*.gltf; d
 done
 
 for f in "${sources[@]}" "$root"/tests/fixtures/cast/edge/*.cast; do
-  for h in cast validate anim; do cp "$f" "$out/$h/$(basename "$f")"; done
+  for h in cast validate anim export; do cp "$f" "$out/$h/$(basename "$f")"; done
 done
 
 # Each source in every other format.

@@ -14,12 +14,12 @@
 namespace castkit::fuzz {
 
 // Every reader the harnesses cover, by the registry's format name.
-inline constexpr std::string_view kReaders[] = {"cast", "seanim", "semodel", "dmf",
-                                                "dmf-json", "k3d",   "glb",    "gltf"};
+inline constexpr std::string_view kReaders[] = {"cast",     "seanim", "semodel", "dmf",
+                                                "dmf-json", "k3d",    "glb",     "gltf"};
 
 // Reads `bytes` as `format` (a name in kReaders) into a Cast document; `file` names it in
 // diagnostics. O(input size), as each reader is.
-inline Expected<cast::Document> read_as(std::string_view format, cast::Bytes bytes,
+inline Expected<cast::Document> read_directly(std::string_view format, cast::Bytes bytes,
                                         const std::string& file, Diagnostics& warnings) {
     if (format == "cast") {
         cast::ReadOptions options;
@@ -37,12 +37,12 @@ inline Expected<cast::Document> read_as(std::string_view format, cast::Bytes byt
         return semodel::to_cast(std::move(*model), warnings);
     }
     if (format == "dmf" || format == "dmf-json") {
-        auto model = format == "dmf"
-                         ? dmf::read(bytes, file, warnings)
-                         : dmf::read_json(std::string_view(reinterpret_cast<const char*>(
-                                                               bytes.data()),
-                                                           bytes.size()),
-                                          file, warnings);
+        auto model =
+            format == "dmf"
+                ? dmf::read(bytes, file, warnings)
+                : dmf::read_json(
+                      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+                      file, warnings);
         if (!model) return make_error(model.error());
         return dmf::to_cast(*model, file, warnings);
     }
@@ -51,10 +51,22 @@ inline Expected<cast::Document> read_as(std::string_view format, cast::Bytes byt
         if (!model) return make_error(model.error());
         return k3d::to_cast(*model, file, warnings);
     }
-    const ReadContext context{.name = file};
+    ReadContext context;
+    context.name = file;
     auto document = gltf::read(bytes, context);
     warnings.insert(warnings.end(), context.warnings.begin(), context.warnings.end());
     return document;
+}
+
+// read_directly, with the registry's catch-all id ("<format>.read") on an error that has no
+// finer one, as formats::read (and so every CLI command) reports it.
+inline Expected<cast::Document> read_as(std::string_view format, cast::Bytes bytes,
+                                        const std::string& file, Diagnostics& warnings) {
+    auto document = read_directly(format, bytes, file, warnings);
+    if (document || !document.error().rule.empty()) return document;
+    Diagnostic error = document.error();
+    error.rule = std::string(format) + ".read";
+    return make_error(std::move(error));
 }
 
 }  // namespace castkit::fuzz

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -55,6 +56,18 @@ float pose_value(const BakedChannel& channel, const std::vector<Transform>& loca
     }
 }
 
+// Each frame costs a reset of every bone, every curve applied and every channel stored.
+Expected<void> check_budget(double frames, const Animation& animation, const Skeleton& skeleton,
+                            std::size_t channels, std::uint64_t max_samples) {
+    const double per_frame =
+        std::max(1.0, double(skeleton.bone_count() + animation.curves.size() + channels));
+    if (frames * per_frame <= double(max_samples)) return {};
+    return make_error(problem(
+        "anim.bake", fmt::format("{} frames × {} bones, curves and channels to bake is more than "
+                                 "the limit of {} samples (anim::BakeOptions::max_samples)",
+                                 frames, per_frame, max_samples)));
+}
+
 template <class T>
 std::vector<T> pick(const std::vector<T>& values, const std::vector<std::uint32_t>& kept) {
     std::vector<T> out;
@@ -91,6 +104,10 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
     const auto last = static_cast<std::int64_t>(last_frame);
 
     std::vector<BakedChannel> channels = animated_channels(animation, skeleton);
+    if (auto fits = check_budget(last_frame - first_frame + 1, animation, skeleton,
+                                 channels.size(), options.max_samples);
+        !fits)
+        return make_error(fits.error());
     std::vector<Transform> locals(skeleton.bone_count());
     std::vector<float> weights(animation.blend_shapes().size());
     std::vector<float> visibility(animation.visibility_nodes().size());

@@ -81,6 +81,11 @@ bool is_transform(const cast::ConstCurve& curve) {
     return kp != "bs" && kp != "vb";
 }
 
+// What sampling one frame costs: a SamplingJob resets every bone and applies every curve.
+std::size_t work_per_frame(const anim::Animation& animation, const anim::Skeleton& skeleton) {
+    return std::max<std::size_t>(1, skeleton.bone_count() + animation.curves.size());
+}
+
 void sort_unique(std::vector<double>& list) {
     std::sort(list.begin(), list.end());
     list.erase(std::unique(list.begin(), list.end()), list.end());
@@ -90,12 +95,13 @@ void sort_unique(std::vector<double>& list) {
 
 // One animation's channels for one Model's bones, added to `out` through `add_channel`. The
 // pose is sampled at the key frames, and at every whole frame of the key range only when a
-// channel needs it; `samples` counts frames × bones against the limit. False (with `failure`
-// set) when the limit is passed.
+// channel needs it; `samples` counts frames × (bones + curves) against the limit. False (with
+// `failure` set) when the limit is passed.
 bool Exporter::export_bone_channels(const anim::Animation& animation, const ExportedModel& target,
                                     const ChannelSink& add_channel, const std::string& path) {
     const anim::Skeleton& skeleton = target.skeleton;
     const std::size_t bones = skeleton.bone_count();
+    const std::size_t per_frame = work_per_frame(animation, skeleton);
     enum Kind { kTranslation, kRotation, kScale };
     struct Keys {
         std::vector<double> frames;  // sorted and made unique before use
@@ -136,17 +142,16 @@ bool Exporter::export_bone_channels(const anim::Animation& animation, const Expo
     bool sheared = false;
     anim::SamplingContext context(animation);
     auto sample = [&]() {
-        const std::uint64_t count =
-            static_cast<std::uint64_t>(frames.size()) * std::max<std::size_t>(bones, 1);
-        samples += count;
+        samples += static_cast<std::uint64_t>(frames.size()) * per_frame;
         if (samples > options.max_samples) {
             failure = Diagnostic{.severity = Severity::Error,
                                  .file = file,
                                  .path = path,
-                                 .rule = "gltf",
+                                 .rule = "gltf.export",
                                  .message = fmt::format(
-                                     "sampling the animations needs {} poses (frames x bones), "
-                                     "more than the limit of {} (gltf::ExportOptions::max_samples)",
+                                     "sampling the animations needs {} samples (frames x (bones "
+                                     "+ curves)), more than the limit of {} "
+                                     "(gltf::ExportOptions::max_samples)",
                                      samples, options.max_samples)};
             return false;
         }
@@ -203,20 +208,18 @@ bool Exporter::export_bone_channels(const anim::Animation& animation, const Expo
     if (every_frame) {
         const double first = std::floor(key_frames.front()), last = std::ceil(key_frames.back());
         const double count = last - first + 1.0;
-        if (count * static_cast<double>(std::max<std::size_t>(bones, 1)) +
-                static_cast<double>(samples) >
-            static_cast<double>(options.max_samples)) {
-            samples +=
-                static_cast<std::uint64_t>(std::min(count * static_cast<double>(bones), 1e18));
+        const double needed = count * static_cast<double>(per_frame);
+        if (needed + static_cast<double>(samples) > static_cast<double>(options.max_samples)) {
+            samples += static_cast<std::uint64_t>(std::min(needed, 1e18));
             failure = Diagnostic{
                 .severity = Severity::Error,
                 .file = file,
                 .path = path,
-                .rule = "gltf",
-                .message = fmt::format("baking the animation at every frame needs {} poses "
-                                       "(frames x bones), more than the limit of {} "
+                .rule = "gltf.export",
+                .message = fmt::format("baking the animation at every frame needs {} samples "
+                                       "(frames x (bones + curves)), more than the limit of {} "
                                        "(gltf::ExportOptions::max_samples)",
-                                       count * static_cast<double>(bones), options.max_samples)};
+                                       needed, options.max_samples)};
             return false;
         }
         for (double frame = first; frame <= last; frame += 1.0) every.push_back(frame);
@@ -288,18 +291,21 @@ bool Exporter::export_visibility(const anim::Animation& animation, const anim::S
     sort_unique(key_frames);
     const double first = std::floor(key_frames.front()), last = std::ceil(key_frames.back());
     const double count = last - first + 1.0;
-    if (count + static_cast<double>(samples) > static_cast<double>(options.max_samples)) {
+    // Each frame runs a SamplingJob and keeps one value per vb name.
+    const double needed = count * static_cast<double>(work_per_frame(animation, skeleton) + slots);
+    if (needed + static_cast<double>(samples) > static_cast<double>(options.max_samples)) {
         failure = Diagnostic{
             .severity = Severity::Error,
             .file = file,
             .path = path,
-            .rule = "gltf",
-            .message = fmt::format("sampling visibility at every frame needs {} frames, more "
-                                   "than the limit of {} (gltf::ExportOptions::max_samples)",
-                                   count, options.max_samples)};
+            .rule = "gltf.export",
+            .message = fmt::format("sampling visibility at every frame needs {} samples (frames x "
+                                   "(bones + curves + vb names)), more than the limit of {} "
+                                   "(gltf::ExportOptions::max_samples)",
+                                   needed, options.max_samples)};
         return false;
     }
-    samples += static_cast<std::uint64_t>(count);
+    samples += static_cast<std::uint64_t>(needed);
     std::vector<double> frames;
     for (double frame = first; frame <= last; frame += 1.0) frames.push_back(frame);
     std::vector<float> visibility(frames.size() * slots);

@@ -3,7 +3,9 @@
 // that the binary chunk goes from the views' own bytes straight to the file, without copies.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -83,6 +85,79 @@ tinygltf::Value string_value(std::string_view text) { return tinygltf::Value(std
 
 namespace {
 
+bool all_finite(const std::vector<double>& values) {
+    return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
+}
+
+// Replaces `values` by glTF's default for the field when any of them is not finite.
+void reset_non_finite(Exporter& exporter, std::vector<double>& values, std::vector<double> fallback,
+                      const std::string& at, const char* what) {
+    if (all_finite(values)) return;
+    values = std::move(fallback);
+    exporter.warn(at, fmt::format("{} is not a finite number; glTF's default was written", what));
+}
+
+void reset_non_finite(Exporter& exporter, double& value, double fallback, const std::string& at,
+                      const char* what) {
+    std::vector<double> values{value};
+    reset_non_finite(exporter, values, {fallback}, at, what);
+    value = values[0];
+}
+
+void keep_material_finite(Exporter& exporter, tinygltf::Material& material, const std::string& at) {
+    auto& pbr = material.pbrMetallicRoughness;
+    reset_non_finite(exporter, pbr.baseColorFactor, {1.0, 1.0, 1.0, 1.0}, at, "baseColorFactor");
+    reset_non_finite(exporter, pbr.metallicFactor, 1.0, at, "metallicFactor");
+    reset_non_finite(exporter, pbr.roughnessFactor, 1.0, at, "roughnessFactor");
+    reset_non_finite(exporter, material.emissiveFactor, {0.0, 0.0, 0.0}, at, "emissiveFactor");
+    reset_non_finite(exporter, material.alphaCutoff, 0.5, at, "alphaCutoff");
+    reset_non_finite(exporter, material.normalTexture.scale, 1.0, at, "normalTexture.scale");
+    reset_non_finite(exporter, material.occlusionTexture.strength, 1.0, at,
+                     "occlusionTexture.strength");
+}
+
+}  // namespace
+
+Expected<void> keep_numbers_finite(Exporter& exporter) {
+    tinygltf::Model& model = exporter.model;
+    for (std::size_t i = 0; i < model.nodes.size(); ++i) {
+        tinygltf::Node& node = model.nodes[i];
+        const std::string at = fmt::format("/nodes/{} ('{}')", i, node.name);
+        reset_non_finite(exporter, node.translation, {}, at, "translation");
+        reset_non_finite(exporter, node.rotation, {}, at, "rotation");
+        reset_non_finite(exporter, node.scale, {}, at, "scale");
+        reset_non_finite(exporter, node.matrix, {}, at, "matrix");
+        reset_non_finite(exporter, node.weights, std::vector<double>(node.weights.size(), 0.0), at,
+                         "morph weight");
+    }
+    for (std::size_t i = 0; i < model.meshes.size(); ++i)
+        reset_non_finite(exporter, model.meshes[i].weights,
+                         std::vector<double>(model.meshes[i].weights.size(), 0.0),
+                         fmt::format("/meshes/{}", i), "morph weight");
+    for (std::size_t i = 0; i < model.materials.size(); ++i)
+        keep_material_finite(exporter, model.materials[i], fmt::format("/materials/{}", i));
+    // Bounds are those of the data: glTF cannot hold the data either.
+    for (std::size_t i = 0; i < model.accessors.size(); ++i)
+        if (!all_finite(model.accessors[i].minValues) || !all_finite(model.accessors[i].maxValues))
+            return make_error(problem(exporter.file, fmt::format("/accessors/{}", i),
+                                      "vertex positions are not all finite numbers, which glTF "
+                                      "cannot hold",
+                                      Severity::Error, "gltf.export"));
+    return {};
+}
+
+namespace {
+
+// tinygltf serialises an object with nothing to say (a node without name, transform or
+// children: an empty Model) as null, which glTF forbids: each entry of a top-level array of
+// objects becomes {} instead. O(entries).
+void objects_for_nulls(nlohmann::json& json) {
+    for (auto& [key, value] : json.items())
+        if (value.is_array())
+            for (nlohmann::json& entry : value)
+                if (entry.is_null()) entry = nlohmann::json::object();
+}
+
 // The glTF JSON for `model` with buffer 0 declared as `length` bytes at `uri` (none in a GLB).
 Expected<std::string> serialise_json(tinygltf::Model& model, std::size_t length,
                                      const std::string& uri, const std::filesystem::path& path) {
@@ -104,6 +179,7 @@ Expected<std::string> serialise_json(tinygltf::Model& model, std::size_t length,
                                       "gltf.export"));
         // tinygltf declares a buffer by the bytes it holds; ours go to the file directly.
         nlohmann::json json = nlohmann::json::parse(stream.str());
+        objects_for_nulls(json);
         if (has_buffer) {
             nlohmann::json buffer = {{"byteLength", length}};
             if (!uri.empty()) buffer["uri"] = uri;

@@ -134,4 +134,10 @@ Expected<void> write_files(tinygltf::Model& model,
 
 tinygltf::Value string_value(std::string_view text);
 
+// glTF's numbers are finite (JSON has no NaN; tinygltf would write null): a non-finite node
+// transform, morph weight or material factor becomes glTF's default for it, with a warning;
+// non-finite accessor bounds (vertex positions that are not numbers) are an error.
+// O(nodes + meshes + materials + accessors).
+Expected<void> keep_numbers_finite(Exporter& exporter);
+
 }  // namespace castkit::gltf::detail

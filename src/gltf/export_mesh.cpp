@@ -346,7 +346,14 @@ void Exporter::export_mesh(const cast::ConstModel& cast_model, const cast::Const
                              layer));
             continue;
         }
+        // The bytes are borrowed as they are: only i (packed RGBA8) and v4 (float RGBA) fit.
         const bool packed = mesh.color_layer_is_packed(layer);
+        if (!packed && colors->type() != cast::PropertyType::Vector4) {
+            warn(path, fmt::format("colour layer {} is of type {}, neither i (packed RGBA) nor v4, "
+                                   "and was dropped",
+                                   layer, cast::type_name(colors->type())));
+            continue;
+        }
         primitive.attributes[fmt::format("COLOR_{}", layer)] = add_accessor(
             borrow(colors->bytes()), count, TINYGLTF_TYPE_VEC4,
             packed ? TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE : TINYGLTF_COMPONENT_TYPE_FLOAT, packed,

@@ -12,6 +12,7 @@
 #include "../platform/platform.hpp"
 #include "export_internal.hpp"
 #include "export_textures.hpp"
+#include "json_depth.hpp"
 
 namespace castkit::gltf {
 namespace {
@@ -142,6 +143,14 @@ void read_carried(const cast::Document& document, detail::Exporter& exporter) {
         for (const cast::ConstMetadata& metadata : root.metadata()) {
             const auto text = metadata.string("gltf");
             if (!text) continue;
+            // The exporter converts the settings recursively (to_value, tinygltf's writer).
+            if (detail::first_too_deep(*text)) {
+                exporter.warn("metadata/gltf",
+                              fmt::format("the carried glTF settings nest deeper than {} levels "
+                                          "and were ignored",
+                                          detail::kMaxJsonDepth));
+                continue;
+            }
             const nlohmann::json carried = nlohmann::json::parse(*text, nullptr, false);
             if (!carried.is_object()) {
                 exporter.warn("metadata/gltf", "the carried glTF settings are not castkit's JSON");
@@ -164,6 +173,7 @@ Expected<void> write(const cast::Document& document, Sink& sink, const WriteCont
     SceneWriter writer{exporter, {}, {}};
     writer.export_document(document, context.base, -1, 0, true);
     if (exporter.failure) return make_error(*exporter.failure);
+    if (auto finite = detail::keep_numbers_finite(exporter); !finite) return finite;
     detail::place_textures(exporter, context.base, sink.file());
     return detail::write_files(exporter.model, exporter.binary, exporter.binary_size, sink,
                                context.name, options.binary);

@@ -12,6 +12,7 @@
 #include "../formats/registry_entries.hpp"
 #include "../platform/platform.hpp"
 #include "import_internal.hpp"
+#include "json_depth.hpp"
 #include "problem.hpp"
 
 namespace castkit::gltf {
@@ -59,38 +60,20 @@ bool skip_image(tinygltf::Image*, const int, std::string*, std::string*, int, in
     return true;
 }
 
-// JSON nested deeper than this is refused before tinygltf's recursive parser sees it.
-constexpr std::size_t kMaxJsonDepth = 512;
-
-// Refuses JSON nested deeper than kMaxJsonDepth, naming the byte offset (in the file) of the
-// first bracket too deep. Strings are skipped, escapes included. O(JSON size).
+// Refuses JSON nested deeper than kMaxJsonDepth before tinygltf's recursive parser sees it,
+// naming the byte offset (in the file) of the first bracket too deep. O(JSON size).
 Expected<void> check_depth(std::span<const std::byte> bytes, bool glb, const std::string& file) {
     std::size_t begin = 0, end = bytes.size();
     if (glb) {  // check_glb has made sure the JSON chunk lies inside the file
         begin = 20;
         end = begin + u32_at(bytes, 12);
     }
-    std::size_t depth = 0;
-    bool in_string = false;
-    for (std::size_t i = begin; i < end; ++i) {
-        const char c = static_cast<char>(bytes[i]);
-        if (in_string) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                in_string = false;
-        } else if (c == '"') {
-            in_string = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > kMaxJsonDepth) {
-                Diagnostic d = detail::problem(
-                    file, "", fmt::format("JSON nested deeper than {} levels", kMaxJsonDepth));
-                d.offset = i;
-                return make_error(std::move(d));
-            }
-        } else if ((c == ']' || c == '}') && depth > 0) {
-            --depth;
-        }
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()) + begin, end - begin);
+    if (const auto at = detail::first_too_deep(text)) {
+        Diagnostic d = detail::problem(
+            file, "", fmt::format("JSON nested deeper than {} levels", detail::kMaxJsonDepth));
+        d.offset = begin + *at;
+        return make_error(std::move(d));
     }
     return {};
 }

@@ -188,6 +188,33 @@ TEST(Bake, RefusesRangesBeyondKeyFrameBuffers) {
     EXPECT_NE(long_range.error().message.find("frames to bake"), std::string::npos);
 }
 
+// Frames × (bones + curves + channels) past max_samples is refused before anything is sampled:
+// a few bytes of key frames can name millions of frames (the anim fuzzer's finding,
+// fuzz/regressions/anim/bake-16m-frames.cast).
+TEST(Bake, RefusesMoreSamplesThanTheLimit) {
+    AnimScene scene;
+    scene.bone("a");
+    scene.bone("b", 0);
+    scene.curve("a", "tx", {0, 99}, {0.0f, 1.0f});
+    scene.curve("b", "ty", {0, 99}, {0.0f, 1.0f});
+    scene.build();
+    anim::BakeOptions options;
+    options.max_samples = 600;  // 100 frames × (2 bones + 2 curves + 2 channels)
+    EXPECT_TRUE(anim::bake(scene.compiled, scene.compiled_skeleton, options).has_value());
+    options.max_samples = 599;
+    auto refused = anim::bake(scene.compiled, scene.compiled_skeleton, options);
+    ASSERT_FALSE(refused.has_value());
+    EXPECT_EQ(refused.error().rule, "anim.bake");
+    EXPECT_NE(refused.error().message.find("max_samples"), std::string::npos);
+
+    AnimScene huge;
+    huge.bone("a");
+    huge.curve("a", "tx", {0, 16000000}, {0.0f, 1.0f});
+    huge.curve("a", "ty", {0, 16000000}, {0.0f, 1.0f});
+    huge.build();
+    EXPECT_FALSE(anim::bake(huge.compiled, huge.compiled_skeleton).has_value());
+}
+
 TEST(KeyReduction, LinearRunCollapsesToItsEnds) {
     std::vector<float> frames, values;
     for (int i = 0; i <= 100; ++i) {

@@ -3,6 +3,8 @@
 #include <sys/wait.h>
 
 #include <castkit/gltf/gltf.hpp>
+#include <cmath>
+#include <limits>
 
 #include "gltf_scene.hpp"
 
@@ -37,6 +39,97 @@ TEST_F(GltfExport, GlbAndGltfPassTheKhronosValidator) {
     EXPECT_EQ(result.exit_code, 0) << result.output;
     EXPECT_NE(result.output.find("hero.glb: 0 errors"), std::string::npos) << result.output;
     EXPECT_NE(result.output.find("hero.gltf: 0 errors"), std::string::npos) << result.output;
+}
+
+// tinygltf writes an object with nothing to say as null: a Model without name, transform or
+// children became "nodes": [null], which no glTF reader accepts (found by the export fuzzer).
+TEST_F(GltfExport, AnEmptyModelIsAnObjectNode) {
+    cast::Document document;
+    cast::Root root = document.add_root();
+    root.add_model();
+    ASSERT_TRUE(gltf::write(document, dir / "empty.glb", {}, warnings).has_value());
+    nlohmann::json json = gltf_json(dir / "empty.glb");
+    ASSERT_EQ(json["nodes"].size(), 1u);
+    EXPECT_TRUE(json["nodes"][0].is_object()) << json.dump();
+    EXPECT_TRUE(gltf::read(dir / "empty.glb", warnings).has_value());
+    ValidatorResult result = run_gltf_validator(dir / "empty.glb");
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+}
+
+// JSON has no NaN (tinygltf writes null, which no reader accepts): a non-finite transform
+// becomes glTF's default with a warning, and infinite vertex positions (whose bounds glTF needs
+// in the JSON) are an error (found by the export fuzzer: an Instance position with a NaN).
+TEST_F(GltfExport, NonFiniteNumbersAreNeverWritten) {
+    const float nan = std::nanf("");
+    cast::Document document;
+    cast::Root root = document.add_root();
+    cast::Instance instance = root.add_instance();
+    cast::File file = instance.add_file();
+    file.set_path("a.cast");
+    instance.set_reference_file(file);
+    instance.set_position({0.0f, nan, 0.0f});
+    instance.set_scale({2.0f, 2.0f, 2.0f});
+    ASSERT_TRUE(gltf::write(document, dir / "nan.glb", {}, warnings).has_value());
+    nlohmann::json json = gltf_json(dir / "nan.glb");
+    ASSERT_EQ(json["nodes"].size(), 1u);
+    EXPECT_FALSE(json["nodes"][0].contains("translation")) << json.dump();
+    EXPECT_EQ(json["nodes"][0]["scale"], nlohmann::json::array({2.0, 2.0, 2.0}));
+    EXPECT_TRUE(mentions(warnings, "translation is not a finite number"));
+    EXPECT_TRUE(gltf::read(dir / "nan.glb", warnings).has_value());
+    ValidatorResult result = run_gltf_validator(dir / "nan.glb");
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+
+    cast::Mesh mesh = root.add_model().add_mesh();
+    const float inf = std::numeric_limits<float>::infinity();
+    const std::vector<glm::vec3> positions = {{0, 0, 0}, {1, inf, 0}, {0, 1, 0}};
+    mesh.set_positions(positions);
+    mesh.set_faces(std::vector<std::uint32_t>{0, 1, 2});
+    auto refused = gltf::write(document, dir / "nan-mesh.glb", {}, warnings);
+    ASSERT_FALSE(refused.has_value());
+    EXPECT_EQ(refused.error().rule, "gltf.export");
+    EXPECT_NE(refused.error().message.find("not all finite"), std::string::npos);
+}
+
+// Colour layers are borrowed as stored: a layer of another type than i or v4 is dropped, not
+// declared as more bytes than it has (found by the export fuzzer).
+TEST_F(GltfExport, AColourLayerOfAnotherTypeIsDropped) {
+    cast::Document document;
+    cast::Mesh mesh = document.add_root().add_model().add_mesh();
+    const std::vector<glm::vec3> positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    mesh.set_positions(positions);
+    mesh.set_faces(std::vector<std::uint32_t>{0, 1, 2});
+    mesh.set_color_layer(0, std::vector<glm::vec4>(3, glm::vec4(1.0f)));
+    mesh.set_color_layer(1, std::vector<glm::vec4>(3, glm::vec4(1.0f)));
+    mesh.node().set(cast::make_array<glm::vec2>("c0", std::vector<glm::vec2>(3, glm::vec2(1.0f))));
+    ASSERT_TRUE(gltf::write(document, dir / "colours.glb", {}, warnings).has_value());
+    EXPECT_TRUE(mentions(warnings, "colour layer 0 is of type v2"));
+    const nlohmann::json attributes =
+        gltf_json(dir / "colours.glb")["meshes"][0]["primitives"][0]["attributes"];
+    EXPECT_FALSE(attributes.contains("COLOR_0"));
+    EXPECT_TRUE(attributes.contains("COLOR_1"));
+    EXPECT_TRUE(gltf::read(dir / "colours.glb", warnings).has_value());
+}
+
+// The exporter converts carried glTF settings recursively: settings nested deeper than glTF
+// input may be are ignored, not followed until the stack overflows (a 60 KB Cast file crashed
+// castkit convert; fuzz/regressions/export/deep-carried-gltf-json.cast).
+TEST_F(GltfExport, DeeplyNestedCarriedSettingsAreIgnored) {
+    cast::Document document;
+    cast::Root root = document.add_root();
+    const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+    root.add_metadata().node().set(cast::make_string(
+        "gltf", R"({"materials":{"m":{"extensions":{"KHR_materials_x":{"a":)" + deep + "}}}}}"));
+    cast::Model model = root.add_model();
+    cast::Material material = model.add_material();
+    material.set_name("m");
+    cast::Mesh mesh = model.add_mesh();
+    const std::vector<glm::vec3> positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    mesh.set_positions(positions);
+    mesh.set_faces(std::vector<std::uint32_t>{0, 1, 2});
+    mesh.set_material(material);
+    ASSERT_TRUE(gltf::write(document, dir / "deep.glb", {}, warnings).has_value());
+    EXPECT_TRUE(mentions(warnings, "nest deeper than 512 levels"));
+    EXPECT_FALSE(gltf_json(dir / "deep.glb").contains("extensionsUsed"));
 }
 
 TEST_F(GltfExport, MeshAttributesSkinAndMorphTargetsAreWritten) {
@@ -83,8 +176,8 @@ TEST_F(GltfExport, ManyInfluencesBecomeSeveralJointSets) {
 
 TEST_F(GltfExport, MaterialSlotsMapToPbrAndTheRestIsNamed) {
     // The scene's texture files do not exist: referenced, they keep their paths as URIs.
-    ASSERT_TRUE(gltf::write(scene.document, dir / "hero.glb",
-                            {.textures = TextureMode::Reference}, warnings)
+    ASSERT_TRUE(gltf::write(scene.document, dir / "hero.glb", {.textures = TextureMode::Reference},
+                            warnings)
                     .has_value());
     nlohmann::json json = gltf_json(dir / "hero.glb");
     const nlohmann::json& material = json["materials"][0];

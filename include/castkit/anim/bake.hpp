@@ -24,13 +24,17 @@ struct BakeOptions {
     std::optional<float> tolerance = std::nullopt;
     // A Skeleton node copied into the baked Animation (for self-contained animation files).
     const cast::Node* skeleton_node = nullptr;
+    // Every output frame resets every bone, applies every curve and stores every output channel.
+    // More of that work than this (frames × (bones + curves + channels)) is an error rather than
+    // unbounded time and memory: a few bytes of key frames can name millions of frames.
+    std::uint64_t max_samples = std::uint64_t{1} << 26;
 };
 
 // Samples `animation` at every output frame from its first to its last key and writes one
 // Root > Animation with an absolute curve for each channel any curve animates (tx/ty/tz/sx/
 // sy/sz per component, rq per bone, bs and vb per name), plus the notification tracks with
 // their frames rescaled. Curves are named after the skeleton's bones; `vb` keys are 0 or 1.
-// O(frames × curves), plus reduction.
+// O(frames × (bones + curves + channels)), at most options.max_samples, plus reduction.
 Expected<cast::Document> bake(const Animation& animation, const Skeleton& skeleton,
                               const BakeOptions& options = {});
 

@@ -24,8 +24,9 @@ struct ExportOptions {
     TextureMode textures = TextureMode::Automatic;
     SideFilePolicy side_files = {};
     // Animation export samples poses at the key frames (and at every frame for channels glTF
-    // cannot interpolate exactly). More samples than this in one document (frames × bones,
-    // summed over animations) is an error rather than an unbounded allocation.
+    // cannot interpolate exactly, and for visibility). More samples than this in one document
+    // (frames × (bones + curves), plus the vb names at every visibility frame, summed over
+    // animations) is an error rather than unbounded time and memory.
     std::uint64_t max_samples = std::uint64_t{1} << 26;
 };
 

@@ -75,6 +75,13 @@ Expected<std::vector<std::uint32_t>> frames_for(const std::vector<Key>& keys, co
     if (auto exact = whole_frames(frames)) return std::move(*exact);
     resampled = true;
     auto out = resample_frames(frames, context, what);
+    if (out && context.budget != nullptr &&
+        (context.budget->used += out->size()) > context.budget->limit)
+        return make_error(diagnostic_at(
+            context.file, Diagnostic::kNoOffset, context.path,
+            fmt::format("resampling keys between frames would make {} keys in the file, more than "
+                        "the limit of {}",
+                        context.budget->used, context.budget->limit)));
     if (out) {
         warnings.push_back(
             warning(context.file, context.path,

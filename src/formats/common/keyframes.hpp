@@ -6,6 +6,7 @@
 #include <castkit/cast/nodes.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
+#include <cstdint>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 #include <string>
@@ -37,16 +38,25 @@ struct NodeKeys {
 glm::vec3 sample_linear(const std::vector<Vec3Key>& keys, double frame);
 glm::vec4 sample_slerp(const std::vector<QuatKey>& keys, double frame);
 
-// Where curves come from and go to, for diagnostics.
+// Whole frames resampled in one file, summed over every channel of every animation, and the
+// most allowed: each channel may span 2^16 frames, but a few bytes of keys make a channel, so
+// the file as a whole is held to 2^22 (as glTF import's ReadOptions::max_keys).
+struct ResampleBudget {
+    std::uint64_t used = 0;
+    std::uint64_t limit = std::uint64_t{1} << 22;
+};
+
+// Where curves come from and go to, for diagnostics, and the file's resampling budget.
 struct CurveContext {
     std::string file;
     std::string path;  // "animation[0]"
+    ResampleBudget* budget;  // may be null where nothing is resampled (collect_curves)
 };
 
 // Adds tx/ty/tz, rq and sx/sy/sz curves (mode absolute) for `keys`. Keys within 1e-3 of a whole
 // frame are rounded to it; a channel with any other key is resampled at every whole frame of its
-// range, with a warning. Fails on non-finite times or resampled ranges over 2^16 frames. O(keys +
-// frames).
+// range, with a warning. Fails on non-finite times, resampled ranges over 2^16 frames, or more
+// resampled frames in the file than context.budget allows. O(keys + frames).
 Expected<void> add_curves(cast::Animation& animation, const NodeKeys& keys,
                           const CurveContext& context, Diagnostics& warnings);
 

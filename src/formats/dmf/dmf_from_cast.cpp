@@ -318,7 +318,8 @@ Expected<void> FromCast::animation(cast::ConstAnimation& cast_animation, std::si
     out.fps = static_cast<std::uint16_t>(rounded);
     if (cast_animation.looping()) report_.warn(path, "looping has no DMF field (dropped)");
     std::vector<formats::NodeKeys> nodes =
-        formats::collect_curves(cast_animation, rest_, {document_.source_name, path}, warnings_);
+        formats::collect_curves(cast_animation, rest_, {document_.source_name, path, nullptr},
+                                warnings_);
     for (const formats::NodeKeys& keys : nodes) {
         // Rule 24: exact name first, then case-insensitively.
         auto bone = std::find_if(model_.bones.begin(), model_.bones.end(),

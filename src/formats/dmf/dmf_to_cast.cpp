@@ -43,6 +43,7 @@ class ToCast {
     Diagnostics& warnings_;
     formats::Reporter report_;
     const ConvertOptions& options_;
+    formats::ResampleBudget resampled_;
     std::vector<cast::Material> materials_;
 };
 
@@ -236,7 +237,7 @@ Expected<void> ToCast::animations(cast::Root& root) {
             std::stable_sort(keys.positions.begin(), keys.positions.end(), by_frame);
             std::stable_sort(keys.rotations.begin(), keys.rotations.end(), by_frame);
             std::stable_sort(keys.scales.begin(), keys.scales.end(), by_frame);
-            if (auto ok = formats::add_curves(out, keys, {file_, path}, warnings_); !ok) return ok;
+            if (auto ok = formats::add_curves(out, keys, {file_, path, &resampled_}, warnings_); !ok) return ok;
         }
     }
     return {};

@@ -41,6 +41,7 @@ class ToCast {
     formats::Reporter report_;
     std::vector<std::uint32_t> bone_to_cast_;  // K3D bone index → Cast bone index
     std::map<std::string, cast::Material, std::less<>> materials_;
+    formats::ResampleBudget resampled_;
 };
 
 void ToCast::skeleton(cast::Model& cast_model) {
@@ -197,7 +198,7 @@ Expected<void> ToCast::animation(cast::Root& root, std::size_t index) {
         for (const auto& k : channel.positions) last = std::max(last, k.time);
         for (const auto& k : channel.rotations) last = std::max(last, k.time);
         for (const auto& k : channel.scales) last = std::max(last, k.time);
-        if (auto ok = formats::add_curves(out, keys, {file_, channel_path}, warnings_); !ok)
+        if (auto ok = formats::add_curves(out, keys, {file_, channel_path, &resampled_}, warnings_); !ok)
             return ok;
     }
     if (animation.duration != last)
