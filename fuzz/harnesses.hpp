@@ -275,11 +275,11 @@ inline void play(const cast::ConstAnimation& source, const cast::ConstSkeleton& 
     if (!animation) return refusals.push_back(animation.error());
     const std::size_t bones = skeleton->bone_count();
     std::vector<anim::Transform> locals(bones);
-    std::vector<float> weights(animation->blend_shapes.size());
-    std::vector<float> visibility(animation->visibility_nodes.size());
+    std::vector<float> weights(animation->blend_shapes().size());
+    std::vector<float> visibility(animation->visibility_nodes().size());
     std::vector<glm::mat4> worlds(bones);
     anim::SamplingContext context(*animation);
-    const float start = animation->start_frame, end = animation->end_frame;
+    const float start = animation->start_frame(), end = animation->end_frame();
     for (float frame : {start, (start + end) / 2, end, end + 1.5f, -3.0f, 1e30f})
         for (bool looped : {false, true}) {
             anim::SamplingJob sampling{.animation = &*animation,

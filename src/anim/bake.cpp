@@ -60,7 +60,7 @@ float pose_value(const BakedChannel& channel, const std::vector<Transform>& loca
 Expected<void> check_budget(double frames, const Animation& animation, const Skeleton& skeleton,
                             std::size_t channels, std::uint64_t max_samples) {
     const double per_frame =
-        std::max(1.0, double(skeleton.bone_count() + animation.curves.size() + channels));
+        std::max(1.0, double(skeleton.bone_count() + animation.curves().size() + channels));
     if (frames * per_frame <= double(max_samples)) return {};
     return make_error(problem(
         "anim.bake", fmt::format("{} frames × {} bones, curves and channels to bake is more than "

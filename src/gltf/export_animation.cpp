@@ -83,7 +83,7 @@ bool is_transform(const cast::ConstCurve& curve) {
 
 // What sampling one frame costs: a SamplingJob resets every bone and applies every curve.
 std::size_t work_per_frame(const anim::Animation& animation, const anim::Skeleton& skeleton) {
-    return std::max<std::size_t>(1, skeleton.bone_count() + animation.curves.size());
+    return std::max<std::size_t>(1, skeleton.bone_count() + animation.curves().size());
 }
 
 void sort_unique(std::vector<double>& list) {
