@@ -172,6 +172,45 @@ Expected<bool> Importer::view_faces(cast::Mesh& mesh, const tinygltf::Primitive&
     return true;
 }
 
+Expected<std::vector<cast::Property>> Importer::view_weights(
+    int joints, int weights, const std::vector<std::uint32_t>& joint_bones, std::size_t count,
+    const std::string& prim) const {
+    using Properties = std::vector<cast::Property>;
+    // Bones are made in joint order; a view needs joint j to be bone j.
+    for (std::size_t j = 0; j < joint_bones.size(); ++j)
+        if (joint_bones[j] != j) return Properties();
+    if (joints < 0 || static_cast<std::size_t>(joints) >= gltf.accessors.size()) return Properties();
+    const int type = gltf.accessors[static_cast<std::size_t>(joints)].componentType;
+    if (type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
+        type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT)
+        return Properties();
+    auto joint_bytes = packed_view(joints, type, 4, false, prim + "/attributes/JOINTS_0");
+    if (!joint_bytes) return make_error(joint_bytes.error());
+    auto weight_bytes = packed_view(weights, TINYGLTF_COMPONENT_TYPE_FLOAT, 4, false,
+                                    prim + "/attributes/WEIGHTS_0");
+    if (!weight_bytes) return make_error(weight_bytes.error());
+    const bool bytes = type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE;
+    const std::size_t n = count * 4;
+    // A count that differs from POSITION's is reported by the decoding path.
+    if (!*joint_bytes || !*weight_bytes || (*joint_bytes)->size() != n * (bytes ? 1 : 2) ||
+        (*weight_bytes)->size() != n * 4)
+        return Properties();
+    const std::uint32_t largest = bytes ? largest_of<std::uint8_t>((*joint_bytes)->data(), n)
+                                        : largest_of<std::uint16_t>((*joint_bytes)->data(), n);
+    if (largest >= joint_bones.size())
+        return fail(prim + "/attributes/JOINTS_0",
+                    fmt::format("joint {} is outside the skin's {} joints", largest,
+                                joint_bones.size()));
+    // Cast stores `wb` in the smallest type that holds the largest bone index.
+    const cast::PropertyType stored = bytes ? cast::PropertyType::Byte : cast::PropertyType::Short;
+    if (cast::smallest_index_type(largest) != stored) return Properties();
+    Properties views;
+    views.emplace_back(stored, "wb", static_cast<std::uint32_t>(n), **joint_bytes);
+    views.emplace_back(cast::PropertyType::Float, "wv", static_cast<std::uint32_t>(n),
+                       **weight_bytes);
+    return views;
+}
+
 Expected<std::vector<std::uint32_t>> Importer::read_faces(const tinygltf::Primitive& primitive,
                                                           std::size_t count,
                                                           const std::string& prim) const {
@@ -463,7 +502,12 @@ Expected<void> Importer::import_models(cast::Root& root) {
             while (attribute(fmt::format("JOINTS_{}", sets)) >= 0) ++sets;
             if (sets > 0 && node.skin < 0)
                 warn(prim, "joints without a skin on the node were dropped");
-            if (sets > 0 && node.skin >= 0) {
+            auto weight_views = sets == 1 && node.skin >= 0 && !transform
+                                    ? view_weights(attribute("JOINTS_0"), attribute("WEIGHTS_0"),
+                                                   joint_bones, count, prim)
+                                    : Expected<std::vector<cast::Property>>();
+            if (!weight_views) return make_error(weight_views.error());
+            if (sets > 0 && node.skin >= 0 && weight_views->empty()) {
                 bones.resize(count * sets * 4);
                 joints_used.resize(count * sets * 4);
                 values.resize(count * sets * 4);
@@ -620,6 +664,11 @@ Expected<void> Importer::import_models(cast::Root& root) {
             if (!bones.empty())
                 if (auto ok = out.set_weights(sets * 4, bones, values); !ok)
                     return fail(prim + "/attributes", ok.error().message);
+            if (!weight_views->empty()) {
+                if (auto ok = out.set_weights(4, {}, {}); !ok)  // `mi`; the views follow
+                    return fail(prim + "/attributes", ok.error().message);
+                for (cast::Property& property : *weight_views) out.node().set(std::move(property));
+            }
             if (rigid_bone != rigid_bones.end())
                 if (auto ok = out.set_weights(1, std::vector<std::uint32_t>(count, rigid_bone_index),
                                               std::vector<float>(count, 1.0f));
