@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `make bench`: the whole-file benchmarks (bench/run.py: a ~1 GiB generated scene read, written
 # and converted beside memcpy, cat and cp in the same run; the 42 MB cast.py comparison), then
-# the Google Benchmark micro benchmarks (castkit_bench). Takes about two minutes; needs ~2.2 GB
-# free in the build directory, where the generated scenes are kept for the next run.
+# glTF import against the same scene as Cast (bench/gltf_import.py, appended to
+# bench-results.md), then the Google Benchmark micro benchmarks (castkit_bench). Takes about two
+# minutes; needs ~2.2 GB free in the build directory, where the generated scenes are kept for the next run.
 #   bash bench/run.sh BUILD_DIR [run.py options, e.g. --megabytes 256 --runs 3]
 # Reports: BUILD_DIR/bench-results.md, bench-batch.md (folder conversion) and bench-micro.txt.
 set -euo pipefail
@@ -15,6 +16,7 @@ for tool in "$build/tools/castkit/castkit" "$build/bench/castkit_perf" "$build/b
 done
 
 python3 "$here/run.py" "$build" "$@"
+python3 "$here/gltf_import.py" "$build"
 python3 "$here/batch.py" "$build"
 
 if [ -x "$build/bench/castkit_bench" ]; then

@@ -7,6 +7,8 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <optional>
+#include <simdjson.h>
 
 #include "../formats/common/side_files.hpp"
 #include "../formats/registry_entries.hpp"
@@ -27,7 +29,7 @@ std::uint32_t u32_at(std::span<const std::byte> bytes, std::size_t offset) {
 // The GLB header and chunk table, checked so that tinygltf only sees consistent lengths.
 Expected<void> check_glb(std::span<const std::byte> bytes, const std::string& file) {
     auto fail = [&](std::uint64_t offset, std::string message) {
-        Diagnostic d = detail::problem(file, "", std::move(message), Severity::Error, "gltf.glb");
+        Diagnostic d = detail::problem(file, "$", std::move(message), Severity::Error, "gltf.glb");
         d.offset = offset;
         return make_error(std::move(d));
     };
@@ -53,13 +55,6 @@ Expected<void> check_glb(std::span<const std::byte> bytes, const std::string& fi
     return {};
 }
 
-// tinygltf's image callback: castkit keeps image URIs and never decodes pixels, so embedded
-// images are accepted and left alone (the importer warns that they are not kept).
-bool skip_image(tinygltf::Image*, const int, std::string*, std::string*, int, int,
-                const unsigned char*, int, void*) {
-    return true;
-}
-
 // Refuses JSON nested deeper than kMaxJsonDepth before tinygltf's recursive parser sees it,
 // naming the byte offset (in the file) of the first bracket too deep. O(JSON size).
 Expected<void> check_depth(std::span<const std::byte> bytes, bool glb, const std::string& file) {
@@ -71,60 +66,103 @@ Expected<void> check_depth(std::span<const std::byte> bytes, bool glb, const std
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()) + begin, end - begin);
     if (const auto at = detail::first_too_deep(text)) {
         Diagnostic d = detail::problem(
-            file, "", fmt::format("JSON nested deeper than {} levels", detail::kMaxJsonDepth));
+            file, "$", fmt::format("JSON nested deeper than {} levels", detail::kMaxJsonDepth));
         d.offset = begin + *at;
         return make_error(std::move(d));
     }
     return {};
 }
 
-// Where a glTF error lies, as far as castkit can tell past tinygltf (which keeps no offsets):
-// a JSON syntax error's "line L, column C" as the byte offset it names; any other error at the
-// start of the JSON (the GLB's JSON chunk at byte 20), with "/" (the JSON root) when the error
-// names no JSON path. O(JSON size) for syntax errors, O(1) otherwise.
-Diagnostic locate(Diagnostic d, std::span<const std::byte> bytes, bool glb) {
-    const std::size_t begin = glb ? 20 : 0;
-    if (d.path.empty()) d.path.assign(1, '/');  // not = "/": GCC 12 -Wrestrict at -O3
-    if (d.offset != Diagnostic::kNoOffset) return d;
-    d.offset = begin;
-    unsigned long line = 0, column = 0;
-    const std::size_t at = d.message.find("line ");
-    if (at == std::string::npos ||
-        std::sscanf(d.message.c_str() + at, "line %lu, column %lu", &line, &column) != 2 ||
-        line == 0)
-        return d;
-    std::size_t offset = begin;
-    for (unsigned long l = 1; l < line && offset < bytes.size(); ++offset)
-        if (bytes[offset] == std::byte{'\n'}) ++l;
-    d.offset = std::min<std::size_t>(offset + (column > 0 ? column - 1 : 0), bytes.size());
+// A JSON pointer ("/accessors/3/count") as the JSON path castkit's errors give
+// ("$.accessors[3].count"): numeric steps become indices. O(path length).
+std::string json_path(std::string_view pointer) {
+    std::string out(1, '$');
+    while (!pointer.empty()) {
+        pointer.remove_prefix(1);
+        const std::string_view step = pointer.substr(0, pointer.find('/'));
+        pointer.remove_prefix(step.size());
+        const bool index = !step.empty() && step.find_first_not_of("0123456789") == step.npos;
+        out += index ? fmt::format("[{}]", step) : fmt::format(".{}", step);
+    }
+    return out;
+}
+
+// The byte offset in `json` of the value `pointer` names, or of its nearest ancestor present
+// (a missing member is reported at the object that lacks it); 0 when none can be found. The
+// JSON is walked again with simdjson's On-Demand API, so only a failure pays for it.
+// O(JSON size).
+std::size_t offset_of(std::string_view json, std::string pointer) {
+    const simdjson::padded_string padded(json);
+    simdjson::ondemand::parser parser;
+    for (;;) {
+        simdjson::ondemand::document document;
+        if (parser.iterate(padded).get(document)) return 0;
+        std::string_view token;
+        if (pointer.empty()) return 0;
+        if (!document.at_pointer(pointer).raw_json_token().get(token))
+            return static_cast<std::size_t>(token.data() - padded.data());
+        pointer.erase(pointer.rfind('/'));
+    }
+}
+
+// A glTF finding with its path as a JSON path and, for errors, the byte offset (in the file)
+// of the value its JSON pointer names, within the JSON that starts at `json_offset`.
+Diagnostic located(Diagnostic d, std::string_view json, std::size_t json_offset) {
+    if (d.severity == Severity::Error && d.offset == Diagnostic::kNoOffset) {
+        try {
+            d.offset = json_offset + offset_of(json, d.path);
+        } catch (const std::exception&) {  // out of memory: the start of the JSON will do
+            d.offset = json_offset;
+        }
+    }
+    if (d.path.empty() || d.path[0] == '/') d.path = json_path(d.path);
     return d;
 }
 
-// tinygltf's file callbacks, so that the buffers a .gltf names are read as side files of the
-// context (relative to its base folder, through the one side-file policy) and nothing else.
-bool side_file_exists(const std::string& name, void* side_files) {
-    return formats::resolve_side_file(*static_cast<const Context*>(side_files), name).has_value();
+// The GLB's binary chunk: the chunk after the JSON one when its type is BIN (check_glb has
+// checked the chunk table), else none.
+std::optional<cast::SharedBytes> binary_chunk(const cast::SharedBytes& bytes) {
+    const std::size_t offset = 20 + std::size_t{u32_at(bytes, 12)};
+    if (offset + 8 > u32_at(bytes, 8) || u32_at(bytes, offset + 4) != 0x004E4942u)
+        return std::nullopt;
+    return bytes.subspan(offset + 8, u32_at(bytes, offset));
 }
 
-std::string keep_path(const std::string& path, void*) { return path; }
+// The glTF whose JSON is `json` (and binary chunk `bin`, for a GLB) into a Cast document, with
+// errors and warnings named by JSON pointer. O(file size).
+Expected<cast::Document> import_gltf(std::string_view json, const cast::SharedBytes* bin,
+                                const ReadContext& context, const ReadOptions& options) {
+    const std::string& file = context.name;
+    // Buffers are side files of the context, under its base folder and the default policy.
+    const Context side_files{.name = context.name, .base = context.base};
+    auto parsed = detail::parse_gltf(json, bin, side_files);
+    if (!parsed) return make_error(parsed.error());
+    if (auto checked = detail::check_required_extensions(parsed->model, file); !checked)
+        return make_error(checked.error());
+    if (auto decoded = detail::decode_meshopt(*parsed, file); !decoded)
+        return make_error(decoded.error());
+    if (auto decoded = detail::decode_draco(*parsed, file); !decoded)
+        return make_error(decoded.error());
 
-bool read_side_file(std::vector<unsigned char>* out, std::string* error, const std::string& name,
-                    void* side_files) {
-    auto mapped = formats::read_side_file(*static_cast<const Context*>(side_files), name);
-    if (!mapped) {
-        *error += mapped.error().message;
-        return false;
+    detail::Importer importer(*parsed, file, options, context.warnings);
+    // Embedded images go where DMF's do: the first texture folder.
+    if (const auto& folders = context.options.side_files.folders; !folders.empty())
+        importer.image_directory = folders.front();
+    if (auto resolved = importer.resolve_nodes(); !resolved) return make_error(resolved.error());
+    importer.warn_unkept_content();
+    cast::Document document;
+    document.source_name = file;
+    cast::Root root = document.add_root();
+    if (auto imported = importer.import_models(root); !imported)
+        return make_error(imported.error());
+    if (auto imported = importer.import_animations(root); !imported)
+        return make_error(imported.error());
+    if (!importer.carried.empty()) {
+        const auto metadata = root.metadata();
+        cast::Metadata carrier = metadata.empty() ? root.add_metadata() : metadata[0];
+        carrier.set_string("gltf", importer.carried.dump());
     }
-    const auto bytes = (*mapped)->bytes();
-    const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
-    out->assign(data, data + bytes.size());
-    return true;
-}
-
-bool refuse_write(std::string* error, const std::string&, const std::vector<unsigned char>&,
-                  void*) {
-    *error += "castkit's glTF reader writes no files";
-    return false;
+    return document;
 }
 
 Expected<cast::Document> read_format(const cast::SharedBytes& bytes, const ReadContext& context) {
@@ -148,83 +186,44 @@ Expected<cast::Document> read(const std::filesystem::path& path, const ReadOptio
     auto input = formats::read_input(path);
     if (!input) return make_error(input.error());
     const ReadContext context = formats::context_for(path);
-    // .glb and .gltf read alike: the bytes say which they are. The document copies what it
-    // keeps, so the input may go when this returns.
-    auto document = read(input->bytes, context, options);
+    // .glb and .gltf read alike: the bytes say which they are. The document's arrays may view
+    // the mapping, which they keep alive.
+    auto document = read(*input, context, options);
     warnings.insert(warnings.end(), context.warnings.begin(), context.warnings.end());
     return document;
 }
 
 Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context,
                               const ReadOptions& options) {
+    return read(cast::SharedBytes{bytes, nullptr}, context, options);
+}
+
+Expected<cast::Document> read(const cast::SharedBytes& bytes, const ReadContext& context,
+                              const ReadOptions& options) {
     const std::string& file = context.name;
     if (bytes.size() > UINT_MAX)
-        return make_error(detail::problem(file, "", "files over 4 GiB are not supported",
+        return make_error(detail::problem(file, "$", "files over 4 GiB are not supported",
                                           Severity::Error, "gltf.too-large"));
     const bool glb = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
     if (glb)
         if (auto checked = check_glb(bytes, file); !checked) return make_error(checked.error());
     if (auto nested = check_depth(bytes, glb, file); !nested) return make_error(nested.error());
-    const std::vector<unsigned char> rewritten = detail::prepared_for_tinygltf(bytes, glb);
-    const auto* data =
-        rewritten.empty() ? reinterpret_cast<const unsigned char*>(bytes.data()) : rewritten.data();
-    const std::size_t size = rewritten.empty() ? bytes.size() : rewritten.size();
-
-    tinygltf::Model model;
-    tinygltf::TinyGLTF loader;
-    loader.SetImageLoader(&skip_image, nullptr);
-    Context side_files{.name = context.name, .base = context.base};
-    loader.SetFsCallbacks(
-        {&side_file_exists, &keep_path, &read_side_file, &refuse_write, &side_files});
-    std::string error, warning;
-    bool loaded = false;
+    const std::size_t json_offset = glb ? 20 : 0;
+    const std::size_t json_length = glb ? u32_at(bytes, 12) : bytes.size();
+    const std::string_view json(reinterpret_cast<const char*>(bytes.data()) + json_offset,
+                                json_length);
+    const std::size_t first_warning = context.warnings.size();
     try {
-        loaded = glb ? loader.LoadBinaryFromMemory(&model, &error, &warning, data,
-                                                   static_cast<unsigned>(size), "")
-                     : loader.LoadASCIIFromString(&model, &error, &warning,
-                                                  reinterpret_cast<const char*>(data),
-                                                  static_cast<unsigned>(size), "");
-    } catch (const std::exception& exception) {
-        error = exception.what();
+        const std::optional<cast::SharedBytes> bin =
+            glb ? binary_chunk(bytes) : std::optional<cast::SharedBytes>();
+        auto document = import_gltf(json, bin ? &*bin : nullptr, context, options);
+        for (std::size_t w = first_warning; w < context.warnings.size(); ++w)
+            context.warnings[w] = located(std::move(context.warnings[w]), json, json_offset);
+        if (!document) return make_error(located(document.error(), json, json_offset));
+        return document;
+    } catch (const std::exception& exception) {  // out of memory, in the document's building
+        return make_error(located(detail::problem(file, "", exception.what()), json, json_offset));
     }
-    Diagnostics& warnings = context.warnings;
-    if (!warning.empty())
-        warnings.push_back(detail::problem(file, "", warning, Severity::Warning, "gltf.parse"));
-    if (!loaded) {
-        while (!error.empty() && (error.back() == '\n' || error.back() == ' ')) error.pop_back();
-        for (char& c : error)
-            if (c == '\n') c = ';';
-        Diagnostic d = detail::problem(file, "", error.empty() ? "not a glTF file" : error,
-                                       Severity::Error, "gltf.parse");
-        return make_error(locate(std::move(d), bytes, glb));
-    }
-    if (auto checked = detail::check_required_extensions(model, file); !checked)
-        return make_error(checked.error());
-    if (auto decoded = detail::decode_meshopt(model, file); !decoded)
-        return make_error(decoded.error());
-    if (auto decoded = detail::decode_draco(model, file); !decoded)
-        return make_error(decoded.error());
-
-    detail::Importer importer(model, file, options, warnings);
-    // Embedded images go where DMF's do: the first texture folder.
-    if (const auto& folders = context.options.side_files.folders; !folders.empty())
-        importer.image_directory = folders.front();
-    if (auto resolved = importer.resolve_nodes(); !resolved)
-        return make_error(locate(resolved.error(), bytes, glb));
-    importer.warn_unkept_content();
-    cast::Document document;
-    document.source_name = file;
-    cast::Root root = document.add_root();
-    if (auto imported = importer.import_models(root); !imported)
-        return make_error(locate(imported.error(), bytes, glb));
-    if (auto imported = importer.import_animations(root); !imported)
-        return make_error(locate(imported.error(), bytes, glb));
-    if (!importer.carried.empty()) {
-        const auto metadata = root.metadata();
-        cast::Metadata carrier = metadata.empty() ? root.add_metadata() : metadata[0];
-        carrier.set_string("gltf", importer.carried.dump());
-    }
-    return document;
 }
 
 }  // namespace castkit::gltf

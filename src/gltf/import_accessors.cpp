@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 
 #include "import_internal.hpp"
 #include "problem.hpp"
@@ -43,6 +45,53 @@ double load_component(const unsigned char* p, int type, bool normalized) {
     }
 }
 
+// Element i's component c of type S at `data` (`stride` bytes apart) as a T, normalised as
+// load_component does.
+template <class S, class T>
+T convert(const unsigned char* data, std::size_t i, std::size_t c, std::size_t stride,
+          bool normalized) {
+    S v;
+    std::memcpy(&v, data + i * stride + c * sizeof(S), sizeof(S));
+    if constexpr (std::is_same_v<S, T>) return v;
+    if constexpr (std::is_same_v<S, float>) return static_cast<T>(v);
+    constexpr double kMax = static_cast<double>(std::numeric_limits<S>::max());
+    if (!normalized) return static_cast<T>(v);
+    return static_cast<T>(std::is_signed_v<S> ? std::max(v / kMax, -1.0) : v / kMax);
+}
+
+// `count` elements of `components` values of type S, `stride` bytes apart, into `out`: one
+// memcpy when they are already packed T, else one conversion each. O(count × components).
+template <class S, class T>
+void convert_all(const unsigned char* data, std::size_t count, std::size_t components,
+                 std::size_t stride, bool normalized, T* out) {
+    if constexpr (std::is_same_v<S, T>)
+        if (stride == components * sizeof(S)) {
+            if (count > 0) std::memcpy(out, data, count * stride);
+            return;
+        }
+    for (std::size_t i = 0; i < count; ++i)
+        for (std::size_t c = 0; c < components; ++c)
+            out[i * components + c] = convert<S, T>(data, i, c, stride, normalized);
+}
+
+template <class T>
+void convert_any(int type, const unsigned char* data, std::size_t count, std::size_t components,
+                 std::size_t stride, bool normalized, T* out) {
+    switch (type) {
+        case TINYGLTF_COMPONENT_TYPE_BYTE:
+            return convert_all<std::int8_t>(data, count, components, stride, normalized, out);
+        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE:
+            return convert_all<std::uint8_t>(data, count, components, stride, normalized, out);
+        case TINYGLTF_COMPONENT_TYPE_SHORT:
+            return convert_all<std::int16_t>(data, count, components, stride, normalized, out);
+        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT:
+            return convert_all<std::uint16_t>(data, count, components, stride, normalized, out);
+        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT:
+            return convert_all<std::uint32_t>(data, count, components, stride, normalized, out);
+        default: return convert_all<float>(data, count, components, stride, normalized, out);
+    }
+}
+
 bool is_component_type(int type) {
     return type == TINYGLTF_COMPONENT_TYPE_BYTE || type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE ||
            type == TINYGLTF_COMPONENT_TYPE_SHORT ||
@@ -68,17 +117,19 @@ Expected<std::span<const unsigned char>> Importer::view_bytes(int index,
     const std::string view_path = fmt::format("/bufferViews/{}", index);
     if (view.buffer < 0 || static_cast<std::size_t>(view.buffer) >= gltf.buffers.size())
         return fail(view_path + "/buffer", fmt::format("buffer {} does not exist", view.buffer));
-    const auto& data = gltf.buffers[static_cast<std::size_t>(view.buffer)].data;
+    const cast::Bytes data = buffers[static_cast<std::size_t>(view.buffer)].bytes;
     if (view.byteOffset > data.size() || view.byteLength > data.size() - view.byteOffset)
         return fail(view_path, fmt::format("bytes {}..{} lie outside buffer {} ({} bytes)",
                                            view.byteOffset, view.byteOffset + view.byteLength,
                                            view.buffer, data.size()));
-    return std::span(data).subspan(view.byteOffset, view.byteLength);
+    return std::span(reinterpret_cast<const unsigned char*>(data.data()) + view.byteOffset,
+                     view.byteLength);
 }
 
-Expected<std::vector<double>> Importer::read_components(int index, int components,
-                                                        const std::string& path,
-                                                        bool as_integers) const {
+template <class T>
+Expected<std::vector<T>> Importer::read_components(int index, int components,
+                                                   const std::string& path, bool decode) const {
+    constexpr bool as_integers = std::is_integral_v<T>;
     if (index < 0 || static_cast<std::size_t>(index) >= gltf.accessors.size())
         return fail(path, fmt::format("accessor {} does not exist", index));
     const std::string at = fmt::format("/accessors/{}", index);
@@ -104,7 +155,7 @@ Expected<std::vector<double>> Importer::read_components(int index, int component
     // Without a buffer view the accessor is zeros (before sparse substitution); its size must
     // still be justified by the file.
     std::size_t total_buffer = 0;
-    for (const tinygltf::Buffer& buffer : gltf.buffers) total_buffer += buffer.data.size();
+    for (const cast::SharedBytes& buffer : buffers) total_buffer += buffer.size();
     if (accessor.bufferView < 0 && count > total_buffer + 1024)
         return fail(
             at + "/count",
@@ -118,7 +169,7 @@ Expected<std::vector<double>> Importer::read_components(int index, int component
                                     "shared too often",
                                     values, budget, kDecodeBytesFactor, kDecodeConstant));
     decoded_values += values;
-    std::vector<double> out;
+    std::vector<T> out;
     if (accessor.bufferView >= 0) {
         auto view = view_bytes(accessor.bufferView, at + "/bufferView");
         if (!view) return make_error(view.error());
@@ -138,15 +189,14 @@ Expected<std::vector<double>> Importer::read_components(int index, int component
                 at, fmt::format(
                         "{} elements of {} bytes at offset {} do not fit buffer view {} ({} bytes)",
                         count, element, accessor.byteOffset, accessor.bufferView, length));
-        out.resize(count * static_cast<std::size_t>(components));
-        for (std::size_t i = 0; i < count; ++i)
-            for (int c = 0; c < components; ++c)
-                out[i * static_cast<std::size_t>(components) + static_cast<std::size_t>(c)] =
-                    load_component(view->data() + accessor.byteOffset + i * stride +
-                                       static_cast<std::size_t>(c) * component_size,
-                                   accessor.componentType, accessor.normalized);
-    } else {
-        out.assign(count * static_cast<std::size_t>(components), 0.0);
+        if (decode) {
+            out.resize(count * static_cast<std::size_t>(components));
+            convert_any(accessor.componentType, view->data() + accessor.byteOffset, count,
+                        static_cast<std::size_t>(components), stride, accessor.normalized,
+                        out.data());
+        }
+    } else if (decode) {
+        out.assign(count * static_cast<std::size_t>(components), T{});
     }
 
     if (accessor.sparse.isSparse) {
@@ -186,11 +236,12 @@ Expected<std::vector<double>> Importer::read_components(int index, int component
                 return fail(
                     sparse + "/indices",
                     fmt::format("sparse index {} is outside the {} elements", target, count));
-            for (int c = 0; c < components; ++c)
+            for (int c = 0; c < components && decode; ++c)
                 out[target * static_cast<std::size_t>(components) + static_cast<std::size_t>(c)] =
-                    load_component(values->data() + static_cast<std::size_t>(sp.values.byteOffset) +
-                                       k * element + static_cast<std::size_t>(c) * component_size,
-                                   accessor.componentType, accessor.normalized);
+                    static_cast<T>(load_component(
+                        values->data() + static_cast<std::size_t>(sp.values.byteOffset) +
+                            k * element + static_cast<std::size_t>(c) * component_size,
+                        accessor.componentType, accessor.normalized));
         }
     }
     return out;
@@ -198,18 +249,38 @@ Expected<std::vector<double>> Importer::read_components(int index, int component
 
 Expected<std::vector<float>> Importer::read_floats(int index, int components,
                                                    const std::string& path) const {
-    auto values = read_components(index, components, path, false);
-    if (!values) return make_error(values.error());
-    return std::vector<float>(values->begin(), values->end());
+    return read_components<float>(index, components, path, true);
 }
 
 Expected<std::vector<std::uint32_t>> Importer::read_integers(int index, int components,
                                                              const std::string& path) const {
-    auto values = read_components(index, components, path, true);
-    if (!values) return make_error(values.error());
-    std::vector<std::uint32_t> out(values->size());
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<std::uint32_t>((*values)[i]);
-    return out;
+    return read_components<std::uint32_t>(index, components, path, true);
+}
+
+Expected<std::optional<cast::SharedBytes>> Importer::packed_view(int index, int component_type,
+                                                                int components, bool normalized,
+                                                                const std::string& path) const {
+    if (index < 0 || static_cast<std::size_t>(index) >= gltf.accessors.size())
+        return std::optional<cast::SharedBytes>();
+    const tinygltf::Accessor& accessor = gltf.accessors[static_cast<std::size_t>(index)];
+    if (accessor.componentType != component_type || accessor.normalized != normalized ||
+        accessor.sparse.isSparse || accessor.bufferView < 0 ||
+        static_cast<std::size_t>(accessor.bufferView) >= gltf.bufferViews.size())
+        return std::optional<cast::SharedBytes>();
+    const tinygltf::BufferView& view =
+        gltf.bufferViews[static_cast<std::size_t>(accessor.bufferView)];
+    const std::size_t element = static_cast<std::size_t>(tinygltf::GetComponentSizeInBytes(
+                                    static_cast<std::uint32_t>(component_type))) *
+                                static_cast<std::size_t>(components);
+    if ((view.byteStride != 0 && view.byteStride != element) || view.buffer < 0 ||
+        static_cast<std::size_t>(view.buffer) >= buffers.size() ||
+        !buffers[static_cast<std::size_t>(view.buffer)].owner)
+        return std::optional<cast::SharedBytes>();
+    // Every check the decoding path makes, without decoding.
+    if (auto checked = read_components<float>(index, components, path, false); !checked)
+        return make_error(checked.error());
+    return std::optional(buffers[static_cast<std::size_t>(view.buffer)].subspan(
+        view.byteOffset + accessor.byteOffset, accessor.count * element));
 }
 
 }  // namespace castkit::gltf::detail

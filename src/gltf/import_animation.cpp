@@ -226,6 +226,8 @@ Expected<void> Importer::import_animations(cast::Root& root) {
             std::vector<std::uint32_t> frames;
             std::vector<float> keys;  // `width` values per frame
             if (track.interpolation == "LINEAR") {
+                frames.reserve(track.times.size());
+                keys.reserve(track.times.size() * width);
                 for (std::size_t k = 0; k < track.times.size(); ++k) {
                     const auto frame = static_cast<std::uint32_t>(
                         std::round(static_cast<double>(track.times[k]) * framerate));

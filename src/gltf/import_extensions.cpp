@@ -45,26 +45,27 @@ int integer(const tinygltf::Value& object, const char* key, int fallback = -1) {
     return value >= 0.0 && value <= 2147483647.0 ? static_cast<int>(value) : fallback;
 }
 
-// Adds `bytes` as a new buffer and a buffer view over all of it; the view's index.
-int add_buffer(tinygltf::Model& model, std::vector<unsigned char> bytes, int stride) {
-    tinygltf::Buffer buffer;
-    buffer.data = std::move(bytes);
+// Adds `bytes` as a new buffer (owned by its SharedBytes) and a buffer view over all of it;
+// the view's index.
+int add_buffer(Gltf& gltf, std::vector<unsigned char> bytes, int stride) {
+    auto owned = std::make_shared<const std::vector<unsigned char>>(std::move(bytes));
     tinygltf::BufferView view;
-    view.byteLength = buffer.data.size();
+    view.byteLength = owned->size();
     view.byteStride = static_cast<std::size_t>(stride);
-    model.buffers.push_back(std::move(buffer));
-    view.buffer = static_cast<int>(model.buffers.size() - 1);
-    model.bufferViews.push_back(std::move(view));
-    return static_cast<int>(model.bufferViews.size() - 1);
+    gltf.model.buffers.emplace_back();
+    gltf.buffers.push_back({std::as_bytes(std::span(*owned)), owned});
+    view.buffer = static_cast<int>(gltf.buffers.size() - 1);
+    gltf.model.bufferViews.push_back(std::move(view));
+    return static_cast<int>(gltf.model.bufferViews.size() - 1);
 }
 
 // A buffer view's bytes, checked against its buffer; empty span when out of range.
-std::span<const unsigned char> view_bytes(const tinygltf::Model& model, int buffer,
-                                          std::size_t offset, std::size_t length) {
-    if (buffer < 0 || static_cast<std::size_t>(buffer) >= model.buffers.size()) return {};
-    const auto& data = model.buffers[static_cast<std::size_t>(buffer)].data;
+std::span<const unsigned char> view_bytes(const Gltf& gltf, int buffer, std::size_t offset,
+                                          std::size_t length) {
+    if (buffer < 0 || static_cast<std::size_t>(buffer) >= gltf.buffers.size()) return {};
+    const cast::Bytes data = gltf.buffers[static_cast<std::size_t>(buffer)].bytes;
     if (offset > data.size() || length > data.size() - offset) return {};
-    return {data.data() + offset, length};
+    return {reinterpret_cast<const unsigned char*>(data.data()) + offset, length};
 }
 
 #ifdef CASTKIT_HAVE_DRACO
@@ -105,36 +106,6 @@ bool draco_attribute(const draco::Mesh& mesh, const draco::PointAttribute& attri
 }
 #endif
 
-// Draco primitives' index accessors have no bufferView (the data is in the compressed view),
-// which tinygltf refuses: they are pointed at that view until decode_draco replaces it.
-bool point_draco_indices_at_their_data(nlohmann::json& json) {
-    if (!json.contains("meshes") || !json["meshes"].is_array() || !json.contains("accessors") ||
-        !json["accessors"].is_array())
-        return false;
-    bool changed = false;
-    for (nlohmann::json& mesh : json["meshes"]) {
-        if (!mesh.is_object() || !mesh.contains("primitives") || !mesh["primitives"].is_array())
-            continue;
-        for (nlohmann::json& primitive : mesh["primitives"]) {
-            if (!primitive.is_object() || !primitive.contains("indices") ||
-                !primitive["indices"].is_number_unsigned() || !primitive.contains("extensions") ||
-                !primitive["extensions"].is_object() ||
-                !primitive["extensions"].contains("KHR_draco_mesh_compression"))
-                continue;
-            const nlohmann::json& ext = primitive["extensions"]["KHR_draco_mesh_compression"];
-            const auto index = primitive["indices"].get<std::size_t>();
-            if (!ext.is_object() || !ext.contains("bufferView") ||
-                index >= json["accessors"].size())
-                continue;
-            nlohmann::json& accessor = json["accessors"][index];
-            if (!accessor.is_object() || accessor.contains("bufferView")) continue;
-            accessor["bufferView"] = ext["bufferView"];
-            changed = true;
-        }
-    }
-    return changed;
-}
-
 }  // namespace
 
 Expected<void> check_required_extensions(const tinygltf::Model& model, const std::string& file) {
@@ -147,59 +118,8 @@ Expected<void> check_required_extensions(const tinygltf::Model& model, const std
     return {};
 }
 
-std::vector<unsigned char> prepared_for_tinygltf(std::span<const std::byte> bytes, bool glb) {
-    // The JSON: the whole .gltf, or a GLB's first chunk (check_glb has checked its length).
-    std::size_t json_offset = 0, json_length = bytes.size();
-    if (glb) {
-        std::uint32_t length = 0;
-        std::memcpy(&length, bytes.data() + 12, 4);
-        json_offset = 20;
-        json_length = length;
-    }
-    const std::string_view text(reinterpret_cast<const char*>(bytes.data()) + json_offset,
-                                json_length);
-    const bool meshopt = text.find("EXT_meshopt_compression") != std::string_view::npos;
-    const bool draco = text.find("KHR_draco_mesh_compression") != std::string_view::npos;
-    if (!meshopt && !draco) return {};
-    nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
-    if (json.is_discarded() || !json.is_object()) return {};
-    bool changed = draco && point_draco_indices_at_their_data(json);
-    nlohmann::json buffers = json.contains("buffers") ? json["buffers"] : nlohmann::json::array();
-    for (nlohmann::json& buffer : buffers) {
-        if (!buffer.is_object() || buffer.contains("uri")) continue;
-        const nlohmann::json* ext = buffer.contains("extensions") &&
-                                            buffer["extensions"].is_object() &&
-                                            buffer["extensions"].contains("EXT_meshopt_compression")
-                                        ? &buffer["extensions"]["EXT_meshopt_compression"]
-                                        : nullptr;
-        if (ext == nullptr || !ext->is_object() || !ext->value("fallback", false)) continue;
-        // A placeholder byte: only the compressed views, redirected after decoding, read it.
-        buffer["byteLength"] = 1;
-        buffer["uri"] = "data:application/octet-stream;base64,AA==";
-        changed = true;
-    }
-    if (!changed) return {};
-    if (json.contains("buffers")) json["buffers"] = std::move(buffers);
-    std::string rewritten = json.dump();
-    std::vector<unsigned char> out;
-    if (!glb) return {rewritten.begin(), rewritten.end()};
-    while (rewritten.size() % 4) rewritten += ' ';
-    const std::size_t rest = 12 + 8 + json_length;
-    const std::size_t total = 12 + 8 + rewritten.size() + (bytes.size() - rest);
-    out.resize(total);
-    auto put = [&](std::size_t at, std::uint32_t value) {
-        std::memcpy(out.data() + at, &value, 4);
-    };
-    std::memcpy(out.data(), bytes.data(), 8);
-    put(8, static_cast<std::uint32_t>(total));
-    put(12, static_cast<std::uint32_t>(rewritten.size()));
-    put(16, 0x4E4F534Au);
-    std::memcpy(out.data() + 20, rewritten.data(), rewritten.size());
-    std::memcpy(out.data() + 20 + rewritten.size(), bytes.data() + rest, bytes.size() - rest);
-    return out;
-}
-
-Expected<void> decode_meshopt(tinygltf::Model& model, const std::string& file) {
+Expected<void> decode_meshopt(Gltf& gltf, const std::string& file) {
+    tinygltf::Model& model = gltf.model;
     const std::size_t views = model.bufferViews.size();
     for (std::size_t v = 0; v < views; ++v) {
         const tinygltf::Value* ext =
@@ -218,7 +138,7 @@ Expected<void> decode_meshopt(tinygltf::Model& model, const std::string& file) {
         const std::string filter = ext->Has("filter") && ext->Get("filter").IsString()
                                        ? ext->Get("filter").Get<std::string>()
                                        : "NONE";
-        const auto source = view_bytes(model, buffer, static_cast<std::size_t>(std::max(offset, 0)),
+        const auto source = view_bytes(gltf, buffer, static_cast<std::size_t>(std::max(offset, 0)),
                                        static_cast<std::size_t>(std::max(length, 0)));
         if (length <= 0 || source.empty())
             return fail("the compressed range is outside its buffer");
@@ -259,7 +179,7 @@ Expected<void> decode_meshopt(tinygltf::Model& model, const std::string& file) {
         (void)filter;
         return fail("castkit was built without meshoptimizer, so it cannot decode this file");
 #endif
-        const int added = add_buffer(model, std::move(decoded), 0);
+        const int added = add_buffer(gltf, std::move(decoded), 0);
         tinygltf::BufferView& view = model.bufferViews[v];
         view.buffer = model.bufferViews[static_cast<std::size_t>(added)].buffer;
         view.byteOffset = 0;
@@ -269,7 +189,8 @@ Expected<void> decode_meshopt(tinygltf::Model& model, const std::string& file) {
     return {};
 }
 
-Expected<void> decode_draco(tinygltf::Model& model, const std::string& file) {
+Expected<void> decode_draco(Gltf& gltf, const std::string& file) {
+    tinygltf::Model& model = gltf.model;
     for (std::size_t m = 0; m < model.meshes.size(); ++m)
         for (std::size_t p = 0; p < model.meshes[m].primitives.size(); ++p) {
             tinygltf::Primitive& primitive = model.meshes[m].primitives[p];
@@ -287,7 +208,7 @@ Expected<void> decode_draco(tinygltf::Model& model, const std::string& file) {
                             fmt::format("buffer view {} does not exist", view_index));
             const tinygltf::BufferView& view =
                 model.bufferViews[static_cast<std::size_t>(view_index)];
-            const auto source = view_bytes(model, view.buffer, view.byteOffset, view.byteLength);
+            const auto source = view_bytes(gltf, view.buffer, view.byteOffset, view.byteLength);
             if (source.empty())
                 return fail("/bufferView", "the compressed range is outside its buffer");
 #ifdef CASTKIT_HAVE_DRACO
@@ -315,7 +236,7 @@ Expected<void> decode_draco(tinygltf::Model& model, const std::string& file) {
                     }
                 tinygltf::Accessor& accessor =
                     model.accessors[static_cast<std::size_t>(primitive.indices)];
-                accessor.bufferView = add_buffer(model, std::move(indices), 0);
+                accessor.bufferView = add_buffer(gltf, std::move(indices), 0);
                 accessor.byteOffset = 0;
                 accessor.componentType = TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT;
                 accessor.count = mesh.num_faces() * 3;
@@ -350,7 +271,7 @@ Expected<void> decode_draco(tinygltf::Model& model, const std::string& file) {
                 if (!draco_attribute(mesh, *attribute, accessor.componentType, components, values))
                     return fail("/attributes/" + name,
                                 "the Draco attribute cannot be converted to the accessor's type");
-                accessor.bufferView = add_buffer(model, std::move(values), 0);
+                accessor.bufferView = add_buffer(gltf, std::move(values), 0);
                 accessor.byteOffset = 0;
                 accessor.count = mesh.num_points();
                 accessor.sparse.isSparse = false;

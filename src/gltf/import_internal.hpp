@@ -11,6 +11,7 @@
 #include <glm/mat3x3.hpp>
 #include <glm/mat4x4.hpp>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
@@ -20,13 +21,34 @@
 
 namespace castkit::gltf::detail {
 
+// A parsed glTF: tinygltf's structures, whose buffers' `data` stay empty, and the bytes of
+// each buffer, views that keep their storage (the file's mapping, a decoded data URI) alive.
+struct Gltf {
+    tinygltf::Model model;
+    std::vector<cast::SharedBytes> buffers;
+};
+
+// Parses the glTF JSON `json` with simdjson and loads its buffers without copying them: a first
+// buffer without uri is `bin` (the GLB binary chunk; null for a .gltf), a data: URI is decoded,
+// any other uri is mapped as a side file of `side_files`. Errors name a JSON pointer
+// ("/accessors/3/count") as their path. O(JSON size + data URI size).
+Expected<Gltf> parse_gltf(std::string_view json, const cast::SharedBytes* bin,
+                          const Context& side_files);
+// The bytes of a base64 `data:` URI; nullopt for any other URI or malformed base64. O(size).
+std::optional<std::vector<std::byte>> decode_data_uri(std::string_view uri);
+
 class Importer {
   public:
-    Importer(const tinygltf::Model& model, std::string file, const ReadOptions& options,
+    Importer(const Gltf& parsed, std::string file, const ReadOptions& options,
              Diagnostics& warnings)
-        : gltf(model), file(std::move(file)), options(options), warnings(warnings) {}
+        : gltf(parsed.model),
+          buffers(parsed.buffers),
+          file(std::move(file)),
+          options(options),
+          warnings(warnings) {}
 
     const tinygltf::Model& gltf;
+    const std::vector<cast::SharedBytes>& buffers;
     std::string file;
     ReadOptions options;
     Diagnostics& warnings;
@@ -87,9 +109,40 @@ class Importer {
     static constexpr std::size_t kDecodeBytesFactor = 4;
     static constexpr std::size_t kDecodeConstant = std::size_t{16} << 20;
 
+    // The bytes of accessor `index` (checked as read_floats checks it, `path` naming the
+    // referring property) when they are already a Cast array's layout: `components` values of
+    // `component_type` per element, tightly packed, `normalized` as given, no sparse
+    // substitution, in storage with an owner a Cast property can keep alive. nullopt when they
+    // are not (the caller then decodes them). O(1) without sparse entries.
+    Expected<std::optional<cast::SharedBytes>> packed_view(int index, int component_type,
+                                                           int components, bool normalized,
+                                                           const std::string& path) const;
+
   private:
-    Expected<std::vector<double>> read_components(int index, int components,
-                                                  const std::string& path, bool as_integers) const;
+    // Sets `mesh`'s faces to a view of the primitive's index accessor when it already is Cast's
+    // `f` (a packed triangle list in the smallest type for its largest index); false when the
+    // faces must be decoded (read_faces). Checks every index against the `count` vertices.
+    // O(indices).
+    Expected<bool> view_faces(cast::Mesh& mesh, const tinygltf::Primitive& primitive,
+                              std::size_t count, const std::string& prim) const;
+    // `wb` and `wv` (4 influences) as views of accessors `joints` and `weights` (JOINTS_0,
+    // WEIGHTS_0) when they already are Cast's layout: joint j is bone j, joints in the smallest
+    // type for the largest, packed float weights; empty when they must be decoded. Checks
+    // every joint against the skin. O(vertices).
+    Expected<std::vector<cast::Property>> view_weights(int joints, int weights,
+                                                       const std::vector<std::uint32_t>& joint_bones,
+                                                       std::size_t count,
+                                                       const std::string& prim) const;
+    // The primitive's triangles (strips and fans turned into lists), each index checked
+    // against the `count` vertices. O(indices).
+    Expected<std::vector<std::uint32_t>> read_faces(const tinygltf::Primitive& primitive,
+                                                    std::size_t count,
+                                                    const std::string& prim) const;
+    // read_floats and read_integers: T is float or std::uint32_t (integer types only).
+    // Without `decode`, only the checks: the result is empty.
+    template <class T>
+    Expected<std::vector<T>> read_components(int index, int components, const std::string& path,
+                                             bool decode) const;
     Expected<void> import_material(cast::Model& model, int index,
                                    std::map<int, cast::Material>& done);
     // What Cast's Material cannot hold (alpha mode and cutoff, double sides, factors next to
@@ -104,16 +157,10 @@ class Importer {
 
 // An error naming the first entry of `extensionsRequired` castkit does not read.
 Expected<void> check_required_extensions(const tinygltf::Model& model, const std::string& file);
-// EXT_meshopt_compression's fallback buffers hold no data, and Draco primitives' index
-// accessors have no bufferView, both of which tinygltf refuses: the file's bytes with those
-// buffers given a one-byte placeholder and those accessors pointed at the compressed view, or
-// empty when nothing needed it.
-// O(file size) for files that use meshopt, else a substring search of the JSON.
-std::vector<unsigned char> prepared_for_tinygltf(std::span<const std::byte> bytes, bool glb);
 // Decodes every meshopt-compressed buffer view, and every Draco-compressed primitive, into new
 // buffers the views and accessors then point at; sizes are checked against the compressed
 // bytes before anything is allocated. O(decoded size).
-Expected<void> decode_meshopt(tinygltf::Model& model, const std::string& file);
-Expected<void> decode_draco(tinygltf::Model& model, const std::string& file);
+Expected<void> decode_meshopt(Gltf& gltf, const std::string& file);
+Expected<void> decode_draco(Gltf& gltf, const std::string& file);
 
 }  // namespace castkit::gltf::detail

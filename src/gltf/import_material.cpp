@@ -333,7 +333,12 @@ Expected<std::string> Importer::place_embedded_image(int source) {
         auto view = view_bytes(image.bufferView, at + "/bufferView");
         if (!view) return make_error(view.error());
         bytes.assign(view->begin(), view->end());
-    } else if (!tinygltf::DecodeDataURI(&bytes, mime, image.uri, 0, false)) {
+    } else if (auto decoded = decode_data_uri(image.uri)) {
+        const auto* data = reinterpret_cast<const unsigned char*>(decoded->data());
+        bytes.assign(data, data + decoded->size());
+        // "data:image/png;base64,…" names the type when the image does not.
+        if (mime.empty()) mime = image.uri.substr(5, image.uri.find(';') - 5);
+    } else {
         warn(at + "/uri", "embedded image not kept: its data URI does not decode");
         return placed;
     }

@@ -33,10 +33,11 @@ const tinygltf::Value* extra(const tinygltf::Value& extras, const char* key) {
 }
 
 // Triangle lists from triangles, strips and fans (glTF modes 4, 5, 6).
-std::vector<std::uint32_t> triangles(const std::vector<std::uint32_t>& indices, int mode) {
-    if (mode == TINYGLTF_MODE_TRIANGLES)
-        return std::vector<std::uint32_t>(
-            indices.begin(), indices.begin() + static_cast<std::ptrdiff_t>(indices.size() / 3 * 3));
+std::vector<std::uint32_t> triangles(std::vector<std::uint32_t> indices, int mode) {
+    if (mode == TINYGLTF_MODE_TRIANGLES) {
+        indices.resize(indices.size() / 3 * 3);
+        return indices;
+    }
     std::vector<std::uint32_t> out;
     for (std::size_t i = 2; i < indices.size(); ++i) {
         if (mode == TINYGLTF_MODE_TRIANGLE_FAN)
@@ -47,6 +48,18 @@ std::vector<std::uint32_t> triangles(const std::vector<std::uint32_t>& indices, 
             out.insert(out.end(), {indices[i - 1], indices[i - 2], indices[i]});
     }
     return out;
+}
+
+// The largest of `n` little-endian T at `data`. O(n).
+template <class T>
+std::uint32_t largest_of(const std::byte* data, std::size_t n) {
+    std::uint32_t largest = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        T value;
+        std::memcpy(&value, data + i * sizeof(T), sizeof(T));
+        largest = std::max<std::uint32_t>(largest, value);
+    }
+    return largest;
 }
 
 }  // namespace
@@ -121,6 +134,100 @@ Expected<void> Importer::resolve_nodes() {
         }
     }
     return {};
+}
+
+Expected<bool> Importer::view_faces(cast::Mesh& mesh, const tinygltf::Primitive& primitive,
+                                    std::size_t count, const std::string& prim) const {
+    if (primitive.indices < 0 || static_cast<std::size_t>(primitive.indices) >= gltf.accessors.size() ||
+        (primitive.mode >= 0 && primitive.mode != TINYGLTF_MODE_TRIANGLES))
+        return false;
+    const int type = gltf.accessors[static_cast<std::size_t>(primitive.indices)].componentType;
+    auto bytes = packed_view(primitive.indices, type, 1, false, prim + "/indices");
+    if (!bytes) return make_error(bytes.error());
+    if (!*bytes) return false;
+    const std::byte* data = (*bytes)->data();
+    std::uint32_t largest = 0;
+    std::size_t n = 0;
+    cast::PropertyType stored = cast::PropertyType::Integer32;
+    if (type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE) {
+        n = (*bytes)->size();
+        largest = largest_of<std::uint8_t>(data, n);
+        stored = cast::PropertyType::Byte;
+    } else if (type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT) {
+        n = (*bytes)->size() / 2;
+        largest = largest_of<std::uint16_t>(data, n);
+        stored = cast::PropertyType::Short;
+    } else if (type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT) {
+        n = (*bytes)->size() / 4;
+        largest = largest_of<std::uint32_t>(data, n);
+    } else {
+        return false;
+    }
+    if (n > 0 && largest >= count)
+        return fail(prim + "/indices",
+                    fmt::format("index {} is outside the {} vertices", largest, count));
+    // Cast stores faces in the smallest type that holds the largest index.
+    if (n == 0 || n % 3 != 0 || cast::smallest_index_type(largest) != stored) return false;
+    mesh.node().set(cast::Property(stored, "f", static_cast<std::uint32_t>(n), **bytes));
+    return true;
+}
+
+Expected<std::vector<cast::Property>> Importer::view_weights(
+    int joints, int weights, const std::vector<std::uint32_t>& joint_bones, std::size_t count,
+    const std::string& prim) const {
+    using Properties = std::vector<cast::Property>;
+    // Bones are made in joint order; a view needs joint j to be bone j.
+    for (std::size_t j = 0; j < joint_bones.size(); ++j)
+        if (joint_bones[j] != j) return Properties();
+    if (joints < 0 || static_cast<std::size_t>(joints) >= gltf.accessors.size()) return Properties();
+    const int type = gltf.accessors[static_cast<std::size_t>(joints)].componentType;
+    if (type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
+        type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT)
+        return Properties();
+    auto joint_bytes = packed_view(joints, type, 4, false, prim + "/attributes/JOINTS_0");
+    if (!joint_bytes) return make_error(joint_bytes.error());
+    auto weight_bytes = packed_view(weights, TINYGLTF_COMPONENT_TYPE_FLOAT, 4, false,
+                                    prim + "/attributes/WEIGHTS_0");
+    if (!weight_bytes) return make_error(weight_bytes.error());
+    const bool bytes = type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE;
+    const std::size_t n = count * 4;
+    // A count that differs from POSITION's is reported by the decoding path.
+    if (!*joint_bytes || !*weight_bytes || (*joint_bytes)->size() != n * (bytes ? 1 : 2) ||
+        (*weight_bytes)->size() != n * 4)
+        return Properties();
+    const std::uint32_t largest = bytes ? largest_of<std::uint8_t>((*joint_bytes)->data(), n)
+                                        : largest_of<std::uint16_t>((*joint_bytes)->data(), n);
+    if (largest >= joint_bones.size())
+        return fail(prim + "/attributes/JOINTS_0",
+                    fmt::format("joint {} is outside the skin's {} joints", largest,
+                                joint_bones.size()));
+    // Cast stores `wb` in the smallest type that holds the largest bone index.
+    const cast::PropertyType stored = bytes ? cast::PropertyType::Byte : cast::PropertyType::Short;
+    if (cast::smallest_index_type(largest) != stored) return Properties();
+    Properties views;
+    views.emplace_back(stored, "wb", static_cast<std::uint32_t>(n), **joint_bytes);
+    views.emplace_back(cast::PropertyType::Float, "wv", static_cast<std::uint32_t>(n),
+                       **weight_bytes);
+    return views;
+}
+
+Expected<std::vector<std::uint32_t>> Importer::read_faces(const tinygltf::Primitive& primitive,
+                                                          std::size_t count,
+                                                          const std::string& prim) const {
+    std::vector<std::uint32_t> indices;
+    if (primitive.indices >= 0) {
+        auto read = read_integers(primitive.indices, 1, prim + "/indices");
+        if (!read) return make_error(read.error());
+        indices = std::move(*read);
+        for (std::uint32_t index : indices)
+            if (index >= count)
+                return fail(prim + "/indices",
+                            fmt::format("index {} is outside the {} vertices", index, count));
+    } else {
+        indices.resize(count);
+        for (std::size_t v = 0; v < count; ++v) indices[v] = static_cast<std::uint32_t>(v);
+    }
+    return triangles(std::move(indices), primitive.mode < 0 ? TINYGLTF_MODE_TRIANGLES : primitive.mode);
 }
 
 Expected<void> Importer::import_models(cast::Root& root) {
@@ -353,9 +460,21 @@ Expected<void> Importer::import_models(cast::Root& root) {
             };
             if (attribute("POSITION") < 0)
                 return fail(prim + "/attributes", "POSITION is required");
-            auto positions = read_floats(attribute("POSITION"), 3, prim + "/attributes/POSITION");
-            if (!positions) return make_error(positions.error());
-            const std::size_t count = positions->size() / 3;
+            // Positions stay a view of the file unless a transform or morph targets need them.
+            const bool bake = transform || !primitive.targets.empty();
+            auto position_view =
+                bake ? Expected<std::optional<cast::SharedBytes>>(std::nullopt)
+                     : packed_view(attribute("POSITION"), TINYGLTF_COMPONENT_TYPE_FLOAT, 3, false,
+                                   prim + "/attributes/POSITION");
+            if (!position_view) return make_error(position_view.error());
+            std::vector<float> positions;
+            if (!*position_view) {
+                auto read = read_floats(attribute("POSITION"), 3, prim + "/attributes/POSITION");
+                if (!read) return make_error(read.error());
+                positions = std::move(*read);
+            }
+            const std::size_t count =
+                *position_view ? (*position_view)->size() / 12 : positions.size() / 3;
             if (count == 0) {
                 warn(prim + "/attributes/POSITION", "primitive without vertices was dropped");
                 continue;
@@ -383,7 +502,12 @@ Expected<void> Importer::import_models(cast::Root& root) {
             while (attribute(fmt::format("JOINTS_{}", sets)) >= 0) ++sets;
             if (sets > 0 && node.skin < 0)
                 warn(prim, "joints without a skin on the node were dropped");
-            if (sets > 0 && node.skin >= 0) {
+            auto weight_views = sets == 1 && node.skin >= 0 && !transform
+                                    ? view_weights(attribute("JOINTS_0"), attribute("WEIGHTS_0"),
+                                                   joint_bones, count, prim)
+                                    : Expected<std::vector<cast::Property>>();
+            if (!weight_views) return make_error(weight_views.error());
+            if (sets > 0 && node.skin >= 0 && weight_views->empty()) {
                 bones.resize(count * sets * 4);
                 joints_used.resize(count * sets * 4);
                 values.resize(count * sets * 4);
@@ -420,19 +544,38 @@ Expected<void> Importer::import_models(cast::Root& root) {
                 return m;
             };
 
-            std::vector<glm::vec3> points(count);
-            for (std::size_t v = 0; v < count; ++v)
-                points[v] = glm::vec3((*positions)[v * 3], (*positions)[v * 3 + 1],
-                                      (*positions)[v * 3 + 2]);
+            // Sets Cast array `property` to a view of attribute `name` when the file already
+            // has it in the array's layout (zero copy); false when it must be decoded.
+            auto view = [&](const std::string& property, cast::PropertyType type,
+                            const std::string& name, int component_type, int components,
+                            bool normalized) -> Expected<bool> {
+                auto bytes = packed_view(attribute(name), component_type, components, normalized,
+                                         prim + "/attributes/" + name);
+                if (!bytes) return make_error(bytes.error());
+                if (!*bytes) return false;
+                if (const std::size_t n = (*bytes)->size() / cast::element_size(type); n != count)
+                    return fail(prim + "/attributes/" + name,
+                                fmt::format("{} elements where POSITION has {}", n, count));
+                out.node().set(
+                    cast::Property(type, property, static_cast<std::uint32_t>(count), **bytes));
+                return true;
+            };
             std::vector<glm::mat4> matrices;
-            if (transform) {
-                matrices.resize(count);
-                for (std::size_t v = 0; v < count; ++v) {
-                    matrices[v] = vertex_matrix(v);
-                    points[v] = glm::vec3(matrices[v] * glm::vec4(points[v], 1.0f));
+            if (*position_view) {
+                out.node().set(cast::Property(cast::PropertyType::Vector3, "vp",
+                                              static_cast<std::uint32_t>(count), **position_view));
+            } else {
+                std::vector<glm::vec3> points(count);
+                std::memcpy(points.data(), positions.data(), count * sizeof(glm::vec3));
+                if (transform) {
+                    matrices.resize(count);
+                    for (std::size_t v = 0; v < count; ++v) {
+                        matrices[v] = vertex_matrix(v);
+                        points[v] = glm::vec3(matrices[v] * glm::vec4(points[v], 1.0f));
+                    }
                 }
+                out.set_positions(points);
             }
-            out.set_positions(points);
             auto directions = [&](const std::vector<float>& raw, int components) {
                 std::vector<glm::vec3> dirs(count);
                 for (std::size_t v = 0; v < count; ++v) {
@@ -443,7 +586,13 @@ Expected<void> Importer::import_models(cast::Root& root) {
                 }
                 return dirs;
             };
-            if (attribute("NORMAL") >= 0) {
+            auto normals_viewed =
+                transform || attribute("NORMAL") < 0
+                    ? Expected<bool>(false)
+                    : view("vn", cast::PropertyType::Vector3, "NORMAL",
+                           TINYGLTF_COMPONENT_TYPE_FLOAT, 3, false);
+            if (!normals_viewed) return make_error(normals_viewed.error());
+            if (attribute("NORMAL") >= 0 && !*normals_viewed) {
                 auto normals = read_attribute("NORMAL", 3);
                 if (!normals) return make_error(normals.error());
                 out.set_normals(directions(*normals, 3));
@@ -458,7 +607,15 @@ Expected<void> Importer::import_models(cast::Root& root) {
             const std::map<int, glm::mat3> uv_transform = uv_transforms(primitive.material);
             for (std::uint32_t layer = 0; attribute(fmt::format("TEXCOORD_{}", layer)) >= 0;
                  ++layer) {
-                auto uvs = read_attribute(fmt::format("TEXCOORD_{}", layer), 2);
+                const std::string uv_name = fmt::format("TEXCOORD_{}", layer);
+                out.set_uv_layer(layer, {});  // the layer count; the array follows
+                if (!uv_transform.contains(static_cast<int>(layer))) {
+                    auto viewed = view(fmt::format("u{}", layer), cast::PropertyType::Vector2,
+                                       uv_name, TINYGLTF_COMPONENT_TYPE_FLOAT, 2, false);
+                    if (!viewed) return make_error(viewed.error());
+                    if (*viewed) continue;
+                }
+                auto uvs = read_attribute(uv_name, 2);
                 if (!uvs) return make_error(uvs.error());
                 std::vector<glm::vec2> layer_uvs(count);
                 std::memcpy(layer_uvs.data(), uvs->data(), count * sizeof(glm::vec2));
@@ -476,6 +633,14 @@ Expected<void> Importer::import_models(cast::Root& root) {
                 const tinygltf::Accessor& accessor =
                     gltf.accessors[static_cast<std::size_t>(index)];
                 const int components = accessor.type == TINYGLTF_TYPE_VEC3 ? 3 : 4;
+                // Normalised RGBA bytes are Cast's packed colours, byte for byte.
+                if (components == 4) {
+                    out.set_color_layer_packed(layer, {});  // the layer count; the view follows
+                    auto viewed = view(fmt::format("c{}", layer), cast::PropertyType::Integer32,
+                                       name, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, 4, true);
+                    if (!viewed) return make_error(viewed.error());
+                    if (*viewed) continue;
+                }
                 auto colors = read_attribute(name, components);
                 if (!colors) return make_error(colors.error());
                 if (accessor.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
@@ -499,35 +664,31 @@ Expected<void> Importer::import_models(cast::Root& root) {
             if (!bones.empty())
                 if (auto ok = out.set_weights(sets * 4, bones, values); !ok)
                     return fail(prim + "/attributes", ok.error().message);
+            if (!weight_views->empty()) {
+                if (auto ok = out.set_weights(4, {}, {}); !ok)  // `mi`; the views follow
+                    return fail(prim + "/attributes", ok.error().message);
+                for (cast::Property& property : *weight_views) out.node().set(std::move(property));
+            }
             if (rigid_bone != rigid_bones.end())
                 if (auto ok = out.set_weights(1, std::vector<std::uint32_t>(count, rigid_bone_index),
                                               std::vector<float>(count, 1.0f));
                     !ok)
                     return fail(prim + "/attributes", ok.error().message);
 
-            std::vector<std::uint32_t> indices;
-            if (primitive.indices >= 0) {
-                auto read = read_integers(primitive.indices, 1, prim + "/indices");
-                if (!read) return make_error(read.error());
-                indices = std::move(*read);
-                for (std::uint32_t index : indices)
-                    if (index >= count)
-                        return fail(
-                            prim + "/indices",
-                            fmt::format("index {} is outside the {} vertices", index, count));
-            } else {
-                indices.resize(count);
-                for (std::size_t v = 0; v < count; ++v) indices[v] = static_cast<std::uint32_t>(v);
+            auto faces_viewed =
+                transform ? Expected<bool>(false) : view_faces(out, primitive, count, prim);
+            if (!faces_viewed) return make_error(faces_viewed.error());
+            if (!*faces_viewed) {
+                auto faces = read_faces(primitive, count, prim);
+                if (!faces) return make_error(faces.error());
+                // A mirroring transform baked into the vertices turns the triangles inside out;
+                // reversing their order keeps the front faces in front.
+                if (transform)
+                    for (std::size_t t = 0; t + 2 < faces->size(); t += 3)
+                        if (glm::determinant(glm::mat3(matrices[(*faces)[t]])) < 0.0f)
+                            std::swap((*faces)[t + 1], (*faces)[t + 2]);
+                if (!faces->empty()) out.set_faces(*faces);
             }
-            std::vector<std::uint32_t> faces =
-                triangles(indices, primitive.mode < 0 ? TINYGLTF_MODE_TRIANGLES : primitive.mode);
-            // A mirroring transform baked into the vertices turns the triangles inside out;
-            // reversing their order keeps the front faces in front.
-            if (transform)
-                for (std::size_t t = 0; t + 2 < faces.size(); t += 3)
-                    if (glm::determinant(glm::mat3(matrices[faces[t]])) < 0.0f)
-                        std::swap(faces[t + 1], faces[t + 2]);
-            if (!faces.empty()) out.set_faces(faces);
 
             if (primitive.material >= 0) {
                 if (static_cast<std::size_t>(primitive.material) >= gltf.materials.size())
@@ -558,8 +719,8 @@ Expected<void> Importer::import_models(cast::Root& root) {
                 for (std::size_t v = 0; v < count; ++v) {
                     const glm::vec3 d((*deltas)[v * 3], (*deltas)[v * 3 + 1], (*deltas)[v * 3 + 2]);
                     if (d == glm::vec3(0.0f)) continue;
-                    glm::vec3 moved_point = glm::vec3((*positions)[v * 3], (*positions)[v * 3 + 1],
-                                                      (*positions)[v * 3 + 2]) +
+                    glm::vec3 moved_point = glm::vec3(positions[v * 3], positions[v * 3 + 1],
+                                                      positions[v * 3 + 2]) +
                                             d;
                     if (transform)
                         moved_point = glm::vec3(matrices[v] * glm::vec4(moved_point, 1.0f));

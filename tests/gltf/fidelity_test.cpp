@@ -179,7 +179,7 @@ TEST_F(GltfFidelity, UnknownRequiredExtensionIsAnErrorNamingIt) {
     auto read = gltf::read(kFixtures / "required_unknown.gltf", warnings);
     ASSERT_FALSE(read.has_value());
     EXPECT_NE(read.error().message.find("EXT_castkit_unknown"), std::string::npos);
-    EXPECT_EQ(read.error().path, "/extensionsRequired/0");
+    EXPECT_EQ(read.error().path, "$.extensionsRequired[0]");
     CommandResult cli = run_cli("convert '" + (kFixtures / "required_unknown.gltf").string() +
                                 "' '" + (dir / "x.cast").string() + "'");
     EXPECT_NE(cli.exit_code, 0);

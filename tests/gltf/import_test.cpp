@@ -185,7 +185,7 @@ TEST_F(GltfImport, EmbeddedImagesAreAcceptedAndNamedAsNotKept) {
     EXPECT_EQ(*material.slot_file("roughness").path(), "maps/rough metal.png");
     EXPECT_EQ(material.slot_hash("metal"), material.slot_hash("roughness"));
     bool named = false;
-    for (const Diagnostic& d : warnings) named |= d.path == "/images/0" && d.message.find("embedded") != std::string::npos;
+    for (const Diagnostic& d : warnings) named |= d.path == "$.images[0]" && d.message.find("embedded") != std::string::npos;
     EXPECT_TRUE(named);
 }
 
@@ -248,34 +248,34 @@ TEST_F(GltfImport, MalformedFilesNameTheJsonPath) {
     good["nodes"] = nlohmann::json::parse(R"([{"mesh": 0}])");
     ASSERT_TRUE(load(good, bin).has_value());
     const std::vector<Malformed> cases{
-        {"accessor past its view", [](auto& j) { j["accessors"][0]["count"] = 4; }, "/accessors/0"},
+        {"accessor past its view", [](auto& j) { j["accessors"][0]["count"] = 4; }, "$.accessors[0]"},
         {"view past its buffer", [](auto& j) { j["bufferViews"][0]["byteLength"] = 400; },
-         "/bufferViews/0"},
+         "$.bufferViews[0]"},
         {"missing accessor",
          [](auto& j) { j["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = 7; },
-         "/meshes/0/primitives/0/attributes/POSITION"},
-        {"wrong type", [](auto& j) { j["accessors"][0]["type"] = "VEC2"; }, "/accessors/0/type"},
+         "$.meshes[0].primitives[0].attributes.POSITION"},
+        {"wrong type", [](auto& j) { j["accessors"][0]["type"] = "VEC2"; }, "$.accessors[0].type"},
         {"child out of range",
          [](auto& j) { j["nodes"][0]["children"] = nlohmann::json::array({5}); },
-         "/nodes/0/children/0"},
+         "$.nodes[0].children[0]"},
         {"cycle",
          [](auto& j) {
              j["nodes"] =
                  nlohmann::json::parse(R"([{"mesh": 0, "children": [1]}, {"children": [0]}])");
          },
-         "/nodes/0"},
+         "$.nodes[0]"},
         {"sparse index out of range",
          [](auto& j) {
              j["accessors"][0]["sparse"] = nlohmann::json::parse(
                  R"({"count": 1, "indices": {"bufferView": 1, "componentType": 5123}, "values": {"bufferView": 0}})");
          },
-         "/accessors/0/sparse/indices"},
+         "$.accessors[0].sparse.indices"},
         {"index out of range",
          [](auto& j) {
              j["accessors"].push_back(accessor(1, 5123, 1, "SCALAR"));
              j["meshes"][0]["primitives"][0]["indices"] = 1;
          },
-         "/meshes/0/primitives/0/indices"},
+         "$.meshes[0].primitives[0].indices"},
     };
     for (const Malformed& c : cases) {
         nlohmann::json json = good;

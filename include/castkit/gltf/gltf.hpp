@@ -58,7 +58,12 @@ Expected<void> write(const cast::Document& document, const std::filesystem::path
 // absolute curves (resampled at whole frames where keys fall between frames or interpolation
 // is not linear). External buffers resolve against context.base, within the side-file policy
 // (castkit/side_files.hpp). JSON nested deeper than 512 levels is refused. Malformed input is
-// an error naming the file and the JSON path. O(file size).
+// an error naming the file, the byte offset and the JSON path ("$.accessors[3].count").
+// Buffers are not copied: arrays whose layout matches Cast's view `bytes` and keep
+// `bytes.owner` alive (borrowed bytes, a null owner, are copied). O(file size).
+Expected<cast::Document> read(const cast::SharedBytes& bytes, const ReadContext& context,
+                              const ReadOptions& options = {});
+// read() of borrowed bytes: the document copies what it keeps.
 Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context,
                               const ReadOptions& options = {});
 // read() of the file at `path`, its buffers resolved against its folder.

@@ -1,0 +1,146 @@
+// glTF import at binary speed: buffers stay views of the file (zero copy where the layout is
+// Cast's), errors name the byte offset and the JSON path, data: URIs decode.
+#include <castkit/formats.hpp>
+#include <castkit/gltf/gltf.hpp>
+#include <cstring>
+#include <fstream>
+
+#include "../../src/formats/common/base64.hpp"
+#include "gltf_scene.hpp"
+
+namespace castkit::test {
+namespace {
+
+// One triangle: POSITION and NORMAL (float VEC3) and TEXCOORD_0 (float VEC2), packed.
+const float kTriangle[] = {0, 0, 0, 1, 0, 0, 0, 1, 0,  // positions
+                           0, 0, 1, 0, 0, 1, 0, 0, 1,  // normals
+                           0, 0, 1, 0, 0, 1};          // UVs
+
+std::string triangle_json(const std::string& buffer) {
+    return R"({"asset":{"version":"2.0"},"buffers":[)" + buffer +
+           R"(],"bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":36},)"
+           R"({"buffer":0,"byteOffset":36,"byteLength":36},{"buffer":0,"byteOffset":72,"byteLength":24}],)"
+           R"("accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"},)"
+           R"({"bufferView":1,"componentType":5126,"count":3,"type":"VEC3"},)"
+           R"({"bufferView":2,"componentType":5126,"count":3,"type":"VEC2"}],)"
+           R"("meshes":[{"primitives":[{"attributes":{"POSITION":0,"NORMAL":1,"TEXCOORD_0":2}}]}],)"
+           R"("nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}]})";
+}
+
+// A GLB of `json` (padded with spaces) and `bin` (padded with zeros).
+std::vector<std::byte> glb(std::string json, std::vector<std::byte> bin) {
+    while (json.size() % 4) json += ' ';
+    while (bin.size() % 4) bin.push_back(std::byte{0});
+    std::vector<std::byte> out(12 + 8 + json.size() + 8 + bin.size());
+    auto put = [&](std::size_t at, std::uint32_t value) {
+        std::memcpy(out.data() + at, &value, 4);
+    };
+    put(0, 0x46546C67u);
+    put(4, 2);
+    put(8, static_cast<std::uint32_t>(out.size()));
+    put(12, static_cast<std::uint32_t>(json.size()));
+    put(16, 0x4E4F534Au);
+    std::memcpy(out.data() + 20, json.data(), json.size());
+    put(20 + json.size(), static_cast<std::uint32_t>(bin.size()));
+    put(24 + json.size(), 0x004E4942u);
+    if (!bin.empty()) std::memcpy(out.data() + 28 + json.size(), bin.data(), bin.size());
+    return out;
+}
+
+std::vector<std::byte> triangle_glb() {
+    const auto* data = reinterpret_cast<const std::byte*>(kTriangle);
+    return glb(triangle_json(R"({"byteLength":96})"), {data, data + sizeof kTriangle});
+}
+
+bool inside(cast::Bytes part, cast::Bytes whole) {
+    return part.data() >= whole.data() && part.data() + part.size() <= whole.data() + whole.size();
+}
+
+const cast::Property& mesh_property(const cast::Document& document, const char* name) {
+    const cast::Property* property = document.models()[0].meshes()[0].node().find(name);
+    EXPECT_NE(property, nullptr) << name;
+    return *property;
+}
+
+TEST(GltfImportJson, GlbArraysViewTheFileWhenTheirLayoutIsCasts) {
+    const std::filesystem::path path = temp_dir("gltf-zero-copy") / "triangle.glb";
+    write_bytes(path, triangle_glb());
+    auto input = formats::read_input(path);
+    ASSERT_TRUE(input.has_value());
+    auto document = gltf::read(*input, formats::context_for(path));
+    ASSERT_TRUE(document.has_value()) << document.error().to_string();
+    for (const char* name : {"vp", "vn", "u0"})
+        EXPECT_TRUE(inside(mesh_property(*document, name).bytes(), input->bytes)) << name;
+    EXPECT_EQ(document->models()[0].meshes()[0].positions()[1], glm::vec3(1, 0, 0));
+}
+
+TEST(GltfImportJson, BorrowedBytesAreCopiedNotViewed) {
+    const std::vector<std::byte> bytes = triangle_glb();
+    auto document = gltf::read(cast::Bytes(bytes), ReadContext{.name = "triangle.glb"});
+    ASSERT_TRUE(document.has_value()) << document.error().to_string();
+    for (const char* name : {"vp", "vn", "u0"})
+        EXPECT_FALSE(inside(mesh_property(*document, name).bytes(), bytes)) << name;
+    EXPECT_EQ(document->models()[0].meshes()[0].positions()[2], glm::vec3(0, 1, 0));
+}
+
+TEST(GltfImportJson, DataUriBuffersDecode) {
+    const auto* data = reinterpret_cast<const std::byte*>(kTriangle);
+    const std::string uri =
+        "data:application/octet-stream;base64," + formats::base64_encode({data, sizeof kTriangle});
+    const std::string json = triangle_json(R"({"byteLength":96,"uri":")" + uri + "\"}");
+    const auto* text = reinterpret_cast<const std::byte*>(json.data());
+    auto document = gltf::read(cast::Bytes(text, json.size()), ReadContext{.name = "t.gltf"});
+    ASSERT_TRUE(document.has_value()) << document.error().to_string();
+    const cast::Mesh mesh = document->models()[0].meshes()[0];
+    EXPECT_EQ(mesh.positions()[1], glm::vec3(1, 0, 0));
+    EXPECT_EQ(mesh.normals()[2], glm::vec3(0, 0, 1));
+}
+
+TEST(GltfImportJson, Base64DecodesWholeGroupsPaddingAndWhitespace) {
+    auto text = [](std::optional<std::vector<std::byte>> bytes) {
+        return bytes ? std::string(reinterpret_cast<const char*>(bytes->data()), bytes->size())
+                     : std::string("(refused)");
+    };
+    EXPECT_EQ(text(formats::base64_decode("Y2FzdGtpdCBnbFRG")), "castkit glTF");
+    EXPECT_EQ(text(formats::base64_decode("Y2FzdGtpdA==")), "castkit");
+    EXPECT_EQ(text(formats::base64_decode("Y2Fz\ndGtp dA")), "castkit");
+    EXPECT_EQ(text(formats::base64_decode("Y2Fz*GtpdA==")), "(refused)");
+    EXPECT_EQ(text(formats::base64_decode("Y2FzdGtpdA=x")), "(refused)");
+}
+
+// Each malformed file's whole error message: the file, the byte offset of the value at fault
+// (in a GLB, the JSON starts at byte 20) and its JSON path.
+TEST(GltfImportJson, ErrorsNameTheByteOffsetAndTheJsonPath) {
+    const auto* data = reinterpret_cast<const std::byte*>(kTriangle);
+    const std::vector<std::byte> bin(data, data + sizeof kTriangle);
+    auto error = [&](std::string json) {
+        auto document = gltf::read(glb(std::move(json), bin), ReadContext{.name = "bad.glb"});
+        return document ? std::string("(read)") : document.error().to_string();
+    };
+    auto damaged = [](std::string_view from, std::string_view to) {
+        std::string json = triangle_json(R"({"byteLength":96})");
+        json.replace(json.find(from), from.size(), to);
+        return json;
+    };
+    EXPECT_EQ(error(damaged(R"("count":3,"type":"VEC2")", R"("count":-3,"type":"VEC2")")),
+              "bad.glb: offset 0x199: $.accessors[2].count: expected an integer in "
+              "0..9007199254740992, found -3 [gltf.parse]");
+    EXPECT_EQ(error(damaged(R"("count":3,"type":"VEC2")", R"("count":30,"type":"VEC2")")),
+              "bad.glb: offset 0x16c: $.accessors[2]: 30 elements of 8 bytes at offset 0 do not "
+              "fit buffer view 2 (24 bytes) [gltf.import]");
+    EXPECT_EQ(error(damaged(R"("type":"VEC2")", R"("type":"VEC5")")),
+              "bad.glb: offset 0x1a2: $.accessors[2].type: \"VEC5\" is not an accessor type "
+              "[gltf.parse]");
+    EXPECT_EQ(error(damaged(R"("POSITION":0)", R"("POSITION":7)")),
+              "bad.glb: offset 0x1de: $.meshes[0].primitives[0].attributes.POSITION: accessor 7 "
+              "does not exist [gltf.import]");
+    EXPECT_EQ(error(damaged(R"({"version":"2.0"})", R"({"version":2.0})")),
+              "bad.glb: offset 0x28: $.asset.version: expected a string, found a number "
+              "[gltf.parse]");
+    EXPECT_EQ(error(damaged(R"("byteLength":96)", R"("byteLength":960)")),
+              "bad.glb: offset 0x48: $.buffers[0].byteLength: 960 bytes declared, 96 present "
+              "[gltf.parse]");
+}
+
+}  // namespace
+}  // namespace castkit::test
