@@ -212,6 +212,14 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
     std::vector<std::pair<float, std::uint32_t>> slots;  // one vertex's weights, reused
     bool trimmed = false;
     std::vector<cast::ConstMesh> meshes = cast_model.meshes();
+    // Sized once: growing these arrays copied every face and vertex several times over.
+    std::size_t face_count = 0, vertex_count = 0;
+    for (const cast::ConstMesh& mesh : meshes) {
+        face_count += mesh.faces().size() / 3;
+        vertex_count += mesh.vertex_count();  // at most: equal vertices merge
+    }
+    model_.faces.reserve(model_.faces.size() + face_count);
+    model_.vertices.reserve(model_.vertices.size() + vertex_count);
     for (std::size_t m = 0; m < meshes.size(); ++m) {
         const cast::ConstMesh& mesh = meshes[m];
         std::string path = fmt::format("model[0]/mesh[{}]", m);
