@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # `make bench`: the whole-file benchmarks (bench/run.py: a ~1 GiB generated scene read, written
 # and converted beside memcpy, cat and cp in the same run; the 42 MB cast.py comparison), then
-# glTF import against the same scene as Cast (bench/gltf_import.py, appended to
-# bench-results.md), then the Google Benchmark micro benchmarks (castkit_bench). Takes about two
-# minutes; needs ~2.2 GB free in the build directory, where the generated scenes are kept for the next run.
+# glTF import against the same scene as Cast (bench/gltf_import.py) and a 165 MB DMF JSON read
+# beside a simdjson On-Demand walk and written beside cp (bench/dmf_json.py), both appended to
+# bench-results.md, then the Google Benchmark micro benchmarks (castkit_bench). Takes a few
+# minutes; needs ~2.4 GB free in the build directory, where the generated scenes are kept.
 #   bash bench/run.sh BUILD_DIR [run.py options, e.g. --megabytes 256 --runs 3]
 # Reports: BUILD_DIR/bench-results.md, bench-batch.md (folder conversion) and bench-micro.txt.
 set -euo pipefail
@@ -11,12 +12,13 @@ build="${1:?usage: bench/run.sh BUILD_DIR [options]}"
 shift
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
-for tool in "$build/tools/castkit/castkit" "$build/bench/castkit_perf" "$build/bench/castkit_make_scene"; do
+for tool in "$build/tools/castkit/castkit" "$build/bench/castkit_perf" "$build/bench/castkit_make_scene" "$build/bench/simdjson_walk"; do
   [ -x "$tool" ] || { echo "bench: $tool is missing; build with CASTKIT_BUILD_BENCH=ON (make build)" >&2; exit 1; }
 done
 
 python3 "$here/run.py" "$build" "$@"
 python3 "$here/gltf_import.py" "$build"
+python3 "$here/dmf_json.py" "$build" --append
 python3 "$here/batch.py" "$build"
 
 if [ -x "$build/bench/castkit_bench" ]; then

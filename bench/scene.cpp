@@ -190,4 +190,17 @@ cast::Document make_reference_scene() {
     return document;
 }
 
+cast::Document make_dmf_scene(std::uint32_t triangles) {
+    constexpr std::uint32_t kBones = 64, kFrames = 120;
+    cast::Document document;
+    cast::Root root = document.add_root();
+    // At least two grid rows, so that there is a quad to make triangles from.
+    const MeshShape mesh{.vertices = std::max(triangles / 2, 2 * kGridWidth),
+                         .triangles = triangles,
+                         .influences = 4};
+    add_skinned_model(root, kBones, std::span(&mesh, 1));
+    add_animation(root, kBones, kFrames);
+    return document;
+}
+
 }  // namespace castkit::bench

@@ -39,14 +39,6 @@ const FormatInfo* format_by_name(std::string_view name) {
 namespace formats {
 namespace {
 
-// Standard output as a sink.
-class StdoutSink final : public Sink {
-  public:
-    Expected<void> write(std::span<const std::byte> data) override {
-        return platform::write_stdout(data);
-    }
-};
-
 // Every finding of one read or write gets a stable id: those the format left without one get
 // "<format>.read" or "<format>.write" (docs/diagnostics.md). O(findings).
 void identify(Diagnostic& d, std::string_view format, std::string_view phase) {
@@ -121,13 +113,7 @@ Expected<void> write(const FormatInfo& format, const cast::Document& document, S
 
 Expected<void> write_file(const FormatInfo& format, const cast::Document& document,
                           const std::filesystem::path& path, const WriteContext& context) {
-    if (path == "-") {
-        StdoutSink sink;
-        return write(format, document, sink, context);
-    }
-    FileSink sink(path);
-    if (auto written = write(format, document, sink, context); !written) return written;
-    return sink.commit();
+    return write_to_path(path, [&](Sink& sink) { return write(format, document, sink, context); });
 }
 
 }  // namespace formats

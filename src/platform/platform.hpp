@@ -24,6 +24,20 @@ class MappedFile {
 // Maps `path` read-only. O(1) until pages are touched.
 Expected<std::shared_ptr<const MappedFile>> map_file(const std::filesystem::path& path);
 
+// How many bytes after the end of `bytes` may be read when `bytes` lies in a live file mapping
+// made by map_file: the rest of the mapping, then the rest of its last page, which the system
+// fills with zeros past the end of the file. 0 for memory that is not such a mapping. Parsers
+// that read a few bytes past their input (simdjson) can then use the mapping in place instead
+// of a padded copy. O(live mappings) on POSIX, one VirtualQuery on Windows.
+std::size_t readable_past_end(std::span<const std::byte> bytes);
+
+// Takes the pages wholly inside `bytes` out of the process's resident memory when `bytes` lies in
+// a live file mapping made by map_file; reading them again brings them back from the file (or
+// the system's cache of it). For readers that pass through a large file once: what they have
+// passed stops counting against their memory. Does nothing for other memory. O(live mappings +
+// pages released).
+void release_pages(std::span<const std::byte> bytes);
+
 // An output file that appears at its destination only when committed: data goes to a temporary
 // file in the same directory, which commit() renames over the destination. Destroying an
 // uncommitted file removes the temporary and leaves the destination as it was.

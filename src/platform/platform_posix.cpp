@@ -17,7 +17,8 @@ namespace castkit::platform {
 namespace {
 
 // Every live mapping, so that output taken from one can be copied file to file (see
-// copy_from_mapping). Mappings register on creation and leave on destruction.
+// copy_from_mapping), and parsers can ask what of one they may read past its end or give back
+// (readable_past_end, release_pages). Mappings register on creation and leave on destruction.
 struct MappingRecord {
     std::uintptr_t begin;
     std::uintptr_t end;
@@ -25,6 +26,19 @@ struct MappingRecord {
 };
 std::mutex mappings_mutex;
 std::vector<MappingRecord> mappings;
+
+std::uintptr_t page_size() { return static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE)); }
+
+// The end of the live mapping that holds all of `bytes`, or 0 when none does.
+std::uintptr_t end_of_mapping_holding(std::span<const std::byte> bytes) {
+    if (bytes.empty()) return 0;
+    const auto begin = reinterpret_cast<std::uintptr_t>(bytes.data());
+    const std::uintptr_t end = begin + bytes.size();
+    std::lock_guard lock(mappings_mutex);
+    for (const MappingRecord& r : mappings)
+        if (begin >= r.begin && end <= r.end) return r.end;
+    return 0;
+}
 
 class PosixMappedFile final : public MappedFile {
   public:
@@ -210,6 +224,27 @@ Expected<std::shared_ptr<const MappedFile>> map_file(const std::filesystem::path
         ::madvise(address, size, MADV_WILLNEED);
     }
     return std::shared_ptr<const MappedFile>(std::make_shared<PosixMappedFile>(address, size, fd));
+}
+
+std::size_t readable_past_end(std::span<const std::byte> bytes) {
+    const std::uintptr_t mapping_end = end_of_mapping_holding(bytes);
+    if (mapping_end == 0) return 0;
+    // Mappings start on a page boundary, so the last page ends at the next multiple of its size.
+    const std::uintptr_t page = page_size();
+    const std::uintptr_t in_last_page = mapping_end % page;
+    const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(bytes.data()) + bytes.size();
+    return (mapping_end - end) + (in_last_page == 0 ? 0 : page - in_last_page);
+}
+
+void release_pages(std::span<const std::byte> bytes) {
+    // Only file mappings: on anonymous memory MADV_DONTNEED would zero the bytes.
+    if (end_of_mapping_holding(bytes) == 0) return;
+    const std::uintptr_t page = page_size();
+    const auto begin = reinterpret_cast<std::uintptr_t>(bytes.data());
+    const std::uintptr_t first = (begin + page - 1) / page * page;
+    const std::uintptr_t last = (begin + bytes.size()) / page * page;
+    if (first < last)
+        ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
 Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::path& path,

@@ -126,6 +126,45 @@ Expected<std::shared_ptr<const MappedFile>> map_file(const std::filesystem::path
         std::make_shared<WindowsMappedFile>(view, static_cast<std::size_t>(size.QuadPart)));
 }
 
+namespace {
+
+// The end of the readable region of a mapped file view that holds `last` (one byte), or
+// nullptr when `last` is not in one. Views are committed up to their last page, which holds
+// zeros past the end of the file; the region VirtualQuery reports runs to the end of that page.
+const std::byte* end_of_view_holding(const std::byte* last) {
+    MEMORY_BASIC_INFORMATION region{};
+    if (VirtualQuery(last, &region, sizeof region) == 0) return nullptr;
+    constexpr DWORD kReadable = PAGE_READONLY | PAGE_READWRITE | PAGE_WRITECOPY |
+                                PAGE_EXECUTE_READ | PAGE_EXECUTE_READWRITE |
+                                PAGE_EXECUTE_WRITECOPY;
+    if (region.Type != MEM_MAPPED || region.State != MEM_COMMIT ||
+        (region.Protect & kReadable) == 0 || (region.Protect & PAGE_GUARD) != 0)
+        return nullptr;
+    return static_cast<const std::byte*>(region.BaseAddress) + region.RegionSize;
+}
+
+}  // namespace
+
+std::size_t readable_past_end(std::span<const std::byte> bytes) {
+    if (bytes.empty()) return 0;
+    const std::byte* end = bytes.data() + bytes.size();
+    const std::byte* view_end = end_of_view_holding(end - 1);
+    return view_end == nullptr ? 0 : static_cast<std::size_t>(view_end - end);
+}
+
+void release_pages(std::span<const std::byte> bytes) {
+    if (bytes.empty() || end_of_view_holding(bytes.data()) == nullptr) return;
+    // VirtualUnlock on pages that are not locked takes them out of the working set (it then
+    // reports ERROR_NOT_LOCKED, which is expected); a mapped view's pages stay in the file.
+    SYSTEM_INFO system{};
+    GetSystemInfo(&system);
+    const auto page = static_cast<std::uintptr_t>(system.dwPageSize);
+    const auto begin = reinterpret_cast<std::uintptr_t>(bytes.data());
+    const std::uintptr_t first = (begin + page - 1) / page * page;
+    const std::uintptr_t last = (begin + bytes.size()) / page * page;
+    if (first < last) VirtualUnlock(reinterpret_cast<void*>(first), last - first);
+}
+
 Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::path& path,
                                                          std::uint64_t expected_size) {
     std::filesystem::path temp = path;

@@ -8,6 +8,7 @@
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
 #include <castkit/side_files.hpp>
+#include <castkit/sink.hpp>
 #include <cstdint>
 #include <filesystem>
 #include <glm/gtc/type_precision.hpp>
@@ -140,13 +141,18 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model);
 // Writes atomically; "-" is standard output.
 Expected<void> write(const Model& model, const std::filesystem::path& path);
 
-// Parses the JSON form (nlohmann-json); errors name the JSON path ("$.faces[3].indices[1]").
-// O(text size).
+// Parses the JSON form in one streaming pass (simdjson On-Demand; no DOM); errors name the byte
+// offset and the JSON path ("$.faces[3].indices[1]"). Memory: simdjson's index of the text,
+// plus a padded copy of the text unless it lies in a file mapping with room after its end
+// (open_json's and the CLI's inputs, nearly always). O(text size).
 Expected<Model> read_json(std::string_view text, const std::string& file, Diagnostics& warnings);
 // Memory-maps and parses a DMF JSON file. O(file size).
 Expected<Model> open_json(const std::filesystem::path& path, Diagnostics& warnings);
-// The JSON form, one struct per line, floats in their shortest exact form, so JSON → binary →
-// JSON reproduces the text. Fails on non-finite floats, which JSON cannot hold. O(size).
+// Streams the JSON form into `sink`: one struct per line, floats in their shortest exact form,
+// so JSON → binary → JSON reproduces the text. Fails on non-finite floats, which JSON cannot
+// hold, before writing anything. Memory: a 1 MiB buffer. O(size).
+Expected<void> write_json(const Model& model, Sink& sink);
+// The JSON form as one string (write_json into memory). O(size).
 Expected<std::string> write_json_text(const Model& model);
 // Writes the JSON form atomically; "-" is standard output. O(size).
 Expected<void> write_json(const Model& model, const std::filesystem::path& path);

@@ -1,4 +1,4 @@
-// FileSink: a Sink that writes a file atomically, for the edge functions that write to a path.
+// FileSink and StdoutSink: the sinks behind the edge functions that write to a path.
 #pragma once
 
 #include <castkit/sink.hpp>
@@ -40,5 +40,26 @@ class FileSink final : public Sink {
     std::uint64_t expected_size_ = 0;
     std::unique_ptr<platform::AtomicFile> file_;
 };
+
+// Standard output as a sink.
+class StdoutSink final : public Sink {
+  public:
+    Expected<void> write(std::span<const std::byte> data) override {
+        return platform::write_stdout(data);
+    }
+};
+
+// Calls `write(sink)` with a sink for `path`, "-" being standard output; a file appears only when
+// `write` succeeds. Returns what `write` returned, or the error of the commit.
+template <class Write>
+Expected<void> write_to_path(const std::filesystem::path& path, Write write) {
+    if (path == "-") {
+        StdoutSink sink;
+        return write(sink);
+    }
+    FileSink sink(path);
+    if (auto written = write(sink); !written) return written;
+    return sink.commit();
+}
 
 }  // namespace castkit::formats

@@ -45,7 +45,11 @@ Expected<void> write_dmf_json(const cast::Document& document, Sink& sink,
                               const WriteContext& context) {
     auto model = to_model(document, context);
     if (!model) return make_error(model.error());
-    return write_serialised(sink, dmf::write_json_text(*model), context.name);
+    auto written = dmf::write_json(*model, sink);
+    if (written || !written.error().file.empty()) return written;
+    Diagnostic d = written.error();  // a value JSON cannot hold: name the file being written
+    d.file = context.name;
+    return make_error(std::move(d));
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "../common/side_files.hpp"
 #include "../common/single_model.hpp"
 #include "../common/transform.hpp"
+#include "dmf_numbering.hpp"
 #include "dmf_shared.hpp"
 
 namespace castkit::dmf {
@@ -207,9 +208,18 @@ glm::u8vec4 to_bytes(const glm::vec4& rgba) {
 
 Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
     bool skinned = !model_.bones.empty();
-    std::map<VertexKey, std::uint32_t> merged;
+    FirstSeen<std::tuple_size_v<VertexKey>> merged;
+    std::vector<std::pair<float, std::uint32_t>> slots;  // one vertex's weights, reused
     bool trimmed = false;
     std::vector<cast::ConstMesh> meshes = cast_model.meshes();
+    // Sized once: growing these arrays copied every face and vertex several times over.
+    std::size_t face_count = 0, vertex_count = 0;
+    for (const cast::ConstMesh& mesh : meshes) {
+        face_count += mesh.faces().size() / 3;
+        vertex_count += mesh.vertex_count();  // at most: equal vertices merge
+    }
+    model_.faces.reserve(model_.faces.size() + face_count);
+    model_.vertices.reserve(model_.vertices.size() + vertex_count);
     for (std::size_t m = 0; m < meshes.size(); ++m) {
         const cast::ConstMesh& mesh = meshes[m];
         std::string path = fmt::format("model[0]/mesh[{}]", m);
@@ -243,7 +253,7 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
             Vertex v;
             v.position = positions[i];
             if (skinned) v.skin_index = {-1, -1, -1, -1};
-            std::vector<std::pair<float, std::uint32_t>> slots;
+            slots.clear();
             for (std::uint32_t k = 0; k < influences; ++k) {
                 std::size_t at = i * influences + k;
                 if (at >= weight_bones.size() || at >= weight_values.size() ||
@@ -270,10 +280,9 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
                 v.skin_index[k] = static_cast<std::int16_t>(slots[k].second);
                 v.skin_weight[static_cast<int>(k)] = slots[k].first;
             }
-            auto [it, inserted] = merged.try_emplace(
-                vertex_key(v), static_cast<std::uint32_t>(model_.vertices.size()));
+            auto [number, inserted] = merged.number(vertex_key(v));
             if (inserted) model_.vertices.push_back(v);
-            remap[i] = it->second;
+            remap[i] = number;
         }
         cast::IndexView faces = mesh.faces();
         for (std::size_t f = 0; f + 2 < faces.size(); f += 3) {

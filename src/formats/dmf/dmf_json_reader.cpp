@@ -6,6 +6,7 @@
 #include <castkit/formats/dmf.hpp>
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -68,8 +69,35 @@ const char* type_name(od::json_type type) {
     }
 }
 
+// The form castkit writes, "rgba(255, 128, 0, 0.502)", read without sscanf (a face has three,
+// and sscanf was most of the reader's time); nullopt for any other text, which parse_rgba then
+// reads with sscanf. Accepts nothing sscanf would read differently.
+std::optional<glm::u8vec4> parse_canonical_rgba(std::string_view text) {
+    constexpr std::string_view kOpen = "rgba(";
+    if (text.substr(0, kOpen.size()) != kOpen || text.empty() || text.back() != ')')
+        return std::nullopt;
+    const char* at = text.data() + kOpen.size();
+    const char* end = text.data() + text.size() - 1;
+    glm::u8vec4 out;
+    for (int i = 0; i < 3; ++i) {
+        unsigned byte = 256;
+        auto [next, error] = std::from_chars(at, end, byte);
+        if (error != std::errc() || byte > 255 || end - next < 2 || next[0] != ',' || next[1] != ' ')
+            return std::nullopt;
+        out[i] = static_cast<std::uint8_t>(byte);
+        at = next + 2;
+    }
+    if (at == end || !std::isdigit(static_cast<unsigned char>(*at))) return std::nullopt;
+    float alpha = -1;
+    auto [next, error] = std::from_chars(at, end, alpha);
+    if (error != std::errc() || next != end || !(alpha >= 0 && alpha <= 1)) return std::nullopt;
+    out[3] = static_cast<std::uint8_t>(std::lround(alpha * 255.0f));
+    return out;
+}
+
 // "rgba(255, 128, 0, 0.5)" (or "rgb(…)"): bytes with alpha 0..1 scaled to 0..255.
 std::optional<glm::u8vec4> parse_rgba(std::string_view text) {
+    if (auto canonical = parse_canonical_rgba(text)) return canonical;
     char buffer[64];
     if (text.size() >= sizeof buffer) return std::nullopt;
     std::memcpy(buffer, text.data(), text.size());
@@ -94,6 +122,24 @@ std::optional<glm::u8vec4> parse_rgba(std::string_view text) {
     return out;
 }
 
+// A JSON string's text read where it lies, `raw` being the byte after its opening quote: nullopt
+// when it holds an escape, which only simdjson's unescaping (a copy) can read. Saves the copy
+// for nearly every key and string of a file, and the memory the copies would fill. The text was
+// validated by simdjson's first pass, so the closing quote is there. O(length).
+std::optional<std::string_view> unescaped_in_place(const char* raw) {
+    for (const char* at = raw;; ++at) {
+        if (*at == '"') return std::string_view(raw, static_cast<std::size_t>(at - raw));
+        if (*at == '\\') return std::nullopt;
+    }
+}
+
+// An object member's key, in place when it has no escape.
+std::string_view key_of(simdjson::simdjson_result<od::field>& member) {
+    const od::raw_json_string key = member.key();
+    if (auto text = unescaped_in_place(key.raw())) return *text;
+    return member.unescaped_key();
+}
+
 // Keys seen in one object, so that a duplicate is an error and a missing required key is found
 // once the object ends. Up to 32 keys per object kind.
 class Keys {
@@ -112,12 +158,23 @@ class Keys {
 
 class Reader {
   public:
-    explicit Reader(const char* base) : base_(base) {}
+    explicit Reader(std::string_view text) : text_(text), base_(text.data()) {}
     Model read(od::document& document);
     // File offsets of the six section arrays (textures … animations), for reference errors.
     std::uint64_t section_offsets[6] = {0, 0, 0, 0, 0, 0};
 
   private:
+    // Gives back the pages of a mapped text more than 1 MiB behind `at`, at least 1 MiB at a
+    // time: the walk never returns to them, and simdjson's first pass has touched them all, so
+    // without this the whole text stays resident beside simdjson's index and the model. Does
+    // nothing when the text is not a file mapping (platform::release_pages).
+    void release_before(std::uint64_t at) {
+        constexpr std::uint64_t kStep = std::uint64_t{1} << 20;
+        if (at < released_ + 2 * kStep) return;
+        const std::string_view passed = text_.substr(released_, at - kStep - released_);
+        platform::release_pages(std::as_bytes(std::span(passed)));
+        released_ = at - kStep;
+    }
     std::uint64_t offset(od::value& value) {
         std::string_view token = value.raw_json_token();
         return static_cast<std::uint64_t>(token.data() - base_);
@@ -139,8 +196,11 @@ class Reader {
     }
 
     double number(od::value& value, const JsonPath& path) {
+        // The type is asked only when the number fails: nearly every value of a file is one.
+        double v = 0;
+        if (value.get_double().get(v) == simdjson::SUCCESS) return v;
         expect(value, path, od::json_type::number);
-        return value.get_double();
+        return value.get_double();  // throws the number's own error
     }
     float real(od::value& value, const JsonPath& path) {
         const std::uint64_t at = offset(value);
@@ -152,17 +212,20 @@ class Reader {
     // An integer within [lo, hi] (a float with no fraction counts).
     std::int64_t integer(od::value& value, const JsonPath& path, std::int64_t lo, std::int64_t hi) {
         const std::uint64_t at = offset(value);
-        od::json_type type = value.type();
-        std::string_view token = value.raw_json_token();
+        std::string_view token = value.raw_json_token();  // for errors; taken before it is read
+        double v = 0;
+        if (value.get_double().get(v) != simdjson::SUCCESS) {
+            od::json_type type = value.type();
+            if (type != od::json_type::number)
+                fail(at, path, fmt::format("expected an integer, found {}", type_name(type)));
+            v = value.get_double();  // throws the number's own error
+        }
+        if (std::trunc(v) == v && v >= static_cast<double>(lo) && v <= static_cast<double>(hi))
+            return static_cast<std::int64_t>(v);
         while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back())))
             token.remove_suffix(1);
-        if (type != od::json_type::number)
-            fail(at, path, fmt::format("expected an integer, found {}", type_name(type)));
-        double v = value.get_double();
         if (std::trunc(v) != v) fail(at, path, fmt::format("expected an integer, found {}", token));
-        if (v < static_cast<double>(lo) || v > static_cast<double>(hi))
-            fail(at, path, fmt::format("{} is outside {}..{}", token, lo, hi));
-        return static_cast<std::int64_t>(v);
+        fail(at, path, fmt::format("{} is outside {}..{}", token, lo, hi));
     }
     // true/false, or 0/1 as numbers.
     std::uint16_t boolean(od::value& value, const JsonPath& path) {
@@ -174,6 +237,8 @@ class Reader {
     }
     std::string_view string(od::value& value, const JsonPath& path) {
         expect(value, path, od::json_type::string);
+        // Read in place, the value is left unconsumed, and the walk steps over it.
+        if (auto text = unescaped_in_place(value.raw_json_token().data() + 1)) return *text;
         return value.get_string();
     }
     // A name from the list (its index), or the raw u16 value.
@@ -187,7 +252,7 @@ class Reader {
             fail(offset(value), path,
                  fmt::format("expected a string or an integer, found {}", type_name(type)));
         const std::uint64_t at = offset(value);
-        std::string_view text = value.get_string();
+        std::string_view text = string(value, path);
         for (std::size_t i = 0; i < N; ++i)
             if (names[i] == text) return static_cast<std::uint16_t>(i);
         fail(at, path, fmt::format("\"{}\" is not one of {}", text, fmt::join(names, ", ")));
@@ -231,7 +296,7 @@ class Reader {
         const std::uint64_t at = offset(value);
         expect(value, path, od::json_type::object);
         for (auto member : value.get_object()) {
-            std::string_view key = member.unescaped_key();
+            std::string_view key = key_of(member);
             field(key, od::value(member.value()));
         }
         return at;
@@ -245,7 +310,9 @@ class Reader {
     void animation(od::value& value, const JsonPath& path, std::size_t index, Animation& a);
     void track(od::value& value, const JsonPath& path, Track& t);
 
+    std::string_view text_;
     const char* base_;
+    std::uint64_t released_ = 0;
 };
 
 void Reader::texture(od::value& value, const JsonPath& path, std::size_t index, Texture& t) {
@@ -535,12 +602,13 @@ Model Reader::read(od::document& document) {
         section_offsets[which] = offset(v);
         JsonPath path = root / key;
         array(v, path, 0, [&](od::value& x, std::size_t i) {
+            release_before(offset(x));
             out.emplace_back();
             parse(x, path[i], i, out.back());
         });
     };
     for (auto member : document.get_object()) {
-        std::string_view key = member.unescaped_key();
+        std::string_view key = key_of(member);
         od::value v = member.value();
         const std::uint64_t where = offset(v);
         if (key == "format") {
@@ -621,15 +689,36 @@ std::uint64_t section_offset(const std::string& path, const std::uint64_t (&offs
 
 }  // namespace
 
+// The text as simdjson wants it, with SIMDJSON_PADDING readable bytes after the end: the text
+// itself when it lies in a file mapping whose last page has room for them (zeros past the end of
+// the file), else a padded copy, which doubles the memory the text takes.
+class PaddedText {
+  public:
+    explicit PaddedText(std::string_view text) {
+        const std::size_t readable = platform::readable_past_end(std::as_bytes(std::span(text)));
+        if (readable >= simdjson::SIMDJSON_PADDING) {
+            view_ = simdjson::padded_string_view(text.data(), text.size(), text.size() + readable);
+        } else {
+            copy_ = simdjson::padded_string(text);
+            view_ = copy_;
+        }
+    }
+    PaddedText(const PaddedText&) = delete;
+    PaddedText& operator=(const PaddedText&) = delete;
+    simdjson::padded_string_view view() const { return view_; }
+
+  private:
+    simdjson::padded_string copy_;
+    simdjson::padded_string_view view_;
+};
+
 Expected<Model> read_json(std::string_view text, const std::string& file, Diagnostics&) {
-    // simdjson reads up to SIMDJSON_PADDING bytes past the end: the text is copied once into a
-    // padded buffer (the only copy of the input; the model is built as values stream by).
-    simdjson::padded_string padded(text);
+    const PaddedText padded(text);
     od::parser parser;
-    const char* base = padded.data();
-    Reader reader(base);
+    const char* base = padded.view().data();
+    Reader reader(std::string_view(base, text.size()));
     const std::string root(1, '$');
-    auto iterated = parser.iterate(padded);
+    auto iterated = parser.iterate(padded.view());
     if (iterated.error())
         return make_error(formats::diagnostic_at(
             file, 0, root, fmt::format("not JSON: {}", simdjson::error_message(iterated.error()))));

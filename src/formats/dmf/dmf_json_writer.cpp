@@ -1,61 +1,63 @@
 // The DMF JSON writer: one struct per line, floats in their shortest form that reads back to the
 // same float, enumerations and booleans by name (raw integers when outside the named range).
+// The text streams to a Sink through a 1 MiB buffer, formatted in place with fmt: the output is
+// never whole in memory, and a model JSON cannot hold is refused before a byte is written.
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
+#include <array>
 #include <castkit/formats/dmf.hpp>
+#include <castkit/sink.hpp>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
 
 #include "../common/base64.hpp"
 #include "../common/binary_io.hpp"
+#include "../common/file_sink.hpp"
 #include "dmf_json_names.hpp"
 
 namespace castkit::dmf {
 namespace {
 
+// JSON text appended to a buffer that goes to the sink whenever it passes 1 MiB (checked between
+// elements by flush_if_full). After a sink error, further text is dropped and the error kept.
 class Writer {
   public:
-    std::string out;
+    explicit Writer(Sink& sink) : sink_(sink) {}
 
     bool failed() const { return error_.has_value(); }
-    Diagnostic take_error() { return std::move(*error_); }
 
-    void raw(std::string_view text) { out += text; }
+    void raw(std::string_view text) { buffer_.append(text.data(), text.data() + text.size()); }
+    void raw(char c) { buffer_.push_back(c); }
     void key(std::string_view name) {
-        out += nlohmann::json(name).dump();
-        out += ": ";
+        string(name);
+        raw(": ");
     }
+    // Names only (short and few): nlohmann's escaping, invalid UTF-8 replaced by U+FFFD.
     void string(std::string_view text) {
-        out += nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        raw(nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     }
-    void integer(std::int64_t v) { out += fmt::format("{}", v); }
-    // Shortest text that parses back to `v`; -0 keeps its sign as "-0.0".
-    // `path()` names the value in an error; it is called only when one is reported.
-    template <class Path>
-    void real(float v, const Path& path) {
-        if (!std::isfinite(v)) {
-            if (!error_) {
-                error_ =
-                    formats::write_error(path(), fmt::format("{} cannot be written as JSON", v));
-            }
-            out += "null";
-            return;
-        }
-        out += v == 0.0f && std::signbit(v) ? "-0.0" : fmt::format("{}", v);
+    void integer(std::int64_t v) { fmt::format_to(fmt::appender(buffer_), FMT_COMPILE("{}"), v); }
+    // Shortest text that parses back to `v` (finite: checked before writing starts); -0 keeps
+    // its sign as "-0.0".
+    void real(float v) {
+        if (v == 0.0f && std::signbit(v))
+            raw("-0.0");
+        else
+            fmt::format_to(fmt::appender(buffer_), FMT_COMPILE("{}"), v);
     }
-    template <class Path>
-    void reals(const float* v, int n, const Path& path) {
-        out += '[';
+    void reals(const float* v, int n) {
+        raw('[');
         for (int i = 0; i < n; ++i) {
-            if (i > 0) out += ", ";
-            real(v[i], [&] { return fmt::format("{}[{}]", path(), i); });
+            if (i > 0) raw(", ");
+            real(v[i]);
         }
-        out += ']';
+        raw(']');
     }
     void boolean(std::uint16_t v) {
         if (v <= 1)
-            out += v ? "true" : "false";
+            raw(v ? "true" : "false");
         else
             integer(v);
     }
@@ -66,8 +68,42 @@ class Writer {
         else
             integer(v);
     }
+    // "rgba(255, 128, 0, 0.502)": alpha to three decimals, enough to read back the same byte
+    // (steps are 1/255).
+    void rgba(const glm::u8vec4& c) {
+        static const std::array<std::string, 256> kAlpha = [] {
+            std::array<std::string, 256> out;
+            for (std::size_t a = 0; a < out.size(); ++a)
+                out[a] = fmt::format("{}", std::round(double(a) / 255.0 * 1000.0) / 1000.0);
+            return out;
+        }();
+        fmt::format_to(fmt::appender(buffer_), FMT_COMPILE("\"rgba({}, {}, {}, "), c.r, c.g, c.b);
+        raw(kAlpha[c.a]);
+        raw(")\"");
+    }
+
+    void flush_if_full() {
+        if (buffer_.size() >= kFlushAt) flush();
+    }
+    // Sends what is left; the first sink error, if any.
+    Expected<void> finish() {
+        flush();
+        if (error_) return make_error(std::move(*error_));
+        return {};
+    }
 
   private:
+    static constexpr std::size_t kFlushAt = std::size_t{1} << 20;
+    void flush() {
+        if (!error_) {
+            auto written = sink_.write(std::as_bytes(std::span(buffer_.data(), buffer_.size())));
+            if (!written) error_ = written.error();
+        }
+        buffer_.clear();
+    }
+
+    Sink& sink_;
+    fmt::memory_buffer buffer_;
     std::optional<Diagnostic> error_;
 };
 
@@ -76,27 +112,83 @@ template <class T, class Element>
 void section(Writer& w, std::string_view key, const std::vector<T>& items, Element element) {
     w.raw(",\n  ");
     w.key(key);
-    w.raw("[");
-    for (std::size_t i = 0; i < items.size(); ++i) {
+    w.raw('[');
+    for (std::size_t i = 0; i < items.size() && !w.failed(); ++i) {
         w.raw(i == 0 ? "\n    " : ",\n    ");
-        element(items[i], [&] { return fmt::format("$.{}[{}]", key, i); });
+        element(items[i]);
+        w.flush_if_full();
     }
     w.raw(items.empty() ? "]" : "\n  ]");
 }
 
-std::string rgba(const glm::u8vec4& c) {
-    // Alpha to three decimals: enough to read back the same byte (steps are 1/255).
-    return fmt::format("rgba({}, {}, {}, {})", c.r, c.g, c.b,
-                       std::round(c.a / 255.0 * 1000.0) / 1000.0);
+// The first float JSON cannot hold (NaN, ±infinity), met in the order the writer meets them,
+// as the error that refuses the model. O(floats).
+class NonFinite {
+  public:
+    const std::optional<Diagnostic>& error() const { return error_; }
+    // `path()` names the value; it is called only for the error.
+    template <class Path>
+    void real(float v, const Path& path) {
+        if (!error_ && !std::isfinite(v))
+            error_ = formats::write_error(path(), fmt::format("{} cannot be written as JSON", v));
+    }
+    template <class Path>
+    void reals(const float* v, int n, const Path& path) {
+        for (int i = 0; i < n; ++i) real(v[i], [&] { return fmt::format("{}[{}]", path(), i); });
+    }
+
+  private:
+    std::optional<Diagnostic> error_;
+};
+
+std::optional<Diagnostic> first_non_finite(const Model& model) {
+    NonFinite check;
+    for (std::size_t i = 0; i < model.materials.size(); ++i) {
+        const Material& m = model.materials[i];
+        auto path = [&](std::string_view field) { return fmt::format("$.materials[{}].{}", i, field); };
+        check.real(m.alpha_test, [&] { return path("alpha_test"); });
+        check.reals(&m.diffuse.x, 4, [&] { return path("diffuse"); });
+        check.reals(&m.emissive.x, 4, [&] { return path("emissive"); });
+        check.reals(&m.specular.x, 4, [&] { return path("specular"); });
+    }
+    for (std::size_t i = 0; i < model.vertices.size(); ++i) {
+        const Vertex& v = model.vertices[i];
+        check.reals(&v.position.x, 3, [&] { return fmt::format("$.verterices[{}].pos", i); });
+        check.reals(&v.skin_weight.x, 4,
+                    [&] { return fmt::format("$.verterices[{}].skin_weight", i); });
+    }
+    for (std::size_t i = 0; i < model.faces.size(); ++i) {
+        const Face& f = model.faces[i];
+        for (std::size_t c = 0; c < 3; ++c)
+            check.reals(&f.normals[c].x, 3,
+                        [&] { return fmt::format("$.faces[{}].normals[{}]", i, c); });
+        for (std::size_t c = 0; c < 3; ++c)
+            check.reals(&f.uvs[c].x, 2,
+                        [&] { return fmt::format("$.faces[{}].diffuse_uv[{}]", i, c); });
+    }
+    for (std::size_t i = 0; i < model.bones.size(); ++i)
+        check.reals(&model.bones[i].matrix[0].x, 16,
+                    [&] { return fmt::format("$.skeleton[{}].matrix", i); });
+    for (std::size_t i = 0; i < model.animations.size(); ++i) {
+        const Animation& a = model.animations[i];
+        check.real(a.duration, [&] { return fmt::format("$.animations[{}].duration", i); });
+        for (std::size_t k = 0; k < a.tracks.size(); ++k) {
+            const Track& t = a.tracks[k];
+            auto path = [&](std::string_view field) {
+                return fmt::format("$.animations[{}].tracks[{}].{}", i, k, field);
+            };
+            check.real(t.time, [&] { return path("time"); });
+            if (t.flags & kPosition) check.reals(&t.position.x, 3, [&] { return path("pos"); });
+            if (t.flags & kRotation) check.reals(&t.rotation.x, 4, [&] { return path("rot"); });
+            if (t.flags & kScale) check.reals(&t.scale.x, 3, [&] { return path("scl"); });
+        }
+    }
+    return check.error();
 }
 
-}  // namespace
-
-Expected<std::string> write_json_text(const Model& model) {
+void write_textures(Writer& w, const Model& model) {
     using namespace json_names;
-    Writer w;
-    w.raw("{\n  \"format\": \"DASH\",\n  \"version\": \"1.5\"");
-    section(w, "textures", model.textures, [&](const Texture& t, const auto&) {
+    section(w, "textures", model.textures, [&](const Texture& t) {
         w.raw("{\"id\": ");
         w.integer(t.id);
         w.raw(", \"name\": ");
@@ -113,9 +205,13 @@ Expected<std::string> write_json_text(const Model& model) {
         w.enumeration(t.wrap_s, kWrap);
         w.raw(", \"wrap_t\": ");
         w.enumeration(t.wrap_t, kWrap);
-        w.raw("}");
+        w.raw('}');
     });
-    section(w, "materials", model.materials, [&](const Material& m, const auto& path) {
+}
+
+void write_materials(Writer& w, const Model& model) {
+    using namespace json_names;
+    section(w, "materials", model.materials, [&](const Material& m) {
         w.raw("{\"id\": ");
         w.integer(m.id);
         w.raw(", \"name\": ");
@@ -148,90 +244,140 @@ Expected<std::string> write_json_text(const Model& model) {
             w.boolean(value);
         }
         w.raw(", \"alpha_test\": ");
-        w.real(m.alpha_test, [&] { return fmt::format("{}.alpha_test", path()); });
+        w.real(m.alpha_test);
         w.raw(", \"diffuse\": ");
-        w.reals(&m.diffuse.x, 4, [&] { return fmt::format("{}.diffuse", path()); });
+        w.reals(&m.diffuse.x, 4);
         w.raw(", \"emissive\": ");
-        w.reals(&m.emissive.x, 4, [&] { return fmt::format("{}.emissive", path()); });
+        w.reals(&m.emissive.x, 4);
         w.raw(", \"specular\": ");
-        w.reals(&m.specular.x, 4, [&] { return fmt::format("{}.specular", path()); });
-        w.raw("}");
+        w.reals(&m.specular.x, 4);
+        w.raw('}');
     });
-    // The documented key spellings, typos included (docs/dmf.md, choice 10).
-    section(w, "verterices", model.vertices, [&](const Vertex& v, const auto& path) {
+}
+
+// The documented key spellings, typos included (docs/dmf.md, choice 10).
+void write_geometry(Writer& w, const Model& model) {
+    section(w, "verterices", model.vertices, [&](const Vertex& v) {
         w.raw("{\"pos\": ");
-        w.reals(&v.position.x, 3, [&] { return fmt::format("{}.pos", path()); });
-        w.raw(fmt::format(", \"skin_index\": [{}, {}, {}, {}], \"skin_weight\": ", v.skin_index[0],
-                          v.skin_index[1], v.skin_index[2], v.skin_index[3]));
-        w.reals(&v.skin_weight.x, 4, [&] { return fmt::format("{}.skin_weight", path()); });
-        w.raw("}");
+        w.reals(&v.position.x, 3);
+        w.raw(", \"skin_index\": [");
+        for (int k = 0; k < 4; ++k) {
+            if (k > 0) w.raw(", ");
+            w.integer(v.skin_index[k]);
+        }
+        w.raw("], \"skin_weight\": ");
+        w.reals(&v.skin_weight.x, 4);
+        w.raw('}');
     });
-    section(w, "faces", model.faces, [&](const Face& f, const auto& path) {
-        w.raw(
-            fmt::format("{{\"material\": {}, \"indices\": [{}, {}, {}], \"verex_color\": [\"{}\", "
-                        "\"{}\", \"{}\"], "
-                        "\"normals\": [",
-                        f.material, f.indices[0], f.indices[1], f.indices[2], rgba(f.colors[0]),
-                        rgba(f.colors[1]), rgba(f.colors[2])));
-        for (int c = 0; c < 3; ++c) {
+    section(w, "faces", model.faces, [&](const Face& f) {
+        w.raw("{\"material\": ");
+        w.integer(f.material);
+        w.raw(", \"indices\": [");
+        for (int k = 0; k < 3; ++k) {
+            if (k > 0) w.raw(", ");
+            w.integer(f.indices[k]);
+        }
+        w.raw("], \"verex_color\": [");
+        for (std::size_t c = 0; c < 3; ++c) {
             if (c > 0) w.raw(", ");
-            w.reals(&f.normals[static_cast<std::size_t>(c)].x, 3,
-                    [&] { return fmt::format("{}.normals[{}]", path(), c); });
+            w.rgba(f.colors[c]);
+        }
+        w.raw("], \"normals\": [");
+        for (std::size_t c = 0; c < 3; ++c) {
+            if (c > 0) w.raw(", ");
+            w.reals(&f.normals[c].x, 3);
         }
         w.raw("], \"diffuse_uv\": [");
-        for (int c = 0; c < 3; ++c) {
+        for (std::size_t c = 0; c < 3; ++c) {
             if (c > 0) w.raw(", ");
-            w.reals(&f.uvs[static_cast<std::size_t>(c)].x, 2,
-                    [&] { return fmt::format("{}.diffuse_uv[{}]", path(), c); });
+            w.reals(&f.uvs[c].x, 2);
         }
         w.raw("]}");
     });
-    section(w, "skeleton", model.bones, [&](const Bone& b, const auto& path) {
+}
+
+void write_skeleton(Writer& w, const Model& model) {
+    section(w, "skeleton", model.bones, [&](const Bone& b) {
         w.raw("{\"id\": ");
         w.integer(b.id);
         w.raw(", \"name\": ");
         w.string(b.name);
-        w.raw(fmt::format(", \"parent_id\": {}, \"matrix\": ", b.parent));
-        w.reals(&b.matrix[0].x, 16, [&] { return fmt::format("{}.matrix", path()); });
-        w.raw("}");
+        w.raw(", \"parent_id\": ");
+        w.integer(b.parent);
+        w.raw(", \"matrix\": ");
+        w.reals(&b.matrix[0].x, 16);
+        w.raw('}');
     });
-    section(w, "animations", model.animations, [&](const Animation& a, const auto& path) {
+}
+
+void write_animations(Writer& w, const Model& model) {
+    section(w, "animations", model.animations, [&](const Animation& a) {
         w.raw("{\"id\": ");
         w.integer(a.id);
         w.raw(", \"name\": ");
         w.string(a.name);
-        w.raw(fmt::format(", \"fps\": {}, \"duration\": ", a.fps));
-        w.real(a.duration, [&] { return fmt::format("{}.duration", path()); });
+        w.raw(", \"fps\": ");
+        w.integer(a.fps);
+        w.raw(", \"duration\": ");
+        w.real(a.duration);
         w.raw(", \"tracks\": [");
         for (std::size_t i = 0; i < a.tracks.size(); ++i) {
             const Track& t = a.tracks[i];
-            auto track_path = [&] { return fmt::format("{}.tracks[{}]", path(), i); };
             w.raw(i == 0 ? "\n      " : ",\n      ");
-            w.raw(fmt::format("{{\"bone_id\": {}, \"time\": ", t.bone));
-            w.real(t.time, [&] { return fmt::format("{}.time", track_path()); });
+            w.raw("{\"bone_id\": ");
+            w.integer(t.bone);
+            w.raw(", \"time\": ");
+            w.real(t.time);
             if (t.flags & kPosition) {
                 w.raw(", \"pos\": ");
-                w.reals(&t.position.x, 3, [&] { return fmt::format("{}.pos", track_path()); });
+                w.reals(&t.position.x, 3);
             }
             if (t.flags & kRotation) {
                 w.raw(", \"rot\": ");
-                w.reals(&t.rotation.x, 4, [&] { return fmt::format("{}.rot", track_path()); });
+                w.reals(&t.rotation.x, 4);
             }
             if (t.flags & kScale) {
                 w.raw(", \"scl\": ");
-                w.reals(&t.scale.x, 3, [&] { return fmt::format("{}.scl", track_path()); });
+                w.reals(&t.scale.x, 3);
             }
-            w.raw("}");
+            w.raw('}');
+            w.flush_if_full();
         }
         w.raw(a.tracks.empty() ? "]}" : "\n    ]}");
     });
+}
+
+}  // namespace
+
+Expected<void> write_json(const Model& model, Sink& sink) {
+    if (auto error = first_non_finite(model)) return make_error(std::move(*error));
+    Writer w(sink);
+    w.raw("{\n  \"format\": \"DASH\",\n  \"version\": \"1.5\"");
+    write_textures(w, model);
+    write_materials(w, model);
+    write_geometry(w, model);
+    write_skeleton(w, model);
+    write_animations(w, model);
     w.raw("\n}\n");
-    if (w.failed()) return make_error(w.take_error());
-    return std::move(w.out);
+    return w.finish();
+}
+
+Expected<std::string> write_json_text(const Model& model) {
+    BufferSink sink;
+    if (auto ok = write_json(model, sink); !ok) return make_error(ok.error());
+    return std::string(reinterpret_cast<const char*>(sink.bytes.data()), sink.bytes.size());
 }
 
 Expected<void> write_json(const Model& model, const std::filesystem::path& path) {
-    return formats::write_serialised(path, write_json_text(model));
+    return formats::write_to_path(path, [&](Sink& sink) {
+        auto written = write_json(model, sink);
+        if (!written && written.error().file.empty()) {
+            Diagnostic d = written.error();
+            d.file = platform::utf8_of(path);
+            return Expected<void>(make_error(std::move(d)));
+        }
+        return written;
+    });
 }
 
 }  // namespace castkit::dmf

@@ -15,6 +15,7 @@
 #include "../common/binary_io.hpp"
 #include "../common/keyframes.hpp"
 #include "../common/transform.hpp"
+#include "dmf_numbering.hpp"
 #include "dmf_shared.hpp"
 
 namespace castkit::dmf {
@@ -143,17 +144,29 @@ Expected<void> ToCast::meshes(cast::Model& cast_model) {
         bool has_material = material < model_.materials.size();
         mesh.set_name(has_material ? model_.materials[material].name
                                    : fmt::format("mesh{}", material));
-        std::map<CornerKey, std::uint32_t> corners;
+        FirstSeen<std::tuple_size_v<CornerKey>> corners;
         std::vector<glm::vec3> positions, normals;
         std::vector<glm::vec2> uvs;
         std::vector<std::uint32_t> colors, indices, weight_bones;
         std::vector<float> weight_values;
+        // Every corner can be a new vertex: reserving for that is an upper bound that costs only
+        // address space (pages never written are never faulted in), and no array is copied as it
+        // grows.
+        const std::size_t corner_count = 3 * faces.size();
+        colors.reserve(corner_count);
+        indices.reserve(corner_count);
+        positions.reserve(corner_count);
+        normals.reserve(corner_count);
+        uvs.reserve(corner_count);
+        if (skinned) {
+            weight_bones.reserve(4 * corner_count);
+            weight_values.reserve(4 * corner_count);
+        }
         for (std::size_t f : faces) {
             const Face& face = model_.faces[f];
             for (int c = 0; c < 3; ++c) {
-                auto [it, inserted] = corners.try_emplace(
-                    corner_key(face, c), static_cast<std::uint32_t>(positions.size()));
-                indices.push_back(it->second);
+                auto [number, inserted] = corners.number(corner_key(face, c));
+                indices.push_back(number);
                 if (!inserted) continue;
                 const Vertex& vertex = model_.vertices[face.indices[c]];
                 used[face.indices[c]] = true;

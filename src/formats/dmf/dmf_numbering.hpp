@@ -1,0 +1,61 @@
+// Numbering of keys in order of first appearance, for merging vertices in both DMF conversion
+// directions (DMF shares vertices between faces; Cast splits them at every attribute seam).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <utility>
+#include <vector>
+
+namespace castkit::dmf {
+
+// Gives each distinct key of N 32-bit words the number of its first appearance (0, 1, 2, …).
+// A hash table of numbers with linear probing beside the list of keys: about 4N + 8 bytes per
+// key, against the ~N×4 + 48 of a std::map node, and O(1) expected per lookup instead of
+// O(log keys) key comparisons.
+template <std::size_t N>
+class FirstSeen {
+  public:
+    using Key = std::array<std::uint32_t, N>;
+
+    // The number of `key`, and whether this call gave it (the key is new). O(1) expected.
+    std::pair<std::uint32_t, bool> number(const Key& key) {
+        if (2 * (keys_.size() + 1) > slots_.size()) grow();
+        std::size_t at = slot_of(key);
+        if (slots_[at] != kEmpty) return {slots_[at], false};
+        slots_[at] = static_cast<std::uint32_t>(keys_.size());
+        keys_.push_back(key);
+        return {slots_[at], true};
+    }
+
+  private:
+    static constexpr std::uint32_t kEmpty = std::numeric_limits<std::uint32_t>::max();
+
+    static std::uint64_t hash(const Key& key) {
+        std::uint64_t h = 0x9E3779B97F4A7C15ull;
+        for (std::uint32_t word : key) {
+            h = (h ^ word) * 0xFF51AFD7ED558CCDull;
+            h ^= h >> 32;
+        }
+        return h;
+    }
+    // The slot holding `key`, or the empty slot where it belongs.
+    std::size_t slot_of(const Key& key) const {
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t at = static_cast<std::size_t>(hash(key)) & mask;; at = (at + 1) & mask)
+            if (slots_[at] == kEmpty || keys_[slots_[at]] == key) return at;
+    }
+    // Doubles the table (at least 64 slots), keeping it at most half full.
+    void grow() {
+        slots_.assign(slots_.empty() ? 64 : 2 * slots_.size(), kEmpty);
+        for (std::size_t i = 0; i < keys_.size(); ++i)
+            slots_[slot_of(keys_[i])] = static_cast<std::uint32_t>(i);
+    }
+
+    std::vector<std::uint32_t> slots_;
+    std::vector<Key> keys_;
+};
+
+}  // namespace castkit::dmf
