@@ -656,21 +656,33 @@ typeSwitcher.update((kind.ID, kind) for kind in (
 
 # castkit's names for the vector types.
 _VECTOR_TYPES = {"v2": "2v", "v3": "3v", "v4": "4v"}
+# One shared type object per identifier for loaded properties.
+_LOADED_TYPES = {}
 
 
-def _adopt(native):
-    """A castkit.cast node (and subtree) for a native node; its arrays view the file."""
-    node = typeSwitcher.get(native.id, CastNode)()
-    node.identifier = native.id
-    node.hash = native.hash
-    for name in native.properties:
-        source = native.property(name)
-        prop = CastProperty(name=name, type=_VECTOR_TYPES.get(source.type, source.type))
-        values = source.values
-        prop.values = values[:1] if prop.type.identifier == "s" else \
-            values.reshape(-1).view(CastValues)
+def _loaded_type(name):
+    """The CastProperty_t for castkit's type name `name` (shared between loaded properties)."""
+    kind = _LOADED_TYPES.get(name)
+    if kind is None:
+        kind = _LOADED_TYPES[name] = CastProperty_t(_VECTOR_TYPES.get(name, name))
+    return kind
+
+
+def _adopt(tree):
+    """The castkit.cast node (and subtree) for one entry of _castkit.node_tree: (id, hash,
+    properties, children). A duplicate property name keeps its first place and its last value,
+    as in cast.py's dict."""
+    identifier, hash, properties, children = tree
+    node = typeSwitcher.get(identifier, CastNode)()
+    node.identifier = identifier
+    node.hash = hash
+    for name, type, values in properties:
+        prop = CastProperty.__new__(CastProperty)
+        prop.name = name
+        prop.type = _loaded_type(type)
+        prop.values = values[:1] if type == "s" else values.view(CastValues)
         node.properties[name] = prop
-    for child in native.children:
+    for child in children:
         node.CreateChild(_adopt(child))
     return node
 
@@ -701,7 +713,8 @@ class Cast:
         if not os.path.isfile(path):
             raise Exception("castkit.cast: cannot open %s for reading" % os.fspath(path))
         cast = Cast()
-        cast.rootNodes = [_adopt(root) for root in _castkit.open(path, "cast").roots]
+        document = _castkit.open(path, "cast")
+        cast.rootNodes = [_adopt(root) for root in _castkit.node_tree(document)]
         return cast
 
     def save(self, path):

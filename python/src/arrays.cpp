@@ -132,6 +132,16 @@ py::object property_values(const DocPtr& doc, cast::Node& node, std::string_view
     return values_of(doc, node, *p, 1);
 }
 
+py::object flat_values(const DocPtr& doc, cast::Node& node, const cast::Property& p) {
+    if (p.type() == PropertyType::String) return values_of(doc, node, p, 1);
+    const std::size_t element = cast::element_size(p.type());
+    const std::size_t count = std::min<std::size_t>(p.count(), p.bytes().size() / element);
+    const std::size_t width = width_of(p.type());
+    const PropertyType type = p.type();
+    auto [owner, data] = shared_payload(doc, node, p);  // may replace `p`
+    return view(type, data, count * width, 1, false, std::move(owner));
+}
+
 py::object typed_values(const DocPtr& doc, cast::Node& node, std::string_view name,
                         std::initializer_list<PropertyType> types, std::size_t rows) {
     const cast::Property* p = node.find(name);
