@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # `make bench`: the whole-file benchmarks (bench/run.py: a ~1 GiB generated scene read, written
 # and converted beside memcpy, cat and cp in the same run; the 42 MB cast.py comparison), then
-# the Google Benchmark micro benchmarks (castkit_bench). Takes about two minutes; needs ~2.2 GB
-# free in the build directory, where the generated scenes are kept for the next run.
+# the Python read comparison (bench/python_bench.py), then the Google Benchmark micro benchmarks
+# (castkit_bench). Takes about two minutes; needs ~2.3 GB free in the build directory, where the
+# generated scenes are kept for the next run.
 #   bash bench/run.sh BUILD_DIR [run.py options, e.g. --megabytes 256 --runs 3]
-# Reports: BUILD_DIR/bench-results.md, bench-batch.md (folder conversion) and bench-micro.txt.
+# Reports: BUILD_DIR/bench-results.md, bench-batch.md (folder conversion), bench-python.md and
+# bench-micro.txt.
 set -euo pipefail
 build="${1:?usage: bench/run.sh BUILD_DIR [options]}"
 shift
@@ -16,6 +18,10 @@ done
 
 python3 "$here/run.py" "$build" "$@"
 python3 "$here/batch.py" "$build"
+# Python read speed (bench/python_bench.py): needs the module, built for Debian's python3.
+if [ -d "$build/python/castkit" ]; then
+  PYTHONPATH="$build/python" /usr/bin/python3 "$here/python_bench.py" "$build"
+fi
 
 if [ -x "$build/bench/castkit_bench" ]; then
   echo "bench: micro benchmarks (castkit_bench)" >&2

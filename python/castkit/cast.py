@@ -654,36 +654,27 @@ typeSwitcher.update((kind.ID, kind) for kind in (
     Root, Model, Mesh, Hair, BlendShape, Skeleton, Animation, Curve, CurveModeOverride,
     NotificationTrack, Bone, IKHandle, Constraint, Material, File, Color, Instance, Metadata))
 
-# castkit's names for the vector types.
-_VECTOR_TYPES = {"v2": "2v", "v3": "3v", "v4": "4v"}
-# One shared type object per identifier for loaded properties.
-_LOADED_TYPES = {}
+# The type of a loaded property by castkit's type name (one shared object per type).
+_LOADED_TYPES = {name: CastProperty_t({"v2": "2v", "v3": "3v", "v4": "4v"}.get(name, name))
+                 for name in ("b", "h", "i", "l", "f", "d", "s", "v2", "v3", "v4")}
 
 
-def _loaded_type(name):
-    """The CastProperty_t for castkit's type name `name` (shared between loaded properties)."""
-    kind = _LOADED_TYPES.get(name)
-    if kind is None:
-        kind = _LOADED_TYPES[name] = CastProperty_t(_VECTOR_TYPES.get(name, name))
-    return kind
-
-
-def _adopt(tree):
+def _adopt(tree, parent, nodes):
     """The castkit.cast node (and subtree) for one entry of _castkit.node_tree: (id, hash,
     properties, children). A duplicate property name keeps its first place and its last value,
-    as in cast.py's dict."""
+    as in cast.py's dict. Appends every node made to `nodes` (the caller advances the hash
+    counter by their number, as constructing them one by one would)."""
     identifier, hash, properties, children = tree
-    node = typeSwitcher.get(identifier, CastNode)()
-    node.identifier = identifier
-    node.hash = hash
+    kind = typeSwitcher.get(identifier, CastNode)
+    node = kind.__new__(kind)
+    node.identifier, node.hash, node.parentNode, node.properties = identifier, hash, parent, {}
+    nodes.append(node)
     for name, type, values in properties:
         prop = CastProperty.__new__(CastProperty)
-        prop.name = name
-        prop.type = _loaded_type(type)
+        prop.name, prop.type = name, _LOADED_TYPES[type]
         prop.values = values[:1] if type == "s" else values.view(CastValues)
         node.properties[name] = prop
-    for child in children:
-        node.CreateChild(_adopt(child))
+    node.childNodes = [_adopt(child, node, nodes) for child in children]
     return node
 
 
@@ -713,8 +704,11 @@ class Cast:
         if not os.path.isfile(path):
             raise Exception("castkit.cast: cannot open %s for reading" % os.fspath(path))
         cast = Cast()
+        global castHashBase
         document = _castkit.open(path, "cast")
-        cast.rootNodes = [_adopt(root) for root in _castkit.node_tree(document)]
+        nodes = []
+        cast.rootNodes = [_adopt(root, None, nodes) for root in _castkit.node_tree(document)]
+        castHashBase += len(nodes)
         return cast
 
     def save(self, path):
