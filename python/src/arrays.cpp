@@ -55,9 +55,9 @@ std::size_t width_of(PropertyType type) {
 // made per property, and parsing a dtype string costs more than the view itself. The dtypes
 // are never freed (they would outlive the interpreter as statics).
 py::dtype dtype_of(PropertyType type) {
-    static const auto* const dtypes = new std::array<py::dtype, 6>{
-        py::dtype("u1"), py::dtype("<u2"), py::dtype("<u4"), py::dtype("<u8"), py::dtype("<f8"),
-        py::dtype("<f4")};
+    static const auto* const dtypes =
+        new std::array<py::dtype, 6>{py::dtype("u1"),  py::dtype("<u2"), py::dtype("<u4"),
+                                     py::dtype("<u8"), py::dtype("<f8"), py::dtype("<f4")};
     switch (type) {
         case PropertyType::Byte:
             return (*dtypes)[0];

@@ -17,8 +17,8 @@ py::tuple node_tree(const DocPtr& doc, cast::Node& node) {
         // flat_values may replace the property in place (same name, type and bytes).
         py::object values = flat_values(doc, node, node.properties[i]);
         const cast::Property& p = node.properties[i];
-        properties[i] = py::make_tuple(to_str(p.name()), py::str(std::string(cast::type_name(p.type()))),
-                                       std::move(values));
+        properties[i] = py::make_tuple(
+            to_str(p.name()), py::str(std::string(cast::type_name(p.type()))), std::move(values));
     }
     py::list children(node.children.size());
     for (std::size_t i = 0; i < node.children.size(); ++i)
@@ -29,14 +29,17 @@ py::tuple node_tree(const DocPtr& doc, cast::Node& node) {
 }  // namespace
 
 void register_tree(py::module_& m) {
-    m.def("node_tree", [](const DocPtr& doc) {
-        py::list roots(doc->document.roots.size());
-        for (std::size_t i = 0; i < doc->document.roots.size(); ++i)
-            roots[i] = node_tree(doc, *doc->document.roots[i]);
-        return roots;
-    }, py::arg("document"),
-          "Every root of `document` as (id, hash, [(name, type, values)], [children]); numeric "
-          "values are flat read-only views of the file (castkit.cast builds its nodes from this)");
+    m.def(
+        "node_tree",
+        [](const DocPtr& doc) {
+            py::list roots(doc->document.roots.size());
+            for (std::size_t i = 0; i < doc->document.roots.size(); ++i)
+                roots[i] = node_tree(doc, *doc->document.roots[i]);
+            return roots;
+        },
+        py::arg("document"),
+        "Every root of `document` as (id, hash, [(name, type, values)], [children]); numeric "
+        "values are flat read-only views of the file (castkit.cast builds its nodes from this)");
 }
 
 }  // namespace castkit::python
