@@ -69,7 +69,7 @@ class CMakeBuild(build_ext):
 setup(
     packages=["castkit"],
     package_dir={"castkit": "python/castkit"},
-    package_data={"castkit": ["py.typed", "__init__.pyi"]},
+    package_data={"castkit": ["py.typed", "__init__.pyi", "cast.pyi"]},
     ext_modules=[CMakeExtension("castkit._castkit")],
     cmdclass={"build_ext": CMakeBuild},
     options={

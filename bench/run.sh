@@ -3,10 +3,12 @@
 # and converted beside memcpy, cat and cp in the same run; the 42 MB cast.py comparison), then
 # glTF import against the same scene as Cast (bench/gltf_import.py) and a 165 MB DMF JSON read
 # beside a simdjson On-Demand walk and written beside cp (bench/dmf_json.py), both appended to
-# bench-results.md, then the Google Benchmark micro benchmarks (castkit_bench). Takes a few
-# minutes; needs ~2.4 GB free in the build directory, where the generated scenes are kept.
+# bench-results.md, the Python read comparison (bench/python_bench.py), then the Google Benchmark
+# micro benchmarks (castkit_bench). Takes a few minutes; needs ~2.5 GB free in the build
+# directory, where the generated scenes are kept for the next run.
 #   bash bench/run.sh BUILD_DIR [run.py options, e.g. --megabytes 256 --runs 3]
-# Reports: BUILD_DIR/bench-results.md, bench-batch.md (folder conversion) and bench-micro.txt.
+# Reports: BUILD_DIR/bench-results.md, bench-batch.md (folder conversion), bench-python.md and
+# bench-micro.txt.
 set -euo pipefail
 build="${1:?usage: bench/run.sh BUILD_DIR [options]}"
 shift
@@ -20,6 +22,10 @@ python3 "$here/run.py" "$build" "$@"
 python3 "$here/gltf_import.py" "$build"
 python3 "$here/dmf_json.py" "$build" --append
 python3 "$here/batch.py" "$build"
+# Python read speed (bench/python_bench.py): needs the module, built for Debian's python3.
+if [ -d "$build/python/castkit" ]; then
+  PYTHONPATH="$build/python" /usr/bin/python3 "$here/python_bench.py" "$build"
+fi
 
 if [ -x "$build/bench/castkit_bench" ]; then
   echo "bench: micro benchmarks (castkit_bench)" >&2

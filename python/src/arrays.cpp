@@ -3,6 +3,7 @@
 #include <castkit/cast/values.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -50,26 +51,32 @@ std::size_t width_of(PropertyType type) {
     }
 }
 
-// The numpy dtype of one component (little-endian, as stored).
+// The numpy dtype of one component (little-endian, as stored). Parsed once per type: views are
+// made per property, and parsing a dtype string costs more than the view itself. The dtypes
+// are never freed (they would outlive the interpreter as statics).
 py::dtype dtype_of(PropertyType type) {
+    static const auto* const dtypes =
+        new std::array<py::dtype, 6>{py::dtype("u1"),  py::dtype("<u2"), py::dtype("<u4"),
+                                     py::dtype("<u8"), py::dtype("<f8"), py::dtype("<f4")};
     switch (type) {
         case PropertyType::Byte:
-            return py::dtype("u1");
+            return (*dtypes)[0];
         case PropertyType::Short:
-            return py::dtype("<u2");
+            return (*dtypes)[1];
         case PropertyType::Integer32:
-            return py::dtype("<u4");
+            return (*dtypes)[2];
         case PropertyType::Integer64:
-            return py::dtype("<u8");
+            return (*dtypes)[3];
         case PropertyType::Double:
-            return py::dtype("<f8");
+            return (*dtypes)[4];
         default:
-            return py::dtype("<f4");
+            return (*dtypes)[5];
     }
 }
 
+// Clears the array's WRITEABLE flag directly (numpy's setflags through Python costs a call).
 py::array read_only(py::array array) {
-    array.attr("setflags")(py::arg("write") = false);
+    py::detail::array_proxy(array.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
     return array;
 }
 
@@ -130,6 +137,16 @@ py::object property_values(const DocPtr& doc, cast::Node& node, std::string_view
     const cast::Property* p = node.find(name);
     if (p == nullptr) return py::none();
     return values_of(doc, node, *p, 1);
+}
+
+py::object flat_values(const DocPtr& doc, cast::Node& node, const cast::Property& p) {
+    if (p.type() == PropertyType::String) return values_of(doc, node, p, 1);
+    const std::size_t element = cast::element_size(p.type());
+    const std::size_t count = std::min<std::size_t>(p.count(), p.bytes().size() / element);
+    const std::size_t width = width_of(p.type());
+    const PropertyType type = p.type();
+    auto [owner, data] = shared_payload(doc, node, p);  // may replace `p`
+    return view(type, data, count * width, 1, false, std::move(owner));
 }
 
 py::object typed_values(const DocPtr& doc, cast::Node& node, std::string_view name,

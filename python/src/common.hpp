@@ -134,6 +134,7 @@ void register_errors(py::module_& m);
 void register_document(py::module_& m);
 void register_nodes(py::module_& m);
 void register_anim(py::module_& m);
+void register_tree(py::module_& m);
 
 // ---- numpy ----------------------------------------------------------------------------------
 
@@ -142,6 +143,9 @@ void register_anim(py::module_& m);
 // None when the node has no such property. A payload castkit owns in the node (made in code,
 // or by a reader that converts) is moved once into a shared buffer so it can be viewed too.
 py::object property_values(const DocPtr& doc, cast::Node& node, std::string_view name);
+// The payload of `p` (a property of `node`) as property_values gives it, but vectors flat:
+// n·k components in one dimension, as the reference cast.py's flat tuples.
+py::object flat_values(const DocPtr& doc, cast::Node& node, const cast::Property& p);
 // As property_values, but None unless the property has one of the types in `types`; vectors
 // keep their (n, k) shape; `rows` > 1 reshapes a flat array to (n / rows, rows), dropping a
 // partial last row.

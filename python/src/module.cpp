@@ -8,4 +8,5 @@ PYBIND11_MODULE(_castkit, m) {
     castkit::python::register_document(m);
     castkit::python::register_nodes(m);
     castkit::python::register_anim(m);
+    castkit::python::register_tree(m);
 }

@@ -62,3 +62,18 @@ def test_functions_take_the_stubbed_arguments():
             signature = doc.splitlines()[0]
             for arg in node.args.args:
                 assert f"{arg.arg}:" in signature, f"{node.name}: {arg.arg} not in {signature}"
+
+
+def test_the_cast_drop_in_stub_names_every_public_member():
+    import castkit.cast as cast
+    tree = ast.parse(STUB.with_name("cast.pyi").read_text())
+    top = {node.name for node in tree.body if isinstance(node, (ast.ClassDef, ast.FunctionDef))}
+    top |= {node.target.id for node in tree.body if isinstance(node, ast.AnnAssign)}
+    assert top == set(cast.__all__)
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            stubbed = {item.name for item in node.body if isinstance(item, ast.FunctionDef)}
+            stubbed |= {item.target.id for item in node.body if isinstance(item, ast.AnnAssign)}
+            real = set(vars(getattr(cast, node.name)))
+            public = {name for name in stubbed | real if not name.startswith("_")}
+            assert public <= stubbed & real, f"{node.name}: {public - (stubbed & real)}"
