@@ -502,6 +502,8 @@ def read(data: Union[bytes, bytearray, memoryview], format: _Format = "cast",
 def convert(source: _Path, destination: _Path, from_format: Optional[_Format] = None,
             to_format: Optional[_Format] = None,
             textures: _Textures = "automatic") -> list[Diagnostic]: ...
+def merge(model: Union[Document, _Path], *animations: Union[Document, _Path],
+          warnings: Optional[list[Diagnostic]] = None) -> Document: ...
 def validate(target: Union[Document, _Path], strict: bool = False,
              format: Optional[_Format] = None) -> list[Diagnostic]: ...
 def formats() -> list[dict[str, Any]]: ...
@@ -537,6 +539,7 @@ __all__ = [
     "Skeleton",
     "convert",
     "formats",
+    "merge",
     "open",
     "pose",
     "read",

@@ -1,12 +1,15 @@
 // castkit.Document and the module's functions over whole files: open, read, write, to_bytes,
-// convert, validate, formats.
+// convert, merge, validate, formats.
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
 #include <castkit/cast/validate.hpp>
 #include <castkit/formats.hpp>
+#include <castkit/formats/merge.hpp>
 #include <castkit/sink.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -145,6 +148,72 @@ py::list top_level(const DocPtr& state) {
     return out;
 }
 
+// A copy of `source` that shares its buffers: nodes are cloned (a clone keeps the handles of
+// payloads that have an owner and copies borrowed ones), so the copy's arrays view the same
+// storage and changing the copy leaves `source` as it was.
+DocPtr clone_state(const DocState& source) {
+    auto state = std::make_shared<DocState>();
+    cast::Document& copy = state->document;
+    copy.version = source.document.version;
+    copy.flags = source.document.flags;
+    copy.trailing = source.document.trailing;
+    copy.warnings = source.document.warnings;
+    copy.source_name = source.document.source_name;
+    for (const auto& root : source.document.roots) copy.roots.push_back(root->clone());
+    state->format = source.format;
+    state->read_warnings = source.read_warnings;
+    state->base = source.base;
+    state->buffers = source.buffers;
+    return state;
+}
+
+// The name an animation without one takes: its file's name without the format's extension
+// ("walk" for "walk.seanim", "run" for "run.dmf.json"), as `castkit convert` names them.
+std::string stem_of(const std::string& path) {
+    const std::string name = path.substr(path.find_last_of("/\\") + 1);
+    const FormatInfo* format = format_for_path(fs::path(name));
+    if (format == nullptr) return name;
+    std::size_t longest = 0;
+    for (std::string_view ext : format->extensions)
+        if (name.size() > ext.size() && ext.size() > longest &&
+            std::equal(ext.rbegin(), ext.rend(), name.rbegin(), [](char a, char b) {
+                return std::tolower(static_cast<unsigned char>(a)) ==
+                       std::tolower(static_cast<unsigned char>(b));
+            }))
+            longest = ext.size();
+    return name.substr(0, name.size() - longest);
+}
+
+// A Document as it is, or a path read as the format its extension names; with the name its
+// unnamed animations take.
+std::pair<DocPtr, std::string> document_or_file(const py::handle& target) {
+    if (py::isinstance<DocState>(target)) {
+        DocPtr state = target.cast<DocPtr>();
+        return {state, stem_of(state->document.source_name)};
+    }
+    const fs::path path = target.cast<fs::path>();
+    return {open_path(path, std::nullopt), stem_of(path.string())};
+}
+
+DocPtr merge_documents(const py::handle& model, const py::args& animations,
+                       const py::object& warnings) {
+    DocPtr merged = clone_state(*document_or_file(model).first);
+    std::vector<formats::AnimationSource> sources;
+    for (py::handle animation : animations) {
+        auto [original, name] = document_or_file(animation);
+        DocPtr source = clone_state(*original);
+        merged->buffers.insert(source->buffers.begin(), source->buffers.end());
+        sources.push_back({std::move(source->document), name.empty() ? "animation" : name});
+    }
+    Diagnostics diagnostics;
+    formats::merge(merged->document, std::move(sources), diagnostics);
+    for (const Diagnostic& d : diagnostics)
+        if (d.severity == Severity::Error) raise_error(d);
+    if (!warnings.is_none())
+        for (py::handle w : diagnostics_list(diagnostics)) warnings.attr("append")(w);
+    return merged;
+}
+
 }  // namespace
 
 void register_document(py::module_& m) {
@@ -250,6 +319,14 @@ void register_document(py::module_& m) {
         py::arg("to_format") = py::none(), py::arg("textures") = "automatic",
         "Converts one file to another format (default: from the extensions); returns the "
         "reader's and writer's warnings.");
+    m.def("merge", &merge_documents, py::arg("model"), py::arg("warnings") = py::none(),
+          "merge(model, *animations, warnings=None) -> Document\n\n"
+          "A new Document: `model` (a Document or a path) with the animations of each of "
+          "`animations` (Documents or paths) moved onto its skeleton, as `castkit convert "
+          "model anim... -o out` does. Animations keep their names, else take their file's "
+          "stem. The inputs are left unchanged; curves naming nothing in the model are dropped "
+          "with a warning (appended to `warnings` when it is a list); an animation matching "
+          "nothing raises castkit.Error.");
     m.def(
         "validate",
         [](const py::object& target, bool strict, const std::optional<std::string>& format) {

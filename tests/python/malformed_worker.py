@@ -4,8 +4,10 @@ castkit.Error naming where; whatever reads must then survive every getter, valid
 rewrite. Prints one line per format; exits 1 on the first wrong outcome.
 
     python3 malformed_worker.py SEED FORMAT=FILE...
+    python3 malformed_worker.py --corpus FORMAT=FOLDER...   (every file as it is)
 """
 
+import os
 import random
 import sys
 
@@ -64,7 +66,22 @@ def attempt(data, fmt):
     return "ok"
 
 
+def corpus(specs):
+    """Every file of each folder (a fuzzer's seeds and reproducers) read as it is."""
+    for spec in specs:
+        fmt, folder = spec.split("=", 1)
+        counts = {"ok": 0, "error": 0}
+        for path in sorted(os.listdir(folder)):
+            with open(os.path.join(folder, path), "rb") as file:
+                counts[attempt(file.read(), fmt)] += 1
+        print(f"{fmt} {folder}: {counts['ok']} read, {counts['error']} refused")
+        sys.stdout.flush()
+
+
 def main():
+    if sys.argv[1] == "--corpus":
+        corpus(sys.argv[2:])
+        return
     rng = random.Random(int(sys.argv[1]))
     for spec in sys.argv[2:]:
         fmt, path = spec.split("=", 1)

@@ -1,6 +1,7 @@
-"""`pip install .` works offline: installs the package into a fresh virtual environment (with
-the system's numpy) from the checkout, reusing the build's module (CASTKIT_BUILD_DIR), then
-imports it from there. Run by CTest (Python.PipInstall):
+"""`pip install .` and `pip wheel .` work offline: installs the package into a fresh virtual
+environment (with the system's numpy) from the checkout, reusing the build's module
+(CASTKIT_BUILD_DIR), and imports it from there; then builds a wheel, installs the wheel into a
+second fresh environment and imports it from that one. Run by CTest (Python.PipInstall):
 
     python3 pip_install.py SOURCE_DIR BUILD_DIR WORK_DIR
 
@@ -24,28 +25,58 @@ except Exception as error:  # ensurepip missing (python3-venv not installed)
     sys.exit(77)
 python = os.path.join(environment, "bin", "python")
 
-before = subprocess.run(["git", "-C", source, "status", "--porcelain", "--ignored"],
-                        capture_output=True, text=True).stdout
-# pip's and setup.py's temporary folders inside the work folder, not in the system's.
-scratch = os.path.join(work, "tmp")
-os.makedirs(scratch)
-subprocess.run([python, "-m", "pip", "install", "--no-build-isolation", "--no-index", "--no-deps",
-                "--quiet", source],
-               check=True, env={**os.environ, "CASTKIT_BUILD_DIR": build, "TMPDIR": scratch})
-after = subprocess.run(["git", "-C", source, "status", "--porcelain", "--ignored"],
-                       capture_output=True, text=True).stdout
-assert before == after, f"pip install wrote into the source tree:\n{after}"
 
-check = f"""
-import os, castkit
+def make_environment(name):
+    folder = os.path.join(work, name)
+    venv.create(folder, system_site_packages=True, with_pip=True)
+    return folder, os.path.join(folder, "bin", "python")
+
+
+def pip(python, *args):
+    """pip offline, with its and setup.py's temporary folders inside the work folder."""
+    scratch = os.path.join(work, "tmp")
+    os.makedirs(scratch, exist_ok=True)
+    subprocess.run([python, "-m", "pip", *args, "--no-build-isolation", "--no-index", "--no-deps",
+                    "--quiet"],
+                   check=True, env={**os.environ, "CASTKIT_BUILD_DIR": build, "TMPDIR": scratch})
+
+
+def check_import(environment, python):
+    """Imports castkit and castkit.cast from `environment` only, and reads the example with both."""
+    check = f"""
+import os, castkit, castkit.cast
 assert castkit.__file__.startswith({environment!r}), castkit.__file__
 folder = os.path.dirname(castkit.__file__)
-assert os.path.exists(os.path.join(folder, "py.typed"))
-assert os.path.exists(os.path.join(folder, "__init__.pyi"))
-doc = castkit.open({os.path.join(source, "examples", "data", "character.cast")!r})
+for stub in ("py.typed", "__init__.pyi", "cast.pyi"):
+    assert os.path.exists(os.path.join(folder, stub)), stub
+path = {os.path.join(source, "examples", "data", "character.cast")!r}
+doc = castkit.open(path)
 assert doc.models[0].meshes[0].positions.shape == (4, 3)
+mesh = castkit.cast.Cast.load(path).Roots()[0].ChildrenOfType(castkit.cast.Model)[0].Meshes()[0]
+assert len(mesh.VertexPositionBuffer()) == 12
 print("installed:", castkit.__file__)
 """
-# From the work folder, so that nothing from the checkout or the build is on the path.
-subprocess.run([python, "-c", check], check=True, cwd=work,
-               env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    # From the work folder, so that nothing from the checkout or the build is on the path.
+    subprocess.run([python, "-c", check], check=True, cwd=work,
+                   env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+
+
+def source_state():
+    return subprocess.run(["git", "-C", source, "status", "--porcelain", "--ignored"],
+                          capture_output=True, text=True).stdout
+
+
+before = source_state()
+pip(python, "install", source)
+check_import(environment, python)
+
+wheels = os.path.join(work, "wheels")
+pip(python, "wheel", "--wheel-dir", wheels, source)
+built = [name for name in os.listdir(wheels) if name.startswith("castkit-") and name.endswith(".whl")]
+assert len(built) == 1, f"pip wheel made {os.listdir(wheels)}"
+wheel_environment, wheel_python = make_environment("wheel-venv")
+pip(wheel_python, "install", os.path.join(wheels, built[0]))
+check_import(wheel_environment, wheel_python)
+
+after = source_state()
+assert before == after, f"pip wrote into the source tree:\n{after}"

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import castkit
-from conftest import EDGE, EXAMPLES, GLTF, REFERENCE
+from conftest import EDGE, EXAMPLES, GLTF, REFERENCE, SOURCE
 
 EXPECT = dict(line.split("\t", 1) for line in (EDGE / "EXPECT.tsv").read_text().splitlines() if line)
 FAILING = sorted(name for name, outcome in EXPECT.items() if outcome.startswith("error"))
@@ -92,3 +92,26 @@ def test_malformed_input_never_crashes(tmp_path):
     assert len(lines) == 11
     for line in lines:
         assert "refused" in line
+
+
+FUZZ = SOURCE / "fuzz"
+# The fuzz harnesses of the readers, and the format each reads.
+FUZZ_READERS = {"cast": "cast", "seanim": "seanim", "semodel": "semodel", "dmf": "dmf",
+                "dmf_json": "dmf-json", "k3d": "k3d", "glb": "glb", "gltf": "gltf"}
+
+
+def test_the_fuzz_corpus_never_crashes_python():
+    """Every seed and every stored reproducer of the reader fuzzers, through castkit.read in a
+    child process: castkit.Error or a document that survives every getter and a rewrite."""
+    specs = []
+    for harness, fmt in FUZZ_READERS.items():
+        for folder in (FUZZ / "corpus" / harness, FUZZ / "regressions" / harness):
+            if folder.is_dir():
+                specs.append(f"{fmt}={folder}")
+    worker = os.path.join(os.path.dirname(__file__), "malformed_worker.py")
+    result = subprocess.run([sys.executable, worker, "--corpus", *specs],
+                            capture_output=True, text=True, timeout=540)
+    assert result.returncode == 0, f"exit {result.returncode}\n{result.stdout}\n{result.stderr}"
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(specs)
+    assert sum(int(line.split(": ")[1].split()[0]) for line in lines) >= 250  # seeds read
