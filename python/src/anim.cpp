@@ -3,9 +3,11 @@
 #include <pybind11/stl.h>
 
 #include <castkit/anim/animation.hpp>
+#include <castkit/anim/bake.hpp>
 #include <castkit/anim/jobs.hpp>
 #include <castkit/anim/skeleton.hpp>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +24,9 @@ struct Sampler {
     anim::Animation animation;
     anim::SamplingContext context;
     Diagnostics warnings;
+    // The animation's own Skeleton child, which a bake copies; kept alive by its document.
+    std::shared_ptr<DocState> animation_document;
+    const cast::Node* own_skeleton = nullptr;
 };
 
 // One evaluated frame.
@@ -111,7 +116,21 @@ std::shared_ptr<Sampler> make_sampler(const std::shared_ptr<DocState>& model_sta
     sampler->animation = unwrap(anim::build_animation(animation, sampler->skeleton, targets,
                                                       sampler->warnings, &anim_doc));
     sampler->context.resize(sampler->animation);
+    sampler->animation_document = anim_state;
+    if (cast::ConstSkeleton own = animation.skeleton()) sampler->own_skeleton = &own.node();
     return sampler;
+}
+
+// The animation resampled as `castkit bake` does: a new Document with one Animation of
+// absolute curves (and the animation's own Skeleton, when it has one).
+std::shared_ptr<DocState> bake(const Sampler& sampler, float framerate,
+                               std::optional<float> tolerance) {
+    auto state = std::make_shared<DocState>();
+    state->document = unwrap(anim::bake(sampler.animation, sampler.skeleton,
+                                        {.framerate = framerate,
+                                         .tolerance = tolerance,
+                                         .skeleton_node = sampler.own_skeleton}));
+    return state;
 }
 
 py::list names_of(const std::vector<std::string>& names) {
@@ -227,6 +246,10 @@ void register_anim(py::module_& m) {
         .def("sample", &sample, py::arg("frame"), py::arg("looped") = false,
              "The pose at `frame` (fractional allowed); `looped` wraps it into the key range "
              "when the animation loops")
+        .def("bake", &bake, py::arg("framerate") = 0.0f, py::arg("tolerance") = py::none(),
+             "The animation resampled on every frame (`framerate` per second; 0 keeps its "
+             "own) into absolute curves, as `castkit bake` writes it: a new Document. With "
+             "`tolerance`, keys are reduced within that error (units; radians for rotations).")
         .def_property_readonly("name", [](const Sampler& s) { return to_str(s.animation.name()); })
         .def_property_readonly("framerate", [](const Sampler& s) { return s.animation.framerate(); })
         .def_property_readonly("looping", [](const Sampler& s) { return s.animation.looping(); })
@@ -265,6 +288,15 @@ void register_anim(py::module_& m) {
         py::arg("animation") = py::none(), py::arg("looped") = false,
         "Every bone's local and world transform at `frame`, as `castkit pose` prints them "
         "(see Sampler for the arguments).");
+    m.def(
+        "bake",
+        [](const std::shared_ptr<DocState>& model, const std::shared_ptr<DocState>& animation_document,
+           const py::object& animation, float framerate, std::optional<float> tolerance) {
+            return bake(*make_sampler(model, animation_document, animation), framerate, tolerance);
+        },
+        py::arg("model"), py::arg("animation_document"), py::arg("animation") = py::none(),
+        py::arg("framerate") = 0.0f, py::arg("tolerance") = py::none(),
+        "The animation baked as `castkit bake` does (see Sampler.bake and Sampler).");
 }
 
 }  // namespace castkit::python

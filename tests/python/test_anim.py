@@ -141,3 +141,29 @@ def test_curves_naming_no_bone_are_reported(cli):
     sampler = castkit.Sampler(None, castkit.open(GLTF / "two_skeletons.glb"))
     assert [w.rule for w in sampler.warnings] == ["anim.unknown-node"]
     assert "arm1" in sampler.warnings[0].message
+
+
+@pytest.mark.parametrize("fps, tolerance", [(None, None), (60, None), (None, 0.01)])
+def test_bake_writes_what_castkit_bake_writes(fps, tolerance, cli, tmp_path):
+    expected = tmp_path / "cli.cast"
+    args = ["bake", "--model", EXAMPLES / "character.cast", "--anim", EXAMPLES / "wave.cast",
+            "-o", expected]
+    args += ["--fps", fps] if fps else []
+    args += ["--tolerance", tolerance] if tolerance else []
+    cli(*args)
+    model, animation = castkit.open(EXAMPLES / "character.cast"), castkit.open(EXAMPLES / "wave.cast")
+    baked = castkit.bake(model, animation, framerate=fps or 0.0, tolerance=tolerance)
+    assert baked.to_bytes() == expected.read_bytes()
+    sampler = castkit.Sampler(model, animation)
+    assert sampler.bake(fps or 0.0, tolerance).to_bytes() == expected.read_bytes()
+
+
+def test_baked_curves_are_numpy_arrays_that_pose_like_the_source():
+    model, animation = castkit.open(EXAMPLES / "character.cast"), castkit.open(EXAMPLES / "wave.cast")
+    baked = castkit.bake(model, animation)
+    curve = baked.animations[0].curves[0]
+    assert isinstance(curve.key_frames, np.ndarray) and isinstance(curve.key_values, np.ndarray)
+    for frame in (0, 7, 12):
+        source = castkit.pose(model, animation, frame)
+        again = castkit.pose(model, baked, frame)
+        np.testing.assert_allclose(again.world_translations, source.world_translations, atol=1e-4)
