@@ -72,6 +72,9 @@ struct FormatInfo {
 const std::vector<FormatInfo>& all_formats();
 // The format a path's extension names, or nullptr.
 const FormatInfo* format_for_path(const std::filesystem::path& path);
+// The file name without the extension its format matched ("run" for "a/run.dmf.json"); for no
+// known format, without its last extension. UTF-8.
+std::string file_stem(const std::filesystem::path& path);
 // The format with this name, or nullptr.
 const FormatInfo* format_by_name(std::string_view name);
 

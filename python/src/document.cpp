@@ -8,8 +8,6 @@
 #include <castkit/formats/merge.hpp>
 #include <castkit/sink.hpp>
 
-#include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -167,32 +165,16 @@ DocPtr clone_state(const DocState& source) {
     return state;
 }
 
-// The name an animation without one takes: its file's name without the format's extension
-// ("walk" for "walk.seanim", "run" for "run.dmf.json"), as `castkit convert` names them.
-std::string stem_of(const std::string& path) {
-    const std::string name = path.substr(path.find_last_of("/\\") + 1);
-    const FormatInfo* format = format_for_path(fs::path(name));
-    if (format == nullptr) return name;
-    std::size_t longest = 0;
-    for (std::string_view ext : format->extensions)
-        if (name.size() > ext.size() && ext.size() > longest &&
-            std::equal(ext.rbegin(), ext.rend(), name.rbegin(), [](char a, char b) {
-                return std::tolower(static_cast<unsigned char>(a)) ==
-                       std::tolower(static_cast<unsigned char>(b));
-            }))
-            longest = ext.size();
-    return name.substr(0, name.size() - longest);
-}
-
 // A Document as it is, or a path read as the format its extension names; with the name its
 // unnamed animations take.
 std::pair<DocPtr, std::string> document_or_file(const py::handle& target) {
     if (py::isinstance<DocState>(target)) {
         DocPtr state = target.cast<DocPtr>();
-        return {state, stem_of(state->document.source_name)};
+        // The name it was read under (a path, or "<bytes>"), as `castkit convert` names them.
+        return {state, file_stem(fs::path(state->document.source_name))};
     }
     const fs::path path = target.cast<fs::path>();
-    return {open_path(path, std::nullopt), stem_of(path.string())};
+    return {open_path(path, std::nullopt), file_stem(path)};
 }
 
 DocPtr merge_documents(const py::handle& model, const py::args& animations,

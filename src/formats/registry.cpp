@@ -15,19 +15,38 @@ const std::vector<FormatInfo>& all_formats() {
     return all;
 }
 
-const FormatInfo* format_for_path(const std::filesystem::path& path) {
+namespace {
+
+struct ExtensionMatch {
+    const FormatInfo* format = nullptr;
+    std::size_t length = 0;  // of the matched extension in the file name
+};
+
+// The format whose extension the file name ends with, the longest extension winning
+// (".dmf.json" over ".json"); case-insensitive. O(formats × extensions).
+ExtensionMatch match_extension(const std::filesystem::path& path) {
     std::string name = platform::utf8_of(path.filename());
     std::transform(name.begin(), name.end(), name.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    const FormatInfo* best = nullptr;
-    std::size_t best_length = 0;
+    ExtensionMatch best;
     for (const FormatInfo& format : all_formats())
         for (std::string_view ext : format.extensions)
-            if (name.size() > ext.size() && name.ends_with(ext) && ext.size() > best_length) {
-                best = &format;
-                best_length = ext.size();
-            }
+            if (name.size() > ext.size() && name.ends_with(ext) && ext.size() > best.length)
+                best = {&format, ext.size()};
     return best;
+}
+
+}  // namespace
+
+const FormatInfo* format_for_path(const std::filesystem::path& path) {
+    return match_extension(path).format;
+}
+
+std::string file_stem(const std::filesystem::path& path) {
+    const std::string name = platform::utf8_of(path.filename());
+    const ExtensionMatch match = match_extension(path);
+    if (match.format == nullptr) return platform::utf8_of(path.stem());
+    return name.substr(0, name.size() - match.length);
 }
 
 const FormatInfo* format_by_name(std::string_view name) {

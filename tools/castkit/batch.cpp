@@ -60,23 +60,6 @@ struct Task {
     bool done = false;
 };
 
-std::string lower(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
-
-// The extension of `path` that its format matched (".dmf.json" rather than ".json").
-std::size_t matched_extension_length(const fs::path& path) {
-    const FormatInfo* format = format_for_path(path);
-    if (format == nullptr) return platform::utf8_of(path.extension()).size();
-    const std::string name = lower(platform::utf8_of(path.filename()));
-    std::size_t best = 0;
-    for (std::string_view ext : format->extensions)
-        if (name.ends_with(ext)) best = std::max(best, ext.size());
-    return best;
-}
-
 // `path` with '/' separators, as UTF-8 (the JSON report).
 std::string generic_utf8(const fs::path& path) {
     const std::u8string text = path.generic_u8string();
@@ -134,12 +117,10 @@ class Batch {
             Task task;
             task.input = input;
             task.bytes = file_bytes(input);
-            const std::string name = platform::utf8_of(input.filename());
             const fs::path relative = input.lexically_relative(options_.input_dir);
             task.output = options_.output_dir / relative.parent_path() /
-                          platform::path_from_utf8(
-                              name.substr(0, name.size() - matched_extension_length(input)) +
-                              std::string(to_.extensions.front()));
+                          platform::path_from_utf8(file_stem(input) +
+                                                   std::string(to_.extensions.front()));
             ++uses[task.output];
             tasks_.push_back(std::move(task));
         }
@@ -279,7 +260,7 @@ class Batch {
                 task.errors.push_back(animation.error());
                 continue;
             }
-            sources.push_back({std::move(*animation), source_stem(path)});
+            sources.push_back({std::move(*animation), file_stem(path)});
         }
         Diagnostics diagnostics;
         formats::merge(document, std::move(sources), diagnostics);
@@ -373,11 +354,6 @@ Expected<std::vector<fs::path>> readable_files(const fs::path& dir, bool recursi
     if (error) return make_error(platform::os_error(dir, "cannot list the folder", error.value()));
     std::sort(files.begin(), files.end());
     return files;
-}
-
-std::string source_stem(const fs::path& path) {
-    const std::string name = platform::utf8_of(path.filename());
-    return name.substr(0, name.size() - matched_extension_length(path));
 }
 
 int run_batch(const BatchOptions& options) {

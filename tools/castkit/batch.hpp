@@ -29,7 +29,4 @@ int run_batch(const BatchOptions& options);
 Expected<std::vector<std::filesystem::path>> readable_files(const std::filesystem::path& dir,
                                                             bool recursive);
 
-// The file name without the extension of its format ("walk" for walk.dmf.json).
-std::string source_stem(const std::filesystem::path& path);
-
 }  // namespace castkit::cli

@@ -30,7 +30,7 @@ void merge_animations(cast::Document& document, const std::vector<std::string>& 
     std::vector<formats::AnimationSource> sources;
     for (const std::string& path : paths) {
         auto animation = load(path, options.from, options.format_options, exit_code);
-        if (animation) sources.push_back({std::move(animation->document), source_stem(path)});
+        if (animation) sources.push_back({std::move(animation->document), file_stem(path)});
     }
     Diagnostics diagnostics;
     formats::merge(document, std::move(sources), diagnostics);
