@@ -1,7 +1,7 @@
 # The two entry points a newcomer needs:
 #   make demo   set up, build, and run castkit on the bundled example files
 #   make test   set up, build, and run every test (plus, when CI=true, the sanitizer build and
-#               every fuzzer for FUZZ_SECONDS)
+#               every fuzzer for 60 s from libFuzzer seed 1)
 # and for releases:
 #   make windows   cross-build castkit.exe, the library, tests and examples for x86_64 Windows
 #   make dist      castkit-VERSION-linux-x86_64.tar.gz and -windows-x86_64.zip in $(BUILD)-dist
@@ -25,7 +25,7 @@ test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 ifeq ($(CI),true)
 	$(MAKE) test-sanitize
-	$(MAKE) fuzz FUZZ_SECONDS=60
+	$(MAKE) fuzz FUZZ_SECONDS=60 FUZZ_SEED=1
 endif
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the library and tests.
@@ -37,15 +37,18 @@ test-sanitize: setup
 
 # Every libFuzzer harness in fuzz/ (clang, ASan + UBSan) for FUZZ_SECONDS each, JOBS at a time,
 # after replaying fuzz/regressions/; fails on any crash, sanitizer report, broken invariant,
-# timeout or out-of-memory (docs/fuzzing.md). Statistics in $(BUILD)-fuzz/fuzz-stats.tsv.
+# timeout or out-of-memory (docs/fuzzing.md). Random seeds, unless FUZZ_SEED is set: then the
+# same inputs on every machine (the CI gate; check it with a longer FUZZ_SECONDS before pushing).
+# Statistics in $(BUILD)-fuzz/fuzz-stats.tsv.
 FUZZ_SECONDS ?= 60
+FUZZ_SEED ?=
 fuzz: setup
 	cmake -S . -B $(BUILD)-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_COMPILER=clang++ -DCASTKIT_FUZZ=ON -DCASTKIT_SANITIZE=address,undefined \
 	  -DCASTKIT_BUILD_TESTS=OFF -DCASTKIT_BUILD_TOOLS=OFF -DCASTKIT_BUILD_BENCH=OFF \
 	  -DCASTKIT_BUILD_EXAMPLES=OFF
 	cmake --build $(BUILD)-fuzz -j $(JOBS)
-	bash fuzz/run.sh $(BUILD)-fuzz $(FUZZ_SECONDS) $(JOBS)
+	bash fuzz/run.sh $(BUILD)-fuzz $(FUZZ_SECONDS) $(JOBS) $(FUZZ_SEED)
 
 # Windows x86_64 with Debian's mingw-w64 (cmake/mingw-w64-x86_64.cmake); static runtime.
 windows: setup

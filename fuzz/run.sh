@@ -7,11 +7,17 @@
 # an empty folder, so a file name inside an input (a .gltf's buffer) finds nothing on the disk.
 # Writes BUILD/fuzz-stats.tsv: per harness the executions, the seeds (files and bytes) and the
 # final working corpus (files and bytes).
-# Usage: fuzz/run.sh BUILD SECONDS [JOBS]
+# With SEED, every harness starts from libFuzzer seed SEED and an empty working corpus, so the
+# inputs it tries are the same on every machine with the same clang, in the same order: a run
+# that passed here for T seconds passes anywhere that gets no further in T seconds. Without it
+# the seeds are random and the working corpus is kept between runs (to explore).
+# Usage: fuzz/run.sh BUILD SECONDS [JOBS] [SEED]
 set -euo pipefail
-build=$(realpath "${1:?usage: run.sh BUILD SECONDS [JOBS]}")
-seconds=${2:?usage: run.sh BUILD SECONDS [JOBS]}
+usage='usage: run.sh BUILD SECONDS [JOBS] [SEED]'
+build=$(realpath "${1:?$usage}")
+seconds=${2:?$usage}
 jobs=${3:-2}
+seed=${4:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 logs=$build/fuzz-logs
 rm -rf "$logs"
@@ -25,6 +31,7 @@ run_one() {
   local flags=(-timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len=65536
                -artifact_prefix="$build/fuzz-artifacts/$name-")
   rm -rf "$work"
+  if [ -n "$seed" ]; then rm -rf "$corpus"; flags+=(-seed="$seed"); fi
   mkdir -p "$corpus" "$work" "$seeds"
   cd "$work"
   local regressions=("$root/fuzz/regressions/$name"/*)
@@ -39,10 +46,10 @@ run_one() {
   local runs; runs=$(awk '/stat::number_of_executed_units/ {print $2}' "$logs/$name.log")
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$runs" "$(ls "$seeds" | wc -l)" "$(bytes_in "$seeds")" \
     "$(ls "$corpus" | wc -l)" "$(bytes_in "$corpus")" >"$logs/$name.stats"
-  echo "ok   $name: $runs executions in ${seconds}s"
+  echo "ok   $name: $runs executions in ${seconds}s${seed:+ from seed $seed}"
 }
 export -f run_one bytes_in
-export root build seconds logs
+export root build seconds seed logs
 
 status=0
 ls "$build"/fuzz/*_fuzzer | xargs -P "$jobs" -I{} bash -c 'run_one {}' || status=1

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <castkit/anim/animation.hpp>
 #include <castkit/anim/jobs.hpp>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -144,15 +145,15 @@ bool Exporter::export_bone_channels(const anim::Animation& animation, const Expo
     auto sample = [&]() {
         samples += static_cast<std::uint64_t>(frames.size()) * per_frame;
         if (samples > options.max_samples) {
-            failure = Diagnostic{.severity = Severity::Error,
-                                 .file = file,
-                                 .path = path,
-                                 .rule = "gltf.export",
-                                 .message = fmt::format(
-                                     "sampling the animations needs {} samples (frames x (bones "
-                                     "+ curves)), more than the limit of {} "
-                                     "(gltf::ExportOptions::max_samples)",
-                                     samples, options.max_samples)};
+            failure = Diagnostic{
+                .severity = Severity::Error,
+                .file = file,
+                .path = path,
+                .rule = "gltf.export",
+                .message = fmt::format("sampling the animations needs {} samples (frames x (bones "
+                                       "+ curves)), more than the limit of {} "
+                                       "(gltf::ExportOptions::max_samples)",
+                                       samples, options.max_samples)};
             return false;
         }
         poses.assign(frames.size() * bones, anim::Transform{});
@@ -365,7 +366,8 @@ bool Exporter::export_visibility(const anim::Animation& animation, const anim::S
     return true;
 }
 
-void Exporter::export_animation(const cast::ConstAnimation& cast_animation, const std::string& path) {
+void Exporter::export_animation(const cast::ConstAnimation& cast_animation,
+                                const std::string& path) {
     // Every Model whose bones the curves name; a skeleton of its own when none does.
     std::vector<std::size_t> targets;
     for (std::size_t m = 0; m < models.size(); ++m)
@@ -422,6 +424,17 @@ void Exporter::export_animation(const cast::ConstAnimation& cast_animation, cons
             warn(path, fmt::format("animation not exported: {}", built.error().message));
             return;
         }
+        // glTF times are float seconds: past 2^23 frames their rounding moves a key by half a
+        // frame or more, so the keys would neither keep their frames nor stay in order.
+        constexpr float kLastExactFrame = 0x1p23f;
+        const float furthest =
+            std::max(std::abs(built->start_frame()), std::abs(built->end_frame()));
+        if (furthest > kLastExactFrame) {
+            warn(path, fmt::format("animation not exported: its keys reach frame {}, and glTF's "
+                                   "float seconds keep whole frames only up to frame {}",
+                                   furthest, kLastExactFrame));
+            return;
+        }
         framerate = built->framerate();
         if (!targets.empty() &&
             !export_bone_channels(*built, models[targets[t]], add_channel, path))
@@ -440,7 +453,8 @@ void Exporter::export_animation(const cast::ConstAnimation& cast_animation, cons
     for (const anim::BoundCurve& curve : animation.curves())
         if (curve.channel == anim::Channel::BlendShape) {
             const anim::TrackRange range = animation.scalar_tracks()[curve.track];
-            weight_frames.insert(weight_frames.end(), animation.scalar_frames().begin() + range.first,
+            weight_frames.insert(weight_frames.end(),
+                                 animation.scalar_frames().begin() + range.first,
                                  animation.scalar_frames().begin() + range.first + range.count);
         }
     sort_unique(weight_frames);
@@ -470,9 +484,10 @@ void Exporter::export_animation(const cast::ConstAnimation& cast_animation, cons
                 for (const std::string& name : mesh.target_names) {
                     auto it = std::find(animation.blend_shapes().begin(),
                                         animation.blend_shapes().end(), name);
-                    slot_of.push_back(it == animation.blend_shapes().end()
-                                          ? -1
-                                          : static_cast<int>(it - animation.blend_shapes().begin()));
+                    slot_of.push_back(
+                        it == animation.blend_shapes().end()
+                            ? -1
+                            : static_cast<int>(it - animation.blend_shapes().begin()));
                     if (slot_of.back() >= 0) used_shapes.insert(name);
                     any |= slot_of.back() >= 0;
                 }
