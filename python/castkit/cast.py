@@ -57,8 +57,10 @@ class CastValues(np.ndarray):
     """A numeric property's values: a flat numpy array (read-only when it views a loaded file).
 
     Behaves as cast.py's tuple where callers depend on it: one element (index or iteration) is
-    a Python int or float, and truth means "not empty". Slices and arithmetic stay numpy
-    arrays, and the buffer protocol hands the memory to `foreach_set` without a copy.
+    a Python int or float, truth means "not empty", and `+` with a tuple or list concatenates
+    (the Maya plug-in pads each position slice with `+ (1.0,)`). Slices stay numpy arrays,
+    arithmetic with numbers and arrays is numpy's, and the buffer protocol hands the memory to
+    `foreach_set` without a copy.
     """
 
     def __bool__(self):
@@ -67,6 +69,18 @@ class CastValues(np.ndarray):
     def __getitem__(self, key):
         item = np.ndarray.__getitem__(self, key)
         return item.item() if isinstance(item, np.generic) else item
+
+    # cast.py's values are tuples, so `values + (w,)` means concatenation there; numpy would
+    # add w to every element (or fail to broadcast an empty tuple).
+    def __add__(self, other):
+        if isinstance(other, (tuple, list)):
+            return type(other)(self.tolist()) + other
+        return np.ndarray.__add__(self, other)
+
+    def __radd__(self, other):
+        if isinstance(other, (tuple, list)):
+            return other + type(other)(self.tolist())
+        return np.ndarray.__radd__(self, other)
 
 
 class CastProperty_t:
