@@ -7,10 +7,12 @@
 # an empty folder, so a file name inside an input (a .gltf's buffer) finds nothing on the disk.
 # Writes BUILD/fuzz-stats.tsv: per harness the executions, the seeds (files and bytes) and the
 # final working corpus (files and bytes).
-# With SEED, every harness starts from libFuzzer seed SEED and an empty working corpus, so the
-# inputs it tries are the same on every machine with the same clang, in the same order: a run
-# that passed here for T seconds passes anywhere that gets no further in T seconds. Without it
-# the seeds are random and the working corpus is kept between runs (to explore).
+# With SEED, every harness starts from libFuzzer seed SEED and an empty working corpus, never
+# rereads the corpus folder (-reload=0: when it does depends on the clock) and runs without
+# address-space randomisation (setarch -R: compared pointers steer libFuzzer's mutations), so
+# the inputs it tries are the same on every machine with the same clang, in the same order: a
+# run that passed here for T seconds passes anywhere that gets no further in T seconds.
+# Without it the seeds are random and the working corpus is kept between runs (to explore).
 # Usage: fuzz/run.sh BUILD SECONDS [JOBS] [SEED]
 set -euo pipefail
 usage='usage: run.sh BUILD SECONDS [JOBS] [SEED]'
@@ -19,6 +21,12 @@ seconds=${2:?$usage}
 jobs=${3:-2}
 seed=${4:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
+fixed=()
+if [ -n "$seed" ]; then
+  if setarch "$(uname -m)" -R true 2>/dev/null; then fixed=(setarch "$(uname -m)" -R)
+  else echo "run.sh: setarch -R is refused here; with address randomisation on, seed $seed" \
+    "does not give the same inputs as on other machines"; fi
+fi
 logs=$build/fuzz-logs
 rm -rf "$logs"
 mkdir -p "$logs" "$build/fuzz-corpus" "$build/fuzz-artifacts"
@@ -31,7 +39,7 @@ run_one() {
   local flags=(-timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len=65536
                -artifact_prefix="$build/fuzz-artifacts/$name-")
   rm -rf "$work"
-  if [ -n "$seed" ]; then rm -rf "$corpus"; flags+=(-seed="$seed"); fi
+  if [ -n "$seed" ]; then rm -rf "$corpus"; flags+=(-seed="$seed" -reload=0); fi
   mkdir -p "$corpus" "$work" "$seeds"
   cd "$work"
   local regressions=("$root/fuzz/regressions/$name"/*)
@@ -39,7 +47,7 @@ run_one() {
     "$binary" "${flags[@]}" "${regressions[@]}" >"$logs/$name.regressions" 2>&1 ||
       { echo "FAIL $name: a stored regression input fails again"; tail -30 "$logs/$name.regressions"; return 1; }
   fi
-  if ! "$binary" "${flags[@]}" -max_total_time="$seconds" -print_final_stats=1 \
+  if ! ${fixed_words} "$binary" "${flags[@]}" -max_total_time="$seconds" -print_final_stats=1 \
       "$corpus" "$seeds" >"$logs/$name.log" 2>&1; then
     echo "FAIL $name (log: $logs/$name.log)"; tail -40 "$logs/$name.log"; return 1
   fi
@@ -50,6 +58,7 @@ run_one() {
 }
 export -f run_one bytes_in
 export root build seconds seed logs
+export fixed_words="${fixed[*]}"  # arrays do not reach xargs' shells; these words have no spaces
 
 status=0
 ls "$build"/fuzz/*_fuzzer | xargs -P "$jobs" -I{} bash -c 'run_one {}' || status=1

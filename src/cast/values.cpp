@@ -59,6 +59,9 @@ std::vector<std::uint32_t> IndexView::to_vector() const {
 }
 
 Property make_string(std::string name, std::string_view value) {
+    // A NUL inside would end the string for every reader and leave the rest of the payload to
+    // be misread as further strings: keep what a reader would see.
+    value = value.substr(0, value.find('\0'));
     std::vector<std::byte> bytes(value.size() + 1);
     std::memcpy(bytes.data(), value.data(), value.size());
     return Property(PropertyType::String, std::move(name), 1, std::move(bytes));

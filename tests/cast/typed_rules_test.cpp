@@ -276,6 +276,19 @@ TEST(TypedApi, EmptyArraysAreWrittenAndReadBack) {
     EXPECT_EQ(again.face_count(), 0u);
 }
 
+// A NUL inside a name (a K3D or glTF string may hold one) used to be written whole: readers
+// stopped at it and misread the rest as the next property. The name now ends at the NUL.
+TEST(TypedApi, StringsEndAtTheirFirstNul) {
+    Document document;
+    Material material = document.add_root().add_model().add_material();
+    material.set_name(std::string_view("l\x14\0f", 4));
+    material.set_type("pbr");
+    Document copy = reread(document);
+    const Material again = copy.models().at(0).materials().at(0);
+    EXPECT_EQ(again.name(), std::optional<std::string_view>("l\x14"));
+    EXPECT_EQ(again.type(), std::optional<std::string_view>("pbr"));
+}
+
 // A type mismatch reads as absent rather than as garbage.
 TEST(TypedApi, GettersIgnorePropertiesOfTheWrongType) {
     Document document;

@@ -166,6 +166,13 @@ def test_every_property_type_is_settable_and_reads_back():
     assert back.property("ss").count == 3
     assert back.properties == ["b", "h", "i", "l", "f", "d", "v2", "v3", "v4", "s", "ss"]
     assert node.remove_property("b") == 1 and "b" not in node
+    # NULs separate the strings of an `s` property: one inside a string is refused, by the
+    # generic and the typed setters alike, and nothing changes.
+    with pytest.raises(ValueError, match="NUL"):
+        node.set_property("s", "s", ["a\0b"])
+    with pytest.raises(ValueError, match="NUL"):
+        node.set_name("l\x14\0f")
+    assert castkit.read(doc.to_bytes()).models[0]["s"] == ["text"]
 
 
 def test_bad_values_are_refused_before_anything_changes():

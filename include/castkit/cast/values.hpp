@@ -97,6 +97,7 @@ class IndexView {
 };
 
 // Builders: each returns a property owning a copy of the values.
+// A Cast string ends at its first NUL, so a value holding one keeps only what comes before it.
 Property make_string(std::string name, std::string_view value);
 Property make_integer(std::string name, PropertyType type, std::uint64_t value);
 Property make_bool(std::string name, bool value);
