@@ -1,0 +1,189 @@
+// The viewer's scene: files read through the format registry, merged, exported as glb, and
+// described as JSON (session.hpp).
+#include "session.hpp"
+
+#include <castkit/cast/dump.hpp>
+#include <castkit/cast/nodes.hpp>
+#include <castkit/cast/validate.hpp>
+#include <castkit/formats.hpp>
+#include <castkit/formats/merge.hpp>
+#include <castkit/gltf/gltf.hpp>
+#include <nlohmann/json.hpp>
+#include <algorithm>
+
+namespace castkit::viewer {
+
+struct Session::Scene {
+    cast::Document document;
+    Diagnostics warnings;  // what merging and reading said
+};
+
+namespace {
+
+using nlohmann::json;
+
+Expected<cast::Document> read(const std::string& name, const cast::SharedBytes& bytes,
+                              const std::filesystem::path& base, Diagnostics& warnings) {
+    const FormatInfo* format = format_for_path(name);
+    if (format == nullptr)
+        return make_error(Diagnostic{Severity::Error, name, Diagnostic::kNoOffset, "/",
+                                     "viewer.format",
+                                     "castkit cannot tell this file's format from its name"});
+    ReadContext context{.name = name, .base = base};
+    auto document = formats::read(*format, bytes, context);
+    warnings.insert(warnings.end(), context.warnings.begin(), context.warnings.end());
+    return document;
+}
+
+json diagnostic_json(const Diagnostic& d) {
+    return {{"file", d.file},
+            {"severity", severity_name(d.severity)},
+            {"id", d.rule},
+            {"offset", d.offset == Diagnostic::kNoOffset ? json(nullptr) : json(d.offset)},
+            {"path", d.path},
+            {"message", d.message},
+            {"text", d.to_string()}};
+}
+
+// The last frame any curve or notification of `animation` keys (0 without keys).
+std::uint32_t last_frame(const cast::ConstAnimation& animation) {
+    std::uint32_t last = 0;
+    for (const cast::ConstCurve& curve : animation.curves()) {
+        const cast::IndexView frames = curve.key_frames();
+        if (!frames.empty()) last = std::max(last, frames[frames.size() - 1]);
+    }
+    for (const cast::ConstNotificationTrack& track : animation.notification_tracks()) {
+        const cast::IndexView frames = track.key_frames();
+        for (std::size_t i = 0; i < frames.size(); ++i) last = std::max(last, frames[i]);
+    }
+    return last;
+}
+
+json animation_json(const cast::ConstAnimation& animation) {
+    json notifications = json::array();
+    for (const cast::ConstNotificationTrack& track : animation.notification_tracks())
+        notifications.push_back({{"name", track.name().value_or("")},
+                                 {"frames", track.key_frames().to_vector()}});
+    return {{"name", animation.name().value_or("animation")},
+            {"framerate", animation.framerate().value_or(30.0f)},
+            {"frames", last_frame(animation)},
+            {"looping", animation.looping()},
+            {"curves", animation.curves().size()},
+            {"notifications", std::move(notifications)}};
+}
+
+void describe_model(const cast::Document& document, json& out) {
+    json bones = json::array(), shapes = json::array();
+    std::size_t meshes = 0, models = 0;
+    for (const cast::ConstModel& model : document.models()) {
+        ++models;
+        meshes += model.meshes().size();
+        if (const cast::ConstSkeleton skeleton = model.skeleton())
+            for (const cast::ConstBone& bone : skeleton.bones())
+                bones.push_back(
+                    {{"name", bone.name().value_or("")}, {"parent", bone.parent_index()}});
+        for (const cast::ConstBlendShape& shape : model.blend_shapes())
+            shapes.push_back(shape.name().value_or(""));
+    }
+    out["bones"] = std::move(bones);
+    out["blend_shapes"] = std::move(shapes);
+    out["meshes"] = meshes;
+    out["models"] = models;
+}
+
+}  // namespace
+
+Expected<void> Session::add(std::string name, cast::SharedBytes bytes,
+                            std::filesystem::path base) {
+    Diagnostics warnings;
+    auto document = read(name, bytes, base, warnings);
+    if (!document) return make_error(document.error());
+    File file;
+    file.name = name;
+    file.format = format_for_path(name)->name;
+    file.bytes = bytes.detached();
+    file.base = std::move(base);
+    file.model = !document->models().empty();
+    if (!file.model && document->animations().empty())
+        return make_error(Diagnostic{Severity::Error, name, Diagnostic::kNoOffset, "/",
+                                     "viewer.empty", "the file holds no model and no animation"});
+    file.info = cast::info_text(*document, bytes.size(), file.format);
+    Diagnostics findings = warnings;
+    const Diagnostics checked = cast::validate(*document);
+    findings.insert(findings.end(), checked.begin(), checked.end());
+    json diagnostics = json::array();
+    for (const Diagnostic& d : findings) diagnostics.push_back(diagnostic_json(d));
+    file.diagnostics_json = diagnostics.dump();
+    files_.push_back(std::move(file));
+    return {};
+}
+
+void Session::clear() { files_.clear(); }
+
+// The last model file read afresh, every later-or-earlier animation-only file merged onto it.
+Expected<Session::Scene> Session::build() const {
+    const auto model = std::find_if(files_.rbegin(), files_.rend(),
+                                    [](const File& f) { return f.model; });
+    if (model == files_.rend())
+        return make_error(Diagnostic{Severity::Error, "", Diagnostic::kNoOffset, "/",
+                                     "viewer.no-model",
+                                     "no model to show: add a model file for these animations"});
+    Scene scene;
+    auto document = read(model->name, model->bytes, model->base, scene.warnings);
+    if (!document) return make_error(document.error());
+    scene.document = std::move(*document);
+    std::vector<formats::AnimationSource> animations;
+    for (const File& file : files_) {
+        if (file.model) continue;
+        auto animation = read(file.name, file.bytes, file.base, scene.warnings);
+        if (animation) animations.push_back({std::move(*animation), file_stem(file.name)});
+    }
+    if (!animations.empty()) formats::merge(scene.document, std::move(animations), scene.warnings);
+    return scene;
+}
+
+std::string Session::scene_json() const {
+    json out;
+    json files = json::array(), diagnostics = json::array();
+    for (const File& file : files_) {
+        files.push_back({{"name", file.name},
+                         {"format", file.format},
+                         {"bytes", file.bytes.size()},
+                         {"role", file.model ? "model" : "animation"},
+                         {"info", file.info}});
+        for (json& d : json::parse(file.diagnostics_json)) diagnostics.push_back(std::move(d));
+    }
+    out["files"] = std::move(files);
+    out["diagnostics"] = std::move(diagnostics);
+    json animations = json::array(), warnings = json::array();
+    auto scene = build();
+    if (scene) {
+        for (const cast::ConstAnimation& animation : std::as_const(scene->document).animations())
+            animations.push_back(animation_json(animation));
+        describe_model(scene->document, out);
+        for (const Diagnostic& d : scene->warnings) warnings.push_back(d.to_string());
+    } else {
+        describe_model(cast::Document{}, out);
+        if (!files_.empty()) warnings.push_back(scene.error().to_string());
+    }
+    out["animations"] = std::move(animations);
+    out["warnings"] = std::move(warnings);
+    return out.dump();
+}
+
+Expected<std::vector<std::byte>> Session::glb() const {
+    auto scene = build();
+    if (!scene) return make_error(scene.error());
+    BufferSink sink;
+    WriteContext context{.name = "scene.glb"};
+    const auto model = std::find_if(files_.rbegin(), files_.rend(),
+                                    [](const File& f) { return f.model; });
+    context.base = model->base;
+    gltf::ExportOptions options;
+    options.textures = TextureMode::Embed;
+    auto written = gltf::write(scene->document, sink, context, options);
+    if (!written) return make_error(written.error());
+    return std::move(sink.bytes);
+}
+
+}  // namespace castkit::viewer

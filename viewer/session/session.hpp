@@ -1,0 +1,60 @@
+// What the viewer shows, computed by castkit: a set of files (a model and its animations,
+// merged as `castkit convert MODEL ANIM... -o OUT` merges them) turned into one glb for
+// three.js and one JSON description for the page's panels. The same code serves `castkit view`
+// (over HTTP) and the WebAssembly page (in the browser), so both show the same thing. It uses
+// castkit's public API only.
+#pragma once
+
+#include <castkit/cast/node.hpp>
+#include <castkit/expected.hpp>
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace castkit::viewer {
+
+class Session {
+  public:
+    // Adds a file. `name` is its file name (its extension picks the format); `base` is the
+    // folder where the files it names (textures) are looked up. A file that cannot be read is
+    // an error and changes nothing. A file with models replaces the shown model; a file with
+    // only animations is merged onto it. O(file size).
+    Expected<void> add(std::string name, cast::SharedBytes bytes, std::filesystem::path base);
+
+    // Forgets every file.
+    void clear();
+
+    // The page's description of the shown scene, as JSON:
+    // {"files":[{"name","format","bytes","role":"model"|"animation","info":TEXT}],
+    //  "diagnostics":[{"file","severity","id","offset","path","message","text"}],
+    //  "animations":[{"name","framerate","frames","looping","curves",
+    //                 "notifications":[{"name","frames":[…]}]}],
+    //  "bones":[{"name","parent"}], "blend_shapes":[NAME], "meshes":N, "models":N,
+    //  "warnings":[TEXT]}
+    // "info" is what `castkit info` prints for the file; "diagnostics" what `castkit validate`
+    // reports for it. Animations are listed in the order the glb holds them.
+    // O(files + nodes + keys).
+    std::string scene_json() const;
+
+    // The shown scene as a binary glTF (castkit's glTF exporter, textures embedded), or an
+    // error when there is nothing to show or the export fails. O(scene size).
+    Expected<std::vector<std::byte>> glb() const;
+
+  private:
+    struct File {
+        std::string name;
+        std::string format;
+        cast::SharedBytes bytes;
+        std::filesystem::path base;
+        bool model = false;
+        std::string info;
+        std::string diagnostics_json;
+    };
+    struct Scene;
+    Expected<Scene> build() const;
+
+    std::vector<File> files_;
+};
+
+}  // namespace castkit::viewer
