@@ -264,33 +264,49 @@ TEST_F(GltfFidelity, ResamplingIsCappedOverAllChannels) {
 }
 
 // Issue 19 E1: one key at frame 100,000,000 made export sample every frame (19 s, 4.7 GB), and
-// a key at frame 4294967295 overflowed a float to u32 conversion.
+// a key at frame 4294967295 overflowed a float to u32 conversion. Keys far apart export as the
+// two keys they are; past frame 2^23 glTF's float seconds cannot keep whole frames, so such an
+// animation is left out with a warning that says why (the export fuzzer's finding).
 TEST_F(GltfFidelity, FarKeysExportAtTheirFramesOnly) {
-    for (std::uint32_t far : {100000000u, 4294967295u}) {
+    {
         AnimScene scene;
         scene.bone("root");
-        scene.curve("root", "tx", {0, far}, {0.0f, 1.0f});
-        const auto start = std::chrono::steady_clock::now();
+        scene.curve("root", "tx", {0, 8000000u}, {0.0f, 1.0f});
         nlohmann::json json = export_json(scene.document);
-        EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
         ASSERT_EQ(json["animations"].size(), 1u);
         EXPECT_EQ(
             json["accessors"][json["animations"][0]["samplers"][0]["input"].get<int>()]["count"],
             2);
     }
+    for (std::uint32_t far : {100000000u, 4294967295u}) {
+        AnimScene scene;
+        scene.bone("root");
+        scene.curve("root", "tx", {0, far}, {0.0f, 1.0f});
+        const auto start = std::chrono::steady_clock::now();
+        Diagnostics export_warnings;
+        ASSERT_TRUE(gltf::write(scene.document, dir / "far.glb", {}, export_warnings).has_value());
+        EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+        ASSERT_EQ(export_warnings.size(), 1u);
+        EXPECT_NE(export_warnings[0].message.find("animation not exported"), std::string::npos)
+            << export_warnings[0].message;
+        EXPECT_NE(export_warnings[0].message.find("8388608"), std::string::npos)
+            << export_warnings[0].message;
+    }
     // A channel that must be baked at every frame over that range is refused, naming the limit.
     AnimScene scene;
     scene.bone("root");
-    scene.curve("root", "sx", {0, 100000000u}, {1.0f, 2.0f}, "additive");
+    scene.curve("root", "sx", {0, 8000000u}, {1.0f, 2.0f}, "additive");
     Diagnostics export_warnings;
-    auto written = gltf::write(scene.document, dir / "far.glb", {}, export_warnings);
+    auto written = gltf::write(scene.document, dir / "far.glb",
+                               gltf::ExportOptions{.max_samples = 1000000}, export_warnings);
     ASSERT_FALSE(written.has_value());
     EXPECT_NE(written.error().message.find("max_samples"), std::string::npos);
 }
 
 // Visibility is sampled at every frame of its key range and kept per vb name: twenty vb curves
 // keyed at frames 0 and 60,000,000 took 38 s and 5.2 GB (found while fixing the export
-// fuzzer's findings); each frame now counts its bones, curves and vb names against the limit.
+// fuzzer's findings); each frame now counts its bones, curves and vb names against the limit
+// (8,000,000 frames here: beyond 2^23 the animation is not exported at all).
 TEST_F(GltfFidelity, FarVisibilityKeysAreRefusedNotAllocated) {
     AnimScene scene;
     scene.bone("root");
@@ -300,7 +316,7 @@ TEST_F(GltfFidelity, FarVisibilityKeysAreRefusedNotAllocated) {
         mesh.set_name(name);
         mesh.set_positions(std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}});
         mesh.set_faces(std::vector<std::uint32_t>{0, 1, 2});
-        scene.curve(name, "vb", {0, 60000000u}, {0.0f, 0.0f})
+        scene.curve(name, "vb", {0, 8000000u}, {0.0f, 0.0f})
             .set_integer_values(std::vector<std::uint32_t>{1, 0});
     }
     const auto start = std::chrono::steady_clock::now();
