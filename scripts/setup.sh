@@ -13,6 +13,8 @@ packages=(
   pybind11-dev python3-dev python3-pytest python3-pip python3-setuptools python3-venv
   libtinygltf-dev libdraco-dev libmeshoptimizer-dev libsimdjson-dev
   libstb-dev libsquish-dev
+  # `castkit view` serves the viewer page with cpp-httplib; its tests drive Debian's Chromium.
+  libcpp-httplib-dev chromium
   clang libclang-rt-14-dev
   # Blender's own glTF importer opens the files castkit writes (tests/blender).
   blender

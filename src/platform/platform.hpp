@@ -57,6 +57,9 @@ Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::
 Expected<void> write_stdout(std::span<const std::byte> data);
 // True when standard output is a terminal (progress lines are drawn only there).
 bool stdout_is_terminal();
+// Asks the desktop to open `url` in the default browser (xdg-open, open, ShellExecute) without
+// waiting for it. False when no opener could be started.
+bool open_in_browser(const std::string& url);
 // Reads all of standard input (binary mode on Windows).
 Expected<std::vector<std::byte>> read_stdin();
 

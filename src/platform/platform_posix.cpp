@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -243,8 +244,7 @@ void release_pages(std::span<const std::byte> bytes) {
     const auto begin = reinterpret_cast<std::uintptr_t>(bytes.data());
     const std::uintptr_t first = (begin + page - 1) / page * page;
     const std::uintptr_t last = (begin + bytes.size()) / page * page;
-    if (first < last)
-        ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+    if (first < last) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
 Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::path& path,
@@ -271,5 +271,26 @@ Expected<void> write_stdout(std::span<const std::byte> data) {
 Expected<std::vector<std::byte>> read_stdin() { return read_all(STDIN_FILENO, "<stdin>"); }
 
 bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }
+
+bool open_in_browser(const std::string& url) {
+#ifdef __APPLE__
+    const char* opener = "open";
+#else
+    const char* opener = "xdg-open";
+#endif
+    // A child of a child, so the opener (and the browser it may start) is never our zombie.
+    const pid_t child = ::fork();
+    if (child < 0) return false;
+    if (child == 0) {
+        if (::fork() == 0) {
+            ::execlp(opener, opener, url.c_str(), static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        ::_exit(0);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
 
 }  // namespace castkit::platform

@@ -135,8 +135,7 @@ const std::byte* end_of_view_holding(const std::byte* last) {
     MEMORY_BASIC_INFORMATION region{};
     if (VirtualQuery(last, &region, sizeof region) == 0) return nullptr;
     constexpr DWORD kReadable = PAGE_READONLY | PAGE_READWRITE | PAGE_WRITECOPY |
-                                PAGE_EXECUTE_READ | PAGE_EXECUTE_READWRITE |
-                                PAGE_EXECUTE_WRITECOPY;
+                                PAGE_EXECUTE_READ | PAGE_EXECUTE_READWRITE | PAGE_EXECUTE_WRITECOPY;
     if (region.Type != MEM_MAPPED || region.State != MEM_COMMIT ||
         (region.Protect & kReadable) == 0 || (region.Protect & PAGE_GUARD) != 0)
         return nullptr;
@@ -211,5 +210,12 @@ Expected<std::vector<std::byte>> read_stdin() {
 }
 
 bool stdout_is_terminal() { return _isatty(_fileno(stdout)) != 0; }
+
+bool open_in_browser(const std::string& url) {
+    const std::wstring wide = path_from_utf8(url).wstring();
+    const auto result = reinterpret_cast<INT_PTR>(
+        ShellExecuteW(nullptr, L"open", wide.c_str(), nullptr, nullptr, SW_SHOWNORMAL));
+    return result > 32;  // ShellExecute's documented success threshold
+}
 
 }  // namespace castkit::platform

@@ -19,6 +19,8 @@ void register_cast_commands(CLI::App& app, int& exit_code);
 void register_validate_commands(CLI::App& app, int& exit_code);
 void register_anim_commands(CLI::App& app, int& exit_code);
 void register_convert_command(CLI::App& app, int& exit_code);
+// `castkit view`, in builds with the viewer (CASTKIT_VIEWER).
+void register_view_command(CLI::App& app, int& exit_code);
 
 // Raises `exit_code` to `code`: a usage error outranks invalid input, which outranks success.
 inline void fail(int& exit_code, ExitCode code) {

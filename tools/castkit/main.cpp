@@ -48,6 +48,9 @@ int main(int argc, char** argv) {
     castkit::cli::register_validate_commands(app, exit_code);
     castkit::cli::register_anim_commands(app, exit_code);
     castkit::cli::register_convert_command(app, exit_code);
+#ifdef CASTKIT_HAVE_VIEWER
+    castkit::cli::register_view_command(app, exit_code);
+#endif
     try {
         // UTF-8 arguments on every system (file names outside the Windows code page).
         std::vector<std::string> arguments = castkit::platform::utf8_arguments(argc, argv);

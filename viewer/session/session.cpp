@@ -2,6 +2,7 @@
 // described as JSON (session.hpp).
 #include "session.hpp"
 
+#include <algorithm>
 #include <castkit/cast/dump.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/cast/validate.hpp>
@@ -9,7 +10,6 @@
 #include <castkit/formats/merge.hpp>
 #include <castkit/gltf/gltf.hpp>
 #include <nlohmann/json.hpp>
-#include <algorithm>
 
 namespace castkit::viewer {
 
@@ -33,6 +33,14 @@ Expected<cast::Document> read(const std::string& name, const cast::SharedBytes& 
     auto document = formats::read(*format, bytes, context);
     warnings.insert(warnings.end(), context.warnings.begin(), context.warnings.end());
     return document;
+}
+
+// Models, or Instances of other files (a scene): what a file needs to be shown as the model.
+bool has_scene_content(const cast::Document& document) {
+    if (!document.models().empty()) return true;
+    for (const cast::ConstRoot& root : document.root_nodes())
+        if (!root.instances().empty()) return true;
+    return false;
 }
 
 json diagnostic_json(const Diagnostic& d) {
@@ -62,8 +70,8 @@ std::uint32_t last_frame(const cast::ConstAnimation& animation) {
 json animation_json(const cast::ConstAnimation& animation) {
     json notifications = json::array();
     for (const cast::ConstNotificationTrack& track : animation.notification_tracks())
-        notifications.push_back({{"name", track.name().value_or("")},
-                                 {"frames", track.key_frames().to_vector()}});
+        notifications.push_back(
+            {{"name", track.name().value_or("")}, {"frames", track.key_frames().to_vector()}});
     return {{"name", animation.name().value_or("animation")},
             {"framerate", animation.framerate().value_or(30.0f)},
             {"frames", last_frame(animation)},
@@ -93,20 +101,26 @@ void describe_model(const cast::Document& document, json& out) {
 
 }  // namespace
 
-Expected<void> Session::add(std::string name, cast::SharedBytes bytes,
-                            std::filesystem::path base) {
+Expected<void> Session::add(std::string name, cast::SharedBytes bytes, std::filesystem::path base) {
     Diagnostics warnings;
     auto document = read(name, bytes, base, warnings);
-    if (!document) return make_error(document.error());
+    if (!document) {
+        record_error(document.error().to_string());
+        return make_error(document.error());
+    }
     File file;
     file.name = name;
     file.format = format_for_path(name)->name;
     file.bytes = bytes.detached();
     file.base = std::move(base);
-    file.model = !document->models().empty();
-    if (!file.model && document->animations().empty())
-        return make_error(Diagnostic{Severity::Error, name, Diagnostic::kNoOffset, "/",
-                                     "viewer.empty", "the file holds no model and no animation"});
+    file.model = has_scene_content(std::as_const(*document));
+    if (!file.model && document->animations().empty()) {
+        const Diagnostic empty{Severity::Error,       name,
+                               Diagnostic::kNoOffset, "/",
+                               "viewer.empty",        "the file holds no model and no animation"};
+        record_error(empty.to_string());
+        return make_error(empty);
+    }
     file.info = cast::info_text(*document, bytes.size(), file.format);
     Diagnostics findings = warnings;
     const Diagnostics checked = cast::validate(*document);
@@ -118,20 +132,31 @@ Expected<void> Session::add(std::string name, cast::SharedBytes bytes,
     return {};
 }
 
-void Session::clear() { files_.clear(); }
+void Session::clear() {
+    files_.clear();
+    export_warnings_.clear();
+    errors_.clear();
+}
 
-// The last model file read afresh, every later-or-earlier animation-only file merged onto it.
+// The file whose document is shown: the last one with models, else (animations only) the last.
+const Session::File* Session::shown() const {
+    if (files_.empty()) return nullptr;
+    const auto model =
+        std::find_if(files_.rbegin(), files_.rend(), [](const File& f) { return f.model; });
+    return model != files_.rend() ? &*model : &files_.back();
+}
+
+// The shown file read afresh, every animation-only file merged onto it when it is a model.
 Expected<Session::Scene> Session::build() const {
-    const auto model = std::find_if(files_.rbegin(), files_.rend(),
-                                    [](const File& f) { return f.model; });
-    if (model == files_.rend())
+    const File* base = shown();
+    if (base == nullptr)
         return make_error(Diagnostic{Severity::Error, "", Diagnostic::kNoOffset, "/",
-                                     "viewer.no-model",
-                                     "no model to show: add a model file for these animations"});
+                                     "viewer.empty", "no files: drop a model and its animations"});
     Scene scene;
-    auto document = read(model->name, model->bytes, model->base, scene.warnings);
+    auto document = read(base->name, base->bytes, base->base, scene.warnings);
     if (!document) return make_error(document.error());
     scene.document = std::move(*document);
+    if (!base->model) return scene;
     std::vector<formats::AnimationSource> animations;
     for (const File& file : files_) {
         if (file.model) continue;
@@ -162,26 +187,30 @@ std::string Session::scene_json() const {
             animations.push_back(animation_json(animation));
         describe_model(scene->document, out);
         for (const Diagnostic& d : scene->warnings) warnings.push_back(d.to_string());
+        for (const std::string& text : export_warnings_) warnings.push_back(text);
     } else {
         describe_model(cast::Document{}, out);
         if (!files_.empty()) warnings.push_back(scene.error().to_string());
     }
     out["animations"] = std::move(animations);
     out["warnings"] = std::move(warnings);
+    out["errors"] = errors_;
     return out.dump();
 }
 
+// Instances are inlined (the files they name read from the shown file's folder, within the
+// side-file policy), so a scene of instances shows its models.
 Expected<std::vector<std::byte>> Session::glb() const {
     auto scene = build();
     if (!scene) return make_error(scene.error());
     BufferSink sink;
-    WriteContext context{.name = "scene.glb"};
-    const auto model = std::find_if(files_.rbegin(), files_.rend(),
-                                    [](const File& f) { return f.model; });
-    context.base = model->base;
+    WriteContext context{.name = "scene.glb", .base = shown()->base};
     gltf::ExportOptions options;
     options.textures = TextureMode::Embed;
+    options.inline_instances = true;
     auto written = gltf::write(scene->document, sink, context, options);
+    export_warnings_.clear();
+    for (const Diagnostic& d : context.warnings) export_warnings_.push_back(d.to_string());
     if (!written) return make_error(written.error());
     return std::move(sink.bytes);
 }

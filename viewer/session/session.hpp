@@ -18,11 +18,15 @@ class Session {
   public:
     // Adds a file. `name` is its file name (its extension picks the format); `base` is the
     // folder where the files it names (textures) are looked up. A file that cannot be read is
-    // an error and changes nothing. A file with models replaces the shown model; a file with
-    // only animations is merged onto it. O(file size).
+    // an error (kept for errors in scene_json()) and changes nothing. A file with models replaces
+    // the shown model; a file with only animations is merged onto it (shown alone, on the skeleton
+    // its curves name, while there is no model). O(file size).
     Expected<void> add(std::string name, cast::SharedBytes bytes, std::filesystem::path base);
 
-    // Forgets every file.
+    // Keeps the error text of a file that could not be read or added, for the page to show.
+    void record_error(std::string text) { errors_.push_back(std::move(text)); }
+
+    // Forgets every file and error.
     void clear();
 
     // The page's description of the shown scene, as JSON:
@@ -31,10 +35,11 @@ class Session {
     //  "animations":[{"name","framerate","frames","looping","curves",
     //                 "notifications":[{"name","frames":[…]}]}],
     //  "bones":[{"name","parent"}], "blend_shapes":[NAME], "meshes":N, "models":N,
-    //  "warnings":[TEXT]}
-    // "info" is what `castkit info` prints for the file; "diagnostics" what `castkit validate`
-    // reports for it. Animations are listed in the order the glb holds them.
-    // O(files + nodes + keys).
+    //  "warnings":[TEXT], "errors":[TEXT]}
+    // "errors" are the files that could not be added (add() and record_error()); "warnings"
+    // what reading and merging said, and what the last glb() export dropped. "info" is what
+    // `castkit info` prints for the file; "diagnostics" what `castkit validate` reports for it.
+    // Animations are listed in the order the glb holds them. O(files + nodes + keys).
     std::string scene_json() const;
 
     // The shown scene as a binary glTF (castkit's glTF exporter, textures embedded), or an
@@ -52,9 +57,13 @@ class Session {
         std::string diagnostics_json;
     };
     struct Scene;
+    const File* shown() const;
     Expected<Scene> build() const;
 
     std::vector<File> files_;
+    std::vector<std::string> errors_;
+    // What the last export could not carry into glTF; glb() is logically const.
+    mutable std::vector<std::string> export_warnings_;
 };
 
 }  // namespace castkit::viewer
