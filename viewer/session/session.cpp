@@ -35,6 +35,12 @@ Expected<cast::Document> read(const std::string& name, const cast::SharedBytes& 
     return document;
 }
 
+// `value` as text; names from files are bytes that need not be UTF-8, and they are shown with
+// U+FFFD where they are not (dump() would throw).
+std::string dump(const json& value) {
+    return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 json diagnostic_json(const Diagnostic& d) {
     return {{"file", d.file},
             {"severity", severity_name(d.severity)},
@@ -113,7 +119,7 @@ Expected<void> Session::add(std::string name, cast::SharedBytes bytes,
     findings.insert(findings.end(), checked.begin(), checked.end());
     json diagnostics = json::array();
     for (const Diagnostic& d : findings) diagnostics.push_back(diagnostic_json(d));
-    file.diagnostics_json = diagnostics.dump();
+    file.diagnostics_json = dump(diagnostics);
     files_.push_back(std::move(file));
     return {};
 }
@@ -168,7 +174,7 @@ std::string Session::scene_json() const {
     }
     out["animations"] = std::move(animations);
     out["warnings"] = std::move(warnings);
-    return out.dump();
+    return dump(out);
 }
 
 Expected<std::vector<std::byte>> Session::glb() const {
