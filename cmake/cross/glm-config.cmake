@@ -1,6 +1,6 @@
-# glm for the mingw-w64 cross-build: Debian's headers.
+# glm for a cross-build: Debian's headers.
 if(NOT TARGET glm::glm)
   add_library(glm::glm INTERFACE IMPORTED)
-  target_include_directories(glm::glm SYSTEM INTERFACE "${CASTKIT_MINGW_HEADERS}")
+  target_include_directories(glm::glm SYSTEM INTERFACE "${CASTKIT_CROSS_HEADERS}")
 endif()
 set(glm_FOUND TRUE)

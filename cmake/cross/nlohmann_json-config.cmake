@@ -1,6 +1,6 @@
-# nlohmann-json for the mingw-w64 cross-build: Debian's headers.
+# nlohmann-json for a cross-build: Debian's headers.
 if(NOT TARGET nlohmann_json::nlohmann_json)
   add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
-  target_include_directories(nlohmann_json::nlohmann_json SYSTEM INTERFACE "${CASTKIT_MINGW_HEADERS}")
+  target_include_directories(nlohmann_json::nlohmann_json SYSTEM INTERFACE "${CASTKIT_CROSS_HEADERS}")
 endif()
 set(nlohmann_json_FOUND TRUE)
