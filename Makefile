@@ -5,11 +5,14 @@
 # and for releases:
 #   make windows   cross-build castkit.exe, the library, tests and examples for x86_64 Windows
 #   make dist      castkit-VERSION-linux-x86_64.tar.gz and -windows-x86_64.zip in $(BUILD)-dist
+# and for the browser viewer:
+#   make viewer-wasm   viewer/dist/castkit.js, castkit compiled to WebAssembly
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CASTKIT = $(BUILD)/tools/castkit/castkit
 
-.PHONY: setup build demo test test-sanitize fuzz windows test-windows dist test-dist bench clean
+.PHONY: setup build demo test test-sanitize fuzz windows test-windows dist test-dist bench \
+  viewer-wasm clean
 
 setup:
 	@bash scripts/setup.sh
@@ -74,5 +77,19 @@ test-dist: dist
 bench: build
 	bash bench/run.sh $(BUILD)
 
+# The browser viewer's module (viewer/wasm/), with Debian's Emscripten in $(BUILD)-wasm
+# (cmake/emscripten-wasm32.cmake; simdjson from Debian's sources): one classic script,
+# viewer/dist/castkit.js, with the WebAssembly inside.
+viewer-wasm: setup
+	bash scripts/debian-source.sh simdjson $(BUILD)-wasm/debian-sources
+	cmake -S . -B $(BUILD)-wasm -G Ninja --toolchain cmake/emscripten-wasm32.cmake \
+	  -DCMAKE_BUILD_TYPE=Release -DCASTKIT_WERROR=ON -DCASTKIT_BUILD_TOOLS=OFF \
+	  -DCASTKIT_BUILD_TESTS=OFF -DCASTKIT_BUILD_BENCH=OFF -DCASTKIT_BUILD_EXAMPLES=OFF \
+	  -DCASTKIT_INSTALL=OFF -DCASTKIT_PYTHON=OFF
+	cmake --build $(BUILD)-wasm -j $(JOBS) --target castkit_wasm
+	mkdir -p viewer/dist
+	cp $(BUILD)-wasm/viewer/wasm/castkit.js viewer/dist/castkit.js
+
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-fuzz $(BUILD)-windows $(BUILD)-dist
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-fuzz $(BUILD)-windows $(BUILD)-dist $(BUILD)-wasm \
+	  viewer/dist
