@@ -12,7 +12,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CASTKIT = $(BUILD)/tools/castkit/castkit
 
 .PHONY: setup build demo test test-sanitize fuzz windows test-windows dist test-dist bench \
-  viewer-wasm clean
+  viewer-wasm test-viewer-wasm clean
 
 setup:
 	@bash scripts/setup.sh
@@ -89,6 +89,12 @@ viewer-wasm: setup
 	cmake --build $(BUILD)-wasm -j $(JOBS) --target castkit_wasm
 	mkdir -p viewer/dist
 	cp $(BUILD)-wasm/viewer/wasm/castkit.js viewer/dist/castkit.js
+
+# The module in Node, through the page's API, its glb compared with the native CLI's.
+test-viewer-wasm: viewer-wasm
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCASTKIT_WERROR=ON
+	cmake --build $(BUILD) -j $(JOBS) --target castkit_cli
+	CASTKIT=$(CASTKIT) node --test viewer/wasm/test_wasm.mjs
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-fuzz $(BUILD)-windows $(BUILD)-dist $(BUILD)-wasm \
