@@ -5,11 +5,15 @@
 # and for releases:
 #   make windows   cross-build castkit.exe, the library, tests and examples for x86_64 Windows
 #   make dist      castkit-VERSION-linux-x86_64.tar.gz and -windows-x86_64.zip in $(BUILD)-dist
+# and for the browser viewer:
+#   make viewer        viewer/dist/: the viewer page as static files, castkit compiled to
+#                      WebAssembly inside (open index.html from disk, or host it anywhere)
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CASTKIT = $(BUILD)/tools/castkit/castkit
 
-.PHONY: setup build demo test test-sanitize fuzz windows test-windows dist test-dist bench clean
+.PHONY: setup build demo test test-sanitize fuzz windows test-windows dist test-dist bench \
+  viewer viewer-wasm test-viewer clean
 
 setup:
 	@bash scripts/setup.sh
@@ -23,6 +27,7 @@ demo: build
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	$(MAKE) test-viewer
 ifeq ($(CI),true)
 	$(MAKE) test-sanitize
 	$(MAKE) fuzz FUZZ_SECONDS=60 FUZZ_SEED=1
@@ -52,6 +57,7 @@ fuzz: setup
 
 # Windows x86_64 with Debian's mingw-w64 (cmake/mingw-w64-x86_64.cmake); static runtime.
 windows: setup
+	bash scripts/debian-source.sh simdjson $(BUILD)-windows/debian-sources
 	cmake -S . -B $(BUILD)-windows -G Ninja --toolchain cmake/mingw-w64-x86_64.cmake \
 	  -DCMAKE_BUILD_TYPE=Release -DCASTKIT_WERROR=ON -DCASTKIT_BUILD_BENCH=OFF
 	cmake --build $(BUILD)-windows -j $(JOBS)
@@ -73,5 +79,36 @@ test-dist: dist
 bench: build
 	bash bench/run.sh $(BUILD)
 
+# The browser viewer's module (viewer/wasm/), with Debian's Emscripten in $(BUILD)-wasm
+# (cmake/emscripten-wasm32.cmake; simdjson from Debian's sources): one classic script,
+# viewer/dist/castkit.js, with the WebAssembly inside.
+viewer-wasm: setup
+	bash scripts/debian-source.sh simdjson $(BUILD)-wasm/debian-sources
+	cmake -S . -B $(BUILD)-wasm -G Ninja --toolchain cmake/emscripten-wasm32.cmake \
+	  -DCMAKE_BUILD_TYPE=Release -DCASTKIT_WERROR=ON -DCASTKIT_BUILD_TOOLS=OFF \
+	  -DCASTKIT_BUILD_TESTS=OFF -DCASTKIT_BUILD_BENCH=OFF -DCASTKIT_BUILD_EXAMPLES=OFF \
+	  -DCASTKIT_INSTALL=OFF -DCASTKIT_PYTHON=OFF
+	cmake --build $(BUILD)-wasm -j $(JOBS) --target castkit_wasm
+	mkdir -p viewer/dist
+	cp $(BUILD)-wasm/viewer/wasm/castkit.js viewer/dist/castkit.js
+
+# The static viewer page: the page bundled (npm packages installed in $(BUILD)-wasm) with
+# castkit.js beside it.
+viewer: viewer-wasm
+	mkdir -p $(BUILD)-wasm/viewer-page
+	cp viewer/package.json viewer/package-lock.json $(BUILD)-wasm/viewer-page/
+	cd $(BUILD)-wasm/viewer-page && npm ci --no-audit --no-fund --loglevel=error
+	node viewer/build.mjs --out viewer/dist --node-modules $(BUILD)-wasm/viewer-page/node_modules \
+	  --wasm $(BUILD)-wasm/viewer/wasm/castkit.js
+
+# The WebAssembly module in Node through the page's API (its glb compared with the CLI's), and
+# the static page in headless Chromium opened from disk, files dropped on it.
+test-viewer: viewer build
+	CASTKIT=$(CURDIR)/$(CASTKIT) node --test viewer/wasm/test_wasm.mjs
+	CASTKIT=$(CURDIR)/$(CASTKIT) SOURCE_DIR=$(CURDIR) ARTIFACTS=$(CURDIR)/$(BUILD)/viewer-artifacts \
+	  VIEWER_NODE_MODULES=$(CURDIR)/$(BUILD)-wasm/viewer-page/node_modules \
+	  node --test --test-concurrency=1 tests/viewer/static_page_test.mjs
+
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-fuzz $(BUILD)-windows $(BUILD)-dist
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-fuzz $(BUILD)-windows $(BUILD)-dist $(BUILD)-wasm \
+	  viewer/dist

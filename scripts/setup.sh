@@ -21,6 +21,8 @@ packages=(
   # The Windows cross-build (make windows) and its tests under Wine; GoogleTest's sources, built
   # for Windows.
   g++-mingw-w64-x86-64-posix wine64 googletest
+  # The browser viewer's WebAssembly module (make viewer-wasm).
+  emscripten
 )
 
 missing=()

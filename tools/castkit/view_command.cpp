@@ -92,11 +92,11 @@ void add_files(SharedSession& shared, const std::vector<std::string>& files, int
     for (const std::string& file : files) {
         const std::filesystem::path path = platform::path_from_utf8(file);
         auto bytes = formats::read_input(path);
-        if (!bytes) shared.session.record_error(bytes.error().to_string());
         auto added = bytes ? shared.session.add(file, *bytes, path.parent_path())
                            : Expected<void>(make_error(bytes.error()));
         if (!added) {
             fmt::print(stderr, "{}\n", added.error().to_string());
+            shared.session.record_error(added.error().to_string());
             fail(exit_code, kInvalidInput);
         }
     }

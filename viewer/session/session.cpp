@@ -43,6 +43,12 @@ bool has_scene_content(const cast::Document& document) {
     return false;
 }
 
+// `value` as text; names from files are bytes that need not be UTF-8, and they are shown with
+// U+FFFD where they are not (dump() would throw).
+std::string dump(const json& value) {
+    return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 json diagnostic_json(const Diagnostic& d) {
     return {{"file", d.file},
             {"severity", severity_name(d.severity)},
@@ -104,10 +110,7 @@ void describe_model(const cast::Document& document, json& out) {
 Expected<void> Session::add(std::string name, cast::SharedBytes bytes, std::filesystem::path base) {
     Diagnostics warnings;
     auto document = read(name, bytes, base, warnings);
-    if (!document) {
-        record_error(document.error().to_string());
-        return make_error(document.error());
-    }
+    if (!document) return make_error(document.error());
     File file;
     file.name = name;
     file.format = format_for_path(name)->name;
@@ -127,7 +130,7 @@ Expected<void> Session::add(std::string name, cast::SharedBytes bytes, std::file
     findings.insert(findings.end(), checked.begin(), checked.end());
     json diagnostics = json::array();
     for (const Diagnostic& d : findings) diagnostics.push_back(diagnostic_json(d));
-    file.diagnostics_json = diagnostics.dump();
+    file.diagnostics_json = dump(diagnostics);
     files_.push_back(std::move(file));
     return {};
 }
@@ -195,7 +198,7 @@ std::string Session::scene_json() const {
     out["animations"] = std::move(animations);
     out["warnings"] = std::move(warnings);
     out["errors"] = errors_;
-    return out.dump();
+    return dump(out);
 }
 
 // Instances are inlined (the files they name read from the shown file's folder, within the

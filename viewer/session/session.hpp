@@ -18,7 +18,7 @@ class Session {
   public:
     // Adds a file. `name` is its file name (its extension picks the format); `base` is the
     // folder where the files it names (textures) are looked up. A file that cannot be read is
-    // an error (kept for errors in scene_json()) and changes nothing. A file with models replaces
+    // an error and changes nothing. A file with models replaces
     // the shown model; a file with only animations is merged onto it (shown alone, on the skeleton
     // its curves name, while there is no model). O(file size).
     Expected<void> add(std::string name, cast::SharedBytes bytes, std::filesystem::path base);
@@ -36,7 +36,7 @@ class Session {
     //                 "notifications":[{"name","frames":[…]}]}],
     //  "bones":[{"name","parent"}], "blend_shapes":[NAME], "meshes":N, "models":N,
     //  "warnings":[TEXT], "errors":[TEXT]}
-    // "errors" are the files that could not be added (add() and record_error()); "warnings"
+    // "errors" are what record_error() kept (files that could not be added); "warnings"
     // what reading and merging said, and what the last glb() export dropped. "info" is what
     // `castkit info` prints for the file; "diagnostics" what `castkit validate` reports for it.
     // Animations are listed in the order the glb holds them. O(files + nodes + keys).

@@ -60,17 +60,22 @@ function offlineManager() {
 }
 
 // Reads each file and adds it; one that castkit refuses shows its error and adds nothing.
+// Images are no scene, but the WebAssembly backend keeps them beside the model it embeds them in.
 async function addFiles(files) {
   const errors = [];
   for (const file of files) {
     try {
       await backend.add(file.name, new Uint8Array(await file.arrayBuffer()));
     } catch (error) {
-      errors.push(error.message);
+      if (!(isImage(file.name) && error.message.endsWith('[viewer.format]'))) errors.push(error.message);
     }
   }
   await load();
   if (errors.length) showError(errors.join('\n'));
+}
+
+function isImage(name) {
+  return /\.(png|jpe?g|tga|bmp|dds|psd|gif|tiff?|exr|hdr)$/i.test(name);
 }
 
 async function load() {

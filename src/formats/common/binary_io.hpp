@@ -182,7 +182,9 @@ class ByteWriter {
     }
     void put_bytes(cast::Bytes data) { bytes_.insert(bytes_.end(), data.begin(), data.end()); }
     // The characters of `text`, without a terminator.
-    void put_text(std::string_view text) { put_bytes(std::as_bytes(std::span(text))); }
+    void put_text(std::string_view text) {
+        put_bytes(std::as_bytes(std::span(text.data(), text.size())));
+    }
     // The characters of `text` and a NUL.
     void put_cstr(std::string_view text) {
         put_text(text);

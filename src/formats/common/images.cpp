@@ -43,6 +43,8 @@ GltfImage passed_through(std::span<const std::byte> file, std::string mime_type)
     return image;
 }
 
+#if CASTKIT_IMAGE_CODECS
+
 // Images larger than this many pixels, or than 256 pixels per byte of file (beyond what any
 // real RLE or block compression reaches), are refused before anything is allocated.
 constexpr std::uint64_t kMaxPixels = std::uint64_t{1} << 26;
@@ -51,8 +53,6 @@ bool plausible_size(std::uint64_t width, std::uint64_t height, std::size_t file_
     return width > 0 && height > 0 && width <= 65536 && height <= 65536 && pixels <= kMaxPixels &&
            pixels <= std::max<std::uint64_t>(std::uint64_t{file_size} * 256, 4096);
 }
-
-#if CASTKIT_IMAGE_CODECS
 
 std::uint32_t u32_at(std::span<const std::byte> file, std::size_t offset) {
     std::uint32_t value = 0;

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bit>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/dmf.hpp>
 #include <cctype>
@@ -13,6 +12,7 @@
 #include <limits>
 #include <map>
 
+#include "../../std_compat.hpp"
 #include "../common/binary_io.hpp"
 #include "../common/keyframes.hpp"
 #include "../common/side_files.hpp"
@@ -189,13 +189,13 @@ using VertexKey = std::array<std::uint32_t, 3 + 2 + 4>;
 VertexKey vertex_key(const Vertex& v) {
     VertexKey key{};
     for (int i = 0; i < 3; ++i)
-        key[static_cast<std::size_t>(i)] = std::bit_cast<std::uint32_t>(v.position[i]);
-    key[3] =
-        std::bit_cast<std::uint32_t>(std::array<std::int16_t, 2>{v.skin_index[0], v.skin_index[1]});
-    key[4] =
-        std::bit_cast<std::uint32_t>(std::array<std::int16_t, 2>{v.skin_index[2], v.skin_index[3]});
+        key[static_cast<std::size_t>(i)] = compat::bit_cast<std::uint32_t>(v.position[i]);
+    key[3] = compat::bit_cast<std::uint32_t>(
+        std::array<std::int16_t, 2>{v.skin_index[0], v.skin_index[1]});
+    key[4] = compat::bit_cast<std::uint32_t>(
+        std::array<std::int16_t, 2>{v.skin_index[2], v.skin_index[3]});
     for (int i = 0; i < 4; ++i)
-        key[static_cast<std::size_t>(5 + i)] = std::bit_cast<std::uint32_t>(v.skin_weight[i]);
+        key[static_cast<std::size_t>(5 + i)] = compat::bit_cast<std::uint32_t>(v.skin_weight[i]);
     return key;
 }
 

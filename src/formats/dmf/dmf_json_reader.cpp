@@ -14,6 +14,7 @@
 #include <simdjson.h>
 
 #include "../../platform/platform.hpp"
+#include "../../std_compat.hpp"
 #include "../common/base64.hpp"
 #include "../common/binary_io.hpp"
 #include "dmf_json_names.hpp"
@@ -89,7 +90,7 @@ std::optional<glm::u8vec4> parse_canonical_rgba(std::string_view text) {
     }
     if (at == end || !std::isdigit(static_cast<unsigned char>(*at))) return std::nullopt;
     float alpha = -1;
-    auto [next, error] = std::from_chars(at, end, alpha);
+    auto [next, error] = compat::from_chars(at, end, alpha);
     if (error != std::errc() || next != end || !(alpha >= 0 && alpha <= 1)) return std::nullopt;
     out[3] = static_cast<std::uint8_t>(std::lround(alpha * 255.0f));
     return out;
@@ -695,7 +696,8 @@ std::uint64_t section_offset(const std::string& path, const std::uint64_t (&offs
 class PaddedText {
   public:
     explicit PaddedText(std::string_view text) {
-        const std::size_t readable = platform::readable_past_end(std::as_bytes(std::span(text)));
+        const std::size_t readable =
+            platform::readable_past_end(std::as_bytes(std::span(text.data(), text.size())));
         if (readable >= simdjson::SIMDJSON_PADDING) {
             view_ = simdjson::padded_string_view(text.data(), text.size(), text.size() + readable);
         } else {

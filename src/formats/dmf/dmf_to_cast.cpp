@@ -5,13 +5,13 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <bit>
 #include <castkit/anim/rest_pose.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/dmf.hpp>
 #include <map>
 #include <set>
 
+#include "../../std_compat.hpp"
 #include "../common/binary_io.hpp"
 #include "../common/keyframes.hpp"
 #include "../common/transform.hpp"
@@ -125,12 +125,12 @@ CornerKey corner_key(const Face& face, int corner) {
     const glm::vec3& n = face.normals[corner];
     const glm::vec2& uv = face.uvs[corner];
     return {face.indices[corner],
-            std::bit_cast<std::uint32_t>(n.x),
-            std::bit_cast<std::uint32_t>(n.y),
-            std::bit_cast<std::uint32_t>(n.z),
-            std::bit_cast<std::uint32_t>(uv.x),
-            std::bit_cast<std::uint32_t>(uv.y),
-            std::bit_cast<std::uint32_t>(face.colors[corner])};
+            compat::bit_cast<std::uint32_t>(n.x),
+            compat::bit_cast<std::uint32_t>(n.y),
+            compat::bit_cast<std::uint32_t>(n.z),
+            compat::bit_cast<std::uint32_t>(uv.x),
+            compat::bit_cast<std::uint32_t>(uv.y),
+            compat::bit_cast<std::uint32_t>(face.colors[corner])};
 }
 
 Expected<void> ToCast::meshes(cast::Model& cast_model) {
@@ -174,8 +174,8 @@ Expected<void> ToCast::meshes(cast::Model& cast_model) {
                 normals.push_back(face.normals[c]);
                 glm::vec2 uv = face.uvs[c];
                 uvs.push_back(options_.flip_v ? glm::vec2(uv.x, 1.0f - uv.y) : uv);
-                colors.push_back(
-                    std::bit_cast<std::uint32_t>(face.colors[c]));  // R in the low byte (rule 15)
+                // R in the low byte (rule 15).
+                colors.push_back(compat::bit_cast<std::uint32_t>(face.colors[c]));
                 for (std::size_t k = 0; k < 4 && skinned; ++k) {
                     bool unused =
                         vertex.skin_index[k] < 0;  // -1: no influence (docs/dmf.md, choice 8)

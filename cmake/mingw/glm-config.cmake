@@ -1,6 +1,0 @@
-# glm for the mingw-w64 cross-build: Debian's headers.
-if(NOT TARGET glm::glm)
-  add_library(glm::glm INTERFACE IMPORTED)
-  target_include_directories(glm::glm SYSTEM INTERFACE "${CASTKIT_MINGW_HEADERS}")
-endif()
-set(glm_FOUND TRUE)

@@ -1,6 +1,0 @@
-# nlohmann-json for the mingw-w64 cross-build: Debian's headers.
-if(NOT TARGET nlohmann_json::nlohmann_json)
-  add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
-  target_include_directories(nlohmann_json::nlohmann_json SYSTEM INTERFACE "${CASTKIT_MINGW_HEADERS}")
-endif()
-set(nlohmann_json_FOUND TRUE)
