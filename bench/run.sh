@@ -3,7 +3,8 @@
 # and converted beside memcpy, cat and cp in the same run; the 42 MB cast.py comparison), then
 # glTF import against the same scene as Cast (bench/gltf_import.py) and a 165 MB DMF JSON read
 # beside a simdjson On-Demand walk and written beside cp (bench/dmf_json.py), both appended to
-# bench-results.md, the Python read comparison (bench/python_bench.py), then the Google Benchmark
+# bench-results.md, the Python read comparison (bench/python_bench.py), the viewer's first frame
+# (bench/viewer_bench.mjs, bench-viewer.md), then the Google Benchmark
 # micro benchmarks (castkit_bench). Takes a few minutes; needs ~2.5 GB free in the build
 # directory, where the generated scenes are kept for the next run.
 #   bash bench/run.sh BUILD_DIR [run.py options, e.g. --megabytes 256 --runs 3]
@@ -25,6 +26,12 @@ python3 "$here/batch.py" "$build"
 # Python read speed (bench/python_bench.py): needs the module, built for Debian's python3.
 if [ -d "$build/python/castkit" ]; then
   PYTHONPATH="$build/python" /usr/bin/python3 "$here/python_bench.py" "$build"
+fi
+
+# The viewer's first frame of a 64 MiB Cast file against three.js's GLTFLoader on the same
+# scene as glb (bench/viewer_bench.mjs): needs the static page (make viewer) and Chromium.
+if [ -f "$here/../viewer/dist/castkit.js" ]; then
+  node "$here/viewer_bench.mjs" "$build"
 fi
 
 if [ -x "$build/bench/castkit_bench" ]; then

@@ -4,8 +4,8 @@
 // loads castkit compiled to WebAssembly from castkit.js beside it (the static page, `make
 // viewer`), else it talks to `castkit view`; with --cpp a C++ source holding index.html and
 // viewer.js, which the castkit CLI embeds so an installed castkit needs nothing beside it.
-import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -16,6 +16,9 @@ const { values: args } = parseArgs({
 });
 if (!args.out) throw new Error('build.mjs: --out DIR is required');
 const out = resolve(args.out);
+// esbuild and three come from the npm install the build made (its own folder), else viewer/'s.
+const modules = resolve(args['node-modules'] ?? join(here, 'node_modules'));
+const esbuild = createRequire(join(modules, 'noop.js'))('esbuild');
 mkdirSync(out, { recursive: true });
 
 await esbuild.build({
@@ -25,7 +28,7 @@ await esbuild.build({
   format: 'iife',
   target: 'es2020',
   legalComments: 'eof',
-  nodePaths: args['node-modules'] ? [resolve(args['node-modules'])] : [],
+  nodePaths: [modules],
   outfile: join(out, 'viewer.js'),
   logLevel: 'warning',
 });

@@ -159,6 +159,20 @@ test('blend-shape sliders move the mesh', async () => {
   });
 });
 
+test('the side panel lists what castkit validate reports', async () => {
+  const edge = join(source, 'tests', 'fixtures', 'cast', 'edge');
+  for (const file of ['trailing-bytes.cast', 'duplicate-property.cast']) {
+    const report = JSON.parse(execFileSync(castkit, ['validate', '--json', file], { cwd: edge, encoding: 'utf8' }));
+    const expected = report.files[0].diagnostics.map((d) => `${d.rule} ${d.offset} ${d.message}`);
+    assert.ok(expected.length > 0);
+    await viewing([file], async (page) => {
+      const shown = await page.evaluate(() => window.castkitViewer.state.scene.diagnostics.map((d) => `${d.id} ${d.offset} ${d.message}`));
+      assert.deepEqual(shown, expected);
+      assert.equal(await page.$$eval('#diagnostics .diagnostic.warning', (items) => items.length), expected.length);
+    }, { cwd: edge });
+  }
+});
+
 test('a corrupt file shows castkit\'s error in the page, not a blank page', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'castkit-view-'));
   writeFileSync(join(dir, 'broken.cast'), readFileSync(join(examples, 'character.cast')).subarray(0, 200));

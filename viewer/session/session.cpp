@@ -3,6 +3,7 @@
 #include "session.hpp"
 
 #include <algorithm>
+#include <set>
 #include <castkit/cast/dump.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/cast/validate.hpp>
@@ -15,7 +16,7 @@ namespace castkit::viewer {
 
 struct Session::Scene {
     cast::Document document;
-    Diagnostics warnings;  // what merging and reading said
+    Diagnostics warnings;  // what merging said
 };
 
 namespace {
@@ -125,11 +126,14 @@ Expected<void> Session::add(std::string name, cast::SharedBytes bytes, std::file
         return make_error(empty);
     }
     file.info = cast::info_text(*document, bytes.size(), file.format);
+    // What the reader said, then `castkit validate`'s findings (which repeat a Cast reader's).
     Diagnostics findings = warnings;
     const Diagnostics checked = cast::validate(*document);
     findings.insert(findings.end(), checked.begin(), checked.end());
     json diagnostics = json::array();
-    for (const Diagnostic& d : findings) diagnostics.push_back(diagnostic_json(d));
+    std::set<std::string> seen;
+    for (const Diagnostic& d : findings)
+        if (seen.insert(d.to_string()).second) diagnostics.push_back(diagnostic_json(d));
     file.diagnostics_json = dump(diagnostics);
     files_.push_back(std::move(file));
     return {};
@@ -156,14 +160,15 @@ Expected<Session::Scene> Session::build() const {
         return make_error(Diagnostic{Severity::Error, "", Diagnostic::kNoOffset, "/",
                                      "viewer.empty", "no files: drop a model and its animations"});
     Scene scene;
-    auto document = read(base->name, base->bytes, base->base, scene.warnings);
+    Diagnostics read_again;  // each file's reading was reported when it was added
+    auto document = read(base->name, base->bytes, base->base, read_again);
     if (!document) return make_error(document.error());
     scene.document = std::move(*document);
     if (!base->model) return scene;
     std::vector<formats::AnimationSource> animations;
     for (const File& file : files_) {
         if (file.model) continue;
-        auto animation = read(file.name, file.bytes, file.base, scene.warnings);
+        auto animation = read(file.name, file.bytes, file.base, read_again);
         if (animation) animations.push_back({std::move(*animation), file_stem(file.name)});
     }
     if (!animations.empty()) formats::merge(scene.document, std::move(animations), scene.warnings);

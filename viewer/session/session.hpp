@@ -37,7 +37,7 @@ class Session {
     //  "bones":[{"name","parent"}], "blend_shapes":[NAME], "meshes":N, "models":N,
     //  "warnings":[TEXT], "errors":[TEXT]}
     // "errors" are what record_error() kept (files that could not be added); "warnings"
-    // what reading and merging said, and what the last glb() export dropped. "info" is what
+    // what merging said and what the last glb() export dropped. "info" is what
     // `castkit info` prints for the file; "diagnostics" what `castkit validate` reports for it.
     // Animations are listed in the order the glb holds them. O(files + nodes + keys).
     std::string scene_json() const;

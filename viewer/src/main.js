@@ -118,6 +118,7 @@ function animate() {
 // For tests and the console: positions in glTF's space (castkit's exporter keeps Cast's units).
 window.castkitViewer = {
   state,
+  backend,
   stage,
   timeline,
   addFiles,
@@ -126,6 +127,17 @@ window.castkitViewer = {
     if (!bone) return null;
     bone.updateWorldMatrix(true, false);
     return bone.getWorldPosition(new THREE.Vector3()).toArray();
+  },
+  // A glb shown straight through three.js's GLTFLoader, castkit not involved, posed as the
+  // page poses a scene (its first animation at frame 0, at 30 fps): the bench's reference for
+  // how fast the page can show a scene.
+  async showGlb(buffer) {
+    const gltf = await new GLTFLoader(offlineManager()).parseAsync(buffer, '');
+    stage.show(gltf.scene);
+    const described = gltf.animations.map((clip) => ({
+      name: clip.name, framerate: 30, frames: Math.round(clip.duration * 30), looping: false, notifications: [],
+    }));
+    timeline.load(gltf.scene, gltf.animations, described);
   },
   boneScreenPosition(name) {
     const bone = stage.bones.find((b) => b.name === name);
