@@ -1,5 +1,6 @@
 // Shared by the viewer tests: Debian's Chromium driven by playwright-core (no browser
 // download), `castkit view` started as a user starts it, and what a person checks on the page.
+import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -85,7 +86,19 @@ export async function screenshot(page, dir, name) {
 }
 
 // `castkit pose --json` at `frame`: each bone's world translation and rotation.
-export function castkitPose(castkit, model, animation, frame, cwd) {
+function castkitPose(castkit, model, animation, frame, cwd) {
   const text = execFileSync(castkit, ['pose', '--model', model, '--anim', animation, '--frame', String(frame), '--json'], { cwd });
   return JSON.parse(text).bones;
+}
+
+// Scrubs the page's timeline to `frame` and checks that every bone is drawn where
+// `castkit pose --model MODEL --anim ANIMATION --frame FRAME` puts it (files relative to `cwd`).
+export async function expectPoseOfCastkit(page, { castkit, model, animation, frame, cwd }) {
+  await page.fill('#scrub', String(frame));
+  for (const bone of castkitPose(castkit, model, animation, frame, cwd)) {
+    const shown = await page.evaluate((n) => window.castkitViewer.boneWorldPosition(n), bone.name);
+    assert.ok(shown, `no bone ${bone.name} in the page`);
+    for (let i = 0; i < 3; i++)
+      assert.ok(Math.abs(shown[i] - bone.world.t[i]) < 1e-4, `${bone.name} at ${frame}: ${shown} vs ${bone.world.t}`);
+  }
 }
