@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -161,6 +162,38 @@ test('the side panel lists what castkit validate reports', async () => {
       assert.deepEqual(shown, expected);
       assert.equal(await page.$$eval('#diagnostics .diagnostic.warning', (items) => items.length), expected.length);
     }, { cwd: edge });
+  }
+});
+
+// The status of a request sent exactly as given (fetch() would set its own Host header).
+function status(url, { method = 'GET', headers = {}, body } = {}) {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method, headers }, (response) => { response.resume(); resolve(response.statusCode); });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+test('castkit view answers this machine\'s pages only', async () => {
+  const view = await startView(castkit, ['character.cast'], examples);
+  try {
+    const port = new URL(view.url).port;
+    const scene = `${view.url}api/scene`;
+    assert.equal(await status(scene), 200);
+    assert.equal(await status(scene, { headers: { Host: `localhost:${port}` } }), 200);
+    // A page reached through another name (DNS rebinding) is refused.
+    assert.equal(await status(scene, { headers: { Host: `attacker.example:${port}` } }), 403);
+    // An upload a page of another site could send without a preflight is refused.
+    const upload = (type) => status(`${view.url}api/files?name=wave.cast`, {
+      method: 'POST', body: readFileSync(join(examples, 'wave.cast')), headers: { 'Content-Type': type },
+    });
+    assert.equal(await upload('text/plain'), 403);
+    assert.equal(await upload('application/octet-stream'), 200);
+    // Nothing but the page and the scene is served.
+    for (const path of ['character.cast', 'etc/passwd', '../character.cast', 'api/files'])
+      assert.equal(await status(view.url + path), 404, path);
+  } finally {
+    assert.equal(await stopView(view), 0);
   }
 });
 

@@ -47,6 +47,26 @@ struct SharedSession {
     std::filesystem::path drop_base;  // where dropped files' textures are looked up
 };
 
+// Only this machine's pages may talk to the server: a Host other than 127.0.0.1:PORT or
+// localhost:PORT (a DNS-rebinding page) is refused, and so is an upload that is not
+// application/octet-stream, which a page of another site cannot send without a preflight that
+// this server never answers.
+void refuse_other_sites(httplib::Server& server, int port) {
+    server.set_pre_routing_handler(
+        [port](const httplib::Request& request, httplib::Response& response) {
+            const std::string host = request.get_header_value("Host");
+            const bool local = host == fmt::format("127.0.0.1:{}", port) ||
+                               host == fmt::format("localhost:{}", port);
+            const bool upload_ok =
+                request.method != "POST" ||
+                request.get_header_value("Content-Type") == "application/octet-stream";
+            if (local && upload_ok) return httplib::Server::HandlerResponse::Unhandled;
+            response.status = 403;
+            response.set_content("castkit view serves this machine's browser only", "text/plain");
+            return httplib::Server::HandlerResponse::Handled;
+        });
+}
+
 void add_routes(httplib::Server& server, SharedSession& shared) {
     server.Get("/", [](const httplib::Request&, httplib::Response& response) {
         response.set_content(asset(viewer_assets::index_html, viewer_assets::index_html_size),
@@ -116,6 +136,7 @@ int serve(const ViewOptions& options, int& exit_code) {
         fmt::print(stderr, "castkit view: cannot listen on 127.0.0.1:{}\n", options.port);
         return kInvalidInput;
     }
+    refuse_other_sites(server, port);
     const std::string url = fmt::format("http://127.0.0.1:{}/", port);
     fmt::print("castkit view: {} (Ctrl-C stops)\n", url);
     std::fflush(stdout);
