@@ -3,7 +3,6 @@
 #include "session.hpp"
 
 #include <algorithm>
-#include <set>
 #include <castkit/cast/dump.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/cast/validate.hpp>
@@ -11,6 +10,7 @@
 #include <castkit/formats/merge.hpp>
 #include <castkit/gltf/gltf.hpp>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace castkit::viewer {
 
@@ -118,13 +118,9 @@ Expected<void> Session::add(std::string name, cast::SharedBytes bytes, std::file
     file.bytes = bytes.detached();
     file.base = std::move(base);
     file.model = has_scene_content(std::as_const(*document));
-    if (!file.model && document->animations().empty()) {
-        const Diagnostic empty{Severity::Error,       name,
-                               Diagnostic::kNoOffset, "/",
-                               "viewer.empty",        "the file holds no model and no animation"};
-        record_error(empty.to_string());
-        return make_error(empty);
-    }
+    if (!file.model && document->animations().empty())
+        return make_error(Diagnostic{Severity::Error, name, Diagnostic::kNoOffset, "/",
+                                     "viewer.empty", "the file holds no model and no animation"});
     file.info = cast::info_text(*document, bytes.size(), file.format);
     // What the reader said, then `castkit validate`'s findings (which repeat a Cast reader's).
     Diagnostics findings = warnings;
