@@ -179,8 +179,10 @@ TEST_F(GltfFidelity, UnknownRequiredExtensionIsAnErrorNamingIt) {
     ASSERT_FALSE(read.has_value());
     EXPECT_NE(read.error().message.find("EXT_castkit_unknown"), std::string::npos);
     EXPECT_EQ(read.error().path, "$.extensionsRequired[0]");
-    CommandResult cli = run_cli("convert '" + (kFixtures / "required_unknown.gltf").string() +
-                                "' '" + (dir / "x.cast").string() + "'");
+    // Double quotes: cmd.exe, the Windows build's shell, keeps single quotes in the argument.
+    CommandResult cli =
+        run_cli(fmt::format("convert \"{}\" \"{}\"", (kFixtures / "required_unknown.gltf").string(),
+                            (dir / "x.cast").string()));
     EXPECT_NE(cli.exit_code, 0);
     EXPECT_NE(cli.err.find("EXT_castkit_unknown"), std::string::npos) << cli.err;
 }
