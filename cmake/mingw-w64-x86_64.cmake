@@ -25,8 +25,9 @@ set(CMAKE_EXE_LINKER_FLAGS_INIT "-static -static-libgcc -static-libstdc++")
 include("${CMAKE_CURRENT_LIST_DIR}/cross-deps.cmake")
 
 # Tests and the package checks run the Windows programs under Wine, in a Wine prefix of their own
-# inside the build tree, without Wine's diagnostics on stderr.
-find_program(CASTKIT_WINE NAMES wine64 wine)
+# inside the build tree, without Wine's diagnostics on stderr. Debian's wine64 package alone puts
+# its loader in /usr/lib/wine (the wrapper /usr/bin/wine comes with the package wine).
+find_program(CASTKIT_WINE NAMES wine wine64 PATHS /usr/lib/wine)
 if(CASTKIT_WINE)
   set(CMAKE_CROSSCOMPILING_EMULATOR "${CMAKE_CURRENT_LIST_DIR}/../scripts/wine-run.sh"
                                      "${CMAKE_BINARY_DIR}/wine-prefix")

@@ -95,17 +95,18 @@ std::string slurp(const std::filesystem::path& path) {
 CommandResult run_cli(const std::string& arguments) { return run_cli_in("", arguments); }
 
 CommandResult run_cli_in(const std::string& prefix, const std::string& arguments,
-                         const std::string& stdout_path) {
+                         const std::string& stdout_redirect) {
     static int counter = 0;
     auto dir = std::filesystem::temp_directory_path();
     std::string stem =
         "castkit-cli-" + std::to_string(process_id()) + "-" + std::to_string(counter++);
     auto out = dir / (stem + ".out");
     auto err = dir / (stem + ".err");
-    const std::string target = stdout_path.empty() ? out.string() : stdout_path;
-    std::string command = prefix + "\"" + CASTKIT_CLI + "\" " + arguments + " >\"" + target +
-                          "\" 2>\"" + err.string() + "\"";
-    CommandResult result{run_shell(command), stdout_path.empty() ? slurp(out) : std::string(),
+    const std::string redirect =
+        stdout_redirect.empty() ? fmt::format(">\"{}\"", out.string()) : stdout_redirect;
+    std::string command = prefix + "\"" + CASTKIT_CLI + "\" " + arguments + " " + redirect +
+                          " 2>\"" + err.string() + "\"";
+    CommandResult result{run_shell(command), stdout_redirect.empty() ? slurp(out) : std::string(),
                          slurp(err)};
     std::filesystem::remove(out);
     std::filesystem::remove(err);

@@ -27,9 +27,10 @@ struct CommandResult {
 };
 // Runs the castkit CLI with `arguments` (a shell-quoted UTF-8 string).
 CommandResult run_cli(const std::string& arguments);
-// run_cli with `prefix` before the command (such as "cd DIR && ") and, when `stdout_path` is not
-// empty, standard output sent there instead of captured.
+// run_cli with `prefix` before the command (such as "cd DIR && ") and, when `stdout_redirect` is
+// not empty, it as the shell's redirection of standard output (such as `>"FILE"`) instead of
+// capturing it.
 CommandResult run_cli_in(const std::string& prefix, const std::string& arguments,
-                         const std::string& stdout_path = "");
+                         const std::string& stdout_redirect = "");
 
 }  // namespace castkit::test

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -52,6 +53,12 @@ class AtomicFile {
 // file committed shorter than that is cut to what was written.
 Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::path& path,
                                                          std::uint64_t expected_size = 0);
+
+// When `path` was last written, in the finest unit the system keeps (nanoseconds on POSIX,
+// 100 ns on Windows), for telling which of two files is newer; nullopt when it cannot be read.
+// std::filesystem::last_write_time keeps whole seconds with mingw-w64's libstdc++, so a file
+// written in the same second as its source looked no newer. One stat (GetFileAttributesExW).
+std::optional<std::int64_t> last_write_ticks(const std::filesystem::path& path);
 
 // Writes everything to standard output (binary mode on Windows).
 Expected<void> write_stdout(std::span<const std::byte> data);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -258,6 +259,13 @@ Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::
     ::fchmod(fd, 0666 & ~mask);
     const std::uint64_t reserved = reserve(fd, expected_size);
     return std::unique_ptr<AtomicFile>(std::make_unique<PosixAtomicFile>(fd, temp, path, reserved));
+}
+
+std::optional<std::int64_t> last_write_ticks(const std::filesystem::path& path) {
+    std::error_code error;
+    const auto time = std::filesystem::last_write_time(path, error);
+    if (error) return std::nullopt;
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
 }
 
 std::vector<std::string> utf8_arguments(int argc, char** argv) {

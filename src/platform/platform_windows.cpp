@@ -181,6 +181,14 @@ Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::
     return std::unique_ptr<AtomicFile>(std::make_unique<WindowsAtomicFile>(handle, temp, path));
 }
 
+std::optional<std::int64_t> last_write_ticks(const std::filesystem::path& path) {
+    WIN32_FILE_ATTRIBUTE_DATA data{};
+    if (!GetFileAttributesExW(path.c_str(), GetFileExInfoStandard, &data)) return std::nullopt;
+    const FILETIME& time = data.ftLastWriteTime;
+    return static_cast<std::int64_t>((std::uint64_t{time.dwHighDateTime} << 32) |
+                                     time.dwLowDateTime);
+}
+
 std::vector<std::string> utf8_arguments(int argc, char** argv) {
     int count = 0;
     LPWSTR* wide = CommandLineToArgvW(GetCommandLineW(), &count);

@@ -123,20 +123,22 @@ TEST_F(ConvertFolder, HundredsOfMixedFilesConvertAndCorruptOnesAreReported) {
     EXPECT_TRUE(fs::exists(out / "twin.cast.glb"));
     EXPECT_TRUE(fs::exists(out / "twin.semodel.glb"));
     EXPECT_FALSE(fs::exists(out / "readme.glb"));
-    // stdout is not a terminal here: the summary only, no progress line.
-    EXPECT_EQ(result.out.find('\r'), std::string::npos);
+    // stdout is not a terminal here: the summary only, no progress line (which starts by erasing
+    // the line: "\r\033[K"; Windows ends text lines with "\r\n").
+    EXPECT_EQ(result.out.find('\033'), std::string::npos);
     EXPECT_NE(result.out.find(fmt::format("{} failed", corrupt.size())), std::string::npos)
         << result.out;
     // Every output is complete and valid glTF.
     for (const fs::directory_entry& entry : fs::recursive_directory_iterator(out))
         EXPECT_EQ(entry.path().string().find(".castkit-"), std::string::npos) << entry.path();
-    ValidatorResult validation = run_gltf_validator(out);
-    EXPECT_EQ(validation.exit_code, 0) << validation.output;
-    std::size_t clean = 0;
-    for (std::size_t at = 0; (at = validation.output.find(": 0 errors", at)) != std::string::npos;
-         ++at)
-        ++clean;
-    EXPECT_EQ(clean, valid) << validation.output;
+    if (const std::optional<ValidatorResult> validation = run_gltf_validator(out)) {
+        EXPECT_EQ(validation->exit_code, 0) << validation->output;
+        std::size_t clean = 0;
+        for (std::size_t at = 0;
+             (at = validation->output.find(": 0 errors", at)) != std::string::npos; ++at)
+            ++clean;
+        EXPECT_EQ(clean, valid) << validation->output;
+    }
 
     // A second run skips what is up to date and tries the failures again; --force redoes all.
     CommandResult again = run_cli(

@@ -60,7 +60,13 @@ TEST(CliIo, StandardInputWorksForEveryFormatInInfoDumpAndConvert) {
             ASSERT_EQ(made.exit_code, 0) << format << ": " << made.err;
         }
         // A .gltf's buffer is a side file: from standard input it resolves in the working folder.
+        // (cmd.exe's cd changes the drive too only with /d: the test's folder is on C:, the
+        // build tree under Wine on Z:.)
+#ifdef _WIN32
+        const std::string cd = "cd /d " + quoted(dir) + " && ";
+#else
         const std::string cd = "cd " + quoted(dir) + " && ";
+#endif
         auto info =
             run_cli_in(cd, fmt::format("info --from {} - < {}", format, quoted(dir / file)));
         EXPECT_EQ(info.exit_code, 0) << format << ": " << info.err;
@@ -80,7 +86,7 @@ TEST(CliIo, StandardInputWorksForEveryFormatInInfoDumpAndConvert) {
 TEST(CliIo, StandardInputToStandardOutputKeepsACastFileByteForByte) {
     auto dir = temp_dir("io-stdin-cast");
     auto result = run_cli_in("", "convert - - < " + quoted(edge("triangle.cast")),
-                             (dir / "out.cast").string());
+                             fmt::format(">{}", quoted(dir / "out.cast")));
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_EQ(read_bytes(dir / "out.cast"), read_bytes(edge("triangle.cast")));
 }
@@ -88,8 +94,8 @@ TEST(CliIo, StandardInputToStandardOutputKeepsACastFileByteForByte) {
 TEST(CliIo, GltfToStandardOutputCarriesItsBufferInline) {
     auto dir = temp_dir("io-gltf-stdout");
     scene(dir);
-    auto result =
-        run_cli_in("", in_dir(dir, "convert {t.cast} - --to gltf"), (dir / "out.gltf").string());
+    auto result = run_cli_in("", in_dir(dir, "convert {t.cast} - --to gltf"),
+                             fmt::format(">{}", quoted(dir / "out.gltf")));
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_FALSE(std::filesystem::exists(dir / "-.bin"));
     const std::vector<std::byte> bytes = read_bytes(dir / "out.gltf");
@@ -104,14 +110,27 @@ TEST(CliIo, GltfToStandardOutputCarriesItsBufferInline) {
     EXPECT_NE(back.out.find("mesh"), std::string::npos) << back.out;
 }
 
+// Standard output sent where every write fails: Linux's /dev/full (a full disk); on Windows,
+// which has no such device, a file opened for reading (cmd.exe's `<FILE 1>&0` makes standard
+// output a duplicate of standard input's read-only handle).
+std::string failing_stdout() {
+#ifdef _WIN32
+    return fmt::format("<{} 1>&0", quoted(edge("triangle.cast")));
+#else
+    return ">/dev/full";
+#endif
+}
+
 TEST(CliIo, AFailedWriteToStandardOutputIsAnError) {
+#ifndef _WIN32
     if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+#endif
     const std::string triangle = quoted(edge("triangle.cast"));
     for (const std::string& command :
          {"info " + triangle, "dump " + triangle, "dump --json " + triangle, "validate " + triangle,
           "validate --json " + triangle, std::string("validate --list-rules"),
           "convert " + triangle + " -"}) {
-        auto result = run_cli_in("", command, "/dev/full");
+        auto result = run_cli_in("", command, failing_stdout());
         EXPECT_EQ(result.exit_code, 1) << command;
         EXPECT_NE(result.err.find("<stdout>"), std::string::npos) << command << ": " << result.err;
     }

@@ -72,16 +72,17 @@ std::uint64_t file_bytes(const fs::path& path) {
     return error ? 0 : size;
 }
 
-// True when `output` exists and is newer than `input` and every animation.
+// True when `output` exists and is newer than `input` and every animation (to the system's
+// finest time unit, platform::last_write_ticks). One stat per file.
 bool up_to_date(const fs::path& input, const fs::path& output,
                 const std::vector<fs::path>& animations) {
-    std::error_code error;
-    const auto written = fs::last_write_time(output, error);
-    if (error) return false;
-    if (fs::last_write_time(input, error) >= written || error) return false;
-    for (const fs::path& animation : animations)
-        if (fs::last_write_time(animation, error) >= written || error) return false;
-    return true;
+    const std::optional<std::int64_t> written = platform::last_write_ticks(output);
+    if (!written) return false;
+    auto older = [&](const fs::path& path) {
+        const std::optional<std::int64_t> time = platform::last_write_ticks(path);
+        return time && *time < *written;
+    };
+    return older(input) && std::all_of(animations.begin(), animations.end(), older);
 }
 
 bool has_skeleton(cast::Document& document) {
