@@ -1,7 +1,8 @@
 # The two entry points a newcomer needs:
 #   make demo   set up, build, and run castkit on the bundled example files
-#   make test   set up, build, and run every test (plus, when CI=true, the sanitizer build and
-#               every fuzzer for 60 s from libFuzzer seed 1)
+#   make test   set up, build, and run every test (plus, when CI=true, the Windows build and its
+#               tests under Wine, the release archives, the sanitizer build and every fuzzer for
+#               60 s from libFuzzer seed 1)
 # and for releases:
 #   make windows   cross-build castkit.exe, the library, tests and examples for x86_64 Windows
 #   make dist      castkit-VERSION-linux-x86_64.tar.gz and -windows-x86_64.zip in $(BUILD)-dist
@@ -29,6 +30,8 @@ test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	$(MAKE) test-viewer
 ifeq ($(CI),true)
+	$(MAKE) test-windows
+	$(MAKE) test-dist
 	$(MAKE) test-sanitize
 	$(MAKE) fuzz FUZZ_SECONDS=60 FUZZ_SEED=1
 endif
@@ -62,8 +65,7 @@ windows: setup
 	  -DCMAKE_BUILD_TYPE=Release -DCASTKIT_WERROR=ON -DCASTKIT_BUILD_BENCH=OFF
 	cmake --build $(BUILD)-windows -j $(JOBS)
 
-# The whole CTest suite against the Windows programs, run under Wine (passes here; not yet part
-# of CI until a whole clean-clone CI run has carried it; see README's Windows section).
+# The whole CTest suite against the Windows programs, run under Wine (scripts/wine-run.sh).
 test-windows: windows
 	ctest --test-dir $(BUILD)-windows --output-on-failure -j $(JOBS)
 
@@ -74,6 +76,7 @@ dist: build windows
 test-dist: dist
 	cmake -DDIST_DIR=$(CURDIR)/$(BUILD)-dist -DWORK_DIR=$(CURDIR)/$(BUILD)-dist/test \
 	  -DSOURCE_DIR=$(CURDIR) -DWINE_PREFIX=$(CURDIR)/$(BUILD)-windows/wine-prefix \
+	  -DLINUX_BUILD=$(CURDIR)/$(BUILD) -DWINDOWS_BUILD=$(CURDIR)/$(BUILD)-windows \
 	  -P tests/dist/dist_test.cmake
 
 bench: build

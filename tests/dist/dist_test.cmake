@@ -1,10 +1,12 @@
 # The release archives as a user gets them, run by `make test-dist` as `cmake -P`:
-#   cmake -DDIST_DIR=... -DWORK_DIR=... -DSOURCE_DIR=... -DWINE_PREFIX=... -P dist_test.cmake
+#   cmake -DDIST_DIR=... -DWORK_DIR=... -DSOURCE_DIR=... -DWINE_PREFIX=... -DLINUX_BUILD=...
+#         -DWINDOWS_BUILD=... -P dist_test.cmake
 # Unpacks each archive into an empty folder and runs the CLI from there (the Windows one under
 # Wine): --version, info, convert, validate. The two CLIs must write the same bytes for the same
 # conversion (character.cast to .semodel, .glb and .cast; wave.cast, which holds the animation,
 # to .seanim). A consumer project then builds
-# with find_package(castkit) against the unpacked Linux archive and nothing else of castkit.
+# with find_package(castkit) against the unpacked Linux archive and nothing else of castkit, and
+# packing again from the same build trees must give the same archives, byte for byte.
 cmake_minimum_required(VERSION 3.21)
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
@@ -15,6 +17,33 @@ function(run what)
     message(FATAL_ERROR "${what} failed (${code}):\n${out}\n${err}")
   endif()
   set(last_output "${out}" PARENT_SCOPE)
+endfunction()
+
+# Every shared library the Linux CLI loads, other than glibc's own, must come from the archive's
+# lib/castkit, with the system's library path left as it is.
+function(expect_libraries_from_the_archive cli bundle)
+  run("ldd of the Linux CLI" ldd "${cli}")
+  string(REPLACE "\n" ";" lines "${last_output}")
+  set(bundled 0)
+  foreach(line IN LISTS lines)
+    if(NOT line MATCHES "^[ \t]*([^ \t]+) => ([^ ]+)")
+      continue()
+    endif()
+    set(library "${CMAKE_MATCH_1}")
+    set(path "${CMAKE_MATCH_2}")
+    if(library MATCHES "^(libc|libm|libpthread|libdl|librt)\\.so|^ld-linux")
+      continue()
+    endif()
+    file(REAL_PATH "${path}" path)
+    file(REAL_PATH "${bundle}/${library}" expected)
+    if(NOT path STREQUAL expected)
+      message(FATAL_ERROR "the Linux CLI loads ${library} from ${path}, not from ${bundle}")
+    endif()
+    math(EXPR bundled "${bundled} + 1")
+  endforeach()
+  if(bundled LESS 3)
+    message(FATAL_ERROR "the Linux CLI loads only ${bundled} libraries from its archive:\n${last_output}")
+  endif()
 endfunction()
 
 file(GLOB linux_archive "${DIST_DIR}/castkit-*-linux-x86_64.tar.gz")
@@ -39,6 +68,7 @@ foreach(system linux windows)
   endforeach()
   if(system STREQUAL "linux")
     set(cli "${root}/bin/castkit")
+    expect_libraries_from_the_archive("${cli}" "${root}/lib/castkit")
   else()
     set(cli "${SOURCE_DIR}/scripts/wine-run.sh" "${WINE_PREFIX}" "${root}/bin/castkit.exe")
   endif()
@@ -90,5 +120,17 @@ string(STRIP "${last_output}" printed)
 if(NOT printed STREQUAL "models=1 meshes=1 vertices=3 bytes=182 gltf_meshes=1")
   message(FATAL_ERROR "the consumer printed '${printed}'")
 endif()
+# Packing again from the same build trees gives the same bytes.
+run("pack again" bash "${SOURCE_DIR}/scripts/dist.sh" "${LINUX_BUILD}" "${WINDOWS_BUILD}"
+    "${WORK_DIR}/again")
+foreach(archive "${linux_archive}" "${windows_archive}")
+  get_filename_component(name "${archive}" NAME)
+  file(SHA256 "${archive}" first)
+  file(SHA256 "${WORK_DIR}/again/${name}" second)
+  if(NOT first STREQUAL second)
+    message(FATAL_ERROR "${name} differs when packed again from the same build")
+  endif()
+endforeach()
+
 file(REMOVE_RECURSE "${WORK_DIR}")
 message(STATUS "castkit ${version}: both archives unpack and run; Linux and Windows write the same bytes")
