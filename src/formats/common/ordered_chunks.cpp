@@ -74,7 +74,7 @@ class Pipeline {
     }
 
   private:
-    static constexpr std::size_t kSlots = 4;
+    static constexpr std::size_t kSlots = 8;
     struct Slot {
         ChunkText text;
         bool ready = false;

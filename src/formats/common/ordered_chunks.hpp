@@ -17,7 +17,7 @@ enum class Threads { automatic, one };
 
 // Calls format(i, text) for every chunk i in [0, count), with `text` empty, on this thread and
 // maybe one worker, and consume(text) for each on this thread in chunk order, until consume
-// returns false. At most four texts exist at a time. An exception from either is rethrown here,
+// returns false. At most eight texts exist at a time. An exception from either is rethrown here,
 // once the worker has stopped.
 void format_in_order(std::size_t count, Threads threads,
                      const std::function<void(std::size_t, ChunkText&)>& format,

@@ -15,6 +15,7 @@
 #include <castkit/sink.hpp>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -29,6 +30,8 @@ namespace {
 
 using formats::kFloatRoom;
 using formats::kIntegerRoom;
+
+constexpr std::uint32_t kExponent = 0x7F800000u;  // a float's exponent bits
 
 // The pieces of an element, each writing at `out` and returning the end of its text; the caller
 // has reserved room for the whole element (the k...Room bounds, which count what number_text.hpp
@@ -45,16 +48,54 @@ char* put_real(char* out, float v) {
     return formats::write_float(out, v);
 }
 
-constexpr std::size_t reals_room(std::size_t n) { return 2 + n * (2 + kFloatRoom); }
-char* put_reals(char* out, const float* v, int n) {
-    *out++ = '[';
-    for (int i = 0; i < n; ++i) {
-        if (i > 0) out = put(out, ", ");
-        out = put_real(out, v[i]);
+// The texts of recently written floats by bit pattern (direct-mapped, 128 KiB): DMF repeats a
+// vertex's normal and UV in every face around it, and weights such as 0.25 recur, so most floats
+// of a big array were written shortly before; a hit copies 24 bytes instead of formatting.
+class Reals {
+  public:
+    Reals() : entries_(std::make_unique<Entry[]>(kEntries)) {}
+
+    char* put(char* out, float v) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &v, sizeof bits);
+        Entry& e = entries_[(bits * 0x9E3779B1u) >> (32 - kBits)];
+        if (e.bits != bits) {
+            e.bits = bits;
+            e.size = static_cast<std::uint32_t>(put_real(out, v) - out);
+            std::memcpy(e.text.data(), out, e.text.size());
+            return out + e.size;
+        }
+        std::memcpy(out, e.text.data(), e.text.size());
+        return out + e.size;
     }
-    *out++ = ']';
-    return out;
+    char* put(char* out, const float* v, int n) {
+        *out++ = '[';
+        for (int i = 0; i < n; ++i) {
+            if (i > 0) out = castkit::dmf::put(out, ", ");
+            out = put(out, v[i]);
+        }
+        *out++ = ']';
+        return out;
+    }
+
+  private:
+    static constexpr int kBits = 12;
+    static constexpr std::size_t kEntries = std::size_t{1} << kBits;
+    struct Entry {
+        std::uint32_t bits = 0xFFFFFFFFu;  // a NaN: never the bits of a float written
+        std::uint32_t size = 0;
+        std::array<char, 24> text{};  // at most 17 used (kFloatRoom covers the 24 copied)
+    };
+    std::unique_ptr<Entry[]> entries_;
+};
+
+// One cache per thread, kept from chunk to chunk (a fresh 128 KiB per chunk cost page faults).
+Reals& thread_reals() {
+    thread_local Reals reals;
+    return reals;
 }
+
+constexpr std::size_t reals_room(std::size_t n) { return 2 + n * (2 + kFloatRoom); }
 
 constexpr std::size_t integers_room(std::size_t n) { return 2 + n * (2 + kIntegerRoom); }
 template <class T>
@@ -110,20 +151,20 @@ char* put_rgba(char* out, const glm::u8vec4& c) {
 // The big arrays' elements (the documented key spellings, typos included: docs/dmf.md, choice 10).
 // Each room is the numbers' plus 64 or 128 for the keys and punctuation (41, 91 and 50 bytes).
 constexpr std::size_t kVertexRoom = 64 + reals_room(3) + integers_room(4) + reals_room(4);
-char* put_vertex(char* out, const Vertex& v) {
+char* put_vertex(char* out, const Vertex& v, Reals& reals) {
     out = put(out, "{\"pos\": ");
-    out = put_reals(out, &v.position.x, 3);
+    out = reals.put(out, &v.position.x, 3);
     out = put(out, ", \"skin_index\": ");
     out = put_integers(out, v.skin_index.data(), 4);
     out = put(out, ", \"skin_weight\": ");
-    out = put_reals(out, &v.skin_weight.x, 4);
+    out = reals.put(out, &v.skin_weight.x, 4);
     *out++ = '}';
     return out;
 }
 
 constexpr std::size_t kFaceRoom =
     128 + kIntegerRoom + integers_room(3) + 3 * kRgbaRoom + 3 * reals_room(3) + 3 * reals_room(2);
-char* put_face(char* out, const Face& f) {
+char* put_face(char* out, const Face& f, Reals& reals) {
     out = put(out, "{\"material\": ");
     out = formats::write_integer(out, f.material);
     out = put(out, ", \"indices\": ");
@@ -136,34 +177,34 @@ char* put_face(char* out, const Face& f) {
     out = put(out, "], \"normals\": [");
     for (std::size_t c = 0; c < 3; ++c) {
         if (c > 0) out = put(out, ", ");
-        out = put_reals(out, &f.normals[c].x, 3);
+        out = reals.put(out, &f.normals[c].x, 3);
     }
     out = put(out, "], \"diffuse_uv\": [");
     for (std::size_t c = 0; c < 3; ++c) {
         if (c > 0) out = put(out, ", ");
-        out = put_reals(out, &f.uvs[c].x, 2);
+        out = reals.put(out, &f.uvs[c].x, 2);
     }
     return put(out, "]}");
 }
 
 constexpr std::size_t kTrackRoom =
     64 + kIntegerRoom + kFloatRoom + 2 * reals_room(3) + reals_room(4);
-char* put_track(char* out, const Track& t) {
+char* put_track(char* out, const Track& t, Reals& reals) {
     out = put(out, "{\"bone_id\": ");
     out = formats::write_integer(out, t.bone);
     out = put(out, ", \"time\": ");
-    out = put_real(out, t.time);
+    out = reals.put(out, t.time);
     if (t.flags & kPosition) {
         out = put(out, ", \"pos\": ");
-        out = put_reals(out, &t.position.x, 3);
+        out = reals.put(out, &t.position.x, 3);
     }
     if (t.flags & kRotation) {
         out = put(out, ", \"rot\": ");
-        out = put_reals(out, &t.rotation.x, 4);
+        out = reals.put(out, &t.rotation.x, 4);
     }
     if (t.flags & kScale) {
         out = put(out, ", \"scl\": ");
-        out = put_reals(out, &t.scale.x, 3);
+        out = reals.put(out, &t.scale.x, 3);
     }
     *out++ = '}';
     return out;
@@ -200,11 +241,11 @@ class Writer {
         append(kIntegerRoom, [&](char* out) { return formats::write_integer(out, v); });
     }
     void real(float v) {
-        append(kFloatRoom, [&](char* out) { return put_real(out, v); });
+        append(kFloatRoom, [&](char* out) { return thread_reals().put(out, v); });
     }
     void reals(const float* v, int n) {
         append(reals_room(static_cast<std::size_t>(n)),
-               [&](char* out) { return put_reals(out, v, n); });
+               [&](char* out) { return thread_reals().put(out, v, n); });
     }
     void boolean(std::uint16_t v) {
         if (v <= 1)
@@ -274,22 +315,24 @@ void section(Writer& w, std::string_view key, const std::vector<T>& items, Eleme
     w.raw(items.empty() ? "]" : "\n  ]");
 }
 
-// Elements per chunk of a big array: about 0.7 MB of faces' text, four chunks in flight.
+// Elements per chunk of a big array: about 0.7 MB of faces' text, eight chunks in flight.
 constexpr std::size_t kChunk = 2048;
 
 // A big array's elements, each on its own line after `indent` ("\n    "), in chunks that
-// format_in_order spreads over two threads; `put_item(out, item)` writes one in `room` bytes.
+// format_in_order spreads over two threads; `put_item(out, item, reals)` writes one in `room`
+// bytes.
 template <class T, class Put>
 void chunked(Writer& w, const std::vector<T>& items, std::string_view indent, std::size_t room,
              Put put_item) {
     auto format = [&](std::size_t chunk, formats::ChunkText& text) {
         const std::size_t first = chunk * kChunk, last = std::min(items.size(), first + kChunk);
         text.reserve((last - first) * (1 + indent.size() + room));
+        Reals& reals = thread_reals();
         char* out = text.data();
         for (std::size_t i = first; i < last; ++i) {
             if (i > 0) *out++ = ',';
             out = put(out, indent);
-            out = put_item(out, items[i]);
+            out = put_item(out, items[i], reals);
         }
         text.resize(static_cast<std::size_t>(out - text.data()));
     };
@@ -317,7 +360,47 @@ class NonFinite {
     std::optional<Diagnostic> error_;
 };
 
+// Whether every float of the model is finite, by the largest exponent field met (no branch per
+// float): the common case, in a fraction of the time of the walk below that names the first
+// culprit. Conservative: a NaN in a track field its flags leave out also sends the model there.
+bool all_finite(const Model& model) {
+    std::uint32_t top = 0;
+    auto add = [&](const float* v, int n) {
+        for (int i = 0; i < n; ++i) {
+            std::uint32_t bits;
+            std::memcpy(&bits, v + i, sizeof bits);
+            top = std::max(top, bits & kExponent);
+        }
+    };
+    for (const Material& m : model.materials) {
+        add(&m.alpha_test, 1);
+        add(&m.diffuse.x, 4);
+        add(&m.emissive.x, 4);
+        add(&m.specular.x, 4);
+    }
+    for (const Vertex& v : model.vertices) {
+        add(&v.position.x, 3);
+        add(&v.skin_weight.x, 4);
+    }
+    for (const Face& f : model.faces) {
+        add(&f.normals[0].x, 9);
+        add(&f.uvs[0].x, 6);
+    }
+    for (const Bone& b : model.bones) add(&b.matrix[0].x, 16);
+    for (const Animation& a : model.animations) {
+        add(&a.duration, 1);
+        for (const Track& t : a.tracks) {
+            add(&t.time, 1);
+            add(&t.position.x, 3);
+            add(&t.rotation.x, 4);
+            add(&t.scale.x, 3);
+        }
+    }
+    return top != kExponent;  // all ones: infinity or NaN
+}
+
 std::optional<Diagnostic> first_non_finite(const Model& model) {
+    if (all_finite(model)) return std::nullopt;
     NonFinite check;
     for (std::size_t i = 0; i < model.materials.size(); ++i) {
         const Material& m = model.materials[i];
