@@ -41,11 +41,17 @@ class FirstSeen {
         }
         return h;
     }
+    // Word by word without a branch: std::array's == calls memcmp, a tenth of a DMF conversion.
+    static bool same(const Key& a, const Key& b) {
+        std::uint32_t differ = 0;
+        for (std::size_t i = 0; i < N; ++i) differ |= a[i] ^ b[i];
+        return differ == 0;
+    }
     // The slot holding `key`, or the empty slot where it belongs.
     std::size_t slot_of(const Key& key) const {
         const std::size_t mask = slots_.size() - 1;
         for (std::size_t at = static_cast<std::size_t>(hash(key)) & mask;; at = (at + 1) & mask)
-            if (slots_[at] == kEmpty || keys_[slots_[at]] == key) return at;
+            if (slots_[at] == kEmpty || same(keys_[slots_[at]], key)) return at;
     }
     // Doubles the table (at least 64 slots), keeping it at most half full.
     void grow() {
