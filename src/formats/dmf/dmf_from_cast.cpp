@@ -220,6 +220,7 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
     }
     model_.faces.reserve(model_.faces.size() + face_count);
     model_.vertices.reserve(model_.vertices.size() + vertex_count);
+    merged.reserve(vertex_count);
     for (std::size_t m = 0; m < meshes.size(); ++m) {
         const cast::ConstMesh& mesh = meshes[m];
         std::string path = fmt::format("model[0]/mesh[{}]", m);
