@@ -1,10 +1,17 @@
 #include "number_text.hpp"
 
+#include <fmt/compile.h>
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
 #include <cstring>
 
 namespace castkit::formats {
+
+// Standard libraries without floating-point std::to_chars (Emscripten 3.1's libc++) leave out
+// its feature macro; there fmt's "{}" writes the text itself.
+#if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
 namespace {
 
 // The digits d.ddd of std::to_chars' scientific text, without the point.
@@ -65,6 +72,9 @@ char* write_float(char* out, float v) {
     }
     return fixed(out, digits_of(s, e), exp);
 }
+#else
+char* write_float(char* out, float v) { return fmt::format_to(out, FMT_COMPILE("{}"), v); }
+#endif
 
 char* write_integer(char* out, std::int64_t v) {
     return std::to_chars(out, out + kIntegerRoom, v).ptr;
