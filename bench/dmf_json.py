@@ -4,6 +4,10 @@ one-shot simdjson On-Demand walk of every value of the same file (bench/simdjson
 `castkit convert big.cast out.dmf.json` against `cp` of a file of the output's size. Median of
 interleaved rounds; wall, CPU (user + system) and peak RSS of each process (wait4).
 
+The read's target is judged on CPU time (one thread, like the walk). The write's is judged on wall
+time: its speed is wall-clock throughput, and it formats on two threads, so it spends more CPU than
+wall; both ratios are reported for each.
+
 Writes a markdown section to stdout and to BUILD/bench-json.md; with --append, also to the end of
 BUILD/bench-results.md."""
 import argparse
@@ -66,15 +70,16 @@ def main():
 
     yes = lambda ok: "yes" if ok else "**no**"
 
-    def row(label, name, against=None, target=None):
+    def row(label, name, against=None, target=None, judged="cpu"):
         x = s[name]
         cells = [label, duration(x.median_cpu), duration(x.median_wall),
                  f"{size / x.median_cpu / 1e6:.0f} MB/s", f"{statistics.median(rss[name]) / 1024:.0f}"]
         if against:
             ref = s[against]
             ratio_cpu, ratio_wall = ref.median_cpu / x.median_cpu, ref.median_wall / x.median_wall
-            cells += [against, f"{ratio_cpu:.2f}×", f"{ratio_wall:.2f}×", f"≥ {target}×",
-                      yes(ratio_cpu >= target)]
+            ratio = ratio_wall if judged == "wall" else ratio_cpu
+            cells += [against, f"{ratio_cpu:.2f}×", f"{ratio_wall:.2f}×",
+                      f"≥ {target}× ({judged})", yes(ratio >= target)]
         else:
             cells += [""] * 5
         return "| " + " | ".join(cells) + " |"
@@ -91,7 +96,8 @@ def main():
         f"Median of {args.runs} interleaved rounds, each a whole process; the inputs are "
         f"page-cached; outputs are deleted and `sync`ed before each run. Throughput is the JSON "
         f"size (read or written) over CPU time. Ratios are the reference's time over castkit's; "
-        f"targets are judged on CPU time.",
+        f"the read's target is judged on CPU time, the write's on wall time (it formats on two "
+        f"threads).",
         "",
         "| Measurement | CPU | Wall | Throughput (CPU) | Peak RSS (MiB) | Against | Ratio (CPU) "
         "| Ratio (wall) | Target | Met |",
@@ -100,11 +106,11 @@ def main():
             "value)", "walk"),
         row("`castkit convert big.dmf.json out.cast` (read)", "read", "walk", 1),
         row("`cp big.dmf.json copy`", "cp"),
-        row("`castkit convert big.cast out.dmf.json` (write)", "write", "cp", 0.5),
+        row("`castkit convert big.cast out.dmf.json` (write)", "write", "cp", 0.5, "wall"),
     ]
     if args.before:
         lines += [row("*before:* read", "before_read", "walk", 1),
-                  row("*before:* write", "before_write", "cp", 0.5)]
+                  row("*before:* write", "before_write", "cp", 0.5, "wall")]
     lines += [
         "",
         f"Peak memory of the read: {read_rss / size:.2f}× the file (target ≤ 2×: "

@@ -220,6 +220,7 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
     }
     model_.faces.reserve(model_.faces.size() + face_count);
     model_.vertices.reserve(model_.vertices.size() + vertex_count);
+    merged.reserve(vertex_count);
     for (std::size_t m = 0; m < meshes.size(); ++m) {
         const cast::ConstMesh& mesh = meshes[m];
         std::string path = fmt::format("model[0]/mesh[{}]", m);
@@ -243,8 +244,13 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
         std::size_t n = mesh.vertex_count();
         cast::ArrayView<glm::vec3> positions = mesh.positions(), normals = mesh.normals();
         cast::ArrayView<glm::vec2> uvs = mesh.uv_layer(0);
-        std::vector<glm::vec4> colors =
-            mesh.color_layer_count() > 0 ? mesh.color_layer(0) : std::vector<glm::vec4>{};
+        // In bytes once per vertex, not once per face corner.
+        std::vector<glm::u8vec4> colors;
+        if (mesh.color_layer_count() > 0) {
+            const std::vector<glm::vec4> layer = mesh.color_layer(0);
+            colors.resize(layer.size());
+            std::transform(layer.begin(), layer.end(), colors.begin(), to_bytes);
+        }
         std::uint32_t influences = skinned ? mesh.max_weight_influence() : 0;
         cast::IndexView weight_bones = mesh.weight_bones();
         cast::ArrayView<float> weight_values = mesh.weight_values();
@@ -301,7 +307,7 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
                 face.uvs[static_cast<std::size_t>(c)] =
                     options_.flip_v ? glm::vec2(uv.x, 1.0f - uv.y) : uv;
                 face.colors[static_cast<std::size_t>(c)] =
-                    index < colors.size() ? to_bytes(colors[index]) : glm::u8vec4(255);
+                    index < colors.size() ? colors[index] : glm::u8vec4(255);
             }
             model_.faces.push_back(face);
         }
@@ -326,9 +332,8 @@ Expected<void> FromCast::animation(cast::ConstAnimation& cast_animation, std::si
                                  rate, rounded));
     out.fps = static_cast<std::uint16_t>(rounded);
     if (cast_animation.looping()) report_.warn(path, "looping has no DMF field (dropped)");
-    std::vector<formats::NodeKeys> nodes =
-        formats::collect_curves(cast_animation, rest_, {document_.source_name, path, nullptr},
-                                warnings_);
+    std::vector<formats::NodeKeys> nodes = formats::collect_curves(
+        cast_animation, rest_, {document_.source_name, path, nullptr}, warnings_);
     for (const formats::NodeKeys& keys : nodes) {
         // Rule 24: exact name first, then case-insensitively.
         auto bone = std::find_if(model_.bones.begin(), model_.bones.end(),

@@ -1,33 +1,232 @@
 // The DMF JSON writer: one struct per line, floats in their shortest form that reads back to the
 // same float, enumerations and booleans by name (raw integers when outside the named range).
-// The text streams to a Sink through a 1 MiB buffer, formatted in place with fmt: the output is
-// never whole in memory, and a model JSON cannot hold is refused before a byte is written.
-#include <fmt/compile.h>
+// The text streams to a Sink: the big arrays (vertices, faces, animation tracks) in chunks that
+// two threads format (format_in_order) and that are sent in order, the rest through a 1 MiB
+// buffer. Each element is written through a raw pointer into room reserved for it up front
+// (number_text.hpp). The output is never whole in memory, and a model JSON cannot hold is refused
+// before a byte is written.
+#include "dmf_json_writer.hpp"
+
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <castkit/formats/dmf.hpp>
 #include <castkit/sink.hpp>
 #include <cmath>
+#include <cstring>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 
 #include "../common/base64.hpp"
 #include "../common/binary_io.hpp"
 #include "../common/file_sink.hpp"
+#include "../common/number_text.hpp"
 #include "dmf_json_names.hpp"
 
 namespace castkit::dmf {
 namespace {
 
+using formats::kFloatRoom;
+using formats::kIntegerRoom;
+
+constexpr std::uint32_t kExponent = 0x7F800000u;  // a float's exponent bits
+
+// The pieces of an element, each writing at `out` and returning the end of its text; the caller
+// has reserved room for the whole element (the k...Room bounds, which count what number_text.hpp
+// may touch past a number's text).
+char* put(char* out, std::string_view text) {
+    std::memcpy(out, text.data(), text.size());
+    return out + text.size();
+}
+
+// Shortest text that parses back to `v` (finite: checked before writing starts); -0 keeps its
+// sign as "-0.0".
+char* put_real(char* out, float v) {
+    if (v == 0.0f && std::signbit(v)) return put(out, "-0.0");
+    return formats::write_float(out, v);
+}
+
+// The texts of recently written floats by bit pattern (direct-mapped, 128 KiB): DMF repeats a
+// vertex's normal and UV in every face around it, and weights such as 0.25 recur, so most floats
+// of a big array were written shortly before; a hit copies 24 bytes instead of formatting.
+class Reals {
+  public:
+    Reals() : entries_(std::make_unique<Entry[]>(kEntries)) {}
+
+    char* put(char* out, float v) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &v, sizeof bits);
+        Entry& e = entries_[(bits * 0x9E3779B1u) >> (32 - kBits)];
+        if (e.bits != bits) {
+            e.bits = bits;
+            e.size = static_cast<std::uint32_t>(put_real(out, v) - out);
+            std::memcpy(e.text.data(), out, e.text.size());
+            return out + e.size;
+        }
+        std::memcpy(out, e.text.data(), e.text.size());
+        return out + e.size;
+    }
+    char* put(char* out, const float* v, int n) {
+        *out++ = '[';
+        for (int i = 0; i < n; ++i) {
+            if (i > 0) out = castkit::dmf::put(out, ", ");
+            out = put(out, v[i]);
+        }
+        *out++ = ']';
+        return out;
+    }
+
+  private:
+    static constexpr int kBits = 12;
+    static constexpr std::size_t kEntries = std::size_t{1} << kBits;
+    struct Entry {
+        std::uint32_t bits = 0xFFFFFFFFu;  // a NaN: never the bits of a float written
+        std::uint32_t size = 0;
+        std::array<char, 24> text{};  // at most 17 used (kFloatRoom covers the 24 copied)
+    };
+    std::unique_ptr<Entry[]> entries_;
+};
+
+// One cache per thread, kept from chunk to chunk (a fresh 128 KiB per chunk cost page faults).
+Reals& thread_reals() {
+    thread_local Reals reals;
+    return reals;
+}
+
+constexpr std::size_t reals_room(std::size_t n) { return 2 + n * (2 + kFloatRoom); }
+
+constexpr std::size_t integers_room(std::size_t n) { return 2 + n * (2 + kIntegerRoom); }
+template <class T>
+char* put_integers(char* out, const T* v, int n) {
+    *out++ = '[';
+    for (int i = 0; i < n; ++i) {
+        if (i > 0) out = put(out, ", ");
+        out = formats::write_integer(out, v[i]);
+    }
+    *out++ = ']';
+    return out;
+}
+
+// Up to 8 characters copied as one fixed-size block.
+struct ShortText {
+    std::array<char, 8> text{};
+    std::size_t size = 0;
+};
+char* put(char* out, const ShortText& t) {
+    std::memcpy(out, t.text.data(), t.text.size());
+    return out + t.size;
+}
+ShortText short_text(std::string_view s) {
+    ShortText t;
+    std::copy(s.begin(), s.end(), t.text.begin());
+    t.size = s.size();
+    return t;
+}
+
+// "rgba(255, 128, 0, 0.502)": alpha to three decimals, enough to read back the same byte
+// (steps are 1/255). The 256 channel values and alphas are made once.
+struct RgbaTexts {
+    std::array<ShortText, 256> channel, alpha;
+    RgbaTexts() {
+        for (std::size_t a = 0; a < 256; ++a) {
+            channel[a] = short_text(fmt::format("{}, ", a));
+            alpha[a] =
+                short_text(fmt::format("{}", std::round(double(a) / 255.0 * 1000.0) / 1000.0));
+        }
+    }
+};
+constexpr std::size_t kRgbaRoom = 6 + 3 * 8 + 8 + 2;
+char* put_rgba(char* out, const glm::u8vec4& c) {
+    static const RgbaTexts texts;
+    out = put(out, "\"rgba(");
+    out = put(out, texts.channel[c.r]);
+    out = put(out, texts.channel[c.g]);
+    out = put(out, texts.channel[c.b]);
+    out = put(out, texts.alpha[c.a]);
+    return put(out, ")\"");
+}
+
+// The big arrays' elements (the documented key spellings, typos included: docs/dmf.md, choice 10).
+// Each room is the numbers' plus 64 or 128 for the keys and punctuation (41, 91 and 50 bytes).
+constexpr std::size_t kVertexRoom = 64 + reals_room(3) + integers_room(4) + reals_room(4);
+char* put_vertex(char* out, const Vertex& v, Reals& reals) {
+    out = put(out, "{\"pos\": ");
+    out = reals.put(out, &v.position.x, 3);
+    out = put(out, ", \"skin_index\": ");
+    out = put_integers(out, v.skin_index.data(), 4);
+    out = put(out, ", \"skin_weight\": ");
+    out = reals.put(out, &v.skin_weight.x, 4);
+    *out++ = '}';
+    return out;
+}
+
+constexpr std::size_t kFaceRoom =
+    128 + kIntegerRoom + integers_room(3) + 3 * kRgbaRoom + 3 * reals_room(3) + 3 * reals_room(2);
+char* put_face(char* out, const Face& f, Reals& reals) {
+    out = put(out, "{\"material\": ");
+    out = formats::write_integer(out, f.material);
+    out = put(out, ", \"indices\": ");
+    out = put_integers(out, f.indices.data(), 3);
+    out = put(out, ", \"verex_color\": [");
+    for (std::size_t c = 0; c < 3; ++c) {
+        if (c > 0) out = put(out, ", ");
+        out = put_rgba(out, f.colors[c]);
+    }
+    out = put(out, "], \"normals\": [");
+    for (std::size_t c = 0; c < 3; ++c) {
+        if (c > 0) out = put(out, ", ");
+        out = reals.put(out, &f.normals[c].x, 3);
+    }
+    out = put(out, "], \"diffuse_uv\": [");
+    for (std::size_t c = 0; c < 3; ++c) {
+        if (c > 0) out = put(out, ", ");
+        out = reals.put(out, &f.uvs[c].x, 2);
+    }
+    return put(out, "]}");
+}
+
+constexpr std::size_t kTrackRoom =
+    64 + kIntegerRoom + kFloatRoom + 2 * reals_room(3) + reals_room(4);
+char* put_track(char* out, const Track& t, Reals& reals) {
+    out = put(out, "{\"bone_id\": ");
+    out = formats::write_integer(out, t.bone);
+    out = put(out, ", \"time\": ");
+    out = reals.put(out, t.time);
+    if (t.flags & kPosition) {
+        out = put(out, ", \"pos\": ");
+        out = reals.put(out, &t.position.x, 3);
+    }
+    if (t.flags & kRotation) {
+        out = put(out, ", \"rot\": ");
+        out = reals.put(out, &t.rotation.x, 4);
+    }
+    if (t.flags & kScale) {
+        out = put(out, ", \"scl\": ");
+        out = reals.put(out, &t.scale.x, 3);
+    }
+    *out++ = '}';
+    return out;
+}
+
 // JSON text appended to a buffer that goes to the sink whenever it passes 1 MiB (checked between
-// elements by flush_if_full). After a sink error, further text is dropped and the error kept.
+// elements by flush_if_full), or before a chunk of a big array is sent. After a sink error,
+// further text is dropped and the error kept.
 class Writer {
   public:
-    explicit Writer(Sink& sink) : sink_(sink) {}
+    Writer(Sink& sink, formats::Threads threads) : sink_(sink), threads_(threads) {}
 
     bool failed() const { return error_.has_value(); }
+    formats::Threads threads() const { return threads_; }
 
+    // Appends what `write(out)` writes in at most `room` bytes; it returns the end of its text.
+    template <class Write>
+    void append(std::size_t room, Write write) {
+        buffer_.reserve(buffer_.size() + room);
+        char* end = write(buffer_.data() + buffer_.size());
+        buffer_.resize(static_cast<std::size_t>(end - buffer_.data()));
+    }
     void raw(std::string_view text) { buffer_.append(text.data(), text.data() + text.size()); }
     void raw(char c) { buffer_.push_back(c); }
     void key(std::string_view name) {
@@ -38,22 +237,15 @@ class Writer {
     void string(std::string_view text) {
         raw(nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     }
-    void integer(std::int64_t v) { fmt::format_to(fmt::appender(buffer_), FMT_COMPILE("{}"), v); }
-    // Shortest text that parses back to `v` (finite: checked before writing starts); -0 keeps
-    // its sign as "-0.0".
+    void integer(std::int64_t v) {
+        append(kIntegerRoom, [&](char* out) { return formats::write_integer(out, v); });
+    }
     void real(float v) {
-        if (v == 0.0f && std::signbit(v))
-            raw("-0.0");
-        else
-            fmt::format_to(fmt::appender(buffer_), FMT_COMPILE("{}"), v);
+        append(kFloatRoom, [&](char* out) { return thread_reals().put(out, v); });
     }
     void reals(const float* v, int n) {
-        raw('[');
-        for (int i = 0; i < n; ++i) {
-            if (i > 0) raw(", ");
-            real(v[i]);
-        }
-        raw(']');
+        append(reals_room(static_cast<std::size_t>(n)),
+               [&](char* out) { return thread_reals().put(out, v, n); });
     }
     void boolean(std::uint16_t v) {
         if (v <= 1)
@@ -68,22 +260,15 @@ class Writer {
         else
             integer(v);
     }
-    // "rgba(255, 128, 0, 0.502)": alpha to three decimals, enough to read back the same byte
-    // (steps are 1/255).
-    void rgba(const glm::u8vec4& c) {
-        static const std::array<std::string, 256> kAlpha = [] {
-            std::array<std::string, 256> out;
-            for (std::size_t a = 0; a < out.size(); ++a)
-                out[a] = fmt::format("{}", std::round(double(a) / 255.0 * 1000.0) / 1000.0);
-            return out;
-        }();
-        fmt::format_to(fmt::appender(buffer_), FMT_COMPILE("\"rgba({}, {}, {}, "), c.r, c.g, c.b);
-        raw(kAlpha[c.a]);
-        raw(")\"");
-    }
 
     void flush_if_full() {
         if (buffer_.size() >= kFlushAt) flush();
+    }
+    // Sends what is buffered, then `text`; false once the sink has failed.
+    bool send(const formats::ChunkText& text) {
+        flush();
+        write(text);
+        return !failed();
     }
     // Sends what is left; the first sink error, if any.
     Expected<void> finish() {
@@ -95,30 +280,64 @@ class Writer {
   private:
     static constexpr std::size_t kFlushAt = std::size_t{1} << 20;
     void flush() {
-        if (!error_) {
-            auto written = sink_.write(std::as_bytes(std::span(buffer_.data(), buffer_.size())));
-            if (!written) error_ = written.error();
-        }
+        write(buffer_);
         buffer_.clear();
+    }
+    void write(const fmt::memory_buffer& text) {
+        if (error_ || text.size() == 0) return;
+        auto written = sink_.write(std::as_bytes(std::span(text.data(), text.size())));
+        if (!written) error_ = written.error();
     }
 
     Sink& sink_;
+    const formats::Threads threads_;
     fmt::memory_buffer buffer_;
     std::optional<Diagnostic> error_;
 };
 
-// Writes `items` as the array `key`, one element per line, each through `element`.
+// A small array's elements, each on its own line through `element(item)`.
 template <class T, class Element>
-void section(Writer& w, std::string_view key, const std::vector<T>& items, Element element) {
-    w.raw(",\n  ");
-    w.key(key);
-    w.raw('[');
+void each(Writer& w, const std::vector<T>& items, Element element) {
     for (std::size_t i = 0; i < items.size() && !w.failed(); ++i) {
         w.raw(i == 0 ? "\n    " : ",\n    ");
         element(items[i]);
         w.flush_if_full();
     }
+}
+
+// Writes `items` as the array `key` of the top-level object; `elements()` writes what is inside.
+template <class T, class Elements>
+void section(Writer& w, std::string_view key, const std::vector<T>& items, Elements elements) {
+    w.raw(",\n  ");
+    w.key(key);
+    w.raw('[');
+    elements();
     w.raw(items.empty() ? "]" : "\n  ]");
+}
+
+// Elements per chunk of a big array: about 0.7 MB of faces' text, eight chunks in flight.
+constexpr std::size_t kChunk = 2048;
+
+// A big array's elements, each on its own line after `indent` ("\n    "), in chunks that
+// format_in_order spreads over two threads; `put_item(out, item, reals)` writes one in `room`
+// bytes.
+template <class T, class Put>
+void chunked(Writer& w, const std::vector<T>& items, std::string_view indent, std::size_t room,
+             Put put_item) {
+    auto format = [&](std::size_t chunk, formats::ChunkText& text) {
+        const std::size_t first = chunk * kChunk, last = std::min(items.size(), first + kChunk);
+        text.reserve((last - first) * (1 + indent.size() + room));
+        Reals& reals = thread_reals();
+        char* out = text.data();
+        for (std::size_t i = first; i < last; ++i) {
+            if (i > 0) *out++ = ',';
+            out = put(out, indent);
+            out = put_item(out, items[i], reals);
+        }
+        text.resize(static_cast<std::size_t>(out - text.data()));
+    };
+    formats::format_in_order((items.size() + kChunk - 1) / kChunk, w.threads(), format,
+                             [&](const formats::ChunkText& text) { return w.send(text); });
 }
 
 // The first float JSON cannot hold (NaN, ±infinity), met in the order the writer meets them,
@@ -141,11 +360,53 @@ class NonFinite {
     std::optional<Diagnostic> error_;
 };
 
+// Whether every float of the model is finite, by the largest exponent field met (no branch per
+// float): the common case, in a fraction of the time of the walk below that names the first
+// culprit. Conservative: a NaN in a track field its flags leave out also sends the model there.
+bool all_finite(const Model& model) {
+    std::uint32_t top = 0;
+    auto add = [&](const float* v, int n) {
+        for (int i = 0; i < n; ++i) {
+            std::uint32_t bits;
+            std::memcpy(&bits, v + i, sizeof bits);
+            top = std::max(top, bits & kExponent);
+        }
+    };
+    for (const Material& m : model.materials) {
+        add(&m.alpha_test, 1);
+        add(&m.diffuse.x, 4);
+        add(&m.emissive.x, 4);
+        add(&m.specular.x, 4);
+    }
+    for (const Vertex& v : model.vertices) {
+        add(&v.position.x, 3);
+        add(&v.skin_weight.x, 4);
+    }
+    for (const Face& f : model.faces) {
+        add(&f.normals[0].x, 9);
+        add(&f.uvs[0].x, 6);
+    }
+    for (const Bone& b : model.bones) add(&b.matrix[0].x, 16);
+    for (const Animation& a : model.animations) {
+        add(&a.duration, 1);
+        for (const Track& t : a.tracks) {
+            add(&t.time, 1);
+            add(&t.position.x, 3);
+            add(&t.rotation.x, 4);
+            add(&t.scale.x, 3);
+        }
+    }
+    return top != kExponent;  // all ones: infinity or NaN
+}
+
 std::optional<Diagnostic> first_non_finite(const Model& model) {
+    if (all_finite(model)) return std::nullopt;
     NonFinite check;
     for (std::size_t i = 0; i < model.materials.size(); ++i) {
         const Material& m = model.materials[i];
-        auto path = [&](std::string_view field) { return fmt::format("$.materials[{}].{}", i, field); };
+        auto path = [&](std::string_view field) {
+            return fmt::format("$.materials[{}].{}", i, field);
+        };
         check.real(m.alpha_test, [&] { return path("alpha_test"); });
         check.reals(&m.diffuse.x, 4, [&] { return path("diffuse"); });
         check.reals(&m.emissive.x, 4, [&] { return path("emissive"); });
@@ -188,170 +449,124 @@ std::optional<Diagnostic> first_non_finite(const Model& model) {
 
 void write_textures(Writer& w, const Model& model) {
     using namespace json_names;
-    section(w, "textures", model.textures, [&](const Texture& t) {
-        w.raw("{\"id\": ");
-        w.integer(t.id);
-        w.raw(", \"name\": ");
-        w.string(t.name);
-        w.raw(", \"flip_y\": ");
-        w.boolean(t.flip_y);
-        w.raw(", \"img\": \"data:image/png;base64,");
-        w.raw(formats::base64_encode(t.png));
-        w.raw("\", \"width\": ");
-        w.integer(t.width);
-        w.raw(", \"height\": ");
-        w.integer(t.height);
-        w.raw(", \"wrap_s\": ");
-        w.enumeration(t.wrap_s, kWrap);
-        w.raw(", \"wrap_t\": ");
-        w.enumeration(t.wrap_t, kWrap);
-        w.raw('}');
+    section(w, "textures", model.textures, [&] {
+        each(w, model.textures, [&](const Texture& t) {
+            w.raw("{\"id\": ");
+            w.integer(t.id);
+            w.raw(", \"name\": ");
+            w.string(t.name);
+            w.raw(", \"flip_y\": ");
+            w.boolean(t.flip_y);
+            w.raw(", \"img\": \"data:image/png;base64,");
+            w.raw(formats::base64_encode(t.png));
+            w.raw("\", \"width\": ");
+            w.integer(t.width);
+            w.raw(", \"height\": ");
+            w.integer(t.height);
+            w.raw(", \"wrap_s\": ");
+            w.enumeration(t.wrap_s, kWrap);
+            w.raw(", \"wrap_t\": ");
+            w.enumeration(t.wrap_t, kWrap);
+            w.raw('}');
+        });
     });
 }
 
 void write_materials(Writer& w, const Model& model) {
     using namespace json_names;
-    section(w, "materials", model.materials, [&](const Material& m) {
-        w.raw("{\"id\": ");
-        w.integer(m.id);
-        w.raw(", \"name\": ");
-        w.string(m.name);
-        w.raw(", \"texture\": ");
-        w.integer(m.texture);
-        w.raw(", \"use_blending\": ");
-        w.boolean(m.use_blending);
-        w.raw(", \"blend_equation\": ");
-        w.enumeration(m.blend_equation, kBlendEquation);
-        w.raw(", \"blend_src\": ");
-        w.enumeration(m.blend_src, kBlendFactor);
-        w.raw(", \"blend_dst\": ");
-        w.enumeration(m.blend_dst, kBlendFactor);
-        w.raw(", \"skinning\": ");
-        w.boolean(m.skinning);
-        w.raw(", \"shader_type\": ");
-        w.enumeration(m.shader_type, kShaderType);
-        w.raw(", \"face_side\": ");
-        w.enumeration(m.face_side, kSide);
-        w.raw(", \"shadow_side\": ");
-        w.enumeration(m.shadow_side, kSide);
-        const std::pair<const char*, std::uint16_t> flags[] = {{"ignore_lights", m.ignore_lights},
-                                                               {"vertex_color", m.vertex_color},
-                                                               {"use_alpha", m.use_alpha},
-                                                               {"skip_render", m.skip_render}};
-        for (const auto& [name, value] : flags) {
-            w.raw(", ");
-            w.key(name);
-            w.boolean(value);
-        }
-        w.raw(", \"alpha_test\": ");
-        w.real(m.alpha_test);
-        w.raw(", \"diffuse\": ");
-        w.reals(&m.diffuse.x, 4);
-        w.raw(", \"emissive\": ");
-        w.reals(&m.emissive.x, 4);
-        w.raw(", \"specular\": ");
-        w.reals(&m.specular.x, 4);
-        w.raw('}');
+    section(w, "materials", model.materials, [&] {
+        each(w, model.materials, [&](const Material& m) {
+            w.raw("{\"id\": ");
+            w.integer(m.id);
+            w.raw(", \"name\": ");
+            w.string(m.name);
+            w.raw(", \"texture\": ");
+            w.integer(m.texture);
+            w.raw(", \"use_blending\": ");
+            w.boolean(m.use_blending);
+            w.raw(", \"blend_equation\": ");
+            w.enumeration(m.blend_equation, kBlendEquation);
+            w.raw(", \"blend_src\": ");
+            w.enumeration(m.blend_src, kBlendFactor);
+            w.raw(", \"blend_dst\": ");
+            w.enumeration(m.blend_dst, kBlendFactor);
+            w.raw(", \"skinning\": ");
+            w.boolean(m.skinning);
+            w.raw(", \"shader_type\": ");
+            w.enumeration(m.shader_type, kShaderType);
+            w.raw(", \"face_side\": ");
+            w.enumeration(m.face_side, kSide);
+            w.raw(", \"shadow_side\": ");
+            w.enumeration(m.shadow_side, kSide);
+            const std::pair<const char*, std::uint16_t> flags[] = {
+                {"ignore_lights", m.ignore_lights},
+                {"vertex_color", m.vertex_color},
+                {"use_alpha", m.use_alpha},
+                {"skip_render", m.skip_render}};
+            for (const auto& [name, value] : flags) {
+                w.raw(", ");
+                w.key(name);
+                w.boolean(value);
+            }
+            w.raw(", \"alpha_test\": ");
+            w.real(m.alpha_test);
+            w.raw(", \"diffuse\": ");
+            w.reals(&m.diffuse.x, 4);
+            w.raw(", \"emissive\": ");
+            w.reals(&m.emissive.x, 4);
+            w.raw(", \"specular\": ");
+            w.reals(&m.specular.x, 4);
+            w.raw('}');
+        });
     });
 }
 
-// The documented key spellings, typos included (docs/dmf.md, choice 10).
 void write_geometry(Writer& w, const Model& model) {
-    section(w, "verterices", model.vertices, [&](const Vertex& v) {
-        w.raw("{\"pos\": ");
-        w.reals(&v.position.x, 3);
-        w.raw(", \"skin_index\": [");
-        for (int k = 0; k < 4; ++k) {
-            if (k > 0) w.raw(", ");
-            w.integer(v.skin_index[k]);
-        }
-        w.raw("], \"skin_weight\": ");
-        w.reals(&v.skin_weight.x, 4);
-        w.raw('}');
-    });
-    section(w, "faces", model.faces, [&](const Face& f) {
-        w.raw("{\"material\": ");
-        w.integer(f.material);
-        w.raw(", \"indices\": [");
-        for (int k = 0; k < 3; ++k) {
-            if (k > 0) w.raw(", ");
-            w.integer(f.indices[k]);
-        }
-        w.raw("], \"verex_color\": [");
-        for (std::size_t c = 0; c < 3; ++c) {
-            if (c > 0) w.raw(", ");
-            w.rgba(f.colors[c]);
-        }
-        w.raw("], \"normals\": [");
-        for (std::size_t c = 0; c < 3; ++c) {
-            if (c > 0) w.raw(", ");
-            w.reals(&f.normals[c].x, 3);
-        }
-        w.raw("], \"diffuse_uv\": [");
-        for (std::size_t c = 0; c < 3; ++c) {
-            if (c > 0) w.raw(", ");
-            w.reals(&f.uvs[c].x, 2);
-        }
-        w.raw("]}");
-    });
+    section(w, "verterices", model.vertices,
+            [&] { chunked(w, model.vertices, "\n    ", kVertexRoom, put_vertex); });
+    section(w, "faces", model.faces,
+            [&] { chunked(w, model.faces, "\n    ", kFaceRoom, put_face); });
 }
 
 void write_skeleton(Writer& w, const Model& model) {
-    section(w, "skeleton", model.bones, [&](const Bone& b) {
-        w.raw("{\"id\": ");
-        w.integer(b.id);
-        w.raw(", \"name\": ");
-        w.string(b.name);
-        w.raw(", \"parent_id\": ");
-        w.integer(b.parent);
-        w.raw(", \"matrix\": ");
-        w.reals(&b.matrix[0].x, 16);
-        w.raw('}');
+    section(w, "skeleton", model.bones, [&] {
+        each(w, model.bones, [&](const Bone& b) {
+            w.raw("{\"id\": ");
+            w.integer(b.id);
+            w.raw(", \"name\": ");
+            w.string(b.name);
+            w.raw(", \"parent_id\": ");
+            w.integer(b.parent);
+            w.raw(", \"matrix\": ");
+            w.reals(&b.matrix[0].x, 16);
+            w.raw('}');
+        });
     });
 }
 
 void write_animations(Writer& w, const Model& model) {
-    section(w, "animations", model.animations, [&](const Animation& a) {
-        w.raw("{\"id\": ");
-        w.integer(a.id);
-        w.raw(", \"name\": ");
-        w.string(a.name);
-        w.raw(", \"fps\": ");
-        w.integer(a.fps);
-        w.raw(", \"duration\": ");
-        w.real(a.duration);
-        w.raw(", \"tracks\": [");
-        for (std::size_t i = 0; i < a.tracks.size(); ++i) {
-            const Track& t = a.tracks[i];
-            w.raw(i == 0 ? "\n      " : ",\n      ");
-            w.raw("{\"bone_id\": ");
-            w.integer(t.bone);
-            w.raw(", \"time\": ");
-            w.real(t.time);
-            if (t.flags & kPosition) {
-                w.raw(", \"pos\": ");
-                w.reals(&t.position.x, 3);
-            }
-            if (t.flags & kRotation) {
-                w.raw(", \"rot\": ");
-                w.reals(&t.rotation.x, 4);
-            }
-            if (t.flags & kScale) {
-                w.raw(", \"scl\": ");
-                w.reals(&t.scale.x, 3);
-            }
-            w.raw('}');
-            w.flush_if_full();
-        }
-        w.raw(a.tracks.empty() ? "]}" : "\n    ]}");
+    section(w, "animations", model.animations, [&] {
+        each(w, model.animations, [&](const Animation& a) {
+            w.raw("{\"id\": ");
+            w.integer(a.id);
+            w.raw(", \"name\": ");
+            w.string(a.name);
+            w.raw(", \"fps\": ");
+            w.integer(a.fps);
+            w.raw(", \"duration\": ");
+            w.real(a.duration);
+            w.raw(", \"tracks\": [");
+            chunked(w, a.tracks, "\n      ", kTrackRoom, put_track);
+            w.raw(a.tracks.empty() ? "]}" : "\n    ]}");
+        });
     });
 }
 
 }  // namespace
 
-Expected<void> write_json(const Model& model, Sink& sink) {
+Expected<void> write_json(const Model& model, Sink& sink, formats::Threads threads) {
     if (auto error = first_non_finite(model)) return make_error(std::move(*error));
-    Writer w(sink);
+    Writer w(sink, threads);
     w.raw("{\n  \"format\": \"DASH\",\n  \"version\": \"1.5\"");
     write_textures(w, model);
     write_materials(w, model);
@@ -360,6 +575,10 @@ Expected<void> write_json(const Model& model, Sink& sink) {
     write_animations(w, model);
     w.raw("\n}\n");
     return w.finish();
+}
+
+Expected<void> write_json(const Model& model, Sink& sink) {
+    return write_json(model, sink, formats::Threads::automatic);
 }
 
 Expected<std::string> write_json_text(const Model& model) {

@@ -20,6 +20,13 @@ class FirstSeen {
   public:
     using Key = std::array<std::uint32_t, N>;
 
+    // Room for `count` keys without growing: each growth rehashes every key, a cache miss apiece.
+    void reserve(std::size_t count) {
+        keys_.reserve(count);
+        std::size_t size = 64;
+        while (size < 2 * count) size *= 2;
+        if (size > slots_.size()) rehash(size);
+    }
     // The number of `key`, and whether this call gave it (the key is new). O(1) expected.
     std::pair<std::uint32_t, bool> number(const Key& key) {
         if (2 * (keys_.size() + 1) > slots_.size()) grow();
@@ -41,15 +48,22 @@ class FirstSeen {
         }
         return h;
     }
+    // Word by word without a branch: std::array's == calls memcmp, a tenth of a DMF conversion.
+    static bool same(const Key& a, const Key& b) {
+        std::uint32_t differ = 0;
+        for (std::size_t i = 0; i < N; ++i) differ |= a[i] ^ b[i];
+        return differ == 0;
+    }
     // The slot holding `key`, or the empty slot where it belongs.
     std::size_t slot_of(const Key& key) const {
         const std::size_t mask = slots_.size() - 1;
         for (std::size_t at = static_cast<std::size_t>(hash(key)) & mask;; at = (at + 1) & mask)
-            if (slots_[at] == kEmpty || keys_[slots_[at]] == key) return at;
+            if (slots_[at] == kEmpty || same(keys_[slots_[at]], key)) return at;
     }
     // Doubles the table (at least 64 slots), keeping it at most half full.
-    void grow() {
-        slots_.assign(slots_.empty() ? 64 : 2 * slots_.size(), kEmpty);
+    void grow() { rehash(slots_.empty() ? 64 : 2 * slots_.size()); }
+    void rehash(std::size_t size) {
+        slots_.assign(size, kEmpty);
         for (std::size_t i = 0; i < keys_.size(); ++i)
             slots_[slot_of(keys_[i])] = static_cast<std::uint32_t>(i);
     }
