@@ -61,6 +61,8 @@ fuzz: setup
 # Windows x86_64 with Debian's mingw-w64 (cmake/mingw-w64-x86_64.cmake); static runtime.
 windows: setup
 	bash scripts/debian-source.sh simdjson $(BUILD)-windows/debian-sources
+	bash scripts/debian-source.sh libsquish $(BUILD)-windows/debian-sources
+	bash scripts/debian-source.sh meshoptimizer $(BUILD)-windows/debian-sources
 	cmake -S . -B $(BUILD)-windows -G Ninja --toolchain cmake/mingw-w64-x86_64.cmake \
 	  -DCMAKE_BUILD_TYPE=Release -DCASTKIT_WERROR=ON -DCASTKIT_BUILD_BENCH=OFF
 	cmake --build $(BUILD)-windows -j $(JOBS)

@@ -22,6 +22,10 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 # libgcc, libstdc++ and winpthread inside the executable.
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static -static-libgcc -static-libstdc++")
 
+# Texture conversion (stb, squish) and glTF mesh decompression (meshoptimizer) as on Linux,
+# compiled for Windows from Debian's packages (their sources first, as simdjson's:
+# scripts/debian-source.sh libsquish and meshoptimizer).
+set(CASTKIT_CROSS_OPTIONAL stb squish meshoptimizer)
 include("${CMAKE_CURRENT_LIST_DIR}/cross-deps.cmake")
 
 # Tests and the package checks run the Windows programs under Wine, in a Wine prefix of their own

@@ -35,5 +35,13 @@ mkdir -p "$dest"
 tarball=$(ls "$dest/${package}"_*.orig.tar.* | head -n 1)
 rm -rf "$dest/$package.partial"
 mkdir -p "$dest/$package.partial"
-tar -xf "$tarball" -C "$dest/$package.partial" --strip-components=1
-mv "$dest/$package.partial" "$dest/$package"
+tar -xf "$tarball" -C "$dest/$package.partial"
+# Most tarballs hold one top folder (simdjson-3.0.1/), which becomes DEST/PACKAGE; some hold the
+# files themselves (libsquish's), which then go into DEST/PACKAGE as they are.
+entries=$(ls -A "$dest/$package.partial")
+if [ "$(printf '%s\n' "$entries" | wc -l)" -eq 1 ] && [ -d "$dest/$package.partial/$entries" ]; then
+  mv "$dest/$package.partial/$entries" "$dest/$package"
+  rmdir "$dest/$package.partial"
+else
+  mv "$dest/$package.partial" "$dest/$package"
+fi
