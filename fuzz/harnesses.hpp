@@ -6,7 +6,8 @@
 //                   back to the format it came from, write that and read it back;
 //   check_validate  the validator, with every rule and in strict mode;
 //   check_anim      the animation jobs: every Animation built, sampled, composed and baked;
-//   check_export    Cast to glTF: a Cast input exported as .glb, which must read back.
+//   check_export    Cast to glTF: a Cast input exported as .glb, which must read back;
+//   check_dmf_json  DMF JSON read in windows and in one pass: the same model, then check_reader.
 // A clean error at any step is fine; a crash, a sanitizer report, a hang, a huge allocation or a
 // broken invariant (Outcome::broken) is a finding.
 #pragma once
@@ -25,6 +26,7 @@
 #include <string>
 #include <string_view>
 
+#include "../src/formats/dmf/dmf_json_reader.hpp"
 #include "read_shim.hpp"
 
 namespace castkit::fuzz {
@@ -327,6 +329,21 @@ inline Outcome check_anim(cast::Bytes bytes) {
     return outcome;
 }
 
+// ---- DMF JSON's two ways ---------------------------------------------------------------
+
+// The DMF JSON reader reads in windows and falls back to one pass over the whole document
+// (src/formats/dmf/dmf_json_reader.hpp): a model the windows read must be the one pass's.
+inline Outcome check_dmf_json(cast::Bytes bytes) {
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    if (auto windows = dmf::json_reader::read_in_windows(text)) {
+        auto one_pass = dmf::json_reader::read_in_one_pass(text, "fuzz.dmf.json");
+        if (!one_pass) return broke("the windows read a text the one pass refuses");
+        if (!(*windows == *one_pass))
+            return broke("the windows and the one pass read different models");
+    }
+    return check_reader("dmf-json", bytes);
+}
+
 // ---- By name ------------------------------------------------------------------------------
 
 // The harnesses, by the name of their folder in fuzz/corpus and fuzz/regressions.
@@ -339,7 +356,7 @@ inline Outcome check(std::string_view harness, cast::Bytes bytes) {
     if (harness == "validate") return check_validate(bytes);
     if (harness == "anim") return check_anim(bytes);
     if (harness == "export") return check_export(bytes);
-    if (harness == "dmf_json") return check_reader("dmf-json", bytes);
+    if (harness == "dmf_json") return check_dmf_json(bytes);
     return check_reader(harness, bytes);
 }
 

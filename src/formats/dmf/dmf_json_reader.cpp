@@ -1,6 +1,8 @@
-// The DMF JSON reader: one pass of simdjson's On-Demand API over the text, filling the model as
-// values stream by (no DOM of the whole file). Every value is checked for its type as it is
-// taken; every error names the byte offset and the JSON path ("$.faces[3].indices[1]").
+// The DMF JSON reader: simdjson's On-Demand API over the text, filling the model as values stream
+// by (no DOM of the whole file), in windows of whole elements where it can (see "Reading in
+// windows") and in one pass over the whole text where they give up. Every value is checked for
+// its type as it is taken; every error names the byte offset and the JSON path
+// ("$.faces[3].indices[1]").
 #include <fmt/format.h>
 
 #include <castkit/formats/dmf.hpp>
@@ -18,6 +20,7 @@
 #include "../common/base64.hpp"
 #include "../common/binary_io.hpp"
 #include "dmf_json_names.hpp"
+#include "dmf_json_reader.hpp"
 #include "dmf_shared.hpp"
 
 namespace castkit::dmf {
@@ -157,10 +160,26 @@ class Keys {
     std::uint32_t seen_ = 0;
 };
 
+// Thrown inside Reader::read_in_windows when the text is not in the shape that path reads: the
+// caller reads the whole document instead, whose error (or result) is then the answer.
+struct NotWindowed {};
+
+// Where reading a window stopped.
+struct WindowRead {
+    enum Ended {
+        kFirstFailed,   // its first element failed (or simdjson refused the window): nothing read
+        kCut,           // an element after the first failed; `next` is that element's start
+        kWhole,         // every element up to the window's end was read; `next` is that end
+        kSectionEnded,  // the section's ']' is in the window; `next` is past the token after it
+    } ended;
+    std::size_t next;
+};
+
 class Reader {
   public:
     explicit Reader(std::string_view text) : text_(text), base_(text.data()) {}
     Model read(od::document& document);
+    std::optional<Model> read_in_windows();
     // File offsets of the six section arrays (textures … animations), for reference errors.
     std::uint64_t section_offsets[6] = {0, 0, 0, 0, 0, 0};
 
@@ -176,9 +195,11 @@ class Reader {
         platform::release_pages(std::as_bytes(std::span(passed)));
         released_ = at - kStep;
     }
+    // The file offset of a value; in a window, its offset there plus where the window's bytes
+    // begin in the file.
     std::uint64_t offset(od::value& value) {
         std::string_view token = value.raw_json_token();
-        return static_cast<std::uint64_t>(token.data() - base_);
+        return static_cast<std::uint64_t>(token.data() - base_) + window_start_;
     }
     [[noreturn]] void fail(std::uint64_t at, const JsonPath& path, std::string message) {
         throw JsonError{at, path.str(), std::move(message)};
@@ -311,9 +332,30 @@ class Reader {
     void animation(od::value& value, const JsonPath& path, std::size_t index, Animation& a);
     void track(od::value& value, const JsonPath& path, Track& t);
 
+    char peek(std::size_t at) const { return at < text_.size() ? text_[at] : '\0'; }
+    std::size_t skip_space(std::size_t at) const;
+    std::string_view plain_key(std::size_t& at) const;
+    template <class Visit>
+    bool with_section(std::string_view key, Model& model, Visit visit);
+    template <class Element, class Parse>
+    bool read_element(od::value& value, const JsonPath& path, std::vector<Element>& out,
+                      Parse& parse);
+    template <class Element, class Parse>
+    WindowRead read_window(std::size_t at, std::size_t end, const JsonPath& path,
+                           std::vector<Element>& out, Parse& parse);
+    std::size_t windowed_member(std::string_view key, std::size_t at, const JsonPath& root,
+                                Keys& keys, Model& model);
+    template <class Element, class Parse>
+    std::size_t windowed_section(std::size_t at, const JsonPath& path, std::size_t which,
+                                 std::vector<Element>& out, Parse parse);
+    std::string_view load_window(std::size_t at, std::size_t end);
+
     std::string_view text_;
     const char* base_;
+    std::uint64_t window_start_ = 0;  // 0, or where the current window's bytes lie in the text
     std::uint64_t released_ = 0;
+    std::vector<char> window_;  // '[', whole elements copied from the text, ']', padding
+    od::parser window_parser_;
 };
 
 void Reader::texture(od::value& value, const JsonPath& path, std::size_t index, Texture& t) {
@@ -587,6 +629,45 @@ void Reader::animation(od::value& value, const JsonPath& path, std::size_t index
         if (!keys.has(bit)) missing(at, path, key);
 }
 
+// Calls `visit(which, name, elements, parse)` for the section `key` names: `which` its index in
+// section_offsets, `name` its key as written, `parse(value, path, index, element)` its element
+// reader. False for a key that names no section.
+template <class Visit>
+bool Reader::with_section(std::string_view key, Model& model, Visit visit) {
+    if (key == "textures") {
+        visit(0, "textures", model.textures,
+              [this](od::value& x, const JsonPath& p, std::size_t i, Texture& t) {
+                  texture(x, p, i, t);
+              });
+    } else if (key == "materials") {
+        visit(1, "materials", model.materials,
+              [this](od::value& x, const JsonPath& p, std::size_t i, Material& m) {
+                  material(x, p, i, m);
+              });
+    } else if (key == "vertices" || key == "verterices") {
+        // "verterices" is the spec's spelling; "vertices" the intended one (docs/dmf.md,
+        // choice 10).
+        visit(2, key == "vertices" ? "vertices" : "verterices", model.vertices,
+              [this](od::value& x, const JsonPath& p, std::size_t, Vertex& v) { vertex(x, p, v); });
+    } else if (key == "faces") {
+        visit(3, "faces", model.faces,
+              [this](od::value& x, const JsonPath& p, std::size_t, Face& f) { face(x, p, f); });
+    } else if (key == "skeleton") {
+        visit(4, "skeleton", model.bones,
+              [this](od::value& x, const JsonPath& p, std::size_t i, Bone& b) {
+                  bone(x, p, i, b);
+              });
+    } else if (key == "animations") {
+        visit(5, "animations", model.animations,
+              [this](od::value& x, const JsonPath& p, std::size_t i, Animation& a) {
+                  animation(x, p, i, a);
+              });
+    } else {
+        return false;
+    }
+    return true;
+}
+
 Model Reader::read(od::document& document) {
     const JsonPath root;
     {
@@ -629,44 +710,12 @@ Model Reader::read(od::document& document) {
             }
             if (text != "1.5")
                 fail(where, root / "version", fmt::format("version {} is not 1.5", text));
-        } else if (key == "textures") {
-            keys.see(2, where, root, key);
-            section(v, "textures", 0, model.textures,
-                    [&](od::value& x, const JsonPath& p, std::size_t i, Texture& t) {
-                        texture(x, p, i, t);
-                    });
-        } else if (key == "materials") {
-            keys.see(3, where, root, key);
-            section(v, "materials", 1, model.materials,
-                    [&](od::value& x, const JsonPath& p, std::size_t i, Material& m) {
-                        material(x, p, i, m);
-                    });
-        } else if (key == "vertices" || key == "verterices") {
-            // "verterices" is the spec's spelling; "vertices" the intended one (docs/dmf.md,
-            // choice 10).
-            keys.see(4, where, root, key);
-            section(v, key == "vertices" ? "vertices" : "verterices", 2, model.vertices,
-                    [&](od::value& x, const JsonPath& p, std::size_t, Vertex& vertex_out) {
-                        vertex(x, p, vertex_out);
-                    });
-        } else if (key == "faces") {
-            keys.see(5, where, root, key);
-            section(v, "faces", 3, model.faces,
-                    [&](od::value& x, const JsonPath& p, std::size_t, Face& face_out) {
-                        face(x, p, face_out);
-                    });
-        } else if (key == "skeleton") {
-            keys.see(6, where, root, key);
-            section(v, "skeleton", 4, model.bones,
-                    [&](od::value& x, const JsonPath& p, std::size_t i, Bone& b) {
-                        bone(x, p, i, b);
-                    });
-        } else if (key == "animations") {
-            keys.see(7, where, root, key);
-            section(v, "animations", 5, model.animations,
-                    [&](od::value& x, const JsonPath& p, std::size_t i, Animation& a) {
-                        animation(x, p, i, a);
-                    });
+        } else {
+            with_section(key, model,
+                         [&](std::size_t which, const char* name, auto& out, auto parse) {
+                             keys.see(static_cast<unsigned>(2 + which), where, root, key);
+                             section(v, name, which, out, parse);
+                         });
         }
     }
     if (auto rest = document.current_location(); !rest.error())  // an error means at the end
@@ -675,6 +724,203 @@ Model Reader::read(od::document& document) {
     if (!keys.has(0)) missing(0, root, "format");
     if (!keys.has(1)) missing(0, root, "version");
     return model;
+}
+
+// Reading in windows. simdjson's index of a whole text takes 4 bytes per structural character
+// (about 1.5 times a DMF JSON file, every page of it faulted in and written once); a window's
+// index is reused, and stays in the cache. A window is the text's bytes from the start of an
+// element to the last '}' within a bounded length, copied between '[' and ']', and walked by the
+// same element readers as the whole document. It is kept only up to the end of the last element
+// read whole in it: the walk decides the same on the same bytes (simdjson's index of a byte
+// depends only on the bytes before it, and an element begins outside any string), so a window
+// cut through an element is noticed when that element fails, and read again from its start in
+// the next window. A first element that fails in a window as long as allowed, and anything the
+// windows do not expect (an unknown top-level key, an escape in a key, a byte the scan does not
+// know), end this path with NotWindowed; the caller then reads the whole document in one pass,
+// whose result or error is the answer. O(text size) both ways: a window either reads an element
+// or doubles, and starts again at the first element it did not read.
+constexpr std::size_t kWindowBytes = std::size_t{256} << 10;   // index and text fit in L2
+constexpr std::size_t kLargestWindow = std::size_t{64} << 20;  // then the one pass reads it
+
+bool is_json_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+std::size_t Reader::skip_space(std::size_t at) const {
+    while (at < text_.size() && is_json_space(text_[at])) ++at;
+    return at;
+}
+
+// A key of lowercase letters and '_' at `at` (its opening quote); `at` moves past its closing
+// quote. Every key DMF JSON names has only these.
+std::string_view Reader::plain_key(std::size_t& at) const {
+    if (peek(at) != '"') throw NotWindowed{};
+    const std::size_t begin = at + 1;
+    std::size_t end = begin;
+    while (end < text_.size() && ((text_[end] >= 'a' && text_[end] <= 'z') || text_[end] == '_'))
+        ++end;
+    if (peek(end) != '"') throw NotWindowed{};
+    at = end + 1;
+    return text_.substr(begin, end - begin);
+}
+
+// Copies text [at, end) into the window between '[' and ']', and makes offsets count from `at`.
+std::string_view Reader::load_window(std::size_t at, std::size_t end) {
+    const std::size_t length = end - at + 2;
+    if (window_.size() < length + simdjson::SIMDJSON_PADDING)
+        window_.resize(length + simdjson::SIMDJSON_PADDING);
+    window_[0] = '[';
+    std::memcpy(window_.data() + 1, text_.data() + at, end - at);
+    window_[length - 1] = ']';
+    // Zeros after the end, as after a padded string: a longer window's bytes left there would
+    // be read by simdjson as what follows the text.
+    std::memset(window_.data() + length, 0, simdjson::SIMDJSON_PADDING);
+    base_ = window_.data();
+    window_start_ = at - 1;
+    return std::string_view(window_.data(), length);
+}
+
+// Reads one element from a window into a new last entry of `out`; false, with the entry taken
+// back, when it fails (an error, or the window ends inside it).
+template <class Element, class Parse>
+bool Reader::read_element(od::value& value, const JsonPath& path, std::vector<Element>& out,
+                          Parse& parse) {
+    const std::size_t start = offset(value);
+    const std::size_t index = out.size();
+    out.emplace_back();
+    try {
+        release_before(start);
+        parse(value, path[index], index, out.back());
+        return true;
+    } catch (const JsonError&) {
+    } catch (const simdjson::simdjson_error&) {
+    }
+    out.pop_back();
+    return false;
+}
+
+// Reads the elements of the window holding text [at, end) (`at` an element's '{', `end` past a
+// '}'); see WindowRead for where it stops.
+template <class Element, class Parse>
+WindowRead Reader::read_window(std::size_t at, std::size_t end, const JsonPath& path,
+                               std::vector<Element>& out, Parse& parse) {
+    const std::string_view window = load_window(at, end);
+    od::document document;
+    if (window_parser_
+            .iterate(simdjson::padded_string_view(window.data(), window.size(), window_.size()))
+            .get(document) != simdjson::SUCCESS)
+        return {WindowRead::kFirstFailed, at};
+    bool first = true;
+    for (auto element : document.get_array()) {
+        od::value value = element.value();
+        const std::size_t start = offset(value);
+        if (!read_element(value, path, out, parse))
+            return {first ? WindowRead::kFirstFailed : WindowRead::kCut, start};
+        first = false;
+    }
+    // After the array, simdjson stands on the token after its ']': the window's end, or the
+    // text after the section's own ']'.
+    auto location = document.current_location();
+    if (location.error()) return {WindowRead::kWhole, end};
+    return {WindowRead::kSectionEnded, static_cast<std::size_t>(location.value_unsafe() - base_) +
+                                           window_start_};
+}
+
+// Reads the array of objects at `at` ('[') into `out` window by window; returns the offset past
+// its ']'.
+template <class Element, class Parse>
+std::size_t Reader::windowed_section(std::size_t at, const JsonPath& path, std::size_t which,
+                                     std::vector<Element>& out, Parse parse) {
+    if (peek(at) != '[') throw NotWindowed{};
+    section_offsets[which] = at;
+    at = skip_space(at + 1);
+    if (peek(at) == ']') return at + 1;
+    std::size_t length = kWindowBytes;
+    while (true) {
+        if (peek(at) != '{') throw NotWindowed{};
+        const std::size_t limit = std::min(text_.size() - at, length);
+        const bool longest = limit == text_.size() - at || length >= kLargestWindow;
+        const std::size_t last_brace = text_.substr(at, limit).rfind('}');
+        const WindowRead read =
+            last_brace == std::string_view::npos
+                ? WindowRead{WindowRead::kFirstFailed, at}
+                : read_window(at, at + last_brace + 1, path, out, parse);
+        switch (read.ended) {
+            case WindowRead::kFirstFailed:
+                if (longest) throw NotWindowed{};
+                length *= 2;
+                continue;
+            case WindowRead::kCut:
+                at = read.next;
+                length = kWindowBytes;
+                continue;
+            case WindowRead::kSectionEnded: {
+                std::size_t close = read.next;  // back over spaces to the ']'
+                while (close > at && is_json_space(text_[close - 1])) --close;
+                if (text_[close - 1] != ']') throw NotWindowed{};
+                return close;
+            }
+            case WindowRead::kWhole: break;
+        }
+        at = skip_space(read.next);
+        if (peek(at) == ']') return at + 1;
+        if (peek(at) != ',') throw NotWindowed{};
+        at = skip_space(at + 1);
+        length = kWindowBytes;
+    }
+}
+
+// Reads the top-level member `key` whose value is at `at`; returns the offset past the value.
+std::size_t Reader::windowed_member(std::string_view key, std::size_t at, const JsonPath& root,
+                                    Keys& keys, Model& model) {
+    constexpr std::string_view kFormat = "\"DASH\"";
+    if (key == "format") {
+        keys.see(0, at, root, key);
+        if (text_.substr(at, kFormat.size()) != kFormat) throw NotWindowed{};
+        return at + kFormat.size();
+    }
+    if (key == "version") {
+        keys.see(1, at, root, key);
+        for (std::string_view form : {"\"1.5\"", "1.5"}) {
+            const char after = peek(at + form.size());
+            if (text_.substr(at, form.size()) == form &&
+                (form[0] == '"' || after == ',' || after == '}' || is_json_space(after)))
+                return at + form.size();
+        }
+        throw NotWindowed{};
+    }
+    std::size_t next = 0;
+    if (!with_section(key, model, [&](std::size_t which, const char* name, auto& out, auto parse) {
+            keys.see(static_cast<unsigned>(2 + which), at, root, key);
+            next = windowed_section(at, root / name, which, out, parse);
+        }))
+        throw NotWindowed{};
+    return next;
+}
+
+std::optional<Model> Reader::read_in_windows() {
+    const JsonPath root;
+    try {
+        Model model;
+        Keys keys;
+        std::size_t at = skip_space(0);
+        if (peek(at) != '{') throw NotWindowed{};
+        at = skip_space(at + 1);
+        while (true) {
+            const std::string_view key = plain_key(at);
+            at = skip_space(at);
+            if (peek(at) != ':') throw NotWindowed{};
+            at = skip_space(windowed_member(key, skip_space(at + 1), root, keys, model));
+            if (peek(at) == '}') break;
+            if (peek(at) != ',') throw NotWindowed{};
+            at = skip_space(at + 1);
+        }
+        if (skip_space(at + 1) != text_.size() || !keys.has(0) || !keys.has(1))
+            throw NotWindowed{};
+        return model;
+    } catch (const NotWindowed&) {
+    } catch (const JsonError&) {
+    } catch (const simdjson::simdjson_error&) {
+    }
+    return std::nullopt;
 }
 
 // The offset of the section a reference error's path names ("$.faces[3]…"), or kNoOffset.
@@ -714,26 +960,40 @@ class PaddedText {
     simdjson::padded_string_view view_;
 };
 
-Expected<Model> read_json(std::string_view text, const std::string& file, Diagnostics&) {
+namespace {
+
+// Checks the references of a model read, naming the section of a broken one.
+Expected<Model> checked(Model model, const std::string& file, const Reader& reader) {
+    if (auto ok = check_references(model, file, true); !ok) {
+        Diagnostic error = ok.error();
+        if (error.offset == Diagnostic::kNoOffset)
+            error.offset = section_offset(error.path, reader.section_offsets);
+        return make_error(std::move(error));
+    }
+    return model;
+}
+
+}  // namespace
+
+namespace json_reader {
+
+std::optional<Model> read_in_windows(std::string_view text) {
+    return Reader(text).read_in_windows();
+}
+
+Expected<Model> read_in_one_pass(std::string_view text, const std::string& file) {
+    const std::string root(1, '$');
     const PaddedText padded(text);
     od::parser parser;
     const char* base = padded.view().data();
     Reader reader(std::string_view(base, text.size()));
-    const std::string root(1, '$');
     auto iterated = parser.iterate(padded.view());
     if (iterated.error())
         return make_error(formats::diagnostic_at(
             file, 0, root, fmt::format("not JSON: {}", simdjson::error_message(iterated.error()))));
     od::document document = std::move(iterated.value_unsafe());
     try {
-        Model model = reader.read(document);
-        if (auto ok = check_references(model, file, true); !ok) {
-            Diagnostic error = ok.error();
-            if (error.offset == Diagnostic::kNoOffset)
-                error.offset = section_offset(error.path, reader.section_offsets);
-            return make_error(std::move(error));
-        }
-        return model;
+        return checked(reader.read(document), file, reader);
     } catch (const JsonError& error) {
         return make_error(formats::diagnostic_at(file, error.offset, error.path, error.message));
     } catch (const simdjson::simdjson_error& error) {
@@ -745,6 +1005,19 @@ Expected<Model> read_json(std::string_view text, const std::string& file, Diagno
     } catch (const std::bad_alloc&) {
         return make_error(formats::diagnostic_at(file, 0, root, "out of memory"));
     }
+}
+
+}  // namespace json_reader
+
+Expected<Model> read_json(std::string_view text, const std::string& file, Diagnostics&) {
+    try {
+        Reader windows(text);
+        if (auto model = windows.read_in_windows())
+            return checked(std::move(*model), file, windows);
+    } catch (const std::bad_alloc&) {
+        return make_error(formats::diagnostic_at(file, 0, "$", "out of memory"));
+    }
+    return json_reader::read_in_one_pass(text, file);
 }
 
 Expected<Model> open_json(const std::filesystem::path& path, Diagnostics& warnings) {

@@ -1,0 +1,199 @@
+// The DMF JSON reader's two ways through a text (src/formats/dmf/dmf_json_reader.hpp): windows of
+// whole elements, each with its own small simdjson index, and one pass over the whole document.
+// Texts several windows long, read both ways: the windows read what the one pass reads, or give
+// up, whatever the spacing, the element sizes, the braces inside strings and the damage; errors
+// are the one pass's.
+#include <gtest/gtest.h>
+
+#include <castkit/formats/dmf.hpp>
+#include <random>
+#include <string>
+
+#include "../../src/formats/dmf/dmf_json_reader.hpp"
+
+namespace castkit::test {
+namespace {
+
+using dmf::json_reader::read_in_one_pass;
+using dmf::json_reader::read_in_windows;
+
+// A skinned, animated model whose faces alone are several 256 KiB windows long as text.
+dmf::Model model_of(std::size_t faces) {
+    std::mt19937 random(11);
+    auto real = [&] { return static_cast<float>(random() % 20000) / 7.0f - 1000.0f; };
+    dmf::Model model;
+    model.materials.resize(2);
+    model.materials[0].name = "skin";
+    model.materials[1].name = "cloth";
+    model.bones.resize(8);
+    for (std::size_t i = 0; i < model.bones.size(); ++i) {
+        model.bones[i].id = static_cast<std::int16_t>(i);
+        model.bones[i].name = "bone" + std::to_string(i);
+        model.bones[i].parent = static_cast<std::int16_t>(i) - 1;
+    }
+    model.vertices.resize(faces / 2 + 3);
+    for (dmf::Vertex& v : model.vertices) {
+        v.position = {real(), real(), real()};
+        v.skin_index = {0, 1, 7, -1};
+        v.skin_weight = {0.5f, 0.25f, 0.25f, 0.0f};
+    }
+    model.faces.resize(faces);
+    for (std::size_t i = 0; i < faces; ++i) {
+        dmf::Face& f = model.faces[i];
+        f.material = static_cast<std::uint16_t>(i % 2);
+        for (std::size_t c = 0; c < 3; ++c) {
+            f.indices[c] = static_cast<std::uint32_t>((i + c) % model.vertices.size());
+            f.colors[c] = {static_cast<std::uint8_t>(i), 128, 255, 255};
+            f.normals[c] = {real(), real(), real()};
+            f.uvs[c] = {real(), real()};
+        }
+    }
+    dmf::Animation animation;
+    animation.name = "walk";
+    animation.fps = 30;
+    animation.duration = 2;
+    for (std::size_t i = 0; i < 60; ++i) {
+        dmf::Track t;
+        t.bone = static_cast<std::int16_t>(i % 8);
+        t.time = static_cast<float>(i) / 30.0f;
+        t.flags = dmf::kPosition | dmf::kRotation;
+        t.position = {real(), real(), real()};
+        t.rotation = {0, 0, 0, 1};
+        animation.tracks.push_back(t);
+    }
+    model.animations.push_back(animation);
+    return model;
+}
+
+std::string text_of(const dmf::Model& model) {
+    auto text = dmf::write_json_text(model);
+    EXPECT_TRUE(text);
+    return text ? *text : std::string();
+}
+
+// Every occurrence of `from` in `text` replaced by `to`.
+std::string replaced(const std::string& text, std::string_view from, std::string_view to) {
+    std::string out;
+    std::size_t done = 0;
+    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, done)) {
+        out.append(text, done, at - done);
+        out.append(to);
+        done = at + from.size();
+    }
+    return out.append(text, done);
+}
+
+// Reads `text` both ways: the windows must read it (when `windows_read` says so) and agree with
+// the one pass, which must read it too.
+void expect_agree(const std::string& text, bool windows_read = true) {
+    auto windows = read_in_windows(text);
+    auto one_pass = read_in_one_pass(text, "t.dmf.json");
+    ASSERT_TRUE(one_pass) << one_pass.error().to_string();
+    if (windows_read) {
+        EXPECT_TRUE(windows.has_value());
+    }
+    if (windows) {
+        EXPECT_TRUE(*windows == *one_pass);
+    }
+}
+
+TEST(DmfJsonWindows, ABigModelReadsTheSameBothWays) {
+    const dmf::Model model = model_of(20000);
+    const std::string text = text_of(model);
+    ASSERT_GT(text.size(), std::size_t{4} << 20);  // a few dozen windows
+    auto windows = read_in_windows(text);
+    ASSERT_TRUE(windows.has_value());
+    EXPECT_TRUE(*windows == model);
+    expect_agree(text);
+    Diagnostics warnings;
+    auto read = dmf::read_json(text, "big.dmf.json", warnings);
+    ASSERT_TRUE(read) << read.error().to_string();
+    EXPECT_TRUE(*read == model);
+}
+
+TEST(DmfJsonWindows, SpacingSpellingsAndVersionFormsReadTheSame) {
+    const std::string text = text_of(model_of(4000));
+    expect_agree(replaced(text, "},", "}\r\n\t ,\t\n"));
+    expect_agree(replaced(replaced(text, "\n", ""), ", ", ","));  // no spaces between tokens
+    expect_agree(replaced(text, "\"verterices\"", "\"vertices\""));
+    expect_agree(replaced(text, "\"version\": \"1.5\"", "\"version\" :1.5"));
+    expect_agree(replaced(text, "\"textures\": []", "\"textures\": [ \n ]"));
+}
+
+TEST(DmfJsonWindows, AnElementLongerThanAWindowIsReadWhole) {
+    dmf::Model model = model_of(3000);
+    dmf::Texture texture;
+    texture.name = "big";
+    texture.png.resize(700000);  // about 930 KB of base64: longer than several windows
+    for (std::size_t i = 0; i < texture.png.size(); ++i)
+        texture.png[i] = static_cast<std::byte>(i * 7919 % 251);
+    texture.width = texture.height = 4;
+    model.textures.push_back(texture);
+    const std::string text = text_of(model);
+    expect_agree(text);
+    EXPECT_TRUE(*read_in_windows(text) == model);
+}
+
+TEST(DmfJsonWindows, BracesInStringsAndNestedObjectsReadTheSame) {
+    // Unknown keys in every face: strings holding "}", "},{" and "}]", and arrays of objects,
+    // so that windows end in the middle of some of them.
+    const std::string text = text_of(model_of(6000));
+    expect_agree(replaced(text, "\"material\":",
+                          "\"note\": \"}, {\\\"a\\\": 1}]} }\", \"more\": [{\"x\": {}}, {}], "
+                          "\"material\":"),
+                 false);
+    expect_agree(replaced(text, "\"material\":", "\"x\": [{}, {\"y\": [{}]}], \"material\":"));
+}
+
+// The windows read a damaged text the way the one pass does, or give up and leave it to the one
+// pass: never a model that differs, nor one where the one pass finds an error.
+TEST(DmfJsonWindows, DamagedTextsAreReadAsTheOnePassReadsThem) {
+    const std::string text = text_of(model_of(3000));
+    ASSERT_GT(text.size(), std::size_t{3} << 18);
+    std::mt19937 random(5);
+    const std::string_view bytes = "{}[],:\"\\ 0e-.x\x80";
+    int windows_read = 0;
+    for (int trial = 0; trial < 400; ++trial) {
+        std::string damaged = text;
+        if (trial % 4 == 0) {
+            damaged.resize(random() % text.size());
+        } else {
+            for (int k = 0; k < 1 + trial % 3; ++k)
+                damaged[random() % damaged.size()] = bytes[random() % bytes.size()];
+        }
+        auto windows = read_in_windows(damaged);
+        if (!windows) continue;
+        ++windows_read;
+        auto one_pass = read_in_one_pass(damaged, "d.dmf.json");
+        ASSERT_TRUE(one_pass) << "trial " << trial << ": " << one_pass.error().to_string();
+        ASSERT_TRUE(*windows == *one_pass) << "trial " << trial;
+    }
+    EXPECT_GT(windows_read, 0);  // some damage leaves valid text (a digit for a digit, say)
+}
+
+TEST(DmfJsonWindows, ErrorsAreTheOnePassesWithTheirOffsets) {
+    const std::string text = text_of(model_of(6000));
+    // A face index past the u32 range, deep in the faces: a parse error at its byte.
+    const std::size_t face = text.find("\"indices\": [", text.size() / 2);
+    ASSERT_NE(face, std::string::npos);
+    std::string bad = text;
+    bad.replace(face + 12, 1, "4294967296, 0, 0], \"was\": [9");
+    Diagnostics warnings;
+    auto error = dmf::read_json(bad, "bad.dmf.json", warnings);
+    ASSERT_FALSE(error);
+    EXPECT_EQ(error.error().offset, face + 12);
+    EXPECT_EQ(error.error().to_string(), read_in_one_pass(bad, "bad.dmf.json").error().to_string());
+    // A face naming a vertex that does not exist: read, then refused with the faces' offset.
+    dmf::Model model = model_of(6000);
+    model.faces[4000].indices[1] = 99999999;
+    const std::string dangling = text_of(model);
+    ASSERT_TRUE(read_in_windows(dangling).has_value());
+    auto refused = dmf::read_json(dangling, "bad.dmf.json", warnings);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().offset, dangling.find("\"faces\": [") + 9);
+    EXPECT_EQ(refused.error().to_string(),
+              read_in_one_pass(dangling, "bad.dmf.json").error().to_string());
+}
+
+}  // namespace
+}  // namespace castkit::test
