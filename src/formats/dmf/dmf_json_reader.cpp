@@ -833,6 +833,12 @@ std::size_t Reader::windowed_section(std::size_t at, const JsonPath& path, std::
     section_offsets[which] = at;
     at = skip_space(at + 1);
     if (peek(at) == ']') return at + 1;
+    // The fewest bytes a vertex and a face take as text (every required key, one-digit values, no
+    // spaces): the rest of the text over that bounds their count, and reserving it keeps the
+    // vector from growing, which copies it and faults in its pages again. Pages it does not fill
+    // cost only address space.
+    constexpr std::size_t kShortest[6] = {0, 0, 62, 157, 0, 0};
+    if (kShortest[which] != 0) out.reserve(out.size() + (text_.size() - at) / kShortest[which] + 1);
     std::size_t length = kWindowBytes;
     while (true) {
         if (peek(at) != '{') throw NotWindowed{};

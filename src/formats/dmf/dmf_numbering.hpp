@@ -11,6 +11,14 @@
 
 namespace castkit::dmf {
 
+// Word by word without a branch: std::array's == calls memcmp, a tenth of a DMF conversion.
+template <std::size_t N>
+bool same_words(const std::array<std::uint32_t, N>& a, const std::array<std::uint32_t, N>& b) {
+    std::uint32_t differ = 0;
+    for (std::size_t i = 0; i < N; ++i) differ |= a[i] ^ b[i];
+    return differ == 0;
+}
+
 // Gives each distinct key of N 32-bit words the number of its first appearance (0, 1, 2, …).
 // A hash table of numbers with linear probing beside the list of keys: about 4N + 8 bytes per
 // key, against the ~N×4 + 48 of a std::map node, and O(1) expected per lookup instead of
@@ -48,17 +56,11 @@ class FirstSeen {
         }
         return h;
     }
-    // Word by word without a branch: std::array's == calls memcmp, a tenth of a DMF conversion.
-    static bool same(const Key& a, const Key& b) {
-        std::uint32_t differ = 0;
-        for (std::size_t i = 0; i < N; ++i) differ |= a[i] ^ b[i];
-        return differ == 0;
-    }
     // The slot holding `key`, or the empty slot where it belongs.
     std::size_t slot_of(const Key& key) const {
         const std::size_t mask = slots_.size() - 1;
         for (std::size_t at = static_cast<std::size_t>(hash(key)) & mask;; at = (at + 1) & mask)
-            if (slots_[at] == kEmpty || same(keys_[slots_[at]], key)) return at;
+            if (slots_[at] == kEmpty || same_words(keys_[slots_[at]], key)) return at;
     }
     // Doubles the table (at least 64 slots), keeping it at most half full.
     void grow() { rehash(slots_.empty() ? 64 : 2 * slots_.size()); }
@@ -70,6 +72,61 @@ class FirstSeen {
 
     std::vector<std::uint32_t> slots_;
     std::vector<Key> keys_;
+};
+
+// FirstSeen's numbering for keys whose first word is a vertex index (face corners): each vertex
+// keeps the list of its own corners, so that a lookup reads memory near the last ones when faces
+// come in mesh order, where one hash table of all corners misses the cache on nearly every
+// lookup (most of DMF-to-Cast conversion). A vertex lists at most kListed corners; its others,
+// and any vertex index past `vertex_count`, go to a FirstSeen, so no input makes a lookup cost
+// more than kListed comparisons and a hash probe.
+template <std::size_t N>
+class CornerNumbers {
+  public:
+    using Key = std::array<std::uint32_t, N>;
+
+    explicit CornerNumbers(std::size_t vertex_count) : first_(vertex_count, kNone) {}
+
+    // The number of `key`, and whether this call gave it (the key is new).
+    std::pair<std::uint32_t, bool> number(const Key& key) {
+        if (key[0] < first_.size()) {
+            std::uint32_t* link = &first_[key[0]];
+            std::size_t length = 0;
+            for (; *link != kNone; link = &listed_[*link].next, ++length)
+                if (same_words(listed_[*link].key, key)) return {listed_[*link].number, false};
+            if (length < kListed) {
+                *link = static_cast<std::uint32_t>(listed_.size());
+                listed_.push_back({key, kNone, count_});
+                return {count_++, true};
+            }
+        }
+        auto [index, inserted] = others_.number(key);
+        if (inserted) other_numbers_.push_back(count_++);
+        return {other_numbers_[index], inserted};
+    }
+    // Forgets every key, keeping the memory. O(keys numbered).
+    void clear() {
+        for (const Listed& corner : listed_) first_[corner.key[0]] = kNone;
+        listed_.clear();
+        others_ = FirstSeen<N>();
+        other_numbers_.clear();
+        count_ = 0;
+    }
+
+  private:
+    static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+    static constexpr std::size_t kListed = 16;
+    struct Listed {
+        Key key;
+        std::uint32_t next;    // the vertex's next listed corner, or kNone
+        std::uint32_t number;
+    };
+
+    std::vector<std::uint32_t> first_;  // per vertex, its first listed corner, or kNone
+    std::vector<Listed> listed_;
+    FirstSeen<N> others_;
+    std::vector<std::uint32_t> other_numbers_;  // by others_' number
+    std::uint32_t count_ = 0;
 };
 
 }  // namespace castkit::dmf

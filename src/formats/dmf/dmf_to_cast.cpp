@@ -139,12 +139,13 @@ Expected<void> ToCast::meshes(cast::Model& cast_model) {
         by_material[model_.faces[i].material].push_back(i);
     std::vector<bool> used(model_.vertices.size(), false);
     bool skinned = !model_.bones.empty();
+    CornerNumbers<std::tuple_size_v<CornerKey>> corners(model_.vertices.size());
     for (const auto& [material, faces] : by_material) {
+        corners.clear();
         cast::Mesh mesh = cast_model.add_mesh();
         bool has_material = material < model_.materials.size();
         mesh.set_name(has_material ? model_.materials[material].name
                                    : fmt::format("mesh{}", material));
-        FirstSeen<std::tuple_size_v<CornerKey>> corners;
         std::vector<glm::vec3> positions, normals;
         std::vector<glm::vec2> uvs;
         std::vector<std::uint32_t> colors, indices, weight_bones;
