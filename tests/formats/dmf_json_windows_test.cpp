@@ -17,7 +17,7 @@ namespace {
 using dmf::json_reader::read_in_one_pass;
 using dmf::json_reader::read_in_windows;
 
-// A skinned, animated model whose faces alone are several 256 KiB windows long as text.
+// A skinned, animated model whose faces alone are dozens of 64 KiB windows long as text.
 dmf::Model model_of(std::size_t faces) {
     std::mt19937 random(11);
     auto real = [&] { return static_cast<float>(random() % 20000) / 7.0f - 1000.0f; };
@@ -86,7 +86,7 @@ std::string replaced(const std::string& text, std::string_view from, std::string
 // Reads `text` both ways: the windows must read it (when `windows_read` says so) and agree with
 // the one pass, which must read it too.
 void expect_agree(const std::string& text, bool windows_read = true) {
-    auto windows = read_in_windows(text);
+    auto windows = read_in_windows(text, formats::Threads::automatic);
     auto one_pass = read_in_one_pass(text, "t.dmf.json");
     ASSERT_TRUE(one_pass) << one_pass.error().to_string();
     if (windows_read) {
@@ -97,18 +97,54 @@ void expect_agree(const std::string& text, bool windows_read = true) {
     }
 }
 
-TEST(DmfJsonWindows, ABigModelReadsTheSameBothWays) {
+// The text of a model several MiB long, whose faces are read on two threads (the second from an
+// element start guessed about halfway through the rest of the text).
+const std::string& big_text() {
+    static const std::string text = text_of(model_of(20000));
+    return text;
+}
+
+TEST(DmfJsonWindows, ABigModelReadsTheSameBothWaysOnOneThreadOrTwo) {
     const dmf::Model model = model_of(20000);
-    const std::string text = text_of(model);
-    ASSERT_GT(text.size(), std::size_t{4} << 20);  // a few dozen windows
-    auto windows = read_in_windows(text);
-    ASSERT_TRUE(windows.has_value());
-    EXPECT_TRUE(*windows == model);
+    const std::string& text = big_text();
+    ASSERT_GT(text.size(), std::size_t{6} << 20);  // past the 4 MiB that start a second thread
+    for (auto threads : {formats::Threads::one, formats::Threads::automatic}) {
+        auto windows = read_in_windows(text, threads);
+        ASSERT_TRUE(windows.has_value());
+        EXPECT_TRUE(*windows == model);
+    }
     expect_agree(text);
     Diagnostics warnings;
     auto read = dmf::read_json(text, "big.dmf.json", warnings);
     ASSERT_TRUE(read) << read.error().to_string();
     EXPECT_TRUE(*read == model);
+}
+
+// The element the second thread starts from is a guess: a '{' after "}," past the middle of the
+// text. Here the first such bytes lie in a string, or in an unknown key's array of faces that
+// the second thread reads without an error, inside the face that spans the middle: the first
+// thread never arrives there as an element's start, and drops what the second one read.
+TEST(DmfJsonWindows, AWrongGuessOfTheSecondThreadIsDropped) {
+    const std::string& text = big_text();
+    const std::size_t first_face = text.find("{\"material\"");
+    const std::size_t sample = text.find("{\"material\"", first_face + 1);
+    const std::string face = text.substr(sample, text.find('}', sample) + 1 - sample);
+    for (const std::string& inserted :
+         {std::string(", \"note\": \"}, {\\\"x\\\": 1}\""),
+          ", \"extra\": [{}, " + face + ", " + face + "]"}) {
+        // Where the reader's guess starts looking once `inserted` is in, and the end of the face
+        // that spans it, where `inserted` goes: the first '{' after the middle is then in it.
+        const std::size_t middle = first_face + (text.size() + inserted.size() - first_face) / 2;
+        const std::size_t spanning_end = text.rfind('}', text.find("{\"material\"", middle));
+        ASSERT_GT(spanning_end, middle);
+        std::string tricked = text;
+        tricked.insert(spanning_end, inserted);
+        expect_agree(tricked);
+        auto one = read_in_windows(tricked, formats::Threads::one);
+        auto two = read_in_windows(tricked, formats::Threads::automatic);
+        ASSERT_TRUE(one.has_value() && two.has_value());
+        EXPECT_TRUE(*one == *two);
+    }
 }
 
 TEST(DmfJsonWindows, SpacingSpellingsAndVersionFormsReadTheSame) {
@@ -171,23 +207,46 @@ TEST(DmfJsonWindows, DamagedTextsAreReadAsTheOnePassReadsThem) {
     EXPECT_GT(windows_read, 0);  // some damage leaves valid text (a digit for a digit, say)
 }
 
+// The same on a text long enough for two threads, damaged near where the second one starts.
+TEST(DmfJsonWindows, DamageWhereTheSecondThreadStartsIsReadAsTheOnePassReadsIt) {
+    const std::string& text = big_text();
+    const std::size_t faces = text.find("\"faces\": [");
+    const std::size_t middle = faces + (text.size() - faces) / 2;
+    std::mt19937 random(9);
+    const std::string_view bytes = "{}[],:\" 0";
+    for (int trial = 0; trial < 24; ++trial) {
+        std::string damaged = text;
+        damaged[middle + random() % 2048] = bytes[random() % bytes.size()];
+        auto windows = read_in_windows(damaged, formats::Threads::automatic);
+        if (!windows) continue;
+        auto one_pass = read_in_one_pass(damaged, "d.dmf.json");
+        ASSERT_TRUE(one_pass) << "trial " << trial << ": " << one_pass.error().to_string();
+        ASSERT_TRUE(*windows == *one_pass) << "trial " << trial;
+    }
+}
+
 TEST(DmfJsonWindows, ErrorsAreTheOnePassesWithTheirOffsets) {
-    const std::string text = text_of(model_of(6000));
-    // A face index past the u32 range, deep in the faces: a parse error at its byte.
-    const std::size_t face = text.find("\"indices\": [", text.size() / 2);
-    ASSERT_NE(face, std::string::npos);
-    std::string bad = text;
-    bad.replace(face + 12, 1, "4294967296, 0, 0], \"was\": [9");
-    Diagnostics warnings;
-    auto error = dmf::read_json(bad, "bad.dmf.json", warnings);
-    ASSERT_FALSE(error);
-    EXPECT_EQ(error.error().offset, face + 12);
-    EXPECT_EQ(error.error().to_string(), read_in_one_pass(bad, "bad.dmf.json").error().to_string());
+    // A face index past the u32 range, in either thread's half of the faces: a parse error at
+    // its byte.
+    const std::string& text = big_text();
+    for (const std::size_t from : {text.size() / 3, text.size() * 3 / 4}) {
+        const std::size_t face = text.find("\"indices\": [", from);
+        ASSERT_NE(face, std::string::npos);
+        std::string bad = text;
+        bad.replace(face + 12, 1, "4294967296, 0, 0], \"was\": [9");
+        Diagnostics warnings;
+        auto error = dmf::read_json(bad, "bad.dmf.json", warnings);
+        ASSERT_FALSE(error);
+        EXPECT_EQ(error.error().offset, face + 12);
+        EXPECT_EQ(error.error().to_string(),
+                  read_in_one_pass(bad, "bad.dmf.json").error().to_string());
+    }
     // A face naming a vertex that does not exist: read, then refused with the faces' offset.
     dmf::Model model = model_of(6000);
     model.faces[4000].indices[1] = 99999999;
     const std::string dangling = text_of(model);
     ASSERT_TRUE(read_in_windows(dangling).has_value());
+    Diagnostics warnings;
     auto refused = dmf::read_json(dangling, "bad.dmf.json", warnings);
     ASSERT_FALSE(refused);
     EXPECT_EQ(refused.error().offset, dangling.find("\"faces\": [") + 9);

@@ -142,11 +142,12 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model);
 Expected<void> write(const Model& model, const std::filesystem::path& path);
 
 // Parses the JSON form in one streaming pass (simdjson On-Demand; no DOM); errors name the byte
-// offset and the JSON path ("$.faces[3].indices[1]"). Memory: the model, and simdjson's index of
-// a window of about 256 KiB at a time; only a text in a shape the windows do not read (an
-// unknown top-level key, say) or an error takes simdjson's index of the whole text, plus a
-// padded copy of it unless it lies in a file mapping with room after its end (open_json's and the
-// CLI's inputs, nearly always). O(text size).
+// offset and the JSON path ("$.faces[3].indices[1]"). A text of more than 4 MiB has the second
+// half of its faces read on a second thread, where the machine has two cores. Memory: the model,
+// and simdjson's index of a window of about 64 KiB at a time; only a text in a shape the windows
+// do not read (an unknown top-level key, say) or an error takes simdjson's index of the whole
+// text, plus a padded copy of it unless it lies in a file mapping with room after its end
+// (open_json's and the CLI's inputs, nearly always). O(text size).
 Expected<Model> read_json(std::string_view text, const std::string& file, Diagnostics& warnings);
 // Memory-maps and parses a DMF JSON file. O(file size).
 Expected<Model> open_json(const std::filesystem::path& path, Diagnostics& warnings);

@@ -23,15 +23,6 @@ void one_thread(std::size_t count, const Format& format, const Consume& consume)
     }
 }
 
-bool worker_wanted(Threads threads) {
-#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
-    (void)threads;
-    return false;  // a WebAssembly build without pthreads cannot start one
-#else
-    return threads == Threads::automatic && std::thread::hardware_concurrency() >= 2;
-#endif
-}
-
 // Chunks taken in order by whichever thread is free (the calling thread also sends, so it takes
 // fewer); chunk i is formatted into slot i % kSlots, which it holds until consumed.
 class Pipeline {
@@ -131,6 +122,15 @@ class Joined {
 };
 
 }  // namespace
+
+bool worker_wanted(Threads threads) {
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+    (void)threads;
+    return false;  // a WebAssembly build without pthreads cannot start one
+#else
+    return threads == Threads::automatic && std::thread::hardware_concurrency() >= 2;
+#endif
+}
 
 void format_in_order(std::size_t count, Threads threads, const Format& format,
                      const Consume& consume) {

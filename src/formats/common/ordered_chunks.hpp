@@ -15,6 +15,10 @@ using ChunkText = fmt::memory_buffer;
 // Threads::one keeps to the calling thread (the tests compare the two).
 enum class Threads { automatic, one };
 
+// Whether `threads` gets a second thread here: Threads::automatic, on a platform with threads
+// and a machine with at least two cores.
+bool worker_wanted(Threads threads);
+
 // Calls format(i, text) for every chunk i in [0, count), with `text` empty, on this thread and
 // maybe one worker, and consume(text) for each on this thread in chunk order, until consume
 // returns false. At most eight texts exist at a time. An exception from either is rethrown here,

@@ -7,6 +7,7 @@
 
 #include <castkit/formats/dmf.hpp>
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -14,11 +15,13 @@
 #include <cstring>
 #include <limits>
 #include <simdjson.h>
+#include <thread>
 
 #include "../../platform/platform.hpp"
 #include "../../std_compat.hpp"
 #include "../common/base64.hpp"
 #include "../common/binary_io.hpp"
+#include "../common/ordered_chunks.hpp"
 #include "dmf_json_names.hpp"
 #include "dmf_json_reader.hpp"
 #include "dmf_shared.hpp"
@@ -92,6 +95,10 @@ std::optional<glm::u8vec4> parse_canonical_rgba(std::string_view text) {
         at = next + 2;
     }
     if (at == end || !std::isdigit(static_cast<unsigned char>(*at))) return std::nullopt;
+    if (end - at == 1 && (*at == '0' || *at == '1')) {  // nearly every alpha: no float to parse
+        out[3] = *at == '1' ? 255 : 0;
+        return out;
+    }
     float alpha = -1;
     auto [next, error] = compat::from_chars(at, end, alpha);
     if (error != std::errc() || next != end || !(alpha >= 0 && alpha <= 1)) return std::nullopt;
@@ -164,6 +171,22 @@ class Keys {
 // caller reads the whole document instead, whose error (or result) is then the answer.
 struct NotWindowed {};
 
+// Where reading a section's elements stopped: past the section's ']', or at the offset it was to
+// stop at (`at_stop`).
+struct ElementsRead {
+    std::size_t next = 0;
+    bool at_stop = false;
+};
+constexpr std::size_t kNoStop = std::numeric_limits<std::size_t>::max();
+
+// A section's elements from a guessed element start to its end, read on a second thread.
+template <class Element>
+struct SecondPart {
+    std::vector<Element> elements;
+    std::size_t end = 0;  // past the section's ']'
+    bool read = false;    // false: it gave up, and the first thread reads them instead
+};
+
 // Where reading a window stopped.
 struct WindowRead {
     enum Ended {
@@ -177,7 +200,8 @@ struct WindowRead {
 
 class Reader {
   public:
-    explicit Reader(std::string_view text) : text_(text), base_(text.data()) {}
+    Reader(std::string_view text, formats::Threads threads)
+        : text_(text), base_(text.data()), threads_(threads) {}
     Model read(od::document& document);
     std::optional<Model> read_in_windows();
     // File offsets of the six section arrays (textures … animations), for reference errors.
@@ -346,12 +370,27 @@ class Reader {
     std::size_t windowed_member(std::string_view key, std::size_t at, const JsonPath& root,
                                 Keys& keys, Model& model);
     template <class Element, class Parse>
+    ElementsRead read_elements(std::size_t at, std::size_t stop, std::size_t largest,
+                               const JsonPath& path, std::vector<Element>& out, Parse& parse,
+                               const std::atomic<bool>* cancelled);
+    template <class Element>
+    void reserve_elements(std::size_t which, std::size_t at, std::vector<Element>& out) const;
+    std::size_t split_guess(std::size_t at) const;
+    template <class Element, class Parse>
+    SecondPart<Element> read_second_part(std::size_t which, std::size_t split,
+                                         const JsonPath& path, Parse& parse,
+                                         const std::atomic<bool>& cancelled) const;
+    template <class Element, class Parse>
+    std::size_t read_in_two(std::size_t which, std::size_t at, std::size_t split,
+                            const JsonPath& path, std::vector<Element>& out, Parse& parse);
+    template <class Element, class Parse>
     std::size_t windowed_section(std::size_t at, const JsonPath& path, std::size_t which,
                                  std::vector<Element>& out, Parse parse);
     std::string_view load_window(std::size_t at, std::size_t end);
 
     std::string_view text_;
     const char* base_;
+    formats::Threads threads_;
     std::uint64_t window_start_ = 0;  // 0, or where the current window's bytes lie in the text
     std::uint64_t released_ = 0;
     std::vector<char> window_;  // '[', whole elements copied from the text, ']', padding
@@ -630,37 +669,41 @@ void Reader::animation(od::value& value, const JsonPath& path, std::size_t index
 }
 
 // Calls `visit(which, name, elements, parse)` for the section `key` names: `which` its index in
-// section_offsets, `name` its key as written, `parse(value, path, index, element)` its element
-// reader. False for a key that names no section.
+// section_offsets, `name` its key as written, `parse(reader, value, path, index, element)` its
+// element reader. False for a key that names no section.
 template <class Visit>
 bool Reader::with_section(std::string_view key, Model& model, Visit visit) {
     if (key == "textures") {
         visit(0, "textures", model.textures,
-              [this](od::value& x, const JsonPath& p, std::size_t i, Texture& t) {
-                  texture(x, p, i, t);
+              [](Reader& r, od::value& x, const JsonPath& p, std::size_t i, Texture& t) {
+                  r.texture(x, p, i, t);
               });
     } else if (key == "materials") {
         visit(1, "materials", model.materials,
-              [this](od::value& x, const JsonPath& p, std::size_t i, Material& m) {
-                  material(x, p, i, m);
+              [](Reader& r, od::value& x, const JsonPath& p, std::size_t i, Material& m) {
+                  r.material(x, p, i, m);
               });
     } else if (key == "vertices" || key == "verterices") {
         // "verterices" is the spec's spelling; "vertices" the intended one (docs/dmf.md,
         // choice 10).
         visit(2, key == "vertices" ? "vertices" : "verterices", model.vertices,
-              [this](od::value& x, const JsonPath& p, std::size_t, Vertex& v) { vertex(x, p, v); });
+              [](Reader& r, od::value& x, const JsonPath& p, std::size_t, Vertex& v) {
+                  r.vertex(x, p, v);
+              });
     } else if (key == "faces") {
         visit(3, "faces", model.faces,
-              [this](od::value& x, const JsonPath& p, std::size_t, Face& f) { face(x, p, f); });
+              [](Reader& r, od::value& x, const JsonPath& p, std::size_t, Face& f) {
+                  r.face(x, p, f);
+              });
     } else if (key == "skeleton") {
         visit(4, "skeleton", model.bones,
-              [this](od::value& x, const JsonPath& p, std::size_t i, Bone& b) {
-                  bone(x, p, i, b);
+              [](Reader& r, od::value& x, const JsonPath& p, std::size_t i, Bone& b) {
+                  r.bone(x, p, i, b);
               });
     } else if (key == "animations") {
         visit(5, "animations", model.animations,
-              [this](od::value& x, const JsonPath& p, std::size_t i, Animation& a) {
-                  animation(x, p, i, a);
+              [](Reader& r, od::value& x, const JsonPath& p, std::size_t i, Animation& a) {
+                  r.animation(x, p, i, a);
               });
     } else {
         return false;
@@ -686,7 +729,7 @@ Model Reader::read(od::document& document) {
         array(v, path, 0, [&](od::value& x, std::size_t i) {
             release_before(offset(x));
             out.emplace_back();
-            parse(x, path[i], i, out.back());
+            parse(*this, x, path[i], i, out.back());
         });
     };
     for (auto member : document.get_object()) {
@@ -739,7 +782,7 @@ Model Reader::read(od::document& document) {
 // know), end this path with NotWindowed; the caller then reads the whole document in one pass,
 // whose result or error is the answer. O(text size) both ways: a window either reads an element
 // or doubles, and starts again at the first element it did not read.
-constexpr std::size_t kWindowBytes = std::size_t{256} << 10;   // index and text fit in L2
+constexpr std::size_t kWindowBytes = std::size_t{64} << 10;    // text and index stay in L2
 constexpr std::size_t kLargestWindow = std::size_t{64} << 20;  // then the one pass reads it
 
 bool is_json_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
@@ -788,7 +831,7 @@ bool Reader::read_element(od::value& value, const JsonPath& path, std::vector<El
     out.emplace_back();
     try {
         release_before(start);
-        parse(value, path[index], index, out.back());
+        parse(*this, value, path[index], index, out.back());
         return true;
     } catch (const JsonError&) {
     } catch (const simdjson::simdjson_error&) {
@@ -824,26 +867,21 @@ WindowRead Reader::read_window(std::size_t at, std::size_t end, const JsonPath& 
                                            window_start_};
 }
 
-// Reads the array of objects at `at` ('[') into `out` window by window; returns the offset past
-// its ']'.
+// Reads the elements from `at` (an element's '{') to the end of their section, window by window,
+// no window longer than `largest`; or only up to `stop`, when an element starts there (no window
+// reaches past it). Gives up when `cancelled` is set.
 template <class Element, class Parse>
-std::size_t Reader::windowed_section(std::size_t at, const JsonPath& path, std::size_t which,
-                                     std::vector<Element>& out, Parse parse) {
-    if (peek(at) != '[') throw NotWindowed{};
-    section_offsets[which] = at;
-    at = skip_space(at + 1);
-    if (peek(at) == ']') return at + 1;
-    // The fewest bytes a vertex and a face take as text (every required key, one-digit values, no
-    // spaces): the rest of the text over that bounds their count, and reserving it keeps the
-    // vector from growing, which copies it and faults in its pages again. Pages it does not fill
-    // cost only address space.
-    constexpr std::size_t kShortest[6] = {0, 0, 62, 157, 0, 0};
-    if (kShortest[which] != 0) out.reserve(out.size() + (text_.size() - at) / kShortest[which] + 1);
+ElementsRead Reader::read_elements(std::size_t at, std::size_t stop, std::size_t largest,
+                                   const JsonPath& path, std::vector<Element>& out, Parse& parse,
+                                   const std::atomic<bool>* cancelled) {
     std::size_t length = kWindowBytes;
     while (true) {
+        if (at == stop) return {at, true};
+        if (at > stop) stop = kNoStop;
+        if (cancelled != nullptr && cancelled->load(std::memory_order_relaxed)) throw NotWindowed{};
         if (peek(at) != '{') throw NotWindowed{};
-        const std::size_t limit = std::min(text_.size() - at, length);
-        const bool longest = limit == text_.size() - at || length >= kLargestWindow;
+        const std::size_t room = std::min(text_.size(), stop) - at;
+        const std::size_t limit = std::min(room, length);
         const std::size_t last_brace = text_.substr(at, limit).rfind('}');
         const WindowRead read =
             last_brace == std::string_view::npos
@@ -851,7 +889,11 @@ std::size_t Reader::windowed_section(std::size_t at, const JsonPath& path, std::
                 : read_window(at, at + last_brace + 1, path, out, parse);
         switch (read.ended) {
             case WindowRead::kFirstFailed:
-                if (longest) throw NotWindowed{};
+                if (limit == room && stop < text_.size()) {
+                    stop = kNoStop;  // an element reaches past `stop`: none starts there
+                    continue;
+                }
+                if (limit == text_.size() - at || length >= largest) throw NotWindowed{};
                 length *= 2;
                 continue;
             case WindowRead::kCut:
@@ -862,16 +904,127 @@ std::size_t Reader::windowed_section(std::size_t at, const JsonPath& path, std::
                 std::size_t close = read.next;  // back over spaces to the ']'
                 while (close > at && is_json_space(text_[close - 1])) --close;
                 if (text_[close - 1] != ']') throw NotWindowed{};
-                return close;
+                return {close, false};
             }
             case WindowRead::kWhole: break;
         }
         at = skip_space(read.next);
-        if (peek(at) == ']') return at + 1;
+        if (peek(at) == ']') return {at + 1, false};
         if (peek(at) != ',') throw NotWindowed{};
         at = skip_space(at + 1);
         length = kWindowBytes;
     }
+}
+
+// The fewest bytes a vertex and a face take as text (every required key, one-digit values, no
+// spaces): the rest of the text from `at` over that bounds their count, and reserving it keeps
+// the vector from growing, which copies it and faults in its pages again. Pages it does not fill
+// cost only address space.
+template <class Element>
+void Reader::reserve_elements(std::size_t which, std::size_t at, std::vector<Element>& out) const {
+    constexpr std::size_t kShortest[6] = {0, 0, 62, 157, 0, 0};
+    if (kShortest[which] != 0) out.reserve(out.size() + (text_.size() - at) / kShortest[which] + 1);
+}
+
+// An offset about halfway from `at` to the text's end where an element may start: a '{' after
+// a ',' after a '}', with spaces between them or not. Only a guess, as a string or an unknown
+// key's value can hold the same bytes. kNoStop when no second thread is wanted, or the rest of
+// the text is too short to be worth one.
+std::size_t Reader::split_guess(std::size_t at) const {
+    constexpr std::size_t kWorthASecondThread = std::size_t{4} << 20;
+    constexpr std::size_t kSearched = std::size_t{1} << 20;
+    if (!formats::worker_wanted(threads_) || text_.size() - at < kWorthASecondThread)
+        return kNoStop;
+    const std::size_t middle = at + (text_.size() - at) / 2;
+    for (std::size_t brace = text_.find('{', middle); brace < middle + kSearched;
+         brace = text_.find('{', brace + 1)) {
+        std::size_t before = brace;
+        while (before > at && is_json_space(text_[before - 1])) --before;
+        if (before == at || text_[before - 1] != ',') continue;
+        --before;
+        while (before > at && is_json_space(text_[before - 1])) --before;
+        if (before > at && text_[before - 1] == '}') return brace;
+    }
+    return kNoStop;
+}
+
+// The elements from `split` to the end of the section, read by a Reader of their own (on another
+// thread); `read` is false when it gives up, for whatever reason (an error, a guess that was
+// wrong, `cancelled`, out of memory): the first thread then reads them itself and meets any error
+// in the usual way. Windows stay small, since a wrong guess is likely to fail in the first.
+template <class Element, class Parse>
+SecondPart<Element> Reader::read_second_part(std::size_t which, std::size_t split,
+                                             const JsonPath& path, Parse& parse,
+                                             const std::atomic<bool>& cancelled) const {
+    constexpr std::size_t kLargestGuessedWindow = std::size_t{1} << 20;
+    SecondPart<Element> part;
+    try {
+        Reader reader(text_, formats::Threads::one);
+        reader.released_ = split;  // gives back only pages it passed itself
+        reader.reserve_elements(which, split, part.elements);
+        part.end = reader
+                       .read_elements(split, kNoStop, kLargestGuessedWindow, path, part.elements,
+                                      parse, &cancelled)
+                       .next;
+        part.read = true;
+    } catch (...) {  // the first thread reads the part instead (see above)
+    }
+    return part;
+}
+
+// Reads the elements from `at` up to `split` on this thread while another reads the rest from
+// `split`, and keeps the other's elements only when this thread's reading arrives at `split` as
+// an element's start: then the other thread read what this one would have, from the same bytes.
+template <class Element, class Parse>
+std::size_t Reader::read_in_two(std::size_t which, std::size_t at, std::size_t split,
+                                const JsonPath& path, std::vector<Element>& out, Parse& parse) {
+    SecondPart<Element> second;
+    std::atomic<bool> cancelled{false};
+    std::thread worker;
+    try {
+        worker = std::thread([&] { second = read_second_part<Element>(which, split, path, parse,
+                                                                      cancelled); });
+    } catch (const std::system_error&) {  // no thread to be had
+        return read_elements(at, kNoStop, kLargestWindow, path, out, parse, nullptr).next;
+    }
+    const auto stop_worker = [&] {
+        cancelled = true;
+        worker.join();
+    };
+    ElementsRead first;
+    try {
+        first = read_elements(at, split, kLargestWindow, path, out, parse, nullptr);
+    } catch (...) {
+        stop_worker();
+        throw;
+    }
+    if (!first.at_stop) {
+        stop_worker();
+        return first.next;
+    }
+    worker.join();
+    if (!second.read)
+        return read_elements(split, kNoStop, kLargestWindow, path, out, parse, nullptr).next;
+    out.insert(out.end(), std::make_move_iterator(second.elements.begin()),
+               std::make_move_iterator(second.elements.end()));
+    return second.end;
+}
+
+// Reads the array of objects at `at` ('[') into `out`; returns the offset past its ']'. The
+// faces, most of a file, are read on two threads where there are two.
+template <class Element, class Parse>
+std::size_t Reader::windowed_section(std::size_t at, const JsonPath& path, std::size_t which,
+                                     std::vector<Element>& out, Parse parse) {
+    constexpr std::size_t kFaces = 3;
+    if (peek(at) != '[') throw NotWindowed{};
+    section_offsets[which] = at;
+    at = skip_space(at + 1);
+    if (peek(at) == ']') return at + 1;
+    reserve_elements(which, at, out);
+    const std::size_t split = which == kFaces ? split_guess(at) : kNoStop;
+    if (split == kNoStop)
+        return read_elements(at, kNoStop, kLargestWindow, path, out, parse, nullptr).next;
+    return read_in_two(which, at, split, path, out, parse);
 }
 
 // Reads the top-level member `key` whose value is at `at`; returns the offset past the value.
@@ -983,8 +1136,8 @@ Expected<Model> checked(Model model, const std::string& file, const Reader& read
 
 namespace json_reader {
 
-std::optional<Model> read_in_windows(std::string_view text) {
-    return Reader(text).read_in_windows();
+std::optional<Model> read_in_windows(std::string_view text, formats::Threads threads) {
+    return Reader(text, threads).read_in_windows();
 }
 
 Expected<Model> read_in_one_pass(std::string_view text, const std::string& file) {
@@ -992,7 +1145,7 @@ Expected<Model> read_in_one_pass(std::string_view text, const std::string& file)
     const PaddedText padded(text);
     od::parser parser;
     const char* base = padded.view().data();
-    Reader reader(std::string_view(base, text.size()));
+    Reader reader(std::string_view(base, text.size()), formats::Threads::one);
     auto iterated = parser.iterate(padded.view());
     if (iterated.error())
         return make_error(formats::diagnostic_at(
@@ -1017,7 +1170,7 @@ Expected<Model> read_in_one_pass(std::string_view text, const std::string& file)
 
 Expected<Model> read_json(std::string_view text, const std::string& file, Diagnostics&) {
     try {
-        Reader windows(text);
+        Reader windows(text, formats::Threads::automatic);
         if (auto model = windows.read_in_windows())
             return checked(std::move(*model), file, windows);
     } catch (const std::bad_alloc&) {

@@ -7,11 +7,16 @@
 #include <string>
 #include <string_view>
 
+#include "../common/ordered_chunks.hpp"
+
 namespace castkit::dmf::json_reader {
 
 // The model read window by window (each window's simdjson index reused), or nullopt where this
 // path gives up: an error, or a text not in the shape it reads. References are not checked.
-std::optional<Model> read_in_windows(std::string_view text);
+// Threads::automatic reads the second half of a big faces section on a second thread where there
+// is one; Threads::one reads the same on the calling thread.
+std::optional<Model> read_in_windows(std::string_view text,
+                                     formats::Threads threads = formats::Threads::automatic);
 
 // The model read in one pass of simdjson's On-Demand API over the whole text, references
 // checked; every error names its byte offset and JSON path.

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "../common/binary_io.hpp"
 #include "dmf_layout.hpp"
 
@@ -96,7 +98,19 @@ Expected<void> check_references(const Model& model, const std::string& file, boo
         return json ? fmt::format("$.{}[{}].{}", json_array, i, json_key)
                     : fmt::format("{}[{}]", binary, i);
     };
-    for (std::size_t i = 0; i < model.faces.size(); ++i) {
+    // The largest references first, in one pass without a branch per face: only a model with a
+    // reference out of range walks the faces again to name the first.
+    std::uint32_t largest_index = 0;
+    std::uint16_t largest_material = 0;
+    for (const Face& f : model.faces) {
+        largest_index = std::max({largest_index, f.indices[0], f.indices[1], f.indices[2]});
+        largest_material = std::max(largest_material, f.material);
+    }
+    const bool faces_in_range =
+        model.faces.empty() ||
+        (largest_index < model.vertices.size() &&
+         (largest_material < model.materials.size() || model.materials.empty()));
+    for (std::size_t i = 0; i < model.faces.size() && !faces_in_range; ++i) {
         const Face& f = model.faces[i];
         for (std::uint32_t index : f.indices)
             if (index >= model.vertices.size())
