@@ -255,6 +255,21 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
         cast::IndexView weight_bones = mesh.weight_bones();
         cast::ArrayView<float> weight_values = mesh.weight_values();
         std::vector<std::uint32_t> remap(n);
+        // Vertices are numbered a batch at a time, the table slot of every key in the batch
+        // asked of memory as the key is made, then the keys those slots hold: the table is far
+        // bigger than the cache, and misses in flight together overlap (one at a time, they were
+        // most of this loop's time).
+        constexpr std::size_t kBatch = 16;
+        std::array<Vertex, kBatch> batch;
+        std::array<VertexKey, kBatch> keys;
+        auto number_batch = [&](std::size_t first, std::size_t count) {
+            for (std::size_t k = 0; k < count; ++k) merged.prefetch_stored(keys[k]);
+            for (std::size_t k = 0; k < count; ++k) {
+                auto [number, inserted] = merged.number(keys[k]);
+                if (inserted) model_.vertices.push_back(batch[k]);
+                remap[first + k] = number;
+            }
+        };
         for (std::size_t i = 0; i < n; ++i) {
             Vertex v;
             v.position = positions[i];
@@ -286,10 +301,13 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
                 v.skin_index[k] = static_cast<std::int16_t>(slots[k].second);
                 v.skin_weight[static_cast<int>(k)] = slots[k].first;
             }
-            auto [number, inserted] = merged.number(vertex_key(v));
-            if (inserted) model_.vertices.push_back(v);
-            remap[i] = number;
+            const std::size_t k = i % kBatch;
+            keys[k] = vertex_key(v);
+            batch[k] = v;
+            merged.prefetch(keys[k]);
+            if (k == kBatch - 1) number_batch(i + 1 - kBatch, kBatch);
         }
+        number_batch(n - n % kBatch, n % kBatch);
         cast::IndexView faces = mesh.faces();
         for (std::size_t f = 0; f + 2 < faces.size(); f += 3) {
             Face face;

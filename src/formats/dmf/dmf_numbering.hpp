@@ -45,6 +45,28 @@ class FirstSeen {
         return {slots_[at], true};
     }
 
+    // Asks memory for the slot of `key`, for a number(key) soon after: numbering keys spread over
+    // a table bigger than the cache waits on a miss per key, and misses in flight together
+    // overlap. Only a hint; the table is unchanged.
+    void prefetch(const Key& key) const {
+#if defined(__GNUC__) || defined(__clang__)
+        if (!slots_.empty()) __builtin_prefetch(&slots_[hash(key) & (slots_.size() - 1)]);
+#else
+        (void)key;
+#endif
+    }
+
+    // Then asks memory for the key stored in that slot, if any, which number(key) compares.
+    void prefetch_stored(const Key& key) const {
+#if defined(__GNUC__) || defined(__clang__)
+        if (slots_.empty()) return;
+        const std::uint32_t stored = slots_[hash(key) & (slots_.size() - 1)];
+        if (stored != kEmpty) __builtin_prefetch(&keys_[stored]);
+#else
+        (void)key;
+#endif
+    }
+
   private:
     static constexpr std::uint32_t kEmpty = std::numeric_limits<std::uint32_t>::max();
 
