@@ -193,7 +193,7 @@ struct WindowRead {
         kFirstFailed,   // its first element failed (or simdjson refused the window): nothing read
         kCut,           // an element after the first failed; `next` is that element's start
         kWhole,         // every element up to the window's end was read; `next` is that end
-        kSectionEnded,  // the section's ']' is in the window; `next` is past the token after it
+        kSectionEnded,  // the section's ']' is in the window; `next` is the token after it
     } ended;
     std::size_t next;
 };
@@ -391,7 +391,7 @@ class Reader {
     std::string_view text_;
     const char* base_;
     formats::Threads threads_;
-    std::uint64_t window_start_ = 0;  // 0, or where the current window's bytes lie in the text
+    std::size_t window_start_ = 0;  // 0, or where the current window's bytes lie in the text
     std::uint64_t released_ = 0;
     std::vector<char> window_;  // '[', whole elements copied from the text, ']', padding
     od::parser window_parser_;
