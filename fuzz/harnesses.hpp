@@ -7,7 +7,8 @@
 //   check_validate  the validator, with every rule and in strict mode;
 //   check_anim      the animation jobs: every Animation built, sampled, composed and baked;
 //   check_export    Cast to glTF: a Cast input exported as .glb, which must read back;
-//   check_dmf_json  DMF JSON read in windows and in one pass: the same model, then check_reader.
+//   check_dmf_json  DMF JSON read as read_json reads it and in one pass: the same model or the
+//                   same error, then check_reader.
 // A clean error at any step is fine; a crash, a sanitizer report, a hang, a huge allocation or a
 // broken invariant (Outcome::broken) is a finding.
 #pragma once
@@ -332,15 +333,20 @@ inline Outcome check_anim(cast::Bytes bytes) {
 // ---- DMF JSON's two ways ---------------------------------------------------------------
 
 // The DMF JSON reader reads in windows and falls back to one pass over the whole document
-// (src/formats/dmf/dmf_json_reader.hpp): a model the windows read must be the one pass's.
+// (src/formats/dmf/dmf_json_reader.hpp): read_json must give what the one pass gives alone, the
+// same model or the same error.
 inline Outcome check_dmf_json(cast::Bytes bytes) {
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-    if (auto windows = dmf::json_reader::read_in_windows(text)) {
-        auto one_pass = dmf::json_reader::read_in_one_pass(text, "fuzz.dmf.json");
-        if (!one_pass) return broke("the windows read a text the one pass refuses");
-        if (!(*windows == *one_pass))
-            return broke("the windows and the one pass read different models");
-    }
+    Diagnostics warnings;
+    auto read = dmf::read_json(text, "fuzz.dmf.json", warnings);
+    auto one_pass = dmf::json_reader::read_in_one_pass(text, "fuzz.dmf.json");
+    if (read.has_value() != one_pass.has_value())
+        return broke(read ? "read_json reads a text the one pass refuses"
+                          : "read_json refuses a text the one pass reads");
+    if (read && !(*read == *one_pass))
+        return broke("read_json and the one pass read different models");
+    if (!read && read.error().to_string() != one_pass.error().to_string())
+        return broke("read_json and the one pass give different errors");
     return check_reader("dmf-json", bytes);
 }
 
