@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 namespace castkit::formats {
 
@@ -19,5 +20,10 @@ inline constexpr std::size_t kIntegerRoom = 20;
 char* write_float(char* out, float v);
 // `v` in decimal. Returns the end of the text. O(1).
 char* write_integer(char* out, std::int64_t v);
+
+// Whether every float stored in `floats` (4 bytes each, any alignment) is finite, by the largest
+// exponent field met: one branch for the array instead of one per float, so checking a model
+// before writing it costs little when nothing is wrong. O(size).
+bool all_finite(std::span<const std::byte> floats);
 
 }  // namespace castkit::formats

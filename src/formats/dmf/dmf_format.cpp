@@ -3,6 +3,8 @@
 
 #include "../common/binary_io.hpp"
 #include "../registry_entries.hpp"
+#include "dmf_cast_faces.hpp"
+#include "dmf_json_writer.hpp"
 
 namespace castkit::formats {
 namespace {
@@ -27,25 +29,36 @@ Expected<cast::Document> read_dmf_json(const cast::SharedBytes& bytes, const Rea
     return to_document(dmf::read_json(text, context.name, context.warnings), context);
 }
 
-Expected<dmf::Model> to_model(const cast::Document& document, const WriteContext& context) {
-    // Texture files come from beside the source file, else from --textures DIR.
+// Texture files come from beside the source file, else from --textures DIR.
+dmf::ConvertOptions options_of(const WriteContext& context) {
     dmf::ConvertOptions options;
     options.base_directory = context.base;
     options.side_files = context.options.side_files;
-    return dmf::from_cast(document, context.warnings, options);
+    return options;
 }
 
 Expected<void> write_dmf(const cast::Document& document, Sink& sink, const WriteContext& context) {
-    auto model = to_model(document, context);
+    auto model = dmf::from_cast(document, context.warnings, options_of(context));
     if (!model) return make_error(model.error());
     return write_serialised(sink, dmf::write_to_buffer(*model), context.name);
 }
 
+// The faces are made chunk by chunk as they are formatted (dmf_cast_faces.hpp), unless a normal
+// or UV is not finite: then they are made first, so that write_json names the first face JSON
+// cannot hold.
 Expected<void> write_dmf_json(const cast::Document& document, Sink& sink,
                               const WriteContext& context) {
-    auto model = to_model(document, context);
-    if (!model) return make_error(model.error());
-    auto written = dmf::write_json(*model, sink);
+    auto converted = dmf::from_cast_faces_apart(document, context.warnings, options_of(context));
+    if (!converted) return make_error(converted.error());
+    Expected<void> written;
+    if (converted->faces.all_finite()) {
+        written = dmf::write_json(converted->model, converted->faces, sink,
+                                  formats::Threads::automatic);
+    } else {
+        converted->model.faces.resize(converted->faces.size());
+        converted->faces.make(0, converted->model.faces);
+        written = dmf::write_json(converted->model, sink);
+    }
     if (written || !written.error().file.empty()) return written;
     Diagnostic d = written.error();  // a value JSON cannot hold: name the file being written
     d.file = context.name;

@@ -18,6 +18,8 @@
 #include "../common/side_files.hpp"
 #include "../common/single_model.hpp"
 #include "../common/transform.hpp"
+#include "../common/number_text.hpp"
+#include "dmf_cast_faces.hpp"
 #include "dmf_numbering.hpp"
 #include "dmf_shared.hpp"
 
@@ -33,9 +35,10 @@ class FromCast {
         : document_(document),
           warnings_(warnings),
           report_(document.source_name, warnings),
-          options_(options) {}
+          options_(options),
+          faces_(options.flip_v) {}
 
-    Expected<Model> run();
+    Expected<ModelToMake> run();
 
   private:
     std::string name(std::string_view text, const std::string& path) {
@@ -57,6 +60,7 @@ class FromCast {
     formats::Reporter report_;
     const ConvertOptions& options_;
     Model model_;
+    CastFaces faces_;
     std::vector<std::pair<std::string, formats::RestPose>> rest_;
     std::map<std::uint64_t, std::uint16_t> material_by_hash_;
     std::map<std::string, std::int16_t, std::less<>> texture_by_path_;
@@ -212,13 +216,10 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
     std::vector<std::pair<float, std::uint32_t>> slots;  // one vertex's weights, reused
     bool trimmed = false;
     std::vector<cast::ConstMesh> meshes = cast_model.meshes();
-    // Sized once: growing these arrays copied every face and vertex several times over.
-    std::size_t face_count = 0, vertex_count = 0;
-    for (const cast::ConstMesh& mesh : meshes) {
-        face_count += mesh.faces().size() / 3;
+    // Sized once: growing these arrays copied every vertex several times over.
+    std::size_t vertex_count = 0;
+    for (const cast::ConstMesh& mesh : meshes)
         vertex_count += mesh.vertex_count();  // at most: equal vertices merge
-    }
-    model_.faces.reserve(model_.faces.size() + face_count);
     model_.vertices.reserve(model_.vertices.size() + vertex_count);
     merged.reserve(vertex_count);
     for (std::size_t m = 0; m < meshes.size(); ++m) {
@@ -242,8 +243,7 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
         if (mesh.color_layer_count() > 1)
             report_.warn(path, "colour layers after the first dropped (DMF holds one)");
         std::size_t n = mesh.vertex_count();
-        cast::ArrayView<glm::vec3> positions = mesh.positions(), normals = mesh.normals();
-        cast::ArrayView<glm::vec2> uvs = mesh.uv_layer(0);
+        cast::ArrayView<glm::vec3> positions = mesh.positions();
         // In bytes once per vertex, not once per face corner.
         std::vector<glm::u8vec4> colors;
         if (mesh.color_layer_count() > 0) {
@@ -309,26 +309,17 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
         }
         number_batch(n - n % kBatch, n % kBatch);
         cast::IndexView faces = mesh.faces();
-        for (std::size_t f = 0; f + 2 < faces.size(); f += 3) {
-            Face face;
-            face.material = material;
-            for (int c = 0; c < 3; ++c) {
-                std::uint32_t index = faces[f + static_cast<std::size_t>(c)];
-                if (index >= n)
-                    return make_error(report_.error(
-                        path, fmt::format("face index {} is past the {} vertices", index, n)));
-                face.indices[static_cast<std::size_t>(c)] = remap[index];
-                face.normals[static_cast<std::size_t>(c)] =
-                    index < normals.size() ? normals[index] : glm::vec3(0.0f);
-                glm::vec2 uv = index < uvs.size() ? uvs[index]
-                                                  : glm::vec2(0.0f, options_.flip_v ? 1.0f : 0.0f);
-                face.uvs[static_cast<std::size_t>(c)] =
-                    options_.flip_v ? glm::vec2(uv.x, 1.0f - uv.y) : uv;
-                face.colors[static_cast<std::size_t>(c)] =
-                    index < colors.size() ? colors[index] : glm::u8vec4(255);
-            }
-            model_.faces.push_back(face);
-        }
+        const std::size_t corners = faces.size() - faces.size() % 3;  // whole triangles only
+        for (std::size_t c = 0; c < corners; ++c)
+            if (faces[c] >= n)
+                return make_error(report_.error(
+                    path, fmt::format("face index {} is past the {} vertices", faces[c], n)));
+        faces_.add({.material = material,
+                    .indices = faces,
+                    .normals = mesh.normals(),
+                    .uvs = mesh.uv_layer(0),
+                    .colors = std::move(colors),
+                    .merged = std::move(remap)});
     }
     if (trimmed)
         report_.warn("model[0]",
@@ -405,7 +396,7 @@ Expected<void> FromCast::animation(cast::ConstAnimation& cast_animation, std::si
     return {};
 }
 
-Expected<Model> FromCast::run() {
+Expected<ModelToMake> FromCast::run() {
     std::vector<cast::ConstModel> models = document_.models();
     if (const cast::ConstModel* first = formats::single_model(models, report_, "DMF")) {
         const cast::ConstModel& cast_model = *first;
@@ -418,14 +409,67 @@ Expected<Model> FromCast::run() {
         return make_error(report_.error("", "DMF holds at most 32767 animations"));
     for (std::size_t i = 0; i < animations.size(); ++i)
         if (auto ok = animation(animations[i], i); !ok) return make_error(ok.error());
-    return std::move(model_);
+    return ModelToMake{std::move(model_), std::move(faces_)};
 }
 
 }  // namespace
 
+void CastFaces::add(Mesh mesh) {
+    first_faces_.push_back(size_);
+    size_ += mesh.indices.size() / 3;
+    meshes_.push_back(std::move(mesh));
+}
+
+std::size_t CastFaces::mesh_of(std::size_t face) const {
+    auto after = std::upper_bound(first_faces_.begin(), first_faces_.end(), face);
+    return static_cast<std::size_t>(after - first_faces_.begin()) - 1;
+}
+
+// The face whose first corner is `corner` of `mesh`: Cast vertex attributes moved to its corners.
+Face CastFaces::face(const Mesh& mesh, std::size_t corner) const {
+    Face face;
+    face.material = mesh.material;
+    for (std::size_t c = 0; c < 3; ++c) {
+        const std::uint32_t index = mesh.indices[corner + c];
+        face.indices[c] = mesh.merged[index];
+        face.normals[c] = index < mesh.normals.size() ? mesh.normals[index] : glm::vec3(0.0f);
+        const glm::vec2 uv =
+            index < mesh.uvs.size() ? mesh.uvs[index] : glm::vec2(0.0f, flip_v_ ? 1.0f : 0.0f);
+        face.uvs[c] = flip_v_ ? glm::vec2(uv.x, 1.0f - uv.y) : uv;
+        face.colors[c] = index < mesh.colors.size() ? mesh.colors[index] : glm::u8vec4(255);
+    }
+    return face;
+}
+
+void CastFaces::make(std::size_t first, std::span<Face> out) const {
+    if (out.empty()) return;
+    std::size_t m = mesh_of(first);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const std::size_t face = first + i;
+        while (face - first_faces_[m] >= meshes_[m].indices.size() / 3) ++m;  // past empty ones
+        out[i] = this->face(meshes_[m], 3 * (face - first_faces_[m]));
+    }
+}
+
+bool CastFaces::all_finite() const {
+    return std::all_of(meshes_.begin(), meshes_.end(), [](const Mesh& mesh) {
+        return formats::all_finite(mesh.normals.bytes()) && formats::all_finite(mesh.uvs.bytes());
+    });
+}
+
+Expected<ModelToMake> from_cast_faces_apart(const cast::Document& document, Diagnostics& warnings,
+                                            const ConvertOptions& options) {
+    return FromCast(document, warnings, options).run();
+}
+
 Expected<Model> from_cast(const cast::Document& document, Diagnostics& warnings,
                           const ConvertOptions& options) {
-    return FromCast(document, warnings, options).run();
+    auto converted = from_cast_faces_apart(document, warnings, options);
+    if (!converted) return make_error(converted.error());
+    Model& model = converted->model;
+    model.faces.resize(converted->faces.size());
+    converted->faces.make(0, model.faces);
+    return std::move(model);
 }
 
 }  // namespace castkit::dmf

@@ -23,6 +23,7 @@
 #include "../common/binary_io.hpp"
 #include "../common/file_sink.hpp"
 #include "../common/number_text.hpp"
+#include "dmf_cast_faces.hpp"
 #include "dmf_json_names.hpp"
 
 namespace castkit::dmf {
@@ -30,8 +31,6 @@ namespace {
 
 using formats::kFloatRoom;
 using formats::kIntegerRoom;
-
-constexpr std::uint32_t kExponent = 0x7F800000u;  // a float's exponent bits
 
 // The pieces of an element, each writing at `out` and returning the end of its text; the caller
 // has reserved room for the whole element (the k...Room bounds, which count what number_text.hpp
@@ -305,51 +304,52 @@ void each(Writer& w, const std::vector<T>& items, Element element) {
     }
 }
 
-// Writes `items` as the array `key` of the top-level object; `elements()` writes what is inside.
-template <class T, class Elements>
-void section(Writer& w, std::string_view key, const std::vector<T>& items, Elements elements) {
+// Writes an array of `count` elements as `key` of the top-level object; `elements()` writes what is inside.
+template <class Elements>
+void section(Writer& w, std::string_view key, std::size_t count, Elements elements) {
     w.raw(",\n  ");
     w.key(key);
     w.raw('[');
     elements();
-    w.raw(items.empty() ? "]" : "\n  ]");
+    w.raw(count == 0 ? "]" : "\n  ]");
 }
 
 // Elements per chunk of a big array: about 0.7 MB of faces' text, eight chunks in flight.
 constexpr std::size_t kChunk = 2048;
 
-// A big array's elements, each on its own line after `indent` ("\n    "), in chunks that
-// format_in_order spreads over two threads; `put_item(out, item, reals)` writes one in `room`
-// bytes.
-template <class T, class Put>
-void chunked(Writer& w, const std::vector<T>& items, std::string_view indent, std::size_t room,
-             Put put_item) {
+// A big array's `count` elements, each on its own line after `indent` ("\n    "), in chunks that
+// format_in_order spreads over two threads; `items_of(first, last)` gives elements [first, last)
+// as a span, `put_item(out, item, reals)` writes one in `room` bytes.
+template <class ItemsOf, class Put>
+void chunked(Writer& w, std::size_t count, std::string_view indent, std::size_t room,
+             ItemsOf items_of, Put put_item) {
     auto format = [&](std::size_t chunk, formats::ChunkText& text) {
-        const std::size_t first = chunk * kChunk, last = std::min(items.size(), first + kChunk);
-        text.reserve((last - first) * (1 + indent.size() + room));
+        const std::size_t first = chunk * kChunk;
+        const auto items = items_of(first, std::min(count, first + kChunk));
+        text.reserve(items.size() * (1 + indent.size() + room));
         Reals& reals = thread_reals();
         char* out = text.data();
-        for (std::size_t i = first; i < last; ++i) {
-            if (i > 0) *out++ = ',';
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            if (first + i > 0) *out++ = ',';
             out = put(out, indent);
             out = put_item(out, items[i], reals);
         }
         text.resize(static_cast<std::size_t>(out - text.data()));
     };
-    formats::format_in_order((items.size() + kChunk - 1) / kChunk, w.threads(), format,
+    formats::format_in_order((count + kChunk - 1) / kChunk, w.threads(), format,
                              [&](const formats::ChunkText& text) { return w.send(text); });
 }
 
-// Whether all `n` floats are finite, by the largest exponent field met: one branch for the
-// array instead of one per float, so the walk below costs little when nothing is wrong.
-bool all_finite(const float* v, int n) {
-    std::uint32_t top = 0;
-    for (int i = 0; i < n; ++i) {
-        std::uint32_t bits;
-        std::memcpy(&bits, v + i, sizeof bits);
-        top = std::max(top, bits & kExponent);
-    }
-    return top != kExponent;  // all ones: infinity or NaN
+// `items` in the chunks of chunked().
+template <class T>
+void chunked(Writer& w, const std::vector<T>& items, std::string_view indent, std::size_t room,
+             char* (*put_item)(char*, const T&, Reals&)) {
+    chunked(
+        w, items.size(), indent, room,
+        [&](std::size_t first, std::size_t last) {
+            return std::span(items).subspan(first, last - first);
+        },
+        put_item);
 }
 
 // The first float JSON cannot hold (NaN, ±infinity), met in the order the writer meets them,
@@ -365,7 +365,8 @@ class NonFinite {
     }
     template <class Path>
     void reals(const float* v, int n, const Path& path) {
-        if (error_ || all_finite(v, n)) return;
+        if (error_ || formats::all_finite(std::as_bytes(std::span(v, static_cast<std::size_t>(n)))))
+            return;
         for (int i = 0; i < n; ++i) real(v[i], [&] { return fmt::format("{}[{}]", path(), i); });
     }
 
@@ -422,7 +423,7 @@ std::optional<Diagnostic> first_non_finite(const Model& model) {
 
 void write_textures(Writer& w, const Model& model) {
     using namespace json_names;
-    section(w, "textures", model.textures, [&] {
+    section(w, "textures", model.textures.size(), [&] {
         each(w, model.textures, [&](const Texture& t) {
             w.raw("{\"id\": ");
             w.integer(t.id);
@@ -447,7 +448,7 @@ void write_textures(Writer& w, const Model& model) {
 
 void write_materials(Writer& w, const Model& model) {
     using namespace json_names;
-    section(w, "materials", model.materials, [&] {
+    section(w, "materials", model.materials.size(), [&] {
         each(w, model.materials, [&](const Material& m) {
             w.raw("{\"id\": ");
             w.integer(m.id);
@@ -494,15 +495,28 @@ void write_materials(Writer& w, const Model& model) {
     });
 }
 
-void write_geometry(Writer& w, const Model& model) {
-    section(w, "verterices", model.vertices,
+// The faces of `made` (not model.faces), each chunk made by the thread that formats it into a
+// buffer of its own.
+void write_geometry(Writer& w, const Model& model, const CastFaces* made) {
+    section(w, "verterices", model.vertices.size(),
             [&] { chunked(w, model.vertices, "\n    ", kVertexRoom, put_vertex); });
-    section(w, "faces", model.faces,
-            [&] { chunked(w, model.faces, "\n    ", kFaceRoom, put_face); });
+    if (made == nullptr) {
+        section(w, "faces", model.faces.size(),
+                [&] { chunked(w, model.faces, "\n    ", kFaceRoom, put_face); });
+        return;
+    }
+    auto make = [made](std::size_t first, std::size_t last) {
+        thread_local std::vector<Face> faces;
+        faces.resize(last - first);
+        made->make(first, faces);
+        return std::span<const Face>(faces);
+    };
+    section(w, "faces", made->size(),
+            [&] { chunked(w, made->size(), "\n    ", kFaceRoom, make, put_face); });
 }
 
 void write_skeleton(Writer& w, const Model& model) {
-    section(w, "skeleton", model.bones, [&] {
+    section(w, "skeleton", model.bones.size(), [&] {
         each(w, model.bones, [&](const Bone& b) {
             w.raw("{\"id\": ");
             w.integer(b.id);
@@ -518,7 +532,7 @@ void write_skeleton(Writer& w, const Model& model) {
 }
 
 void write_animations(Writer& w, const Model& model) {
-    section(w, "animations", model.animations, [&] {
+    section(w, "animations", model.animations.size(), [&] {
         each(w, model.animations, [&](const Animation& a) {
             w.raw("{\"id\": ");
             w.integer(a.id);
@@ -535,19 +549,30 @@ void write_animations(Writer& w, const Model& model) {
     });
 }
 
-}  // namespace
-
-Expected<void> write_json(const Model& model, Sink& sink, formats::Threads threads) {
+// The whole text; the faces are made.faces if `made` is set, else model.faces.
+Expected<void> write_model(const Model& model, const CastFaces* made, Sink& sink,
+                           formats::Threads threads) {
     if (auto error = first_non_finite(model)) return make_error(std::move(*error));
     Writer w(sink, threads);
     w.raw("{\n  \"format\": \"DASH\",\n  \"version\": \"1.5\"");
     write_textures(w, model);
     write_materials(w, model);
-    write_geometry(w, model);
+    write_geometry(w, model, made);
     write_skeleton(w, model);
     write_animations(w, model);
     w.raw("\n}\n");
     return w.finish();
+}
+
+}  // namespace
+
+Expected<void> write_json(const Model& model, Sink& sink, formats::Threads threads) {
+    return write_model(model, nullptr, sink, threads);
+}
+
+Expected<void> write_json(const Model& model, const CastFaces& faces, Sink& sink,
+                          formats::Threads threads) {
+    return write_model(model, &faces, sink, threads);
 }
 
 Expected<void> write_json(const Model& model, Sink& sink) {
