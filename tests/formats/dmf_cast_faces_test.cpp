@@ -21,6 +21,7 @@ using formats::Threads;
 struct MeshPlan {
     std::uint32_t vertices = 0, triangles = 0;
     bool normals = true, uvs = true, colors = true;
+    bool float_colors = false;  // a `v4` colour layer instead of a packed one
     std::uint32_t extra_indices = 0;  // a trailing partial triangle
 };
 
@@ -39,18 +40,21 @@ cast::Document document_of(const std::vector<MeshPlan>& plans) {
         std::vector<glm::vec3> positions(plan.vertices), normals(plan.vertices);
         std::vector<glm::vec2> uvs(plan.vertices);
         std::vector<std::uint32_t> colors(plan.vertices);
+        std::vector<glm::vec4> float_colors(plan.vertices);
         for (std::uint32_t v = 0; v < plan.vertices; ++v) {
             positions[v] = {float(v % 97), float(v % 13), 0.5f};  // repeats: merged vertices
             normals[v] = {unit(), unit(), -unit()};
             uvs[v] = {unit(), unit()};
             colors[v] = static_cast<std::uint32_t>(random());
+            float_colors[v] = {unit(), unit(), 1.5f, -0.25f};  // outside [0, 1]: clamped
         }
         std::vector<std::uint32_t> faces(3 * plan.triangles + plan.extra_indices);
         for (std::uint32_t& index : faces) index = static_cast<std::uint32_t>(random() % plan.vertices);
         mesh.set_positions(positions);
         if (plan.normals) mesh.set_normals(normals);
         if (plan.uvs) mesh.set_uv_layer(0, uvs);
-        if (plan.colors) mesh.set_color_layer_packed(0, colors);
+        if (plan.colors && plan.float_colors) mesh.set_color_layer(0, float_colors);
+        if (plan.colors && !plan.float_colors) mesh.set_color_layer_packed(0, colors);
         mesh.set_faces(faces);
         if (m % 2 == 0) mesh.set_material(material);
     }
@@ -63,6 +67,7 @@ const std::vector<MeshPlan> kMeshes = {
     {.vertices = 700, .triangles = 1, .extra_indices = 2},
     {.vertices = 5000, .triangles = 4100, .normals = false, .colors = false},
     {.vertices = 40, .triangles = 30, .uvs = false},
+    {.vertices = 300, .triangles = 900, .float_colors = true},
 };
 
 std::string text_of(const BufferSink& sink) {
@@ -89,7 +94,7 @@ TEST(DmfCastFaces, FacesMadeWhileWritingGiveTheSameBytes) {
         auto apart = dmf::from_cast_faces_apart(document, warnings, options);
         ASSERT_TRUE(apart);
         EXPECT_TRUE(apart->model.faces.empty());
-        EXPECT_EQ(apart->faces.size(), 5000u + 1 + 4100 + 30);
+        EXPECT_EQ(apart->faces.size(), 5000u + 1 + 4100 + 30 + 900);
         for (Threads threads : {Threads::one, Threads::automatic}) {
             BufferSink sink;
             ASSERT_TRUE(dmf::write_json(apart->model, apart->faces, sink, threads));
@@ -114,6 +119,26 @@ TEST(DmfCastFaces, AnyRangeIsTheSameAsTheFacesFromCast) {
         ASSERT_TRUE(std::equal(made.begin(), made.end(), all->faces.begin() +
                                                              static_cast<std::ptrdiff_t>(first)))
             << "faces " << first << " to " << first + count;
+    }
+}
+
+TEST(DmfCastFaces, ColoursPackedOrFloatBecomeTheSameBytes) {
+    for (bool float_colors : {false, true}) {
+        const cast::Document document =
+            document_of({{.vertices = 50, .triangles = 40, .float_colors = float_colors}});
+        const cast::ConstMesh mesh = document.models().at(0).meshes().at(0);
+        const std::vector<glm::vec4> layer = mesh.color_layer(0);
+        const std::vector<std::uint32_t> indices = mesh.faces().to_vector();
+        Diagnostics warnings;
+        auto model = dmf::from_cast(document, warnings);
+        ASSERT_TRUE(model);
+        ASSERT_EQ(model->faces.size(), 40u);
+        for (std::size_t f = 0; f < 40; ++f)
+            for (std::size_t c = 0; c < 3; ++c) {
+                const glm::vec4 rgba = glm::clamp(layer[indices[3 * f + c]], 0.0f, 1.0f);
+                EXPECT_EQ(model->faces[f].colors[c], glm::u8vec4(glm::round(rgba * 255.0f)))
+                    << "face " << f << " corner " << c << (float_colors ? " (float)" : "");
+            }
     }
 }
 

@@ -1,5 +1,5 @@
 // Numbers as JSON text written through a raw pointer into room the caller reserved: floats laid
-// out exactly as fmt::format("{}", v) lays them out, from std::to_chars' shortest digits.
+// out exactly as fmt::format("{}", v) lays them out, from fmt's own shortest digits (Dragonbox).
 #pragma once
 
 #include <cstddef>
@@ -14,9 +14,9 @@ inline constexpr std::size_t kFloatRoom = 32;
 // Bytes write_integer may write: "-9223372036854775808".
 inline constexpr std::size_t kIntegerRoom = 20;
 
-// `v` (finite) as fmt::format("{}", v) writes it: the shortest digits that read back to `v`, in
-// fixed notation for decimal exponents in [-4, 16), otherwise as d.ddde±XX; -0 as "-0". Returns
-// the end of the text. O(1).
+// `v` as fmt::format("{}", v) writes it: the shortest digits that read back to `v`, in fixed
+// notation for decimal exponents in [-4, 16), otherwise as d.ddde±XX; -0 as "-0"; "inf", "-inf"
+// and "nan" (which JSON cannot hold: its writers check first). Returns the end of the text. O(1).
 char* write_float(char* out, float v);
 // `v` in decimal. Returns the end of the text. O(1).
 char* write_integer(char* out, std::int64_t v);

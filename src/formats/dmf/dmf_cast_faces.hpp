@@ -21,7 +21,8 @@ class CastFaces {
         cast::IndexView indices;  // three per face
         cast::ArrayView<glm::vec3> normals;
         cast::ArrayView<glm::vec2> uvs;
-        std::vector<glm::u8vec4> colors;    // the first colour layer, in bytes
+        cast::Bytes packed_colors;          // the first colour layer when packed (`i`)
+        std::vector<glm::u8vec4> colors;    // else the first layer made bytes
         std::vector<std::uint32_t> merged;  // the DMF vertex of each Cast vertex
     };
 
@@ -39,6 +40,7 @@ class CastFaces {
   private:
     // The mesh holding face `face`, by binary search of the meshes' first faces.
     std::size_t mesh_of(std::size_t face) const;
+    static glm::u8vec4 color(const Mesh& mesh, std::uint32_t index);
     Face face(const Mesh& mesh, std::size_t corner) const;
 
     bool flip_v_;

@@ -9,6 +9,7 @@
 #include <castkit/formats/dmf.hpp>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 
@@ -244,9 +245,13 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
             report_.warn(path, "colour layers after the first dropped (DMF holds one)");
         std::size_t n = mesh.vertex_count();
         cast::ArrayView<glm::vec3> positions = mesh.positions();
-        // In bytes once per vertex, not once per face corner.
+        // Colours as bytes: a packed layer's own (`i`, R in the first byte), taken as they are;
+        // a float layer's converted once per vertex, not once per face corner.
+        cast::Bytes packed_colors;
         std::vector<glm::u8vec4> colors;
-        if (mesh.color_layer_count() > 0) {
+        if (mesh.color_layer_is_packed(0)) {
+            packed_colors = mesh.color_layer_property(0)->bytes();
+        } else if (mesh.color_layer_count() > 0) {
             const std::vector<glm::vec4> layer = mesh.color_layer(0);
             colors.resize(layer.size());
             std::transform(layer.begin(), layer.end(), colors.begin(), to_bytes);
@@ -318,6 +323,7 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
                     .indices = faces,
                     .normals = mesh.normals(),
                     .uvs = mesh.uv_layer(0),
+                    .packed_colors = packed_colors,
                     .colors = std::move(colors),
                     .merged = std::move(remap)});
     }
@@ -425,6 +431,16 @@ std::size_t CastFaces::mesh_of(std::size_t face) const {
     return static_cast<std::size_t>(after - first_faces_.begin()) - 1;
 }
 
+// The colour of vertex `index`: white where the mesh has none.
+glm::u8vec4 CastFaces::color(const Mesh& mesh, std::uint32_t index) {
+    if (index < mesh.packed_colors.size() / 4) {
+        glm::u8vec4 rgba;
+        std::memcpy(&rgba, mesh.packed_colors.data() + 4 * std::size_t{index}, sizeof rgba);
+        return rgba;
+    }
+    return index < mesh.colors.size() ? mesh.colors[index] : glm::u8vec4(255);
+}
+
 // The face whose first corner is `corner` of `mesh`: Cast vertex attributes moved to its corners.
 Face CastFaces::face(const Mesh& mesh, std::size_t corner) const {
     Face face;
@@ -436,7 +452,7 @@ Face CastFaces::face(const Mesh& mesh, std::size_t corner) const {
         const glm::vec2 uv =
             index < mesh.uvs.size() ? mesh.uvs[index] : glm::vec2(0.0f, flip_v_ ? 1.0f : 0.0f);
         face.uvs[c] = flip_v_ ? glm::vec2(uv.x, 1.0f - uv.y) : uv;
-        face.colors[c] = index < mesh.colors.size() ? mesh.colors[index] : glm::u8vec4(255);
+        face.colors[c] = color(mesh, index);
     }
     return face;
 }
