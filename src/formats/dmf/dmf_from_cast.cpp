@@ -190,6 +190,7 @@ void FromCast::materials(const cast::ConstModel& cast_model) {
 
 // A merged vertex's identity: the bits of its position, skin indices and weights.
 using VertexKey = std::array<std::uint32_t, 3 + 2 + 4>;
+using VertexTable = FirstSeen<std::tuple_size_v<VertexKey>>;
 
 VertexKey vertex_key(const Vertex& v) {
     VertexKey key{};
@@ -213,7 +214,7 @@ glm::u8vec4 to_bytes(const glm::vec4& rgba) {
 
 Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
     bool skinned = !model_.bones.empty();
-    FirstSeen<std::tuple_size_v<VertexKey>> merged;
+    VertexTable merged;
     std::vector<std::pair<float, std::uint32_t>> slots;  // one vertex's weights, reused
     bool trimmed = false;
     std::vector<cast::ConstMesh> meshes = cast_model.meshes();
@@ -267,10 +268,11 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
         constexpr std::size_t kBatch = 16;
         std::array<Vertex, kBatch> batch;
         std::array<VertexKey, kBatch> keys;
+        std::array<std::uint64_t, kBatch> hashes;
         auto number_batch = [&](std::size_t first, std::size_t count) {
-            for (std::size_t k = 0; k < count; ++k) merged.prefetch_stored(keys[k]);
+            for (std::size_t k = 0; k < count; ++k) merged.prefetch_stored(hashes[k]);
             for (std::size_t k = 0; k < count; ++k) {
-                auto [number, inserted] = merged.number(keys[k]);
+                auto [number, inserted] = merged.number(keys[k], hashes[k]);
                 if (inserted) model_.vertices.push_back(batch[k]);
                 remap[first + k] = number;
             }
@@ -308,8 +310,9 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
             }
             const std::size_t k = i % kBatch;
             keys[k] = vertex_key(v);
+            hashes[k] = VertexTable::hash(keys[k]);
             batch[k] = v;
-            merged.prefetch(keys[k]);
+            merged.prefetch(hashes[k]);
             if (k == kBatch - 1) number_batch(i + 1 - kBatch, kBatch);
         }
         number_batch(n - n % kBatch, n % kBatch);

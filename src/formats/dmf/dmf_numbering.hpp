@@ -11,6 +11,15 @@
 
 namespace castkit::dmf {
 
+// A hint that `address` is read soon (nothing where the compiler has no prefetch).
+inline void prefetch_address(const void* address) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(address);
+#else
+    (void)address;
+#endif
+}
+
 // Word by word without a branch: std::array's == calls memcmp, a tenth of a DMF conversion.
 template <std::size_t N>
 bool same_words(const std::array<std::uint32_t, N>& a, const std::array<std::uint32_t, N>& b) {
@@ -36,40 +45,32 @@ class FirstSeen {
         if (size > slots_.size()) rehash(size);
     }
     // The number of `key`, and whether this call gave it (the key is new). O(1) expected.
-    std::pair<std::uint32_t, bool> number(const Key& key) {
+    std::pair<std::uint32_t, bool> number(const Key& key) { return number(key, hash(key)); }
+    // The same for a caller that has hash(key) already: it costs as much as the lookup itself
+    // when the table is in cache, so callers that prefetch compute it once.
+    std::pair<std::uint32_t, bool> number(const Key& key, std::uint64_t key_hash) {
         if (2 * (keys_.size() + 1) > slots_.size()) grow();
-        std::size_t at = slot_of(key);
+        std::size_t at = slot_of(key, key_hash);
         if (slots_[at] != kEmpty) return {slots_[at], false};
         slots_[at] = static_cast<std::uint32_t>(keys_.size());
         keys_.push_back(key);
         return {slots_[at], true};
     }
 
-    // Asks memory for the slot of `key`, for a number(key) soon after: numbering keys spread over
-    // a table bigger than the cache waits on a miss per key, and misses in flight together
-    // overlap. Only a hint; the table is unchanged.
-    void prefetch(const Key& key) const {
-#if defined(__GNUC__) || defined(__clang__)
-        if (!slots_.empty()) __builtin_prefetch(&slots_[hash(key) & (slots_.size() - 1)]);
-#else
-        (void)key;
-#endif
+    // Asks memory for the slot of the key whose hash is `key_hash`, for a number(key) soon after:
+    // numbering keys spread over a table bigger than the cache waits on a miss per key, and
+    // misses in flight together overlap. Only a hint; the table is unchanged.
+    void prefetch(std::uint64_t key_hash) const {
+        if (!slots_.empty()) prefetch_address(&slots_[key_hash & (slots_.size() - 1)]);
     }
-
     // Then asks memory for the key stored in that slot, if any, which number(key) compares.
-    void prefetch_stored(const Key& key) const {
-#if defined(__GNUC__) || defined(__clang__)
+    void prefetch_stored(std::uint64_t key_hash) const {
         if (slots_.empty()) return;
-        const std::uint32_t stored = slots_[hash(key) & (slots_.size() - 1)];
-        if (stored != kEmpty) __builtin_prefetch(&keys_[stored]);
-#else
-        (void)key;
-#endif
+        const std::uint32_t stored = slots_[key_hash & (slots_.size() - 1)];
+        if (stored != kEmpty) prefetch_address(&keys_[stored]);
     }
 
-  private:
-    static constexpr std::uint32_t kEmpty = std::numeric_limits<std::uint32_t>::max();
-
+    // The hash the table files `key` under. O(N).
     static std::uint64_t hash(const Key& key) {
         std::uint64_t h = 0x9E3779B97F4A7C15ull;
         for (std::uint32_t word : key) {
@@ -78,10 +79,14 @@ class FirstSeen {
         }
         return h;
     }
-    // The slot holding `key`, or the empty slot where it belongs.
-    std::size_t slot_of(const Key& key) const {
+
+  private:
+    static constexpr std::uint32_t kEmpty = std::numeric_limits<std::uint32_t>::max();
+
+    // The slot holding `key` (whose hash is `key_hash`), or the empty slot where it belongs.
+    std::size_t slot_of(const Key& key, std::uint64_t key_hash) const {
         const std::size_t mask = slots_.size() - 1;
-        for (std::size_t at = static_cast<std::size_t>(hash(key)) & mask;; at = (at + 1) & mask)
+        for (std::size_t at = static_cast<std::size_t>(key_hash) & mask;; at = (at + 1) & mask)
             if (slots_[at] == kEmpty || same_words(keys_[slots_[at]], key)) return at;
     }
     // Doubles the table (at least 64 slots), keeping it at most half full.
@@ -89,7 +94,7 @@ class FirstSeen {
     void rehash(std::size_t size) {
         slots_.assign(size, kEmpty);
         for (std::size_t i = 0; i < keys_.size(); ++i)
-            slots_[slot_of(keys_[i])] = static_cast<std::uint32_t>(i);
+            slots_[slot_of(keys_[i], hash(keys_[i]))] = static_cast<std::uint32_t>(i);
     }
 
     std::vector<std::uint32_t> slots_;
