@@ -27,11 +27,33 @@ std::uint32_t IndexView::operator[](std::size_t i) const {
 
 namespace {
 template <class Stored>
+std::uint32_t largest_of(const std::byte* data, std::size_t size) {
+    std::uint32_t top = 0;
+    for (std::size_t i = 0; i < size; ++i)
+        top = std::max(top, static_cast<std::uint32_t>(load<Stored>(data + i * sizeof(Stored))));
+    return top;
+}
+
+template <class Stored>
 void widen(const std::byte* data, std::span<std::uint32_t> out) {
     for (std::size_t i = 0; i < out.size(); ++i)
         out[i] = static_cast<std::uint32_t>(load<Stored>(data + i * sizeof(Stored)));
 }
 }  // namespace
+
+std::uint32_t IndexView::largest() const {
+    if (size_ == 0) return 0;  // an empty view has no data pointer to read from
+    switch (type_) {
+        case PropertyType::Byte:
+            return largest_of<std::uint8_t>(data_, size_);
+        case PropertyType::Short:
+            return largest_of<std::uint16_t>(data_, size_);
+        case PropertyType::Integer64:
+            return largest_of<std::uint64_t>(data_, size_);
+        default:
+            return largest_of<std::uint32_t>(data_, size_);
+    }
+}
 
 void IndexView::copy_to(std::span<std::uint32_t> out) const {
     out = out.first(std::min(out.size(), size_));

@@ -142,6 +142,25 @@ TEST(DmfCastFaces, ColoursPackedOrFloatBecomeTheSameBytes) {
     }
 }
 
+// The first mesh's face indices replaced by `faces`.
+cast::Document with_faces(std::vector<std::uint32_t> faces) {
+    cast::Document document = document_of({{.vertices = 10, .triangles = 2}});
+    document.models().at(0).meshes().at(0).set_faces(faces);
+    return document;
+}
+
+TEST(DmfCastFaces, AFaceIndexPastTheVerticesIsAnError) {
+    Diagnostics warnings;
+    auto model = dmf::from_cast(with_faces({0, 1, 2, 3, 12, 10, 4}), warnings);
+    ASSERT_FALSE(model);
+    EXPECT_EQ(model.error().path, "model[0]/mesh[0]");
+    EXPECT_EQ(model.error().message, "face index 12 is past the 10 vertices");
+    // Past the last whole triangle, an index makes no face, and no error.
+    auto trailing = dmf::from_cast(with_faces({0, 1, 2, 3, 4, 5, 99}), warnings);
+    ASSERT_TRUE(trailing) << trailing.error().to_string();
+    EXPECT_EQ(trailing->faces.size(), 2u);
+}
+
 // The registry's DMF JSON writer: its bytes, or its error.
 Expected<std::string> through_registry(const cast::Document& document) {
     BufferSink sink;

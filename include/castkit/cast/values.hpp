@@ -86,6 +86,9 @@ class IndexView {
     bool empty() const { return size_ == 0; }
     PropertyType stored_type() const { return type_; }
     std::uint32_t operator[](std::size_t i) const;
+    // The largest element as operator[] gives it, 0 when empty: whether every index is in range
+    // in one pass per stored width. O(size).
+    std::uint32_t largest() const;
     // Widens min(size(), out.size()) elements; one pass per stored width.
     void copy_to(std::span<std::uint32_t> out) const;
     std::vector<std::uint32_t> to_vector() const;

@@ -76,15 +76,4 @@ char* write_integer(char* out, std::int64_t v) {
     return std::to_chars(out, out + kIntegerRoom, v).ptr;
 }
 
-bool all_finite(std::span<const std::byte> floats) {
-    constexpr std::uint32_t kExponent = 0x7F800000u;  // a float's exponent bits
-    std::uint32_t top = 0;
-    for (std::size_t at = 0; at + 4 <= floats.size(); at += 4) {
-        std::uint32_t bits;
-        std::memcpy(&bits, floats.data() + at, sizeof bits);
-        top = std::max(top, bits & kExponent);
-    }
-    return top != kExponent;  // all ones: infinity or NaN
-}
-
 }  // namespace castkit::formats

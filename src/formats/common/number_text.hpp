@@ -2,8 +2,10 @@
 // out exactly as fmt::format("{}", v) lays them out, from fmt's own shortest digits (Dragonbox).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 
 namespace castkit::formats {
@@ -23,7 +25,16 @@ char* write_integer(char* out, std::int64_t v);
 
 // Whether every float stored in `floats` (4 bytes each, any alignment) is finite, by the largest
 // exponent field met: one branch for the array instead of one per float, so checking a model
-// before writing it costs little when nothing is wrong. O(size).
-bool all_finite(std::span<const std::byte> floats);
+// before writing it costs little when nothing is wrong. Inline: models call it per vertex. O(size).
+inline bool all_finite(std::span<const std::byte> floats) {
+    constexpr std::uint32_t kExponent = 0x7F800000u;  // a float's exponent bits
+    std::uint32_t top = 0;
+    for (std::size_t at = 0; at + 4 <= floats.size(); at += 4) {
+        std::uint32_t bits;
+        std::memcpy(&bits, floats.data() + at, sizeof bits);
+        top = std::max(top, bits & kExponent);
+    }
+    return top != kExponent;  // all ones: infinity or NaN
+}
 
 }  // namespace castkit::formats

@@ -188,22 +188,10 @@ void FromCast::materials(const cast::ConstModel& cast_model) {
     }
 }
 
-// A merged vertex's identity: the bits of its position, skin indices and weights.
-using VertexKey = std::array<std::uint32_t, 3 + 2 + 4>;
-using VertexTable = FirstSeen<std::tuple_size_v<VertexKey>>;
-
-VertexKey vertex_key(const Vertex& v) {
-    VertexKey key{};
-    for (int i = 0; i < 3; ++i)
-        key[static_cast<std::size_t>(i)] = compat::bit_cast<std::uint32_t>(v.position[i]);
-    key[3] = compat::bit_cast<std::uint32_t>(
-        std::array<std::int16_t, 2>{v.skin_index[0], v.skin_index[1]});
-    key[4] = compat::bit_cast<std::uint32_t>(
-        std::array<std::int16_t, 2>{v.skin_index[2], v.skin_index[3]});
-    for (int i = 0; i < 4; ++i)
-        key[static_cast<std::size_t>(5 + i)] = compat::bit_cast<std::uint32_t>(v.skin_weight[i]);
-    return key;
-}
+// Vertices merge when equal in position, skin indices and weights, bit for bit (FirstSeen
+// compares them as their 9 words).
+using VertexTable = FirstSeen<Vertex>;
+static_assert(sizeof(Vertex) == 36, "Vertex has no padding between its 9 words");
 
 glm::u8vec4 to_bytes(const glm::vec4& rgba) {
     glm::u8vec4 out;
@@ -214,7 +202,7 @@ glm::u8vec4 to_bytes(const glm::vec4& rgba) {
 
 Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
     bool skinned = !model_.bones.empty();
-    VertexTable merged;
+    VertexTable merged;  // its keys are the DMF vertices
     std::vector<std::pair<float, std::uint32_t>> slots;  // one vertex's weights, reused
     bool trimmed = false;
     std::vector<cast::ConstMesh> meshes = cast_model.meshes();
@@ -222,7 +210,6 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
     std::size_t vertex_count = 0;
     for (const cast::ConstMesh& mesh : meshes)
         vertex_count += mesh.vertex_count();  // at most: equal vertices merge
-    model_.vertices.reserve(model_.vertices.size() + vertex_count);
     merged.reserve(vertex_count);
     for (std::size_t m = 0; m < meshes.size(); ++m) {
         const cast::ConstMesh& mesh = meshes[m];
@@ -267,15 +254,11 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
         // most of this loop's time).
         constexpr std::size_t kBatch = 16;
         std::array<Vertex, kBatch> batch;
-        std::array<VertexKey, kBatch> keys;
         std::array<std::uint64_t, kBatch> hashes;
         auto number_batch = [&](std::size_t first, std::size_t count) {
             for (std::size_t k = 0; k < count; ++k) merged.prefetch_stored(hashes[k]);
-            for (std::size_t k = 0; k < count; ++k) {
-                auto [number, inserted] = merged.number(keys[k], hashes[k]);
-                if (inserted) model_.vertices.push_back(batch[k]);
-                remap[first + k] = number;
-            }
+            for (std::size_t k = 0; k < count; ++k)
+                remap[first + k] = merged.number(batch[k], hashes[k]).first;
         };
         for (std::size_t i = 0; i < n; ++i) {
             Vertex v;
@@ -309,19 +292,19 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
                 v.skin_weight[static_cast<int>(k)] = slots[k].first;
             }
             const std::size_t k = i % kBatch;
-            keys[k] = vertex_key(v);
-            hashes[k] = VertexTable::hash(keys[k]);
             batch[k] = v;
+            hashes[k] = VertexTable::hash(v);
             merged.prefetch(hashes[k]);
             if (k == kBatch - 1) number_batch(i + 1 - kBatch, kBatch);
         }
         number_batch(n - n % kBatch, n % kBatch);
         cast::IndexView faces = mesh.faces();
         const std::size_t corners = faces.size() - faces.size() % 3;  // whole triangles only
-        for (std::size_t c = 0; c < corners; ++c)
-            if (faces[c] >= n)
-                return make_error(report_.error(
-                    path, fmt::format("face index {} is past the {} vertices", faces[c], n)));
+        if (faces.largest() >= n)  // then the error names the first bad one of a whole triangle
+            for (std::size_t c = 0; c < corners; ++c)
+                if (faces[c] >= n)
+                    return make_error(report_.error(
+                        path, fmt::format("face index {} is past the {} vertices", faces[c], n)));
         faces_.add({.material = material,
                     .indices = faces,
                     .normals = mesh.normals(),
@@ -330,6 +313,7 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
                     .colors = std::move(colors),
                     .merged = std::move(remap)});
     }
+    model_.vertices = std::move(merged).take_keys();
     if (trimmed)
         report_.warn("model[0]",
                      "vertices with more than 4 influences keep the 4 largest, renormalised");

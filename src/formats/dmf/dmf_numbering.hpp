@@ -6,8 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "../../std_compat.hpp"
 
 namespace castkit::dmf {
 
@@ -28,14 +31,19 @@ bool same_words(const std::array<std::uint32_t, N>& a, const std::array<std::uin
     return differ == 0;
 }
 
-// Gives each distinct key of N 32-bit words the number of its first appearance (0, 1, 2, …).
-// A hash table of numbers with linear probing beside the list of keys: about 4N + 8 bytes per
-// key, against the ~N×4 + 48 of a std::map node, and O(1) expected per lookup instead of
-// O(log keys) key comparisons.
-template <std::size_t N>
+// Gives each distinct key the number of its first appearance (0, 1, 2, …); keys are compared
+// and hashed as their bits, 32-bit words without padding (floats by bit pattern). A hash table
+// of numbers with linear probing beside the list of keys: about sizeof(Key) + 8 bytes per key,
+// against the ~sizeof(Key) + 48 of a std::map node, and O(1) expected per lookup instead of
+// O(log keys) key comparisons. The list of keys is the list of distinct keys in order, which
+// take_keys() hands over.
+template <class Key>
 class FirstSeen {
+    static_assert(std::is_trivially_copyable_v<Key> && sizeof(Key) % 4 == 0);
+    using Words = std::array<std::uint32_t, sizeof(Key) / 4>;
+    static Words words(const Key& key) { return compat::bit_cast<Words>(key); }
+
   public:
-    using Key = std::array<std::uint32_t, N>;
 
     // Room for `count` keys without growing: each growth rehashes every key, a cache miss apiece.
     void reserve(std::size_t count) {
@@ -70,10 +78,16 @@ class FirstSeen {
         if (stored != kEmpty) prefetch_address(&keys_[stored]);
     }
 
-    // The hash the table files `key` under. O(N).
+    // The distinct keys in order of first appearance (number 0 first); the table is left empty.
+    std::vector<Key> take_keys() && {
+        slots_.clear();
+        return std::move(keys_);
+    }
+
+    // The hash the table files `key` under. O(sizeof(Key)).
     static std::uint64_t hash(const Key& key) {
         std::uint64_t h = 0x9E3779B97F4A7C15ull;
-        for (std::uint32_t word : key) {
+        for (std::uint32_t word : words(key)) {
             h = (h ^ word) * 0xFF51AFD7ED558CCDull;
             h ^= h >> 32;
         }
@@ -87,7 +101,8 @@ class FirstSeen {
     std::size_t slot_of(const Key& key, std::uint64_t key_hash) const {
         const std::size_t mask = slots_.size() - 1;
         for (std::size_t at = static_cast<std::size_t>(key_hash) & mask;; at = (at + 1) & mask)
-            if (slots_[at] == kEmpty || same_words(keys_[slots_[at]], key)) return at;
+            if (slots_[at] == kEmpty || same_words(words(keys_[slots_[at]]), words(key)))
+                return at;
     }
     // Doubles the table (at least 64 slots), keeping it at most half full.
     void grow() { rehash(slots_.empty() ? 64 : 2 * slots_.size()); }
@@ -135,7 +150,7 @@ class CornerNumbers {
     void clear() {
         for (const Listed& corner : listed_) first_[corner.key[0]] = kNone;
         listed_.clear();
-        others_ = FirstSeen<N>();
+        others_ = FirstSeen<Key>();
         other_numbers_.clear();
         count_ = 0;
     }
@@ -151,7 +166,7 @@ class CornerNumbers {
 
     std::vector<std::uint32_t> first_;  // per vertex, its first listed corner, or kNone
     std::vector<Listed> listed_;
-    FirstSeen<N> others_;
+    FirstSeen<Key> others_;
     std::vector<std::uint32_t> other_numbers_;  // by others_' number
     std::uint32_t count_ = 0;
 };
