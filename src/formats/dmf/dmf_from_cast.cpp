@@ -266,16 +266,16 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
             if (skinned) v.skin_index = {-1, -1, -1, -1};
             slots.clear();
             for (std::uint32_t k = 0; k < influences; ++k) {
-                std::size_t at = i * influences + k;
-                if (at >= weight_bones.size() || at >= weight_values.size() ||
-                    weight_values[at] == 0.0f)
-                    continue;
-                if (weight_bones[at] >= model_.bones.size())
-                    return make_error(
-                        report_.error(fmt::format("{}/vertex[{}]", path, i),
-                                      fmt::format("weight names bone {}, which the skeleton lacks",
-                                                  weight_bones[at])));
-                slots.emplace_back(weight_values[at], weight_bones[at]);
+                const std::size_t at = i * influences + k;
+                if (at >= weight_bones.size() || at >= weight_values.size()) continue;
+                const float value = weight_values[at];
+                const std::uint32_t bone = weight_bones[at];
+                if (value == 0.0f) continue;
+                if (bone >= model_.bones.size())
+                    return make_error(report_.error(
+                        fmt::format("{}/vertex[{}]", path, i),
+                        fmt::format("weight names bone {}, which the skeleton lacks", bone)));
+                slots.emplace_back(value, bone);
             }
             if (slots.size() > 4) {
                 float total = 0.0f, kept = 0.0f;
