@@ -8,7 +8,9 @@
 //   check_anim      the animation jobs: every Animation built, sampled, composed and baked;
 //   check_export    Cast to glTF: a Cast input exported as .glb, which must read back;
 //   check_dmf_json  DMF JSON read as read_json reads it and in one pass: the same model or the
-//                   same error, then check_reader.
+//                   same error, then check_reader, which also writes the document back as the
+//                   registry does (faces made while written) and through from_cast's model:
+//                   the same text or the same error.
 // A clean error at any step is fine; a crash, a sanitizer report, a hang, a huge allocation or a
 // broken invariant (Outcome::broken) is a finding.
 #pragma once
@@ -28,6 +30,8 @@
 #include <string_view>
 
 #include "../src/formats/dmf/dmf_json_reader.hpp"
+#include <castkit/formats.hpp>
+#include <castkit/sink.hpp>
 #include "read_shim.hpp"
 
 namespace castkit::fuzz {
@@ -207,6 +211,30 @@ inline Expected<std::vector<std::byte>> write_as(std::string_view format,
     return std::move(sink.bytes);
 }
 
+// Cast → DMF JSON through the registry (faces made chunk by chunk as they are written,
+// src/formats/dmf/dmf_cast_faces.hpp) and through from_cast's model with its faces made first:
+// a difference in text or error, or empty when they agree.
+inline std::string made_faces_disagree(const cast::Document& document) {
+    WriteContext context;
+    context.options.side_files.max_size = 0;  // no texture read from the disk, as in write_as
+    BufferSink made;
+    auto streamed = formats::write(*format_by_name("dmf-json"), document, made, context);
+    Diagnostics warnings;
+    dmf::ConvertOptions options;
+    options.side_files.max_size = 0;
+    auto model = dmf::from_cast(document, warnings, options);
+    auto text = model ? dmf::write_json_text(*model) : Expected<std::string>(make_error(model.error()));
+    if (streamed && text) {
+        const auto* data = reinterpret_cast<const std::byte*>(text->data());
+        if (made.bytes == std::vector<std::byte>(data, data + text->size())) return "";
+        return "DMF JSON written with faces made while writing differs from from_cast's";
+    }
+    if (!streamed && !text && streamed.error().message == text.error().message) return "";
+    return "DMF JSON with faces made while writing: " +
+           (streamed ? std::string("written") : streamed.error().to_string()) + "; from_cast: " +
+           (text ? std::string("written") : text.error().to_string());
+}
+
 inline Outcome check_reader(std::string_view format, cast::Bytes bytes) {
     Diagnostics warnings;
     const std::string file = "fuzz." + std::string(format);
@@ -222,6 +250,7 @@ inline Outcome check_reader(std::string_view format, cast::Bytes bytes) {
             return broke("the Cast writer's output does not read: " + again.error().to_string());
     }
     Outcome outcome;
+    if (format == "dmf-json") outcome.broken = made_faces_disagree(*document);
     auto back = write_as(format, *document);
     if (!back) {
         outcome.refusals.push_back(back.error());
