@@ -1,7 +1,8 @@
 // Cast → DMF: skeleton bones with composed local matrices; materials with their colour slots and
 // albedo texture (embedded from the file it names); every mesh's vertices merged by position
-// and skin into the shared vertex list, their normals, UVs and colours moved to face corners;
-// curves merged per bone into tracks.
+// and skin into the shared vertex list, their normals, UVs and colours moved to face corners
+// (CastFaces: all made by from_cast, chunk by chunk by the JSON writer); curves merged per bone
+// into tracks.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -13,13 +14,12 @@
 #include <limits>
 #include <map>
 
-#include "../../std_compat.hpp"
 #include "../common/binary_io.hpp"
 #include "../common/keyframes.hpp"
+#include "../common/number_text.hpp"
 #include "../common/side_files.hpp"
 #include "../common/single_model.hpp"
 #include "../common/transform.hpp"
-#include "../common/number_text.hpp"
 #include "dmf_cast_faces.hpp"
 #include "dmf_numbering.hpp"
 #include "dmf_shared.hpp"

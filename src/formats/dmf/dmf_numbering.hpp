@@ -44,7 +44,6 @@ class FirstSeen {
     static Words words(const Key& key) { return compat::bit_cast<Words>(key); }
 
   public:
-
     // Room for `count` keys without growing: each growth rehashes every key, a cache miss apiece.
     void reserve(std::size_t count) {
         keys_.reserve(count);
