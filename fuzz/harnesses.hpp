@@ -22,6 +22,8 @@
 #include <castkit/cast/dump.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/cast/validate.hpp>
+#include <castkit/formats.hpp>
+#include <castkit/sink.hpp>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -30,8 +32,6 @@
 #include <string_view>
 
 #include "../src/formats/dmf/dmf_json_reader.hpp"
-#include <castkit/formats.hpp>
-#include <castkit/sink.hpp>
 #include "read_shim.hpp"
 
 namespace castkit::fuzz {
@@ -223,7 +223,8 @@ inline std::string made_faces_disagree(const cast::Document& document) {
     dmf::ConvertOptions options;
     options.side_files.max_size = 0;
     auto model = dmf::from_cast(document, warnings, options);
-    auto text = model ? dmf::write_json_text(*model) : Expected<std::string>(make_error(model.error()));
+    auto text =
+        model ? dmf::write_json_text(*model) : Expected<std::string>(make_error(model.error()));
     if (streamed && text) {
         const auto* data = reinterpret_cast<const std::byte*>(text->data());
         if (made.bytes == std::vector<std::byte>(data, data + text->size())) return "";
@@ -231,8 +232,8 @@ inline std::string made_faces_disagree(const cast::Document& document) {
     }
     if (!streamed && !text && streamed.error().message == text.error().message) return "";
     return "DMF JSON with faces made while writing: " +
-           (streamed ? std::string("written") : streamed.error().to_string()) + "; from_cast: " +
-           (text ? std::string("written") : text.error().to_string());
+           (streamed ? std::string("written") : streamed.error().to_string()) +
+           "; from_cast: " + (text ? std::string("written") : text.error().to_string());
 }
 
 inline Outcome check_reader(std::string_view format, cast::Bytes bytes) {

@@ -1,6 +1,8 @@
 // Cast → DMF JSON with the faces made chunk by chunk while they are formatted (dmf_cast_faces.hpp):
 // the same bytes as from_cast's faces written by write_json, on one thread and two, across meshes
 // of every shape; and the same error when a face holds a float JSON cannot.
+#include "../../src/formats/dmf/dmf_cast_faces.hpp"
+
 #include <gtest/gtest.h>
 
 #include <castkit/cast/document.hpp>
@@ -10,7 +12,6 @@
 #include <limits>
 #include <random>
 
-#include "../../src/formats/dmf/dmf_cast_faces.hpp"
 #include "../../src/formats/dmf/dmf_json_writer.hpp"
 
 namespace castkit::test {
@@ -21,7 +22,7 @@ using formats::Threads;
 struct MeshPlan {
     std::uint32_t vertices = 0, triangles = 0;
     bool normals = true, uvs = true, colors = true;
-    bool float_colors = false;  // a `v4` colour layer instead of a packed one
+    bool float_colors = false;        // a `v4` colour layer instead of a packed one
     std::uint32_t extra_indices = 0;  // a trailing partial triangle
 };
 
@@ -49,7 +50,8 @@ cast::Document document_of(const std::vector<MeshPlan>& plans) {
             float_colors[v] = {unit(), unit(), 1.5f, -0.25f};  // outside [0, 1]: clamped
         }
         std::vector<std::uint32_t> faces(3 * plan.triangles + plan.extra_indices);
-        for (std::uint32_t& index : faces) index = static_cast<std::uint32_t>(random() % plan.vertices);
+        for (std::uint32_t& index : faces)
+            index = static_cast<std::uint32_t>(random() % plan.vertices);
         mesh.set_positions(positions);
         if (plan.normals) mesh.set_normals(normals);
         if (plan.uvs) mesh.set_uv_layer(0, uvs);
@@ -116,8 +118,8 @@ TEST(DmfCastFaces, AnyRangeIsTheSameAsTheFacesFromCast) {
         const std::size_t count = random() % (all->faces.size() - first + 1);
         std::vector<dmf::Face> made(count);
         apart->faces.make(first, made);
-        ASSERT_TRUE(std::equal(made.begin(), made.end(), all->faces.begin() +
-                                                             static_cast<std::ptrdiff_t>(first)))
+        ASSERT_TRUE(std::equal(made.begin(), made.end(),
+                               all->faces.begin() + static_cast<std::ptrdiff_t>(first)))
             << "faces " << first << " to " << first + count;
     }
 }

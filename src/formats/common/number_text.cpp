@@ -54,10 +54,10 @@ char* scientific(char* out, const Digits& d, int exp) {
 
 }  // namespace
 
-// The shortest digits come from fmt's Dragonbox, the algorithm fmt::format("{}") itself uses, called
-// without fmt's formatting around it: half the time of std::to_chars (Ryu) per float, and most of
-// writing a DMF JSON file is floats. It is fmt's detail API, stable since fmt 7; the tests compare
-// every layout with fmt::format.
+// The shortest digits come from fmt's Dragonbox, the algorithm fmt::format("{}") itself uses,
+// called without fmt's formatting around it: half the time of std::to_chars (Ryu) per float, and
+// most of writing a DMF JSON file is floats. It is fmt's detail API, stable since fmt 7; the tests
+// compare every layout with fmt::format.
 char* write_float(char* out, float v) {
     if (!std::isfinite(v)) return fmt::format_to(out, "{}", v);  // "inf", "-inf", "nan"
     if (std::signbit(v)) *out++ = '-';
@@ -67,7 +67,8 @@ char* write_float(char* out, float v) {
     }
     const auto shortest = fmt::detail::dragonbox::to_decimal(std::fabs(v));
     Digits d;
-    d.count = static_cast<int>(std::to_chars(d.text, d.text + 16, shortest.significand).ptr - d.text);
+    d.count =
+        static_cast<int>(std::to_chars(d.text, d.text + 16, shortest.significand).ptr - d.text);
     const int exp = shortest.exponent + d.count - 1;  // of the first digit
     return exp < -4 || exp >= 16 ? scientific(out, d, exp) : fixed(out, d, exp);
 }

@@ -52,8 +52,8 @@ Expected<void> write_dmf_json(const cast::Document& document, Sink& sink,
     if (!converted) return make_error(converted.error());
     Expected<void> written;
     if (converted->faces.all_finite()) {
-        written = dmf::write_json(converted->model, converted->faces, sink,
-                                  formats::Threads::automatic);
+        written =
+            dmf::write_json(converted->model, converted->faces, sink, formats::Threads::automatic);
     } else {
         converted->model.faces.resize(converted->faces.size());
         converted->faces.make(0, converted->model.faces);

@@ -202,7 +202,7 @@ glm::u8vec4 to_bytes(const glm::vec4& rgba) {
 
 Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
     bool skinned = !model_.bones.empty();
-    VertexTable merged;  // its keys are the DMF vertices
+    VertexTable merged;                                  // its keys are the DMF vertices
     std::vector<std::pair<float, std::uint32_t>> slots;  // one vertex's weights, reused
     bool trimmed = false;
     std::vector<cast::ConstMesh> meshes = cast_model.meshes();

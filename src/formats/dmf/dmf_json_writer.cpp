@@ -304,7 +304,8 @@ void each(Writer& w, const std::vector<T>& items, Element element) {
     }
 }
 
-// Writes an array of `count` elements as `key` of the top-level object; `elements()` writes what is inside.
+// Writes an array of `count` elements as the top-level object's `key`; `elements()` writes
+// what is inside.
 template <class Elements>
 void section(Writer& w, std::string_view key, std::size_t count, Elements elements) {
     w.raw(",\n  ");
@@ -549,7 +550,7 @@ void write_animations(Writer& w, const Model& model) {
     });
 }
 
-// The whole text; the faces are made.faces if `made` is set, else model.faces.
+// The whole text; its faces are those `made` makes if it is set, else model.faces.
 Expected<void> write_model(const Model& model, const CastFaces* made, Sink& sink,
                            formats::Threads threads) {
     if (auto error = first_non_finite(model)) return make_error(std::move(*error));

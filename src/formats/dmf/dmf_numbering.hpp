@@ -100,8 +100,7 @@ class FirstSeen {
     std::size_t slot_of(const Key& key, std::uint64_t key_hash) const {
         const std::size_t mask = slots_.size() - 1;
         for (std::size_t at = static_cast<std::size_t>(key_hash) & mask;; at = (at + 1) & mask)
-            if (slots_[at] == kEmpty || same_words(words(keys_[slots_[at]]), words(key)))
-                return at;
+            if (slots_[at] == kEmpty || same_words(words(keys_[slots_[at]]), words(key))) return at;
     }
     // Doubles the table (at least 64 slots), keeping it at most half full.
     void grow() { rehash(slots_.empty() ? 64 : 2 * slots_.size()); }
@@ -159,7 +158,7 @@ class CornerNumbers {
     static constexpr std::size_t kListed = 16;
     struct Listed {
         Key key;
-        std::uint32_t next;    // the vertex's next listed corner, or kNone
+        std::uint32_t next;  // the vertex's next listed corner, or kNone
         std::uint32_t number;
     };
 
