@@ -28,12 +28,18 @@ std::uint32_t u32_at(std::span<const std::byte> bytes, std::size_t offset) {
 
 // The GLB header and chunk table, checked so that tinygltf only sees consistent lengths.
 Expected<void> check_glb(std::span<const std::byte> bytes, const std::string& file) {
-    auto fail = [&](std::uint64_t offset, std::string message) {
-        Diagnostic d = detail::problem(file, "$", std::move(message), Severity::Error, "gltf.glb");
+    auto fail = [&](std::uint64_t offset, std::string message, std::string rule = "gltf.glb") {
+        Diagnostic d =
+            detail::problem(file, "$", std::move(message), Severity::Error, std::move(rule));
         d.offset = offset;
         return make_error(std::move(d));
     };
     if (bytes.size() < 20) return fail(0, "a GLB file needs a 12-byte header and a JSON chunk");
+    if (u32_at(bytes, 4) == 1)
+        return fail(
+            4,
+            "a GLB of version 1 is glTF 1.0, which is not supported; convert it to glTF 2.0 first",
+            "gltf.version-unsupported");
     if (u32_at(bytes, 4) != 2)
         return fail(4, fmt::format("GLB version {} is not 2", u32_at(bytes, 4)));
     if (u32_at(bytes, 8) > bytes.size())
@@ -131,7 +137,7 @@ std::optional<cast::SharedBytes> binary_chunk(const cast::SharedBytes& bytes) {
 // The glTF whose JSON is `json` (and binary chunk `bin`, for a GLB) into a Cast document, with
 // errors and warnings named by JSON pointer. O(file size).
 Expected<cast::Document> import_gltf(std::string_view json, const cast::SharedBytes* bin,
-                                const ReadContext& context, const ReadOptions& options) {
+                                     const ReadContext& context, const ReadOptions& options) {
     const std::string& file = context.name;
     // Buffers are side files of the context, under its base folder and the default policy.
     const Context side_files{.name = context.name, .base = context.base};

@@ -7,8 +7,12 @@
 
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
+#include <optional>
+#include <utility>
 
 #include "../formats/common/base64.hpp"
 #include "../formats/common/side_files.hpp"
@@ -46,10 +50,11 @@ class Pointer {
 struct JsonError {
     std::string pointer;
     std::string message;
+    std::string rule = "gltf.parse";
 };
 
-[[noreturn]] void fail(const Pointer& at, std::string message) {
-    throw JsonError{at.str(), std::move(message)};
+[[noreturn]] void fail(const Pointer& at, std::string message, std::string rule = "gltf.parse") {
+    throw JsonError{at.str(), std::move(message), std::move(rule)};
 }
 
 const char* type_name(dom::element_type type) {
@@ -508,6 +513,24 @@ tinygltf::Texture texture(dom::element e, const Pointer& at) {
     return out;
 }
 
+// A texture sampler: wrap modes and filters (GL enums), kept as the file gives them.
+tinygltf::Sampler sampler(dom::element e, const Pointer& at) {
+    tinygltf::Sampler out;
+    for_members(e, at, [&](std::string_view key, dom::element v, const Pointer& p) {
+        if (key == "magFilter")
+            out.magFilter = index(v, p);
+        else if (key == "minFilter")
+            out.minFilter = index(v, p);
+        else if (key == "wrapS")
+            out.wrapS = index(v, p);
+        else if (key == "wrapT")
+            out.wrapT = index(v, p);
+        else
+            named(out, key, v, p);
+    });
+    return out;
+}
+
 tinygltf::Image image(dom::element e, const Pointer& at) {
     tinygltf::Image out;
     for_members(e, at, [&](std::string_view key, dom::element v, const Pointer& p) {
@@ -593,6 +616,56 @@ void asset(tinygltf::Asset& out, dom::element e, const Pointer& at) {
     if (!has_version) fail(at / "version", "asset.version is required");
 }
 
+// The "major.minor" of a version string ("2.0", "1.0.1"), or of a bare number (glTF 1.0 files
+// have 1); nullopt for anything else.
+std::optional<std::pair<int, int>> major_minor(dom::element e) {
+    std::string text;
+    if (e.is_string())
+        text = std::string(e.get_string().value_unsafe());
+    else if (is_number(e))
+        text = fmt::format("{}", e.get_double().value_unsafe());
+    int major = 0, minor = 0;
+    if (std::sscanf(text.c_str(), "%d.%d", &major, &minor) < 1) return std::nullopt;
+    return std::pair{major, minor};
+}
+
+// True when `e` has a member `key` that is an object: glTF 1.0 keeps accessors, meshes and the
+// rest as objects keyed by id, where glTF 2.0 has arrays.
+bool has_object(dom::element e, const char* key) {
+    dom::element member;
+    return !e[key].get(member) && member.is_object();
+}
+
+// Refuses glTF 1.0 (asset.version 1.x, or no version and 1.0's object-shaped accessors or
+// meshes), any major version but 2, and an asset.minVersion above 2.0, before the walk, whose
+// errors would only say that some member has the wrong type.
+void check_version(dom::element e) {
+    if (!e.is_object()) return;  // the walk reports it
+    const Pointer at;
+    dom::element asset, version, min_version;
+    const bool has_asset = !e["asset"].get(asset) && asset.is_object();
+    const auto v =
+        has_asset && !asset["version"].get(version) ? major_minor(version) : std::nullopt;
+    if ((v && v->first == 1) || (!v && (has_object(e, "accessors") || has_object(e, "meshes"))))
+        fail(at / "asset" / "version",
+             fmt::format("glTF 1.0 is not supported ({}); convert it to glTF 2.0 first",
+                         v ? fmt::format("asset.version {}.{}", v->first, v->second)
+                           : "no asset.version, and glTF 1.0's objects for arrays"),
+             "gltf.version-unsupported");
+    if (v && v->first != 2)
+        fail(
+            at / "asset" / "version",
+            fmt::format("glTF {}.{} is not supported; castkit reads glTF 2.0", v->first, v->second),
+            "gltf.version-unsupported");
+    if (!has_asset || asset["minVersion"].get(min_version)) return;
+    const auto min = major_minor(min_version);
+    if (min && *min > std::pair{2, 0})
+        fail(at / "asset" / "minVersion",
+             fmt::format("the file needs glTF {}.{} (asset.minVersion); castkit reads glTF 2.0",
+                         min->first, min->second),
+             "gltf.min-version-unsupported");
+}
+
 // The whole document; buffer lengths and uris go to `entries`.
 void root(tinygltf::Model& out, std::vector<BufferEntry>& entries, dom::element e) {
     const Pointer at;
@@ -623,6 +696,8 @@ void root(tinygltf::Model& out, std::vector<BufferEntry>& entries, dom::element 
             section(out.textures, v, p, texture);
         else if (key == "images")
             section(out.images, v, p, image);
+        else if (key == "samplers")
+            section(out.samplers, v, p, sampler);
         else if (key == "cameras")
             section(out.cameras, v, p, camera);
         else if (key == "scenes")
@@ -662,6 +737,26 @@ std::string percent_decoded(std::string_view uri) {
     return out;
 }
 
+// A buffer's side file could not be read: when it is simply not there, an error that names
+// the uri and the path it resolves to (a buffer, unlike a texture, is only looked for where its
+// uri says, relative to the .gltf), else the side-file policy's own refusal.
+[[noreturn]] void fail_side_file(const Pointer& at, const std::string& uri, const std::string& name,
+                                 const Context& side_files, const Diagnostic& refusal) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    const fs::path folder =
+        fs::absolute(side_files.base.empty() ? fs::path(".") : side_files.base, error);
+    const fs::path relative = platform::path_from_utf8(name).lexically_normal();
+    const fs::path expected = (folder / relative).lexically_normal();
+    const bool inside = !relative.empty() && !relative.has_root_path() && *relative.begin() != "..";
+    if (!inside || fs::exists(expected, error) || error) fail(at, refusal.message);
+    fail(at,
+         fmt::format("the buffer file of uri '{}' is missing: it must be at '{}' (a buffer is "
+                     "looked for where its uri points, relative to the .gltf)",
+                     uri, platform::utf8_of(expected)),
+         "gltf.buffer-missing");
+}
+
 // Buffer `i`'s bytes: the GLB binary chunk for a first buffer without uri, a data: URI
 // decoded, else the side file the uri names, mapped; at most its byteLength of them.
 cast::SharedBytes buffer_bytes(const tinygltf::Buffer& buffer, const BufferEntry& entry,
@@ -684,8 +779,9 @@ cast::SharedBytes buffer_bytes(const tinygltf::Buffer& buffer, const BufferEntry
         auto owned = std::make_shared<const std::vector<std::byte>>(std::move(*decoded));
         bytes = {cast::Bytes(*owned), owned};
     } else {
-        auto mapped = formats::read_side_file(side_files, percent_decoded(buffer.uri));
-        if (!mapped) fail(at / "uri", mapped.error().message);
+        const std::string name = percent_decoded(buffer.uri);
+        auto mapped = formats::read_side_file(side_files, name);
+        if (!mapped) fail_side_file(at / "uri", buffer.uri, name, side_files, mapped.error());
         bytes = {(*mapped)->bytes(), *mapped};
     }
     if (entry.byte_length > bytes.size())
@@ -719,13 +815,13 @@ Expected<Gltf> parse_gltf(std::string_view json, const cast::SharedBytes* bin,
     Gltf out;
     try {
         std::vector<BufferEntry> entries;
+        check_version(document);
         root(out.model, entries, document);
         for (std::size_t i = 0; i < entries.size(); ++i)
             out.buffers.push_back(
                 buffer_bytes(out.model.buffers[i], entries[i], i, bin, side_files));
     } catch (const JsonError& error) {
-        return make_error(
-            problem(file, error.pointer, error.message, Severity::Error, "gltf.parse"));
+        return make_error(problem(file, error.pointer, error.message, Severity::Error, error.rule));
     } catch (const std::bad_alloc&) {
         return make_error(problem(file, "", "out of memory", Severity::Error, "gltf.parse"));
     }
