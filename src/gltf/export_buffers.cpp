@@ -33,6 +33,14 @@ void Exporter::warn(std::string path, std::string message) {
                         .message = std::move(message)});
 }
 
+void Exporter::warn(std::string path, std::string message, std::string rule) {
+    warnings.push_back({.severity = Severity::Warning,
+                        .file = file,
+                        .path = std::move(path),
+                        .rule = std::move(rule),
+                        .message = std::move(message)});
+}
+
 int Exporter::add_node(tinygltf::Node node, int parent) {
     const int index = static_cast<int>(model.nodes.size());
     model.nodes.push_back(std::move(node));

@@ -71,10 +71,13 @@ class Exporter {
     std::uint64_t samples = 0;
     // Default morph weights by target name, from the Metadata `gltf` property an import wrote.
     std::map<std::string, float> default_weights;
-    // Material settings by material name, from the same property (docs/gltf.md).
+    // Material settings by material node hash (older imports: by name), from the same property
+    // (docs/gltf.md).
     nlohmann::json carried_materials = nlohmann::json::object();
 
     void warn(std::string path, std::string message);
+    // A warning with its own stable id (docs/diagnostics.md) instead of "gltf.export".
+    void warn(std::string path, std::string message, std::string rule);
     // Appends `node` under `parent` (a node index, or -1 for the scene's roots); its index.
     int add_node(tinygltf::Node node, int parent);
     // Appends `data` to the binary buffer (4-byte aligned) as a buffer view; its index. O(1).
@@ -111,7 +114,25 @@ class Exporter {
     bool export_visibility(const anim::Animation& animation, const anim::Skeleton& skeleton,
                            const ChannelSink& add_channel, const std::string& path);
     std::vector<std::pair<const cast::Node*, int>> materials_;
-    void restore_material(tinygltf::Material& out);
+    // Applies what a glTF import carried for `material` (`kept`: alpha, sides, factors next to
+    // textures, UV sets, extensions) over what its slots gave `out`.
+    void restore_material(tinygltf::Material& out, const nlohmann::json& kept,
+                          const cast::ConstMaterial& material, const std::string& path);
+    // Carried extension `name` (JSON `value`) into `out`: each textureInfo's "castkit_slot"
+    // becomes the index of a texture of that slot's File, with its carried sampler (`samplers`
+    // by "<name>.<property>"); a slot without a File is dropped with a warning.
+    void restore_extension(tinygltf::Material& out, const std::string& name, nlohmann::json value,
+                           const nlohmann::json& samplers, const cast::ConstMaterial& material,
+                           const std::string& path);
+    // The texture showing the image at file `path` with sampler `settings` (carried JSON), made
+    // on first use; KTX2 and WebP images are shown through KHR_texture_basisu and
+    // EXT_texture_webp (then required). Identical textures and samplers are shared. O(textures).
+    int texture_for(std::string_view path, const nlohmann::json& settings);
+    // The sampler index for carried `settings` (values glTF does not define are ignored); -1
+    // for glTF's default (REPEAT, no filters). Identical samplers are shared. O(samplers).
+    int sampler_for(const nlohmann::json& settings);
+    // Lists `name` in extensionsUsed (and extensionsRequired when `required`), once.
+    void use_extension(const std::string& name, bool required);
     void export_mesh(const cast::ConstModel& model, const cast::ConstMesh& mesh, ExportedModel& exported,
                      int skin, const std::string& path);
     int export_skin(ExportedModel& exported, const std::string& path);
@@ -133,6 +154,10 @@ Expected<void> write_files(tinygltf::Model& model,
                            Sink& sink, const std::string& name, bool binary_container);
 
 tinygltf::Value string_value(std::string_view text);
+// The image a texture shows: its `source`, else its KHR_texture_basisu / EXT_texture_webp
+// source; -1 for none. set_texture_source changes whichever of them it has.
+int texture_source(const tinygltf::Texture& texture);
+void set_texture_source(tinygltf::Texture& texture, int image);
 
 // glTF's numbers are finite (JSON has no NaN; tinygltf would write null): a non-finite node
 // transform, morph weight or material factor becomes glTF's default for it, with a warning;

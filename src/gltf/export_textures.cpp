@@ -49,6 +49,16 @@ std::string name_to_uri(std::string_view name) {
     return out;
 }
 
+// The mime type of an image glTF shows through an extension (KTX2, WebP), by its file name;
+// empty for the others.
+std::string extension_mime(std::string_view name) {
+    std::string lowered(name);
+    for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lowered.ends_with(".ktx2")) return "image/ktx2";
+    if (lowered.ends_with(".webp")) return "image/webp";
+    return {};
+}
+
 class TexturePlacer {
   public:
     TexturePlacer(Exporter& exporter, const fs::path& source_dir, const fs::path& output)
@@ -93,6 +103,8 @@ class TexturePlacer {
                                               named, mapped.error().message));
             return false;
         }
+        if (const std::string mime = extension_mime(named); !mime.empty())
+            return place_as_is(image, *found, (*mapped)->bytes(), mime, named, where);
         images::GltfImage prepared =
             images::prepare_for_gltf((*mapped)->bytes(), platform::utf8_of(found->filename()));
         if (prepared.outcome == images::Outcome::Failed) {
@@ -115,6 +127,24 @@ class TexturePlacer {
             unique_name(prepared.converted ? platform::utf8_of(found->stem()) + ".png"
                                            : platform::utf8_of(found->filename()));
         if (!write_beside(name, prepared.bytes, named, where)) return false;
+        image.uri = name_to_uri(name);
+        return true;
+    }
+
+    // A KTX2 or WebP image (shown through its extension) as it is: embedded with its mime type,
+    // or copied beside the output.
+    bool place_as_is(tinygltf::Image& image, const fs::path& found,
+                     std::span<const std::byte> bytes, const std::string& mime,
+                     const std::string& named, const std::string& where) {
+        if (mode_ == TextureMode::Embed) {
+            image.mimeType = mime;
+            image.bufferView =
+                exporter_.add_view(own(std::vector<std::byte>(bytes.begin(), bytes.end())), 0);
+            image.uri.clear();
+            return true;
+        }
+        const std::string name = unique_name(platform::utf8_of(found.filename()));
+        if (!write_beside(name, bytes, named, where)) return false;
         image.uri = name_to_uri(name);
         return true;
     }
@@ -196,12 +226,12 @@ class TexturePlacer {
         std::vector<tinygltf::Texture> textures;
         for (std::size_t t = 0; t < model.textures.size(); ++t) {
             tinygltf::Texture& texture = model.textures[t];
-            const int source =
-                texture.source >= 0 && static_cast<std::size_t>(texture.source) < keep.size()
-                    ? image_index[static_cast<std::size_t>(texture.source)]
-                    : -1;
+            const int old = texture_source(texture);
+            const int source = old >= 0 && static_cast<std::size_t>(old) < keep.size()
+                                   ? image_index[static_cast<std::size_t>(old)]
+                                   : -1;
             if (source < 0) continue;
-            texture.source = source;
+            set_texture_source(texture, source);
             texture_index[t] = static_cast<int>(textures.size());
             textures.push_back(std::move(texture));
         }
@@ -219,6 +249,32 @@ class TexturePlacer {
             // The factor was 1 only to let the texture through; without it the surface would glow.
             if (had_emissive && material.emissiveTexture.index < 0)
                 material.emissiveFactor = {0.0, 0.0, 0.0};
+            for (auto& [name, extension] : material.extensions)
+                remap_extension(extension, texture_index);
+        }
+    }
+
+    // The textureInfos of a material extension renumbered by `texture_index`; those whose
+    // texture was removed are removed too.
+    static void remap_extension(tinygltf::Value& extension, const std::vector<int>& texture_index) {
+        if (!extension.IsObject()) return;
+        auto& members = extension.Get<tinygltf::Value::Object>();
+        for (auto it = members.begin(); it != members.end();) {
+            tinygltf::Value& info = it->second;
+            if (!info.IsObject() || !info.Has("index") || !info.Get("index").IsInt()) {
+                ++it;
+                continue;
+            }
+            const int old = info.Get("index").Get<int>();
+            const int index = old >= 0 && static_cast<std::size_t>(old) < texture_index.size()
+                                  ? texture_index[static_cast<std::size_t>(old)]
+                                  : -1;
+            if (index < 0) {
+                it = members.erase(it);
+                continue;
+            }
+            info.Get<tinygltf::Value::Object>()["index"] = tinygltf::Value(index);
+            ++it;
         }
     }
 };

@@ -105,6 +105,11 @@ void Importer::warn(std::string path, std::string message) {
     warnings.push_back(problem(file, std::move(path), std::move(message), Severity::Warning));
 }
 
+void Importer::warn(std::string path, std::string message, std::string rule) {
+    warnings.push_back(
+        problem(file, std::move(path), std::move(message), Severity::Warning, std::move(rule)));
+}
+
 Unexpected Importer::fail(std::string path, std::string message) const {
     return make_error(problem(file, std::move(path), std::move(message)));
 }

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "import_internal.hpp"
 #include "problem.hpp"
@@ -301,6 +302,18 @@ void Importer::warn_unkept_content() {
              fmt::format("EXT_mesh_gpu_instancing on {} node{}: Cast has no instancing of meshes, "
                          "so only each node's own transform was kept",
                          instanced, instanced == 1 ? "" : "s"));
+    warn_unknown_extensions();
+}
+
+void Importer::warn_unknown_extensions() {
+    std::set<std::string> named;
+    for (std::size_t i = 0; i < gltf.extensionsUsed.size(); ++i) {
+        const std::string& name = gltf.extensionsUsed[i];
+        if (supported(name) || !named.insert(name).second) continue;
+        warn(fmt::format("/extensionsUsed/{}", i),
+             fmt::format("extension {} is not read by castkit; what it adds was dropped", name),
+             "gltf.extension-unknown");
+    }
 }
 
 }  // namespace castkit::gltf::detail

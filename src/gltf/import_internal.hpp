@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -54,6 +55,8 @@ class Importer {
     Diagnostics& warnings;
 
     void warn(std::string path, std::string message);
+    // A warning with its own stable id (docs/diagnostics.md) instead of "gltf.import".
+    void warn(std::string path, std::string message, std::string rule);
     Unexpected fail(std::string path, std::string message) const;
 
     // Accessor `index` as `components` floats per element: normalised integers map to [0, 1]
@@ -78,8 +81,11 @@ class Importer {
     std::string up_axis;
 
     // One warning per kind of content Cast cannot hold: cameras, lights, material variants,
-    // GPU instancing.
+    // GPU instancing, and optional extensions castkit does not read.
     void warn_unkept_content();
+    // One gltf.extension-unknown warning per extension in extensionsUsed that castkit does not
+    // read (the required ones were refused before).
+    void warn_unknown_extensions();
 
     // Scene import into `root`.
     Expected<void> import_models(cast::Root& root);
@@ -93,8 +99,11 @@ class Importer {
     std::filesystem::path image_directory;
     // The file name each embedded image was written as ("" when it could not be), by index.
     std::map<int, std::string> placed_images;
+    // Those file names in lower case: a second image of one name gets "-2", "-3", ….
+    std::set<std::string> placed_names;
     // Writes embedded image `source` (a buffer view or a data: URI) into image_directory as
-    // `<source file stem>_<image name or imageN>.<png|jpg>` once, and returns that file name;
+    // `<source file stem>_<image name or imageN>.<png|jpg>` once (`-2`, `-3`, … before the
+    // extension when an earlier image of this import has that name), and returns that file name;
     // "" with a warning when there is no folder or the bytes cannot be had. O(image size).
     Expected<std::string> place_embedded_image(int source);
 
@@ -146,8 +155,27 @@ class Importer {
     Expected<void> import_material(cast::Model& model, int index,
                                    std::map<int, cast::Material>& done);
     // What Cast's Material cannot hold (alpha mode and cutoff, double sides, factors next to
-    // textures, UV sets, KHR_materials_* settings), into carried["materials"][name].
-    void carry_material(int index, std::string_view name);
+    // textures, UV sets, samplers, extension settings), into carried["materials"][hash of
+    // `out`]; the extensions' textures become File slots of `out`.
+    Expected<void> carry_material(int index, cast::Material& out);
+    // Each textureInfo in material extension `name` (JSON `extension`, of material `at`): its
+    // texture linked to a free `extraN` slot of `out` (the specular-glossiness diffuse map to
+    // `albedo` when free) that the textureInfo names as "castkit_slot" instead of its "index",
+    // its sampler into `samplers` under "<name>.<property>"; a texture that cannot be kept is
+    // removed, with a gltf.extension-texture-dropped warning naming "<name>.<property>".
+    Expected<void> carry_extension_textures(nlohmann::json& extension, const std::string& name,
+                                            const std::string& at, cast::Material& out,
+                                            nlohmann::json& samplers);
+    // KHR_materials_pbrSpecularGlossiness's diffuseFactor as the linear `albedo` Color when
+    // nothing else fills that slot (Cast readers see the diffuse colour).
+    void carry_diffuse_factor(const tinygltf::Material& material, cast::Material& out);
+    // The sampler of texture `texture_index` as the JSON members that differ from glTF's
+    // defaults (wrapS/wrapT REPEAT, no filters); empty when none do.
+    nlohmann::json sampler_settings(int texture_index) const;
+    // The file path texture `texture_index` shows (its URI decoded, or the embedded image
+    // written out); "" with a warning when it has no image or the image could not be kept; an
+    // error naming `where` when the texture does not exist.
+    Expected<std::string> texture_path(int texture_index, const std::string& where);
 
   public:
     // The KHR_texture_transform each UV set of material `index` is drawn with, when all the

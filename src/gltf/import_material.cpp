@@ -2,11 +2,12 @@
 // as the path), factors that differ from glTF's defaults become linear Color slots, and the
 // slots castkit's exporter kept in extras.castkit_slots come back.
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <glm/mat3x3.hpp>
 
@@ -26,6 +27,12 @@ std::string file_name_part(std::string_view text) {
             c = '_';
     if (out.find_first_not_of('.') == std::string::npos) out = fmt::format("_{}", out);
     return out;
+}
+
+// `text` in ASCII lower case.
+std::string lowercase(std::string text) {
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
 }
 
 // `name` less a trailing image extension (exporters often name images after their files).
@@ -66,7 +73,12 @@ std::string uri_to_path(const std::string& uri) {
 // tinygltf's Value as JSON (numbers, strings, booleans, arrays, objects).
 nlohmann::json to_json(const tinygltf::Value& value) {
     if (value.IsBool()) return value.Get<bool>();
-    if (value.IsNumber()) return value.GetNumberAsDouble();
+    if (value.IsNumber()) {  // whole numbers stay integers: indices and texCoords must be
+        const double number = value.GetNumberAsDouble();
+        if (std::trunc(number) == number && std::abs(number) < 9.0e15)
+            return static_cast<std::int64_t>(number);
+        return number;
+    }
     if (value.IsString()) return value.Get<std::string>();
     if (value.IsArray()) {
         nlohmann::json out = nlohmann::json::array();
@@ -89,6 +101,42 @@ bool references_texture(const nlohmann::json& value) {
         for (const auto& item : value)
             if (references_texture(item)) return true;
     return false;
+}
+
+// The image texture `texture` shows: its `source`, else the source of KHR_texture_basisu or
+// EXT_texture_webp (a KTX2 or WebP texture may name its image only there); -1 for none.
+int texture_image(const tinygltf::Texture& texture) {
+    if (texture.source >= 0) return texture.source;
+    for (const char* name : {"KHR_texture_basisu", "EXT_texture_webp"})
+        if (auto it = texture.extensions.find(name);
+            it != texture.extensions.end() && it->second.IsObject() && it->second.Has("source") &&
+            it->second.Get("source").IsNumber())
+            return static_cast<int>(it->second.Get("source").GetNumberAsDouble());
+    return -1;
+}
+
+// Links `slot` of `material` to its File of `path`, adding the File on first use, so that
+// slots showing one image share one File.
+void link_file(cast::Material& material, const std::string& slot, const std::string& path) {
+    for (const cast::File& file : material.files())
+        if (file.path() == path) return material.set_slot(slot, file);
+    cast::File created = material.add_file();
+    created.set_path(path);
+    material.set_slot(slot, created);
+}
+
+// Links `slot` of `material` to a new linear Color (glTF factors are linear).
+void link_color(cast::Material& material, const std::string& slot, glm::vec4 rgba) {
+    cast::Color color = material.add_color();
+    color.set_color_space(cast::ColorSpace::Linear);
+    color.set_rgba(rgba);
+    material.set_slot(slot, color);
+}
+
+// The first `extraN` slot `material` does not use yet.
+std::string free_extra_slot(const cast::Material& material) {
+    for (int n = 0;; ++n)
+        if (std::string slot = fmt::format("extra{}", n); !material.slot_hash(slot)) return slot;
 }
 
 // KHR_texture_transform as the matrix it applies to UVs: T · R · S.
@@ -160,7 +208,72 @@ std::map<int, glm::mat3> Importer::uv_transforms(int index) {
     return out;
 }
 
-void Importer::carry_material(int index, std::string_view name) {
+nlohmann::json Importer::sampler_settings(int texture_index) const {
+    nlohmann::json out = nlohmann::json::object();
+    if (texture_index < 0 || static_cast<std::size_t>(texture_index) >= gltf.textures.size())
+        return out;
+    const int sampler = gltf.textures[static_cast<std::size_t>(texture_index)].sampler;
+    if (sampler < 0 || static_cast<std::size_t>(sampler) >= gltf.samplers.size()) return out;
+    const tinygltf::Sampler& s = gltf.samplers[static_cast<std::size_t>(sampler)];
+    if (s.wrapS != TINYGLTF_TEXTURE_WRAP_REPEAT) out["wrapS"] = s.wrapS;
+    if (s.wrapT != TINYGLTF_TEXTURE_WRAP_REPEAT) out["wrapT"] = s.wrapT;
+    if (s.magFilter >= 0) out["magFilter"] = s.magFilter;
+    if (s.minFilter >= 0) out["minFilter"] = s.minFilter;
+    return out;
+}
+
+Expected<std::string> Importer::texture_path(int texture_index, const std::string& where) {
+    if (static_cast<std::size_t>(texture_index) >= gltf.textures.size())
+        return fail(where, fmt::format("texture {} does not exist", texture_index));
+    const int source = texture_image(gltf.textures[static_cast<std::size_t>(texture_index)]);
+    if (source < 0 || static_cast<std::size_t>(source) >= gltf.images.size()) {
+        warn(fmt::format("/textures/{}/source", texture_index),
+             "texture without an image was dropped");
+        return std::string();
+    }
+    const std::string& uri = gltf.images[static_cast<std::size_t>(source)].uri;
+    if (uri.empty() || uri.rfind("data:", 0) == 0) return place_embedded_image(source);
+    return uri_to_path(uri);
+}
+
+Expected<void> Importer::carry_extension_textures(nlohmann::json& extension,
+                                                  const std::string& name, const std::string& at,
+                                                  cast::Material& out, nlohmann::json& samplers) {
+    for (auto it = extension.begin(); it != extension.end();) {
+        const std::string property = fmt::format("{}.{}", name, it.key());
+        const std::string where = fmt::format("{}/extensions/{}/{}", at, name, it.key());
+        if (!references_texture(*it)) {
+            ++it;
+            continue;
+        }
+        if (it->is_object() && it->value("index", nlohmann::json()).is_number_integer()) {
+            const std::int64_t raw = (*it)["index"].get<std::int64_t>();
+            const int index = raw >= 0 && raw < INT_MAX ? static_cast<int>(raw) : INT_MAX;
+            auto path = texture_path(index, where + "/index");
+            if (!path) return make_error(path.error());
+            if (!path->empty()) {
+                // The specular-glossiness diffuse map is the albedo when the core has none.
+                const std::string slot = name == "KHR_materials_pbrSpecularGlossiness" &&
+                                                 it.key() == "diffuseTexture" &&
+                                                 !out.slot_hash("albedo")
+                                             ? std::string("albedo")
+                                             : free_extra_slot(out);
+                link_file(out, slot, *path);
+                it->erase("index");
+                (*it)["castkit_slot"] = slot;
+                if (nlohmann::json s = sampler_settings(index); !s.empty()) samplers[property] = s;
+                ++it;
+                continue;
+            }
+        }
+        warn(where, fmt::format("{} was dropped: its texture could not be kept", property),
+             "gltf.extension-texture-dropped");
+        it = extension.erase(it);
+    }
+    return {};
+}
+
+Expected<void> Importer::carry_material(int index, cast::Material& out) {
     const tinygltf::Material& material = gltf.materials[static_cast<std::size_t>(index)];
     const std::string at = fmt::format("/materials/{}", index);
     nlohmann::json kept = nlohmann::json::object();
@@ -181,7 +294,8 @@ void Importer::carry_material(int index, std::string_view name) {
     if (material.emissiveTexture.index >= 0 && e.size() == 3 &&
         (e[0] != 1.0 || e[1] != 1.0 || e[2] != 1.0))
         kept["emissiveFactor"] = e;
-    // UV sets other than 0, per slot (a KHR_texture_transform's texCoord included).
+    // UV sets other than 0 and samplers other than glTF's default, per slot (a
+    // KHR_texture_transform's texCoord included).
     auto set_of = [](int set, const tinygltf::ExtensionMap& extensions) {
         auto it = extensions.find("KHR_texture_transform");
         if (it != extensions.end() && it->second.IsObject() && it->second.Has("texCoord") &&
@@ -190,9 +304,12 @@ void Importer::carry_material(int index, std::string_view name) {
         return set;
     };
     nlohmann::json sets = nlohmann::json::object();
+    nlohmann::json samplers = nlohmann::json::object();
     auto note_set = [&](const char* slot, int texture, int set,
                         const tinygltf::ExtensionMap& extensions) {
-        if (texture >= 0 && set_of(set, extensions) != 0) sets[slot] = set_of(set, extensions);
+        if (texture < 0) return;
+        if (set_of(set, extensions) != 0) sets[slot] = set_of(set, extensions);
+        if (nlohmann::json s = sampler_settings(texture); !s.empty()) samplers[slot] = s;
     };
     note_set("baseColorTexture", pbr.baseColorTexture.index, pbr.baseColorTexture.texCoord,
              pbr.baseColorTexture.extensions);
@@ -205,21 +322,34 @@ void Importer::carry_material(int index, std::string_view name) {
     note_set("emissiveTexture", material.emissiveTexture.index, material.emissiveTexture.texCoord,
              material.emissiveTexture.extensions);
     if (!sets.empty()) kept["texCoord"] = sets;
-    // KHR_materials_* settings; those that reference textures cannot be carried by value.
-    std::vector<std::string> dropped;
+    // Extensions (KHR_materials_*) by value; their textures become Cast File slots.
     for (const auto& [extension_name, value] : material.extensions) {
-        nlohmann::json json = to_json(value);
         if (extension_name == "KHR_materials_variants") continue;
-        if (references_texture(json)) {
-            dropped.push_back(extension_name);
-            continue;
+        nlohmann::json json = to_json(value);
+        if (json.is_object()) {
+            auto carried_textures =
+                carry_extension_textures(json, extension_name, at, out, samplers);
+            if (!carried_textures) return carried_textures;
         }
         kept["extensions"][extension_name] = std::move(json);
     }
-    if (!dropped.empty())
-        warn(at, fmt::format("textures of {} have no Cast slot and were dropped",
-                             fmt::join(dropped, ", ")));
-    if (!kept.empty()) carried["materials"][std::string(name)] = std::move(kept);
+    carry_diffuse_factor(material, out);
+    if (!samplers.empty()) kept["samplers"] = samplers;
+    if (!kept.empty()) carried["materials"][std::to_string(out.hash())] = std::move(kept);
+    return {};
+}
+
+void Importer::carry_diffuse_factor(const tinygltf::Material& material, cast::Material& out) {
+    auto it = material.extensions.find("KHR_materials_pbrSpecularGlossiness");
+    if (it == material.extensions.end() || out.slot_hash("albedo")) return;
+    const nlohmann::json gloss = to_json(it->second);
+    const nlohmann::json factor = gloss.value("diffuseFactor", nlohmann::json());
+    if (!factor.is_array() || factor.size() != 4) return;
+    glm::vec4 rgba(1.0f);
+    for (int c = 0; c < 4; ++c)
+        if (factor[static_cast<std::size_t>(c)].is_number())
+            rgba[c] = factor[static_cast<std::size_t>(c)].get<float>();
+    if (rgba != glm::vec4(1.0f)) link_color(out, "albedo", rgba);
 }
 
 Expected<void> Importer::import_material(cast::Model& model, int index,
@@ -230,44 +360,16 @@ Expected<void> Importer::import_material(cast::Model& model, int index,
     cast::Material out = model.add_material();
     out.set_name(material.name.empty() ? fmt::format("material{}", index) : material.name);
     out.set_type("pbr");
-    std::map<std::string, cast::File> files;
-    auto file = [&](const std::string& slot, const std::string& path) {
-        auto it = files.find(path);
-        if (it == files.end()) {
-            cast::File created = out.add_file();
-            created.set_path(path);
-            it = files.emplace(path, created).first;
-        }
-        out.set_slot(slot, it->second);
-    };
     auto texture = [&](const std::string& slot, int texture_index,
                        const std::string& where) -> Expected<bool> {
         if (texture_index < 0) return false;
-        if (static_cast<std::size_t>(texture_index) >= gltf.textures.size())
-            return fail(where, fmt::format("texture {} does not exist", texture_index));
-        const int source = gltf.textures[static_cast<std::size_t>(texture_index)].source;
-        if (source < 0 || static_cast<std::size_t>(source) >= gltf.images.size()) {
-            warn(fmt::format("/textures/{}/source", texture_index),
-                 "texture without an image was dropped");
-            return false;
-        }
-        const std::string& uri = gltf.images[static_cast<std::size_t>(source)].uri;
-        if (uri.empty() || uri.rfind("data:", 0) == 0) {
-            auto placed = place_embedded_image(source);
-            if (!placed) return make_error(placed.error());
-            if (placed->empty()) return false;
-            file(slot, *placed);
-            return true;
-        }
-        file(slot, uri_to_path(uri));
+        auto path = texture_path(texture_index, where);
+        if (!path) return make_error(path.error());
+        if (path->empty()) return false;
+        link_file(out, slot, *path);
         return true;
     };
-    auto color = [&](const std::string& slot, glm::vec4 rgba) {
-        cast::Color c = out.add_color();
-        c.set_color_space(cast::ColorSpace::Linear);
-        c.set_rgba(rgba);
-        out.set_slot(slot, c);
-    };
+    auto color = [&](const std::string& slot, glm::vec4 rgba) { link_color(out, slot, rgba); };
     const auto& pbr = material.pbrMetallicRoughness;
     auto base = texture("albedo", pbr.baseColorTexture.index,
                         at + "/pbrMetallicRoughness/baseColorTexture");
@@ -296,15 +398,13 @@ Expected<void> Importer::import_material(cast::Model& model, int index,
     auto occlusion = texture("ao", material.occlusionTexture.index, at + "/occlusionTexture");
     if (!occlusion) return make_error(occlusion.error());
 
-    carry_material(index, *out.name());
-
     if (material.extras.IsObject() && material.extras.Has("castkit_slots") &&
         material.extras.Get("castkit_slots").IsObject()) {
         const tinygltf::Value& slots = material.extras.Get("castkit_slots");
         for (const std::string& slot : slots.Keys()) {
             const tinygltf::Value& value = slots.Get(slot);
             if (value.IsString()) {
-                file(slot, value.Get<std::string>());
+                link_file(out, slot, value.Get<std::string>());
             } else if (value.IsArray() && value.ArrayLen() == 4) {
                 glm::vec4 rgba;
                 for (int c = 0; c < 4; ++c)
@@ -313,6 +413,9 @@ Expected<void> Importer::import_material(cast::Model& model, int index,
             }
         }
     }
+    // After castkit_slots, so the extension textures take extraN slots that are still free.
+    if (auto carried_material = carry_material(index, out); !carried_material)
+        return carried_material;
     done[index] = out;
     return {};
 }
@@ -322,8 +425,9 @@ Expected<std::string> Importer::place_embedded_image(int source) {
     std::string& placed = placed_images[source];
     const std::string at = fmt::format("/images/{}", source);
     if (image_directory.empty()) {
-        warn(at, "embedded image not kept: Cast materials reference image files, and no texture "
-                 "folder was given to write it to");
+        warn(at,
+             "embedded image not kept: Cast materials reference image files, and no texture "
+             "folder was given to write it to");
         return placed;
     }
     const tinygltf::Image& image = gltf.images[static_cast<std::size_t>(source)];
@@ -347,15 +451,19 @@ Expected<std::string> Importer::place_embedded_image(int source) {
         return placed;
     }
     const std::string stem = std::filesystem::path(file).stem().string();
-    const std::string name = fmt::format(
-        "{}_{}{}", file_name_part(stem.empty() ? "gltf" : stem),
-        file_name_part(image.name.empty() ? fmt::format("image{}", source)
-                                          : without_image_extension(image.name)),
-        image_extension(bytes, mime));
+    const std::string base =
+        fmt::format("{}_{}", file_name_part(stem.empty() ? "gltf" : stem),
+                    file_name_part(image.name.empty() ? fmt::format("image{}", source)
+                                                      : without_image_extension(image.name)));
+    const std::string extension = image_extension(bytes, mime);
+    // Never over another image of this import: "-2", "-3", … (case-blind, as some file systems).
+    std::string name = base + extension;
+    for (int n = 2; placed_names.contains(lowercase(name)); ++n)
+        name = fmt::format("{}-{}{}", base, n, extension);
+    placed_names.insert(lowercase(name));
     std::error_code ignored;  // a folder that cannot be made fails the write below, named
     std::filesystem::create_directories(image_directory, ignored);
-    if (auto written =
-            formats::write_file(image_directory / name, std::as_bytes(std::span(bytes)));
+    if (auto written = formats::write_file(image_directory / name, std::as_bytes(std::span(bytes)));
         !written)
         return make_error(written.error());
     placed = name;

@@ -13,6 +13,7 @@ import base64
 import json
 import math
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -23,6 +24,39 @@ COMPONENT = {5120: np.int8, 5121: np.uint8, 5122: np.int16, 5123: np.uint16, 512
              5126: np.float32}
 WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT4": 16}
 NORMALIZE = {np.int8: 127.0, np.uint8: 255.0, np.int16: 32767.0, np.uint16: 65535.0}
+
+# Per file (its path below the folder given, or its name): the warnings, as (id, part of the
+# message), that its import and export print for losses docs/gltf.md documents. Any other
+# warning fails the file, and so does a listed one that is not printed.
+CAMERAS = ("gltf.import", "cameras have no Cast equivalent")
+RESAMPLED = ("gltf.import", "resampled at every frame")
+POINTS_AND_LINES = ("gltf.import", "points and lines have no Cast equivalent")
+EXPECTED_WARNINGS = {
+    "skinned.glb": [RESAMPLED],
+    "rigid.glb": [CAMERAS, RESAMPLED, ("gltf.import", "channels of nodes that are neither")],
+    "2CylinderEngine-glTF-Binary/2CylinderEngine.glb": [CAMERAS],
+    "draco/2CylinderEngine.gltf": [CAMERAS],
+    "cameras/Cameras.gltf": [CAMERAS],
+    "AnimatedMorphCube-glTF/AnimatedMorphCube.gltf": [
+        ("gltf.import", "normal and tangent morph deltas have no Cast equivalent"),
+        ("gltf.export", "zero-length normals or tangents were replaced")],
+}
+# Points and lines are dropped by design: these files keep no triangles, and only their trip
+# and that warning are checked.
+NO_TRIANGLES = {f"Mesh_PrimitiveMode/Mesh_PrimitiveMode_{n:02}.gltf"
+                for n in (0, 1, 2, 3, 7, 8, 9, 10)}
+for key in NO_TRIANGLES:
+    EXPECTED_WARNINGS[key] = [POINTS_AND_LINES]
+# Warnings any file may print: the .cast is written away from the source, so its export cannot
+# find the textures (they stay references, docs/gltf.md); the bind-pose note of the skinning
+# change under way (issue 28), to be listed per file once it has landed.
+ALLOWED_WARNINGS = [("gltf.export", "was not found beside the source file"),
+                    ("gltf.skin-bind-pose", "bind pose")]
+
+# Files that fail through a defect being fixed, with the reason. Such a file must fail: when it
+# passes, the run fails until its line here is removed, which turns its checks on.
+EXPECTED_FAILURES = {
+}
 
 
 class Gltf:
@@ -56,10 +90,9 @@ class Gltf:
         view = self.json["bufferViews"][index]
         data = self.buffers[view["buffer"]]
         start = view.get("byteOffset", 0) + offset
-        size = np.dtype(dtype).itemsize * width
-        stride = view.get("byteStride", size)
-        return np.array([np.frombuffer(data, dtype, width, start + i * stride)
-                         for i in range(count)]).reshape(count, width)
+        size = np.dtype(dtype).itemsize
+        stride = view.get("byteStride", size * width)
+        return np.ndarray((count, width), dtype, data, start, (stride, size)).copy()
 
     def accessor(self, index):
         a = self.json["accessors"][index]
@@ -198,8 +231,8 @@ class Gltf:
                     h = h @ world.T
                     mirror = math.copysign(1.0, np.linalg.det(world[:3, :3]))
                 points.append(h[:, :3])
-                if "indices" in primitive and primitive.get("mode", 4) == 4:
-                    tri = self.accessor(primitive["indices"])[:, 0].astype(int).reshape(-1, 3)
+                tri = self.triangle_list(primitive)
+                if len(tri):
                     a, b, c = h[tri[:, 0], :3], h[tri[:, 1], :3], h[tri[:, 2], :3]
                     n = np.cross(b - a, c - a) * mirror
                     n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-12)
@@ -231,14 +264,27 @@ class Gltf:
                        -math.sin(r) * uv[:, 0] + math.cos(r) * uv[:, 1]], axis=1)
         return uv + [ox, oy]
 
+    def triangle_list(self, primitive):
+        """The primitive's triangles as vertex index triples (lists, strips and fans, indexed
+        or not, in the winding glTF 2.0 gives them); none for points and lines."""
+        mode = primitive.get("mode", 4)
+        if mode not in (4, 5, 6):
+            return np.zeros((0, 3), int)
+        if "indices" in primitive:
+            index = self.accessor(primitive["indices"])[:, 0].astype(int)
+        else:
+            index = np.arange(self.json["accessors"][primitive["attributes"]["POSITION"]]["count"])
+        if mode == 4:
+            return index[:len(index) // 3 * 3].reshape(-1, 3)
+        n = np.arange(max(len(index) - 2, 0))
+        if mode == 5:
+            odd = n % 2
+            return np.stack([index[n + odd], index[n + 1 - odd], index[n + 2]], axis=1)
+        return np.stack([index[n + 1], index[n + 2], np.full_like(n, index[0])], axis=1)
+
     def triangles(self):
-        count = 0
-        for node in self.nodes:
-            if "mesh" in node:
-                for primitive in self.json["meshes"][node["mesh"]]["primitives"]:
-                    if primitive.get("mode", 4) == 4:
-                        count += self.json["accessors"][primitive["indices"]]["count"] // 3
-        return count
+        return sum(len(self.triangle_list(primitive)) for node in self.nodes if "mesh" in node
+                   for primitive in self.json["meshes"][node["mesh"]]["primitives"])
 
     def morph_targets(self):
         return sum(len(p.get("targets", [])) for n in self.nodes if "mesh" in n
@@ -251,15 +297,40 @@ class Gltf:
         return times
 
 
-def distance(a, b):
-    """Symmetric Hausdorff distance between two point sets."""
+def distance(a, b, enough=0.0):
+    """Symmetric Hausdorff distance between two point sets, or a bound of it that is at most
+    `enough`: vertex by vertex when the counts match (the order kept, an upper bound), else
+    nearest neighbours in chunks, so that tens of thousands of vertices need little memory."""
     if len(a) == 0 or len(b) == 0:
         return 0.0 if len(a) == len(b) else math.inf
-    d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
-    return max(d.min(1).max(), d.min(0).max())
+    if len(a) == len(b):
+        paired = float(np.linalg.norm(a - b, axis=1).max())
+        if paired <= enough:
+            return paired
+    center = a.mean(0)
+    return max(nearest(a - center, b - center), nearest(b - center, a - center))
+
+
+def nearest(a, b, chunk=256):
+    """The largest distance from a point of `a` to its nearest point of `b`."""
+    b_squared = (b * b).sum(1)
+    worst = 0.0
+    for start in range(0, len(a), chunk):
+        part = a[start:start + chunk]
+        squared = (part * part).sum(1)[:, None] + b_squared[None, :] - 2 * part @ b.T
+        worst = max(worst, float(np.sqrt(max(squared.min(1).max(), 0.0))))
+    return worst
+
+
+def diagonal(points):
+    """The length of the bounding box's diagonal (1 for no points)."""
+    return max(float(np.linalg.norm(np.ptp(points, axis=0))) if len(points) else 1.0, 1e-6)
 
 
 def compare(source_path, output_path):
+    """What differs between the source and its round trip. Draco data this evaluator cannot
+    decode: such a source is compared by its triangle and vertex counts only (the accessors
+    declare them; compression_test.cpp checks the decoded positions)."""
     problems = []
     a, b = Gltf(source_path), Gltf(output_path)
     if a.triangles() != b.triangles():
@@ -267,33 +338,46 @@ def compare(source_path, output_path):
     if a.morph_targets() != b.morph_targets():
         problems.append(f"morph targets {a.morph_targets()} -> {b.morph_targets()}")
     (rest_a, fronts_a, uv_a), (rest_b, fronts_b, uv_b) = a.surface(None, 0.0), b.surface(None, 0.0)
+    if "KHR_draco_mesh_compression" in a.json.get("extensionsUsed", []):
+        return problems + ([f"vertices {len(rest_a)} -> {len(rest_b)}"]
+                           if len(rest_a) != len(rest_b) else [])
     if len(rest_a) != len(rest_b):
         problems.append(f"vertices {len(rest_a)} -> {len(rest_b)}")
-    size = max(float(np.ptp(rest_a, axis=0).max()) if len(rest_a) else 1.0, 1e-6)
-    if distance(rest_a, rest_b) > 1e-4 * size:
-        problems.append(f"rest pose differs by {distance(rest_a, rest_b):.6f}")
-    if distance(fronts_a, fronts_b) > 1e-3 * size:
-        problems.append(f"faces point elsewhere (winding) by {distance(fronts_a, fronts_b):.5f}")
-    if len(uv_a) != len(uv_b) or distance(uv_a, uv_b) > 1e-3 * max(size, 1.0):
-        problems.append(f"base colour UVs differ by {distance(uv_a, uv_b):.5f}")
+    size = diagonal(rest_a)
+    error = distance(rest_a, rest_b, 1e-3 * size)
+    if error > 1e-3 * size:
+        problems.append(f"rest pose differs by {error / size:.2e} of the diagonal")
+    error = distance(fronts_a, fronts_b, 1e-3 * size)
+    if error > 1e-3 * size:
+        problems.append(f"faces point elsewhere (winding) by {error / size:.2e} of the diagonal")
+    error = distance(uv_a, uv_b, 1e-3 * max(size, 1.0))
+    if len(uv_a) != len(uv_b) or error > 1e-3 * max(size, 1.0):
+        problems.append(f"base colour UVs differ by {error:.5f}")
     out_animations = {x.get("name"): x for x in b.json.get("animations", [])}
-    for animation in a.json.get("animations", []):
-        name = animation.get("name")
-        other = out_animations.get(name)
+    for number, animation in enumerate(a.json.get("animations", [])):
+        name = animation.get("name", f"animation{number}")
+        other = out_animations.get(animation.get("name"))
+        if other is None and len(out_animations) == 1 and len(a.json["animations"]) == 1:
+            other = next(iter(out_animations.values()))  # an unnamed clip gets a name
         if other is None:
             problems.append(f"animation '{name}' is missing")
             continue
-        times_a, times_b = a.key_times(animation), b.key_times(other)
-        if not times_a <= times_b:
-            problems.append(f"'{name}': key times lost: {sorted(times_a - times_b)[:5]}")
-        start, end = min(times_a), max(times_a)
-        for i in range(9):
-            t = start + (end - start) * i / 8
-            error = distance(a.vertices(animation, t), b.vertices(other, t))
-            if error > 1e-3 * size:
-                problems.append(f"'{name}' at {t:.4f} s: vertices differ by {error:.5f}")
-                break
+        problems += compare_clip(a, b, animation, other, name, size)
     return problems
+
+
+def compare_clip(a, b, animation, other, name, size):
+    """Key times kept, and world-space vertices within 5e-3 of the diagonal at nine times."""
+    times_a, times_b = a.key_times(animation), b.key_times(other)
+    if not times_a <= times_b:
+        return [f"'{name}': key times lost: {sorted(times_a - times_b)[:5]}"]
+    start, end = min(times_a), max(times_a)
+    for i in range(9):
+        t = start + (end - start) * i / 8
+        error = distance(a.vertices(animation, t), b.vertices(other, t), 5e-3 * size)
+        if error > 5e-3 * size:
+            return [f"'{name}' at {t:.4f} s: vertices differ by {error / size:.2e} of the diagonal"]
+    return []
 
 
 def run(command):
@@ -301,32 +385,76 @@ def run(command):
     return result.returncode, result.stdout + result.stderr
 
 
+WARNING = re.compile(r": warning: (.*) \[([\w.-]+)\]$", re.MULTILINE)
+
+
+def unexpected_warnings(key, text):
+    """The warnings in the CLI's `text` that EXPECTED_WARNINGS does not list for `key`, and the
+    listed ones it lacks."""
+    expected = EXPECTED_WARNINGS.get(key, [])
+    printed = WARNING.findall(text)
+    problems = [f"unlisted warning [{rule}] {message}" for message, rule in printed
+                if not any(rule == r and fragment in message
+                           for r, fragment in expected + ALLOWED_WARNINGS)]
+    problems += [f"expected warning [{r}] '{fragment}' not printed" for r, fragment in expected
+                 if not any(rule == r and fragment in message for message, rule in printed)]
+    return problems
+
+
+def round_trip(source, key, work):
+    """The problems of one file's trip glTF -> Cast -> glb."""
+    cast = os.path.join(work, key.replace("/", "__") + ".cast")
+    out = os.path.join(work, key.replace("/", "__") + ".glb")
+    code, text = run([castkit, "convert", source, cast])
+    if code != 0:
+        return [f"import failed: {text}"]
+    problems = []
+    warnings = text
+    code, text = run([castkit, "validate", cast])
+    if code != 0:
+        problems.append(f"castkit validate: {text}")
+    code, text = run([castkit, "convert", cast, out])
+    if code != 0:
+        return problems + [f"export failed: {text}"]
+    problems += unexpected_warnings(key, warnings + text)
+    code, text = run(["node", validator, out])
+    if code != 0 or " 0 errors" not in text:
+        problems.append(f"Khronos validator: {text}")
+    if key in NO_TRIANGLES:
+        return problems
+    return problems + compare(source, out)
+
+
+def sources(arguments):
+    """(path, key) for each file argument and each .gltf/.glb under each folder argument; the
+    key is the path below that folder, or the file name."""
+    for argument in arguments:
+        if not os.path.isdir(argument):
+            yield argument, os.path.basename(argument)
+            continue
+        for folder, _, names in sorted(os.walk(argument)):
+            for name in sorted(names):
+                if name.endswith((".gltf", ".glb")):
+                    path = os.path.join(folder, name)
+                    yield path, os.path.relpath(path, argument).replace(os.sep, "/")
+
+
 def main():
+    global castkit, validator
     castkit, validator, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
     failed = 0
-    for source in sys.argv[4:]:
-        stem = os.path.splitext(os.path.basename(source))[0]
-        cast = os.path.join(work, stem + ".cast")
-        out = os.path.join(work, stem + ".glb")
-        problems = []
-        code, text = run([castkit, "convert", source, cast])
-        if code != 0:
-            problems.append(f"import failed: {text}")
+    for source, key in sources(sys.argv[4:]):
+        problems = round_trip(source, key, work)
+        reason = EXPECTED_FAILURES.get(key)
+        if reason and problems:
+            print(f"{key}: expected failure ({reason}): {'; '.join(problems)}")
+        elif reason:
+            print(f"{key}: passes now: remove it from EXPECTED_FAILURES ({reason})")
+            failed += 1
         else:
-            code, text = run([castkit, "validate", cast])
-            if code != 0:
-                problems.append(f"castkit validate: {text}")
-            code, text = run([castkit, "convert", cast, out])
-            if code != 0:
-                problems.append(f"export failed: {text}")
-            else:
-                code, text = run(["node", validator, out])
-                if code != 0 or " 0 errors" not in text:
-                    problems.append(f"Khronos validator: {text}")
-                problems += compare(source, out)
-        print(f"{stem}: {'ok' if not problems else '; '.join(problems)}")
-        failed += bool(problems)
+            print(f"{key}: {'ok' if not problems else '; '.join(problems)}")
+            failed += bool(problems)
     return 1 if failed else 0
 
 
