@@ -87,9 +87,9 @@ class GltfMaterialCarry : public ::testing::Test {
 // The sampler of the texture a textureInfo names, less the default wrap modes that tinygltf
 // writes out (null for no sampler).
 nlohmann::json sampler_of(const nlohmann::json& gltf, const nlohmann::json& info) {
-    const nlohmann::json& texture = gltf["textures"][info["index"].get<std::size_t>()];
+    const nlohmann::json& texture = gltf.at("textures").at(info.at("index").get<std::size_t>());
     if (!texture.contains("sampler")) return nullptr;
-    nlohmann::json sampler = gltf["samplers"][texture["sampler"].get<std::size_t>()];
+    nlohmann::json sampler = gltf.at("samplers").at(texture["sampler"].get<std::size_t>());
     for (const char* wrap : {"wrapS", "wrapT"})
         if (sampler.value(wrap, 0) == 10497) sampler.erase(wrap);
     return sampler;
@@ -106,13 +106,13 @@ TEST_F(GltfMaterialCarry, SamplersSurviveAndAreShared) {
         {"wrapS": 33071, "wrapT": 33648, "magFilter": 9728, "minFilter": 9986}, {}])");
     json["textures"] = nlohmann::json::parse(R"([{"source": 0, "sampler": 0},
         {"source": 1, "sampler": 1}, {"source": 2, "sampler": 0}])");
-    const nlohmann::json out = round_trip(json);
+    nlohmann::json out = round_trip(json);
     ASSERT_TRUE(out.contains("samplers"));
     ASSERT_EQ(out["samplers"].size(), 1u) << out.dump();  // one clamped sampler, shared
     const nlohmann::json expected = nlohmann::json::parse(
         R"({"wrapS": 33071, "wrapT": 33648, "magFilter": 9728, "minFilter": 9986})");
-    const nlohmann::json& a = out["materials"][0];
-    const nlohmann::json& b = out["materials"][1];
+    nlohmann::json& a = out["materials"][0];
+    nlohmann::json& b = out["materials"][1];
     EXPECT_EQ(sampler_of(out, a["pbrMetallicRoughness"]["baseColorTexture"]), expected);
     EXPECT_EQ(sampler_of(out, b["pbrMetallicRoughness"]["baseColorTexture"]), expected);
     EXPECT_EQ(sampler_of(out, a["normalTexture"]), nullptr);
@@ -143,8 +143,8 @@ TEST_F(GltfMaterialCarry, ExtensionFactorsAndTexturesSurvive) {
     json["images"] = nlohmann::json::parse(R"([{"uri": "t.png"}, {"uri": "c.png"}])");
     json["samplers"] = nlohmann::json::parse(R"([{"wrapS": 33071}])");
     json["textures"] = nlohmann::json::parse(R"([{"source": 0, "sampler": 0}, {"source": 1}])");
-    const nlohmann::json out = round_trip(json);
-    const nlohmann::json& ext = out["materials"][0]["extensions"];
+    nlohmann::json out = round_trip(json);
+    nlohmann::json& ext = out["materials"][0]["extensions"];
     EXPECT_DOUBLE_EQ(ext["KHR_materials_transmission"]["transmissionFactor"].get<double>(), 0.9);
     EXPECT_DOUBLE_EQ(ext["KHR_materials_clearcoat"]["clearcoatFactor"].get<double>(), 0.7);
     EXPECT_DOUBLE_EQ(ext["KHR_materials_volume"]["attenuationDistance"].get<double>(), 2.5);
@@ -154,8 +154,11 @@ TEST_F(GltfMaterialCarry, ExtensionFactorsAndTexturesSurvive) {
     EXPECT_DOUBLE_EQ(ext["KHR_materials_iridescence"]["iridescenceFactor"].get<double>(), 0.75);
     // The textures come back, on the same images, the transmission one with its sampler.
     auto image_uri = [&](const nlohmann::json& info) {
-        const nlohmann::json& texture = out["textures"][info["index"].get<std::size_t>()];
-        return out["images"][texture["source"].get<std::size_t>()]["uri"].get<std::string>();
+        const nlohmann::json& texture = out.at("textures").at(info.at("index").get<std::size_t>());
+        return out.at("images")
+            .at(texture.at("source").get<std::size_t>())
+            .at("uri")
+            .get<std::string>();
     };
     EXPECT_EQ(image_uri(ext["KHR_materials_transmission"]["transmissionTexture"]), "t.png");
     EXPECT_EQ(image_uri(ext["KHR_materials_clearcoat"]["clearcoatTexture"]), "c.png");
@@ -177,7 +180,7 @@ TEST_F(GltfMaterialCarry, DroppedExtensionTextureIsNamedExactly) {
                                                       "transmissionTexture": {"index": 0}}}}])"));
     json["extensionsUsed"] = {"KHR_materials_transmission"};
     json["textures"] = nlohmann::json::parse(R"([{}])");  // a texture without an image
-    const nlohmann::json out = round_trip(json);
+    nlohmann::json out = round_trip(json);
     std::size_t named = 0;
     for (const Diagnostic& d : import_warnings)
         if (d.rule == "gltf.extension-texture-dropped") {
@@ -187,8 +190,7 @@ TEST_F(GltfMaterialCarry, DroppedExtensionTextureIsNamedExactly) {
                 << d.message;
         }
     EXPECT_EQ(named, 1u);
-    const nlohmann::json& transmission =
-        out["materials"][0]["extensions"]["KHR_materials_transmission"];
+    nlohmann::json& transmission = out["materials"][0]["extensions"]["KHR_materials_transmission"];
     EXPECT_DOUBLE_EQ(transmission["transmissionFactor"].get<double>(), 1.0);
     EXPECT_FALSE(transmission.contains("transmissionTexture"));
 }
@@ -203,15 +205,15 @@ TEST_F(GltfMaterialCarry, SpecularGlossinessKeepsItsDiffuse) {
     json["extensionsUsed"] = {"KHR_materials_pbrSpecularGlossiness"};
     json["images"] = nlohmann::json::parse(R"([{"uri": "diffuse.png"}, {"uri": "sg.png"}])");
     json["textures"] = nlohmann::json::parse(R"([{"source": 0}, {"source": 1}])");
-    const nlohmann::json out = round_trip(json);
-    const nlohmann::json& plain = out["materials"][0];
-    const nlohmann::json& mapped = out["materials"][1];
-    const nlohmann::json& gloss = plain["extensions"]["KHR_materials_pbrSpecularGlossiness"];
+    nlohmann::json out = round_trip(json);
+    nlohmann::json& plain = out["materials"][0];
+    nlohmann::json& mapped = out["materials"][1];
+    nlohmann::json& gloss = plain["extensions"]["KHR_materials_pbrSpecularGlossiness"];
     EXPECT_EQ(gloss["diffuseFactor"], nlohmann::json::parse("[0.5, 0.25, 0.125, 1.0]"));
     EXPECT_DOUBLE_EQ(gloss["glossinessFactor"].get<double>(), 0.3);
     // The diffuse colour is the metallic-roughness fallback too.
     EXPECT_NEAR(plain["pbrMetallicRoughness"]["baseColorFactor"][1].get<double>(), 0.25, 1e-6);
-    const nlohmann::json& sg = mapped["extensions"]["KHR_materials_pbrSpecularGlossiness"];
+    nlohmann::json& sg = mapped["extensions"]["KHR_materials_pbrSpecularGlossiness"];
     EXPECT_EQ(sg["diffuseFactor"], nlohmann::json::parse("[0.5, 0.5, 0.5, 1.0]"));
     EXPECT_EQ(sg["specularFactor"], nlohmann::json::parse("[0.1, 0.2, 0.3]"));
     ASSERT_TRUE(sg.contains("diffuseTexture"));
@@ -221,14 +223,14 @@ TEST_F(GltfMaterialCarry, SpecularGlossinessKeepsItsDiffuse) {
 }
 
 TEST_F(GltfMaterialCarry, MaterialsOfOneNameKeepTheirOwnSettings) {
-    const nlohmann::json out = round_trip(triangle_scene(nlohmann::json::parse(R"([
+    nlohmann::json out = round_trip(triangle_scene(nlohmann::json::parse(R"([
         {"name": "Suzanne", "extensions": {"KHR_materials_ior": {"ior": 2.0},
                                            "KHR_materials_transmission": {"transmissionFactor": 0}}},
         {"name": "Suzanne", "alphaMode": "BLEND",
          "extensions": {"KHR_materials_transmission": {"transmissionFactor": 1}}}])")));
     ASSERT_EQ(out["materials"].size(), 2u);
-    const nlohmann::json& first = out["materials"][0];
-    const nlohmann::json& second = out["materials"][1];
+    nlohmann::json& first = out["materials"][0];
+    nlohmann::json& second = out["materials"][1];
     EXPECT_DOUBLE_EQ(first["extensions"]["KHR_materials_ior"]["ior"].get<double>(), 2.0);
     EXPECT_DOUBLE_EQ(
         first["extensions"]["KHR_materials_transmission"]["transmissionFactor"].get<double>(), 0.0);
@@ -248,7 +250,7 @@ TEST_F(GltfMaterialCarry, EmbeddedImagesOfOneNameLandInTwoFiles) {
         {"name": "roughness", "uri": "data:image/png;base64,iVBORw0KGgpB"},
         {"name": "roughness", "uri": "data:image/png;base64,iVBORw0KGgpC"}])");
     json["textures"] = nlohmann::json::parse(R"([{"source": 0}, {"source": 1}])");
-    const nlohmann::json out = round_trip(json);
+    nlohmann::json out = round_trip(json);
     ASSERT_EQ(out["images"].size(), 2u);
     EXPECT_EQ(out["images"][0]["uri"], "scene_roughness.png");
     EXPECT_EQ(out["images"][1]["uri"], "scene_roughness-2.png");
@@ -264,11 +266,11 @@ TEST_F(GltfMaterialCarry, BasisuTextureIsKeptAndWrittenWithItsExtension) {
     json["images"] = nlohmann::json::parse(R"([{"uri": "color.ktx2"}])");
     json["textures"] =
         nlohmann::json::parse(R"([{"extensions": {"KHR_texture_basisu": {"source": 0}}}])");
-    const nlohmann::json out = round_trip(json);
+    nlohmann::json out = round_trip(json);
     for (const Diagnostic& d : import_warnings)
         EXPECT_EQ(d.message.find("without an image"), std::string::npos) << d.message;
     ASSERT_EQ(out["textures"].size(), 1u) << out.dump();
-    const nlohmann::json& texture = out["textures"][0];
+    nlohmann::json& texture = out["textures"][0];
     EXPECT_FALSE(texture.contains("source"));
     const std::size_t image = texture["extensions"]["KHR_texture_basisu"]["source"];
     EXPECT_EQ(out["images"][image]["uri"], "color.ktx2");
