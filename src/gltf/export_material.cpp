@@ -1,6 +1,7 @@
 // Cast Materials into glTF PBR metallic-roughness materials: File slots become textures that
 // reference the file by URI, Color slots become factors, and every slot glTF has no place for
-// is kept in the material's `extras.castkit_slots` and named in a warning.
+// is kept in the material's `extras.castkit_slots` and named in a warning. What a glTF import
+// carried for the material (alpha, samplers, extensions with their textures) is restored.
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -3,7 +3,8 @@
 // document or in the texture folders), then embedded in the binary buffer, written beside the
 // output, or left as a reference. Images that cannot be found (or may not be read) stay
 // references to the path the document names; images that cannot be decoded are removed with the
-// texture slots that used them, so the file stays valid.
+// texture slots that used them, so the file stays valid. KTX2 and WebP images (shown through
+// KHR_texture_basisu and EXT_texture_webp) travel as they are.
 #include "export_textures.hpp"
 
 #include <fmt/format.h>

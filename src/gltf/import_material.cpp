@@ -1,6 +1,8 @@
 // glTF PBR materials into Cast Materials: textures become File slots (the image URI, decoded,
 // as the path), factors that differ from glTF's defaults become linear Color slots, and the
-// slots castkit's exporter kept in extras.castkit_slots come back.
+// slots castkit's exporter kept in extras.castkit_slots come back. What a Cast Material cannot
+// hold (alpha, samplers, extension settings) is carried in JSON keyed by the Material's hash,
+// and the extensions' textures become File slots that JSON names.
 #include <fmt/format.h>
 
 #include <algorithm>
