@@ -32,7 +32,7 @@ TEST(FormatRegistry, GltfBuffersResolveAgainstTheContextsBase) {
     ReadContext elsewhere{.name = "t.gltf", .base = dir / "elsewhere"};
     auto missing = formats::read(gltf, {bytes, nullptr}, elsewhere);
     ASSERT_FALSE(missing);
-    EXPECT_EQ(missing.error().rule, "gltf.parse");
+    EXPECT_EQ(missing.error().rule, "gltf.buffer-missing");
 }
 
 TEST(FormatRegistry, DmfWriterReadsNothingThroughTheSourceName) {
