@@ -69,8 +69,12 @@ class Exporter {
     std::optional<Diagnostic> failure;
     // Poses sampled by the animation export so far (frames × bones), against max_samples.
     std::uint64_t samples = 0;
-    // Default morph weights by target name, from the Metadata `gltf` property an import wrote.
+    // Default morph weights by blend shape node hash (older imports: by target name), from the
+    // Metadata `gltf` property an import wrote.
     std::map<std::string, float> default_weights;
+    // The glTF rest transform of bones whose Cast rest is their skin's bind pose, by bone node
+    // hash, from the same property: the joint nodes' TRS (docs/gltf.md, "Skins").
+    std::map<std::uint64_t, anim::Transform> carried_rest;
     // Material settings by material node hash (older imports: by name), from the same property
     // (docs/gltf.md).
     nlohmann::json carried_materials = nlohmann::json::object();

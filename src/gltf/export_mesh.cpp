@@ -39,7 +39,8 @@ std::pair<std::vector<double>, std::vector<double>> bounds(const Values& values)
 }
 
 // Influences per vertex after merging repeated bones and dropping zero weights, strongest
-// first, normalised to sum 1. Writes `n` entries into `out` (capacity `influences`).
+// first, normalised to sum 1. Writes `n` entries into `out` (capacity `influences`); counts a
+// vertex whose weights summed to more than the validator's 2e-3 away from 1 in `renormalised`.
 struct Influence {
     std::uint32_t bone;
     float weight;
@@ -47,7 +48,7 @@ struct Influence {
 template <class Bone>
 std::uint32_t vertex_influences(const Bone& bone_at, const std::byte* values,
                                 std::uint32_t influences, std::size_t bone_count, Influence* out,
-                                std::size_t& out_of_range) {
+                                std::size_t& out_of_range, std::size_t& renormalised) {
     std::uint32_t n = 0;
     float sum = 0.0f;
     for (std::uint32_t i = 0; i < influences; ++i) {
@@ -67,6 +68,7 @@ std::uint32_t vertex_influences(const Bone& bone_at, const std::byte* values,
         sum += value;
     }
     if (n == 0) return 0;
+    if (std::abs(sum - 1.0f) > 2e-3f) ++renormalised;
     // Insertion sort, strongest first: n is a handful.
     for (std::uint32_t i = 1; i < n; ++i)
         for (std::uint32_t j = i; j > 0 && out[j].weight > out[j - 1].weight; --j)
@@ -190,10 +192,15 @@ void Exporter::export_model(const cast::ConstModel& model, int parent, const std
             const anim::Skeleton& bones = exported.skeleton;
             exported.bone_nodes.assign(bones.bone_count(), -1);
             bool sheared = false;
+            const auto cast_bones = skeleton.bones();
             for (std::uint32_t bone : bones.order()) {
                 tinygltf::Node joint;
                 joint.name = bones.names()[bone];
-                set_transform(joint, gltf_local(bones, bones.rest(), bone));
+                // A bone resting in its bind pose stands where the imported glTF rested it.
+                const auto rest = carried_rest.find(cast_bones[bone].node().hash);
+                set_transform(joint, rest != carried_rest.end()
+                                         ? rest->second
+                                         : gltf_local(bones, bones.rest(), bone));
                 if (needs_compensation(bones, bones.rest(), bone)) {
                     const glm::vec3 s =
                         bones.rest()[static_cast<std::size_t>(bones.parents()[bone])].scale;
@@ -381,7 +388,7 @@ void Exporter::export_mesh(const cast::ConstModel& cast_model, const cast::Const
             for (auto& set : weight_sets) set.resize(count * 4);
             std::vector<Influence> scratch(influences);
             std::uint32_t sets = 1;
-            std::size_t unweighted = 0, out_of_range = 0;
+            std::size_t unweighted = 0, out_of_range = 0, renormalised = 0;
             const cast::Property* stored_bones = mesh.node().find("wb");
             const std::byte* value_bytes = value_view.bytes().data();
             auto each_vertex = [&](auto width) {
@@ -395,7 +402,7 @@ void Exporter::export_mesh(const cast::ConstModel& cast_model, const cast::Const
                     };
                     std::uint32_t n =
                         vertex_influences(bone_at, value_bytes + first * 4, influences, bone_count,
-                                          scratch.data(), out_of_range);
+                                          scratch.data(), out_of_range, renormalised);
                     if (n == 0) {
                         scratch[0] = {0, 1.0f};
                         n = 1;
@@ -432,6 +439,12 @@ void Exporter::export_mesh(const cast::ConstModel& cast_model, const cast::Const
             if (out_of_range)
                 warn(path, fmt::format("{} weights naming bones outside the skeleton were dropped",
                                        out_of_range));
+            if (renormalised)
+                warn(path,
+                     fmt::format("the weights of {} vertices did not sum to 1; glTF requires it, "
+                                 "so they were scaled to 1 (as Cast consumers apply them)",
+                                 renormalised),
+                     "gltf.weights-renormalised");
             for (std::uint32_t set = 0; set < sets; ++set) {
                 primitive.attributes[fmt::format("JOINTS_{}", set)] =
                     wide ? add_accessor(own(std::move(joints16[set])), count, TINYGLTF_TYPE_VEC4,
@@ -524,7 +537,9 @@ void Exporter::export_mesh(const cast::ConstModel& cast_model, const cast::Const
                                      TINYGLTF_TARGET_ARRAY_BUFFER, low, high)}});
         exported_mesh.target_names.push_back(name);
         names.push_back(string_value(name));
-        auto found = default_weights.find(name);
+        // Keyed by the shape's node hash since imports that keep duplicate names; by name before.
+        auto found = default_weights.find(std::to_string(shape.node().hash));
+        if (found == default_weights.end()) found = default_weights.find(name);
         exported_mesh.default_weights.push_back(found == default_weights.end() ? 0.0f
                                                                                : found->second);
         gltf_mesh.weights.push_back(exported_mesh.default_weights.back());

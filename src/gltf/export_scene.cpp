@@ -2,6 +2,8 @@
 // Models, Instances (referenced in extras or merged in), then Animations.
 #include <fmt/format.h>
 
+#include <charconv>
+#include <cmath>
 #include <deque>
 #include <glm/gtc/quaternion.hpp>
 #include <nlohmann/json.hpp>
@@ -136,8 +138,37 @@ struct SceneWriter {
     }
 };
 
-// What an import carried in the Metadata `gltf` property (docs/gltf.md): default morph weights
-// and material settings.
+// A carried rest transform: a bone node hash in decimal and {translation, rotation (XYZW),
+// scale}; nullopt when any part is missing, not a number or not finite.
+std::optional<std::pair<std::uint64_t, anim::Transform>> carried_transform(
+    const std::string& hash, const nlohmann::json& rest) {
+    std::uint64_t key = 0;
+    const auto [end, error] = std::from_chars(hash.data(), hash.data() + hash.size(), key);
+    if (error != std::errc() || end != hash.data() + hash.size() || !rest.is_object())
+        return std::nullopt;
+    auto numbers = [&](const char* part, std::size_t count) -> std::optional<std::vector<float>> {
+        if (!rest.contains(part) || !rest[part].is_array() || rest[part].size() != count)
+            return std::nullopt;
+        std::vector<float> out;
+        for (const nlohmann::json& value : rest[part]) {
+            if (!value.is_number() || !std::isfinite(value.get<double>())) return std::nullopt;
+            out.push_back(value.get<float>());
+        }
+        return out;
+    };
+    const auto t = numbers("translation", 3), r = numbers("rotation", 4), s = numbers("scale", 3);
+    if (!t || !r || !s) return std::nullopt;
+    anim::Transform transform;
+    transform.translation = glm::vec3((*t)[0], (*t)[1], (*t)[2]);
+    transform.rotation = glm::quat((*r)[3], (*r)[0], (*r)[1], (*r)[2]);
+    if (!(glm::length(transform.rotation) > 0.0f)) return std::nullopt;
+    transform.rotation = glm::normalize(transform.rotation);
+    transform.scale = glm::vec3((*s)[0], (*s)[1], (*s)[2]);
+    return std::pair{key, transform};
+}
+
+// What an import carried in the Metadata `gltf` property (docs/gltf.md): default morph weights,
+// the rest pose of bones that rest in their bind pose, and material settings.
 void read_carried(const cast::Document& document, detail::Exporter& exporter) {
     for (const cast::ConstRoot& root : document.root_nodes())
         for (const cast::ConstMetadata& metadata : root.metadata()) {
@@ -159,6 +190,10 @@ void read_carried(const cast::Document& document, detail::Exporter& exporter) {
             if (carried.contains("weights") && carried["weights"].is_object())
                 for (auto& [name, weight] : carried["weights"].items())
                     if (weight.is_number()) exporter.default_weights[name] = weight.get<float>();
+            if (carried.contains("rest") && carried["rest"].is_object())
+                for (auto& [hash, rest] : carried["rest"].items())
+                    if (auto transform = carried_transform(hash, rest))
+                        exporter.carried_rest[transform->first] = transform->second;
             if (carried.contains("materials") && carried["materials"].is_object())
                 exporter.carried_materials.update(carried["materials"]);
         }

@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <castkit/anim/curve_sampling.hpp>
 #include <cmath>
 
@@ -103,6 +104,50 @@ double fitting_rate(const std::vector<DecodedChannel>& channels, double recorded
 
 }  // namespace
 
+void Importer::add_rest_curves(cast::Animation& out, const std::vector<AnimatedPart>& animated,
+                               double framerate) {
+    if (rest_curves.empty()) return;
+    // At the animation's first key, so the clip's range stays what the file says.
+    double first = 0.0;
+    for (std::size_t k = 0; k < animated.size(); ++k)
+        first = k == 0 ? animated[k].first_time : std::min(first, animated[k].first_time);
+    const std::vector<std::uint32_t> frames{
+        static_cast<std::uint32_t>(std::round(first * framerate))};
+    auto moved = [&](int node, const char* property) {
+        return std::any_of(animated.begin(), animated.end(), [&](const AnimatedPart& part) {
+            return part.node == node && part.property == property;
+        });
+    };
+    auto curve = [&](int node, const char* kp, float value) {
+        cast::Curve added = out.add_curve();
+        added.set_node_name(bone_names.at(node));
+        added.set_key_property(kp);
+        added.set_key_frames(frames);
+        added.set_mode(cast::CurveMode::Absolute);
+        added.set_float_values(std::vector<float>{value});
+    };
+    for (const auto& [node, rest] : rest_curves) {
+        if (!bone_names.contains(node)) continue;
+        if (rest.translation && !moved(node, "translation"))
+            for (int axis = 0; axis < 3; ++axis)
+                curve(node, std::array{"tx", "ty", "tz"}[static_cast<std::size_t>(axis)],
+                      rest.rest.translation[axis]);
+        if (rest.rotation && !moved(node, "rotation")) {
+            cast::Curve added = out.add_curve();
+            added.set_node_name(bone_names.at(node));
+            added.set_key_property("rq");
+            added.set_key_frames(frames);
+            added.set_mode(cast::CurveMode::Absolute);
+            added.set_quaternion_values(
+                std::vector<glm::vec4>{cast::xyzw_from_quat(rest.rest.rotation)});
+        }
+        if (rest.scale && !moved(node, "scale"))
+            for (int axis = 0; axis < 3; ++axis)
+                curve(node, std::array{"sx", "sy", "sz"}[static_cast<std::size_t>(axis)],
+                      rest.rest.scale[axis]);
+    }
+}
+
 Expected<void> Importer::import_animations(cast::Root& root) {
     std::uint64_t resampled_keys = 0;
     for (std::size_t a = 0; a < gltf.animations.size(); ++a) {
@@ -166,16 +211,18 @@ Expected<void> Importer::import_animations(cast::Root& root) {
                 continue;
             }
             const int node = channel.target_node;
+            // Nodes of scenes other than the imported one: select_scene's warning names them.
+            if (!in_scene[static_cast<std::size_t>(node)]) continue;
             if (width != 0 && !bone_names.count(node)) {
                 const tinygltf::Node& target = gltf.nodes[static_cast<std::size_t>(node)];
-                std::string name = target.name.empty() ? fmt::format("node{}", node) : target.name;
                 // A file without meshes is an animation on its own, as Cast animation files are:
                 // its curves name their nodes and bind to whichever model they are played on.
                 if (!gltf.meshes.empty()) {
-                    unbound.push_back(std::move(name));
+                    unbound.push_back(target.name.empty() ? fmt::format("node{}", node)
+                                                          : target.name);
                     continue;
                 }
-                bone_names[node] = std::move(name);
+                bone_name(node);
             }
             if (width == 0) {
                 // Weights: one value per morph target; the output length tells how many.
@@ -296,6 +343,10 @@ Expected<void> Importer::import_animations(cast::Root& root) {
                 }
             }
         }
+        std::vector<AnimatedPart> parts;
+        for (const DecodedChannel& channel : decoded)
+            parts.push_back({channel.node, channel.property, channel.track.times.front()});
+        add_rest_curves(out, parts, framerate);
         if (rounded)
             warn(at,
                  "key times fit no common frame rate; they were rounded to the nearest "

@@ -3,6 +3,7 @@
 // and the Cast Models the importer builds, for the animation import to bind to.
 #pragma once
 
+#include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/expected.hpp>
 #include <castkit/gltf/gltf.hpp>
@@ -11,8 +12,8 @@
 #include <glm/mat3x3.hpp>
 #include <glm/mat4x4.hpp>
 #include <map>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -90,6 +91,121 @@ class Importer {
     // Scene import into `root`.
     Expected<void> import_models(cast::Root& root);
     Expected<void> import_animations(cast::Root& root);
+
+    // The nodes of the scene that is imported: the default scene (`scene`, else the first);
+    // nodes reachable only from other scenes are left out, with one warning. Every node when
+    // the file has at most one scene. O(nodes).
+    Expected<void> select_scene();
+    std::vector<std::uint8_t> in_scene;
+
+    // A Cast Model being built: `key` is the glTF node whose world transform is the Model's
+    // (-1: the scene), and its Skeleton's bones are glTF nodes with a rest world in Model
+    // space: a skin's bind pose (inverse bind matrix⁻¹) for joints, the node's rest world for
+    // the other bones (nodes between joints, animated ancestors, rigid animation chains).
+    struct ModelBuild {
+        int key = -1;
+        cast::Model model;
+        glm::mat4 inverse_world{1.0f};
+        std::vector<int> bone_nodes;           // in bone order
+        std::map<int, std::uint32_t> bone_of;  // glTF node → bone index
+        std::map<int, glm::mat4> rest_worlds;  // glTF node → rest world in Model space
+        std::map<int, int> bind_of;            // joint node → the skin whose bind it holds
+        std::map<int, cast::Material> materials;
+    };
+    std::vector<ModelBuild> builds;
+    // The Model holding the unskinned content under each key, and every Model of each key.
+    std::map<int, std::size_t> default_build;
+    std::map<int, std::vector<std::size_t>> builds_of_key;
+    // Per skin, the Model whose Skeleton holds it (-1: not imported), and the matrix taking its
+    // bind space (where its vertices are) into that Model's space.
+    std::vector<int> skin_build;
+    std::vector<glm::mat4> skin_transforms;
+    // The matrix that takes a skin's bind space into Model space so that the most joints rest
+    // where they bind: any choice keeps skinning exact (vertices and bind poses move together),
+    // this one keeps the file's rest pose wherever it can. O(joints), at most 64 tried.
+    glm::mat4 bind_space_to_model(const tinygltf::Skin& skin, const std::vector<glm::mat4>& binds,
+                                  const glm::mat4& inverse_world) const;
+    // Unskinned mesh nodes under animated nodes → (their Model, the bone they follow).
+    std::map<int, std::pair<std::size_t, int>> rigid_bones;
+    // The Model for `key` (-1: the scene) that holds unskinned content, made on first use.
+    std::size_t model_for(cast::Root& root, int key);
+    // A new Model for `key`, named and placed after the key node.
+    std::size_t new_build(cast::Root& root, int key);
+    // Skins into Skeletons (import_skeletons.cpp): each skin joins a Model of its key whose
+    // joints it shares with the same bind pose, else gets a Model of its own.
+    Expected<void> plan_skins(cast::Root& root);
+    // Rigid animation chains (animated nodes above unskinned meshes) into Skeletons.
+    void plan_rigid_chains(cast::Root& root);
+    // The Cast bones of every planned Skeleton: names, parents, rest transforms; where a
+    // joint's bind pose differs from its node's rest pose, the rest pose is carried for the
+    // glTF export and held by one-key curves in each animation (rest_curves), one warning per
+    // skin. O(bones).
+    void add_bones();
+    // The glTF rest transform of a bone node whose Cast rest (its bind pose) differs, and
+    // which of its parts differ, for the one-key curves each animation gets.
+    struct RestCurves {
+        anim::Transform rest;
+        bool translation = false, rotation = false, scale = false;
+    };
+    std::map<int, RestCurves> rest_curves;
+    // A node property an animation's channels move, and the time of its first key.
+    struct AnimatedPart {
+        int node;
+        std::string property;
+        double first_time;
+    };
+    // One-key curves at the animation's first key holding every bone of rest_curves whose
+    // differing parts `animated` leaves unmoved where glTF rests them. O(bones × channels).
+    void add_rest_curves(cast::Animation& out, const std::vector<AnimatedPart>& animated,
+                         double framerate);
+
+    // Where a mesh node's primitives go: their Model, the one matrix that takes the file's
+    // vertices into the Model's space, and the bones their weights name.
+    struct MeshPlacement {
+        std::size_t build = 0;
+        glm::mat4 transform{1.0f};
+        bool transformed = false;                 // transform is not the identity
+        std::vector<std::uint32_t> joint_bones;   // skin joint → bone, for skinned meshes
+        std::optional<std::uint32_t> rigid_bone;  // the bone a rigidly animated mesh follows
+    };
+    Expected<MeshPlacement> place_mesh_node(cast::Root& root, std::size_t node);
+    // Each primitive of mesh node `node` a Cast Mesh of the placement's Model.
+    Expected<void> import_mesh_node(const MeshPlacement& placement, std::size_t node);
+    // One primitive being imported, for the passes below (one per kind of attribute).
+    struct Primitive {
+        const tinygltf::Primitive& primitive;
+        std::size_t index;
+        std::string path;   // "/meshes/M/primitives/P"
+        std::size_t count;  // vertices, once POSITION is read
+        const MeshPlacement& placement;
+        std::size_t node;
+        const std::vector<std::string>& target_names;
+        // The accessor of attribute `name`; -1 when the primitive has none.
+        int attribute(const std::string& name) const;
+    };
+    Expected<void> import_primitive(Primitive& in);
+    // Attribute `name` decoded as `components` floats per vertex, its count checked.
+    Expected<std::vector<float>> read_attribute(const Primitive& in, const std::string& name,
+                                                int components) const;
+    // Sets Cast array `property` to a view of attribute `name` when the file already has it
+    // in the array's layout (zero copy); false when it must be decoded.
+    Expected<bool> view_attribute(const Primitive& in, cast::Mesh& out, const std::string& property,
+                                  cast::PropertyType type, const std::string& name,
+                                  int component_type, int components, bool normalized) const;
+    Expected<void> add_directions(const Primitive& in, cast::Mesh& out) const;
+    Expected<void> add_uv_layers(const Primitive& in, cast::Mesh& out);
+    Expected<void> add_color_layers(const Primitive& in, cast::Mesh& out);
+    Expected<void> add_weights(const Primitive& in, cast::Mesh& out);
+    Expected<void> add_faces(const Primitive& in, cast::Mesh& out) const;
+    Expected<void> add_morph_targets(const Primitive& in, cast::Mesh& out,
+                                     const std::vector<float>& positions);
+    // One warning naming the `prefix`N attribute sets past the `kept` numbered from 0 without a
+    // gap (TEXCOORD_1 without TEXCOORD_0), which Cast's layer numbering cannot hold.
+    void warn_unnumbered_sets(const Primitive& in, std::string_view prefix, std::uint32_t kept);
+    // The node's name for a bone or curve: its own, else "node<index>", with "-2", "-3", …
+    // appended when an earlier node has the name, so two nodes never share one. O(log nodes).
+    const std::string& bone_name(int node);
+    std::set<std::string> used_bone_names;
 
     // Where each glTF node became a bone (its name), and each mesh node's morph target names,
     // for the animation import.

@@ -35,8 +35,11 @@ NORMALIZE = {np.int8: 127.0, np.uint8: 255.0, np.int16: 32767.0, np.uint16: 6553
 CAMERAS = ("gltf.import", "cameras have no Cast equivalent")
 RESAMPLED = ("gltf.import", "resampled at every frame")
 POINTS_AND_LINES = ("gltf.import", "points and lines have no Cast equivalent")
+BIND_POSE = ("gltf.skin-bind-pose", "have a bind pose other than their rest pose")
 EXPECTED_WARNINGS = {
     "skinned.glb": [RESAMPLED],
+    "bind_pose.glb": [BIND_POSE],
+    "shared_joints.glb": [BIND_POSE],
     "rigid.glb": [CAMERAS, RESAMPLED, ("gltf.import", "channels of nodes that are neither")],
     "2CylinderEngine-glTF-Binary/2CylinderEngine.glb": [CAMERAS],
     "draco/2CylinderEngine.gltf": [CAMERAS],
@@ -52,19 +55,12 @@ NO_TRIANGLES = {f"Mesh_PrimitiveMode/Mesh_PrimitiveMode_{n:02}.gltf"
 for key in NO_TRIANGLES:
     EXPECTED_WARNINGS[key] = [POINTS_AND_LINES]
 # Warnings any file may print: the .cast is written away from the source, so its export cannot
-# find the textures (they stay references, docs/gltf.md); the bind-pose note of the skinning
-# change under way (issue 28), to be listed per file once it has landed.
-ALLOWED_WARNINGS = [("gltf.export", "was not found beside the source file"),
-                    ("gltf.skin-bind-pose", "bind pose")]
+# find the textures (they stay references, docs/gltf.md).
+ALLOWED_WARNINGS = [("gltf.export", "was not found beside the source file")]
 
 # Files that fail through a defect being fixed, with the reason: their failure does not fail
 # the run. One that passes says so; removing its line here turns its checks on.
-SKINNING = "skinning change under way (issue 28): bind pose, shared joints, nodes above joints"
-EXPECTED_FAILURES = {
-    "bind_pose.glb": SKINNING,
-    "shared_joints.glb": SKINNING,
-    "animated_above_joints.glb": SKINNING,
-}
+EXPECTED_FAILURES = {}
 
 
 class Gltf:
