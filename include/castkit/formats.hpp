@@ -30,6 +30,11 @@ struct FormatOptions {
     bool inline_instances = false;
     // glTF export: where textures go.
     TextureMode textures = TextureMode::Automatic;
+    // Other formats' write_file to another folder than the context's base: the images material
+    // Files name are copied beside the output (or, with TextureMode::Reference, named by a path
+    // relative to it) so that the written paths hold there (docs/workflows.md, "Textures").
+    // `castkit convert` sets it; left false, a document is written with its paths as they are.
+    bool place_textures = false;
     // Where the files a document names (textures, instances) may be read from: the base folder,
     // then side_files.folders (--textures DIR), within the policy of castkit/side_files.hpp.
     // DMF import writes each embedded PNG into the first of those folders as

@@ -241,6 +241,13 @@ void Exporter::restore_material(tinygltf::Material& out, const nlohmann::json& k
         if (auto v = numbers(kept["baseColorFactor"], 4); !v.empty()) pbr.baseColorFactor = v;
     if (kept.contains("emissiveFactor") && out.emissiveTexture.index >= 0)
         if (auto v = numbers(kept["emissiveFactor"], 3); !v.empty()) out.emissiveFactor = v;
+    if (kept.contains("normalScale") && kept["normalScale"].is_number() &&
+        out.normalTexture.index >= 0)
+        out.normalTexture.scale = kept["normalScale"].get<double>();
+    if (kept.contains("occlusionStrength") && kept["occlusionStrength"].is_number() &&
+        out.occlusionTexture.index >= 0)
+        out.occlusionTexture.strength =
+            std::clamp(kept["occlusionStrength"].get<double>(), 0.0, 1.0);
     if (pbr.metallicRoughnessTexture.index >= 0) {
         if (kept.contains("metallicFactor") && kept["metallicFactor"].is_number())
             pbr.metallicFactor = kept["metallicFactor"].get<double>();

@@ -292,6 +292,10 @@ Expected<void> Importer::carry_material(int index, cast::Material& out) {
         if (pbr.metallicFactor != 1.0) kept["metallicFactor"] = pbr.metallicFactor;
         if (pbr.roughnessFactor != 1.0) kept["roughnessFactor"] = pbr.roughnessFactor;
     }
+    if (material.normalTexture.index >= 0 && material.normalTexture.scale != 1.0)
+        kept["normalScale"] = material.normalTexture.scale;
+    if (material.occlusionTexture.index >= 0 && material.occlusionTexture.strength != 1.0)
+        kept["occlusionStrength"] = material.occlusionTexture.strength;
     const auto& e = material.emissiveFactor;
     if (material.emissiveTexture.index >= 0 && e.size() == 3 &&
         (e[0] != 1.0 || e[1] != 1.0 || e[2] != 1.0))

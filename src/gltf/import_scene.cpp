@@ -1,9 +1,8 @@
-// glTF nodes, skins and meshes into Cast Models. The hierarchy is flattened: a Model per node
-// that holds meshes or skeletons (the parent of a skin's root joint, or of a mesh node), with
-// that node's world transform as the Model's p/r/s; bones keep their local transforms
-// relative to the nearest joint above them; mesh vertices are brought into the Model's space
-// (skinned ones through joint world × inverse bind matrix at rest, which is the identity for
-// files whose bind pose is their rest pose).
+// glTF nodes and meshes into Cast Models. The hierarchy is flattened: a Model per node that
+// holds meshes or skeletons (import_skeletons.cpp decides which and builds the bones), with that
+// node's world transform as the Model's p/r/s; each primitive becomes a Mesh, one pass per kind
+// of attribute, its vertices brought into the Model's space by one matrix (a skin's bind space,
+// a rigid chain's bone, or the mesh node's own transform).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 

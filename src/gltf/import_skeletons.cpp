@@ -391,6 +391,8 @@ Expected<void> Importer::select_scene() {
             in_scene[i] = 0;
             ++left_out;
         }
+    // Scenes that list only nodes the default one has lose nothing.
+    if (left_out == 0) return {};
     warn("/scenes",
          fmt::format("Cast holds one scene: the default scene {} was imported; {} node{} only in "
                      "the other scene{} ({}) were left out",

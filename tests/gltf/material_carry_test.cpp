@@ -119,6 +119,19 @@ TEST_F(GltfMaterialCarry, SamplersSurviveAndAreShared) {
     expect_gltf_validator_passes(dir / "out.glb");
 }
 
+// A normal map's scale and an occlusion map's strength were parsed and then lost.
+TEST_F(GltfMaterialCarry, NormalScaleAndOcclusionStrengthSurvive) {
+    nlohmann::json json = triangle_scene(nlohmann::json::parse(R"([{"name": "rock",
+        "normalTexture": {"index": 0, "scale": 0.4},
+        "occlusionTexture": {"index": 1, "strength": 0.7}}])"));
+    json["images"] = nlohmann::json::parse(R"([{"uri": "n.png"}, {"uri": "ao.png"}])");
+    json["textures"] = nlohmann::json::parse(R"([{"source": 0}, {"source": 1}])");
+    nlohmann::json out = round_trip(json);
+    const nlohmann::json& rock = out.at("materials").at(0);
+    EXPECT_NEAR(rock.at("normalTexture").at("scale").get<double>(), 0.4, 1e-6);
+    EXPECT_NEAR(rock.at("occlusionTexture").at("strength").get<double>(), 0.7, 1e-6);
+}
+
 TEST_F(GltfMaterialCarry, ExtensionFactorsAndTexturesSurvive) {
     nlohmann::json json = triangle_scene(nlohmann::json::parse(R"([{"name": "glass",
         "extensions": {

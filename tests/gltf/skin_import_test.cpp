@@ -398,6 +398,32 @@ TEST_F(GltfSkins, NodesOfOneNameBecomeBonesOfTwoNames) {
               1e-5f);
 }
 
+// Issue 28 #5: default morph weights were carried by target name, so two targets of one name
+// took one weight.
+TEST_F(GltfSkins, MorphTargetsOfOneNameKeepTheirOwnDefaultWeights) {
+    GltfBuilder gltf;
+    const std::vector<glm::vec3> triangle = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    for (float weight : {0.25f, 0.75f}) {
+        nlohmann::json primitive = gltf.primitive(triangle, {0, 1, 2});
+        primitive["targets"] = {
+            {{"POSITION", gltf.floats({0, 0, 1, 0, 0, 0, 0, 0, 0}, "VEC3", 3)}}};
+        gltf.json["meshes"].push_back({{"primitives", {primitive}},
+                                       {"weights", {weight}},
+                                       {"extras", {{"targetNames", {"smile"}}}}});
+    }
+    gltf.json["nodes"] = {{{"name", "a"}, {"mesh", 0}}, {{"name", "b"}, {"mesh", 1}}};
+    const cast::Document document = import(gltf);
+    // Through a Cast file, as a user's conversion goes.
+    ASSERT_TRUE(cast::write(document, dir / "scene.cast").has_value());
+    auto cast_back = cast::open(dir / "scene.cast");
+    ASSERT_TRUE(cast_back.has_value());
+    ASSERT_TRUE(gltf::write(*cast_back, dir / "out.gltf", {.binary = false}, warnings).has_value());
+    const nlohmann::json out = gltf_json(dir / "out.gltf");
+    std::vector<float> weights;
+    for (const auto& mesh : out["meshes"]) weights.push_back(mesh["weights"][0].get<float>());
+    EXPECT_EQ(weights, (std::vector<float>{0.25f, 0.75f}));
+}
+
 // Issue 28 #7: every scene's nodes were merged; now the default scene, and a warning.
 TEST_F(GltfSkins, OnlyTheDefaultSceneIsImported) {
     GltfBuilder gltf;

@@ -147,6 +147,8 @@ int run_convert(ConvertOptions& options) {
 
 void register_convert_command(CLI::App& app, int& exit_code) {
     auto options = std::make_shared<ConvertOptions>();
+    // A converted file's images travel with it (docs/workflows.md, "Textures").
+    options->format_options.place_textures = true;
     CLI::App* convert = app.add_subcommand(
         "convert",
         "Convert a file (IN OUT), a model and its animations (MODEL ANIM... -o OUT), or a "
@@ -171,7 +173,8 @@ void register_convert_command(CLI::App& app, int& exit_code) {
                                                    {"reference", TextureMode::Reference}};
     convert
         ->add_option("--texture-mode", options->format_options.textures,
-                     "glTF: embed (default for .glb), copy (default for .gltf) or reference")
+                     "glTF: embed (default for .glb), copy (default for .gltf) or reference; "
+                     "other formats written to another folder: copy (default) or reference")
         ->transform(CLI::CheckedTransformer(modes, CLI::ignore_case));
     convert->add_option("-j,--jobs", options->batch.jobs,
                         "Folder: files converted at once (default: every core)");

@@ -1,0 +1,228 @@
+#include "texture_files.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <castkit/cast/nodes.hpp>
+#include <cstring>
+#include <map>
+
+#include "../../platform/platform.hpp"
+#include "side_files.hpp"
+
+namespace castkit::formats {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path folder_or_here(const fs::path& folder) { return folder.empty() ? fs::path(".") : folder; }
+
+bool same_folder(const fs::path& a, const fs::path& b) {
+    std::error_code error;
+    if (fs::equivalent(folder_or_here(a), folder_or_here(b), error)) return true;
+    const fs::path first = fs::weakly_canonical(fs::absolute(folder_or_here(a), error), error);
+    return first == fs::weakly_canonical(fs::absolute(folder_or_here(b), error), error);
+}
+
+// Whether the file at `path` holds exactly `bytes`. O(size).
+bool holds(const fs::path& path, cast::Bytes bytes) {
+    auto mapped = platform::map_file(path);
+    if (!mapped) return false;
+    const cast::Bytes held = (*mapped)->bytes();
+    return held.size() == bytes.size() &&
+           (bytes.empty() || std::memcmp(held.data(), bytes.data(), bytes.size()) == 0);
+}
+
+// `named` as a path below the output's folder when it is one already (no root, no `..`), else
+// its file name.
+fs::path name_below(std::string_view named) {
+    const fs::path path = platform::path_from_utf8(std::string(named)).lexically_normal();
+    if (path.has_root_path() || path.empty()) return path.filename();
+    for (const fs::path& part : path)
+        if (part == "..") return path.filename();
+    return path;
+}
+
+// `wanted` with "-N" before its extension for N > 1.
+fs::path numbered(const fs::path& wanted, int n) {
+    if (n == 1) return wanted;
+    return wanted.parent_path() /
+           platform::path_from_utf8(fmt::format("{}-{}{}", platform::utf8_of(wanted.stem()), n,
+                                                platform::utf8_of(wanted.extension())));
+}
+
+std::string generic_text(const fs::path& path) {
+    const std::u8string text = path.generic_u8string();
+    return std::string(text.begin(), text.end());
+}
+
+// Places the images of one document being written (see place_texture_files).
+class TexturePlacement {
+  public:
+    TexturePlacement(const fs::path& output, const WriteContext& context)
+        : context_(context), out_dir_(folder_or_here(output.parent_path())) {
+        side_.name = context.name;
+        side_.base = context.base;
+        side_.options.side_files = context.options.side_files;
+        reference_ = context.options.textures == TextureMode::Reference;
+    }
+
+    // The path the written file names for image `named`; `where` names its File node.
+    std::string place(std::string_view named, const std::string& where) {
+        if (named.empty() || platform::path_from_utf8(std::string(named)).has_root_path())
+            return std::string(named);
+        if (reference_) return refer_lexically(named);
+        const Expected<fs::path> found = resolve_side_file(side_, named);
+        if (!found && beside_output(named)) return std::string(named);
+        if (!found) {
+            warn(where, "texture.not-found",
+                 fmt::format("texture {}; the output names it as the source did",
+                             found.error().message));
+            return std::string(named);
+        }
+        std::error_code error;
+        const fs::path source = fs::weakly_canonical(fs::absolute(*found, error), error);
+        if (auto done = placed_.find(source); done != placed_.end()) return done->second;
+        const std::string placed = copy(named, *found, where);
+        placed_[source] = placed;
+        return placed;
+    }
+
+  private:
+    const WriteContext& context_;
+    Context side_;
+    fs::path out_dir_;
+    bool reference_ = false;
+    std::map<fs::path, std::string> placed_;  // image file → the path written for it
+
+    void warn(const std::string& where, const char* rule, std::string message) const {
+        context_.warnings.push_back({.severity = Severity::Warning,
+                                     .file = context_.name,
+                                     .path = where,
+                                     .rule = rule,
+                                     .message = std::move(message)});
+    }
+
+    // Whether `named` already names a file below the output's folder (an image a reader wrote
+    // there, such as one the glTF or DMF import unpacked): only looked at, never read.
+    bool beside_output(std::string_view named) const {
+        const fs::path below = name_below(named);
+        std::error_code error;
+        return below == platform::path_from_utf8(std::string(named)).lexically_normal() &&
+               fs::is_regular_file(fs::symlink_status(out_dir_ / below, error));
+    }
+
+    // Where the source names the image, relative to the output's folder: the same file, found
+    // or not (nothing is read).
+    std::string refer_lexically(std::string_view named) const {
+        std::error_code error;
+        const fs::path image = fs::weakly_canonical(
+            fs::absolute(folder_or_here(side_.base) / platform::path_from_utf8(std::string(named)),
+                         error),
+            error);
+        const fs::path folder = fs::weakly_canonical(fs::absolute(out_dir_, error), error);
+        const fs::path relative = image.lexically_relative(folder);
+        return generic_text(relative.empty() ? image : relative);
+    }
+
+    // The image copied beside the output under the first free name (or one holding the same
+    // bytes already, such as an image a reader wrote there in this run).
+    std::string copy(std::string_view named, const fs::path& found, const std::string& where) {
+        auto mapped = map_side_file(side_, found);
+        if (!mapped) {
+            warn(where, "texture.copy-failed",
+                 fmt::format("texture '{}' could not be read ({}); the output names it as the "
+                             "source did",
+                             named, mapped.error().message));
+            return std::string(named);
+        }
+        const cast::Bytes bytes = (*mapped)->bytes();
+        const fs::path wanted = name_below(named);
+        for (int n = 1; n <= 1000; ++n) {
+            const fs::path name = numbered(wanted, n);
+            const fs::path target = out_dir_ / name;
+            std::error_code error;
+            const bool exists = fs::exists(target, error);
+            if (exists && (fs::equivalent(target, found, error) || holds(target, bytes)))
+                return renamed(named, name, where);
+            if (exists) continue;
+            if (auto written = write_copy(target, bytes); !written) {
+                warn(where, "texture.copy-failed",
+                     fmt::format("texture '{}' could not be copied beside the output ({}); the "
+                                 "output names it as the source did",
+                                 named, written.error().message));
+                return std::string(named);
+            }
+            return renamed(named, name, where);
+        }
+        warn(where, "texture.copy-failed",
+             fmt::format("texture '{}': no free name beside the output; the output names it as "
+                         "the source did",
+                         named));
+        return std::string(named);
+    }
+
+    std::string renamed(std::string_view named, const fs::path& name, const std::string& where) {
+        const std::string text = generic_text(name);
+        if (name != name_below(named))
+            warn(where, "texture.renamed",
+                 fmt::format("texture '{}' was copied beside the output as '{}': a different "
+                             "file already has its name there",
+                             named, text));
+        return text;
+    }
+
+    static Expected<void> write_copy(const fs::path& target, cast::Bytes bytes) {
+        std::error_code error;
+        fs::create_directories(target.parent_path(), error);
+        auto file = platform::create_atomic_file(target, bytes.size());
+        if (!file) return make_error(file.error());
+        if (auto written = (*file)->write(bytes); !written) return written;
+        return (*file)->commit();
+    }
+};
+
+bool has_material_file(const cast::Document& document) {
+    for (const cast::ConstModel& model : document.models())
+        for (const cast::ConstMaterial& material : model.materials())
+            if (!material.files().empty()) return true;
+    return false;
+}
+
+cast::Document clone(const cast::Document& document) {
+    cast::Document copy;
+    copy.version = document.version;
+    copy.flags = document.flags;
+    copy.trailing = document.trailing;
+    copy.source_name = document.source_name;
+    for (const auto& root : document.roots) copy.roots.push_back(root->clone());
+    return copy;
+}
+
+}  // namespace
+
+std::optional<cast::Document> place_texture_files(const cast::Document& document,
+                                                  const std::filesystem::path& output,
+                                                  const WriteContext& context) {
+    // A document with no source folder (made in memory, read from standard input) names its
+    // images as its maker wrote them: nothing to place them from.
+    if (output == "-" || context.base.empty() || same_folder(context.base, output.parent_path()) ||
+        !has_material_file(document))
+        return std::nullopt;
+    cast::Document placed = clone(document);
+    TexturePlacement placement(output, context);
+    const auto models = placed.models();
+    for (std::size_t m = 0; m < models.size(); ++m) {
+        const auto materials = models[m].materials();
+        for (std::size_t k = 0; k < materials.size(); ++k)
+            for (cast::File file : materials[k].files()) {
+                const std::optional<std::string_view> path = file.path();
+                if (!path) continue;
+                const std::string where = fmt::format("model[{}]/material[{}]/file", m, k);
+                file.set_path(placement.place(*path, where));
+            }
+    }
+    return placed;
+}
+
+}  // namespace castkit::formats
