@@ -10,6 +10,7 @@
 #include <array>
 #include <castkit/anim/curve_sampling.hpp>
 #include <cmath>
+#include <set>
 
 #include "import_internal.hpp"
 
@@ -113,11 +114,9 @@ void Importer::add_rest_curves(cast::Animation& out, const std::vector<AnimatedP
         first = k == 0 ? animated[k].first_time : std::min(first, animated[k].first_time);
     const std::vector<std::uint32_t> frames{
         static_cast<std::uint32_t>(std::round(first * framerate))};
-    auto moved = [&](int node, const char* property) {
-        return std::any_of(animated.begin(), animated.end(), [&](const AnimatedPart& part) {
-            return part.node == node && part.property == property;
-        });
-    };
+    std::set<std::pair<int, std::string>> moving;
+    for (const AnimatedPart& part : animated) moving.emplace(part.node, part.property);
+    auto moved = [&](int node, const char* property) { return moving.contains({node, property}); };
     auto curve = [&](int node, const char* kp, float value) {
         cast::Curve added = out.add_curve();
         added.set_node_name(bone_names.at(node));

@@ -131,6 +131,15 @@ class Importer {
     std::size_t model_for(cast::Root& root, int key);
     // A new Model for `key`, named and placed after the key node.
     std::size_t new_build(cast::Root& root, int key);
+    // The nodes a skin's Skeleton needs besides its joints: those between a joint and the
+    // joints' lowest common ancestor (`common`, -1 when the joints have none), which is itself
+    // a joint or the node the Skeleton's Model hangs from. O(nodes marked), each node once.
+    struct SkinNodes {
+        int common = -1;
+        bool joint_on_top = false;
+        std::vector<int> between;
+    };
+    SkinNodes skin_nodes(const tinygltf::Skin& skin) const;
     // Skins into Skeletons (import_skeletons.cpp): each skin joins a Model of its key whose
     // joints it shares with the same bind pose, else gets a Model of its own.
     Expected<void> plan_skins(cast::Root& root);

@@ -13,6 +13,8 @@
 #include <cmath>
 #include <glm/gtc/type_ptr.hpp>
 #include <glm/matrix.hpp>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "import_internal.hpp"
 
@@ -90,6 +92,49 @@ glm::mat4 Importer::bind_space_to_model(const tinygltf::Skin& skin,
         }
     }
     return candidates[best];
+}
+
+Importer::SkinNodes Importer::skin_nodes(const tinygltf::Skin& skin) const {
+    // Walk up from every joint, marking each node once: the marked nodes are the union of the
+    // joints' ancestor chains, visited in O(marked) however deep or wide the hierarchy is.
+    const std::unordered_set<int> joints(skin.joints.begin(), skin.joints.end());
+    std::unordered_map<int, int> marked_children;  // marked node → its marked children
+    std::vector<int> marked, roots;
+    for (int joint : skin.joints) {
+        int below = -1;
+        for (int n = joint;; n = parents[static_cast<std::size_t>(n)]) {
+            const auto [entry, fresh] = marked_children.try_emplace(n, 0);
+            if (below >= 0) ++entry->second;
+            if (!fresh) break;
+            marked.push_back(n);
+            const int parent = parents[static_cast<std::size_t>(n)];
+            if (parent < 0 || parent == up_node) {
+                roots.push_back(n);
+                break;
+            }
+            below = n;
+        }
+    }
+    SkinNodes out;
+    std::unordered_set<int> above;  // marked nodes above the lowest common ancestor
+    if (roots.size() == 1) {
+        // Down from the one root while a single marked branch goes on and no joint is met.
+        int n = roots[0];
+        while (!joints.contains(n) && marked_children[n] == 1) {
+            above.insert(n);
+            for (int child : gltf.nodes[static_cast<std::size_t>(n)].children)
+                if (marked_children.contains(child)) {
+                    n = child;
+                    break;
+                }
+        }
+        out.common = n;
+        out.joint_on_top = joints.contains(n);
+        above.insert(n);  // the ancestor itself is a joint (added as one) or the Model's node
+    }
+    for (int n : marked)
+        if (!above.contains(n) && !joints.contains(n)) out.between.push_back(n);
+    return out;
 }
 
 std::size_t Importer::new_build(cast::Root& root, int key) {
@@ -174,29 +219,10 @@ Expected<void> Importer::plan_skins(cast::Root& root) {
 
         // The bones: every joint, every node between a joint and the joints' lowest common
         // ancestor, and the animated nodes above (moving a skeleton's parent moves the mesh).
-        auto ancestors = [&](int node) {
-            std::vector<int> chain;
-            for (int n = node; n >= 0 && n != up_node; n = parents[static_cast<std::size_t>(n)])
-                chain.push_back(n);
-            return chain;
-        };
-        std::vector<int> common = ancestors(skin.joints[0]);
-        for (int joint : skin.joints) {
-            const std::vector<int> chain = ancestors(joint);
-            std::erase_if(common, [&](int n) {
-                return std::find(chain.begin(), chain.end(), n) == chain.end();
-            });
-        }
-        const bool joint_on_top =
-            !common.empty() &&
-            std::find(skin.joints.begin(), skin.joints.end(), common.front()) != skin.joints.end();
-        std::vector<int> others;
-        int top = common.empty() ? -1 : common.front();  // the lowest common ancestor
-        for (int joint : skin.joints)
-            for (int n : ancestors(joint)) {
-                if (n == top) break;
-                if (std::find(others.begin(), others.end(), n) == others.end()) others.push_back(n);
-            }
+        const SkinNodes nodes = skin_nodes(skin);
+        std::vector<int> others = nodes.between;
+        const int top = nodes.common;
+        const bool joint_on_top = nodes.joint_on_top;
         int key = top;
         if (joint_on_top) key = parents[static_cast<std::size_t>(top)];
         // Up to the topmost animated node above, every node between becomes a bone too.

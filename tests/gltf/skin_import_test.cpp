@@ -2,6 +2,8 @@
 // a skeleton, scenes and attribute sets (issue 28): the imported Cast, evaluated as a Cast
 // consumer evaluates it, draws what the glTF draws, at rest and animated; and a glTF export
 // stands the joints where the source rested them.
+#include <fmt/format.h>
+
 #include <castkit/anim/jobs.hpp>
 #include <castkit/gltf/gltf.hpp>
 #include <fstream>
@@ -396,6 +398,35 @@ TEST_F(GltfSkins, NodesOfOneNameBecomeBonesOfTwoNames) {
     const float fps = *document.animations()[0].framerate();
     EXPECT_LT(largest_gap(cast_world_vertices(document, 0, fps), leg.expected(leg.knee_keys[1])),
               1e-5f);
+}
+
+// A skeleton is found by marking each node once: a chain of 20,000 joints (every one a joint,
+// each the child of the last) imports at once, where walking every joint's ancestors against
+// every other's took time cubic in the depth.
+TEST_F(GltfSkins, ADeepChainOfJointsImportsInLinearTime) {
+    constexpr int kJoints = 20000;
+    GltfBuilder gltf;
+    gltf.json["nodes"] = nlohmann::json::array();
+    std::vector<glm::mat4> inverse_binds;
+    std::vector<int> joints;
+    for (int j = 0; j < kJoints; ++j) {
+        nlohmann::json node = {{"name", fmt::format("j{}", j)}, {"translation", {0, 0.01, 0}}};
+        if (j + 1 < kJoints) node["children"] = {j + 1};
+        gltf.json["nodes"].push_back(node);
+        inverse_binds.push_back(glm::translate(glm::mat4(1.0f), glm::vec3(0, -0.01f * (j + 1), 0)));
+        joints.push_back(j);
+    }
+    const std::vector<glm::vec3> triangle = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    gltf.json["meshes"] = {{{"primitives",
+                             {gltf.primitive(triangle, {0, 1, 2}, std::vector<std::uint8_t>(12, 0),
+                                             {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0})}}}};
+    gltf.json["nodes"].push_back({{"mesh", 0}, {"skin", 0}});
+    gltf.json["skins"] = {
+        {{"joints", joints}, {"inverseBindMatrices", gltf.matrices(inverse_binds)}}};
+    const cast::Document document = import(gltf);
+    ASSERT_EQ(document.models().size(), 1u);
+    EXPECT_EQ(document.models()[0].skeleton().bones().size(), static_cast<std::size_t>(kJoints));
+    EXPECT_EQ(count_rule("gltf.skin-bind-pose"), 0u);
 }
 
 // Issue 28 #5: default morph weights were carried by target name, so two targets of one name
