@@ -303,6 +303,47 @@ void Importer::warn_unkept_content() {
                          "so only each node's own transform was kept",
                          instanced, instanced == 1 ? "" : "s"));
     warn_unknown_extensions();
+    warn_unkept_extras();
+}
+
+void Importer::warn_unkept_extras() {
+    // castkit's own keys, which the import reads back.
+    static const std::set<std::string> read_back = {
+        "castkit_up_axis", "targetNames",      "castkit_slots",        "castkit_framerate",
+        "castkit_looping", "castkit_instance", "castkit_notifications"};
+    std::size_t objects = 0;
+    std::string first;
+    auto note = [&](const tinygltf::Value& extras, std::string path) {
+        if (!extras.IsObject()) {
+            if (extras.Type() == tinygltf::NULL_TYPE) return;
+        } else {
+            const std::vector<std::string> keys = extras.Keys();
+            if (std::all_of(keys.begin(), keys.end(),
+                            [](const std::string& key) { return read_back.contains(key); }))
+                return;
+        }
+        if (objects++ == 0) first = std::move(path) + "/extras";
+    };
+    auto each = [&](const auto& list, const char* name) {
+        for (std::size_t i = 0; i < list.size(); ++i)
+            note(list[i].extras, fmt::format("/{}/{}", name, i));
+    };
+    note(gltf.asset.extras, "/asset");
+    each(gltf.scenes, "scenes");
+    each(gltf.nodes, "nodes");
+    each(gltf.meshes, "meshes");
+    each(gltf.materials, "materials");
+    each(gltf.textures, "textures");
+    each(gltf.images, "images");
+    each(gltf.skins, "skins");
+    each(gltf.animations, "animations");
+    each(gltf.cameras, "cameras");
+    if (objects > 0)
+        warn(first,
+             fmt::format("application data (extras) of {} object{} has no Cast equivalent and "
+                         "was dropped",
+                         objects, objects == 1 ? "" : "s"),
+             "gltf.extras-dropped");
 }
 
 void Importer::warn_unknown_extensions() {

@@ -87,6 +87,9 @@ class Importer {
     // One gltf.extension-unknown warning per extension in extensionsUsed that castkit does not
     // read (the required ones were refused before).
     void warn_unknown_extensions();
+    // One warning counting the objects whose extras (application data) hold anything but the
+    // keys castkit itself reads back, naming the first. O(objects).
+    void warn_unkept_extras();
 
     // Scene import into `root`.
     Expected<void> import_models(cast::Root& root);

@@ -592,8 +592,11 @@ Expected<void> Importer::add_morph_targets(const Primitive& in, cast::Mesh& out,
         auto position = target.find("POSITION");
         if (target.size() > (position == target.end() ? 0u : 1u))
             warn(at, "normal and tangent morph deltas have no Cast equivalent and were dropped");
-        if (position == target.end()) continue;
-        auto deltas = read_floats(position->second, 3, at + "/POSITION");
+        // A target without POSITION moves no vertex: it keeps its place (weights channels index
+        // targets) as an empty shape.
+        auto deltas = position == target.end()
+                          ? Expected<std::vector<float>>(std::vector<float>(in.count * 3, 0.0f))
+                          : read_floats(position->second, 3, at + "/POSITION");
         if (!deltas) return make_error(deltas.error());
         if (deltas->size() != in.count * 3)
             return fail(at + "/POSITION", "count differs from POSITION");

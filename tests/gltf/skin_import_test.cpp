@@ -485,6 +485,29 @@ TEST_F(GltfSkins, AttributeSetsAfterAGapAreNamedInAWarning) {
     EXPECT_NE(found->message.find("TEXCOORD_1"), std::string::npos);
 }
 
+// Application data (extras) other than castkit's own keys was dropped without a word; a morph
+// target without POSITION vanished, shifting the targets after it.
+TEST_F(GltfSkins, ExtrasAndTargetsWithoutPositionAreAccountedFor) {
+    GltfBuilder gltf;
+    const std::vector<glm::vec3> triangle = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    nlohmann::json primitive = gltf.primitive(triangle, {0, 1, 2});
+    const int normals = gltf.floats({0, 0, 1, 0, 0, 1, 0, 0, 1}, "VEC3", 3);
+    primitive["targets"] = {{{"NORMAL", normals}},
+                            {{"POSITION", gltf.floats({0, 0, 1, 0, 0, 0, 0, 0, 0}, "VEC3", 3)}}};
+    gltf.json["meshes"] = {{{"primitives", {primitive}},
+                            {"extras", {{"targetNames", {"flat", "lift"}}}}}};
+    gltf.json["nodes"] = {{{"mesh", 0}, {"extras", {{"studio_id", 42}}}}};
+    gltf.json["materials"] = {{{"name", "m"}, {"extras", {{"note", "x"}}}}};
+    const cast::Document document = import(gltf);
+    EXPECT_EQ(count_rule("gltf.extras-dropped"), 1u);
+    const auto shapes = document.models()[0].blend_shapes();
+    ASSERT_EQ(shapes.size(), 2u);
+    EXPECT_EQ(*shapes[0].name(), "flat");
+    EXPECT_EQ(shapes[0].vertex_indices().size(), 0u);
+    EXPECT_EQ(*shapes[1].name(), "lift");
+    EXPECT_EQ(shapes[1].vertex_indices().size(), 1u);
+}
+
 // Issue 28 #7: weights that do not sum to 1 were renormalised on export without a word.
 TEST_F(GltfSkins, RenormalisedWeightsAreNamedOnExport) {
     BentLeg leg;
