@@ -18,11 +18,21 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tiny_gltf_config.hpp"
 
 namespace castkit::gltf::detail {
+
+// An image glTF shows only through an extension (KTX2 through KHR_texture_basisu, WebP through
+// EXT_texture_webp), told by its file name's ending; empty strings for the types glTF's core
+// holds.
+struct ExtensionImage {
+    std::string extension;  // "KHR_texture_basisu"
+    std::string mime_type;  // "image/ktx2"
+};
+ExtensionImage extension_image(std::string_view name);
 
 // A Cast Mesh exported as a glTF mesh node, with the names of its morph targets in order.
 struct ExportedMesh {

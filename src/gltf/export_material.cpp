@@ -70,16 +70,6 @@ std::vector<double> numbers(const nlohmann::json& json, std::size_t count) {
     return out;
 }
 
-// The extension that shows an image of this URI's type: KHR_texture_basisu for KTX2,
-// EXT_texture_webp for WebP; empty for the types glTF's core holds.
-std::string image_extension_for(std::string_view uri) {
-    std::string lowered(uri);
-    for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lowered.ends_with(".ktx2")) return "KHR_texture_basisu";
-    if (lowered.ends_with(".webp")) return "EXT_texture_webp";
-    return {};
-}
-
 // One sampler setting of `settings` when it is one of glTF's `allowed` values, else -1.
 int sampler_value(const nlohmann::json& settings, const char* key,
                   std::initializer_list<int> allowed) {
@@ -117,6 +107,14 @@ std::set<std::string> extension_slots(const nlohmann::json& kept) {
 }
 
 }  // namespace
+
+ExtensionImage extension_image(std::string_view name) {
+    std::string lowered(name);
+    for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lowered.ends_with(".ktx2")) return {"KHR_texture_basisu", "image/ktx2"};
+    if (lowered.ends_with(".webp")) return {"EXT_texture_webp", "image/webp"};
+    return {};
+}
 
 int texture_source(const tinygltf::Texture& texture) {
     if (texture.source >= 0) return texture.source;
@@ -184,7 +182,7 @@ int Exporter::texture_for(std::string_view path, const nlohmann::json& settings)
             return static_cast<int>(i);
     tinygltf::Texture entry;
     entry.sampler = sampler;
-    if (const std::string extension = image_extension_for(uri); !extension.empty()) {
+    if (const std::string extension = extension_image(uri).extension; !extension.empty()) {
         // No PNG or JPEG to fall back on, so readers must know the extension.
         entry.extensions[extension] =
             tinygltf::Value(tinygltf::Value::Object{{"source", tinygltf::Value(image)}});

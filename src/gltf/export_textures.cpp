@@ -50,16 +50,6 @@ std::string name_to_uri(std::string_view name) {
     return out;
 }
 
-// The mime type of an image glTF shows through an extension (KTX2, WebP), by its file name;
-// empty for the others.
-std::string extension_mime(std::string_view name) {
-    std::string lowered(name);
-    for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lowered.ends_with(".ktx2")) return "image/ktx2";
-    if (lowered.ends_with(".webp")) return "image/webp";
-    return {};
-}
-
 class TexturePlacer {
   public:
     TexturePlacer(Exporter& exporter, const fs::path& source_dir, const fs::path& output)
@@ -104,7 +94,7 @@ class TexturePlacer {
                                               named, mapped.error().message));
             return false;
         }
-        if (const std::string mime = extension_mime(named); !mime.empty())
+        if (const std::string mime = extension_image(named).mime_type; !mime.empty())
             return place_as_is(image, *found, (*mapped)->bytes(), mime, named, where);
         images::GltfImage prepared =
             images::prepare_for_gltf((*mapped)->bytes(), platform::utf8_of(found->filename()));

@@ -143,6 +143,8 @@ class Importer {
         std::vector<int> between;
     };
     SkinNodes skin_nodes(const tinygltf::Skin& skin) const;
+    // Per node, 1 when an animation channel moves it (translation, rotation or scale).
+    std::vector<std::uint8_t> moved_nodes() const;
     // Skins into Skeletons (import_skeletons.cpp): each skin joins a Model of its key whose
     // joints it shares with the same bind pose, else gets a Model of its own.
     Expected<void> plan_skins(cast::Root& root);

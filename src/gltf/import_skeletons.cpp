@@ -137,6 +137,17 @@ Importer::SkinNodes Importer::skin_nodes(const tinygltf::Skin& skin) const {
     return out;
 }
 
+std::vector<std::uint8_t> Importer::moved_nodes() const {
+    std::vector<std::uint8_t> moved(gltf.nodes.size(), 0);
+    for (const tinygltf::Animation& animation : gltf.animations)
+        for (const tinygltf::AnimationChannel& channel : animation.channels)
+            if (channel.target_node >= 0 &&
+                static_cast<std::size_t>(channel.target_node) < gltf.nodes.size() &&
+                channel.target_path != "weights")
+                moved[static_cast<std::size_t>(channel.target_node)] = 1;
+    return moved;
+}
+
 std::size_t Importer::new_build(cast::Root& root, int key) {
     ModelBuild build;
     build.key = key;
@@ -179,13 +190,7 @@ const std::string& Importer::bone_name(int node) {
 }
 
 Expected<void> Importer::plan_skins(cast::Root& root) {
-    std::vector<std::uint8_t> animated(gltf.nodes.size(), 0);
-    for (const tinygltf::Animation& animation : gltf.animations)
-        for (const tinygltf::AnimationChannel& channel : animation.channels)
-            if (channel.target_node >= 0 &&
-                static_cast<std::size_t>(channel.target_node) < gltf.nodes.size() &&
-                channel.target_path != "weights")
-                animated[static_cast<std::size_t>(channel.target_node)] = 1;
+    const std::vector<std::uint8_t> animated = moved_nodes();
     // A skin is imported when a mesh node of the imported scene uses it.
     std::vector<std::uint8_t> used(gltf.skins.size(), 0);
     for (std::size_t i = 0; i < gltf.nodes.size(); ++i)
@@ -278,13 +283,7 @@ Expected<void> Importer::plan_skins(cast::Root& root) {
 }
 
 void Importer::plan_rigid_chains(cast::Root& root) {
-    std::vector<std::uint8_t> animated(gltf.nodes.size(), 0);
-    for (const tinygltf::Animation& animation : gltf.animations)
-        for (const tinygltf::AnimationChannel& channel : animation.channels)
-            if (channel.target_node >= 0 &&
-                static_cast<std::size_t>(channel.target_node) < gltf.nodes.size() &&
-                channel.target_path != "weights")
-                animated[static_cast<std::size_t>(channel.target_node)] = 1;
+    const std::vector<std::uint8_t> animated = moved_nodes();
     for (std::size_t i = 0; i < gltf.nodes.size(); ++i) {
         const tinygltf::Node& node = gltf.nodes[i];
         if (node.mesh < 0 || node.skin >= 0 || !in_scene[i]) continue;
