@@ -55,6 +55,22 @@ TEST_F(GltfTexturePaths, CastWrittenElsewhereNamesACopyBesideIt) {
     EXPECT_EQ(exported.err.find("texture"), std::string::npos) << exported.err;
 }
 
+// A glTF named without a folder (converted from inside its own) is read from the working
+// folder, and its images are found there too.
+TEST_F(GltfTexturePaths, ASourceNamedWithoutAFolderHasItsImagesCopied) {
+    // cmd.exe's cd changes the drive too only with /d (tests/cli/io_cli_test.cpp).
+#ifdef _WIN32
+    const std::string cd = "cd /d " + quoted(source) + " && ";
+#else
+    const std::string cd = "cd " + quoted(source) + " && ";
+#endif
+    const CommandResult converted =
+        run_cli_in(cd, "convert BoxTextured.gltf " + quoted(dir / "out/box.cast"));
+    ASSERT_EQ(converted.exit_code, 0) << converted.err;
+    EXPECT_EQ(texture_path(dir / "out/box.cast"), "CesiumLogoFlat.png");
+    EXPECT_TRUE(fs::exists(dir / "out/CesiumLogoFlat.png"));
+}
+
 TEST_F(GltfTexturePaths, AUsersFileOfTheSameNameIsNeverReplaced) {
     const std::vector<std::byte> mine{std::byte{'m'}, std::byte{'i'}, std::byte{'n'},
                                       std::byte{'e'}};

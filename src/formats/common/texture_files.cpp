@@ -204,9 +204,8 @@ cast::Document clone(const cast::Document& document) {
 std::optional<cast::Document> place_texture_files(const cast::Document& document,
                                                   const std::filesystem::path& output,
                                                   const WriteContext& context) {
-    // A document with no source folder (made in memory, read from standard input) names its
-    // images as its maker wrote them: nothing to place them from.
-    if (output == "-" || context.base.empty() || same_folder(context.base, output.parent_path()) ||
+    // An empty base is the working folder, as for reading (a file named without a folder).
+    if (output == "-" || same_folder(context.base, output.parent_path()) ||
         !has_material_file(document))
         return std::nullopt;
     cast::Document placed = clone(document);

@@ -23,7 +23,7 @@ namespace castkit::formats {
 // so no file castkit did not write is replaced. Images that cannot be found keep their path, with a
 // `texture.not-found` warning; renamed copies and failed copies are warned about too
 // (`texture.renamed`, `texture.copy-failed`). nullopt when nothing needs to change (the same
-// folder, standard output, no source folder, no material File). O(nodes + bytes of the images
+// folder, standard output, no material File). O(nodes + bytes of the images
 // copied).
 std::optional<cast::Document> place_texture_files(const cast::Document& document,
                                                   const std::filesystem::path& output,
