@@ -71,6 +71,10 @@ struct FormatInfo {
     // dropped.
     Expected<void> (*write)(const cast::Document& document, Sink& sink,
                             const WriteContext& context);
+    // The writer reads the images materials name itself (glTF embeds, copies or references
+    // them; DMF embeds them), so write_file leaves their paths to it (FormatOptions::
+    // place_textures).
+    bool places_own_images = false;
 };
 
 // All registered formats.

@@ -151,13 +151,7 @@ py::list top_level(const DocPtr& state) {
 // storage and changing the copy leaves `source` as it was.
 DocPtr clone_state(const DocState& source) {
     auto state = std::make_shared<DocState>();
-    cast::Document& copy = state->document;
-    copy.version = source.document.version;
-    copy.flags = source.document.flags;
-    copy.trailing = source.document.trailing;
-    copy.warnings = source.document.warnings;
-    copy.source_name = source.document.source_name;
-    for (const auto& root : source.document.roots) copy.roots.push_back(root->clone());
+    state->document = source.document.clone();
     state->format = source.format;
     state->read_warnings = source.read_warnings;
     state->base = source.base;

@@ -36,6 +36,17 @@ Document::Document(Document&& other) noexcept
     if (hashes_) hashes_->roots_ = &roots;
 }
 
+Document Document::clone() const {
+    Document copy;
+    copy.version = version;
+    copy.flags = flags;
+    copy.trailing = trailing;
+    copy.warnings = warnings;
+    copy.source_name = source_name;
+    for (const auto& root : roots) copy.roots.push_back(root->clone());
+    return copy;
+}
+
 Document& Document::operator=(Document&& other) noexcept {
     if (this != &other) {
         version = other.version;

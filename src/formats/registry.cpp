@@ -133,13 +133,10 @@ Expected<void> write(const FormatInfo& format, const cast::Document& document, S
 
 Expected<void> write_file(const FormatInfo& format, const cast::Document& document,
                           const std::filesystem::path& path, const WriteContext& context) {
-    // glTF places its images itself (embedded, copied or referenced as its URIs need) and DMF
-    // embeds them: only formats that name image files get theirs placed.
-    const bool names_images = format.name != "gltf" && format.name != "glb" &&
-                              format.name != "dmf" && format.name != "dmf-json";
-    const std::optional<cast::Document> placed = names_images && context.options.place_textures
-                                                     ? place_texture_files(document, path, context)
-                                                     : std::nullopt;
+    const std::optional<cast::Document> placed =
+        !format.places_own_images && context.options.place_textures
+            ? place_texture_files(document, path, context)
+            : std::nullopt;
     const cast::Document& written = placed ? *placed : document;
     return write_to_path(path, [&](Sink& sink) { return write(format, written, sink, context); });
 }

@@ -34,6 +34,10 @@ struct ExtensionImage {
 };
 ExtensionImage extension_image(std::string_view name);
 
+// The `count` numbers of JSON array `json`; empty when it is not an array of exactly `count`
+// numbers (carried settings from a file, never trusted).
+std::vector<double> numbers(const nlohmann::json& json, std::size_t count);
+
 // A Cast Mesh exported as a glTF mesh node, with the names of its morph targets in order.
 struct ExportedMesh {
     int node = -1;

@@ -61,15 +61,6 @@ tinygltf::Value to_value(const nlohmann::json& json) {
     return {};
 }
 
-std::vector<double> numbers(const nlohmann::json& json, std::size_t count) {
-    std::vector<double> out;
-    if (!json.is_array() || json.size() != count) return out;
-    for (const auto& item : json)
-        if (item.is_number()) out.push_back(item.get<double>());
-    if (out.size() != count) out.clear();
-    return out;
-}
-
 // One sampler setting of `settings` when it is one of glTF's `allowed` values, else -1.
 int sampler_value(const nlohmann::json& settings, const char* key,
                   std::initializer_list<int> allowed) {
@@ -107,6 +98,15 @@ std::set<std::string> extension_slots(const nlohmann::json& kept) {
 }
 
 }  // namespace
+
+std::vector<double> numbers(const nlohmann::json& json, std::size_t count) {
+    std::vector<double> out;
+    if (!json.is_array() || json.size() != count) return out;
+    for (const auto& item : json)
+        if (item.is_number()) out.push_back(item.get<double>());
+    if (out.size() != count) out.clear();
+    return out;
+}
 
 ExtensionImage extension_image(std::string_view name) {
     std::string lowered(name);

@@ -2,6 +2,7 @@
 // Models, Instances (referenced in extras or merged in), then Animations.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <deque>
@@ -139,31 +140,28 @@ struct SceneWriter {
 };
 
 // A carried rest transform: a bone node hash in decimal and {translation, rotation (XYZW),
-// scale}; nullopt when any part is missing, not a number or not finite.
+// scale}; nullopt when any part is missing, not its count of numbers, or not finite.
 std::optional<std::pair<std::uint64_t, anim::Transform>> carried_transform(
     const std::string& hash, const nlohmann::json& rest) {
     std::uint64_t key = 0;
     const auto [end, error] = std::from_chars(hash.data(), hash.data() + hash.size(), key);
     if (error != std::errc() || end != hash.data() + hash.size() || !rest.is_object())
         return std::nullopt;
-    auto numbers = [&](const char* part, std::size_t count) -> std::optional<std::vector<float>> {
-        if (!rest.contains(part) || !rest[part].is_array() || rest[part].size() != count)
-            return std::nullopt;
-        std::vector<float> out;
-        for (const nlohmann::json& value : rest[part]) {
-            if (!value.is_number() || !std::isfinite(value.get<double>())) return std::nullopt;
-            out.push_back(value.get<float>());
-        }
-        return out;
+    const auto t = detail::numbers(rest.value("translation", nlohmann::json()), 3);
+    const auto r = detail::numbers(rest.value("rotation", nlohmann::json()), 4);
+    const auto s = detail::numbers(rest.value("scale", nlohmann::json()), 3);
+    auto finite = [](const std::vector<double>& v) {
+        return !v.empty() &&
+               std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); });
     };
-    const auto t = numbers("translation", 3), r = numbers("rotation", 4), s = numbers("scale", 3);
-    if (!t || !r || !s) return std::nullopt;
+    if (!finite(t) || !finite(r) || !finite(s)) return std::nullopt;
     anim::Transform transform;
-    transform.translation = glm::vec3((*t)[0], (*t)[1], (*t)[2]);
-    transform.rotation = glm::quat((*r)[3], (*r)[0], (*r)[1], (*r)[2]);
+    transform.translation = glm::vec3(t[0], t[1], t[2]);
+    transform.rotation = glm::quat(static_cast<float>(r[3]), static_cast<float>(r[0]),
+                                   static_cast<float>(r[1]), static_cast<float>(r[2]));
     if (!(glm::length(transform.rotation) > 0.0f)) return std::nullopt;
     transform.rotation = glm::normalize(transform.rotation);
-    transform.scale = glm::vec3((*s)[0], (*s)[1], (*s)[2]);
+    transform.scale = glm::vec3(s[0], s[1], s[2]);
     return std::pair{key, transform};
 }
 

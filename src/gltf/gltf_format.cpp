@@ -242,7 +242,8 @@ FormatInfo glb_format() {
             gltf::read_format,
             [](const cast::Document& d, Sink& s, const WriteContext& c) {
                 return gltf::write_format(true, d, s, c);
-            }};
+            },
+            true};
 }
 
 FormatInfo gltf_format() {
@@ -251,7 +252,8 @@ FormatInfo gltf_format() {
             gltf::read_format,
             [](const cast::Document& d, Sink& s, const WriteContext& c) {
                 return gltf::write_format(false, d, s, c);
-            }};
+            },
+            true};
 }
 
 }  // namespace castkit::formats

@@ -103,6 +103,18 @@ double fitting_rate(const std::vector<DecodedChannel>& channels, double recorded
     return 0.0;
 }
 
+// A new absolute curve of `animation` keying `kp` of `node_name` at `frames`; the caller sets
+// its values.
+cast::Curve add_absolute_curve(cast::Animation& animation, const std::string& node_name,
+                               const char* kp, const std::vector<std::uint32_t>& frames) {
+    cast::Curve added = animation.add_curve();
+    added.set_node_name(node_name);
+    added.set_key_property(kp);
+    added.set_key_frames(frames);
+    added.set_mode(cast::CurveMode::Absolute);
+    return added;
+}
+
 }  // namespace
 
 void Importer::add_rest_curves(cast::Animation& out, const std::vector<AnimatedPart>& animated,
@@ -118,12 +130,8 @@ void Importer::add_rest_curves(cast::Animation& out, const std::vector<AnimatedP
     for (const AnimatedPart& part : animated) moving.emplace(part.node, part.property);
     auto moved = [&](int node, const char* property) { return moving.contains({node, property}); };
     auto curve = [&](int node, const char* kp, float value) {
-        cast::Curve added = out.add_curve();
-        added.set_node_name(bone_names.at(node));
-        added.set_key_property(kp);
-        added.set_key_frames(frames);
-        added.set_mode(cast::CurveMode::Absolute);
-        added.set_float_values(std::vector<float>{value});
+        add_absolute_curve(out, bone_names.at(node), kp, frames)
+            .set_float_values(std::vector<float>{value});
     };
     for (const auto& [node, rest] : rest_curves) {
         if (!bone_names.contains(node)) continue;
@@ -131,15 +139,10 @@ void Importer::add_rest_curves(cast::Animation& out, const std::vector<AnimatedP
             for (int axis = 0; axis < 3; ++axis)
                 curve(node, std::array{"tx", "ty", "tz"}[static_cast<std::size_t>(axis)],
                       rest.rest.translation[axis]);
-        if (rest.rotation && !moved(node, "rotation")) {
-            cast::Curve added = out.add_curve();
-            added.set_node_name(bone_names.at(node));
-            added.set_key_property("rq");
-            added.set_key_frames(frames);
-            added.set_mode(cast::CurveMode::Absolute);
-            added.set_quaternion_values(
-                std::vector<glm::vec4>{cast::xyzw_from_quat(rest.rest.rotation)});
-        }
+        if (rest.rotation && !moved(node, "rotation"))
+            add_absolute_curve(out, bone_names.at(node), "rq", frames)
+                .set_quaternion_values(
+                    std::vector<glm::vec4>{cast::xyzw_from_quat(rest.rest.rotation)});
         if (rest.scale && !moved(node, "scale"))
             for (int axis = 0; axis < 3; ++axis)
                 curve(node, std::array{"sx", "sy", "sz"}[static_cast<std::size_t>(axis)],
@@ -309,12 +312,7 @@ Expected<void> Importer::import_animations(cast::Root& root) {
             const int node = channel.node;
             const std::string& property = channel.property;
             auto curve = [&](const std::string& node_name, const char* kp) {
-                cast::Curve added = out.add_curve();
-                added.set_node_name(node_name);
-                added.set_key_property(kp);
-                added.set_key_frames(frames);
-                added.set_mode(cast::CurveMode::Absolute);
-                return added;
+                return add_absolute_curve(out, node_name, kp, frames);
             };
             if (property == "rotation") {
                 std::vector<glm::vec4> quaternions(frames.size());

@@ -114,10 +114,16 @@ class Importer {
         std::map<int, glm::mat4> rest_worlds;  // glTF node → rest world in Model space
         std::map<int, int> bind_of;            // joint node → the skin whose bind it holds
         std::map<int, cast::Material> materials;
+        // Makes glTF node `node` the next bone unless it is one already; whether it was new.
+        bool add_bone(int node) {
+            if (!bone_of.try_emplace(node, static_cast<std::uint32_t>(bone_nodes.size())).second)
+                return false;
+            bone_nodes.push_back(node);
+            return true;
+        }
     };
     std::vector<ModelBuild> builds;
-    // The Model holding the unskinned content under each key, and every Model of each key.
-    std::map<int, std::size_t> default_build;
+    // Every Model of each key, in the order made; the first holds the key's unskinned content.
     std::map<int, std::vector<std::size_t>> builds_of_key;
     // Per skin, the Model whose Skeleton holds it (-1: not imported), and the matrix taking its
     // bind space (where its vertices are) into that Model's space.
@@ -312,6 +318,10 @@ class Importer {
     // material's textures on that set agree (then baking it into the UVs is exact).
     std::map<int, glm::mat3> uv_transforms(int index);
 };
+
+// A node's translation, rotation and scale as stored (defaults for the absent ones); the caller
+// has checked their sizes (resolve_nodes) and that the node has no matrix.
+anim::Transform node_trs(const tinygltf::Node& node);
 
 // An error naming the first entry of `extensionsRequired` castkit does not read.
 Expected<void> check_required_extensions(const tinygltf::Model& model, const std::string& file);

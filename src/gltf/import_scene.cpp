@@ -64,6 +64,18 @@ std::uint32_t largest_of(const std::byte* data, std::size_t n) {
 
 }  // namespace
 
+anim::Transform node_trs(const tinygltf::Node& node) {
+    anim::Transform t;
+    if (!node.translation.empty())
+        t.translation = glm::vec3(node.translation[0], node.translation[1], node.translation[2]);
+    if (!node.rotation.empty())
+        t.rotation =
+            glm::quat(static_cast<float>(node.rotation[3]), static_cast<float>(node.rotation[0]),
+                      static_cast<float>(node.rotation[1]), static_cast<float>(node.rotation[2]));
+    if (!node.scale.empty()) t.scale = glm::vec3(node.scale[0], node.scale[1], node.scale[2]);
+    return t;
+}
+
 Expected<void> Importer::resolve_nodes() {
     const std::size_t n = gltf.nodes.size();
     parents.assign(n, -1);
@@ -94,17 +106,7 @@ Expected<void> Importer::resolve_nodes() {
                 return fail(at + "/rotation", "a rotation has 4 numbers");
             if (!node.scale.empty() && node.scale.size() != 3)
                 return fail(at + "/scale", "a scale has 3 numbers");
-            anim::Transform t;
-            if (!node.translation.empty())
-                t.translation =
-                    glm::vec3(node.translation[0], node.translation[1], node.translation[2]);
-            if (!node.rotation.empty())
-                t.rotation = glm::quat(
-                    static_cast<float>(node.rotation[3]), static_cast<float>(node.rotation[0]),
-                    static_cast<float>(node.rotation[1]), static_cast<float>(node.rotation[2]));
-            if (!node.scale.empty())
-                t.scale = glm::vec3(node.scale[0], node.scale[1], node.scale[2]);
-            locals[i] = anim::to_matrix(t);
+            locals[i] = anim::to_matrix(node_trs(node));
         }
         if (const tinygltf::Value* up = extra(node.extras, "castkit_up_axis");
             up && up->IsString() && up_node < 0) {

@@ -37,16 +37,7 @@ bool same_matrix(const glm::mat4& a, const glm::mat4& b) {
 
 // The node's own TRS, exactly as stored (decomposed when it is a matrix).
 anim::Transform node_transform(const tinygltf::Node& node, const glm::mat4& local) {
-    if (!node.matrix.empty()) return anim::decompose(local);
-    anim::Transform t;
-    if (!node.translation.empty())
-        t.translation = glm::vec3(node.translation[0], node.translation[1], node.translation[2]);
-    if (!node.rotation.empty())
-        t.rotation =
-            glm::quat(static_cast<float>(node.rotation[3]), static_cast<float>(node.rotation[0]),
-                      static_cast<float>(node.rotation[1]), static_cast<float>(node.rotation[2]));
-    if (!node.scale.empty()) t.scale = glm::vec3(node.scale[0], node.scale[1], node.scale[2]);
-    return t;
+    return node.matrix.empty() ? node_trs(node) : anim::decompose(local);
 }
 
 // Which parts of `a` and `b` differ beyond float rounding of a matrix product.
@@ -172,11 +163,8 @@ std::size_t Importer::new_build(cast::Root& root, int key) {
 }
 
 std::size_t Importer::model_for(cast::Root& root, int key) {
-    if (auto found = default_build.find(key); found != default_build.end()) return found->second;
     const auto& of_key = builds_of_key[key];
-    const std::size_t index = of_key.empty() ? new_build(root, key) : of_key.front();
-    default_build[key] = index;
-    return index;
+    return of_key.empty() ? new_build(root, key) : of_key.front();
 }
 
 const std::string& Importer::bone_name(int node) {
@@ -226,10 +214,8 @@ Expected<void> Importer::plan_skins(cast::Root& root) {
         // ancestor, and the animated nodes above (moving a skeleton's parent moves the mesh).
         const SkinNodes nodes = skin_nodes(skin);
         std::vector<int> others = nodes.between;
-        const int top = nodes.common;
-        const bool joint_on_top = nodes.joint_on_top;
-        int key = top;
-        if (joint_on_top) key = parents[static_cast<std::size_t>(top)];
+        int key =
+            nodes.joint_on_top ? parents[static_cast<std::size_t>(nodes.common)] : nodes.common;
         // Up to the topmost animated node above, every node between becomes a bone too.
         int topmost_animated = -1;
         for (int n = key; n >= 0 && n != up_node; n = parents[static_cast<std::size_t>(n)])
@@ -264,20 +250,13 @@ Expected<void> Importer::plan_skins(cast::Root& root) {
         skin_build[s] = static_cast<int>(chosen);
         for (std::size_t j = 0; j < skin.joints.size(); ++j) {
             const int joint = skin.joints[j];
-            if (!build.bone_of.contains(joint)) {
-                build.bone_of[joint] = static_cast<std::uint32_t>(build.bone_nodes.size());
-                build.bone_nodes.push_back(joint);
-            }
-            if (build.bind_of.contains(joint)) continue;
+            build.add_bone(joint);
+            if (!build.bind_of.try_emplace(joint, static_cast<int>(s)).second) continue;
             build.rest_worlds[joint] = to_model * binds[j];
-            build.bind_of[joint] = static_cast<int>(s);
         }
         for (int node : others)
-            if (!build.bone_of.contains(node)) {
-                build.bone_of[node] = static_cast<std::uint32_t>(build.bone_nodes.size());
-                build.bone_nodes.push_back(node);
+            if (build.add_bone(node))
                 build.rest_worlds[node] = inverse_world * worlds[static_cast<std::size_t>(node)];
-            }
     }
     return {};
 }
@@ -304,12 +283,9 @@ void Importer::plan_rigid_chains(cast::Root& root) {
              n = parents[static_cast<std::size_t>(n)])
             chain.push_back(n);
         for (auto it = chain.rbegin(); it != chain.rend(); ++it)
-            if (!build.bone_of.contains(*it)) {
-                build.bone_of[*it] = static_cast<std::uint32_t>(build.bone_nodes.size());
-                build.bone_nodes.push_back(*it);
+            if (build.add_bone(*it))
                 build.rest_worlds[*it] =
                     build.inverse_world * worlds[static_cast<std::size_t>(*it)];
-            }
         rigid_bones[static_cast<int>(i)] = {index, deep};
     }
 }

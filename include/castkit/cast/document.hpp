@@ -52,6 +52,10 @@ class Document {
     Document() = default;
     Document(Document&& other) noexcept;
     Document& operator=(Document&& other) noexcept;
+    // A deep copy (Node::clone of every root): viewed payloads share their owner, borrowed ones
+    // are copied, so the copy may outlive this document and changing it leaves this one as it
+    // was. O(nodes + properties + borrowed bytes).
+    Document clone() const;
 
     std::uint32_t version = 1;
     std::uint32_t flags = 0;

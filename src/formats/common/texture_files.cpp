@@ -146,7 +146,7 @@ class TexturePlacement {
             if (exists && (fs::equivalent(target, found, error) || holds(target, bytes)))
                 return renamed(named, name, where);
             if (exists) continue;
-            if (auto written = write_copy(target, bytes); !written) {
+            if (auto written = write_copy(name, bytes); !written) {
                 warn(where, "texture.copy-failed",
                      fmt::format("texture '{}' could not be copied beside the output ({}); the "
                                  "output names it as the source did",
@@ -172,13 +172,12 @@ class TexturePlacement {
         return text;
     }
 
-    static Expected<void> write_copy(const fs::path& target, cast::Bytes bytes) {
+    // The copy, written atomically where a writer puts its side files (creating the folders
+    // a kept relative path needs).
+    Expected<void> write_copy(const fs::path& name, cast::Bytes bytes) const {
         std::error_code error;
-        fs::create_directories(target.parent_path(), error);
-        auto file = platform::create_atomic_file(target, bytes.size());
-        if (!file) return make_error(file.error());
-        if (auto written = (*file)->write(bytes); !written) return written;
-        return (*file)->commit();
+        fs::create_directories((out_dir_ / name).parent_path(), error);
+        return write_side_file(Context{.base = out_dir_}, name, bytes);
     }
 };
 
@@ -187,16 +186,6 @@ bool has_material_file(const cast::Document& document) {
         for (const cast::ConstMaterial& material : model.materials())
             if (!material.files().empty()) return true;
     return false;
-}
-
-cast::Document clone(const cast::Document& document) {
-    cast::Document copy;
-    copy.version = document.version;
-    copy.flags = document.flags;
-    copy.trailing = document.trailing;
-    copy.source_name = document.source_name;
-    for (const auto& root : document.roots) copy.roots.push_back(root->clone());
-    return copy;
 }
 
 }  // namespace
@@ -208,7 +197,7 @@ std::optional<cast::Document> place_texture_files(const cast::Document& document
     if (output == "-" || same_folder(context.base, output.parent_path()) ||
         !has_material_file(document))
         return std::nullopt;
-    cast::Document placed = clone(document);
+    cast::Document placed = document.clone();
     TexturePlacement placement(output, context);
     const auto models = placed.models();
     for (std::size_t m = 0; m < models.size(); ++m) {

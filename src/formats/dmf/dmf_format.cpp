@@ -67,7 +67,9 @@ Expected<void> write_dmf_json(const cast::Document& document, Sink& sink,
 
 }  // namespace
 
-FormatInfo dmf_format() { return {"dmf", {".dmf"}, read_dmf, write_dmf}; }
-FormatInfo dmf_json_format() { return {"dmf-json", {".dmf.json"}, read_dmf_json, write_dmf_json}; }
+FormatInfo dmf_format() { return {"dmf", {".dmf"}, read_dmf, write_dmf, true}; }
+FormatInfo dmf_json_format() {
+    return {"dmf-json", {".dmf.json"}, read_dmf_json, write_dmf_json, true};
+}
 
 }  // namespace castkit::formats
