@@ -7,6 +7,7 @@
 #include <castkit/cast/document.hpp>
 #include <castkit/side_files.hpp>
 #include <castkit/sink.hpp>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -97,9 +98,14 @@ Context context_for(const std::filesystem::path& path, FormatOptions options = {
 // (a null owner: borrowed bytes the caller keeps alive).
 using Input = cast::SharedBytes;
 
-// Maps `path` read-only, or reads all of standard input once for "-". O(1) for a file until its
-// pages are touched; O(size) for standard input.
-Expected<Input> read_input(const std::filesystem::path& path);
+// How read_input holds a file: Map (zero-copy, for one command) or Copy (read into memory, for
+// a process that keeps the document while other programs may rewrite or truncate the file:
+// touching a mapping's pages after its file shrank kills the process on POSIX; docs/security.md).
+enum class InputMode : std::uint8_t { Map, Copy };
+
+// Maps `path` read-only (or reads it, InputMode::Copy), or reads all of standard input once for
+// "-". O(1) for a mapped file until its pages are touched; O(size) otherwise.
+Expected<Input> read_input(const std::filesystem::path& path, InputMode mode = InputMode::Map);
 
 // Parses `input` with `format`; the document's payloads keep the input's owner alive. Every finding
 // carries a stable id (docs/diagnostics.md): "<format>.read" where the format gives no finer one.

@@ -90,7 +90,7 @@ Context context_for(const std::filesystem::path& path, FormatOptions options) {
     return context;
 }
 
-Expected<Input> read_input(const std::filesystem::path& path) {
+Expected<Input> read_input(const std::filesystem::path& path, InputMode mode) {
     if (path == "-") {
         auto input = platform::read_stdin();
         if (!input) return make_error(input.error());
@@ -98,7 +98,7 @@ Expected<Input> read_input(const std::filesystem::path& path) {
         const cast::Bytes bytes(*buffer);
         return Input{bytes, std::move(buffer)};
     }
-    auto mapped = platform::map_file(path);
+    auto mapped = mode == InputMode::Copy ? platform::load_file(path) : platform::map_file(path);
     if (!mapped) return make_error(mapped.error());
     const cast::Bytes bytes = (*mapped)->bytes();
     return Input{bytes, std::move(*mapped)};

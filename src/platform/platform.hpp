@@ -25,6 +25,11 @@ class MappedFile {
 // Maps `path` read-only. O(1) until pages are touched.
 Expected<std::shared_ptr<const MappedFile>> map_file(const std::filesystem::path& path);
 
+// Reads all of `path` into memory: for processes that keep a document while other programs may
+// rewrite its file (`castkit view`, the Python module). A mapping of a file that shrinks faults
+// (SIGBUS) when its lost pages are touched; a copy cannot. O(file size).
+Expected<std::shared_ptr<const MappedFile>> load_file(const std::filesystem::path& path);
+
 // How many bytes after the end of `bytes` may be read when `bytes` lies in a live file mapping
 // made by map_file: the rest of the mapping, then the rest of its last page, which the system
 // fills with zeros past the end of the file. 0 for memory that is not such a mapping. Parsers

@@ -228,6 +228,15 @@ Expected<std::shared_ptr<const MappedFile>> map_file(const std::filesystem::path
     return std::shared_ptr<const MappedFile>(std::make_shared<PosixMappedFile>(address, size, fd));
 }
 
+Expected<std::shared_ptr<const MappedFile>> load_file(const std::filesystem::path& path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return make_error(os_error(path, "cannot open", errno));
+    auto data = read_all(fd, path);
+    ::close(fd);
+    if (!data) return make_error(data.error());
+    return std::shared_ptr<const MappedFile>(std::make_shared<BufferedFile>(std::move(*data)));
+}
+
 std::size_t readable_past_end(std::span<const std::byte> bytes) {
     const std::uintptr_t mapping_end = end_of_mapping_holding(bytes);
     if (mapping_end == 0) return 0;

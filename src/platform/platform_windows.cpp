@@ -35,6 +35,16 @@ class WindowsMappedFile final : public MappedFile {
     std::size_t size_;
 };
 
+// A file read into memory (load_file).
+class LoadedFile final : public MappedFile {
+  public:
+    explicit LoadedFile(std::vector<std::byte> data) : data_(std::move(data)) {}
+    std::span<const std::byte> bytes() const override { return data_; }
+
+  private:
+    std::vector<std::byte> data_;
+};
+
 // UTF-8 from UTF-16; O(length).
 std::string utf8_from_wide(const wchar_t* text, int length) {
     const int bytes = WideCharToMultiByte(CP_UTF8, 0, text, length, nullptr, 0, nullptr, nullptr);
@@ -124,6 +134,24 @@ Expected<std::shared_ptr<const MappedFile>> map_file(const std::filesystem::path
     CloseHandle(file);
     return std::shared_ptr<const MappedFile>(
         std::make_shared<WindowsMappedFile>(view, static_cast<std::size_t>(size.QuadPart)));
+}
+
+Expected<std::shared_ptr<const MappedFile>> load_file(const std::filesystem::path& path) {
+    HANDLE file = CreateFileW(path.c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE,
+                              nullptr, OPEN_EXISTING, FILE_FLAG_SEQUENTIAL_SCAN, nullptr);
+    if (file == INVALID_HANDLE_VALUE) return make_error(last_error(path, "cannot open"));
+    std::vector<std::byte> data;
+    std::byte chunk[1 << 16];
+    for (DWORD n = 0;; data.insert(data.end(), chunk, chunk + n)) {
+        if (!ReadFile(file, chunk, sizeof chunk, &n, nullptr)) {
+            Diagnostic error = last_error(path, "cannot read");
+            CloseHandle(file);
+            return make_error(std::move(error));
+        }
+        if (n == 0) break;
+    }
+    CloseHandle(file);
+    return std::shared_ptr<const MappedFile>(std::make_shared<LoadedFile>(std::move(data)));
 }
 
 namespace {
