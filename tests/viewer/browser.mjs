@@ -20,7 +20,8 @@ export async function launchChromium(playwright) {
   });
 }
 
-// Starts `castkit view FILE... --no-open` and resolves with its URL and the process.
+// Starts `castkit view FILE... --no-open` and resolves with the address it printed (`url`, with
+// its access token), the server's `origin` ("http://127.0.0.1:PORT/"), the `token` and the process.
 export function startView(castkit, files, cwd) {
   return new Promise((resolve, reject) => {
     const child = spawn(castkit, ['view', ...files, '--no-open'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -29,17 +30,25 @@ export function startView(castkit, files, cwd) {
     child.stderr.on('data', (d) => { err += d; });
     child.stdout.on('data', (d) => {
       out += d;
-      const match = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
-      if (match) { clearTimeout(timer); resolve({ url: match[0], child, stderr: () => err }); }
+      const match = out.match(/(http:\/\/127\.0\.0\.1:\d+\/)\?token=([0-9a-f]+)/);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ url: match[0], origin: match[1], token: match[2], child, stderr: () => err });
+      }
     });
     child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`castkit view exited ${code}: ${err}`)); });
   });
 }
 
-// Stops `castkit view` as Ctrl-C does and resolves with its exit code.
+// Stops `castkit view` as Ctrl-C does and resolves with its exit code (or the signal that
+// ended it already).
 export function stopView(view) {
   return new Promise((resolve) => {
     view.child.removeAllListeners('exit');
+    if (view.child.exitCode !== null || view.child.signalCode !== null) {
+      resolve(view.child.exitCode ?? view.child.signalCode);
+      return;
+    }
     view.child.on('exit', (code) => resolve(code));
     view.child.kill('SIGINT');
   });

@@ -4,10 +4,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import zlib from 'node:zlib';
 import {
   canvasPixels, expectPoseOfCastkit, launchChromium, loadPlaywright, openPage, screenshot, startView,
   stopView, waitForLoad,
@@ -165,36 +167,258 @@ test('the side panel lists what castkit validate reports', async () => {
   }
 });
 
-// The status of a request sent exactly as given (fetch() would set its own Host header).
-function status(url, { method = 'GET', headers = {}, body } = {}) {
+// A request sent exactly as given (fetch() would set its own Host header): its status, headers
+// and body.
+function request(url, { method = 'GET', headers = {}, body } = {}) {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method, headers }, (response) => { response.resume(); resolve(response.statusCode); });
-    request.on('error', reject);
-    request.end(body);
+    const sent = http.request(url, { method, headers, agent: false }, (response) => {
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) }));
+    });
+    sent.on('error', reject);
+    sent.end(body);
   });
 }
 
-test('castkit view answers this machine\'s pages only', async () => {
-  const view = await startView(castkit, ['character.cast'], examples);
+async function status(url, options) {
+  return (await request(url, options)).status;
+}
+
+// `path` of the server, with the access token in the query.
+function withToken(view, path) {
+  const url = new URL(path, view.origin);
+  url.searchParams.set('token', view.token);
+  return url.href;
+}
+
+function upload(view, name, body, headers = {}) {
+  return request(withToken(view, `api/files?name=${encodeURIComponent(name)}`), {
+    method: 'POST', body, headers: { 'Content-Type': 'application/octet-stream', ...headers },
+  });
+}
+
+// Runs `check` on a `castkit view FILES` started in `cwd`, which must then stop with 0.
+async function serving(files, cwd, check) {
+  const view = await startView(castkit, files, cwd);
   try {
-    const port = new URL(view.url).port;
-    const scene = `${view.url}api/scene`;
+    await check(view);
+  } finally {
+    assert.equal(await stopView(view), 0, 'castkit view exit code after Ctrl-C');
+  }
+}
+
+test('castkit view answers this machine\'s pages only', async () => {
+  await serving(['character.cast'], examples, async (view) => {
+    const port = new URL(view.origin).port;
+    const scene = withToken(view, 'api/scene');
     assert.equal(await status(scene), 200);
     assert.equal(await status(scene, { headers: { Host: `localhost:${port}` } }), 200);
     // A page reached through another name (DNS rebinding) is refused.
     assert.equal(await status(scene, { headers: { Host: `attacker.example:${port}` } }), 403);
     // An upload a page of another site could send without a preflight is refused.
-    const upload = (type) => status(`${view.url}api/files?name=wave.cast`, {
-      method: 'POST', body: readFileSync(join(examples, 'wave.cast')), headers: { 'Content-Type': type },
-    });
-    assert.equal(await upload('text/plain'), 403);
-    assert.equal(await upload('application/octet-stream'), 200);
+    const wave = readFileSync(join(examples, 'wave.cast'));
+    assert.equal((await upload(view, 'wave.cast', wave, { 'Content-Type': 'text/plain' })).status, 403);
+    assert.equal((await upload(view, 'wave.cast', wave)).status, 200);
     // Nothing but the page and the scene is served.
     for (const path of ['character.cast', 'etc/passwd', '../character.cast', 'api/files'])
-      assert.equal(await status(view.url + path), 404, path);
-  } finally {
-    assert.equal(await stopView(view), 0);
-  }
+      assert.equal(await status(withToken(view, path)), 404, path);
+  });
+});
+
+test('every request needs the token of the address castkit view printed (query or cookie)', async () => {
+  await serving(['character.cast'], examples, async (view) => {
+    assert.ok(view.token.length >= 32, 'at least 128 bits');
+    const page = await request(view.url);
+    assert.equal(page.status, 200);
+    const [cookie] = page.headers['set-cookie'];
+    const port = new URL(view.origin).port;
+    assert.equal(cookie, `castkit-view-${port}=${view.token}; HttpOnly; SameSite=Strict; Path=/`);
+    const pair = cookie.split(';')[0];
+    const wrong = [...view.token].map((c) => (c === '0' ? '1' : '0')).join('');
+    for (const path of ['', 'viewer.js', 'api/scene', 'api/scene.glb', 'nothing-here']) {
+      for (const headers of [{}, { Cookie: `castkit-view-${port}=${wrong}` }, { Cookie: `castkit-view-1=${view.token}` }]) {
+        const refused = await request(view.origin + path, { headers });
+        assert.equal(refused.status, 403, `${path} ${JSON.stringify(headers)}`);
+        assert.match(refused.body.toString(), /^castkit view needs the token/);
+      }
+      assert.equal(await status(`${view.origin}${path}?token=${wrong}`), 403, path);
+      assert.equal(await status(`${view.origin}${path}?token=${view.token.slice(1)}`), 403, path);
+      const expected = path === 'nothing-here' ? 404 : 200;
+      assert.equal(await status(view.origin + path, { headers: { Cookie: `other=1; ${pair}` } }), expected, path);
+    }
+    // An upload without the token adds nothing.
+    const wave = readFileSync(join(examples, 'wave.cast'));
+    const refused = await request(`${view.origin}api/files?name=wave.cast`, {
+      method: 'POST', body: wave, headers: { 'Content-Type': 'application/octet-stream' },
+    });
+    assert.equal(refused.status, 403);
+    const scene = JSON.parse((await request(withToken(view, 'api/scene'))).body);
+    assert.deepEqual(scene.files.map((f) => f.name), ['character.cast']);
+  });
+});
+
+// A glTF of one triangle whose positions are the 36 bytes of buffer `uri`.
+function triangleGltf(uri) {
+  return Buffer.from(JSON.stringify({
+    asset: { version: '2.0' },
+    buffers: [{ uri, byteLength: 36 }],
+    bufferViews: [{ buffer: 0, byteLength: 36 }],
+    accessors: [{ bufferView: 0, componentType: 5126, count: 3, type: 'VEC3', min: [-1e6, -1e6, -1e6], max: [1e6, 1e6, 1e6] }],
+    meshes: [{ primitives: [{ attributes: { POSITION: 0 } }] }],
+    nodes: [{ mesh: 0 }],
+    scenes: [{ nodes: [0] }],
+    scene: 0,
+  }));
+}
+
+const floats = (values) => Buffer.from(new Float32Array(values).buffer);
+
+test('a dropped file reaches the files dropped with it, and nothing beside the model', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'castkit-view-'));
+  copyFileSync(join(examples, 'character.cast'), join(dir, 'character.cast'));
+  const secret = floats([1234.5, -777.25, 42.125, 9.5, 8.25, 7.75, 6.5, 5.25, 4.125]);
+  writeFileSync(join(dir, 'secret.bin'), secret);
+  await serving(['character.cast'], dir, async (view) => {
+    const stolen = await upload(view, 'steal.gltf', triangleGltf('secret.bin'));
+    assert.equal(stolen.status, 422, stolen.body.toString());
+    assert.match(stolen.body.toString(), /steal\.gltf: .*secret\.bin/);
+    const shown = await request(withToken(view, 'api/scene.glb'));
+    assert.equal(shown.status, 200);
+    assert.equal(shown.body.indexOf(secret), -1, 'the file beside the model is not served');
+
+    // A glTF and the buffer dropped with it show together.
+    const triangle = floats([0.5, 0, 0, 1.5, 0, 0, 0, 2.5, 0]);
+    assert.equal((await upload(view, 'tri.bin', triangle)).status, 422, 'no scene, kept for the glTF');
+    const added = await upload(view, 'tri.gltf', triangleGltf('tri.bin'));
+    assert.equal(added.status, 200, added.body.toString());
+    const scene = JSON.parse((await request(withToken(view, 'api/scene'))).body);
+    assert.deepEqual(scene.files.map((f) => f.name), ['character.cast', 'tri.gltf']);
+    assert.equal(scene.meshes, 1);
+    const glb = await request(withToken(view, 'api/scene.glb'));
+    assert.notEqual(glb.body.indexOf(triangle), -1, 'the dropped buffer is in the glb');
+    // A name with folders is kept by its file name, in the upload folder.
+    assert.equal((await upload(view, '../../tri.gltf', triangleGltf('tri.bin'))).status, 200);
+    assert.equal((await upload(view, '..', triangleGltf('tri.bin'))).status, 422);
+  });
+});
+
+test('a glTF dropped on the page before its buffer shows', async () => {
+  const gltf = [...triangleGltf('tri.bin')];
+  const bin = [...floats([0.5, 0, 0, 1.5, 0, 0, 0, 2.5, 0])];
+  await viewing(['character.cast'], async (page, errors) => {
+    await page.evaluate(([g, b]) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(g)], 'tri.gltf'));
+      transfer.items.add(new File([new Uint8Array(b)], 'tri.bin'));
+      document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, [gltf, bin]);
+    await waitForLoad(page, 2);
+    assert.equal(await page.isVisible('#error'), false, await page.textContent('#error'));
+    assert.equal(await count(page, 'files'), 2);
+    assert.equal(await count(page, 'meshes'), 1);
+    // The browser logs the refusal of tri.bin as a scene (422), which the page expects.
+    assert.deepEqual(errors.filter((e) => !/status of 422/.test(e)), []);
+  });
+});
+
+// Peak resident memory of process `pid` so far, in MiB (Linux).
+function peakMiB(pid) {
+  return Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmHWM:\s+(\d+) kB/)[1]) / 1024;
+}
+
+// A gzip member of `chunks` MiB of zeros, about 1 KB per MiB: one full-flushed deflate block
+// repeated (each starts from a reset state, so every copy is the same bytes). O(chunks).
+function gzipBomb(chunks) {
+  const zeros = Buffer.alloc(1 << 20);
+  const block = zlib.deflateRawSync(zeros, { level: 9, finishFlush: zlib.constants.Z_FULL_FLUSH });
+  let crc = 0;
+  for (let i = 0; i < chunks; i++) crc = zlib.crc32(zeros, crc);
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE((chunks * zeros.length) % 2 ** 32, 4);
+  const header = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+  return Buffer.concat([header, ...Array(chunks).fill(block), Buffer.from([3, 0]), trailer]);
+}
+
+test('compressed uploads and many ranges are refused at once, within bounded memory', async () => {
+  await serving(['character.cast'], examples, async (view) => {
+    const before = peakMiB(view.child.pid);
+    // 2 MB inflating to 2 GiB, stopped before its body is read.
+    assert.equal(zlib.gunzipSync(gzipBomb(4)).length, 4 << 20, 'a valid gzip stream');
+    const bomb = gzipBomb(2048);
+    const started = Date.now();
+    const inflated = await upload(view, 'bomb.cast', bomb, { 'Content-Encoding': 'gzip', 'Content-Length': String(bomb.length) });
+    assert.equal(inflated.status, 415);
+    assert.equal((await upload(view, 'bomb.cast', bomb, { 'Content-Encoding': 'br' })).status, 415);
+    // 300 ranges of the script in one request.
+    const ranges = `bytes=${Array(300).fill('0-').join(',')}`;
+    const many = await request(withToken(view, 'viewer.js'), { headers: { Range: ranges } });
+    assert.equal(many.status, 416);
+    assert.ok(many.body.length < 1024);
+    const one = await request(withToken(view, 'viewer.js'), { headers: { Range: 'bytes=0-99' } });
+    assert.equal(one.status, 206);
+    assert.equal(one.body.length, 100);
+    assert.ok(Date.now() - started < 20000, 'answered at once');
+    assert.equal(await status(withToken(view, 'api/scene')), 200, 'still serving');
+    const peak = peakMiB(view.child.pid);
+    assert.ok(peak < 300, `peak ${peak.toFixed(0)} MiB (${before.toFixed(0)} MiB before)`);
+  });
+});
+
+// Opens a connection that sends the start of a request line and nothing more; resolves once
+// connected, with a promise of its closing.
+function stalledConnection(origin) {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: hostname, port: Number(port) }, () => {
+      socket.write('GET /api/scene HTTP/1.1\r\nHo');
+      socket.resume();  // reads what the server answers, so that its closing is seen
+      resolve({ socket, closed: new Promise((r) => socket.on('close', r)) });
+    });
+    socket.on('error', reject);
+  });
+}
+
+test('16 stalled connections do not keep a request waiting, and are closed by the server', async () => {
+  await serving(['character.cast'], examples, async (view) => {
+    const stalled = [];
+    for (let i = 0; i < 16; i++) stalled.push(await stalledConnection(view.origin));
+    const started = Date.now();
+    assert.equal(await status(withToken(view, 'api/scene')), 200);
+    const waited = Date.now() - started;
+    // The server gives up on a silent connection after 5 s: a request stuck behind them would
+    // wait that long at least.
+    assert.ok(waited < 3000, `answered after ${waited} ms`);
+    const timeout = new Promise((r) => setTimeout(r, 30000, 'timeout'));
+    const closed = await Promise.race([Promise.all(stalled.map((c) => c.closed)), timeout]);
+    assert.notEqual(closed, 'timeout', 'the server closed every stalled connection');
+  });
+});
+
+test('castkit view keeps its copy of a file rewritten or cut short on disk', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'castkit-view-'));
+  const file = join(dir, 'model.cast');
+  copyFileSync(join(examples, 'character.cast'), file);
+  const size = readFileSync(file).length;
+  await serving(['model.cast'], dir, async (view) => {
+    const shown = async () => {
+      const glb = await request(withToken(view, 'api/scene.glb'));
+      const scene = await request(withToken(view, 'api/scene'));
+      assert.equal(glb.status, 200, glb.body.toString());
+      assert.equal(scene.status, 200);
+      return { glb: glb.body, scene: JSON.parse(scene.body) };
+    };
+    const loaded = await shown();
+    truncateSync(file, 8);
+    assert.deepEqual(await shown(), loaded, 'cut short');
+    writeFileSync(file, Buffer.alloc(size, 0xa5));
+    assert.deepEqual(await shown(), loaded, 'rewritten with garbage');
+    truncateSync(file, 0);
+    assert.deepEqual(await shown(), loaded, 'emptied');
+    assert.equal(view.child.exitCode, null, 'still running');
+    assert.equal(view.child.signalCode, null);
+  });
 });
 
 test('a corrupt file shows castkit\'s error in the page, not a blank page', async () => {

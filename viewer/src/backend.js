@@ -5,7 +5,9 @@
 // A backend has: add(name, Uint8Array) → Promise (rejects with castkit's error text),
 // scene() → Promise<description object>, glb() → Promise<ArrayBuffer> (rejects with the text).
 
-// `castkit view`: the files named on its command line are already added.
+// `castkit view`: the files named on its command line are already added. Each request carries
+// the server's access token in the cookie it set when it served the page (same-origin requests
+// send it; docs/security.md).
 export class HttpBackend {
   async add(name, bytes) {
     const response = await fetch(`api/files?name=${encodeURIComponent(name)}`, {

@@ -60,22 +60,24 @@ function offlineManager() {
 }
 
 // Reads each file and adds it; one that castkit refuses shows its error and adds nothing.
-// Images are no scene, but the WebAssembly backend keeps them beside the model it embeds them in.
+// Images and glTF buffers are no scene, but both backends keep them beside the files dropped
+// with them: they go first, so that a .gltf finds its .bin when it is read.
 async function addFiles(files) {
   const errors = [];
-  for (const file of files) {
+  const sideFilesFirst = [...files].sort((a, b) => isSideFile(b.name) - isSideFile(a.name));
+  for (const file of sideFilesFirst) {
     try {
       await backend.add(file.name, new Uint8Array(await file.arrayBuffer()));
     } catch (error) {
-      if (!(isImage(file.name) && error.message.endsWith('[viewer.format]'))) errors.push(error.message);
+      if (!(isSideFile(file.name) && error.message.endsWith('[viewer.format]'))) errors.push(error.message);
     }
   }
   await load();
   if (errors.length) showError(errors.join('\n'));
 }
 
-function isImage(name) {
-  return /\.(png|jpe?g|tga|bmp|dds|psd|gif|tiff?|exr|hdr)$/i.test(name);
+function isSideFile(name) {
+  return /\.(bin|png|jpe?g|tga|bmp|dds|psd|gif|tiff?|exr|hdr|ktx2|webp)$/i.test(name);
 }
 
 async function load() {
