@@ -6,9 +6,9 @@ top of castkit, so that code written for cast.py runs unchanged after
 The same classes, methods, defaults, type choices and hash counter; `Cast.save` writes the bytes
 cast.py writes for the same calls. Differences (docs/python.md, "castkit.cast"):
 
-- `Cast.load` memory-maps the file with castkit's reader; a numeric property's `values` is a
-  flat, read-only `CastValues` numpy array viewing the file (no copy) where cast.py builds a
-  tuple. `CastValues` keeps what callers of cast.py rely on: `len`, indexing and iteration give
+- `Cast.load` reads the file into memory once with castkit's reader; a numeric property's
+  `values` is a flat, read-only `CastValues` numpy array viewing it (no copy) where cast.py
+  builds a tuple. `CastValues` keeps what callers of cast.py rely on: `len`, indexing and iteration give
   Python ints and floats, and an empty buffer is false.
 - Buffer setters (`SetVertexPositionBuffer`, `SetFaceBuffer`, ...) store numpy arrays of the
   property's type instead of Python lists; they take sequences of tuples as cast.py does, or
@@ -712,7 +712,7 @@ class Cast:
 
     @staticmethod
     def load(path):
-        """Reads a Cast file. The file is memory-mapped and numeric values view it; each node
+        """Reads a Cast file. The file is read into memory and numeric values view it; each node
         read takes one value of the hash counter, as in cast.py. Raises castkit.Error for a
         malformed file."""
         if not os.path.isfile(path):

@@ -82,9 +82,12 @@ DocPtr read_into_state(const FormatInfo& format, const formats::Input& input,
 DocPtr open_path(const fs::path& path, const std::optional<std::string>& format_name,
                  FormatOptions options = {}) {
     const FormatInfo& format = pick_format(format_name, path);
+    // Read into memory, not mapped: the interpreter (and Blender around it) keeps the document
+    // while other programs may rewrite or truncate the file, and a mapping of a file that
+    // shrank kills the process when its lost pages are touched (docs/security.md).
     Expected<formats::Input> input = [&] {
         py::gil_scoped_release release;
-        return formats::read_input(path);
+        return formats::read_input(path, formats::InputMode::Copy);
     }();
     if (!input) raise_error(input.error());
     const ReadContext context = formats::context_for(path, std::move(options));
@@ -266,8 +269,8 @@ void register_document(py::module_& m) {
             return open_path(path, format);
         },
         py::arg("path"), py::arg("format") = py::none(),
-        "Reads a file in `format` (default: from the extension). Cast files are memory-mapped "
-        "and their arrays view the mapping.");
+        "Reads a file in `format` (default: from the extension). The file is read into memory "
+        "once (never mapped: it may change afterwards) and Cast arrays view that memory.");
     m.def("read", &read_bytes, py::arg("data"), py::arg("format") = "cast",
           py::arg("name") = "<bytes>", py::arg("base") = py::none(),
           "Reads a file's bytes (bytes, bytearray, memoryview: copied once) in `format`; "

@@ -139,8 +139,11 @@ std::optional<cast::SharedBytes> binary_chunk(const cast::SharedBytes& bytes) {
 Expected<cast::Document> import_gltf(std::string_view json, const cast::SharedBytes* bin,
                                      const ReadContext& context, const ReadOptions& options) {
     const std::string& file = context.name;
-    // Buffers are side files of the context, under its base folder and the default policy.
-    const Context side_files{.name = context.name, .base = context.base};
+    // Buffers are side files of the context, looked for where their uri points (never in the
+    // --textures folders), under the user's --allow-any-path and size limit.
+    Context side_files{.name = context.name, .base = context.base};
+    side_files.options.side_files.allow_any_path = context.options.side_files.allow_any_path;
+    side_files.options.side_files.max_size = context.options.side_files.max_size;
     auto parsed = detail::parse_gltf(json, bin, side_files);
     if (!parsed) return make_error(parsed.error());
     if (auto checked = detail::check_required_extensions(parsed->model, file); !checked)

@@ -59,6 +59,14 @@ class AtomicFile {
 Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::path& path,
                                                          std::uint64_t expected_size = 0);
 
+// From now on, an interruption removes the temporary files of atomic files not yet committed
+// before the process ends: on POSIX SIGINT, SIGTERM and SIGHUP (the process then ends by the
+// same signal, which a shell reports as 130, 143 or 129; signals it ignores stay ignored), on
+// Windows Ctrl-C, Ctrl-Break and a closed console (then the system ends the process as before).
+// Call once at the start of a program; a handler installed later for a signal replaces this one.
+// O(1).
+void remove_temporaries_on_interrupt();
+
 // When `path` was last written, in the finest unit the system keeps (nanoseconds on POSIX,
 // 100 ns on Windows), for telling which of two files is newer; nullopt when it cannot be read.
 // std::filesystem::last_write_time keeps whole seconds with mingw-w64's libstdc++, so a file
@@ -89,5 +97,8 @@ std::string utf8_of(const std::filesystem::path& path);
 
 // A diagnostic for an OS failure on `path`.
 Diagnostic os_error(const std::filesystem::path& path, const std::string& what, int code);
+// The refusal of a path that names a device (/dev/zero, a terminal, a disk, NUL): castkit reads
+// regular files, pipes and standard input ("-") only (io.not-a-file).
+Diagnostic not_a_file(const std::filesystem::path& path);
 
 }  // namespace castkit::platform

@@ -22,4 +22,12 @@ Diagnostic os_error(const std::filesystem::path& path, const std::string& what, 
     return d;
 }
 
+Diagnostic not_a_file(const std::filesystem::path& path) {
+    Diagnostic d;
+    d.file = utf8_of(path);
+    d.rule = "io.not-a-file";
+    d.message = "not a regular file, pipe or standard input (a device is never read)";
+    return d;
+}
+
 }  // namespace castkit::platform

@@ -1,6 +1,7 @@
 // POSIX implementation of platform.hpp: mmap, and write + fsync-free rename for atomic output.
 // The performance choices here (file-to-file copies, preallocation) are measured by bench/run.py.
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -10,9 +11,11 @@
 #include <chrono>
 #include <cstdint>
 #include <mutex>
+#include <random>
 #include <string>
 #include <vector>
 
+#include "live_temporaries.hpp"
 #include "platform.hpp"
 
 namespace castkit::platform {
@@ -143,13 +146,41 @@ Expected<std::vector<std::byte>> read_all(int fd, const std::filesystem::path& p
     return data;
 }
 
+detail::LiveTemporaries<char> live_temporaries;
+
+extern "C" void remove_temporaries_and_reraise(int signal) {
+    live_temporaries.remove_all([](const char* path) { ::unlink(path); });
+    // The default action, raised again, ends the process by this signal (the shell's 128 + n).
+    struct sigaction default_action {};
+    default_action.sa_handler = SIG_DFL;
+    ::sigaction(signal, &default_action, nullptr);
+    ::raise(signal);
+}
+
+// `length` random letters and digits for a temporary file's name. O(length).
+std::string random_name(std::size_t length) {
+    static constexpr char kAlphabet[] =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    thread_local std::minstd_rand generator{std::random_device{}()};
+    std::uniform_int_distribution<std::size_t> pick(0, sizeof kAlphabet - 2);
+    std::string name(length, ' ');
+    for (char& c : name) c = kAlphabet[pick(generator)];
+    return name;
+}
+
 class PosixAtomicFile final : public AtomicFile {
   public:
-    PosixAtomicFile(int fd, std::string temp, std::filesystem::path target, std::uint64_t reserved)
-        : fd_(fd), temp_(std::move(temp)), target_(std::move(target)), reserved_(reserved) {}
+    PosixAtomicFile(int fd, std::string temp, int slot, std::filesystem::path target,
+                    std::uint64_t reserved)
+        : fd_(fd),
+          temp_(std::move(temp)),
+          slot_(slot),
+          target_(std::move(target)),
+          reserved_(reserved) {}
     ~PosixAtomicFile() override {
         if (fd_ >= 0) ::close(fd_);
         if (!committed_) ::unlink(temp_.c_str());
+        live_temporaries.forget(slot_);
     }
     Expected<void> write(std::span<const std::byte> data) override {
         written_ += data.size();
@@ -174,6 +205,7 @@ class PosixAtomicFile final : public AtomicFile {
   private:
     int fd_;
     std::string temp_;
+    int slot_;  // in live_temporaries
     std::filesystem::path target_;
     std::uint64_t reserved_ = 0;
     std::uint64_t written_ = 0;
@@ -196,16 +228,33 @@ std::uint64_t reserve(int fd, std::uint64_t size) {
 
 }  // namespace
 
-Expected<std::shared_ptr<const MappedFile>> map_file(const std::filesystem::path& path) {
+namespace {
+
+// Opens `path` for reading and fills `st` with what was opened; a device is refused: /dev/zero
+// or /dev/urandom would be read until memory runs out, a terminal or a disk is no model file.
+Expected<int> open_for_reading(const std::filesystem::path& path, struct stat& st) {
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return make_error(os_error(path, "cannot open", errno));
-    struct stat st {};
     if (::fstat(fd, &st) != 0) {
         int code = errno;
         ::close(fd);
         return make_error(os_error(path, "cannot stat", code));
     }
-    if (!S_ISREG(st.st_mode)) {  // a pipe or device: read it instead
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+        ::close(fd);
+        return make_error(not_a_file(path));
+    }
+    return fd;
+}
+
+}  // namespace
+
+Expected<std::shared_ptr<const MappedFile>> map_file(const std::filesystem::path& path) {
+    struct stat st {};
+    auto opened = open_for_reading(path, st);
+    if (!opened) return make_error(opened.error());
+    const int fd = *opened;
+    if (!S_ISREG(st.st_mode)) {  // a pipe: read it instead
         auto data = read_all(fd, path);
         ::close(fd);
         if (!data) return make_error(data.error());
@@ -229,8 +278,10 @@ Expected<std::shared_ptr<const MappedFile>> map_file(const std::filesystem::path
 }
 
 Expected<std::shared_ptr<const MappedFile>> load_file(const std::filesystem::path& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return make_error(os_error(path, "cannot open", errno));
+    struct stat st {};
+    auto opened = open_for_reading(path, st);
+    if (!opened) return make_error(opened.error());
+    const int fd = *opened;
     auto data = read_all(fd, path);
     ::close(fd);
     if (!data) return make_error(data.error());
@@ -259,15 +310,36 @@ void release_pages(std::span<const std::byte> bytes) {
 
 Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::path& path,
                                                          std::uint64_t expected_size) {
-    std::string temp = path.string() + ".castkit-XXXXXX";
-    int fd = ::mkstemp(temp.data());
-    if (fd < 0) return make_error(os_error(path, "cannot create a temporary file", errno));
-    // mkstemp makes 0600 files; give the result the usual permissions.
-    mode_t mask = ::umask(0);
-    ::umask(mask);
-    ::fchmod(fd, 0666 & ~mask);
-    const std::uint64_t reserved = reserve(fd, expected_size);
-    return std::unique_ptr<AtomicFile>(std::make_unique<PosixAtomicFile>(fd, temp, path, reserved));
+    // mkstemp's pattern, made here so that the name is recorded before the file exists.
+    constexpr int kAttempts = 100;
+    int code = EEXIST;
+    for (int attempt = 0; attempt < kAttempts && code == EEXIST; ++attempt) {
+        std::string temp = path.string() + ".castkit-" + random_name(6);
+        const int slot = live_temporaries.add(temp);
+        // Mode 0666 less the umask: the usual permissions of a new file.
+        const int fd = ::open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            const std::uint64_t reserved = reserve(fd, expected_size);
+            return std::unique_ptr<AtomicFile>(
+                std::make_unique<PosixAtomicFile>(fd, std::move(temp), slot, path, reserved));
+        }
+        code = errno;
+        live_temporaries.forget(slot);
+    }
+    return make_error(os_error(path, "cannot create a temporary file", code));
+}
+
+void remove_temporaries_on_interrupt() {
+    struct sigaction action {};
+    action.sa_handler = remove_temporaries_and_reraise;
+    sigemptyset(&action.sa_mask);
+    for (int signal : {SIGINT, SIGTERM, SIGHUP}) {
+        struct sigaction previous {};
+        // A signal ignored from the start (a background job, nohup) stays ignored.
+        if (::sigaction(signal, nullptr, &previous) == 0 && previous.sa_handler == SIG_IGN)
+            continue;
+        ::sigaction(signal, &action, nullptr);
+    }
 }
 
 std::optional<std::int64_t> last_write_ticks(const std::filesystem::path& path) {

@@ -17,8 +17,23 @@
 #include <cstdio>
 #include <vector>
 
+#include "live_temporaries.hpp"
+
 namespace castkit::platform {
 namespace {
+
+detail::LiveTemporaries<wchar_t> live_temporaries;
+
+// Runs on a thread of its own when the console is interrupted. A temporary file is open here,
+// shared for deletion: DeleteFileW marks it, and the system removes it as the process ends.
+BOOL WINAPI remove_temporaries_on_console_event(DWORD event) {
+    if (event == CTRL_C_EVENT || event == CTRL_BREAK_EVENT || event == CTRL_CLOSE_EVENT)
+        live_temporaries.remove_all([](const wchar_t* path) { DeleteFileW(path); });
+    return FALSE;  // the next handler, the system's own, ends the process as before
+}
+
+// A console or other character device (NUL, CON, COM1) named as a file: never read.
+bool is_device(HANDLE file) { return GetFileType(file) == FILE_TYPE_CHAR; }
 
 class WindowsMappedFile final : public MappedFile {
   public:
@@ -76,11 +91,13 @@ Diagnostic last_error(const std::filesystem::path& path, const std::string& what
 
 class WindowsAtomicFile final : public AtomicFile {
   public:
-    WindowsAtomicFile(HANDLE handle, std::filesystem::path temp, std::filesystem::path target)
-        : handle_(handle), temp_(std::move(temp)), target_(std::move(target)) {}
+    WindowsAtomicFile(HANDLE handle, std::filesystem::path temp, int slot,
+                      std::filesystem::path target)
+        : handle_(handle), temp_(std::move(temp)), slot_(slot), target_(std::move(target)) {}
     ~WindowsAtomicFile() override {
         if (handle_ != INVALID_HANDLE_VALUE) CloseHandle(handle_);
         if (!committed_) DeleteFileW(temp_.c_str());
+        live_temporaries.forget(slot_);
     }
     Expected<void> write(std::span<const std::byte> data) override {
         while (!data.empty()) {
@@ -105,6 +122,7 @@ class WindowsAtomicFile final : public AtomicFile {
   private:
     HANDLE handle_;
     std::filesystem::path temp_;
+    int slot_;  // in live_temporaries
     std::filesystem::path target_;
     bool committed_ = false;
 };
@@ -115,6 +133,10 @@ Expected<std::shared_ptr<const MappedFile>> map_file(const std::filesystem::path
     HANDLE file = CreateFileW(path.c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr, OPEN_EXISTING,
                               FILE_FLAG_SEQUENTIAL_SCAN, nullptr);
     if (file == INVALID_HANDLE_VALUE) return make_error(last_error(path, "cannot open"));
+    if (is_device(file)) {
+        CloseHandle(file);
+        return make_error(not_a_file(path));
+    }
     LARGE_INTEGER size{};
     GetFileSizeEx(file, &size);
     const void* view = nullptr;
@@ -140,6 +162,10 @@ Expected<std::shared_ptr<const MappedFile>> load_file(const std::filesystem::pat
     HANDLE file = CreateFileW(path.c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE,
                               nullptr, OPEN_EXISTING, FILE_FLAG_SEQUENTIAL_SCAN, nullptr);
     if (file == INVALID_HANDLE_VALUE) return make_error(last_error(path, "cannot open"));
+    if (is_device(file)) {
+        CloseHandle(file);
+        return make_error(not_a_file(path));
+    }
     std::vector<std::byte> data;
     std::byte chunk[1 << 16];
     for (DWORD n = 0;; data.insert(data.end(), chunk, chunk + n)) {
@@ -197,16 +223,26 @@ Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::
     std::filesystem::path temp = path;
     temp += L".castkit-" + std::to_wstring(GetCurrentProcessId()) + L"-" +
             std::to_wstring(GetTickCount64());
-    HANDLE handle = CreateFileW(temp.c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW,
+    // Recorded before it exists; shared for deletion so that an interruption can remove it.
+    const int slot = live_temporaries.add(temp.native());
+    HANDLE handle = CreateFileW(temp.c_str(), GENERIC_WRITE, FILE_SHARE_DELETE, nullptr, CREATE_NEW,
                                 FILE_ATTRIBUTE_NORMAL, nullptr);
-    if (handle == INVALID_HANDLE_VALUE)
-        return make_error(last_error(path, "cannot create a temporary file"));
+    if (handle == INVALID_HANDLE_VALUE) {
+        Diagnostic error = last_error(path, "cannot create a temporary file");
+        live_temporaries.forget(slot);
+        return make_error(std::move(error));
+    }
     if (expected_size > 0) {  // reserves clusters without moving the end of file; advice only
         FILE_ALLOCATION_INFO allocation{};
         allocation.AllocationSize.QuadPart = static_cast<LONGLONG>(expected_size);
         SetFileInformationByHandle(handle, FileAllocationInfo, &allocation, sizeof allocation);
     }
-    return std::unique_ptr<AtomicFile>(std::make_unique<WindowsAtomicFile>(handle, temp, path));
+    return std::unique_ptr<AtomicFile>(
+        std::make_unique<WindowsAtomicFile>(handle, temp, slot, path));
+}
+
+void remove_temporaries_on_interrupt() {
+    SetConsoleCtrlHandler(remove_temporaries_on_console_event, TRUE);
 }
 
 std::optional<std::int64_t> last_write_ticks(const std::filesystem::path& path) {

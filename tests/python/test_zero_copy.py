@@ -1,4 +1,5 @@
-"""Arrays view the file: no copy, read-only, alive as long as any array needs the storage."""
+"""Arrays view the document's copy of the file: no further copy, read-only, alive as long as any
+array needs the storage."""
 
 import gc
 import weakref
@@ -24,8 +25,8 @@ def test_two_reads_of_a_property_share_memory():
     assert np.shares_memory(mesh.faces, mesh["f"])
 
 
-def test_arrays_are_views_of_the_mapped_file():
-    """Two payloads lie as far apart in memory as in the file: both view one mapping."""
+def test_arrays_are_views_of_the_file_in_memory():
+    """Two payloads lie as far apart in memory as in the file: both view one buffer."""
     data = (EXAMPLES / "character.cast").read_bytes()
     doc = castkit.open(EXAMPLES / "character.cast")
     mesh = doc.models[0].meshes[0]
@@ -60,7 +61,7 @@ def test_the_base_keeps_the_storage_alive_after_the_document_is_gone():
     document_ref = weakref.ref(doc)
     del doc, mesh
     gc.collect()
-    assert document_ref() is None  # the document is gone; the mapping is not
+    assert document_ref() is None  # the document is gone; its buffer is not
     np.testing.assert_array_equal(positions, expected_positions)
     np.testing.assert_array_equal(faces, expected_faces)
     view = positions[1:, :2]  # numpy views of the view keep it too

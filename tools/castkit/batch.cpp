@@ -29,9 +29,17 @@ using Clock = std::chrono::steady_clock;
 constexpr int kInterrupted = 130;
 constexpr auto kRedraw = std::chrono::milliseconds(100);
 
-// Set by Ctrl-C: workers finish the file they are writing and claim no more.
+// Set by Ctrl-C: workers finish the file they are writing and claim no more. A second Ctrl-C
+// goes to the handler the batch replaced (platform::remove_temporaries_on_interrupt's: the
+// temporary files of the files being written are removed and the process ends at once).
 std::atomic<bool> interrupted{false};
-extern "C" void on_interrupt(int) { interrupted.store(true); }
+using SignalHandler = void (*)(int);
+SignalHandler handler_before_batch = SIG_DFL;
+extern "C" void on_interrupt(int signal) {
+    if (!interrupted.exchange(true)) return;
+    std::signal(signal, handler_before_batch);
+    std::raise(signal);
+}
 
 enum class Status { Converted, Warned, Failed, Skipped };
 
@@ -85,6 +93,15 @@ bool up_to_date(const fs::path& input, const fs::path& output,
     return older(input) && std::all_of(animations.begin(), animations.end(), older);
 }
 
+// A file too large for the memory castkit can get fails on its own; the batch goes on.
+Diagnostic out_of_memory(const fs::path& input) {
+    Diagnostic d;
+    d.file = platform::utf8_of(input);
+    d.rule = "io.out-of-memory";
+    d.message = "out of memory reading the file";
+    return d;
+}
+
 bool has_skeleton(cast::Document& document) {
     for (const cast::Model& model : document.models())
         if (model.skeleton()) return true;
@@ -100,8 +117,11 @@ class Batch {
     // already under the output folder; outputs that two inputs would share keep the input's
     // extension ("hero.cast.glb", "hero.semodel.glb").
     Expected<void> plan() {
-        auto inputs = readable_files(options_.input_dir, options_.recursive);
+        Diagnostics skipped;
+        auto inputs = readable_files(options_.input_dir, options_.recursive,
+                                     options_.format_options.side_files.allow_any_path, skipped);
         if (!inputs) return make_error(inputs.error());
+        print_diagnostics(skipped);
         std::error_code error;
         const fs::path output_dir = fs::weakly_canonical(options_.output_dir, error);
         std::vector<fs::path> animations;
@@ -145,7 +165,7 @@ class Batch {
         const unsigned jobs = static_cast<unsigned>(std::min<std::size_t>(
             options_.jobs == 0 ? cores : options_.jobs, std::max<std::size_t>(1, tasks_.size())));
         for (const Task& task : tasks_) total_bytes_ += task.bytes;
-        auto previous = std::signal(SIGINT, on_interrupt);
+        handler_before_batch = std::signal(SIGINT, on_interrupt);
         start_ = Clock::now();
         std::vector<std::thread> workers;
         for (unsigned i = 0; i < jobs; ++i) workers.emplace_back([this] { work(); });
@@ -162,7 +182,7 @@ class Batch {
             }
         }
         for (std::thread& worker : workers) worker.join();
-        std::signal(SIGINT, previous);
+        std::signal(SIGINT, handler_before_batch);
         seconds_ = std::chrono::duration<double>(Clock::now() - start_).count();
         if (terminal_ && !options_.quiet) fmt::print("\r\033[K");
         if (!options_.quiet) print_summary(jobs);
@@ -200,7 +220,12 @@ class Batch {
             }
             Task& task = tasks_[index];
             const auto begun = Clock::now();
-            convert(task);
+            try {
+                convert(task);
+            } catch (const std::bad_alloc&) {
+                task.errors.push_back(out_of_memory(task.input));
+                task.status = Status::Failed;
+            }
             task.milliseconds =
                 std::chrono::duration<double, std::milli>(Clock::now() - begun).count();
             std::lock_guard lock(mutex_);
@@ -335,13 +360,37 @@ class Batch {
     }
 };
 
+// True when `path` lies strictly inside `folder` (both canonical). O(path length).
+bool inside(const fs::path& path, const fs::path& folder) {
+    const fs::path relative = path.lexically_relative(folder);
+    return !path.empty() && !relative.empty() && *relative.begin() != ".." && relative != ".";
+}
+
+// The warning for a file of a folder that is a link to somewhere outside it: skipped.
+Diagnostic link_outside(const fs::path& link, const fs::path& folder) {
+    Diagnostic d;
+    d.file = platform::utf8_of(link);
+    d.rule = "io.link-outside";
+    d.severity = Severity::Warning;
+    d.message = fmt::format("a link to a file outside '{}': skipped (--allow-any-path follows it)",
+                            platform::utf8_of(folder));
+    return d;
+}
+
 }  // namespace
 
-Expected<std::vector<fs::path>> readable_files(const fs::path& dir, bool recursive) {
+Expected<std::vector<fs::path>> readable_files(const fs::path& dir, bool recursive,
+                                               bool allow_any_path, Diagnostics& warnings) {
     std::vector<fs::path> files;
     std::error_code error;
+    const fs::path real_dir = fs::canonical(dir, error);
     auto add = [&](const fs::directory_entry& entry) {
-        if (entry.is_regular_file(error) && format_for_path(entry.path()) != nullptr)
+        std::error_code ignored;
+        if (!entry.is_regular_file(ignored) || format_for_path(entry.path()) == nullptr) return;
+        if (entry.is_symlink(ignored) && !allow_any_path &&
+            !inside(fs::canonical(entry.path(), ignored), real_dir))
+            warnings.push_back(link_outside(entry.path(), dir));
+        else
             files.push_back(entry.path());
     };
     if (recursive) {

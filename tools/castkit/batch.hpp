@@ -25,8 +25,11 @@ struct BatchOptions {
 // a usage error, 130 when interrupted. O(total input size), spread over `jobs` threads.
 int run_batch(const BatchOptions& options);
 
-// Every file under `dir` whose extension names a format castkit reads, sorted. O(entries).
+// Every file under `dir` whose extension names a format castkit reads, sorted. Links to folders
+// are not followed; a link to a file outside `dir` is skipped with a warning in `warnings`
+// (io.link-outside) unless `allow_any_path`. O(entries).
 Expected<std::vector<std::filesystem::path>> readable_files(const std::filesystem::path& dir,
-                                                            bool recursive);
+                                                            bool recursive, bool allow_any_path,
+                                                            Diagnostics& warnings);
 
 }  // namespace castkit::cli

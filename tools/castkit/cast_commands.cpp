@@ -5,6 +5,7 @@
 #include <castkit/cast/dump.hpp>
 #include <castkit/formats.hpp>
 #include <cstdio>
+#include <new>
 
 #include "../../src/platform/platform.hpp"
 #include "commands.hpp"
@@ -65,8 +66,9 @@ CLI::Option* add_format_option(CLI::App* command, const char* flag, std::string&
     return command->add_option(flag, target, help)->check(CLI::IsMember(format_names()));
 }
 
-std::optional<Loaded> load(const std::string& path, const std::string& format_name,
-                           const FormatOptions& options, int& exit_code) {
+// load(), where running out of memory throws std::bad_alloc.
+static std::optional<Loaded> load_or_throw(const std::string& path, const std::string& format_name,
+                                           const FormatOptions& options, int& exit_code) {
     const FormatInfo* format = pick_format(path, format_name, "cast", exit_code);
     if (format == nullptr) return std::nullopt;
     auto input = formats::read_input(platform::path_from_utf8(path));
@@ -85,6 +87,17 @@ std::optional<Loaded> load(const std::string& path, const std::string& format_na
         return std::nullopt;
     }
     return Loaded{std::move(*document), size, format->name};
+}
+
+std::optional<Loaded> load(const std::string& path, const std::string& format_name,
+                           const FormatOptions& options, int& exit_code) {
+    try {
+        return load_or_throw(path, format_name, options, exit_code);
+    } catch (const std::bad_alloc&) {
+        fmt::print(stderr, "castkit: out of memory reading {}\n", path == "-" ? "<stdin>" : path);
+        fail(exit_code, kInvalidInput);
+        return std::nullopt;
+    }
 }
 
 void register_cast_commands(CLI::App& app, int& exit_code) {

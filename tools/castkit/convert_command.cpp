@@ -106,7 +106,10 @@ int convert_one(const ConvertOptions& options, const std::string& input,
 int run_convert(ConvertOptions& options) {
     std::vector<std::string> animations;
     for (const std::string& dir : options.anims_dirs) {
-        auto found = readable_files(platform::path_from_utf8(dir), true);
+        Diagnostics skipped;
+        auto found = readable_files(platform::path_from_utf8(dir), true,
+                                    options.format_options.side_files.allow_any_path, skipped);
+        print_diagnostics(skipped);
         if (!found) {
             fmt::print(stderr, "{}\n", found.error().to_string());
             return kUsage;

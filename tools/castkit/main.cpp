@@ -1,6 +1,8 @@
 // castkit: read, write, inspect and convert Cast files and the formats around them.
 #include <fmt/format.h>
 
+#include <cstdio>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,8 @@ constexpr const char* kTarget =
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Ctrl-C or SIGTERM during a conversion leaves no temporary file beside the output.
+    castkit::platform::remove_temporaries_on_interrupt();
     CLI::App app{"castkit: inspect, validate and convert Cast 3D assets", "castkit"};
     app.require_subcommand(1);
     // CLI11 reads "/x" as an option on Windows by default; castkit's options are "--x" there too,
@@ -66,6 +70,10 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         app.exit(e);
         return castkit::cli::kUsage;
+    } catch (const std::bad_alloc&) {
+        // Commands name the file they were reading (load()); this is the last resort.
+        std::fputs("castkit: out of memory\n", stderr);
+        return castkit::cli::kInvalidInput;
     }
     return exit_code;
 }

@@ -1,0 +1,70 @@
+// The temporary files of atomic outputs not yet committed, kept where a signal handler (or a
+// Windows console handler) can remove them: fixed slots of preallocated path buffers whose state
+// is a lock-free atomic, so removing them takes no lock and allocates nothing (async-signal-safe).
+// Shared by the POSIX and Windows implementations of platform.hpp.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+namespace castkit::platform::detail {
+
+template <typename Char>
+class LiveTemporaries {
+  public:
+    // Outputs written at once (a batch writes one per worker, plus its images) fit many times
+    // over; a temporary past the last slot, or with a longer path, is written all the same but
+    // not removed on interruption.
+    static constexpr std::size_t kSlots = 128;
+    static constexpr std::size_t kPathCapacity = 4096;
+
+    // Records `path` before its file is created, so that no moment exists when the file is there
+    // but unrecorded. Returns the slot, or -1 when none is free. O(slots).
+    int add(std::basic_string_view<Char> path) {
+        if (path.size() >= kPathCapacity) return -1;
+        for (std::size_t i = 0; i < kSlots; ++i) {
+            std::uint8_t expected = kFree;
+            if (!slots_[i].state.compare_exchange_strong(expected, kFilling)) continue;
+            std::memcpy(slots_[i].path.data(), path.data(), path.size() * sizeof(Char));
+            slots_[i].path[path.size()] = Char{};
+            slots_[i].state.store(kLive, std::memory_order_release);
+            return static_cast<int>(i);
+        }
+        return -1;
+    }
+
+    // Forgets slot `slot` (its file committed or removed). A slot being removed by the handler
+    // stays taken: the process is ending. O(1).
+    void forget(int slot) {
+        if (slot < 0) return;
+        std::uint8_t expected = kLive;
+        slots_[static_cast<std::size_t>(slot)].state.compare_exchange_strong(expected, kFree);
+    }
+
+    // Calls `remove_file` (unlink, DeleteFileW) on every recorded path, each once.
+    // Async-signal-safe when `remove_file` is. O(slots).
+    template <typename RemoveFile>
+    void remove_all(RemoveFile remove_file) {
+        for (Slot& slot : slots_) {
+            std::uint8_t expected = kLive;
+            if (slot.state.compare_exchange_strong(expected, kRemoving,
+                                                   std::memory_order_acquire))
+                remove_file(slot.path.data());
+        }
+    }
+
+  private:
+    static constexpr std::uint8_t kFree = 0, kFilling = 1, kLive = 2, kRemoving = 3;
+    static_assert(std::atomic<std::uint8_t>::is_always_lock_free);
+    struct Slot {
+        std::atomic<std::uint8_t> state{kFree};
+        std::array<Char, kPathCapacity> path{};
+    };
+    std::array<Slot, kSlots> slots_{};
+};
+
+}  // namespace castkit::platform::detail
