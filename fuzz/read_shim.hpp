@@ -54,7 +54,7 @@ inline Expected<cast::Document> read_directly(std::string_view format, cast::Byt
     ReadContext context;
     context.name = file;
     auto document = gltf::read(bytes, context);
-    warnings.insert(warnings.end(), context.warnings.begin(), context.warnings.end());
+    warnings.append(context.warnings);
     return document;
 }
 

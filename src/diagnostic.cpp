@@ -29,9 +29,105 @@ const char* severity_name(Severity severity) {
 }
 
 bool has_severity(const Diagnostics& diagnostics, Severity at_least) {
+    // Kinds include the severity, so the first finding of each severity is always kept.
     for (const Diagnostic& d : diagnostics)
         if (d.severity >= at_least) return true;
     return false;
+}
+
+Diagnostic Diagnostics::Suppressed::summary() const {
+    Diagnostic d;
+    d.severity = severity;
+    d.file = file;
+    d.rule = rule;
+    d.message = fmt::format("... and {} more", count);
+    return d;
+}
+
+Diagnostics::Tally& Diagnostics::tally(Severity severity, const std::string& file,
+                                       const std::string& rule) {
+    const auto found = tallies_.find(std::tie(severity, file, rule));
+    if (found != tallies_.end()) return found->second;
+    return tallies_.emplace(Kind{severity, file, rule}, Tally{}).first->second;
+}
+
+void Diagnostics::push_back(Diagnostic diagnostic) {
+    Tally& kind = tally(diagnostic.severity, diagnostic.file, diagnostic.rule);
+    if (kind.kept < kKeptPerKind) {
+        ++kind.kept;
+        kept_.push_back(std::move(diagnostic));
+        return;
+    }
+    count_suppressed(
+        {diagnostic.severity, std::move(diagnostic.file), std::move(diagnostic.rule), 1});
+}
+
+void Diagnostics::count_suppressed(const Suppressed& more) {
+    Tally& kind = tally(more.severity, more.file, more.rule);
+    if (kind.suppressed == kNone) {
+        kind.suppressed = suppressed_.size();
+        suppressed_.push_back({more.severity, more.file, more.rule, 0});
+    }
+    suppressed_[kind.suppressed].count += more.count;
+}
+
+void Diagnostics::append(const Diagnostics& other) {
+    for (const Diagnostic& d : other.kept_) push_back(d);
+    for (const Suppressed& more : other.suppressed_) count_suppressed(more);
+}
+
+// Rebuilds the tallies after kinds changed, merging suppressed counts that now share a kind.
+void Diagnostics::recount() {
+    tallies_.clear();
+    for (const Diagnostic& d : kept_) ++tally(d.severity, d.file, d.rule).kept;
+    std::vector<Suppressed> suppressed = std::move(suppressed_);
+    suppressed_.clear();
+    for (const Suppressed& more : suppressed) count_suppressed(more);
+}
+
+void Diagnostics::name_unnamed(std::size_t first, std::string_view rule) {
+    for (std::size_t i = first; i < kept_.size(); ++i)
+        if (kept_[i].rule.empty()) kept_[i].rule = rule;
+    for (Suppressed& more : suppressed_)
+        if (more.rule.empty()) more.rule = rule;
+    recount();
+}
+
+void Diagnostics::promote(Severity from, Severity to) {
+    for (Diagnostic& d : kept_)
+        if (d.severity == from) d.severity = to;
+    for (Suppressed& more : suppressed_)
+        if (more.severity == from) more.severity = to;
+    recount();
+}
+
+void Diagnostics::clear() {
+    kept_.clear();
+    suppressed_.clear();
+    tallies_.clear();
+}
+
+std::uint64_t Diagnostics::count(Severity severity) const {
+    std::uint64_t total = 0;
+    for (const Diagnostic& d : kept_) total += d.severity == severity;
+    for (const Suppressed& more : suppressed_)
+        if (more.severity == severity) total += more.count;
+    return total;
+}
+
+Diagnostics Diagnostics::with_severity(Severity severity) const {
+    Diagnostics out;
+    for (const Diagnostic& d : kept_)
+        if (d.severity == severity) out.push_back(d);
+    for (const Suppressed& more : suppressed_)
+        if (more.severity == severity) out.count_suppressed(more);
+    return out;
+}
+
+std::vector<Diagnostic> Diagnostics::shown() const {
+    std::vector<Diagnostic> out = kept_;
+    for (const Suppressed& more : suppressed_) out.push_back(more.summary());
+    return out;
 }
 
 }  // namespace castkit

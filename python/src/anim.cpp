@@ -273,7 +273,7 @@ void register_anim(py::module_& m) {
         }, "{track name: key frames}")
         .def_property_readonly("warnings", [](const Sampler& s) {
             py::list out;
-            for (const Diagnostic& d : s.warnings) out.append(py::cast(d));
+            for (const Diagnostic& d : s.warnings.shown()) out.append(py::cast(d));
             return out;
         }, "What compiling the animation could not apply (curves naming no bone, ...)");
 

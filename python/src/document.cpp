@@ -55,9 +55,10 @@ TextureMode texture_mode(const std::string& name) {
                           "' is not automatic, embed, copy or reference");
 }
 
+// The kept findings, then one "... and N more" Diagnostic per kind that was only counted.
 py::list diagnostics_list(const Diagnostics& diagnostics) {
     py::list out;
-    for (const Diagnostic& d : diagnostics) out.append(py::cast(d));
+    for (const Diagnostic& d : diagnostics.shown()) out.append(py::cast(d));
     return out;
 }
 

@@ -202,7 +202,7 @@ private:
     void add_curve(const cast::ConstCurve& curve, const std::string& path) {
         Diagnostics warnings;
         auto keys = read_curve_keys(curve, warnings);
-        for (Diagnostic& warning : warnings) {
+        for (Diagnostic warning : warnings) {
             if (document_ != nullptr) warning.file = document_->source_name;
             warning.path = path;
             reports_.push_back(std::move(warning));

@@ -282,9 +282,15 @@ Expected<void> Reader::read_opaque_tail(Node& node, std::size_t property_start,
     node.opaque_child_count = opaque_children;
     std::uint16_t name_size =
         bound - property_start >= 8 ? load<std::uint16_t>(data_.data() + property_start + 2) : 0;
+    // The name is quoted up to 64 bytes: an unknown header's name size can claim 64 KiB of the
+    // nodes after it, and a file of many such nodes would build gigabytes of messages.
+    constexpr std::uint16_t kQuotedAtMost = 64;
     std::string name;
-    if (property_start + 8 + name_size <= bound)
-        name.assign(reinterpret_cast<const char*>(data_.data() + property_start + 8), name_size);
+    if (property_start + 8 + name_size <= bound) {
+        name.assign(reinterpret_cast<const char*>(data_.data() + property_start + 8),
+                    std::min(name_size, kQuotedAtMost));
+        if (name_size > kQuotedAtMost) name += "...";
+    }
     warn(property_start, &step, "cast.unknown-property-type",
          fmt::format("property '{}' has unknown type {}; the rest of the node ({} bytes) is "
                      "kept opaque and written back unchanged",

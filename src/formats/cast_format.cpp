@@ -6,9 +6,7 @@ namespace {
 
 Expected<cast::Document> read_cast(const cast::SharedBytes& bytes, const ReadContext& context) {
     auto document = cast::read(bytes, {.source_name = context.name});
-    if (document)
-        context.warnings.insert(context.warnings.end(), document->warnings.begin(),
-                                document->warnings.end());
+    if (document) context.warnings.append(document->warnings);
     return document;
 }
 

@@ -68,8 +68,7 @@ void identify(Diagnostic& d, std::string_view format, std::string_view phase) {
 template <class T>
 Expected<T> identified(Expected<T> result, const Context& context, std::size_t first_warning,
                        std::string_view format, std::string_view phase) {
-    for (std::size_t i = first_warning; i < context.warnings.size(); ++i)
-        identify(context.warnings[i], format, phase);
+    context.warnings.name_unnamed(first_warning, fmt::format("{}.{}", format, phase));
     if (result) return result;
     Diagnostic error = result.error();
     identify(error, format, phase);

@@ -418,7 +418,7 @@ void Exporter::export_animation(const cast::ConstAnimation& cast_animation,
         Diagnostics reports;
         auto built = anim::build_animation(cast_animation, skeleton, {}, reports);
         if (t == 0)
-            for (Diagnostic& r : reports)
+            for (const Diagnostic& r : reports)
                 if (r.rule != "anim.unknown-node") warn(path, r.message);
         if (!built) {
             warn(path, fmt::format("animation not exported: {}", built.error().message));

@@ -183,7 +183,7 @@ void Exporter::export_model(const cast::ConstModel& model, int parent, const std
     if (cast::ConstSkeleton skeleton = model.skeleton()) {
         Diagnostics reports;
         auto built = anim::build_skeleton(skeleton, reports);
-        for (Diagnostic& report : reports) warn(path, report.message);
+        for (const Diagnostic& report : reports) warn(path, report.message);
         if (!built) {
             warn(path + "/skeleton",
                  fmt::format("skeleton not exported: {}", built.error().message));

@@ -222,7 +222,7 @@ Expected<void> write(const cast::Document& document, const std::filesystem::path
     context.base = source.parent_path();
     formats::FileSink sink(path);
     auto written = write(document, sink, context, options);
-    warnings.insert(warnings.end(), context.warnings.begin(), context.warnings.end());
+    warnings.append(context.warnings);
     if (!written) return written;
     return sink.commit();
 }

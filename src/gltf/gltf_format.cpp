@@ -198,7 +198,7 @@ Expected<cast::Document> read(const std::filesystem::path& path, const ReadOptio
     // .glb and .gltf read alike: the bytes say which they are. The document's arrays may view
     // the mapping, which they keep alive.
     auto document = read(*input, context, options);
-    warnings.insert(warnings.end(), context.warnings.begin(), context.warnings.end());
+    warnings.append(context.warnings);
     return document;
 }
 
@@ -226,8 +226,8 @@ Expected<cast::Document> read(const cast::SharedBytes& bytes, const ReadContext&
         const std::optional<cast::SharedBytes> bin =
             glb ? binary_chunk(bytes) : std::optional<cast::SharedBytes>();
         auto document = import_gltf(json, bin ? &*bin : nullptr, context, options);
-        for (std::size_t w = first_warning; w < context.warnings.size(); ++w)
-            context.warnings[w] = located(std::move(context.warnings[w]), json, json_offset);
+        context.warnings.update(
+            first_warning, [&](Diagnostic& d) { d = located(std::move(d), json, json_offset); });
         if (!document) return make_error(located(document.error(), json, json_offset));
         return document;
     } catch (const std::exception& exception) {  // out of memory, in the document's building

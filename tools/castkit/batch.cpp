@@ -237,7 +237,7 @@ class Batch {
                 ++failed_;
                 if (terminal_ && !options_.quiet) fmt::print("\r\033[K");
                 std::fflush(stdout);
-                for (const Diagnostic& d : task.errors) fmt::print(stderr, "{}\n", d.to_string());
+                print_diagnostics(task.errors);
             }
             changed_.notify_all();
         }
@@ -267,8 +267,7 @@ class Batch {
         WriteContext write_context = formats::context_for(task.output, options_.format_options);
         write_context.base = read_context.base;
         auto written = formats::write_file(to_, *document, task.output, write_context);
-        task.warnings.insert(task.warnings.end(), write_context.warnings.begin(),
-                             write_context.warnings.end());
+        task.warnings.append(write_context.warnings);
         if (!written) task.errors.push_back(written.error());
         task.output_bytes = written ? file_bytes(task.output) : 0;
         task.status = !task.errors.empty()     ? Status::Failed
@@ -290,8 +289,8 @@ class Batch {
         }
         Diagnostics diagnostics;
         formats::merge(document, std::move(sources), diagnostics);
-        for (Diagnostic& d : diagnostics)
-            (d.severity == Severity::Error ? task.errors : task.warnings).push_back(std::move(d));
+        task.errors.append(diagnostics.with_severity(Severity::Error));
+        task.warnings.append(diagnostics.with_severity(Severity::Warning));
     }
 
     std::size_t count(Status status) const {
@@ -327,7 +326,7 @@ class Batch {
     Expected<void> write_report(unsigned jobs) const {
         auto messages = [](const Diagnostics& diagnostics) {
             nlohmann::json out = nlohmann::json::array();
-            for (const Diagnostic& d : diagnostics) out.push_back(d.to_string());
+            for (const Diagnostic& d : diagnostics.shown()) out.push_back(d.to_string());
             return out;
         };
         nlohmann::json files = nlohmann::json::array();

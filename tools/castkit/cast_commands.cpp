@@ -13,7 +13,7 @@
 namespace castkit::cli {
 
 void print_diagnostics(const Diagnostics& diagnostics) {
-    for (const Diagnostic& d : diagnostics) fmt::print(stderr, "{}\n", d.to_string());
+    for (const Diagnostic& d : diagnostics.shown()) fmt::print(stderr, "{}\n", d.to_string());
 }
 
 bool print_stdout(std::string_view text, int& exit_code) {

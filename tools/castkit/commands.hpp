@@ -56,6 +56,7 @@ struct Loaded {
 // raising `exit_code` (2 when no format can be told, 1 for input that cannot be read).
 std::optional<Loaded> load(const std::string& path, const std::string& format,
                            const FormatOptions& options, int& exit_code);
+// Prints to stderr what `diagnostics` kept, then one "... and N more" line per kind it counted.
 void print_diagnostics(const Diagnostics& diagnostics);
 // Writes `text` to standard output; when that fails (a full disk, a closed pipe) prints why and
 // raises `exit_code` to 1. Returns whether everything was written.

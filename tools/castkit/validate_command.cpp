@@ -15,11 +15,8 @@ namespace {
 struct Report {
     std::string file;
     Diagnostics diagnostics;
-    std::size_t count(Severity severity) const {
-        return static_cast<std::size_t>(
-            std::count_if(diagnostics.begin(), diagnostics.end(),
-                          [&](const Diagnostic& d) { return d.severity == severity; }));
-    }
+    // Every finding of `severity`, including those only counted (Diagnostics::suppressed).
+    std::uint64_t count(Severity severity) const { return diagnostics.count(severity); }
 };
 
 Report check(const std::string& path, const cast::ValidateOptions& options) {
@@ -50,7 +47,7 @@ std::string summary(const Report& report) {
 std::string to_json(const std::vector<Report>& reports) {
     std::string out;
     json::Writer json(out, 2);
-    std::size_t errors = 0, warnings = 0, infos = 0;
+    std::uint64_t errors = 0, warnings = 0, infos = 0;
     for (const Report& report : reports) {
         errors += report.count(Severity::Error);
         warnings += report.count(Severity::Warning);
@@ -81,7 +78,7 @@ std::string to_json(const std::vector<Report>& reports) {
         json.unsigned_integer(report.count(Severity::Info));
         json.key("diagnostics");
         json.begin_array();
-        for (const Diagnostic& d : report.diagnostics) {
+        for (const Diagnostic& d : report.diagnostics.shown()) {
             json.begin_object();
             json.key("severity");
             json.string(severity_name(d.severity));
@@ -96,6 +93,19 @@ std::string to_json(const std::vector<Report>& reports) {
                 json.unsigned_integer(d.offset);
             json.key("message");
             json.string(d.message);
+            json.end_object();
+        }
+        json.end_array();
+        json.key("suppressed");
+        json.begin_array();
+        for (const Diagnostics::Suppressed& more : report.diagnostics.suppressed()) {
+            json.begin_object();
+            json.key("severity");
+            json.string(severity_name(more.severity));
+            json.key("rule");
+            json.string(more.rule);
+            json.key("count");
+            json.unsigned_integer(more.count);
             json.end_object();
         }
         json.end_array();
@@ -152,7 +162,7 @@ void register_validate_commands(CLI::App& app, int& exit_code) {
         } else {
             std::string out;
             for (const Report& report : reports) {
-                for (const Diagnostic& d : report.diagnostics) out += d.to_string() + "\n";
+                for (const Diagnostic& d : report.diagnostics.shown()) out += d.to_string() + "\n";
                 out += summary(report) + "\n";
             }
             print_stdout(out, exit_code);

@@ -32,7 +32,7 @@ Expected<cast::Document> read(const std::string& name, const cast::SharedBytes& 
                                      "castkit cannot tell this file's format from its name"});
     ReadContext context{.name = name, .base = base};
     auto document = formats::read(*format, bytes, context);
-    warnings.insert(warnings.end(), context.warnings.begin(), context.warnings.end());
+    warnings.append(context.warnings);
     return document;
 }
 
@@ -122,13 +122,13 @@ Expected<void> Session::add(std::string name, cast::SharedBytes bytes, std::file
         return make_error(Diagnostic{Severity::Error, name, Diagnostic::kNoOffset, "/",
                                      "viewer.empty", "the file holds no model and no animation"});
     file.info = cast::info_text(*document, bytes.size(), file.format);
-    // What the reader said, then `castkit validate`'s findings (which repeat a Cast reader's).
+    // What the reader said, then `castkit validate`'s other findings (with the reader's again,
+    // what the reader only counted would be counted twice).
     Diagnostics findings = warnings;
-    const Diagnostics checked = cast::validate(*document);
-    findings.insert(findings.end(), checked.begin(), checked.end());
+    findings.append(cast::validate(*document, {.include_read_warnings = false}));
     json diagnostics = json::array();
     std::set<std::string> seen;
-    for (const Diagnostic& d : findings)
+    for (const Diagnostic& d : findings.shown())
         if (seen.insert(d.to_string()).second) diagnostics.push_back(diagnostic_json(d));
     file.diagnostics_json = dump(diagnostics);
     files_.push_back(std::move(file));
@@ -190,7 +190,7 @@ std::string Session::scene_json() const {
         for (const cast::ConstAnimation& animation : std::as_const(scene->document).animations())
             animations.push_back(animation_json(animation));
         describe_model(scene->document, out);
-        for (const Diagnostic& d : scene->warnings) warnings.push_back(d.to_string());
+        for (const Diagnostic& d : scene->warnings.shown()) warnings.push_back(d.to_string());
         for (const std::string& text : export_warnings_) warnings.push_back(text);
     } else {
         describe_model(cast::Document{}, out);
@@ -214,7 +214,7 @@ Expected<std::vector<std::byte>> Session::glb() const {
     options.inline_instances = true;
     auto written = gltf::write(scene->document, sink, context, options);
     export_warnings_.clear();
-    for (const Diagnostic& d : context.warnings) export_warnings_.push_back(d.to_string());
+    for (const Diagnostic& d : context.warnings.shown()) export_warnings_.push_back(d.to_string());
     if (!written) return make_error(written.error());
     return std::move(sink.bytes);
 }

@@ -75,9 +75,7 @@ Diagnostics validate(const Document& document, const ValidateOptions& options) {
         walker.walk(ref);
         if (node->is(NodeId::Root)) check_hashes(context, ref);
     }
-    if (options.strict)
-        for (Diagnostic& d : out)
-            if (d.severity == Severity::Warning) d.severity = Severity::Error;
+    if (options.strict) out.promote(Severity::Warning, Severity::Error);
     return std::move(out);
 }
 

@@ -14,9 +14,12 @@ namespace {
 
 using RuleCounts = std::map<std::string, std::size_t>;
 
+// Every finding of each rule, those only counted (Diagnostics::suppressed) too.
 RuleCounts count_rules(const Diagnostics& diagnostics) {
     RuleCounts counts;
     for (const Diagnostic& d : diagnostics) ++counts[d.rule];
+    for (const Diagnostics::Suppressed& more : diagnostics.suppressed())
+        counts[more.rule] += more.count;
     return counts;
 }
 
