@@ -2,13 +2,17 @@
 // user names, regular files only, size-bounded; everything else only with the user's opt-in.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/dmf.hpp>
 #include <castkit/side_files.hpp>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 
 #include "formats/cli_command.hpp"
+#include "gltf/gltf_scene.hpp"
 #include "test_support.hpp"
 
 namespace castkit {
@@ -140,6 +144,114 @@ TEST(SideFiles, ConvertToDmfEmbedsNoHostFilesUnlessAllowed) {
     out = read_bytes(dir / "any.dmf");
     text.assign(reinterpret_cast<const char*>(out.data()), out.size());
     EXPECT_NE(text.find("SECRET"), std::string::npos);
+}
+
+// Issue 29 item 3: the check is made on what was opened. A folder link swapped between an
+// inside folder and an outside one while the file is read (2 of 400 conversions embedded the
+// outside file when the path was checked and then opened).
+TEST(SideFiles, AFolderLinkSwappedWhileReadingNeverLeadsOutside) {
+    fs::path dir = layout("side-race");
+    write_text(dir / "model/real_tex/a.png", "A");
+    write_text(dir / "outside/a.png", "SECRET");
+    fs::remove_all(dir / "model/tex");  // a folder in layout(): a link to one here
+    std::error_code error;
+    fs::create_directory_symlink("real_tex", dir / "model/tex", error);
+    if (error) GTEST_SKIP() << "symbolic links need a privilege here";
+    std::atomic<bool> done{false};
+    std::thread swapper([&] {
+        const fs::path targets[] = {dir / "outside", "real_tex"};
+        for (int i = 0; i < 1000000 && !done; ++i) {
+            std::error_code ignored;
+            fs::create_directory_symlink(targets[i % 2], dir / "model/tex.next", ignored);
+            fs::rename(dir / "model/tex.next", dir / "model/tex", ignored);  // atomic swap
+        }
+    });
+    int inside = 0;
+    int outside = 0;
+    for (int i = 0; i < 4000; ++i) {
+        const std::string text = text_of(read_side_file("tex/a.png", dir / "model/scene.cast", {}));
+        inside += text == "A";
+        outside += text == "SECRET";
+    }
+    done = true;
+    swapper.join();
+    EXPECT_EQ(outside, 0);
+    EXPECT_GT(inside, 0);
+}
+
+// A glTF whose buffer names `buffer` (36 bytes: three positions), as text.
+std::string gltf_naming(const std::string& buffer) {
+    return nlohmann::json{{"asset", {{"version", "2.0"}}},
+                          {"buffers", {{{"uri", buffer}, {"byteLength", 36}}}},
+                          {"bufferViews", {{{"buffer", 0}, {"byteLength", 36}}}},
+                          {"accessors",
+                           {{{"bufferView", 0},
+                             {"componentType", 5126},
+                             {"count", 3},
+                             {"type", "VEC3"},
+                             {"min", {-1e30, -1e30, -1e30}},
+                             {"max", {1e30, 1e30, 1e30}}}}},
+                          {"meshes", {{{"primitives", {{{"attributes", {{"POSITION", 0}}}}}}}}},
+                          {"nodes", {{{"mesh", 0}}}},
+                          {"scenes", {{{"nodes", {0}}}}},
+                          {"scene", 0}}
+        .dump();
+}
+
+bool file_holds(const fs::path& path, const std::string& text) {
+    if (!fs::exists(path)) return false;
+    const std::vector<std::byte> bytes = read_bytes(path);
+    return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()).find(text) !=
+           std::string::npos;
+}
+
+// Issue 29 item 4: bytes read without a folder (standard input) resolve no side files, though
+// the working folder holds the file named (a service converting uploads leaked its .env).
+TEST(SideFiles, StandardInputReadsNoSideFilesFromTheWorkingFolder) {
+    fs::path dir = temp_dir("side-stdin");
+    write_text(dir / ".env", "API_KEY=hunter2-and-36-bytes-of-it!!");  // 36 bytes
+    write_text(dir / "x.gltf", gltf_naming(".env"));
+    const std::string cd = "cd " + quoted(dir) + " && ";
+    CommandResult result = run_cli_in(cd, "convert - out.glb --from gltf < x.gltf");
+    EXPECT_NE(result.exit_code, 0);
+    EXPECT_NE(result.err.find("no folder"), std::string::npos) << result.err;
+    EXPECT_FALSE(file_holds(dir / "out.glb", "hunter2"));
+    // The same file named by its path reads its buffer beside it.
+    result = run_cli_in(cd, "convert x.gltf named.glb");
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_TRUE(file_holds(dir / "named.glb", "hunter2"));
+}
+
+// A Cast from standard input naming a texture in the working folder: not embedded unless the
+// caller names a folder (--textures DIR).
+TEST(SideFiles, StandardInputReadsTexturesOnlyFromAFolderTheCallerNames) {
+    fs::path dir = temp_dir("side-stdin-texture");
+    fs::copy_file(fixtures() / "gltf/real/BoxTexcoords-glTF/texture.png", dir / "wall.png");
+    cast::Document document;
+    cast::Model model = document.add_root().add_model();
+    cast::Material material = model.add_material();
+    material.set_name("wall");
+    cast::File file = material.add_file();
+    file.set_path("wall.png");
+    material.set_slot("albedo", file);
+    cast::Mesh mesh = model.add_mesh();
+    mesh.set_positions(std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}});
+    mesh.set_faces(std::vector<std::uint32_t>{0, 1, 2});
+    mesh.set_material(material);
+    auto bytes = cast::write_to_buffer(document);
+    ASSERT_TRUE(bytes);
+    write_bytes(dir / "scene.cast", *bytes);
+    const std::string cd = "cd " + quoted(dir) + " && ";
+    CommandResult result = run_cli_in(cd, "convert - plain.glb --from cast < scene.cast");
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.err.find("no folder"), std::string::npos) << result.err;
+    for (const nlohmann::json& image : gltf_json(dir / "plain.glb")["images"])
+        EXPECT_FALSE(image.contains("bufferView")) << image.dump();  // a reference, not read
+    result = run_cli_in(cd, "convert - named.glb --from cast --textures . < scene.cast");
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const nlohmann::json images = gltf_json(dir / "named.glb")["images"];
+    ASSERT_EQ(images.size(), 1u);
+    EXPECT_TRUE(images[0].contains("bufferView"));
 }
 
 }  // namespace

@@ -25,9 +25,11 @@ struct SideFilePolicy {
 };
 
 // Where `reference`, a path written inside `source_file`, may be read under `policy`: the first
-// existing regular file among the source file's folder and the policy's folders whose real path
-// (symbolic links resolved) stays inside that folder, tried in each folder as written, then by
-// its file name alone (so a path from the machine that wrote the file is found beside it).
+// existing regular file among the source file's folder (the working folder for a name without
+// one) and the policy's folders whose real path stays inside that folder, tried in each folder
+// as written, then by its file name alone (so a path from the machine that wrote the file is
+// found beside it). The check is made on the opened file: its real path is asked of the open
+// descriptor, so a link swapped in after a check cannot lead outside (docs/security.md).
 // `\` counts as a separator; absolute paths (including `C:` forms on any OS) are refused unless
 // the policy allows any path. The error says why and names the option that would allow it.
 // O(folders) file-system queries.
@@ -35,8 +37,8 @@ Expected<std::filesystem::path> resolve_side_file(std::string_view reference,
                                                   const std::filesystem::path& source_file,
                                                   const SideFilePolicy& policy);
 
-// resolve_side_file, then the file's bytes, refused when larger than policy.max_size.
-// O(file size).
+// resolve_side_file, then the bytes of the file it opened and checked (read into memory, never
+// mapped), refused when larger than policy.max_size. O(file size).
 Expected<std::vector<std::byte>> read_side_file(std::string_view reference,
                                                 const std::filesystem::path& source_file,
                                                 const SideFilePolicy& policy);

@@ -84,7 +84,8 @@ Context context_for(const std::filesystem::path& path, FormatOptions options) {
         context.name = "<stdin>";
     } else {
         context.name = platform::utf8_of(path);
-        context.base = path.parent_path();
+        // A file named without a folder is in the working folder; an empty base means none.
+        context.base = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
     }
     return context;
 }

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <deque>
 #include <glm/gtc/quaternion.hpp>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -21,40 +21,61 @@ namespace castkit::gltf {
 namespace {
 
 constexpr int kMaxInstanceDepth = 16;
+// Inlining stops when the output would hold more glTF nodes than this floor plus one per byte
+// of the files read (the document's Cast size and each instance file once): files that
+// instance each other ten times a level grow tenfold a level, and the output must stay
+// proportional to the input (docs/security.md, "What castkit reads").
+constexpr std::uint64_t kNodeFloor = 20000;
+constexpr std::uint64_t kNodesPerByteRead = 1;
 
-// The Cast file an Instance names, found through the side-file policy; its payloads keep the
-// mapping alive.
-Expected<cast::Document> read_instance(const Context& context,
-                                       const std::filesystem::path& location) {
-    auto mapped = formats::map_side_file(context, location);
-    if (!mapped) return make_error(mapped.error());
-    return cast::read(cast::SharedBytes{(*mapped)->bytes(), *mapped},
-                      {.source_name = context.name});
+namespace fs = std::filesystem;
+
+// An instance file, read once and shared by every Instance that names it: its payloads live in
+// `bytes` (in memory; no descriptor or mapping stays open), and the nodes its first export made
+// are copied for the later Instances, sharing their meshes.
+struct InstanceFile {
+    std::shared_ptr<const std::vector<std::byte>> bytes;
+    cast::Document document;
+    fs::path found_at;     // where the policy found it: its Instances resolve from its folder
+    bool merging = false;  // being exported: an Instance of it below itself is a cycle
+    int first_node = -1;   // the Instance node of its first export
+    int end_node = -1;     // one past the last node of that export (its subtree is first..end)
+};
+
+// `path` below `folder` or `folder` itself (both absolute and normal). O(path length).
+bool within(const fs::path& path, const fs::path& folder) {
+    const fs::path relative = path.lexically_relative(folder);
+    return !relative.empty() && *relative.begin() != "..";
+}
+
+// `\` as `/`, so Windows paths written into files resolve the same on every OS. O(n).
+fs::path portable(std::string_view text) {
+    std::string copy(text);
+    std::replace(copy.begin(), copy.end(), '\\', '/');
+    return platform::path_from_utf8(copy);
 }
 
 struct SceneWriter {
     detail::Exporter& exporter;
-    std::set<std::filesystem::path> open_files;  // instance files being merged (cycle guard)
-    std::deque<cast::Document>
-        inlined;  // kept alive (and in place): exported views point into them
+    // The top document's context: its folder and the user's policy bound every nesting level.
+    Context top;
+    std::uint64_t bytes_read = 0;
+    bool over_budget = false;
+    std::map<fs::path, std::unique_ptr<InstanceFile>> files;  // by the real path opened
 
-    // `folder`: where the document's relative file names resolve.
-    void export_document(const cast::Document& document, const std::filesystem::path& folder,
-                         int parent, int depth, bool with_animations) {
+    // `file`: the instance file being exported, or null for the top document.
+    void export_document(const cast::Document& document, const InstanceFile* file, int parent,
+                         int depth, bool with_animations) {
         int scene = parent;
         std::string up;
         // Instance files resolve against the scene root `sr`, relative to the file, as the
         // Blender add-on does (docs/blender-addon.md).
-        std::filesystem::path instance_base = folder;
-        bool scene_root_found = false;
+        std::optional<std::string> scene_root;
         const std::vector<cast::ConstRoot> roots = document.root_nodes();
         for (const cast::ConstRoot& root : roots)
             for (const cast::ConstMetadata& metadata : root.metadata()) {
                 if (auto axis = metadata.up_axis_name(); axis && up.empty()) up = std::string(*axis);
-                if (auto sr = metadata.scene_root(); sr && !scene_root_found) {
-                    instance_base /= std::filesystem::path(*sr);
-                    scene_root_found = true;
-                }
+                if (auto sr = metadata.scene_root(); sr && !scene_root) scene_root = *sr;
             }
         if (up == "z" || up == "x") {
             // Z up: a -90° turn about X takes +Z to +Y; X up: +90° about Z takes +X to +Y.
@@ -76,7 +97,7 @@ struct SceneWriter {
                 exporter.export_model(models[m], scene, fmt::format("root[{}]/model[{}]", r, m));
             const auto instances = roots[r].instances();
             for (std::size_t i = 0; i < instances.size(); ++i)
-                export_instance(instances[i], instance_base, scene, depth,
+                export_instance(instances[i], file, scene_root, scene, depth,
                                 fmt::format("root[{}]/instance[{}]", r, i));
         }
         if (!with_animations) return;
@@ -88,8 +109,9 @@ struct SceneWriter {
         }
     }
 
-    void export_instance(const cast::ConstInstance& instance, const std::filesystem::path& base,
-                         int parent, int depth, const std::string& path) {
+    void export_instance(const cast::ConstInstance& instance, const InstanceFile* from,
+                         const std::optional<std::string>& scene_root, int parent, int depth,
+                         const std::string& path) {
         tinygltf::Node node;
         node.name = std::string(instance.name().value_or(""));
         if (auto p = instance.position()) node.translation = {p->x, p->y, p->z};
@@ -108,34 +130,145 @@ struct SceneWriter {
             {"castkit_instance",
              tinygltf::Value(tinygltf::Value::Object{{"file", detail::string_value(file)}})}});
         const int index = exporter.add_node(std::move(node), parent);
-        if (!exporter.options.inline_instances) return;
-
-        auto location = formats::resolve_side_file({.base = base}, file);
-        if (!location) {
-            exporter.warn(path, fmt::format("instance not inlined: {}", location.error().message));
-            return;
-        }
-        std::error_code error;
-        const std::filesystem::path resolved = std::filesystem::weakly_canonical(*location, error);
-        if (depth >= kMaxInstanceDepth || open_files.count(resolved)) {
+        if (!exporter.options.inline_instances || over_budget) return;
+        InstanceFile* instanced = find_instance(file, from, scene_root, path);
+        if (instanced == nullptr) return;
+        if (depth >= kMaxInstanceDepth || instanced->merging) {
             exporter.warn(
                 path,
                 fmt::format("instance '{}' refers back to a file being merged; not inlined", file));
             return;
         }
+        const std::uint64_t nodes_after =
+            exporter.model.nodes.size() + static_cast<std::uint64_t>(std::max(
+                                              0, instanced->end_node - instanced->first_node - 1));
+        if (nodes_after > node_budget()) {
+            over_budget = true;
+            exporter.warn(
+                path,
+                fmt::format("instance '{}' and the instances after it were not inlined: "
+                            "the output would hold more than {} glTF nodes ({} plus {} "
+                            "per byte of the {} bytes of files read); they stay "
+                            "references to their files",
+                            file, node_budget(), kNodeFloor, kNodesPerByteRead, bytes_read),
+                "gltf.instance-budget");
+            return;
+        }
+        if (instanced->first_node >= 0) {
+            copy_subtree(*instanced, index);
+            return;
+        }
+        if (!instanced->document.animations().empty())
+            exporter.warn(path, fmt::format("animations of instance '{}' were not merged", file));
+        instanced->merging = true;
+        instanced->first_node = index;
+        export_document(instanced->document, instanced, index, depth + 1, false);
+        instanced->end_node = static_cast<int>(exporter.model.nodes.size());
+        instanced->merging = false;
+    }
+
+    std::uint64_t node_budget() const { return kNodeFloor + kNodesPerByteRead * bytes_read; }
+
+    // The text an Instance's file is looked up by, relative to the top document's folder: the
+    // folder of the file naming it (`from`), then the scene root, then the name. Absolute names
+    // and roots stay absolute, and `..` stays, so the policy refuses what leads outside.
+    fs::path reference_text(const std::string& file, const InstanceFile* from,
+                            const std::optional<std::string>& scene_root) const {
+        fs::path folder;
+        if (from != nullptr) folder = relative_to_allowed(from->found_at.parent_path());
+        if (scene_root) folder /= portable(*scene_root);
+        return folder / portable(file);
+    }
+
+    // `folder` (where an instance file was found) relative to the top folder, or to the policy
+    // folder holding it; itself when it is in none (only with --allow-any-path).
+    fs::path relative_to_allowed(const fs::path& folder) const {
+        std::error_code error;
+        std::vector<fs::path> roots;
+        if (!top.base.empty()) roots.push_back(fs::absolute(top.base, error).lexically_normal());
+        for (const fs::path& extra : top.options.side_files.folders)
+            roots.push_back(fs::absolute(extra, error).lexically_normal());
+        const fs::path normal = fs::absolute(folder, error).lexically_normal();
+        for (const fs::path& root : roots)
+            if (within(normal, root)) {
+                const fs::path relative = normal.lexically_relative(root);
+                return relative == "." ? fs::path() : relative;
+            }
+        return normal;
+    }
+
+    // The instance file `file` names, read once through the policy (the top context's folders
+    // and the user's opt-ins), or null with a warning.
+    InstanceFile* find_instance(const std::string& file, const InstanceFile* from,
+                                const std::optional<std::string>& scene_root,
+                                const std::string& path) {
+        const fs::path text = reference_text(file, from, scene_root);
+        auto opened = formats::open_side_file(top, platform::utf8_of(text));
+        if (!opened) {
+            exporter.warn(
+                path,
+                fmt::format("instance '{}'{} not inlined: {}", file,
+                            scene_root ? fmt::format(" under the scene root '{}'", *scene_root)
+                                       : std::string(),
+                            opened.error().message),
+                "gltf.instance-refused");
+            return nullptr;
+        }
+        std::unique_ptr<InstanceFile>& known = files[opened->file->real_path()];
+        if (known) return known.get();
+        auto bytes = opened->file->read();
+        if (!bytes) {
+            exporter.warn(path,
+                          fmt::format("instance '{}' not inlined: {}", file, bytes.error().message),
+                          "gltf.instance-refused");
+            return nullptr;
+        }
+        auto owned = std::make_shared<const std::vector<std::byte>>(std::move(*bytes));
+        const std::string name = platform::utf8_of(opened->path);
         auto document =
-            read_instance({.name = platform::utf8_of(resolved), .base = base}, resolved);
+            cast::read(cast::SharedBytes{cast::Bytes(*owned), owned}, {.source_name = name});
         if (!document) {
             exporter.warn(path,
                           fmt::format("instance not inlined: {}", document.error().to_string()));
-            return;
+            return nullptr;
         }
-        if (!document->animations().empty())
-            exporter.warn(path, fmt::format("animations of instance '{}' were not merged", file));
-        open_files.insert(resolved);
-        inlined.push_back(std::move(*document));
-        export_document(inlined.back(), resolved.parent_path(), index, depth + 1, false);
-        open_files.erase(resolved);
+        bytes_read += owned->size();
+        known =
+            std::make_unique<InstanceFile>(InstanceFile{owned, std::move(*document), opened->path});
+        return known.get();
+    }
+
+    // The nodes the first export of `file` made below its Instance node, copied below Instance
+    // node `to`: the copies name the same meshes; skins are copied with their joints moved to
+    // the copied joints. O(nodes copied).
+    void copy_subtree(const InstanceFile& file, int to) {
+        std::vector<tinygltf::Node>& nodes = exporter.model.nodes;
+        const int first = file.first_node + 1;
+        const int offset = static_cast<int>(nodes.size()) - first;
+        auto moved = [&](int i) { return i >= first && i < file.end_node ? i + offset : i; };
+        std::map<int, int> skins;  // skin of the first export → its copy
+        for (int i = first; i < file.end_node; ++i) {
+            tinygltf::Node copy = nodes[static_cast<std::size_t>(i)];
+            for (int& child : copy.children) child = moved(child);
+            if (copy.skin >= 0) {
+                auto [it, added] = skins.try_emplace(copy.skin, -1);
+                if (added) it->second = copy_skin(copy.skin, moved);
+                copy.skin = it->second;
+            }
+            nodes.push_back(std::move(copy));
+        }
+        const std::vector<int> children = nodes[static_cast<std::size_t>(file.first_node)].children;
+        for (int child : children)
+            nodes[static_cast<std::size_t>(to)].children.push_back(moved(child));
+    }
+
+    template <class Move>
+    int copy_skin(int skin, const Move& moved) {
+        tinygltf::Skin copy = exporter.model.skins[static_cast<std::size_t>(skin)];
+        for (int& joint : copy.joints) joint = moved(joint);
+        if (copy.skeleton >= 0) copy.skeleton = moved(copy.skeleton);
+        exporter.model.skins.push_back(std::move(copy));
+        return static_cast<int>(exporter.model.skins.size() - 1);
     }
 };
 
@@ -203,8 +336,13 @@ Expected<void> write(const cast::Document& document, Sink& sink, const WriteCont
                      const ExportOptions& options) {
     detail::Exporter exporter(context.name, options, context.warnings);
     read_carried(document, exporter);
-    SceneWriter writer{exporter, {}, {}};
-    writer.export_document(document, context.base, -1, 0, true);
+    SceneWriter writer{
+        exporter,
+        {.name = context.name, .base = context.base, .options = {.side_files = options.side_files}},
+        cast::file_size(document),
+        false,
+        {}};
+    writer.export_document(document, nullptr, -1, 0, true);
     if (exporter.failure) return make_error(*exporter.failure);
     if (auto finite = detail::keep_numbers_finite(exporter); !finite) return finite;
     detail::place_textures(exporter, context.base, sink.file());
@@ -219,7 +357,7 @@ Expected<void> write(const cast::Document& document, const std::filesystem::path
                                              ? path
                                              : platform::path_from_utf8(document.source_name);
     WriteContext context = formats::context_for(path);
-    context.base = source.parent_path();
+    context.base = source.has_parent_path() ? source.parent_path() : std::filesystem::path(".");
     formats::FileSink sink(path);
     auto written = write(document, sink, context, options);
     warnings.append(context.warnings);

@@ -53,13 +53,19 @@ std::filesystem::path scene(const std::filesystem::path& dir) {
 TEST(CliIo, StandardInputWorksForEveryFormatInInfoDumpAndConvert) {
     auto dir = temp_dir("io-stdin-every-format");
     scene(dir);
-    for (const auto& [format, file] : kFormats) {
+    // Bytes from standard input have no folder, so they read no side files (docs/security.md,
+    // "What castkit reads"): the .gltf given there carries its buffer inline.
+    ASSERT_EQ(run_cli_in("", in_dir(dir, "convert {t.cast} - --to gltf"),
+                         fmt::format(">{}", quoted(dir / "inline.gltf")))
+                  .exit_code,
+              0);
+    for (const auto& [format, name] : kFormats) {
         if (std::string(format) != "cast") {
-            auto made = run_cli(in_dir(dir, fmt::format("convert {{t.cast}} {{{}}}", file)));
+            auto made = run_cli(in_dir(dir, fmt::format("convert {{t.cast}} {{{}}}", name)));
             // SEAnim holds animations only: the triangle's model is dropped with a warning.
             ASSERT_EQ(made.exit_code, 0) << format << ": " << made.err;
         }
-        // A .gltf's buffer is a side file: from standard input it resolves in the working folder.
+        const std::string file = std::string(format) == "gltf" ? "inline.gltf" : name;
         // (cmd.exe's cd changes the drive too only with /d: the test's folder is on C:, the
         // build tree under Wine on Z:.)
 #ifdef _WIN32

@@ -1,0 +1,43 @@
+// Opening a file that a document names, judged by what was opened (platform layer: POSIX and
+// Windows implementations beside this header; nothing else includes OS headers).
+#pragma once
+
+#include <castkit/expected.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+namespace castkit::platform {
+
+// A regular file opened for reading, judged by what was opened rather than by its path: a link
+// or folder swapped in after a path was checked cannot change what is read (side files,
+// README.md "Security"). Nothing is mapped: read() copies the bytes, so a file truncated later
+// cannot fault a long-running process.
+class OpenedFile {
+  public:
+    virtual ~OpenedFile() = default;
+    // The real path of the opened file itself (links resolved by the system for this open), in
+    // the form real_path() gives folders.
+    virtual const std::filesystem::path& real_path() const = 0;
+    // Its size when opened.
+    virtual std::uint64_t size() const = 0;
+    // Its bytes, at most size() of them (a file that shrank since is read to its new end).
+    // O(size).
+    virtual Expected<std::vector<std::byte>> read() = 0;
+};
+
+// Opens `path` for reading without ever waiting (a FIFO or a terminal is not blocked on), and
+// refuses what was opened unless it is a regular file of at most `max_size` bytes. The real
+// path comes from the descriptor (Linux /proc/self/fd, macOS F_GETPATH, Windows
+// GetFinalPathNameByHandleW; elsewhere the canonical path, accepted only when it names the
+// opened file). One open, one stat, one path query.
+Expected<std::unique_ptr<OpenedFile>> open_regular_file(const std::filesystem::path& path,
+                                                        std::uint64_t max_size);
+
+// The real path of an existing file or folder (links resolved), in the form
+// OpenedFile::real_path() uses, for telling whether an opened file lies inside a folder.
+Expected<std::filesystem::path> real_path(const std::filesystem::path& path);
+
+}  // namespace castkit::platform
