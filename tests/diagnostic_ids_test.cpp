@@ -35,17 +35,19 @@ std::set<std::string> documented_ids() {
     return ids;
 }
 
-// Every string literal in src/ shaped like an id of castkit's own areas.
+// Every string literal in src/ and tools/ shaped like an id of castkit's own areas.
 std::set<std::string> ids_in_sources() {
     std::set<std::string> ids;
     const std::regex literal(
-        R"re("((?:cast|seanim|semodel|k3d|dmf|dmf-json|gltf|glb|anim|io|texture)\.[a-z0-9-]+)")re");
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(
-             std::filesystem::path(CASTKIT_SOURCE_DIR) / "src")) {
-        const std::string text = slurp_text(entry.path());
-        for (std::sregex_iterator it(text.begin(), text.end(), literal), end; it != end; ++it)
-            ids.insert((*it)[1]);
-    }
+        R"re("((?:cast|seanim|semodel|k3d|dmf|dmf-json|gltf|glb|anim|io|texture|output)\.[a-z0-9-]+)")re");
+    for (const char* folder : {"src", "tools/castkit"})
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(
+                 std::filesystem::path(CASTKIT_SOURCE_DIR) / folder)) {
+            if (!entry.is_regular_file()) continue;
+            const std::string text = slurp_text(entry.path());
+            for (std::sregex_iterator it(text.begin(), text.end(), literal), end; it != end; ++it)
+                ids.insert((*it)[1]);
+        }
     return ids;
 }
 

@@ -6,6 +6,7 @@
 
 #include <castkit/cast/document.hpp>
 #include <castkit/side_files.hpp>
+#include <castkit/side_outputs.hpp>
 #include <castkit/sink.hpp>
 #include <cstdint>
 #include <filesystem>
@@ -38,11 +39,17 @@ struct FormatOptions {
     bool place_textures = false;
     // Where the files a document names (textures, instances) may be read from: the base folder,
     // then side_files.folders (--textures DIR), within the policy of castkit/side_files.hpp.
-    // DMF import writes each embedded PNG into the first of those folders as
-    // `<texture name>.png`, glTF import each embedded image as `<stem>_<image name>.<ext>`,
-    // and names that file in the Cast File (with none, the images stay behind, with a
-    // warning).
+    // DMF import writes each embedded image into the first of those folders as
+    // `<texture name>.<ext>`, glTF import each as `<stem>_<image name>.<ext>`, the extension
+    // the bytes call for (`.png`, `.jpg`, else `.bin`), through side_outputs (a taken name
+    // gives `name-2.png`), and names that file in the Cast File (with no folder, the images
+    // stay behind, with a warning).
     SideFilePolicy side_files{};
+    // The run's writer of every file written besides the named output (images unpacked by the
+    // glTF and DMF imports, textures copied or converted beside an output): it never replaces a
+    // file it did not write (castkit/side_outputs.hpp, docs/security.md). Share one across the
+    // reads and writes of one command; null gives each read or write a writer of its own.
+    std::shared_ptr<SideOutputs> side_outputs{};
 };
 
 // Everything a format needs around the bytes it reads or writes: the name diagnostics give, the
@@ -121,6 +128,12 @@ Expected<cast::Document> read_file(const FormatInfo& format, const std::filesyst
 // "<format>.write". O(output size).
 Expected<void> write(const FormatInfo& format, const cast::Document& document, Sink& sink,
                      const WriteContext& context);
+
+// The files write_file writes for `path` with `format`: `path` itself, and a .gltf's buffer
+// `<stem>.bin` beside it. A run reserves them in its SideOutputs so that no side file takes
+// their names. O(1).
+std::vector<std::filesystem::path> output_files(const FormatInfo& format,
+                                                const std::filesystem::path& path);
 
 // Writes `document` with `format` to `path` atomically (a temporary file renamed when the whole
 // output is written; on failure `path` is left as it was), or to standard output for "-".

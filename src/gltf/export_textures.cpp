@@ -10,10 +10,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
+#include <optional>
 
 #include "../formats/common/images.hpp"
 #include "../formats/common/side_files.hpp"
+#include "../formats/common/side_outputs.hpp"
 #include "../platform/platform.hpp"
 
 namespace castkit::gltf::detail {
@@ -56,9 +57,17 @@ class TexturePlacer {
         : exporter_(exporter),
           side_{.base = source_dir, .options = {.side_files = exporter.options.side_files}},
           output_(output),
-          mode_(exporter.options.textures) {
+          mode_(exporter.options.textures),
+          outputs_(exporter.options.side_outputs ? exporter.options.side_outputs
+                                                 : std::make_shared<SideOutputs>()) {
         if (mode_ == TextureMode::Automatic)
             mode_ = exporter.options.binary ? TextureMode::Embed : TextureMode::Copy;
+        // The output and its buffer are this export's own names, never a copied texture's.
+        if (!output_.empty()) {
+            outputs_->reserve(output_);
+            if (!exporter.options.binary)
+                outputs_->reserve(fs::path(output_).replace_extension(".bin"));
+        }
     }
 
     void run() {
@@ -73,7 +82,7 @@ class TexturePlacer {
     const Context side_;  // where texture files are read (the source folder and the policy)
     fs::path output_;
     TextureMode mode_;
-    std::set<std::string> written_names_;
+    std::shared_ptr<SideOutputs> outputs_;
 
     // Embeds or copies image `index`; false when it must be removed.
     bool place(std::size_t index) {
@@ -114,11 +123,12 @@ class TexturePlacer {
             image.uri.clear();
             return true;
         }
-        const std::string name =
-            unique_name(prepared.converted ? platform::utf8_of(found->stem()) + ".png"
-                                           : platform::utf8_of(found->filename()));
-        if (!write_beside(name, prepared.bytes, named, where)) return false;
-        image.uri = name_to_uri(name);
+        const std::optional<std::string> name =
+            write_beside(prepared.converted ? platform::utf8_of(found->stem()) + ".png"
+                                            : platform::utf8_of(found->filename()),
+                         prepared.bytes, named, where);
+        if (!name) return false;
+        image.uri = name_to_uri(*name);
         return true;
     }
 
@@ -134,9 +144,10 @@ class TexturePlacer {
             image.uri.clear();
             return true;
         }
-        const std::string name = unique_name(platform::utf8_of(found.filename()));
-        if (!write_beside(name, bytes, named, where)) return false;
-        image.uri = name_to_uri(name);
+        const std::optional<std::string> name =
+            write_beside(platform::utf8_of(found.filename()), bytes, named, where);
+        if (!name) return false;
+        image.uri = name_to_uri(*name);
         return true;
     }
 
@@ -145,9 +156,9 @@ class TexturePlacer {
                        std::span<const std::byte> bytes, const std::string& named,
                        const std::string& why, const std::string& where) {
         if (mode_ == TextureMode::Copy) {
-            const std::string name = unique_name(platform::utf8_of(found.filename()));
-            if (write_beside(name, bytes, named, where)) {
-                image.uri = name_to_uri(name);
+            if (const std::optional<std::string> name =
+                    write_beside(platform::utf8_of(found.filename()), bytes, named, where)) {
+                image.uri = name_to_uri(*name);
                 exporter_.warn(where, fmt::format("texture '{}' uses {}: copied beside the output "
                                                   "as it is, glTF viewers may not show it",
                                                   named, why));
@@ -174,30 +185,26 @@ class TexturePlacer {
         return out + name_to_uri(path.substr(start));
     }
 
-    std::string unique_name(const std::string& wanted) {
-        std::string name = wanted;
-        const fs::path stem = platform::path_from_utf8(wanted).stem(),
-                       extension = platform::path_from_utf8(wanted).extension();
-        for (int n = 2; written_names_.contains(name); ++n)
-            name = fmt::format("{}_{}{}", platform::utf8_of(stem), n, platform::utf8_of(extension));
-        written_names_.insert(name);
-        return name;
-    }
-
-    bool write_beside(const std::string& name, std::span<const std::byte> bytes,
-                      const std::string& named, const std::string& where) {
-        const fs::path target = output_.parent_path() / platform::path_from_utf8(name);
-        auto file = platform::create_atomic_file(target, bytes.size());
-        Expected<void> written =
-            file ? (*file)->write(bytes) : Expected<void>(make_error(file.error()));
-        if (written) written = (*file)->commit();
+    // Writes the image beside the output as `wanted` through the run's side-output writer
+    // (another name when that one is taken, with a warning); the name written, or nullopt with
+    // a warning when it could not be.
+    std::optional<std::string> write_beside(const std::string& wanted,
+                                            std::span<const std::byte> bytes,
+                                            const std::string& named, const std::string& where) {
+        const fs::path target = output_.parent_path() / platform::path_from_utf8(wanted);
+        auto written = outputs_->write(target, bytes);
         if (!written) {
             exporter_.warn(where, fmt::format("texture '{}' could not be written beside the output "
                                               "({}); its texture slots were dropped",
                                               named, written.error().message));
-            return false;
+            return std::nullopt;
         }
-        return true;
+        if (written->renamed)
+            exporter_.warn(
+                where,
+                formats::renamed_message(fmt::format("texture '{}'", named), target, *written),
+                formats::kRenamedRule);
+        return platform::utf8_of(written->path.filename());
     }
 
     // Drops the images marked false, the textures that show them and the material slots that

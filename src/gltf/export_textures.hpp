@@ -8,8 +8,10 @@
 namespace castkit::gltf::detail {
 
 // Embeds every image the exported materials name in the binary buffer (Embed), writes it
-// beside `output` (Copy), or leaves the URIs as they are (Reference), as the exporter's
-// options say. Images are read from `source_dir` (the source document's folder) and
+// beside `output` (Copy, through the run's side-output writer options.side_outputs:
+// a taken name gives `name-2.png`, with a texture.renamed warning; `output` and its `.bin` are
+// never taken), or leaves the URIs as they are (Reference), as the exporter's options say.
+// Images are read from `source_dir` (the source document's folder) and
 // options.side_files's folders, where that policy allows (castkit/side_files.hpp); images that
 // cannot be found or may not be read stay references (as the document names them); images that
 // cannot be decoded are removed with the texture slots that use them; each is named in a

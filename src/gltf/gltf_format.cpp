@@ -11,6 +11,7 @@
 #include <simdjson.h>
 
 #include "../formats/common/side_files.hpp"
+#include "../formats/common/side_outputs.hpp"
 #include "../formats/registry_entries.hpp"
 #include "../platform/platform.hpp"
 #include "import_internal.hpp"
@@ -157,6 +158,7 @@ Expected<cast::Document> import_gltf(std::string_view json, const cast::SharedBy
     // Embedded images go where DMF's do: the first texture folder.
     if (const auto& folders = context.options.side_files.folders; !folders.empty())
         importer.image_directory = folders.front();
+    importer.side_outputs = formats::side_outputs_for(context.options);
     if (auto resolved = importer.resolve_nodes(); !resolved) return make_error(resolved.error());
     importer.warn_unkept_content();
     cast::Document document;
@@ -185,6 +187,7 @@ Expected<void> write_format(bool binary, const cast::Document& document, Sink& s
     options.inline_instances = context.options.inline_instances;
     options.textures = context.options.textures;
     options.side_files = context.options.side_files;
+    options.side_outputs = context.options.side_outputs;
     return write(document, sink, context, options);
 }
 

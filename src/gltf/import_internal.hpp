@@ -7,11 +7,13 @@
 #include <castkit/cast/nodes.hpp>
 #include <castkit/expected.hpp>
 #include <castkit/gltf/gltf.hpp>
+#include <castkit/side_outputs.hpp>
 #include <cstdint>
 #include <filesystem>
 #include <glm/mat3x3.hpp>
 #include <glm/mat4x4.hpp>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -235,12 +237,13 @@ class Importer {
     std::filesystem::path image_directory;
     // The file name each embedded image was written as ("" when it could not be), by index.
     std::map<int, std::string> placed_images;
-    // Those file names in lower case: a second image of one name gets "-2", "-3", ….
-    std::set<std::string> placed_names;
+    // The run's side-output writer (ReadContext's options.side_outputs, or the import's own).
+    std::shared_ptr<SideOutputs> side_outputs;
     // Writes embedded image `source` (a buffer view or a data: URI) into image_directory as
-    // `<source file stem>_<image name or imageN>.<png|jpg>` once (`-2`, `-3`, … before the
-    // extension when an earlier image of this import has that name), and returns that file name;
-    // "" with a warning when there is no folder or the bytes cannot be had. O(image size).
+    // `<source file stem>_<image name or imageN>.<png|jpg|…|bin>` (the extension its bytes call
+    // for) once, through side_outputs (`-2`, `-3`, … before the extension when that name holds
+    // another file, with a texture.renamed warning), and returns that file name; "" with a
+    // warning when there is no folder or the bytes cannot be had. O(image size).
     Expected<std::string> place_embedded_image(int source);
 
     // What Cast cannot hold but a Cast → glTF export restores: the castkit-gltf JSON written

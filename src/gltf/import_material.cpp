@@ -14,7 +14,7 @@
 #include <glm/mat3x3.hpp>
 
 #include "../formats/common/binary_io.hpp"
-#include "../formats/common/images.hpp"
+#include "../formats/common/side_outputs.hpp"
 #include "import_internal.hpp"
 
 namespace castkit::gltf::detail {
@@ -31,12 +31,6 @@ std::string file_name_part(std::string_view text) {
     return out;
 }
 
-// `text` in ASCII lower case.
-std::string lowercase(std::string text) {
-    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return text;
-}
-
 // `name` less a trailing image extension (exporters often name images after their files).
 std::string without_image_extension(const std::string& name) {
     const std::filesystem::path path(name);
@@ -45,16 +39,6 @@ std::string without_image_extension(const std::string& name) {
     for (const char* known : {".png", ".jpg", ".jpeg", ".tga", ".bmp", ".dds", ".psd"})
         if (extension == known) return name.substr(0, name.size() - extension.size());
     return name;
-}
-
-// The extension the image's own bytes call for (PNG and JPEG signatures), else its mimeType's.
-std::string image_extension(const std::vector<unsigned char>& bytes, const std::string& mime) {
-    const std::string_view signed_as = images::signature_mime_type(std::as_bytes(std::span(bytes)));
-    if (signed_as == "image/png") return ".png";
-    if (signed_as == "image/jpeg") return ".jpg";
-    const std::size_t slash = mime.find('/');
-    if (slash == std::string::npos) return ".img";
-    return fmt::format(".{}", file_name_part(mime.substr(slash + 1)));
 }
 
 std::string uri_to_path(const std::string& uri) {
@@ -438,7 +422,6 @@ Expected<std::string> Importer::place_embedded_image(int source) {
     }
     const tinygltf::Image& image = gltf.images[static_cast<std::size_t>(source)];
     std::vector<unsigned char> bytes;
-    std::string mime = image.mimeType;
     if (image.bufferView >= 0) {
         auto view = view_bytes(image.bufferView, at + "/bufferView");
         if (!view) return make_error(view.error());
@@ -446,8 +429,6 @@ Expected<std::string> Importer::place_embedded_image(int source) {
     } else if (auto decoded = decode_data_uri(image.uri)) {
         const auto* data = reinterpret_cast<const unsigned char*>(decoded->data());
         bytes.assign(data, data + decoded->size());
-        // "data:image/png;base64,…" names the type when the image does not.
-        if (mime.empty()) mime = image.uri.substr(5, image.uri.find(';') - 5);
     } else {
         warn(at + "/uri", "embedded image not kept: its data URI does not decode");
         return placed;
@@ -461,18 +442,22 @@ Expected<std::string> Importer::place_embedded_image(int source) {
         fmt::format("{}_{}", file_name_part(stem.empty() ? "gltf" : stem),
                     file_name_part(image.name.empty() ? fmt::format("image{}", source)
                                                       : without_image_extension(image.name)));
-    const std::string extension = image_extension(bytes, mime);
-    // Never over another image of this import: "-2", "-3", … (case-blind, as some file systems).
-    std::string name = base + extension;
-    for (int n = 2; placed_names.contains(lowercase(name)); ++n)
-        name = fmt::format("{}-{}{}", base, n, extension);
-    placed_names.insert(lowercase(name));
+    // The extension the bytes call for, never the MIME type's (which a file may set to anything).
+    const std::span<const std::byte> data = std::as_bytes(std::span(bytes));
+    const std::filesystem::path wanted =
+        image_directory /
+        platform::path_from_utf8(base + std::string(formats::image_extension_of(data)));
     std::error_code ignored;  // a folder that cannot be made fails the write below, named
     std::filesystem::create_directories(image_directory, ignored);
-    if (auto written = formats::write_file(image_directory / name, std::as_bytes(std::span(bytes)));
-        !written)
-        return make_error(written.error());
-    placed = name;
+    // Never over a file this run did not write, nor over another image of this import.
+    auto written = side_outputs->write(wanted, data);
+    if (!written) return make_error(written.error());
+    if (written->renamed)
+        warn(at,
+             formats::renamed_message(fmt::format("embedded image '{}'", image.name), wanted,
+                                      *written),
+             formats::kRenamedRule);
+    placed = platform::utf8_of(written->path.filename());
     return placed;
 }
 

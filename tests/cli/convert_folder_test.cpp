@@ -62,7 +62,7 @@ TEST_F(ConvertFolder, HundredsOfMixedFilesConvertAndCorruptOnesAreReported) {
             ++valid;
         }
     }
-    // Two inputs whose outputs would share a name keep their own extensions.
+    // Two inputs whose outputs would share a name: the later one keeps its own extension.
     write_as(character(), assets / "twin.cast");
     write_as(character(), assets / "twin.semodel");
     valid += 2;
@@ -116,11 +116,11 @@ TEST_F(ConvertFolder, HundredsOfMixedFilesConvertAndCorruptOnesAreReported) {
     }
     EXPECT_EQ(failed, corrupt.size());
 
-    // The same relative tree; colliding names keep the input's extension.
+    // The same relative tree; of two colliding names the later keeps the input's extension.
     EXPECT_TRUE(fs::exists(out / "model0_semodel.glb"));
     EXPECT_TRUE(fs::exists(out / "props" / "model1_k3d.glb"));
     EXPECT_TRUE(fs::exists(out / "props" / "deep" / "walk2_glb.glb"));
-    EXPECT_TRUE(fs::exists(out / "twin.cast.glb"));
+    EXPECT_TRUE(fs::exists(out / "twin.glb"));
     EXPECT_TRUE(fs::exists(out / "twin.semodel.glb"));
     EXPECT_FALSE(fs::exists(out / "readme.glb"));
     // stdout is not a terminal here: the summary only, no progress line (which starts by erasing

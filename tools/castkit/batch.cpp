@@ -62,6 +62,8 @@ struct Task {
     std::uint64_t bytes = 0;
     // Filled by the worker that ran it.
     Status status = Status::Failed;
+    // Set by the plan (before anything is written): the output is newer than its inputs.
+    bool fresh = false;
     Diagnostics warnings, errors;
     std::uint64_t output_bytes = 0;
     double milliseconds = 0;
@@ -111,11 +113,17 @@ bool has_skeleton(cast::Document& document) {
 class Batch {
   public:
     Batch(const BatchOptions& options, const FormatInfo& to)
-        : options_(options), to_(to), terminal_(platform::stdout_is_terminal()) {}
+        : options_(options),
+          to_(to),
+          terminal_(platform::stdout_is_terminal()),
+          format_options_(options.format_options) {
+        if (!format_options_.side_outputs)
+            format_options_.side_outputs = std::make_shared<SideOutputs>();
+    }
 
     // The tasks: every readable file under the input folder but the animations and anything
-    // already under the output folder; outputs that two inputs would share keep the input's
-    // extension ("hero.cast.glb", "hero.semodel.glb").
+    // already under the output folder, each with an output name of its own (name_outputs);
+    // which outputs are up to date is decided here, before anything is written.
     Expected<void> plan() {
         Diagnostics skipped;
         auto inputs = readable_files(options_.input_dir, options_.recursive,
@@ -127,7 +135,6 @@ class Batch {
         std::vector<fs::path> animations;
         for (const fs::path& animation : options_.animations)
             animations.push_back(fs::weakly_canonical(animation, error));
-        std::map<fs::path, int> uses;
         for (const fs::path& input : *inputs) {
             const fs::path canonical = fs::weakly_canonical(input, error);
             auto [in_output, _] = std::mismatch(output_dir.begin(), output_dir.end(),
@@ -139,17 +146,15 @@ class Batch {
             task.input = input;
             task.bytes = file_bytes(input);
             const fs::path relative = input.lexically_relative(options_.input_dir);
-            task.output = options_.output_dir / relative.parent_path() /
-                          platform::path_from_utf8(file_stem(input) +
-                                                   std::string(to_.extensions.front()));
-            ++uses[task.output];
+            task.output =
+                options_.output_dir / relative.parent_path() /
+                platform::path_from_utf8(file_stem(input) + std::string(to_.extensions.front()));
             tasks_.push_back(std::move(task));
         }
+        name_outputs();
         for (Task& task : tasks_)
-            if (uses[task.output] > 1)
-                task.output.replace_filename(
-                    platform::path_from_utf8(platform::utf8_of(task.input.filename()) +
-                                             std::string(to_.extensions.front())));
+            task.fresh =
+                !options_.force && up_to_date(task.input, task.output, options_.animations);
         // Folders are made here, once, so that workers never race to create the same one.
         for (const Task& task : tasks_) {
             fs::create_directories(task.output.parent_path(), error);
@@ -199,6 +204,8 @@ class Batch {
     const BatchOptions& options_;
     const FormatInfo& to_;
     const bool terminal_;
+    // The user's options with the run's side-output writer, shared by every task.
+    FormatOptions format_options_;
     std::vector<Task> tasks_;
     std::atomic<std::size_t> next_{0};
     std::mutex mutex_;
@@ -207,6 +214,51 @@ class Batch {
     std::uint64_t total_bytes_ = 0, done_bytes_ = 0;
     Clock::time_point start_;
     double seconds_ = 0;
+
+    // Outputs that two inputs would share (blind to case, as on Windows and macOS): the first
+    // input in path order keeps the name, a later one takes its input's full file name
+    // ("hero.semodel.glb"), else that name numbered ("hero.semodel-2.glb"), with an
+    // output.renamed warning. Every output (and a .gltf's .bin) is reserved in the run's
+    // side-output writer, so no side file takes its name. O(inputs × log inputs).
+    void name_outputs() {
+        SideOutputs& outputs = *format_options_.side_outputs;
+        std::map<fs::path, const Task*> owners;
+        std::vector<Task*> renamed;
+        for (Task& task : tasks_) {
+            if (outputs.reserve(task.output))
+                owners[task.output] = &task;
+            else
+                renamed.push_back(&task);
+        }
+        for (Task* task : renamed) {
+            const fs::path wanted = task->output;
+            const fs::path full =
+                wanted.parent_path() /
+                platform::path_from_utf8(platform::utf8_of(task->input.filename()) +
+                                         std::string(to_.extensions.front()));
+            task->output = full;
+            // Bounded: fewer outputs than numbers tried, so one of them is free.
+            for (std::size_t n = 2; !outputs.reserve(task->output) && n <= tasks_.size() + 1; ++n)
+                task->output.replace_filename(
+                    platform::path_from_utf8(fmt::format("{}-{}{}", platform::utf8_of(full.stem()),
+                                                         n, platform::utf8_of(full.extension()))));
+            const auto owner = owners.find(wanted);
+            task->warnings.push_back(
+                {.severity = Severity::Warning,
+                 .file = platform::utf8_of(task->input),
+                 .path = "/",
+                 .rule = "output.renamed",
+                 .message = fmt::format(
+                     "written as '{}': '{}' is the output of {}",
+                     platform::utf8_of(task->output.filename()),
+                     platform::utf8_of(wanted.filename()),
+                     owner == owners.end() ? std::string("another input")
+                                           : "'" + platform::utf8_of(owner->second->input) + "'")});
+        }
+        for (const Task& task : tasks_)
+            for (const fs::path& file : formats::output_files(to_, task.output))
+                outputs.reserve(file);
+    }
 
     bool claimed_done() const { return next_.load() >= tasks_.size() || interrupted; }
 
@@ -247,16 +299,16 @@ class Batch {
 
     // Reads, merges and writes one file; every problem lands in the task. O(file size).
     void convert(Task& task) {
-        if (!options_.force && up_to_date(task.input, task.output, options_.animations)) {
+        if (task.fresh) {
             task.status = Status::Skipped;
             return;
         }
         const FormatInfo* from =
             options_.from.empty() ? format_for_path(task.input) : format_by_name(options_.from);
-        const ReadContext read_context = formats::context_for(
-            task.input, read_options_for(options_.format_options, to_, task.output));
+        const ReadContext read_context =
+            formats::context_for(task.input, read_options_for(format_options_, to_, task.output));
         auto document = formats::read_file(*from, task.input, read_context);
-        task.warnings = read_context.warnings;
+        task.warnings.append(read_context.warnings);
         if (!document) {
             task.errors.push_back(document.error());
             task.status = Status::Failed;
@@ -264,7 +316,7 @@ class Batch {
         }
         if (!options_.animations.empty() && has_skeleton(*document)) merge(task, *document);
         // Relative names in the document (textures, instances) resolve beside the input.
-        WriteContext write_context = formats::context_for(task.output, options_.format_options);
+        WriteContext write_context = formats::context_for(task.output, format_options_);
         write_context.base = read_context.base;
         auto written = formats::write_file(to_, *document, task.output, write_context);
         task.warnings.append(write_context.warnings);

@@ -93,6 +93,10 @@ int convert_one(const ConvertOptions& options, const std::string& input,
             return exit_code;
         }
     }
+    // The output's own names are never a side file's (an image the input unpacks, a texture).
+    for (const std::filesystem::path& file :
+         formats::output_files(*format, platform::path_from_utf8(output)))
+        options.format_options.side_outputs->reserve(file);
     auto loaded = load(input, options.from,
                        read_options_for(options.format_options, *format,
                                         platform::path_from_utf8(output)),
@@ -104,6 +108,8 @@ int convert_one(const ConvertOptions& options, const std::string& input,
 }
 
 int run_convert(ConvertOptions& options) {
+    // One writer for every side file of this run (docs/security.md, "What castkit writes").
+    options.format_options.side_outputs = std::make_shared<SideOutputs>();
     std::vector<std::string> animations;
     for (const std::string& dir : options.anims_dirs) {
         Diagnostics skipped;

@@ -8,11 +8,13 @@
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
 #include <castkit/side_files.hpp>
+#include <castkit/side_outputs.hpp>
 #include <castkit/sink.hpp>
 #include <cstdint>
 #include <filesystem>
 #include <glm/gtc/type_precision.hpp>
 #include <glm/mat4x4.hpp>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -163,9 +165,14 @@ Expected<void> write_json(const Model& model, const std::filesystem::path& path)
 struct ConvertOptions {
     // DMF UVs are bottom-left (Three.js flipY); Cast is top-left, so V becomes 1 − V.
     bool flip_v = true;
-    // When set, to_cast writes each embedded PNG here as `<texture name>.png`; otherwise the
-    // Cast File names that path and the image stays behind (with a warning).
+    // When set, to_cast writes each embedded image here as `<texture name>.png` (`.jpg`, else
+    // `.bin`, when its bytes are not a PNG) through `side_outputs` (a name that holds another
+    // file gives `name-2.png`, with a texture.renamed warning); otherwise the Cast File names
+    // `<texture name>.png` and the image stays behind (with a warning).
     std::filesystem::path texture_directory;
+    // to_cast only: the run's side-output writer (castkit/side_outputs.hpp); null gives the
+    // conversion one of its own.
+    std::shared_ptr<SideOutputs> side_outputs;
     // from_cast only: the folder relative texture paths of the Cast document resolve against
     // (the document's own folder); empty is the working folder.
     std::filesystem::path base_directory;

@@ -10,6 +10,7 @@
 #include <castkit/formats.hpp>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 
 namespace castkit::gltf {
 
@@ -23,6 +24,9 @@ struct ExportOptions {
     // document's folder, then its folders), and embedded, copied or referenced as `textures` says.
     TextureMode textures = TextureMode::Automatic;
     SideFilePolicy side_files = {};
+    // Where copied textures are written through (castkit/side_outputs.hpp): never over a file
+    // this run did not write. Null gives the export a writer of its own.
+    std::shared_ptr<SideOutputs> side_outputs = {};
     // Animation export samples poses at the key frames (and at every frame for channels glTF
     // cannot interpolate exactly, and for visibility). More samples than this in one document
     // (frames × (bones + curves), plus the vb names at every visibility frame, summed over

@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <castkit/cast/nodes.hpp>
-#include <cstring>
 #include <map>
 
 #include "../../platform/platform.hpp"
 #include "side_files.hpp"
+#include "side_outputs.hpp"
 
 namespace castkit::formats {
 namespace {
@@ -24,15 +24,6 @@ bool same_folder(const fs::path& a, const fs::path& b) {
     return first == fs::weakly_canonical(fs::absolute(folder_or_here(b), error), error);
 }
 
-// Whether the file at `path` holds exactly `bytes`. O(size).
-bool holds(const fs::path& path, cast::Bytes bytes) {
-    auto mapped = platform::map_file(path);
-    if (!mapped) return false;
-    const cast::Bytes held = (*mapped)->bytes();
-    return held.size() == bytes.size() &&
-           (bytes.empty() || std::memcmp(held.data(), bytes.data(), bytes.size()) == 0);
-}
-
 // `named` as a path below the output's folder when it is one already (no root, no `..`), else
 // its file name.
 fs::path name_below(std::string_view named) {
@@ -41,14 +32,6 @@ fs::path name_below(std::string_view named) {
     for (const fs::path& part : path)
         if (part == "..") return path.filename();
     return path;
-}
-
-// `wanted` with "-N" before its extension for N > 1.
-fs::path numbered(const fs::path& wanted, int n) {
-    if (n == 1) return wanted;
-    return wanted.parent_path() /
-           platform::path_from_utf8(fmt::format("{}-{}{}", platform::utf8_of(wanted.stem()), n,
-                                                platform::utf8_of(wanted.extension())));
 }
 
 std::string generic_text(const fs::path& path) {
@@ -60,11 +43,14 @@ std::string generic_text(const fs::path& path) {
 class TexturePlacement {
   public:
     TexturePlacement(const fs::path& output, const WriteContext& context)
-        : context_(context), out_dir_(folder_or_here(output.parent_path())) {
+        : context_(context),
+          out_dir_(folder_or_here(output.parent_path())),
+          outputs_(side_outputs_for(context.options)) {
         side_.name = context.name;
         side_.base = context.base;
         side_.options.side_files = context.options.side_files;
         reference_ = context.options.textures == TextureMode::Reference;
+        outputs_->reserve(output);
     }
 
     // The path the written file names for image `named`; `where` names its File node.
@@ -93,6 +79,7 @@ class TexturePlacement {
     Context side_;
     fs::path out_dir_;
     bool reference_ = false;
+    std::shared_ptr<SideOutputs> outputs_;
     std::map<fs::path, std::string> placed_;  // image file → the path written for it
 
     void warn(const std::string& where, const char* rule, std::string message) const {
@@ -125,8 +112,9 @@ class TexturePlacement {
         return generic_text(relative.empty() ? image : relative);
     }
 
-    // The image copied beside the output under the first free name (or one holding the same
-    // bytes already, such as an image a reader wrote there in this run).
+    // The image copied beside the output through the run's side-output writer: under its name,
+    // else the first free `wood-2.png`, `wood-3.png`, … (or one holding the same bytes already,
+    // such as an image a reader wrote there in this run).
     std::string copy(std::string_view named, const fs::path& found, const std::string& where) {
         auto mapped = map_side_file(side_, found);
         if (!mapped) {
@@ -136,48 +124,21 @@ class TexturePlacement {
                              named, mapped.error().message));
             return std::string(named);
         }
-        const cast::Bytes bytes = (*mapped)->bytes();
         const fs::path wanted = name_below(named);
-        for (int n = 1; n <= 1000; ++n) {
-            const fs::path name = numbered(wanted, n);
-            const fs::path target = out_dir_ / name;
-            std::error_code error;
-            const bool exists = fs::exists(target, error);
-            if (exists && (fs::equivalent(target, found, error) || holds(target, bytes)))
-                return renamed(named, name, where);
-            if (exists) continue;
-            if (auto written = write_copy(name, bytes); !written) {
-                warn(where, "texture.copy-failed",
-                     fmt::format("texture '{}' could not be copied beside the output ({}); the "
-                                 "output names it as the source did",
-                                 named, written.error().message));
-                return std::string(named);
-            }
-            return renamed(named, name, where);
-        }
-        warn(where, "texture.copy-failed",
-             fmt::format("texture '{}': no free name beside the output; the output names it as "
-                         "the source did",
-                         named));
-        return std::string(named);
-    }
-
-    std::string renamed(std::string_view named, const fs::path& name, const std::string& where) {
-        const std::string text = generic_text(name);
-        if (name != name_below(named))
-            warn(where, "texture.renamed",
-                 fmt::format("texture '{}' was copied beside the output as '{}': a different "
-                             "file already has its name there",
-                             named, text));
-        return text;
-    }
-
-    // The copy, written atomically where a writer puts its side files (creating the folders
-    // a kept relative path needs).
-    Expected<void> write_copy(const fs::path& name, cast::Bytes bytes) const {
         std::error_code error;
-        fs::create_directories((out_dir_ / name).parent_path(), error);
-        return write_side_file(Context{.base = out_dir_}, name, bytes);
+        fs::create_directories((out_dir_ / wanted).parent_path(), error);
+        auto written = outputs_->write(out_dir_ / wanted, (*mapped)->bytes());
+        if (!written) {
+            warn(where, "texture.copy-failed",
+                 fmt::format("texture '{}' could not be copied beside the output ({}); the "
+                             "output names it as the source did",
+                             named, written.error().message));
+            return std::string(named);
+        }
+        if (written->renamed)
+            warn(where, kRenamedRule,
+                 renamed_message(fmt::format("texture '{}'", named), wanted, *written));
+        return generic_text(fs::path(wanted).replace_filename(written->path.filename()));
     }
 };
 

@@ -18,10 +18,12 @@ namespace castkit::formats {
 // file below the output's folder already, such as an image a reader unpacked there, is kept);
 // copied beside the output (keeping its relative path when that stays below the folder) unless
 // context.options.textures is Reference, which names where the source names it by a path relative
-// to the output's folder (nothing read, nothing warned). A file already there is reused only when
-// its bytes are the image's; otherwise the copy takes a free name (`wood-2.png`, `wood-3.png`, …),
-// so no file castkit did not write is replaced. Images that cannot be found keep their path, with a
-// `texture.not-found` warning; renamed copies and failed copies are warned about too
+// to the output's folder (nothing read, nothing warned). Copies go through the run's side-output
+// writer (context.options.side_outputs, castkit/side_outputs.hpp), which also keeps `output`'s own
+// name for it: a file already there is reused only when its bytes are the image's; otherwise the
+// copy takes a free name (`wood-2.png`, `wood-3.png`, …), so no file castkit did not write is
+// replaced. Images that cannot be found keep their path, with a `texture.not-found` warning;
+// renamed copies and failed copies are warned about too
 // (`texture.renamed`, `texture.copy-failed`). nullopt when nothing needs to change (the same
 // folder, standard output, no material File). O(nodes + bytes of the images
 // copied).

@@ -14,6 +14,7 @@ Expected<cast::Document> to_document(Expected<dmf::Model> model, const ReadConte
     dmf::ConvertOptions options;
     const std::vector<std::filesystem::path>& folders = context.options.side_files.folders;
     if (!folders.empty()) options.texture_directory = folders.front();
+    options.side_outputs = context.options.side_outputs;
     auto document = dmf::to_cast(*model, context.name, context.warnings, options);
     if (!document) return document;
     document->source_name = context.name;

@@ -9,11 +9,11 @@
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/dmf.hpp>
 #include <map>
-#include <set>
 
 #include "../../std_compat.hpp"
 #include "../common/binary_io.hpp"
 #include "../common/keyframes.hpp"
+#include "../common/side_outputs.hpp"
 #include "../common/transform.hpp"
 #include "dmf_numbering.hpp"
 #include "dmf_shared.hpp"
@@ -36,6 +36,7 @@ class ToCast {
   private:
     void skeleton(cast::Model& cast_model);
     Expected<void> materials(cast::Model& cast_model);
+    Expected<std::string> place_texture(std::size_t index);
     Expected<void> meshes(cast::Model& cast_model);
     Expected<void> animations(cast::Root& root);
 
@@ -46,6 +47,8 @@ class ToCast {
     const ConvertOptions& options_;
     formats::ResampleBudget resampled_;
     std::vector<cast::Material> materials_;
+    // The file name each texture's File names, by texture index, once placed.
+    std::map<std::size_t, std::string> placed_;
 };
 
 void ToCast::skeleton(cast::Model& cast_model) {
@@ -64,8 +67,47 @@ void ToCast::skeleton(cast::Model& cast_model) {
     anim::complete_rest_transforms(skeleton);  // wp/wr too: every Cast bone has all four
 }
 
+// The file texture `index` is named by: its embedded image written into the texture folder
+// through the run's side-output writer (the extension its bytes call for; another name when that
+// one holds another file, with a warning), or, with no folder, its name with the image left
+// behind (with a warning). O(image size).
+Expected<std::string> ToCast::place_texture(std::size_t index) {
+    if (auto done = placed_.find(index); done != placed_.end()) return done->second;
+    const Texture& texture = model_.textures[index];
+    const std::string texture_path = fmt::format("texture[{}]", index);
+    std::filesystem::path name = platform::path_from_utf8(texture_file_name(texture, index));
+    // An empty image is never written: it would stand for a real file of that name.
+    if (!options_.texture_directory.empty() && !texture.png.empty()) {
+        name.replace_extension(formats::image_extension_of(texture.png));
+        const std::filesystem::path wanted = options_.texture_directory / name;
+        auto outputs =
+            options_.side_outputs ? options_.side_outputs : std::make_shared<SideOutputs>();
+        auto written = outputs->write(wanted, texture.png);
+        if (!written) return make_error(written.error());
+        if (written->renamed)
+            warnings_.push_back(
+                {.severity = Severity::Warning,
+                 .file = file_,
+                 .path = texture_path,
+                 .rule = formats::kRenamedRule,
+                 .message = formats::renamed_message(
+                     fmt::format("embedded image '{}'", texture.name), wanted, *written)});
+        name = written->path.filename();
+    } else if (!texture.png.empty()) {
+        report_.warn(texture_path,
+                     fmt::format("the embedded {}-byte PNG is not carried by Cast; the File names "
+                                 "'{}'",
+                                 texture.png.size(), platform::utf8_of(name)));
+    }
+    Texture expected =
+        default_texture(texture.name, index, texture.png, texture.width, texture.height);
+    if (texture.flip_y != expected.flip_y || texture.wrap_s != expected.wrap_s ||
+        texture.wrap_t != expected.wrap_t || texture.id != expected.id)
+        report_.warn(texture_path, "id, flip_y and wrap modes have no Cast field");
+    return placed_[index] = platform::utf8_of(name);
+}
+
 Expected<void> ToCast::materials(cast::Model& cast_model) {
-    std::set<std::size_t> placed;
     for (std::size_t i = 0; i < model_.materials.size(); ++i) {
         const Material& m = model_.materials[i];
         std::string path = fmt::format("material[{}]", i);
@@ -73,34 +115,11 @@ Expected<void> ToCast::materials(cast::Model& cast_model) {
         out.set_name(m.name);
         out.set_type("pbr");
         if (m.texture >= 0) {
-            auto index = static_cast<std::size_t>(m.texture);
-            const Texture& texture = model_.textures[index];
-            std::string file_name = texture_file_name(texture, index);
+            auto file_name = place_texture(static_cast<std::size_t>(m.texture));
+            if (!file_name) return make_error(file_name.error());
             cast::File file = out.add_file();
-            file.set_path(file_name);
+            file.set_path(*file_name);
             out.set_slot("albedo", file);
-            if (placed.insert(index).second) {
-                std::string texture_path = fmt::format("texture[{}]", index);
-                // An empty image is never written: it would replace a real file of that name.
-                if (!options_.texture_directory.empty() && !texture.png.empty()) {
-                    if (auto ok = formats::write_file(options_.texture_directory / file_name,
-                                                      texture.png);
-                        !ok)
-                        return ok;
-                } else if (!texture.png.empty()) {
-                    report_.warn(
-                        texture_path,
-                        fmt::format(
-                            "the embedded {}-byte PNG is not carried by Cast; the File names "
-                            "'{}'",
-                            texture.png.size(), file_name));
-                }
-                Texture expected = default_texture(texture.name, index, texture.png, texture.width,
-                                                   texture.height);
-                if (texture.flip_y != expected.flip_y || texture.wrap_s != expected.wrap_s ||
-                    texture.wrap_t != expected.wrap_t || texture.id != expected.id)
-                    report_.warn(texture_path, "id, flip_y and wrap modes have no Cast field");
-            }
         }
         const std::pair<const char*, glm::vec4> colors[] = {
             {"diffuse", m.diffuse}, {"emissive", m.emissive}, {"specular", m.specular}};
