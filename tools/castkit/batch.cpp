@@ -305,8 +305,8 @@ class Batch {
         }
         const FormatInfo* from =
             options_.from.empty() ? format_for_path(task.input) : format_by_name(options_.from);
-        const ReadContext read_context =
-            formats::context_for(task.input, read_options_for(format_options_, to_, task.output));
+        const ReadContext read_context = formats::context_for(
+            task.input, read_options_for(format_options_, to_, task.input, task.output));
         auto document = formats::read_file(*from, task.input, read_context);
         task.warnings.append(read_context.warnings);
         if (!document) {

@@ -97,10 +97,11 @@ int convert_one(const ConvertOptions& options, const std::string& input,
     for (const std::filesystem::path& file :
          formats::output_files(*format, platform::path_from_utf8(output)))
         options.format_options.side_outputs->reserve(file);
-    auto loaded = load(input, options.from,
-                       read_options_for(options.format_options, *format,
-                                        platform::path_from_utf8(output)),
-                       exit_code);
+    auto loaded =
+        load(input, options.from,
+             read_options_for(options.format_options, *format, platform::path_from_utf8(input),
+                              platform::path_from_utf8(output)),
+             exit_code);
     if (!loaded) return exit_code;
     if (!animations.empty()) merge_animations(loaded->document, animations, options, exit_code);
     write_output(*format, loaded->document, options, input, output, exit_code);

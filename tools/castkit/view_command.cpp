@@ -285,7 +285,7 @@ void add_files(SharedSession& shared, const std::vector<std::string>& files, int
     for (const std::string& file : files) {
         const fs::path path = platform::path_from_utf8(file);
         auto bytes = formats::read_input(path, formats::InputMode::Copy);
-        auto added = bytes ? shared.session.add(file, *bytes, path.parent_path())
+        auto added = bytes ? shared.session.add(file, *bytes, formats::context_for(path).base)
                            : Expected<void>(make_error(bytes.error()));
         if (!added) {
             fmt::print(stderr, "{}\n", added.error().to_string());
