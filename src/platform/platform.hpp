@@ -52,6 +52,10 @@ class AtomicFile {
     virtual ~AtomicFile() = default;
     virtual Expected<void> write(std::span<const std::byte> data) = 0;
     virtual Expected<void> commit() = 0;
+    // commit(), but only where no file has the destination's name by then, in one step of the
+    // file system (so a file another program creates after a check is never replaced): false,
+    // and the temporary removed, when one has.
+    virtual Expected<bool> commit_if_absent() = 0;
 };
 
 // `expected_size`, when known, is reserved up front (fewer block allocations while writing); a

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>  // renameat2
 #include <mutex>
 #include <random>
 #include <string>
@@ -187,22 +188,49 @@ class PosixAtomicFile final : public AtomicFile {
         return write_all(fd_, data, target_);
     }
     Expected<void> commit() override {
+        if (auto closed = finish(); !closed) return closed;
+        if (::rename(temp_.c_str(), target_.c_str()) != 0)
+            return make_error(os_error(target_, "cannot replace", errno));
+        committed_ = true;
+        return {};
+    }
+    Expected<bool> commit_if_absent() override {
+        if (auto closed = finish(); !closed) return make_error(closed.error());
+#ifdef __linux__
+        if (::renameat2(AT_FDCWD, temp_.c_str(), AT_FDCWD, target_.c_str(), RENAME_NOREPLACE) ==
+            0) {
+            committed_ = true;
+            return true;
+        }
+        if (errno == EEXIST) return false;
+        if (errno != EINVAL && errno != ENOSYS)
+            return make_error(os_error(target_, "cannot create", errno));
+#endif
+        // No atomic no-replace rename here: a hard link fails the same way on an existing name.
+        if (::link(temp_.c_str(), target_.c_str()) != 0) {
+            if (errno == EEXIST) return false;
+            return make_error(os_error(target_, "cannot create", errno));
+        }
+        ::unlink(temp_.c_str());
+        committed_ = true;
+        return true;
+    }
+
+  private:
+    // Closes the temporary, cut to what was written (a reservation larger than that must not
+    // leave zeros at the end).
+    Expected<void> finish() {
         int fd = fd_;
         fd_ = -1;
-        // A reservation larger than what was written must not leave zeros at the end.
         if (written_ < reserved_ && ::ftruncate(fd, static_cast<off_t>(written_)) != 0) {
             int code = errno;
             ::close(fd);
             return make_error(os_error(target_, "cannot write", code));
         }
         if (::close(fd) != 0) return make_error(os_error(target_, "cannot write", errno));
-        if (::rename(temp_.c_str(), target_.c_str()) != 0)
-            return make_error(os_error(target_, "cannot replace", errno));
-        committed_ = true;
         return {};
     }
 
-  private:
     int fd_;
     std::string temp_;
     int slot_;  // in live_temporaries

@@ -118,6 +118,18 @@ class WindowsAtomicFile final : public AtomicFile {
         committed_ = true;
         return {};
     }
+    Expected<bool> commit_if_absent() override {
+        CloseHandle(handle_);
+        handle_ = INVALID_HANDLE_VALUE;
+        // Without MOVEFILE_REPLACE_EXISTING the move fails on an existing name.
+        if (!MoveFileExW(temp_.c_str(), target_.c_str(), MOVEFILE_WRITE_THROUGH)) {
+            const DWORD code = GetLastError();
+            if (code == ERROR_ALREADY_EXISTS || code == ERROR_FILE_EXISTS) return false;
+            return make_error(last_error(target_, "cannot create"));
+        }
+        committed_ = true;
+        return true;
+    }
 
   private:
     HANDLE handle_;

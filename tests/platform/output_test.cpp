@@ -79,5 +79,33 @@ TEST(PlatformOutput, WritingPastTheReservationKeepsEverything) {
     EXPECT_EQ(test::read_bytes(dir / "out.bin"), bytes_of(text));
 }
 
+// A side file is created only where no file has its name: one another program writes after
+// castkit looked (between SideOutputs' check and the rename) keeps its bytes, and the temporary
+// goes away; with the name free, the data lands.
+TEST(PlatformOutput, CommitIfAbsentNeverReplacesAFileThatAppearedMeanwhile) {
+    const auto dir = test::temp_dir("platform_output_if_absent");
+    const auto target = dir / "wall.png";
+    auto file = platform::create_atomic_file(target);
+    ASSERT_TRUE(file);
+    ASSERT_TRUE((*file)->write(bytes_of("castkit's image")));
+    test::write_bytes(target, bytes_of("the user's own"));
+    auto committed = (*file)->commit_if_absent();
+    ASSERT_TRUE(committed) << committed.error().to_string();
+    EXPECT_FALSE(*committed);
+    file->reset();
+    EXPECT_EQ(test::read_bytes(target), bytes_of("the user's own"));
+    std::size_t entries = 0;
+    for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++entries;
+    EXPECT_EQ(entries, 1u) << "the temporary file is removed";
+
+    auto fresh = platform::create_atomic_file(dir / "floor.png");
+    ASSERT_TRUE(fresh);
+    ASSERT_TRUE((*fresh)->write(bytes_of("castkit's image")));
+    auto created = (*fresh)->commit_if_absent();
+    ASSERT_TRUE(created);
+    EXPECT_TRUE(*created);
+    fresh->reset();
+    EXPECT_EQ(test::read_bytes(dir / "floor.png"), bytes_of("castkit's image"));
+}
 }  // namespace
 }  // namespace castkit

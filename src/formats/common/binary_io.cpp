@@ -57,4 +57,11 @@ Expected<void> write_file(const std::filesystem::path& path, cast::Bytes data) {
     return (*file)->commit();
 }
 
+Expected<bool> write_new_file(const std::filesystem::path& path, cast::Bytes data) {
+    auto file = platform::create_atomic_file(path);
+    if (!file) return make_error(file.error());
+    if (auto ok = (*file)->write(data); !ok) return make_error(ok.error());
+    return (*file)->commit_if_absent();
+}
+
 }  // namespace castkit::formats

@@ -200,6 +200,10 @@ class ByteWriter {
 // Writes `data` atomically to `path` (a temporary file, then a rename); "-" is standard output.
 Expected<void> write_file(const std::filesystem::path& path, cast::Bytes data);
 
+// write_file for a name that must not exist: false, and nothing written, when a file has
+// that name by the time the data is in place (AtomicFile::commit_if_absent).
+Expected<bool> write_new_file(const std::filesystem::path& path, cast::Bytes data);
+
 // Writes what a format's serialiser returned (bytes or text) to `path` with write_file; when it
 // returned an error instead, that error with `path` as its file. O(size).
 template <class Buffer>

@@ -97,9 +97,13 @@ Expected<SideOutputs::Written> SideOutputs::write(const fs::path& wanted,
         const fs::path candidate = numbered(wanted, n);
         const Fit found = fit(candidate, bytes, hash);
         if (found == Fit::Taken) continue;
-        if (found == Fit::Free)
-            if (auto written = formats::write_file(candidate, bytes); !written)
-                return make_error(written.error());
+        if (found == Fit::Free) {
+            // Created only if still absent: a file another program put there since fit() looked
+            // is never replaced; that name is then taken.
+            auto created = formats::write_new_file(candidate, bytes);
+            if (!created) return make_error(created.error());
+            if (!*created) continue;
+        }
         written_[key_of(candidate)] = {candidate, bytes.size(), hash};
         return Written{candidate, n > 1};
     }
