@@ -232,10 +232,5 @@ Expected<std::shared_ptr<const platform::MappedFile>> read_side_file(const Conte
         std::make_shared<LoadedSideFile>(std::move(*bytes)));
 }
 
-Expected<void> write_side_file(const Context& context, const fs::path& name, cast::Bytes data) {
-    return write_file(name.is_absolute() || context.base.empty() ? name : context.base / name,
-                      data);
-}
-
 }  // namespace formats
 }  // namespace castkit

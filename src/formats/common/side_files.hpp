@@ -1,6 +1,6 @@
 // Side files: the files an input names beside itself (a .gltf's buffers, the textures and
-// instanced .cast files a document names) and the ones a writer puts beside its output. Every
-// format reads and writes them through these functions, so that one policy decides which
+// instanced .cast files a document names). Every format reads them through these functions
+// (and writes its own through SideOutputs, side_outputs.hpp), so that one policy decides which
 // names may be followed: castkit's side-file policy (<castkit/side_files.hpp>), with
 // context.base as the source folder and context.options.side_files as the user's allowances.
 #pragma once
@@ -40,10 +40,5 @@ Expected<std::shared_ptr<const platform::MappedFile>> map_side_file(
 // open_side_file, then its bytes in memory. O(size).
 Expected<std::shared_ptr<const platform::MappedFile>> read_side_file(const Context& context,
                                                                      std::string_view name);
-
-// Writes `data` atomically to the side file `name`, a name castkit chose, relative to
-// context.base. O(size).
-Expected<void> write_side_file(const Context& context, const std::filesystem::path& name,
-                               cast::Bytes data);
 
 }  // namespace castkit::formats
