@@ -205,13 +205,23 @@ bool file_holds(const fs::path& path, const std::string& text) {
            std::string::npos;
 }
 
+// A command prefix that makes `dir` the working folder (cmd.exe changes the drive too only
+// with /d: the test's folder is on C:, the build tree under Wine on Z:).
+std::string cd_to(const fs::path& dir) {
+#ifdef _WIN32
+    return "cd /d " + quoted(dir) + " && ";
+#else
+    return "cd " + quoted(dir) + " && ";
+#endif
+}
+
 // Issue 29 item 4: bytes read without a folder (standard input) resolve no side files, though
 // the working folder holds the file named (a service converting uploads leaked its .env).
 TEST(SideFiles, StandardInputReadsNoSideFilesFromTheWorkingFolder) {
     fs::path dir = temp_dir("side-stdin");
     write_text(dir / ".env", "API_KEY=hunter2-and-36-bytes-of-it!!");  // 36 bytes
     write_text(dir / "x.gltf", gltf_naming(".env"));
-    const std::string cd = "cd " + quoted(dir) + " && ";
+    const std::string cd = cd_to(dir);
     CommandResult result = run_cli_in(cd, "convert - out.glb --from gltf < x.gltf");
     EXPECT_NE(result.exit_code, 0);
     EXPECT_NE(result.err.find("no folder"), std::string::npos) << result.err;
@@ -241,7 +251,7 @@ TEST(SideFiles, StandardInputReadsTexturesOnlyFromAFolderTheCallerNames) {
     auto bytes = cast::write_to_buffer(document);
     ASSERT_TRUE(bytes);
     write_bytes(dir / "scene.cast", *bytes);
-    const std::string cd = "cd " + quoted(dir) + " && ";
+    const std::string cd = cd_to(dir);
     CommandResult result = run_cli_in(cd, "convert - plain.glb --from cast < scene.cast");
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_NE(result.err.find("no folder"), std::string::npos) << result.err;

@@ -6,7 +6,17 @@
 namespace castkit::platform {
 
 std::filesystem::path path_from_utf8(std::string_view text) {
-    return std::filesystem::path(std::u8string(text.begin(), text.end()));
+    try {
+        return std::filesystem::path(std::u8string(text.begin(), text.end()));
+    } catch (const std::exception&) {
+        // Windows keeps names in UTF-16, so text that is not UTF-8 (a name in a hostile file)
+        // names nothing there and the conversion throws. Every byte past ASCII becomes '_': a
+        // usable path that the side-file rules then judge like any other.
+        std::string ascii(text);
+        for (char& c : ascii)
+            if (static_cast<unsigned char>(c) >= 0x80) c = '_';
+        return std::filesystem::path(ascii);
+    }
 }
 
 std::string utf8_of(const std::filesystem::path& path) {
