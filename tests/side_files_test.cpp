@@ -255,7 +255,8 @@ TEST(SideFiles, StandardInputReadsTexturesOnlyFromAFolderTheCallerNames) {
     CommandResult result = run_cli_in(cd, "convert - plain.glb --from cast < scene.cast");
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_NE(result.err.find("no folder"), std::string::npos) << result.err;
-    for (const nlohmann::json& image : gltf_json(dir / "plain.glb")["images"])
+    const nlohmann::json plain = gltf_json(dir / "plain.glb");  // kept: the loop views into it
+    for (const nlohmann::json& image : plain["images"])
         EXPECT_FALSE(image.contains("bufferView")) << image.dump();  // a reference, not read
     result = run_cli_in(cd, "convert - named.glb --from cast --textures . < scene.cast");
     ASSERT_EQ(result.exit_code, 0) << result.err;
