@@ -30,11 +30,10 @@ constexpr std::uint64_t kNodesPerByteRead = 1;
 
 namespace fs = std::filesystem;
 
-// An instance file, read once and shared by every Instance that names it: its payloads live in
-// `bytes` (in memory; no descriptor or mapping stays open), and the nodes its first export made
-// are copied for the later Instances, sharing their meshes.
+// An instance file, read once and shared by every Instance that names it: its document owns the
+// bytes it was read from (in memory; no descriptor or mapping stays open), and the nodes its
+// first export made are copied for the later Instances, sharing their meshes.
 struct InstanceFile {
-    std::shared_ptr<const std::vector<std::byte>> bytes;
     cast::Document document;
     fs::path found_at;     // where the policy found it: its Instances resolve from its folder
     bool merging = false;  // being exported: an Instance of it below itself is a cycle
@@ -46,13 +45,6 @@ struct InstanceFile {
 bool within(const fs::path& path, const fs::path& folder) {
     const fs::path relative = path.lexically_relative(folder);
     return !relative.empty() && *relative.begin() != "..";
-}
-
-// `\` as `/`, so Windows paths written into files resolve the same on every OS. O(n).
-fs::path portable(std::string_view text) {
-    std::string copy(text);
-    std::replace(copy.begin(), copy.end(), '\\', '/');
-    return platform::path_from_utf8(copy);
 }
 
 struct SceneWriter {
@@ -176,8 +168,8 @@ struct SceneWriter {
                             const std::optional<std::string>& scene_root) const {
         fs::path folder;
         if (from != nullptr) folder = relative_to_allowed(from->found_at.parent_path());
-        if (scene_root) folder /= portable(*scene_root);
-        return folder / portable(file);
+        if (scene_root) folder /= formats::portable_path(*scene_root);
+        return folder / formats::portable_path(file);
     }
 
     // `folder` (where an instance file was found) relative to the top folder, or to the policy
@@ -233,8 +225,7 @@ struct SceneWriter {
             return nullptr;
         }
         bytes_read += owned->size();
-        known =
-            std::make_unique<InstanceFile>(InstanceFile{owned, std::move(*document), opened->path});
+        known = std::make_unique<InstanceFile>(InstanceFile{std::move(*document), opened->path});
         return known.get();
     }
 

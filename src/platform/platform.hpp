@@ -22,6 +22,10 @@ class MappedFile {
     virtual std::span<const std::byte> bytes() const = 0;
 };
 
+// `bytes` already in memory (a pipe read whole, a file loaded, a side file), owned behind the
+// interface of a mapping. O(1).
+std::shared_ptr<const MappedFile> hold_in_memory(std::vector<std::byte> bytes);
+
 // Maps `path` read-only. O(1) until pages are touched.
 Expected<std::shared_ptr<const MappedFile>> map_file(const std::filesystem::path& path);
 

@@ -4,6 +4,22 @@
 #include "platform.hpp"
 
 namespace castkit::platform {
+namespace {
+
+class InMemoryFile final : public MappedFile {
+  public:
+    explicit InMemoryFile(std::vector<std::byte> bytes) : bytes_(std::move(bytes)) {}
+    std::span<const std::byte> bytes() const override { return bytes_; }
+
+  private:
+    std::vector<std::byte> bytes_;
+};
+
+}  // namespace
+
+std::shared_ptr<const MappedFile> hold_in_memory(std::vector<std::byte> bytes) {
+    return std::make_shared<InMemoryFile>(std::move(bytes));
+}
 
 std::filesystem::path path_from_utf8(std::string_view text) {
     try {

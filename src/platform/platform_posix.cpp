@@ -76,16 +76,6 @@ class PosixMappedFile final : public MappedFile {
     int fd_;
 };
 
-// A file whose contents were read into memory: used for pipes and other unmappable inputs.
-class BufferedFile final : public MappedFile {
-  public:
-    explicit BufferedFile(std::vector<std::byte> data) : data_(std::move(data)) {}
-    std::span<const std::byte> bytes() const override { return data_; }
-
-  private:
-    std::vector<std::byte> data_;
-};
-
 // Writes the front of `data` that lies in a live mapping with copy_file_range, file to file in
 // the kernel as `cp` does, instead of write() from the mapping: a 1 GiB `castkit convert` takes
 // about half the CPU time this way (bench/run.py). Returns what is left for write(): all of
@@ -286,7 +276,7 @@ Expected<std::shared_ptr<const MappedFile>> map_file(const std::filesystem::path
         auto data = read_all(fd, path);
         ::close(fd);
         if (!data) return make_error(data.error());
-        return std::shared_ptr<const MappedFile>(std::make_shared<BufferedFile>(std::move(*data)));
+        return hold_in_memory(std::move(*data));
     }
     auto size = static_cast<std::size_t>(st.st_size);
     void* address = nullptr;
@@ -313,7 +303,7 @@ Expected<std::shared_ptr<const MappedFile>> load_file(const std::filesystem::pat
     auto data = read_all(fd, path);
     ::close(fd);
     if (!data) return make_error(data.error());
-    return std::shared_ptr<const MappedFile>(std::make_shared<BufferedFile>(std::move(*data)));
+    return hold_in_memory(std::move(*data));
 }
 
 std::size_t readable_past_end(std::span<const std::byte> bytes) {

@@ -50,16 +50,6 @@ class WindowsMappedFile final : public MappedFile {
     std::size_t size_;
 };
 
-// A file read into memory (load_file).
-class LoadedFile final : public MappedFile {
-  public:
-    explicit LoadedFile(std::vector<std::byte> data) : data_(std::move(data)) {}
-    std::span<const std::byte> bytes() const override { return data_; }
-
-  private:
-    std::vector<std::byte> data_;
-};
-
 // UTF-8 from UTF-16; O(length).
 std::string utf8_from_wide(const wchar_t* text, int length) {
     const int bytes = WideCharToMultiByte(CP_UTF8, 0, text, length, nullptr, 0, nullptr, nullptr);
@@ -189,7 +179,7 @@ Expected<std::shared_ptr<const MappedFile>> load_file(const std::filesystem::pat
         if (n == 0) break;
     }
     CloseHandle(file);
-    return std::shared_ptr<const MappedFile>(std::make_shared<LoadedFile>(std::move(data)));
+    return hold_in_memory(std::move(data));
 }
 
 namespace {

@@ -26,14 +26,6 @@ Unexpected refuse(const std::string& source_name, std::string message) {
     return make_error(std::move(diagnostic));
 }
 
-// `\` as `/`, so Windows paths written into files resolve the same on every OS. O(n).
-fs::path portable(std::string_view reference) {
-    std::string text(reference);
-    for (char& c : text)
-        if (c == '\\') c = '/';
-    return platform::path_from_utf8(text);
-}
-
 // Absolute on any OS: a root directory, a root name, or a drive letter such as `C:`. O(1).
 bool absolute_anywhere(std::string_view reference, const fs::path& path) {
     bool drive = reference.size() >= 2 && std::isalpha(static_cast<unsigned char>(reference[0])) &&
@@ -119,7 +111,7 @@ Expected<Found> find(std::string_view reference, const fs::path& base,
                                   "only from a folder named for them (--textures DIR; in "
                                   "Python, base=)",
                                   std::string(reference)));
-    fs::path path = portable(reference);
+    fs::path path = formats::portable_path(reference);
     bool absolute = absolute_anywhere(reference, path);
 
     // (candidate, folder it must stay in) in the order they are tried.
@@ -165,16 +157,6 @@ Expected<std::vector<std::byte>> read_all(platform::OpenedFile& file,
     return bytes;
 }
 
-// Bytes read into memory, behind the interface mapped files have.
-class LoadedSideFile final : public platform::MappedFile {
-  public:
-    explicit LoadedSideFile(std::vector<std::byte> bytes) : bytes_(std::move(bytes)) {}
-    std::span<const std::byte> bytes() const override { return bytes_; }
-
-  private:
-    std::vector<std::byte> bytes_;
-};
-
 // The folder of a source file named by its path: its parent, or the working folder.
 fs::path folder_of(const fs::path& source_file) {
     const fs::path folder = source_file.parent_path();
@@ -200,6 +182,13 @@ Expected<std::vector<std::byte>> read_side_file(std::string_view reference,
 
 namespace formats {
 
+fs::path portable_path(std::string_view reference) {
+    std::string text(reference);
+    for (char& c : text)
+        if (c == '\\') c = '/';
+    return platform::path_from_utf8(text);
+}
+
 Expected<fs::path> resolve_side_file(const Context& context, std::string_view name) {
     auto found = find(name, context.base, context.name, context.options.side_files);
     if (!found) return make_error(found.error());
@@ -218,8 +207,7 @@ Expected<std::shared_ptr<const platform::MappedFile>> map_side_file(const Contex
     if (!opened) return make_error(opened.error());
     auto bytes = read_all(**opened, context.name);
     if (!bytes) return make_error(bytes.error());
-    return std::shared_ptr<const platform::MappedFile>(
-        std::make_shared<LoadedSideFile>(std::move(*bytes)));
+    return platform::hold_in_memory(std::move(*bytes));
 }
 
 Expected<std::shared_ptr<const platform::MappedFile>> read_side_file(const Context& context,
@@ -228,8 +216,7 @@ Expected<std::shared_ptr<const platform::MappedFile>> read_side_file(const Conte
     if (!found) return make_error(found.error());
     auto bytes = read_all(*found->file, context.name);
     if (!bytes) return make_error(bytes.error());
-    return std::shared_ptr<const platform::MappedFile>(
-        std::make_shared<LoadedSideFile>(std::move(*bytes)));
+    return platform::hold_in_memory(std::move(*bytes));
 }
 
 }  // namespace formats

@@ -15,6 +15,10 @@
 
 namespace castkit::formats {
 
+// A name written inside a file as a path, `\` read as `/`, so Windows paths written into files
+// resolve the same on every OS. O(length).
+std::filesystem::path portable_path(std::string_view reference);
+
 // Where `name` may be read for `context` (resolve_side_file's rule; context.base empty: the
 // source has no folder, and only the policy's folders are searched). The file is opened and
 // checked, then closed: for callers that need only a name. O(folders) file-system queries.
