@@ -42,6 +42,10 @@ class SideOutputs {
     // Whether this run wrote (or reused) `path` as a side file. O(log written).
     bool wrote(const std::filesystem::path& path) const;
 
+    // `wanted` with "-N" before its extension (`wall-2.png`) for n > 1, `wanted` for n = 1: the
+    // names write() tries, and those a folder conversion gives outputs two inputs would share.
+    static std::filesystem::path numbered(const std::filesystem::path& wanted, int n);
+
   private:
     struct Record {
         std::filesystem::path path;

@@ -238,10 +238,10 @@ class Batch {
                                          std::string(to_.extensions.front()));
             task->output = full;
             // Bounded: fewer outputs than numbers tried, so one of them is free.
-            for (std::size_t n = 2; !outputs.reserve(task->output) && n <= tasks_.size() + 1; ++n)
-                task->output.replace_filename(
-                    platform::path_from_utf8(fmt::format("{}-{}{}", platform::utf8_of(full.stem()),
-                                                         n, platform::utf8_of(full.extension()))));
+            for (int n = 2;
+                 !outputs.reserve(task->output) && static_cast<std::size_t>(n) <= tasks_.size() + 1;
+                 ++n)
+                task->output = SideOutputs::numbered(full, n);
             const auto owner = owners.find(wanted);
             task->warnings.push_back(
                 {.severity = Severity::Warning,

@@ -36,14 +36,6 @@ std::uint64_t hash_of(std::span<const std::byte> bytes) {
         std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
-// `wanted` with "-N" before its extension for N > 1.
-fs::path numbered(const fs::path& wanted, int n) {
-    if (n == 1) return wanted;
-    return wanted.parent_path() /
-           platform::path_from_utf8(fmt::format("{}-{}{}", platform::utf8_of(wanted.stem()), n,
-                                                platform::utf8_of(wanted.extension())));
-}
-
 // Whether the regular file at `path` holds exactly `bytes` (its size is compared first, so a
 // large file is not read). O(size).
 bool holds(const fs::path& path, std::span<const std::byte> bytes) {
@@ -86,6 +78,13 @@ SideOutputs::Fit SideOutputs::fit(const fs::path& candidate, std::span<const std
     const fs::file_status status = fs::symlink_status(candidate, error);
     if (status.type() == fs::file_type::not_found) return Fit::Free;
     return fs::is_regular_file(status) && holds(candidate, bytes) ? Fit::Same : Fit::Taken;
+}
+
+fs::path SideOutputs::numbered(const fs::path& wanted, int n) {
+    if (n == 1) return wanted;
+    return wanted.parent_path() /
+           platform::path_from_utf8(fmt::format("{}-{}{}", platform::utf8_of(wanted.stem()), n,
+                                                platform::utf8_of(wanted.extension())));
 }
 
 // The lock is held through the write: two workers never pick one free name.
