@@ -3,7 +3,7 @@
 // <harness>/ in fixtures/fuzz-regressions/<harness>/; fixtures/fuzz-regressions/EXPECT.tsv says
 // what each must do: fail with a named diagnostic id (`error <id>`), read (`reads`), or read and
 // then be refused by a later step (`reads <id>`). Either way it breaks no invariant of its
-// harness and takes well under the fuzzers' 10 s timeout.
+// harness and ends (a minute is the hang guard, whatever the build).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -75,8 +75,10 @@ TEST(FuzzRegressions, EveryReproducerEndsAsExpectedInBoundedTime) {
         const fuzz::Outcome outcome = fuzz::check(harness, cast::Bytes(bytes));
         const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
         EXPECT_EQ(outcome.broken, "");
-        // Generous for the Debug sanitizer build; a regressed hang takes minutes.
-        EXPECT_LT(took.count(), 5.0);
+        // A hang guard, not a speed check (bench/ measures speed): the slowest reproducer takes
+        // 0.3 s in Release and up to 5 s in the sanitizer build on a loaded 2-core machine,
+        // while a regressed hang runs until the fuzzers' own timeout and far past it.
+        EXPECT_LT(took.count(), 60.0);
         if (expectation.starts_with("reads")) {
             EXPECT_FALSE(outcome.error) << outcome.error->to_string();
             if (expectation.size() > 5) expect_refusal(outcome, expectation.substr(6));
