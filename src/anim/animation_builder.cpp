@@ -155,7 +155,7 @@ private:
     }
 
     // Rule 23: an override covers its node and every descendant; the nearest one whose flag
-    // covers the channel kind wins (the last in file order among several on one node).
+    // covers the channel kind wins (the first in file order among several on one node).
     void resolve_overrides() {
         const std::size_t bones = skeleton_.bone_count();
         std::vector<std::array<std::optional<CurveMode>, 3>> own(bones);
@@ -185,9 +185,13 @@ private:
                                         name.value_or("(missing)"))));
                 continue;
             }
-            if (override_node.override_translation()) own[bone][kTranslation] = mode;
-            if (override_node.override_rotation()) own[bone][kRotation] = mode;
-            if (override_node.override_scale()) own[bone][kScale] = mode;
+            // The first covering override in file order keeps the kind, as both plugins do.
+            auto claim = [&](bool covers, int kind) {
+                if (covers && !own[bone][kind]) own[bone][kind] = mode;
+            };
+            claim(override_node.override_translation(), kTranslation);
+            claim(override_node.override_rotation(), kRotation);
+            claim(override_node.override_scale(), kScale);
         }
         resolved_.assign(bones, {});
         for (std::uint32_t bone : skeleton_.order()) {

@@ -78,6 +78,22 @@ TEST(CurveModeOverride, Rule23NearestAmongThoseCoveringTheChannel) {
     EXPECT_EQ(translations_x(scene.sample(0.0f)), (std::vector<float>{1, 1, 1, 1}));
 }
 
+// Several overrides on one node: the first in file order that covers the kind wins, as both
+// official plugins resolve it (castkit applied the last before issue 30).
+TEST(CurveModeOverride, Rule23FirstOverrideOnTheSameNodeWins) {
+    AnimScene scene = chain();
+    scene.override_mode("spine", "absolute", true, false, false);
+    scene.override_mode("spine", "additive", true, true, false);
+    scene.override_mode("arm", "absolute", false, true, false);  // covers no translation
+    scene.override_mode("arm", "additive", true, false, false);
+    scene.build();
+    // spine: the first (absolute) wins over the later additive; arm: the first covering
+    // translation is its second override (additive, 10 + 1); hand follows arm.
+    EXPECT_EQ(translations_x(scene.sample(0.0f)), (std::vector<float>{11, 1, 11, 11}));
+    EXPECT_EQ(scene.compiled.curves()[1].mode, anim::CurveMode::Absolute);
+    EXPECT_EQ(scene.compiled.curves()[2].mode, anim::CurveMode::Additive);
+}
+
 TEST(CurveModeOverride, Rule23BlendShapeAndVisibilityAreNeverOverridden) {
     AnimScene scene = chain();
     scene.override_mode("spine", "absolute", true, true, true);
