@@ -2,8 +2,9 @@
 // across its API; every fallible call returns one of these.
 #pragma once
 
-#include <cassert>
 #include <castkit/diagnostic.hpp>
+#include <cstdio>
+#include <cstdlib>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -20,6 +21,17 @@ inline Unexpected make_error(Diagnostic diagnostic) {
     return Unexpected{std::move(diagnostic)};
 }
 
+namespace detail {
+// Reading the value of an error, or the error of a value, is a bug in the caller: castkit says
+// which on stderr (with the error, when there is one) and aborts, in every build, rather than
+// throw std::bad_variant_access across an API that promises never to throw.
+[[noreturn]] inline void expected_misuse(const char* what, const Diagnostic* error) {
+    std::fprintf(stderr, "castkit: %s\n", what);
+    if (error != nullptr) std::fprintf(stderr, "  the error: %s\n", error->to_string().c_str());
+    std::abort();
+}
+}  // namespace detail
+
 template <class T>
 class [[nodiscard]] Expected {
   public:
@@ -32,30 +44,32 @@ class [[nodiscard]] Expected {
     bool has_value() const { return state_.index() == 0; }
     explicit operator bool() const { return has_value(); }
 
-    T& value() & {
-        assert(has_value());
-        return std::get<0>(state_);
-    }
-    const T& value() const& {
-        assert(has_value());
-        return std::get<0>(state_);
-    }
-    T&& value() && {
-        assert(has_value());
-        return std::get<0>(std::move(state_));
-    }
+    // The value; calling these on an error aborts (detail::expected_misuse).
+    T& value() & { return *checked_value(); }
+    const T& value() const& { return *checked_value(); }
+    T&& value() && { return std::move(*checked_value()); }
     T& operator*() & { return value(); }
     const T& operator*() const& { return value(); }
     T&& operator*() && { return std::move(*this).value(); }
     T* operator->() { return &value(); }
     const T* operator->() const { return &value(); }
 
+    // The error; calling this on a value aborts.
     const Diagnostic& error() const {
-        assert(!has_value());
-        return std::get<1>(state_);
+        if (const Diagnostic* error = std::get_if<1>(&state_)) return *error;
+        detail::expected_misuse("Expected::error() called on a value", nullptr);
     }
 
   private:
+    T* checked_value() {
+        if (T* value = std::get_if<0>(&state_)) return value;
+        detail::expected_misuse("Expected::value() called on an error", std::get_if<1>(&state_));
+    }
+    const T* checked_value() const {
+        if (const T* value = std::get_if<0>(&state_)) return value;
+        detail::expected_misuse("Expected::value() called on an error", std::get_if<1>(&state_));
+    }
+
     std::variant<T, Diagnostic> state_;
 };
 
@@ -68,8 +82,9 @@ class [[nodiscard]] Expected<void> {
 
     bool has_value() const { return !failed_; }
     explicit operator bool() const { return has_value(); }
+    // The error; calling this on success aborts.
     const Diagnostic& error() const {
-        assert(failed_);
+        if (!failed_) detail::expected_misuse("Expected<void>::error() called on success", nullptr);
         return error_;
     }
 
