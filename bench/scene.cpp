@@ -46,8 +46,8 @@ void add_mesh(cast::Model& model, std::uint32_t index, std::uint32_t bones, cons
     mesh.set_name(fmt::format("mesh_{}", index));
     mesh.set_positions(positions);
     mesh.set_normals(normals);
-    mesh.set_uv_layer(0, uvs);
-    mesh.set_color_layer_packed(0, colors);
+    (void)mesh.set_uv_layer(0, uvs);               // layer 0 always fits
+    (void)mesh.set_color_layer_packed(0, colors);  // layer 0 always fits
     std::vector<glm::vec3>().swap(positions);
     std::vector<glm::vec3>().swap(normals);
     std::vector<glm::vec2>().swap(uvs);

@@ -42,9 +42,9 @@ std::vector<std::byte> build_file() {
     }
     {
         std::vector<glm::vec2> uvs(kVertices, glm::vec2(0.25f, 0.75f));
-        mesh.set_uv_layer(0, uvs);
+        (void)mesh.set_uv_layer(0, uvs);  // layer 0 always fits
         std::vector<std::uint32_t> colors(kVertices, 0xFF8040FFu);
-        mesh.set_color_layer_packed(0, colors);
+        (void)mesh.set_color_layer_packed(0, colors);  // layer 0 always fits
     }
     {
         std::vector<std::uint32_t> bones(kVertices * 4);

@@ -83,13 +83,14 @@ cast::Document character() {
     mesh.set_positions(positions);
     mesh.set_normals(normals);
     mesh.set_faces(faces);
-    mesh.set_uv_layer(0, uv0);
-    mesh.set_uv_layer(1, uv1);
-    mesh.set_color_layer_packed(0, packed);  // RGBA8, R in the low byte
-    mesh.set_color_layer(1, ambient);        // float RGBA
-    // Builders refuse what the file cannot hold (here: mi is a byte) instead of truncating it.
-    if (auto ok = mesh.set_weights(2, weight_bones, weight_values); !ok)
-        throw std::runtime_error(ok.error().to_string());
+    // Builders refuse what the file cannot hold (a 256th layer, 256 influences: the counts are
+    // bytes) instead of truncating it.
+    for (castkit::Expected<void> ok :
+         {mesh.set_uv_layer(0, uv0), mesh.set_uv_layer(1, uv1),
+          mesh.set_color_layer_packed(0, packed),  // RGBA8, R in the low byte
+          mesh.set_color_layer(1, ambient),        // float RGBA
+          mesh.set_weights(2, weight_bones, weight_values)})
+        if (!ok) throw std::runtime_error(ok.error().to_string());
     mesh.set_material(material);
     return document;
 }

@@ -507,27 +507,33 @@ void register_nodes(py::module_& m) {
         .add("add_color", [](cast::Material& v) { return v.add_color(); });
 
     Def<MeshRef, cast::Mesh>(m, "Mesh", "A mesh: vertex arrays, faces, layers, weights.")
-        .text_rw("name", "set_name", [](const cast::Mesh& v) { return v.name(); },
-                 [](cast::Mesh& v, const std::string& s) { v.set_name(s); })
+        .text_rw(
+            "name", "set_name", [](const cast::Mesh& v) { return v.name(); },
+            [](cast::Mesh& v, const std::string& s) { v.set_name(s); })
         .array_ro("positions", "vp", {PropertyType::Vector3}, 1, "(n, 3) float32, or None")
         .array_ro("normals", "vn", {PropertyType::Vector3}, 1, "(n, 3) float32, or None")
         .array_ro("tangents", "vt", {PropertyType::Vector3}, 1, "(n, 3) float32, or None")
         .array_ro("faces", "f", kIntegers, 3,
                   "(face_count, 3) in the stored dtype (uint8/16/32), counter-clockwise")
-        .ro("vertex_count", [](const cast::Mesh& v, const NodeRef&) { return py::int_(v.vertex_count()); })
-        .ro("face_count", [](const cast::Mesh& v, const NodeRef&) { return py::int_(v.face_count()); })
-        .ro("uv_layer_count", [](const cast::Mesh& v, const NodeRef&) { return py::int_(v.uv_layer_count()); })
-        .ro("color_layer_count", [](const cast::Mesh& v, const NodeRef&) { return py::int_(v.color_layer_count()); })
-        .ro("max_weight_influence", [](const cast::Mesh& v, const NodeRef&) {
-            return py::int_(v.max_weight_influence());
-        })
+        .ro("vertex_count",
+            [](const cast::Mesh& v, const NodeRef&) { return py::int_(v.vertex_count()); })
+        .ro("face_count",
+            [](const cast::Mesh& v, const NodeRef&) { return py::int_(v.face_count()); })
+        .ro("uv_layer_count",
+            [](const cast::Mesh& v, const NodeRef&) { return py::int_(v.uv_layer_count()); })
+        .ro("color_layer_count",
+            [](const cast::Mesh& v, const NodeRef&) { return py::int_(v.color_layer_count()); })
+        .ro("max_weight_influence",
+            [](const cast::Mesh& v, const NodeRef&) { return py::int_(v.max_weight_influence()); })
         .array_ro("weight_bones", "wb", kIntegers, 1,
                   "vertex_count × max_weight_influence bone indices, stored dtype, or None")
         .array_ro("weight_values", "wv", {PropertyType::Float}, 1, "float32 weights, or None")
-        .ro("skinning_method_name", [](const cast::Mesh& v, const NodeRef&) -> py::object {
-            return to_str(v.skinning_method_name());
-        })
-        .rw("skinning_method", "set_skinning_method",
+        .ro("skinning_method_name",
+            [](const cast::Mesh& v, const NodeRef&) -> py::object {
+                return to_str(v.skinning_method_name());
+            })
+        .rw(
+            "skinning_method", "set_skinning_method",
             [](const cast::Mesh& v, const NodeRef&) -> py::object {
                 return py::str(std::string(skinning_name(unwrap(v.skinning_method()))));
             },
@@ -540,57 +546,97 @@ void register_nodes(py::module_& m) {
             })
         .hash_ro("material_hash", [](const cast::Mesh& v) { return v.material_hash(); })
         .link_ro("material", [](const cast::Mesh& v) { return v.material(); })
-        .template link_set<MaterialRef>("set_material",
-                                        [](cast::Mesh& v, std::uint64_t h) { v.set_hash_link("m", h); })
-        .fn("uv_layer", [](const NodeRef& r, std::uint32_t layer) {
-            return typed_values(r.doc, *r.node, "u" + std::to_string(layer), {PropertyType::Vector2});
-        }, py::arg("layer"), "(n, 2) float32, or None")
-        .fn("color_layer_is_packed", [](const NodeRef& r, std::uint32_t layer) {
-            return r.view<cast::Mesh>().color_layer_is_packed(layer);
-        }, py::arg("layer"))
-        .fn("color_layer_property", [](const NodeRef& r, std::uint32_t layer) {
-            return snapshot(r, r.view<cast::Mesh>().color_layer_property(layer));
-        }, py::arg("layer"), "The Property holding the layer (packed uint32 or (n, 4) float32)")
-        .fn("color_layer", [](const NodeRef& r, std::uint32_t layer) -> py::object {
-            cast::Mesh v = r.view<cast::Mesh>();
-            const cast::Property* p = v.color_layer_property(layer);
-            if (p == nullptr) return py::none();
-            if (p->type() == PropertyType::Vector4)
-                return typed_values(r.doc, *r.node, p->name(), {PropertyType::Vector4});
-            if (p->type() != PropertyType::Integer32) return py::none();
-            std::vector<glm::vec4> rgba = v.color_layer(layer);
-            py::array_t<float> out({static_cast<py::ssize_t>(rgba.size()), py::ssize_t{4}});
-            if (!rgba.empty()) std::memcpy(out.mutable_data(), rgba.data(), rgba.size() * sizeof(glm::vec4));
-            return out;
-        }, py::arg("layer"),
-           "(n, 4) float32 RGBA: a view of float layers, a converted copy of packed ones")
-        .fn("set_positions", [](const NodeRef& r, const py::object& values) {
-            set_array(r.doc, *r.node, "vp", PropertyType::Vector3, values);
-        }, py::arg("values"), "(n, 3) floats")
-        .fn("set_normals", [](const NodeRef& r, const py::object& values) {
-            set_array(r.doc, *r.node, "vn", PropertyType::Vector3, values);
-        }, py::arg("values"))
-        .fn("set_tangents", [](const NodeRef& r, const py::object& values) {
-            set_array(r.doc, *r.node, "vt", PropertyType::Vector3, values);
-        }, py::arg("values"))
-        .fn("set_faces", [](const NodeRef& r, const py::object& values) {
-            r.view<cast::Mesh>().set_faces(to_u32(values, "faces"));
-        }, py::arg("indices"), "Triangle indices ((n, 3) or flat); stored in the smallest of u8/u16/u32")
-        .fn("set_uv_layer", [](const NodeRef& r, std::uint32_t layer, const py::object& values) {
-            r.view<cast::Mesh>().set_uv_layer(layer, vecs_of<glm::vec2>(values, "uvs"));
-        }, py::arg("layer"), py::arg("uvs"), "(n, 2) floats; grows uv_layer_count to cover it")
-        .fn("set_color_layer", [](const NodeRef& r, std::uint32_t layer, const py::object& values) {
-            r.view<cast::Mesh>().set_color_layer(layer, vecs_of<glm::vec4>(values, "rgba"));
-        }, py::arg("layer"), py::arg("rgba"), "(n, 4) float RGBA")
-        .fn("set_color_layer_packed", [](const NodeRef& r, std::uint32_t layer, const py::object& values) {
-            r.view<cast::Mesh>().set_color_layer_packed(layer, to_u32(values, "rgba8"));
-        }, py::arg("layer"), py::arg("rgba8"), "uint32 per vertex, R in the low byte")
-        .fn("set_weights", [](const NodeRef& r, std::uint32_t influences, const py::object& bones,
-                              const py::object& values) {
-            unwrap(r.view<cast::Mesh>().set_weights(influences, to_u32(bones, "bones"),
-                                                    floats_of(values, "values")));
-        }, py::arg("influences"), py::arg("bones"), py::arg("values"),
-           "vertex_count × influences bone indices and weights");
+        .template link_set<MaterialRef>(
+            "set_material", [](cast::Mesh& v, std::uint64_t h) { v.set_hash_link("m", h); })
+        .fn(
+            "uv_layer",
+            [](const NodeRef& r, std::uint32_t layer) {
+                return typed_values(r.doc, *r.node, "u" + std::to_string(layer),
+                                    {PropertyType::Vector2});
+            },
+            py::arg("layer"), "(n, 2) float32, or None")
+        .fn(
+            "color_layer_is_packed",
+            [](const NodeRef& r, std::uint32_t layer) {
+                return r.view<cast::Mesh>().color_layer_is_packed(layer);
+            },
+            py::arg("layer"))
+        .fn(
+            "color_layer_property",
+            [](const NodeRef& r, std::uint32_t layer) {
+                return snapshot(r, r.view<cast::Mesh>().color_layer_property(layer));
+            },
+            py::arg("layer"), "The Property holding the layer (packed uint32 or (n, 4) float32)")
+        .fn(
+            "color_layer",
+            [](const NodeRef& r, std::uint32_t layer) -> py::object {
+                cast::Mesh v = r.view<cast::Mesh>();
+                const cast::Property* p = v.color_layer_property(layer);
+                if (p == nullptr) return py::none();
+                if (p->type() == PropertyType::Vector4)
+                    return typed_values(r.doc, *r.node, p->name(), {PropertyType::Vector4});
+                if (p->type() != PropertyType::Integer32) return py::none();
+                std::vector<glm::vec4> rgba = v.color_layer(layer);
+                py::array_t<float> out({static_cast<py::ssize_t>(rgba.size()), py::ssize_t{4}});
+                if (!rgba.empty())
+                    std::memcpy(out.mutable_data(), rgba.data(), rgba.size() * sizeof(glm::vec4));
+                return out;
+            },
+            py::arg("layer"),
+            "(n, 4) float32 RGBA: a view of float layers, a converted copy of packed ones")
+        .fn(
+            "set_positions",
+            [](const NodeRef& r, const py::object& values) {
+                set_array(r.doc, *r.node, "vp", PropertyType::Vector3, values);
+            },
+            py::arg("values"), "(n, 3) floats")
+        .fn(
+            "set_normals",
+            [](const NodeRef& r, const py::object& values) {
+                set_array(r.doc, *r.node, "vn", PropertyType::Vector3, values);
+            },
+            py::arg("values"))
+        .fn(
+            "set_tangents",
+            [](const NodeRef& r, const py::object& values) {
+                set_array(r.doc, *r.node, "vt", PropertyType::Vector3, values);
+            },
+            py::arg("values"))
+        .fn(
+            "set_faces",
+            [](const NodeRef& r, const py::object& values) {
+                r.view<cast::Mesh>().set_faces(to_u32(values, "faces"));
+            },
+            py::arg("indices"),
+            "Triangle indices ((n, 3) or flat); stored in the smallest of u8/u16/u32")
+        .fn(
+            "set_uv_layer",
+            [](const NodeRef& r, std::uint32_t layer, const py::object& values) {
+                unwrap(r.view<cast::Mesh>().set_uv_layer(layer, vecs_of<glm::vec2>(values, "uvs")));
+            },
+            py::arg("layer"), py::arg("uvs"), "(n, 2) floats; grows uv_layer_count to cover it")
+        .fn(
+            "set_color_layer",
+            [](const NodeRef& r, std::uint32_t layer, const py::object& values) {
+                unwrap(r.view<cast::Mesh>().set_color_layer(layer,
+                                                            vecs_of<glm::vec4>(values, "rgba")));
+            },
+            py::arg("layer"), py::arg("rgba"), "(n, 4) float RGBA")
+        .fn(
+            "set_color_layer_packed",
+            [](const NodeRef& r, std::uint32_t layer, const py::object& values) {
+                unwrap(r.view<cast::Mesh>().set_color_layer_packed(layer, to_u32(values, "rgba8")));
+            },
+            py::arg("layer"), py::arg("rgba8"), "uint32 per vertex, R in the low byte")
+        .fn(
+            "set_weights",
+            [](const NodeRef& r, std::uint32_t influences, const py::object& bones,
+               const py::object& values) {
+                unwrap(r.view<cast::Mesh>().set_weights(influences, to_u32(bones, "bones"),
+                                                        floats_of(values, "values")));
+            },
+            py::arg("influences"), py::arg("bones"), py::arg("values"),
+            "vertex_count × influences bone indices and weights");
 
     Def<HairRef, cast::Hair>(m, "Hair", "Hair strands: segments per strand and particles.")
         .text_rw("name", "set_name", [](const cast::Hair& v) { return v.name(); },

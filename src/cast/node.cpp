@@ -150,7 +150,8 @@ std::uint64_t Node::own_size() const {
 
 std::uint64_t Node::computed_size() const {
     std::uint64_t size = own_size();
-    for (const auto& child : children) size += child->computed_size();
+    for (const auto& child : children)
+        if (child != nullptr) size += child->computed_size();  // the writer refuses null ones
     return size;
 }
 

@@ -3,10 +3,25 @@
 #include <algorithm>
 #include <castkit/cast/nodes.hpp>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace castkit::cast {
 
 // ---- NodeView ------------------------------------------------------------------------------
+
+const Node& empty_node() {
+    static const Node empty;
+    return empty;
+}
+
+void empty_view_changed(const char* call) {
+    std::fprintf(stderr,
+                 "castkit: %s() called on an empty view (a lookup that found no node); test the "
+                 "view first, as in `if (view)`\n",
+                 call);
+    std::abort();
+}
 
 std::optional<std::string_view> ConstNodeView::string(std::string_view name) const {
     const Property* p = node_->find(name);
@@ -256,16 +271,16 @@ std::uint32_t ConstMesh::max_weight_influence() const {
 }
 
 void Mesh::set_positions(std::span<const glm::vec3> v) {
-    writable_->set(make_array<glm::vec3>("vp", v));
+    target(__func__).set(make_array<glm::vec3>("vp", v));
 }
 void Mesh::set_normals(std::span<const glm::vec3> v) {
-    writable_->set(make_array<glm::vec3>("vn", v));
+    target(__func__).set(make_array<glm::vec3>("vn", v));
 }
 void Mesh::set_tangents(std::span<const glm::vec3> v) {
-    writable_->set(make_array<glm::vec3>("vt", v));
+    target(__func__).set(make_array<glm::vec3>("vt", v));
 }
 void Mesh::set_faces(std::span<const std::uint32_t> indices) {
-    writable_->set(make_indices("f", indices));
+    target(__func__).set(make_indices("f", indices));
 }
 
 namespace {
@@ -285,40 +300,56 @@ void cover_layer(Node& node, const char* count_name, std::uint32_t current, std:
     if (layer + 1 > current || node.find(count_name) == nullptr)
         node.set(make_integer(count_name, PropertyType::Byte, std::max(current, layer + 1)));
 }
+
+// `ul` and `cl` are bytes holding the layer count, so the last layer they can count is 254.
+Expected<void> check_layer(const Node& node, std::uint32_t layer, const char* kind) {
+    if (layer < kMaxByte) return {};
+    return refused(node, "cast.layer-index",
+                   fmt::format("{} layer {} cannot be stored: the layer count is a byte, so "
+                               "layers are 0 to {}",
+                               kind, layer, kMaxByte - 1));
+}
 }  // namespace
 
-void Mesh::set_uv_layer(std::uint32_t layer, std::span<const glm::vec2> uvs) {
-    writable_->set(make_array<glm::vec2>(fmt::format("u{}", layer), uvs));
-    cover_layer(*writable_, "ul", uv_layer_count(), layer);
+Expected<void> Mesh::set_uv_layer(std::uint32_t layer, std::span<const glm::vec2> uvs) {
+    if (auto ok = check_layer(target(__func__), layer, "UV"); !ok) return ok;
+    target(__func__).set(make_array<glm::vec2>(fmt::format("u{}", layer), uvs));
+    cover_layer(target(__func__), "ul", uv_layer_count(), layer);
+    return {};
 }
 
-void Mesh::set_color_layer_packed(std::uint32_t layer, std::span<const std::uint32_t> rgba8) {
+Expected<void> Mesh::set_color_layer_packed(std::uint32_t layer,
+                                            std::span<const std::uint32_t> rgba8) {
+    if (auto ok = check_layer(target(__func__), layer, "colour"); !ok) return ok;
     std::uint32_t count = integer("cl").has_value() ? color_layer_count() : 0;
-    writable_->set(make_integers(fmt::format("c{}", layer), PropertyType::Integer32, rgba8));
-    cover_layer(*writable_, "cl", count, layer);
+    target(__func__).set(make_integers(fmt::format("c{}", layer), PropertyType::Integer32, rgba8));
+    cover_layer(target(__func__), "cl", count, layer);
+    return {};
 }
 
-void Mesh::set_color_layer(std::uint32_t layer, std::span<const glm::vec4> rgba) {
+Expected<void> Mesh::set_color_layer(std::uint32_t layer, std::span<const glm::vec4> rgba) {
+    if (auto ok = check_layer(target(__func__), layer, "colour"); !ok) return ok;
     std::uint32_t count = integer("cl").has_value() ? color_layer_count() : 0;
-    writable_->set(make_array<glm::vec4>(fmt::format("c{}", layer), rgba));
-    cover_layer(*writable_, "cl", count, layer);
+    target(__func__).set(make_array<glm::vec4>(fmt::format("c{}", layer), rgba));
+    cover_layer(target(__func__), "cl", count, layer);
+    return {};
 }
 
 Expected<void> Mesh::set_weights(std::uint32_t influences, std::span<const std::uint32_t> bones,
                                  std::span<const float> values) {
     if (influences == 0 || influences > kMaxByte)
-        return refused(*writable_, "cast.weight-influences",
+        return refused(target(__func__), "cast.weight-influences",
                        fmt::format("{} influences per vertex cannot be stored: `mi` is a byte, "
                                    "so it holds 1 to {}",
                                    influences, kMaxByte));
     if (bones.size() != values.size() || bones.size() % influences != 0)
-        return refused(*writable_, "cast.weight-count",
+        return refused(target(__func__), "cast.weight-count",
                        fmt::format("{} bone indices and {} weight values do not make whole "
                                    "vertices of {} influences",
                                    bones.size(), values.size(), influences));
-    writable_->set(make_integer("mi", PropertyType::Byte, influences));
-    writable_->set(make_indices("wb", bones));
-    writable_->set(make_array<float>("wv", values));
+    target(__func__).set(make_integer("mi", PropertyType::Byte, influences));
+    target(__func__).set(make_indices("wb", bones));
+    target(__func__).set(make_array<float>("wv", values));
     return {};
 }
 
@@ -332,8 +363,8 @@ float ConstBlendShape::target_weight_scale() const {
 
 void BlendShape::set_targets(std::span<const std::uint32_t> indices,
                              std::span<const glm::vec3> positions) {
-    writable_->set(make_indices("vi", indices));
-    writable_->set(make_array<glm::vec3>("vp", positions));
+    target(__func__).set(make_indices("vi", indices));
+    target(__func__).set(make_array<glm::vec3>("vp", positions));
 }
 
 std::int32_t ConstBone::parent_index() const {
@@ -343,7 +374,8 @@ std::int32_t ConstBone::parent_index() const {
 }
 
 void Bone::set_parent_index(std::int32_t index) {
-    writable_->set(make_integer("p", PropertyType::Integer32, static_cast<std::uint32_t>(index)));
+    target(__func__).set(
+        make_integer("p", PropertyType::Integer32, static_cast<std::uint32_t>(index)));
 }
 
 glm::vec4 ConstConstraint::custom_offset() const {

@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "../platform/platform.hpp"
+#include "storable.hpp"
 
 namespace castkit::cast {
 namespace {
@@ -110,6 +111,21 @@ Expected<void> check_sizes(const Document& document, const std::vector<std::uint
     return {};
 }
 
+// Refuses what the reader would read back differently or not at all (storable.hpp), before
+// anything is sized or written.
+Expected<void> check_storable(const Document& document) {
+    auto found = find_unstorable(document);
+    if (!found) return {};
+    Diagnostic d;
+    d.file = document.source_name;
+    d.offset = found->file_offset == Node::kNotRead ? Diagnostic::kNoOffset : found->file_offset;
+    d.path = std::move(found->path);
+    d.rule = std::move(found->rule);
+    d.message = std::move(found->message) + "; nothing was written";
+    return make_error(std::move(d));
+}
+
+// Called after check_storable: every node exists and every property is consistent.
 Expected<void> write_document(const Document& document, StreamWriter::Flush flush) {
     std::vector<std::uint64_t> sizes = all_sizes(document);
     if (auto ok = check_sizes(document, sizes); !ok) return ok;
@@ -128,11 +144,13 @@ Expected<void> write_document(const Document& document, StreamWriter::Flush flus
 
 std::uint64_t file_size(const Document& document) {
     std::uint64_t size = 16 + document.trailing.size();
-    for (const auto& root : document.roots) size += root->computed_size();
+    for (const auto& root : document.roots)
+        if (root != nullptr) size += root->computed_size();
     return size;
 }
 
 Expected<std::vector<std::byte>> write_to_buffer(const Document& document) {
+    if (auto ok = check_storable(document); !ok) return make_error(ok.error());
     std::vector<std::byte> buffer;
     buffer.reserve(file_size(document));
     auto ok = write_document(document, [&](Bytes bytes) -> Expected<void> {
@@ -144,11 +162,13 @@ Expected<std::vector<std::byte>> write_to_buffer(const Document& document) {
 }
 
 Expected<void> write(const Document& document, Sink& sink) {
+    if (auto ok = check_storable(document); !ok) return ok;
     sink.reserve(file_size(document));
     return write_document(document, [&](Bytes bytes) { return sink.write(bytes); });
 }
 
 Expected<void> write(const Document& document, const std::filesystem::path& path) {
+    if (auto ok = check_storable(document); !ok) return ok;
     if (path == "-")
         return write_document(document, [](Bytes bytes) { return platform::write_stdout(bytes); });
     auto file = platform::create_atomic_file(path, file_size(document));

@@ -435,7 +435,9 @@ Expected<void> Importer::add_uv_layers(const Primitive& in, cast::Mesh& out) {
     std::uint32_t layer = 0;
     for (; in.attribute(fmt::format("TEXCOORD_{}", layer)) >= 0; ++layer) {
         const std::string uv_name = fmt::format("TEXCOORD_{}", layer);
-        out.set_uv_layer(layer, {});  // the layer count; the array follows
+        // The layer count first (the array follows); a 256th set does not fit its byte.
+        if (auto ok = out.set_uv_layer(layer, {}); !ok)
+            return fail(in.path + "/attributes/" + uv_name, ok.error().message);
         if (!uv_transform.contains(static_cast<int>(layer))) {
             auto viewed =
                 view_attribute(in, out, fmt::format("u{}", layer), cast::PropertyType::Vector2,
@@ -449,7 +451,7 @@ Expected<void> Importer::add_uv_layers(const Primitive& in, cast::Mesh& out) {
         std::memcpy(layer_uvs.data(), uvs->data(), in.count * sizeof(glm::vec2));
         if (auto it = uv_transform.find(static_cast<int>(layer)); it != uv_transform.end())
             for (glm::vec2& uv : layer_uvs) uv = glm::vec2(it->second * glm::vec3(uv, 1.0f));
-        out.set_uv_layer(layer, layer_uvs);
+        (void)out.set_uv_layer(layer, layer_uvs);  // fits: checked above
     }
     warn_unnumbered_sets(in, "TEXCOORD_", layer);
     return {};
@@ -486,8 +488,10 @@ Expected<void> Importer::add_color_layers(const Primitive& in, cast::Mesh& out) 
         const tinygltf::Accessor& accessor = gltf.accessors[static_cast<std::size_t>(index)];
         const std::size_t components = accessor.type == TINYGLTF_TYPE_VEC3 ? 3 : 4;
         // Normalised RGBA bytes are Cast's packed colours, byte for byte.
+        // The layer count first (the view follows); a 256th set does not fit its byte.
+        if (auto ok = out.set_color_layer_packed(layer, {}); !ok)
+            return fail(in.path + "/attributes/" + name, ok.error().message);
         if (components == 4) {
-            out.set_color_layer_packed(layer, {});  // the layer count; the view follows
             auto viewed =
                 view_attribute(in, out, fmt::format("c{}", layer), cast::PropertyType::Integer32,
                                name, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, 4, true);
@@ -503,13 +507,13 @@ Expected<void> Importer::add_color_layers(const Primitive& in, cast::Mesh& out) 
                     packed[v] |=
                         static_cast<std::uint32_t>(std::lround((*colors)[v * 4 + c] * 255.0f))
                         << (8 * c);
-            out.set_color_layer_packed(layer, packed);
+            (void)out.set_color_layer_packed(layer, packed);  // fits: checked above
         } else {
             std::vector<glm::vec4> rgba(in.count, glm::vec4(1.0f));
             for (std::size_t v = 0; v < in.count; ++v)
                 for (std::size_t c = 0; c < components; ++c)
                     rgba[v][static_cast<int>(c)] = (*colors)[v * components + c];
-            out.set_color_layer(layer, rgba);
+            (void)out.set_color_layer(layer, rgba);  // fits: checked above
         }
     }
     warn_unnumbered_sets(in, "COLOR_", layer);

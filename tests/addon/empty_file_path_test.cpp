@@ -34,7 +34,7 @@ std::filesystem::path packed_texture_cast() {
     cast::Mesh mesh = model.add_mesh();
     mesh.set_positions(std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}});
     mesh.set_faces(std::vector<std::uint32_t>{0, 1, 2});
-    mesh.set_uv_layer(0, std::vector<glm::vec2>{{0, 0}, {1, 0}, {0, 1}});
+    EXPECT_TRUE(mesh.set_uv_layer(0, std::vector<glm::vec2>{{0, 0}, {1, 0}, {0, 1}}));
     mesh.set_material(material);
     cast::Instance instance = root.add_instance();
     instance.set_position({2, 0, 0});

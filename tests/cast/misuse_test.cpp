@@ -2,10 +2,12 @@
 // castkit does then: refuse with a clear error, answer empty, or (for a bug the caller can
 // always avoid, such as reading the value of an error) stop with a message, never corrupt
 // memory and never write a file its own reader rejects.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/nodes.hpp>
+#include <castkit/cast/validate.hpp>
 #include <castkit/expected.hpp>
 
 #include "../test_support.hpp"
@@ -40,6 +42,162 @@ TEST(ExpectedMisuse, ValueAndErrorAnswerWhenTheyExist) {
     EXPECT_EQ(*three, 3);
     EXPECT_EQ(failing().error().message, "it failed");
     EXPECT_EQ(failing().error().severity, Severity::Error);
+}
+
+// A root with one model whose mesh gets `property`: the smallest tree a property can sit in.
+cast::Document document_with(cast::Property property) {
+    cast::Document document;
+    cast::Mesh mesh = document.add_root().add_model().add_mesh();
+    mesh.node().set(std::move(property));
+    return document;
+}
+
+bool reports(const Diagnostics& findings, std::string_view rule) {
+    for (const Diagnostic& d : findings)
+        if (d.rule == rule) return true;
+    return false;
+}
+
+// The writer refuses `document` with `rule` through every route (buffer, sink-backed file,
+// path) and leaves no file behind; validate() reports the same rule.
+void expect_refused_everywhere(const cast::Document& document, std::string_view rule,
+                               std::string_view path) {
+    auto buffer = cast::write_to_buffer(document);
+    ASSERT_FALSE(buffer);
+    EXPECT_EQ(buffer.error().rule, rule) << buffer.error().to_string();
+    EXPECT_EQ(buffer.error().path, path);
+    const auto dir = temp_dir("misuse_write");
+    auto written = cast::write(document, dir / "out.cast");
+    ASSERT_FALSE(written);
+    EXPECT_EQ(written.error().rule, rule);
+    EXPECT_FALSE(std::filesystem::exists(dir / "out.cast"));
+    EXPECT_TRUE(std::filesystem::is_empty(dir));  // no temporary left either
+    EXPECT_TRUE(reports(cast::validate(document), rule));
+}
+
+// Item 6: a count of 1000 over a one-element payload was written and then refused by the
+// reader (cast.count-past-end); validate said nothing.
+TEST(WriterMisuse, ACountPastThePayloadIsRefusedNotWritten) {
+    std::vector<std::byte> one_float(4);
+    cast::Document document =
+        document_with(cast::Property(cast::PropertyType::Float, "xx", 1000, one_float));
+    expect_refused_everywhere(document, "property.payload", "root[0]/model[0]/mesh[0]");
+    // Fewer elements than the payload holds would shift every later byte: refused too.
+    document = document_with(
+        cast::Property(cast::PropertyType::Float, "xx", 1, std::vector<std::byte>(8)));
+    expect_refused_everywhere(document, "property.payload", "root[0]/model[0]/mesh[0]");
+}
+
+// Item 6: a name over 65,535 bytes had its length cut to 16 bits; the file read back as a
+// different document with no warning.
+TEST(WriterMisuse, ANameOverSixteenBitsIsRefused) {
+    cast::Document document = document_with(cast::make_value<float>(std::string(70000, 'n'), 1));
+    expect_refused_everywhere(document, "property.payload", "root[0]/model[0]/mesh[0]");
+    // 65,535 bytes fit, and read back as written.
+    document = document_with(cast::make_value<float>(std::string(65535, 'n'), 1));
+    auto bytes = cast::write_to_buffer(document);
+    ASSERT_TRUE(bytes) << bytes.error().to_string();
+    auto back = cast::read(std::move(*bytes));
+    ASSERT_TRUE(back) << back.error().to_string();
+    EXPECT_NE(back->models().at(0).meshes().at(0).node().find(std::string(65535, 'n')), nullptr);
+}
+
+TEST(WriterMisuse, StringsAndTypeIdsTheReaderCannotTakeAreRefused) {
+    std::vector<std::byte> two_strings{std::byte{'a'}, std::byte{0}, std::byte{'b'}, std::byte{0}};
+    expect_refused_everywhere(
+        document_with(cast::Property(cast::PropertyType::String, "n", 1, two_strings)),
+        "property.payload", "root[0]/model[0]/mesh[0]");
+    std::vector<std::byte> unterminated{std::byte{'a'}};
+    expect_refused_everywhere(
+        document_with(cast::Property(cast::PropertyType::String, "n", 1, unterminated)),
+        "property.payload", "root[0]/model[0]/mesh[0]");
+    expect_refused_everywhere(document_with(cast::Property(static_cast<cast::PropertyType>(0x7777),
+                                                           "q", 1, std::vector<std::byte>(4))),
+                              "property.payload", "root[0]/model[0]/mesh[0]");
+}
+
+// Item 9: a null node in the public vectors crashed write() and validate().
+TEST(WriterMisuse, ANullNodeIsRefusedByWriteAndReportedByValidate) {
+    cast::Document document;
+    document.add_root().add_model();
+    document.roots[0]->children.push_back(nullptr);
+    EXPECT_GT(cast::file_size(document), 0u);
+    expect_refused_everywhere(document, "structure.null-node", "root[0]/child 1");
+    cast::Document null_root;
+    null_root.roots.push_back(nullptr);
+    expect_refused_everywhere(null_root, "structure.null-node", "root node 0");
+}
+
+// What the writer accepts, its reader reads back as the same tree: every builder's output.
+TEST(WriterMisuse, BuiltPropertiesOfEveryTypeReadBack) {
+    cast::Document document;
+    cast::Mesh mesh = document.add_root().add_model().add_mesh();
+    for (cast::PropertyType type : {cast::PropertyType::Byte, cast::PropertyType::Short,
+                                    cast::PropertyType::Integer32, cast::PropertyType::Integer64})
+        mesh.node().set(cast::make_integer(fmt::format("i{}", static_cast<int>(type)), type, 7));
+    mesh.node().set(cast::make_string("s", "text"));
+    mesh.node().set(cast::make_value<double>("d", 2.5));
+    mesh.node().set(cast::make_value<glm::vec2>("v2", {1, 2}));
+    mesh.node().set(cast::make_value<glm::vec3>("v3", {1, 2, 3}));
+    mesh.node().set(cast::make_value<glm::vec4>("v4", {1, 2, 3, 4}));
+    EXPECT_FALSE(reports(cast::validate(document), "property.payload"));
+    auto bytes = cast::write_to_buffer(document);
+    ASSERT_TRUE(bytes) << bytes.error().to_string();
+    auto back = cast::read(*bytes);
+    ASSERT_TRUE(back) << back.error().to_string();
+    auto again = cast::write_to_buffer(*back);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(*again, *bytes);
+}
+
+// Item 4: the view a lookup returns when it finds nothing segfaulted on any member call.
+TEST(EmptyViews, AnswerEmptyWhenRead) {
+    cast::Document document;
+    cast::Model model = document.add_root().add_model();
+    cast::Mesh mesh = model.add_mesh();
+    cast::Skeleton skeleton = model.skeleton();  // none
+    EXPECT_FALSE(skeleton);
+    EXPECT_TRUE(skeleton.bones().empty());
+    EXPECT_TRUE(skeleton.constraints().empty());
+    EXPECT_FALSE(skeleton.bone_by_hash(1));
+    EXPECT_EQ(skeleton.hash(), 0u);
+    const cast::ConstMaterial material = mesh.material();  // no `m`
+    EXPECT_FALSE(material);
+    EXPECT_FALSE(material.name().has_value());
+    EXPECT_FALSE(material.slot_file("diffuse"));
+    const cast::ConstModel const_model = model;
+    EXPECT_TRUE(const_model.skeleton().bones().empty());
+    EXPECT_TRUE(cast::ConstMesh().positions().to_vector().empty());
+}
+
+TEST(EmptyViews, ChangingOneStopsWithAMessageNotASegfault) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    cast::Document document;
+    cast::Model model = document.add_root().add_model();
+    EXPECT_DEATH(model.skeleton().add_bone(), "add\\(\\) called on an empty view");
+    EXPECT_DEATH(model.skeleton().node(), "node\\(\\) called on an empty view");
+    EXPECT_DEATH(cast::Material().set_name("x"), "called on an empty view");
+}
+
+// Item 5: `ul` and `cl` are bytes, so set_uv_layer(255) stored 0 layers and
+// set_color_layer(300) 45; now a layer over 254 is refused and nothing changes.
+TEST(BuilderNarrowing, LayersPastTheByteCountAreRefused) {
+    cast::Document document;
+    cast::Mesh mesh = document.add_root().add_model().add_mesh();
+    const std::vector<glm::vec2> uvs(1);
+    const std::vector<glm::vec4> rgba(1);
+    auto uv = mesh.set_uv_layer(255, uvs);
+    ASSERT_FALSE(uv);
+    EXPECT_EQ(uv.error().rule, "cast.layer-index");
+    auto colour = mesh.set_color_layer(300, rgba);
+    ASSERT_FALSE(colour);
+    EXPECT_EQ(colour.error().rule, "cast.layer-index");
+    EXPECT_FALSE(mesh.set_color_layer_packed(255, std::vector<std::uint32_t>(1)));
+    EXPECT_TRUE(mesh.node().properties.empty());  // nothing changed
+    ASSERT_TRUE(mesh.set_uv_layer(254, uvs));
+    EXPECT_EQ(mesh.uv_layer_count(), 255u);
+    ASSERT_TRUE(mesh.set_color_layer(254, rgba));
+    EXPECT_EQ(mesh.color_layer_count(), 255u);
 }
 
 }  // namespace

@@ -100,7 +100,7 @@ TEST(TypedApi, LegacyVcIsLayerZeroOnlyWithoutCl) {
     EXPECT_EQ(mesh.color_layer_count(), 1u);
     EXPECT_EQ(mesh.color_layer(0).at(0), glm::vec4(1, 0, 0, 1));
     const std::array<glm::vec4, 1> green = {glm::vec4(0, 1, 0, 1)};
-    mesh.set_color_layer(0, green);  // writes c0 and cl = 1: vc no longer counts
+    EXPECT_TRUE(mesh.set_color_layer(0, green));  // writes c0 and cl = 1: vc no longer counts
     EXPECT_EQ(mesh.color_layer_count(), 1u);
     EXPECT_EQ(mesh.color_layer(0).at(0), glm::vec4(0, 1, 0, 1));
     EXPECT_NE(mesh.node().find("vc"), nullptr);
@@ -160,8 +160,8 @@ TEST(TypedApi, WriterHelpersChooseIntegerWidthsPerRule11) {
     const std::array<std::uint32_t, 1> colour = {0};
     const std::array<std::uint32_t, 2> bones = {0, 300};
     const std::array<float, 2> weights = {0.5f, 0.5f};
-    mesh.set_uv_layer(3, uv);
-    mesh.set_color_layer_packed(1, colour);
+    EXPECT_TRUE(mesh.set_uv_layer(3, uv));
+    EXPECT_TRUE(mesh.set_color_layer_packed(1, colour));
     EXPECT_TRUE(mesh.set_weights(2, bones, weights));
     EXPECT_EQ(stored_type(mesh, "ul"), PropertyType::Byte);
     EXPECT_EQ(mesh.uv_layer_count(), 4u);

@@ -107,10 +107,10 @@ Document every_node_type_scene() {
     mesh.set_normals(normals);
     mesh.set_tangents(tangents);
     mesh.set_faces(faces);
-    mesh.set_uv_layer(0, uv0);
-    mesh.set_uv_layer(1, uv1);
-    mesh.set_color_layer_packed(0, packed);
-    mesh.set_color_layer(1, floats);
+    EXPECT_TRUE(mesh.set_uv_layer(0, uv0));
+    EXPECT_TRUE(mesh.set_uv_layer(1, uv1));
+    EXPECT_TRUE(mesh.set_color_layer_packed(0, packed));
+    EXPECT_TRUE(mesh.set_color_layer(1, floats));
     EXPECT_TRUE(mesh.set_weights(2, weight_bones, weight_values));
     mesh.set_skinning_method(cast::SkinningMethod::Quaternion);
     mesh.set_material(material);

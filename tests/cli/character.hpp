@@ -25,7 +25,8 @@ inline cast::Document character() {
     mesh.set_name("body");
     mesh.set_positions(std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {0, 2, 0}, {1, 2, 0}});
     mesh.set_normals(std::vector<glm::vec3>(4, glm::vec3(0, 0, 1)));
-    mesh.set_uv_layer(0, std::vector<glm::vec2>{{0, 1}, {1, 1}, {0, 0}, {1, 0}});
+    if (!mesh.set_uv_layer(0, std::vector<glm::vec2>{{0, 1}, {1, 1}, {0, 0}, {1, 0}}))
+        throw std::logic_error("character: UV layer refused");
     mesh.set_faces(std::vector<std::uint32_t>{0, 1, 2, 2, 1, 3});
     if (!mesh.set_weights(1, std::vector<std::uint32_t>{0, 0, 2, 2},
                           std::vector<float>{1.0f, 1.0f, 1.0f, 1.0f}))

@@ -144,7 +144,7 @@ cast::Document generated_scene() {
     }
     mesh.set_positions(positions);
     mesh.set_normals(normals);
-    mesh.set_uv_layer(0, uvs);
+    EXPECT_TRUE(mesh.set_uv_layer(0, uvs));
     mesh.set_faces(faces);
     EXPECT_TRUE(mesh.set_weights(1, weight_bones, weight_values));
     mesh.set_material(material);

@@ -44,9 +44,9 @@ cast::Document handmade() {
     std::vector<glm::vec4> colors = {{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 1, 0.5f}};
     mesh.set_positions(positions);
     mesh.set_normals(normals);
-    mesh.set_uv_layer(0, uvs);
-    mesh.set_uv_layer(1, uvs);
-    mesh.set_color_layer(0, colors);
+    EXPECT_TRUE(mesh.set_uv_layer(0, uvs));
+    EXPECT_TRUE(mesh.set_uv_layer(1, uvs));
+    EXPECT_TRUE(mesh.set_color_layer(0, colors));
     std::vector<std::uint32_t> faces = {0, 1, 2, 0, 2, 3};
     mesh.set_faces(faces);
     std::vector<std::uint32_t> bones;

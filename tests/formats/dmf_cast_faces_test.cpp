@@ -54,9 +54,15 @@ cast::Document document_of(const std::vector<MeshPlan>& plans) {
             index = static_cast<std::uint32_t>(random() % plan.vertices);
         mesh.set_positions(positions);
         if (plan.normals) mesh.set_normals(normals);
-        if (plan.uvs) mesh.set_uv_layer(0, uvs);
-        if (plan.colors && plan.float_colors) mesh.set_color_layer(0, float_colors);
-        if (plan.colors && !plan.float_colors) mesh.set_color_layer_packed(0, colors);
+        if (plan.uvs) {
+            EXPECT_TRUE(mesh.set_uv_layer(0, uvs));
+        }
+        if (plan.colors && plan.float_colors) {
+            EXPECT_TRUE(mesh.set_color_layer(0, float_colors));
+        }
+        if (plan.colors && !plan.float_colors) {
+            EXPECT_TRUE(mesh.set_color_layer_packed(0, colors));
+        }
         mesh.set_faces(faces);
         if (m % 2 == 0) mesh.set_material(material);
     }

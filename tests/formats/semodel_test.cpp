@@ -232,10 +232,10 @@ TEST(SEModel, CastWithoutSeExtrasBecomesACanonicalFile) {
     a.set_faces(faces);
     a.set_normals(std::vector<glm::vec3>(3, glm::vec3(0, 0, 1)));
     const glm::vec2 uvs[3] = {{0, 0}, {1, 0}, {0, 1}};
-    a.set_uv_layer(0, uvs);
+    EXPECT_TRUE(a.set_uv_layer(0, uvs));
     a.set_material(material);
     const glm::vec4 colours[3] = {{1, 0, 0, 1}, {0, 0.5f, 0, 1}, {0, 0, 2, -1}};
-    a.set_color_layer(0, colours);
+    EXPECT_TRUE(a.set_color_layer(0, colours));
     cast::Mesh b = model.add_mesh();  // no normals: SEModel's flag is per file
     b.set_positions(positions);
     b.set_faces(faces);

@@ -96,8 +96,8 @@ TEST_F(GltfExport, AColourLayerOfAnotherTypeIsDropped) {
     const std::vector<glm::vec3> positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
     mesh.set_positions(positions);
     mesh.set_faces(std::vector<std::uint32_t>{0, 1, 2});
-    mesh.set_color_layer(0, std::vector<glm::vec4>(3, glm::vec4(1.0f)));
-    mesh.set_color_layer(1, std::vector<glm::vec4>(3, glm::vec4(1.0f)));
+    EXPECT_TRUE(mesh.set_color_layer(0, std::vector<glm::vec4>(3, glm::vec4(1.0f))));
+    EXPECT_TRUE(mesh.set_color_layer(1, std::vector<glm::vec4>(3, glm::vec4(1.0f))));
     mesh.node().set(cast::make_array<glm::vec2>("c0", std::vector<glm::vec2>(3, glm::vec2(1.0f))));
     ASSERT_TRUE(gltf::write(document, dir / "colours.glb", {}, warnings).has_value());
     EXPECT_TRUE(mentions(warnings, "colour layer 0 is of type v2"));

@@ -175,7 +175,7 @@ cast::Document textured(const std::vector<std::string>& files) {
         cast::Mesh mesh = model.add_mesh();
         mesh.set_name(name);
         mesh.set_positions(first.positions().to_vector());
-        mesh.set_uv_layer(0, first.uv_layer(0).to_vector());
+        EXPECT_TRUE(mesh.set_uv_layer(0, first.uv_layer(0).to_vector()));
         mesh.set_faces(std::vector<std::uint32_t>{0, 1, 2});
         cast::Material material = model.add_material();
         material.set_name(name);

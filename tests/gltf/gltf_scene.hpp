@@ -38,10 +38,11 @@ inline void build_full_scene(AnimScene& scene) {
     mesh.set_normals(std::vector<glm::vec3>(6, glm::vec3(0, 0, 2)));
     mesh.set_tangents(std::vector<glm::vec3>(6, glm::vec3(1, 0, 0)));
     const std::vector<glm::vec2> uvs{{0, 1}, {1, 1}, {0, 0.5f}, {1, 0.5f}, {0, 0}, {1, 0}};
-    mesh.set_uv_layer(0, uvs);
-    mesh.set_uv_layer(1, std::vector<glm::vec2>(6, glm::vec2(0.25f, 0.75f)));
-    mesh.set_color_layer_packed(0, std::vector<std::uint32_t>(6, 0xFF8040C0u));
-    mesh.set_color_layer(1, std::vector<glm::vec4>(6, glm::vec4(0.5f, 0.25f, 1.0f, 1.0f)));
+    EXPECT_TRUE(mesh.set_uv_layer(0, uvs));
+    EXPECT_TRUE(mesh.set_uv_layer(1, std::vector<glm::vec2>(6, glm::vec2(0.25f, 0.75f))));
+    EXPECT_TRUE(mesh.set_color_layer_packed(0, std::vector<std::uint32_t>(6, 0xFF8040C0u)));
+    EXPECT_TRUE(
+        mesh.set_color_layer(1, std::vector<glm::vec4>(6, glm::vec4(0.5f, 0.25f, 1.0f, 1.0f))));
     mesh.set_faces(std::vector<std::uint32_t>{0, 1, 2, 2, 1, 3, 2, 3, 4, 4, 3, 5});
     std::vector<std::uint32_t> bones;
     std::vector<float> values;

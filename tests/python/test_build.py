@@ -204,6 +204,13 @@ def test_bad_values_are_refused_before_anything_changes():
     with pytest.raises(castkit.Error) as error:
         mesh.set_weights(2, [0, 1, 2], [1.0, 0.0])
     assert error.value.rule == "cast.weight-count"
+    # ul and cl are bytes holding the layer count: layer 255 would have stored 0 layers.
+    for setter, values in ((mesh.set_uv_layer, np.zeros((1, 2), np.float32)),
+                           (mesh.set_color_layer, np.zeros((1, 4), np.float32)),
+                           (mesh.set_color_layer_packed, np.zeros(1, np.uint32))):
+        with pytest.raises(castkit.Error) as error:
+            setter(255, values)
+        assert error.value.rule == "cast.layer-index"
     assert mesh.properties == []  # nothing was set
     other = castkit.Document().add_root().add_model().add_material()
     with pytest.raises(castkit.Error, match="same document"):

@@ -22,12 +22,21 @@ inline glm::quat quat_from_xyzw(const glm::vec4& v) { return glm::quat(v.w, v.x,
 inline glm::vec4 xyzw_from_quat(const glm::quat& q) { return glm::vec4(q.x, q.y, q.z, q.w); }
 
 // What every const view has: the node, its parent, and readers for common property shapes.
+// A node with nothing in it, which every empty view (a lookup that found nothing) reads: its
+// readers answer empty (no properties, no children, defaults) instead of dereferencing null.
+const Node& empty_node();
+// A mutable view that has no node was asked to change one: a bug in the caller, who can test
+// the view first (`if (skeleton)`). Says which call on stderr and aborts; never returns.
+[[noreturn]] void empty_view_changed(const char* call);
+
 class ConstNodeView {
   public:
     ConstNodeView() = default;
-    ConstNodeView(const Node* node, const Node* parent) : node_(node), parent_(parent) {}
+    ConstNodeView(const Node* node, const Node* parent)
+        : node_(node != nullptr ? node : &empty_node()), parent_(parent) {}
 
-    explicit operator bool() const { return node_ != nullptr; }
+    // False for an empty view (a lookup that found nothing).
+    explicit operator bool() const { return node_ != &empty_node(); }
     const Node& node() const { return *node_; }
     const Node* parent() const { return parent_; }
     std::uint64_t hash() const { return node_->hash; }
@@ -57,7 +66,7 @@ class ConstNodeView {
         return V();
     }
 
-    const Node* node_ = nullptr;
+    const Node* node_ = &empty_node();
     const Node* parent_ = nullptr;
 };
 
@@ -70,38 +79,47 @@ class MutableView : public Const {
     MutableView(Node* node, Node* parent, HashCounter* hashes)
         : Const(node, parent), writable_(node), writable_parent_(parent), hashes_(hashes) {}
 
-    Node& node() const { return *writable_; }
+    // The node to change; aborts on an empty view (empty_view_changed).
+    Node& node() const { return target(__func__); }
     Node* parent() const { return writable_parent_; }
 
     void set_string(std::string name, std::string_view value) const {
-        writable_->set(make_string(std::move(name), value));
+        target(__func__).set(make_string(std::move(name), value));
     }
     void set_hash_link(std::string name, std::uint64_t hash) const {
-        writable_->set(make_value<std::uint64_t>(std::move(name), hash));
+        target(__func__).set(make_value<std::uint64_t>(std::move(name), hash));
     }
     void set_flag(std::string name, bool value) const {
-        writable_->set(make_bool(std::move(name), value));
+        target(__func__).set(make_bool(std::move(name), value));
     }
     void set_real(std::string name, float value) const {
-        writable_->set(make_value<float>(std::move(name), value));
+        target(__func__).set(make_value<float>(std::move(name), value));
     }
     void set_vec3(std::string name, const glm::vec3& value) const {
-        writable_->set(make_value(std::move(name), value));
+        target(__func__).set(make_value(std::move(name), value));
     }
     void set_vec4(std::string name, const glm::vec4& value) const {
-        writable_->set(make_value(std::move(name), value));
+        target(__func__).set(make_value(std::move(name), value));
     }
 
   protected:
+    // The node to change, or empty_view_changed(call) on an empty view.
+    Node& target(const char* call) const {
+        if (writable_ == nullptr) empty_view_changed(call);
+        return *writable_;
+    }
+    // Children with this id, as views of type V; none for an empty view.
     template <class V>
     std::vector<V> children(NodeId id) const {
         std::vector<V> out;
+        if (writable_ == nullptr) return out;
         for (auto& child : writable_->children)
             if (child->is(id)) out.emplace_back(child.get(), writable_, hashes_);
         return out;
     }
     template <class V>
     V first_child(NodeId id) const {
+        if (writable_ == nullptr) return V();
         for (auto& child : writable_->children)
             if (child->is(id)) return V(child.get(), writable_, hashes_);
         return V();
@@ -109,7 +127,7 @@ class MutableView : public Const {
     // A new child with a fresh hash (rule 12).
     template <class V>
     V add(NodeId id) const {
-        Node& child = writable_->add_child(std::make_unique<Node>(id, hashes_->next()));
+        Node& child = target(__func__).add_child(std::make_unique<Node>(id, hashes_->next()));
         return V(&child, writable_, hashes_);
     }
 
@@ -299,11 +317,14 @@ class Mesh : public MutableView<ConstMesh> {
     void set_normals(std::span<const glm::vec3> v);
     void set_tangents(std::span<const glm::vec3> v);
     void set_faces(std::span<const std::uint32_t> indices);
-    // Sets `u<layer>` and grows `ul` to cover it.
-    void set_uv_layer(std::uint32_t layer, std::span<const glm::vec2> uvs);
-    // Sets `c<layer>` packed (`i`) or float (`v4`), and grows `cl` to cover it.
-    void set_color_layer_packed(std::uint32_t layer, std::span<const std::uint32_t> rgba8);
-    void set_color_layer(std::uint32_t layer, std::span<const glm::vec4> rgba);
+    // Sets `u<layer>` and grows `ul` to cover it. Fails (nothing changed) for a layer over 254:
+    // `ul` is a byte holding the layer count.
+    Expected<void> set_uv_layer(std::uint32_t layer, std::span<const glm::vec2> uvs);
+    // Sets `c<layer>` packed (`i`) or float (`v4`), and grows `cl` to cover it; fails as
+    // set_uv_layer does.
+    Expected<void> set_color_layer_packed(std::uint32_t layer,
+                                          std::span<const std::uint32_t> rgba8);
+    Expected<void> set_color_layer(std::uint32_t layer, std::span<const glm::vec4> rgba);
     // `bones` and `values` hold vertex_count × influences entries. Fails (nothing changed) when
     // `influences` does not fit `mi`'s byte (1..255) or the two spans differ in length.
     Expected<void> set_weights(std::uint32_t influences, std::span<const std::uint32_t> bones,
@@ -330,9 +351,11 @@ class Hair : public MutableView<ConstHair> {
   public:
     using MutableView::MutableView;
     void set_name(std::string_view v) { set_string("n", v); }
-    void set_segments(std::span<const std::uint32_t> v) { writable_->set(make_indices("se", v)); }
+    void set_segments(std::span<const std::uint32_t> v) {
+        target(__func__).set(make_indices("se", v));
+    }
     void set_particles(std::span<const glm::vec3> v) {
-        writable_->set(make_array<glm::vec3>("pt", v));
+        target(__func__).set(make_array<glm::vec3>("pt", v));
     }
     void set_material(const ConstMaterial& material) { set_hash_link("m", material.hash()); }
 };
@@ -558,15 +581,17 @@ class Curve : public MutableView<ConstCurve> {
     void set_mode(CurveMode v) { set_string("m", curve_mode_name(v)); }
     void set_additive_blend_weight(float v) { set_real("ab", v); }
     void set_key_frames(std::span<const std::uint32_t> frames) {
-        writable_->set(make_indices("kb", frames));
+        target(__func__).set(make_indices("kb", frames));
     }
-    void set_float_values(std::span<const float> v) { writable_->set(make_array<float>("kv", v)); }
+    void set_float_values(std::span<const float> v) {
+        target(__func__).set(make_array<float>("kv", v));
+    }
     void set_quaternion_values(std::span<const glm::vec4> v) {
-        writable_->set(make_array<glm::vec4>("kv", v));
+        target(__func__).set(make_array<glm::vec4>("kv", v));
     }
     // Visibility keys: stored in the smallest of b/h/i.
     void set_integer_values(std::span<const std::uint32_t> v) {
-        writable_->set(make_indices("kv", v));
+        target(__func__).set(make_indices("kv", v));
     }
 };
 
@@ -603,7 +628,7 @@ class NotificationTrack : public MutableView<ConstNotificationTrack> {
     using MutableView::MutableView;
     void set_name(std::string_view v) { set_string("n", v); }
     void set_key_frames(std::span<const std::uint32_t> frames) {
-        writable_->set(make_indices("kb", frames));
+        target(__func__).set(make_indices("kb", frames));
     }
 };
 

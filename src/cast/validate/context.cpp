@@ -24,6 +24,17 @@ void Context::add(Rule rule, const NodeRef& at, std::uint64_t offset, std::strin
     diagnostics_.push_back(std::move(d));
 }
 
+void Context::report_at(Rule rule, std::string path, std::string message) {
+    const ValidationRule& info = rule_info(rule);
+    Diagnostic d;
+    d.severity = info.severity;
+    d.file = document_.source_name;
+    d.path = std::move(path);
+    d.rule = std::string(info.id);
+    d.message = std::move(message);
+    diagnostics_.push_back(std::move(d));
+}
+
 void Context::report(Rule rule, const NodeRef& at, std::string message) {
     std::uint64_t offset =
         at.node.file_offset == Node::kNotRead ? Diagnostic::kNoOffset : at.node.file_offset;

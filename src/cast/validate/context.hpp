@@ -25,6 +25,8 @@ public:
 
     Diagnostics& diagnostics() { return diagnostics_; }
 
+    // A finding at a path given as text (a null node has no NodeRef).
+    void report_at(Rule rule, std::string path, std::string message);
     // A finding about a node; the offset is its header's.
     void report(Rule rule, const NodeRef& at, std::string message);
     // A finding about one property of `at`; the offset is the property header's.

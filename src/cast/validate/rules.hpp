@@ -20,7 +20,9 @@ enum class Rule : std::size_t {
     Parent,
     SkeletonCount,
     UnknownNode,
+    NullNode,
     // Properties.
+    Payload,
     Required,
     Type,
     Single,

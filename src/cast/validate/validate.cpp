@@ -2,6 +2,7 @@
 // checks of its node type, then the hash checks of each Root.
 #include <castkit/cast/validate.hpp>
 
+#include "../storable.hpp"
 #include "checks.hpp"
 
 namespace castkit::cast {
@@ -14,6 +15,8 @@ public:
 
     void walk(const NodeRef& ref) {
         check_structure(context_, ref);
+        for (const Property& p : ref.node.properties)
+            if (auto why = unstorable(p)) context_.report(Rule::Payload, ref, p, std::move(*why));
         const NodeSchema* schema = node_schema(ref.node.id);
         // Unknown nodes are kept as they are; what they hold means nothing the spec defines.
         if (schema == nullptr) return;
@@ -66,6 +69,11 @@ Diagnostics validate(const Document& document, const ValidateOptions& options) {
     Context context(document);
     Diagnostics& out = context.diagnostics();
     if (options.include_read_warnings) out = document.warnings;
+    // Every check walks the tree, so a null pointer built in code ends validation here.
+    if (auto null = find_null_node(document)) {
+        context.report_at(Rule::NullNode, std::move(null->path), std::move(null->message));
+        return std::move(out);
+    }
     const NameIndex names = index_names(document);
     Walker walker(context, names);
     SiblingCounter counter;

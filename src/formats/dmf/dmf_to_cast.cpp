@@ -208,8 +208,9 @@ Expected<void> ToCast::meshes(cast::Model& cast_model) {
         }
         mesh.set_positions(positions);
         mesh.set_normals(normals);
-        mesh.set_uv_layer(0, uvs);
-        mesh.set_color_layer_packed(0, colors);
+        // Layer 0 always fits the byte-sized layer counts.
+        (void)mesh.set_uv_layer(0, uvs);
+        (void)mesh.set_color_layer_packed(0, colors);
         if (skinned)
             if (auto ok = mesh.set_weights(4, weight_bones, weight_values); !ok)
                 return make_error(report_.error(fmt::format("material[{}]", material), ok.error().message));

@@ -119,8 +119,9 @@ Expected<void> ToCast::mesh(cast::Model& cast_model, std::size_t index) {
     mesh.set_positions(positions);
     mesh.set_normals(normals);
     mesh.set_tangents(tangents);
-    mesh.set_uv_layer(0, uvs);
-    mesh.set_color_layer(0, colours);
+    // Layer 0 always fits the byte-sized layer counts.
+    (void)mesh.set_uv_layer(0, uvs);
+    (void)mesh.set_color_layer(0, colours);
     std::size_t whole = submesh.indices.size() / 3 * 3;
     if (whole != submesh.indices.size())
         report_.warn(path, "trailing indices that do not form a triangle dropped");

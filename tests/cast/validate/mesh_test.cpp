@@ -23,9 +23,9 @@ TEST(ValidateMesh, PerVertexBufferHasTheVertexCount) {
 TEST(ValidateMesh, UVAndColourLayersAreCheckedToo) {
     Scene scene;
     const std::vector<glm::vec2> five(5);
-    scene.mesh.set_uv_layer(0, five);
+    EXPECT_TRUE(scene.mesh.set_uv_layer(0, five));
     const std::vector<std::uint32_t> two{1, 2};
-    scene.mesh.set_color_layer_packed(0, two);
+    EXPECT_TRUE(scene.mesh.set_color_layer_packed(0, two));
     auto findings = check(scene.document);
     ASSERT_TRUE(only(findings, "mesh.vertex-count"));
     EXPECT_EQ(findings.size(), 2u);

@@ -54,8 +54,8 @@ Scene::Scene() {
     const std::vector<float> weight_values{0.5f, 0.5f, 0.25f, 0.75f, 1.0f, 0.0f, 0.9f, 0.1f};
     mesh.set_positions(positions);
     mesh.set_normals(normals);
-    mesh.set_uv_layer(0, uvs);
-    mesh.set_color_layer_packed(0, colors);
+    EXPECT_TRUE(mesh.set_uv_layer(0, uvs));
+    EXPECT_TRUE(mesh.set_color_layer_packed(0, colors));
     mesh.set_faces(faces);
     EXPECT_TRUE(mesh.set_weights(2, weight_bones, weight_values));
     mesh.set_material(material);

@@ -67,6 +67,30 @@ TEST(ValidateStructure, UnknownNodeIdIsAWarning) {
     EXPECT_EQ(findings[0].path, "root[0]/0x12345678[0]");
 }
 
+// A document built in code can hold a null pointer; validation reports it and stops there
+// (every other check walks the tree), where it used to crash.
+TEST(ValidateStructure, NullNodeIsReportedAndEndsTheChecks) {
+    Scene scene;
+    scene.model.node().children.push_back(nullptr);
+    auto findings = check_in_memory(scene.document);
+    ASSERT_TRUE(only(findings, "structure.null-node"));
+    EXPECT_EQ(findings[0].path,
+              "root[0]/model[0]/child " + std::to_string(scene.model.node().children.size() - 1));
+}
+
+// What the writer would refuse: a count the payload does not hold. check_in_memory, since the
+// writer refuses to make the bytes check() reads back.
+TEST(ValidateProperties, PayloadThatDisagreesWithItsCount) {
+    Scene scene;
+    // `mi` keeps its value 2 and its one byte; only its ArrayLength claims 1000.
+    scene.mesh.node().set(
+        Property(PropertyType::Byte, "mi", 1000, std::vector<std::byte>{std::byte{2}}));
+    auto findings = check_in_memory(scene.document);
+    ASSERT_TRUE(only(findings, "property.payload")) << describe(findings);
+    EXPECT_EQ(findings[0].path, "root[0]/model[0]/mesh[0]");
+    EXPECT_NE(findings[0].message.find("1000"), std::string::npos) << findings[0].message;
+}
+
 TEST(ValidateProperties, RequiredPropertyMissing) {
     Scene scene;
     scene.bones[0].node().remove("n");

@@ -1,0 +1,101 @@
+#include "storable.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <limits>
+
+namespace castkit::cast {
+namespace {
+
+bool is_known(PropertyType type) {
+    switch (type) {
+        case PropertyType::Byte:
+        case PropertyType::Short:
+        case PropertyType::Integer32:
+        case PropertyType::Integer64:
+        case PropertyType::Float:
+        case PropertyType::Double:
+        case PropertyType::String:
+        case PropertyType::Vector2:
+        case PropertyType::Vector3:
+        case PropertyType::Vector4:
+            return true;
+    }
+    return false;
+}
+
+// Strings the reader would take from `bytes`: each ends at a NUL; trailing bytes after the last
+// NUL are not a string and would be read as the next property's header.
+bool holds_exactly_strings(Bytes bytes, std::uint32_t count) {
+    std::size_t nuls = 0;
+    for (std::byte b : bytes) nuls += b == std::byte{0};
+    return nuls == count && (bytes.empty() || bytes.back() == std::byte{0});
+}
+
+std::optional<UnstorableNode> check_node(const Node& node, const PathStep& step,
+                                         bool nulls_only) {
+    for (const Property& p : node.properties)
+        if (auto why = nulls_only ? std::nullopt : unstorable(p))
+            return UnstorableNode{format_path(&step), node.file_offset, "property.payload",
+                                  std::move(*why)};
+    SiblingCounter counter;
+    for (std::size_t i = 0; i < node.children.size(); ++i) {
+        const Node* child = node.children[i].get();
+        if (child == nullptr)
+            return UnstorableNode{fmt::format("{}/child {}", format_path(&step), i),
+                                  Node::kNotRead, "structure.null-node",
+                                  "a child pointer is null: there is no node there"};
+        PathStep child_step{&step, child->id, counter.next(child->id)};
+        if (auto found = check_node(*child, child_step, nulls_only)) return found;
+    }
+    return std::nullopt;
+}
+
+std::optional<UnstorableNode> first_problem(const Document& document, bool nulls_only) {
+    SiblingCounter counter;
+    for (std::size_t i = 0; i < document.roots.size(); ++i) {
+        const Node* root = document.roots[i].get();
+        if (root == nullptr)
+            return UnstorableNode{fmt::format("root node {}", i), Node::kNotRead,
+                                  "structure.null-node",
+                                  "a root pointer is null: there is no node there"};
+        PathStep step{nullptr, root->id, counter.next(root->id)};
+        if (auto found = check_node(*root, step, nulls_only)) return found;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> unstorable(const Property& p) {
+    if (p.name().size() > std::numeric_limits<std::uint16_t>::max())
+        return fmt::format("a property name of {} bytes does not fit Cast's 16-bit name length",
+                           p.name().size());
+    if (!is_known(p.type()))
+        return fmt::format("property '{}' has type id {}, which no Cast reader knows", p.name(),
+                           static_cast<unsigned>(p.type()));
+    if (p.type() == PropertyType::String) {
+        if (!holds_exactly_strings(p.bytes(), p.count()))
+            return fmt::format("property '{}' says it holds {} strings but its {} payload bytes "
+                               "are not that many NUL-terminated strings",
+                               p.name(), p.count(), p.bytes().size());
+        return std::nullopt;
+    }
+    const std::uint64_t expected = std::uint64_t{p.count()} * element_size(p.type());
+    if (p.bytes().size() != expected)
+        return fmt::format("property '{}' says it holds {} {} values ({} bytes) but its payload "
+                           "has {} bytes",
+                           p.name(), p.count(), type_name(p.type()), expected, p.bytes().size());
+    return std::nullopt;
+}
+
+std::optional<UnstorableNode> find_unstorable(const Document& document) {
+    return first_problem(document, false);
+}
+
+std::optional<UnstorableNode> find_null_node(const Document& document) {
+    return first_problem(document, true);
+}
+
+}  // namespace castkit::cast
