@@ -140,7 +140,7 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
     document.roots.push_back(std::move(root_node));
     document.roots[0]->hash = document.next_hash();
     animation_node.hash = document.next_hash();
-    cast::Animation baked(&animation_node, document.roots[0].get(), &document.hashes());
+    cast::Animation baked(&animation_node, document.roots[0].get(), document.hash_counter());
     if (cast::Skeleton copy = baked.skeleton()) complete_rest_transforms(copy);
     if (!animation.name().empty()) baked.set_name(animation.name());
     baked.set_framerate(framerate);

@@ -16,7 +16,9 @@ std::uint64_t HashCounter::next() {
     // Rule 12: deterministic hashes from the reference base, never colliding with stored ones.
     // The stored hashes are collected once, on the first call.
     if (!collected_) {
-        for (const auto& root : *roots_) collect_hashes(*root, used_);
+        if (roots_ != nullptr)
+            for (const auto& root : *roots_)
+                if (root != nullptr) collect_hashes(*root, used_);
         collected_ = true;
     }
     while (used_.contains(next_)) ++next_;
@@ -34,6 +36,10 @@ Document::Document(Document&& other) noexcept
       hashes_(std::move(other.hashes_)) {
     // The counter follows the nodes it numbers; views made before the move keep using it.
     if (hashes_) hashes_->roots_ = &roots;
+}
+
+Document::~Document() {
+    if (hashes_) hashes_->roots_ = nullptr;  // views that outlive this document keep the counter
 }
 
 Document Document::clone() const {
@@ -55,21 +61,22 @@ Document& Document::operator=(Document&& other) noexcept {
         trailing = std::move(other.trailing);
         warnings = std::move(other.warnings);
         source_name = std::move(other.source_name);
+        if (hashes_) hashes_->roots_ = nullptr;
         hashes_ = std::move(other.hashes_);
         if (hashes_) hashes_->roots_ = &roots;
     }
     return *this;
 }
 
-HashCounter& Document::hashes() {
-    if (!hashes_) hashes_ = std::make_unique<HashCounter>(&roots);
-    return *hashes_;
+const std::shared_ptr<HashCounter>& Document::hash_counter() {
+    if (!hashes_) hashes_ = std::make_shared<HashCounter>(&roots);
+    return hashes_;
 }
 
 std::vector<Root> Document::root_nodes() {
     std::vector<Root> out;
     for (auto& root : roots)
-        if (root->is(NodeId::Root)) out.emplace_back(root.get(), nullptr, &hashes());
+        if (root->is(NodeId::Root)) out.emplace_back(root.get(), nullptr, hash_counter());
     return out;
 }
 
@@ -83,7 +90,7 @@ std::vector<ConstRoot> Document::root_nodes() const {
 Root Document::add_root() {
     std::uint64_t hash = next_hash();
     roots.push_back(std::make_unique<Node>(NodeId::Root, hash));
-    return Root(roots.back().get(), nullptr, &hashes());
+    return Root(roots.back().get(), nullptr, hash_counter());
 }
 
 std::vector<Model> Document::models() {

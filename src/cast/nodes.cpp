@@ -169,7 +169,7 @@ V resolve(const Node* scope, std::optional<std::uint64_t> hash, NodeId kind) {
 // resolve() for mutable views: the found node is writable and draws hashes from `hashes`.
 template <class V>
 V resolve_writable(Node* scope, std::optional<std::uint64_t> hash, NodeId kind,
-                   HashCounter* hashes) {
+                   const std::shared_ptr<HashCounter>& hashes) {
     if (!hash || scope == nullptr) return V();
     for (auto& child : scope->children)
         if (child->hash == *hash && child->is(kind)) return V(child.get(), scope, hashes);

@@ -176,7 +176,7 @@ struct Merger {
         for (std::size_t i = 0; i < taken.size(); ++i) {
             cast::Node& animation = *taken[i];
             if (!bind(animation, file, paths[i])) continue;
-            cast::Animation view(&animation, &target_root, &model.hashes());
+            cast::Animation view(&animation, &target_root, model.hash_counter());
             auto own = view.name();
             const std::string name =
                 unique_name(own && !own->empty() ? std::string(*own) : source.name);

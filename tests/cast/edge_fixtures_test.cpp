@@ -164,7 +164,8 @@ TEST(EdgeFixtures, EditsToANodeWithAnOpaqueTailAreWrittenAndCounted) {
     Document document = open_ok("unknown-property-type.cast");
     ASSERT_EQ(document.roots.size(), 1u);
     ASSERT_EQ(document.roots[0]->children.size(), 2u);
-    Model model(document.roots[0]->children[0].get(), document.roots[0].get(), &document.hashes());
+    Model model(document.roots[0]->children[0].get(), document.roots[0].get(),
+                document.hash_counter());
     model.set_scale({2, 2, 2});
     model.add_skeleton().add_bone().set_name("added");
     auto written = write_to_buffer(document);

@@ -132,6 +132,24 @@ TEST(HashCounter, MoveAssignmentCarriesTheCounter) {
     EXPECT_EQ(hashes.size(), 4u);
 }
 
+// Issue 30 item 1: a view kept a raw pointer to its document's counter. Moving a root into
+// another document through the public vector, destroying the source, then adding through the
+// old view was a heap-use-after-free (silent heap corruption in Release). Views now share the
+// counter, which the destroyed document detached from its tree.
+TEST(HashCounter, AViewOutlivingItsDocumentStillAddsSafely) {
+    Document target;
+    std::optional<Model> survivor;
+    {
+        Document source;
+        survivor = source.add_root().add_model();
+        target.roots.push_back(std::move(source.roots[0]));
+    }
+    Mesh mesh = survivor->add_mesh();
+    Mesh another = survivor->add_mesh();
+    EXPECT_NE(mesh.hash(), another.hash());
+    EXPECT_EQ(target.models().at(0).meshes().size(), 2u);
+}
+
 TEST(HashCounter, NewNodesSkipHashesReadFromTheFile) {
     auto document = open(edge("triangle.cast"));
     ASSERT_TRUE(document);

@@ -121,7 +121,7 @@ TEST(TypedApi, HashLinksResolveOnlyAmongSiblingsOfTheRightType) {
     EXPECT_FALSE(mesh.material());
     mesh.set_hash_link("m", 0xDEADBEEF);
     EXPECT_FALSE(mesh.material());
-    EXPECT_FALSE(Material(nullptr, nullptr, &document.hashes()));
+    EXPECT_FALSE(Material(nullptr, nullptr, document.hash_counter()));
 }
 
 // Rule 12: new hashes count up from the reference base and skip hashes already in the file.

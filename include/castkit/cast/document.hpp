@@ -24,18 +24,21 @@ class ConstAnimation;
 class Document;
 
 // Gives new nodes their hashes (rule 12): one counter per document, from the reference base,
-// skipping every hash the tree holds (collected once, on the first call). The Document owns it
-// on the heap and re-points it at its roots when moved, so mutable views that hold it keep
-// drawing from the document they were made from.
+// skipping every hash the tree holds (collected once, on the first call). The Document and
+// every mutable view made from it share it: the document re-points it at its roots when moved
+// and detaches it when destroyed, so a view that outlives its document (its node moved into
+// another tree) still draws hashes from a live counter, never from freed memory.
 class HashCounter {
   public:
     explicit HashCounter(const std::vector<std::unique_ptr<Node>>* roots) : roots_(roots) {}
+    HashCounter(const HashCounter&) = delete;
+    HashCounter& operator=(const HashCounter&) = delete;
     // The next unused hash. O(1) amortised; the first call walks the tree.
     std::uint64_t next();
 
   private:
     friend class Document;
-    const std::vector<std::unique_ptr<Node>>* roots_;
+    const std::vector<std::unique_ptr<Node>>* roots_;  // null once its document is gone
     std::uint64_t next_ = 0x534E495752545250;  // "PRTRWINS", the reference library's base
     std::unordered_set<std::uint64_t> used_;
     bool collected_ = false;
@@ -50,6 +53,7 @@ class HashCounter {
 class Document {
   public:
     Document() = default;
+    ~Document();
     Document(Document&& other) noexcept;
     Document& operator=(Document&& other) noexcept;
     // A deep copy (Node::clone of every root): viewed payloads share their owner, borrowed ones
@@ -69,8 +73,10 @@ class Document {
 
     // Next hash from the per-document counter (rule 12), skipping hashes already used.
     std::uint64_t next_hash() { return hashes().next(); }
-    // The counter mutable views draw hashes from; it moves with the document.
-    HashCounter& hashes();
+    // The counter mutable views draw hashes from; it moves with the document, and views share
+    // its ownership.
+    HashCounter& hashes() { return *hash_counter(); }
+    const std::shared_ptr<HashCounter>& hash_counter();
 
     // Typed access (nodes.hpp): mutable views of a mutable document, const views of a const one.
     std::vector<Root> root_nodes();
@@ -83,7 +89,7 @@ class Document {
     std::vector<ConstAnimation> animations() const;
 
   private:
-    std::unique_ptr<HashCounter> hashes_;
+    std::shared_ptr<HashCounter> hashes_;
 };
 
 struct ReadOptions {

@@ -76,8 +76,11 @@ template <class Const>
 class MutableView : public Const {
   public:
     MutableView() = default;
-    MutableView(Node* node, Node* parent, HashCounter* hashes)
-        : Const(node, parent), writable_(node), writable_parent_(parent), hashes_(hashes) {}
+    MutableView(Node* node, Node* parent, std::shared_ptr<HashCounter> hashes)
+        : Const(node, parent),
+          writable_(node),
+          writable_parent_(parent),
+          hashes_(std::move(hashes)) {}
 
     // The node to change; aborts on an empty view (empty_view_changed).
     Node& node() const { return target(__func__); }
@@ -133,7 +136,7 @@ class MutableView : public Const {
 
     Node* writable_ = nullptr;
     Node* writable_parent_ = nullptr;
-    HashCounter* hashes_ = nullptr;
+    std::shared_ptr<HashCounter> hashes_;
 };
 
 class ConstSkeleton;
