@@ -1,5 +1,5 @@
 # The two entry points a newcomer needs:
-#   make demo   set up, build, and run castkit on the bundled example files
+#   make demo   install what castkit needs, build the CLI, run it on the bundled example files
 #   make test   set up, build, and run every test (plus, when CI=true, the Windows build and its
 #               tests under Wine, the release archives, the sanitizer build and every fuzzer for
 #               60 s from libFuzzer seed 1)
@@ -13,17 +13,27 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CASTKIT = $(BUILD)/tools/castkit/castkit
 
-.PHONY: setup build demo test test-sanitize fuzz windows test-windows dist test-dist bench \
+.PHONY: setup setup-run build demo test test-sanitize fuzz windows test-windows dist test-dist bench \
   viewer viewer-wasm test-viewer clean
 
+# Everything the tests need; setup-run only what building and running castkit needs.
 setup:
 	@bash scripts/setup.sh
 
+setup-run:
+	@bash scripts/setup.sh --run
+
 build: setup
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCASTKIT_WERROR=ON
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCASTKIT_WERROR=ON \
+	  -DCASTKIT_BUILD_TESTS=ON -DCASTKIT_BUILD_BENCH=ON
 	cmake --build $(BUILD) -j $(JOBS)
 
-demo: build
+# The library, the CLI (with `castkit view`), the Python module and the examples: no tests and
+# no benchmarks, so nothing of the test lab is installed.
+demo: setup-run
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCASTKIT_WERROR=ON \
+	  -DCASTKIT_BUILD_TESTS=OFF -DCASTKIT_BUILD_BENCH=OFF
+	cmake --build $(BUILD) -j $(JOBS)
 	bash scripts/demo.sh $(CASTKIT)
 
 test: build

@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
-# Installs everything castkit needs to build and test on Debian 12 (or Ubuntu), from Debian's
-# packages only. Safe to run repeatedly: it installs only what is missing.
+# Installs what castkit needs on Debian 12 (or Ubuntu), from Debian's packages only. Safe to run
+# repeatedly: it installs only what is missing.
+#   scripts/setup.sh --run   building and running castkit: the library, the CLI with
+#                            `castkit view`, the Python module (what `make demo` needs)
+#   scripts/setup.sh         that, and everything the tests use (Chromium, Blender, clang,
+#                            mingw-w64 and Wine, Emscripten, GoogleTest, Google Benchmark)
 set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git
   libfmt-dev libcli11-dev nlohmann-json3-dev libglm-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
-  python3 python3-numpy
-  # The Python module (python/, docs/python.md) and its tests; pip, setuptools and venv for the
-  # `pip install .` test.
-  pybind11-dev python3-dev python3-pytest python3-pip python3-setuptools python3-venv
   libtinygltf-dev libdraco-dev libmeshoptimizer-dev libsimdjson-dev
   libstb-dev libsquish-dev
-  # `castkit view` serves the viewer page with cpp-httplib; its tests drive Debian's Chromium.
-  libcpp-httplib-dev chromium
+  # `castkit view` serves the viewer page (bundled with npm, below) with cpp-httplib.
+  libcpp-httplib-dev
+  # The Python module (python/, docs/python.md); scripts/demo.sh prints JSON with python3.
+  python3 python3-numpy pybind11-dev python3-dev
+)
+test_packages=(
+  libgtest-dev libgmock-dev libbenchmark-dev
+  # The Python module's tests; pip, setuptools and venv for the `pip install .` test.
+  python3-pytest python3-pip python3-setuptools python3-venv
+  # The viewer's tests drive Debian's Chromium.
+  chromium
   clang libclang-rt-14-dev
   # Blender's own glTF importer opens the files castkit writes (tests/blender).
   blender
@@ -24,12 +32,17 @@ packages=(
   # The browser viewer's WebAssembly module (make viewer-wasm).
   emscripten
 )
+case "${1:-}" in
+  --run) ;;
+  "") packages+=("${test_packages[@]}") ;;
+  *) echo "usage: scripts/setup.sh [--run]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-# Node.js and npm run the glTF validator. Machines that already have them (e.g. from NodeSource,
+# Node.js and npm bundle the viewer page and run the glTF validator. Machines that already have them (e.g. from NodeSource,
 # whose nodejs package conflicts with Debian's npm) keep theirs.
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 
