@@ -312,26 +312,29 @@ Expected<void> check_layer(const Node& node, std::uint32_t layer, const char* ki
 }  // namespace
 
 Expected<void> Mesh::set_uv_layer(std::uint32_t layer, std::span<const glm::vec2> uvs) {
-    if (auto ok = check_layer(target(__func__), layer, "UV"); !ok) return ok;
-    target(__func__).set(make_array<glm::vec2>(fmt::format("u{}", layer), uvs));
-    cover_layer(target(__func__), "ul", uv_layer_count(), layer);
+    Node& node = target(__func__);
+    if (auto ok = check_layer(node, layer, "UV"); !ok) return ok;
+    node.set(make_array<glm::vec2>(fmt::format("u{}", layer), uvs));
+    cover_layer(node, "ul", uv_layer_count(), layer);
     return {};
 }
 
 Expected<void> Mesh::set_color_layer_packed(std::uint32_t layer,
                                             std::span<const std::uint32_t> rgba8) {
-    if (auto ok = check_layer(target(__func__), layer, "colour"); !ok) return ok;
+    Node& node = target(__func__);
+    if (auto ok = check_layer(node, layer, "colour"); !ok) return ok;
     std::uint32_t count = integer("cl").has_value() ? color_layer_count() : 0;
-    target(__func__).set(make_integers(fmt::format("c{}", layer), PropertyType::Integer32, rgba8));
-    cover_layer(target(__func__), "cl", count, layer);
+    node.set(make_integers(fmt::format("c{}", layer), PropertyType::Integer32, rgba8));
+    cover_layer(node, "cl", count, layer);
     return {};
 }
 
 Expected<void> Mesh::set_color_layer(std::uint32_t layer, std::span<const glm::vec4> rgba) {
-    if (auto ok = check_layer(target(__func__), layer, "colour"); !ok) return ok;
+    Node& node = target(__func__);
+    if (auto ok = check_layer(node, layer, "colour"); !ok) return ok;
     std::uint32_t count = integer("cl").has_value() ? color_layer_count() : 0;
-    target(__func__).set(make_array<glm::vec4>(fmt::format("c{}", layer), rgba));
-    cover_layer(target(__func__), "cl", count, layer);
+    node.set(make_array<glm::vec4>(fmt::format("c{}", layer), rgba));
+    cover_layer(node, "cl", count, layer);
     return {};
 }
 

@@ -8,23 +8,6 @@
 namespace castkit::cast {
 namespace {
 
-bool is_known(PropertyType type) {
-    switch (type) {
-        case PropertyType::Byte:
-        case PropertyType::Short:
-        case PropertyType::Integer32:
-        case PropertyType::Integer64:
-        case PropertyType::Float:
-        case PropertyType::Double:
-        case PropertyType::String:
-        case PropertyType::Vector2:
-        case PropertyType::Vector3:
-        case PropertyType::Vector4:
-            return true;
-    }
-    return false;
-}
-
 // Strings the reader would take from `bytes`: each ends at a NUL; trailing bytes after the last
 // NUL are not a string and would be read as the next property's header.
 bool holds_exactly_strings(Bytes bytes, std::uint32_t count) {
@@ -72,7 +55,7 @@ std::optional<std::string> unstorable(const Property& p) {
     if (p.name().size() > std::numeric_limits<std::uint16_t>::max())
         return fmt::format("a property name of {} bytes does not fit Cast's 16-bit name length",
                            p.name().size());
-    if (!is_known(p.type()))
+    if (!is_known_type(static_cast<std::uint16_t>(p.type())))
         return fmt::format("property '{}' has type id {}, which no Cast reader knows", p.name(),
                            static_cast<unsigned>(p.type()));
     if (p.type() == PropertyType::String) {
