@@ -21,7 +21,6 @@ namespace castkit::cast {
 inline glm::quat quat_from_xyzw(const glm::vec4& v) { return glm::quat(v.w, v.x, v.y, v.z); }
 inline glm::vec4 xyzw_from_quat(const glm::quat& q) { return glm::vec4(q.x, q.y, q.z, q.w); }
 
-// What every const view has: the node, its parent, and readers for common property shapes.
 // A node with nothing in it, which every empty view (a lookup that found nothing) reads: its
 // readers answer empty (no properties, no children, defaults) instead of dereferencing null.
 const Node& empty_node();
@@ -29,6 +28,7 @@ const Node& empty_node();
 // the view first (`if (skeleton)`). Says which call on stderr and aborts; never returns.
 [[noreturn]] void empty_view_changed(const char* call);
 
+// What every const view has: the node, its parent, and readers for common property shapes.
 class ConstNodeView {
   public:
     ConstNodeView() = default;
