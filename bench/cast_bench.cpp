@@ -25,7 +25,7 @@ void BM_CastParseBuffer(benchmark::State& state) {
     const std::vector<std::byte> bytes = encoded_scene(static_cast<std::uint32_t>(state.range(0)));
     for (auto _ : state) {
         auto document = castkit::cast::read(castkit::cast::Bytes(bytes));
-        benchmark::DoNotOptimize(document.value().roots.size());
+        benchmark::DoNotOptimize(document.value().roots().size());
     }
     state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(bytes.size()));
 }

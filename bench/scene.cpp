@@ -100,16 +100,16 @@ void touch_node(const cast::Node& node, Touched& touched) {
         for (; i < bytes.size(); ++i) sums[0] += static_cast<std::uint8_t>(bytes[i]);
         touched.checksum += sums[0] ^ sums[1] ^ sums[2] ^ sums[3];
     }
-    touched.payload_bytes += node.opaque.size();
-    for (std::byte b : node.opaque) touched.checksum += static_cast<std::uint8_t>(b);
-    for (const auto& child : node.children) touch_node(*child, touched);
+    touched.payload_bytes += node.opaque().size();
+    for (std::byte b : node.opaque()) touched.checksum += static_cast<std::uint8_t>(b);
+    for (const cast::Node& child : node.children()) touch_node(child, touched);
 }
 
 }  // namespace
 
 Touched touch_all(const cast::Document& document) {
     Touched touched;
-    for (const auto& root : document.roots) touch_node(*root, touched);
+    for (const cast::Node& root : document.roots()) touch_node(root, touched);
     return touched;
 }
 

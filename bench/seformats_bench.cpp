@@ -96,7 +96,7 @@ void BM_SEAnimToCast(benchmark::State& state) {
         auto animation = seanim::open(path, warnings);
         if (!animation) state.SkipWithError("read failed");
         cast::Document document = seanim::to_cast(*animation, warnings);
-        benchmark::DoNotOptimize(document.roots.data());
+        benchmark::DoNotOptimize(document);
     }
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * std::filesystem::file_size(path)));
 }
@@ -108,7 +108,7 @@ void BM_SEModelToCast(benchmark::State& state) {
         auto model = semodel::open(path, warnings);
         if (!model) state.SkipWithError("read failed");
         cast::Document document = semodel::to_cast(std::move(*model), warnings);
-        benchmark::DoNotOptimize(document.roots.data());
+        benchmark::DoNotOptimize(document);
     }
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * std::filesystem::file_size(path)));
 }

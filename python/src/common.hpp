@@ -61,7 +61,7 @@ struct NodeRef {
 
     template <class View>
     View view() const {
-        return View(node, parent, doc->document.hash_counter());
+        return cast::view_of<View>(*node);
     }
 };
 

@@ -146,7 +146,7 @@ py::list validate_state(const DocState& state, bool strict) {
 
 py::list top_level(const DocPtr& state) {
     py::list out;
-    for (auto& root : state->document.roots) out.append(wrap_node(state, root.get(), nullptr));
+    for (cast::Node& root : state->document.roots()) out.append(wrap_node(state, &root, nullptr));
     return out;
 }
 
@@ -259,7 +259,7 @@ void register_document(py::module_& m) {
             return to_str("<castkit.Document " +
                           (s.document.source_name.empty() ? std::string("(unnamed)")
                                                           : "'" + s.document.source_name + "'") +
-                          ": " + std::to_string(s.document.roots.size()) + " roots, " +
+                          ": " + std::to_string(s.document.roots().size()) + " roots, " +
                           std::to_string(models) + " models, " + std::to_string(animations) +
                           " animations>");
         });

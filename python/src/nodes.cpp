@@ -100,8 +100,8 @@ py::object wrap_linked(const NodeRef& r, const View& view) {
     const cast::Node* target = &view.node();
     for (cast::Node* parent : {r.node, r.parent})
         if (parent != nullptr)
-            for (auto& child : parent->children)
-                if (child.get() == target) return wrap_node(r.doc, child.get(), parent);
+            for (cast::Node& child : parent->children())
+                if (&child == target) return wrap_node(r.doc, &child, parent);
     return py::none();
 }
 
@@ -156,7 +156,8 @@ std::string repr_of(const NodeRef& r, const char* class_name) {
     if (n != nullptr && n->type() == PropertyType::String && n->size() > 0)
         out += " '" + std::string(n->string(0)) + "'";
     char hash[32];
-    std::snprintf(hash, sizeof hash, " hash=0x%llx>", static_cast<unsigned long long>(r.node->hash));
+    std::snprintf(hash, sizeof hash, " hash=0x%llx>",
+                  static_cast<unsigned long long>(r.node->hash()));
     return out + hash;
 }
 
@@ -261,7 +262,7 @@ struct Def {
     Def& link_set(const char* name, S set, const char* doc = "") {
         cls.def(name, [set](const NodeRef& r, const TargetRef& target) {
             V v = r.view<V>();
-            set(v, linked(r, target).node->hash);
+            set(v, linked(r, target).node->hash());
         }, py::arg("node"), doc);
         return *this;
     }
@@ -335,71 +336,99 @@ void register_nodes(py::module_& m) {
     py::class_<NodeRef>(m, "Node",
                         "Any node: id, hash, properties and children as stored. Typed classes "
                         "(Mesh, Bone, ...) derive from it.")
-        .def_property_readonly("id", [](const NodeRef& r) { return r.node->id; },
-                               "The node id as stored (a u32)")
-        .def_property_readonly("kind", [](const NodeRef& r) -> py::object {
-            if (auto name = cast::node_name(r.node->id)) return py::str(std::string(*name));
-            return py::none();
-        }, "The spec's node name ('mesh', 'curvemodeoverride', ...), None for unknown ids")
-        .def_property_readonly("hash", [](const NodeRef& r) { return r.node->hash; })
-        .def_property_readonly("file_offset", [](const NodeRef& r) -> py::object {
-            if (r.node->file_offset == cast::Node::kNotRead) return py::none();
-            return py::int_(r.node->file_offset);
-        }, "Where the node was read from, None for nodes made in Python")
-        .def_property_readonly("properties", [](const NodeRef& r) {
-            py::list out;
-            for (const cast::Property& p : r.node->properties) out.append(to_str(p.name()));
-            return out;
-        }, "Property names in file order (duplicates kept)")
-        .def_property_readonly("children", [](const NodeRef& r) {
-            py::list out;
-            for (auto& child : r.node->children) out.append(wrap_node(r.doc, child.get(), r.node));
-            return out;
-        }, "Every child, each as its typed class")
+        .def_property_readonly(
+            "id", [](const NodeRef& r) { return r.node->id; }, "The node id as stored (a u32)")
+        .def_property_readonly(
+            "kind",
+            [](const NodeRef& r) -> py::object {
+                if (auto name = cast::node_name(r.node->id)) return py::str(std::string(*name));
+                return py::none();
+            },
+            "The spec's node name ('mesh', 'curvemodeoverride', ...), None for unknown ids")
+        .def_property_readonly("hash", [](const NodeRef& r) { return r.node->hash(); })
+        .def_property_readonly(
+            "file_offset",
+            [](const NodeRef& r) -> py::object {
+                if (r.node->file_offset == cast::Node::kNotRead) return py::none();
+                return py::int_(r.node->file_offset);
+            },
+            "Where the node was read from, None for nodes made in Python")
+        .def_property_readonly(
+            "properties",
+            [](const NodeRef& r) {
+                py::list out;
+                for (const cast::Property& p : r.node->properties) out.append(to_str(p.name()));
+                return out;
+            },
+            "Property names in file order (duplicates kept)")
+        .def_property_readonly(
+            "children",
+            [](const NodeRef& r) {
+                py::list out;
+                for (cast::Node& child : r.node->children())
+                    out.append(wrap_node(r.doc, &child, r.node));
+                return out;
+            },
+            "Every child, each as its typed class")
         .def_property_readonly("document", [](const NodeRef& r) { return r.doc; })
-        .def("property", [](const NodeRef& r, const py::str& name) {
-            return snapshot(r, r.node->find(encode(name)));
-        }, py::arg("name"), "The last property with this name (rule 7), or None")
-        .def("get", [](const NodeRef& r, const py::str& name, const py::object& fallback) {
-            py::object values = property_values(r.doc, *r.node, encode(name));
-            return values.is_none() ? fallback : values;
-        }, py::arg("name"), py::arg("default") = py::none(),
-           "The values of the last property with this name, else `default`")
-        .def("__getitem__", [](const NodeRef& r, const py::str& name) {
-            py::object values = property_values(r.doc, *r.node, encode(name));
-            if (values.is_none()) {
-                PyErr_SetObject(PyExc_KeyError, name.ptr());
-                throw py::error_already_set();
-            }
-            return values;
-        })
-        .def("__contains__", [](const NodeRef& r, const py::str& name) {
-            return r.node->find(encode(name)) != nullptr;
-        })
+        .def(
+            "property",
+            [](const NodeRef& r, const py::str& name) {
+                return snapshot(r, r.node->find(encode(name)));
+            },
+            py::arg("name"), "The last property with this name (rule 7), or None")
+        .def(
+            "get",
+            [](const NodeRef& r, const py::str& name, const py::object& fallback) {
+                py::object values = property_values(r.doc, *r.node, encode(name));
+                return values.is_none() ? fallback : values;
+            },
+            py::arg("name"), py::arg("default") = py::none(),
+            "The values of the last property with this name, else `default`")
+        .def("__getitem__",
+             [](const NodeRef& r, const py::str& name) {
+                 py::object values = property_values(r.doc, *r.node, encode(name));
+                 if (values.is_none()) {
+                     PyErr_SetObject(PyExc_KeyError, name.ptr());
+                     throw py::error_already_set();
+                 }
+                 return values;
+             })
+        .def("__contains__",
+             [](const NodeRef& r, const py::str& name) {
+                 return r.node->find(encode(name)) != nullptr;
+             })
         .def("set_property", &set_property, py::arg("name"), py::arg("type"), py::arg("values"),
              "Replaces the last property with this name, or appends one: type 's' takes a str "
              "or a list of str, the others numbers ((n, k) for vk)")
-        .def("remove_property", [](const NodeRef& r, const py::str& name) {
-            return r.node->remove(encode(name));
-        }, py::arg("name"), "Removes every property with this name; returns how many")
-        .def("add_child", [](const NodeRef& r, const py::object& kind) {
-            std::uint32_t id = 0;
-            if (py::isinstance<py::str>(kind)) {
-                auto found = cast::node_id_from_name(kind.cast<std::string>());
-                if (!found) throw py::value_error("unknown node kind '" + kind.cast<std::string>() + "'");
-                id = static_cast<std::uint32_t>(*found);
-            } else {
-                id = kind.cast<std::uint32_t>();
-            }
-            cast::Node& child = r.node->add_child(
-                std::make_unique<cast::Node>(id, r.doc->document.next_hash()));
-            return wrap_node(r.doc, &child, r.node);
-        }, py::arg("kind"), "Appends a child of this kind ('mesh', or a u32 id) with a fresh hash")
-        .def("__eq__", [](const NodeRef& a, const py::object& other) -> py::object {
-            if (!py::isinstance<NodeRef>(other))
-                return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-            return py::bool_(a.node == other.cast<const NodeRef&>().node);
-        })
+        .def(
+            "remove_property",
+            [](const NodeRef& r, const py::str& name) { return r.node->remove(encode(name)); },
+            py::arg("name"), "Removes every property with this name; returns how many")
+        .def(
+            "add_child",
+            [](const NodeRef& r, const py::object& kind) {
+                std::uint32_t id = 0;
+                if (py::isinstance<py::str>(kind)) {
+                    auto found = cast::node_id_from_name(kind.cast<std::string>());
+                    if (!found)
+                        throw py::value_error("unknown node kind '" + kind.cast<std::string>() +
+                                              "'");
+                    id = static_cast<std::uint32_t>(*found);
+                } else {
+                    id = kind.cast<std::uint32_t>();
+                }
+                cast::Node& child = r.node->add_child(
+                    std::make_unique<cast::Node>(id, r.doc->document.next_hash()));
+                return wrap_node(r.doc, &child, r.node);
+            },
+            py::arg("kind"), "Appends a child of this kind ('mesh', or a u32 id) with a fresh hash")
+        .def("__eq__",
+             [](const NodeRef& a, const py::object& other) -> py::object {
+                 if (!py::isinstance<NodeRef>(other))
+                     return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+                 return py::bool_(a.node == other.cast<const NodeRef&>().node);
+             })
         .def("__hash__", [](const NodeRef& r) { return std::hash<const void*>()(r.node); })
         .def("__repr__", [](const NodeRef& r) { return to_str(repr_of(r, "Node")); });
 
@@ -479,28 +508,49 @@ void register_nodes(py::module_& m) {
         .template vec_rw<glm::vec4>("rgba", "set_rgba", [](const cast::Color& v) { return v.rgba(); },
                                     [](cast::Color& v, const glm::vec4& x) { v.set_rgba(x); });
 
-    Def<MaterialRef, cast::Material>(m, "Material", "A material: type, and slots linking Files and Colors.")
-        .text_rw("name", "set_name", [](const cast::Material& v) { return v.name(); },
-                 [](cast::Material& v, const std::string& s) { v.set_name(s); })
-        .text_rw("type", "set_type", [](const cast::Material& v) { return v.type(); },
-                 [](cast::Material& v, const std::string& s) { v.set_type(s); })
-        .ro("slots", [](const cast::Material& v, const NodeRef&) -> py::object {
-            py::list out;
-            for (const auto& slot : v.slots()) out.append(py::make_tuple(to_str(slot.name), slot.hash));
-            return out;
-        }, "Every slot as (name, hash), in file order")
-        .fn("slot_hash", [](const NodeRef& r, const py::str& slot) {
-            return opt(r.view<cast::Material>().slot_hash(encode(slot)));
-        }, py::arg("slot"))
-        .fn("slot_file", [](const NodeRef& r, const py::str& slot) {
-            return wrap_view(r.doc, r.view<cast::Material>().slot_file(encode(slot)));
-        }, py::arg("slot"), "The File the slot links to, or None")
-        .fn("slot_color", [](const NodeRef& r, const py::str& slot) {
-            return wrap_view(r.doc, r.view<cast::Material>().slot_color(encode(slot)));
-        }, py::arg("slot"), "The Color the slot links to, or None")
-        .fn("set_slot", [](const NodeRef& r, const py::str& slot, const NodeRef& target) {
-            r.view<cast::Material>().set_hash_link(encode(slot), linked(r, target).node->hash);
-        }, py::arg("slot"), py::arg("node"), "Links slot ('albedo', 'normal', ...) to a File or Color")
+    Def<MaterialRef, cast::Material>(m, "Material",
+                                     "A material: type, and slots linking Files and Colors.")
+        .text_rw(
+            "name", "set_name", [](const cast::Material& v) { return v.name(); },
+            [](cast::Material& v, const std::string& s) { v.set_name(s); })
+        .text_rw(
+            "type", "set_type", [](const cast::Material& v) { return v.type(); },
+            [](cast::Material& v, const std::string& s) { v.set_type(s); })
+        .ro(
+            "slots",
+            [](const cast::Material& v, const NodeRef&) -> py::object {
+                py::list out;
+                for (const auto& slot : v.slots())
+                    out.append(py::make_tuple(to_str(slot.name), slot.hash));
+                return out;
+            },
+            "Every slot as (name, hash), in file order")
+        .fn(
+            "slot_hash",
+            [](const NodeRef& r, const py::str& slot) {
+                return opt(r.view<cast::Material>().slot_hash(encode(slot)));
+            },
+            py::arg("slot"))
+        .fn(
+            "slot_file",
+            [](const NodeRef& r, const py::str& slot) {
+                return wrap_view(r.doc, r.view<cast::Material>().slot_file(encode(slot)));
+            },
+            py::arg("slot"), "The File the slot links to, or None")
+        .fn(
+            "slot_color",
+            [](const NodeRef& r, const py::str& slot) {
+                return wrap_view(r.doc, r.view<cast::Material>().slot_color(encode(slot)));
+            },
+            py::arg("slot"), "The Color the slot links to, or None")
+        .fn(
+            "set_slot",
+            [](const NodeRef& r, const py::str& slot, const NodeRef& target) {
+                r.view<cast::Material>().set_hash_link(encode(slot),
+                                                       linked(r, target).node->hash());
+            },
+            py::arg("slot"), py::arg("node"),
+            "Links slot ('albedo', 'normal', ...) to a File or Color")
         .list_ro("files", [](const cast::Material& v) { return v.files(); })
         .list_ro("colors", [](const cast::Material& v) { return v.colors(); })
         .add("add_file", [](cast::Material& v) { return v.add_file(); })
@@ -757,9 +807,9 @@ void register_nodes(py::module_& m) {
         .list_ro("constraints", [](const cast::Skeleton& v) { return v.constraints(); })
         .fn("bone_by_hash", [](const NodeRef& r, std::uint64_t hash) {
             // As ConstSkeleton::bone_by_hash, over the writable children.
-            for (auto& child : r.node->children)
-                if (child->is(NodeId::Bone) && child->hash == hash)
-                    return wrap_node(r.doc, child.get(), r.node);
+            for (cast::Node& child : r.node->children())
+                if (child.is(NodeId::Bone) && child.hash() == hash)
+                    return wrap_node(r.doc, &child, r.node);
             return py::object(py::none());
         }, py::arg("hash"), "The Bone child with this hash, or None")
         .add("add_bone", [](cast::Skeleton& v) { return v.add_bone(); })

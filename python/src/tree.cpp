@@ -20,10 +20,10 @@ py::tuple node_tree(const DocPtr& doc, cast::Node& node) {
         properties[i] = py::make_tuple(
             to_str(p.name()), py::str(std::string(cast::type_name(p.type()))), std::move(values));
     }
-    py::list children(node.children.size());
-    for (std::size_t i = 0; i < node.children.size(); ++i)
-        children[i] = node_tree(doc, *node.children[i]);
-    return py::make_tuple(node.id, node.hash, std::move(properties), std::move(children));
+    py::list children(node.children().size());
+    for (std::size_t i = 0; i < node.children().size(); ++i)
+        children[i] = node_tree(doc, node.children()[i]);
+    return py::make_tuple(node.id, node.hash(), std::move(properties), std::move(children));
 }
 
 }  // namespace
@@ -32,9 +32,9 @@ void register_tree(py::module_& m) {
     m.def(
         "node_tree",
         [](const DocPtr& doc) {
-            py::list roots(doc->document.roots.size());
-            for (std::size_t i = 0; i < doc->document.roots.size(); ++i)
-                roots[i] = node_tree(doc, *doc->document.roots[i]);
+            py::list roots(doc->document.roots().size());
+            for (std::size_t i = 0; i < doc->document.roots().size(); ++i)
+                roots[i] = node_tree(doc, doc->document.roots()[i]);
             return roots;
         },
         py::arg("document"),

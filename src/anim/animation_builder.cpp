@@ -70,16 +70,16 @@ std::string locate(const cast::Document* document, const cast::Node* target) {
             return true;
         }
         cast::SiblingCounter counter;
-        for (const auto& child : node.children) {
-            cast::PathStep next{step, child->id, counter.next(child->id)};
-            if (self(self, *child, &next)) return true;
+        for (const cast::Node& child : node.children()) {
+            cast::PathStep next{step, child.id, counter.next(child.id)};
+            if (self(self, child, &next)) return true;
         }
         return false;
     };
     cast::SiblingCounter counter;
-    for (const auto& root : document->roots) {
-        cast::PathStep step{nullptr, root->id, counter.next(root->id)};
-        if (search(search, *root, &step)) return found;
+    for (const cast::Node& root : document->roots()) {
+        cast::PathStep step{nullptr, root.id, counter.next(root.id)};
+        if (search(search, root, &step)) return found;
     }
     return "animation";
 }
@@ -128,14 +128,13 @@ public:
         }
         resolve_overrides();
         cast::SiblingCounter counter;
-        for (const auto& child : source_.node().children) {
-            std::uint32_t index = counter.next(child->id);
-            std::string path = fmt::format("{}/{}", path_, cast::step_name(child->id, index));
-            if (child->is(cast::NodeId::Curve))
-                add_curve(cast::ConstCurve(child.get(), &source_.node()), path);
-            else if (child->is(cast::NodeId::NotificationTrack))
-                add_notification_track(
-                    cast::ConstNotificationTrack(child.get(), &source_.node()), path);
+        for (const cast::Node& child : source_.node().children()) {
+            std::uint32_t index = counter.next(child.id);
+            std::string path = fmt::format("{}/{}", path_, cast::step_name(child.id, index));
+            if (child.is(cast::NodeId::Curve))
+                add_curve(cast::view_of<cast::ConstCurve>(child), path);
+            else if (child.is(cast::NodeId::NotificationTrack))
+                add_notification_track(cast::view_of<cast::ConstNotificationTrack>(child), path);
         }
         if (start_ > end_) start_ = end_ = 0.0f;
         out_.start_frame_ = start_;
@@ -160,18 +159,18 @@ private:
         const std::size_t bones = skeleton_.bone_count();
         std::vector<std::array<std::optional<CurveMode>, 3>> own(bones);
         cast::SiblingCounter counter;
-        for (const auto& child : source_.node().children) {
-            std::uint32_t index = counter.next(child->id);
-            if (!child->is(cast::NodeId::CurveModeOverride)) continue;
-            cast::ConstCurveModeOverride override_node(child.get(), &source_.node());
-            std::string path = fmt::format("{}/{}", path_, cast::step_name(child->id, index));
+        for (const cast::Node& child : source_.node().children()) {
+            std::uint32_t index = counter.next(child.id);
+            if (!child.is(cast::NodeId::CurveModeOverride)) continue;
+            auto override_node = cast::view_of<cast::ConstCurveModeOverride>(child);
+            std::string path = fmt::format("{}/{}", path_, cast::step_name(child.id, index));
             auto name = override_node.node_name();
             auto mode_text = override_node.mode_name();
             std::optional<CurveMode> mode;
             if (auto stored = override_node.mode(); stored && *stored) mode = **stored;
             if (!mode) {
                 reports_.push_back(
-                    problem(*child, path, "anim.override-mode",
+                    problem(child, path, "anim.override-mode",
                             fmt::format("override mode '{}' is not absolute, relative or "
                                         "additive; the override is ignored",
                                         mode_text.value_or("(missing)"))));
@@ -180,7 +179,7 @@ private:
             std::int32_t bone = name ? skeleton_.find_bone(*name) : -1;
             if (bone < 0) {
                 reports_.push_back(
-                    problem(*child, path, "anim.unknown-node",
+                    problem(child, path, "anim.unknown-node",
                             fmt::format("override node '{}' names no bone of the skeleton",
                                         name.value_or("(missing)"))));
                 continue;

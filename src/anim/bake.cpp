@@ -1,15 +1,15 @@
 // bake: every output frame sampled through SamplingJob, written back as absolute curves.
-#include <castkit/anim/bake.hpp>
-#include <castkit/anim/jobs.hpp>
-#include <castkit/anim/rest_pose.hpp>
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
+#include <castkit/anim/bake.hpp>
+#include <castkit/anim/jobs.hpp>
+#include <castkit/anim/rest_pose.hpp>
 #include <cmath>
 #include <limits>
 
+#include "../cast/node_access.hpp"
 #include "problem.hpp"
 
 namespace castkit::anim {
@@ -137,10 +137,10 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
     cast::Node& animation_node =
         root_node->add_child(std::make_unique<cast::Node>(cast::NodeId::Animation, 0));
     if (options.skeleton_node != nullptr) animation_node.add_child(options.skeleton_node->clone());
-    document.roots.push_back(std::move(root_node));
-    document.roots[0]->hash = document.next_hash();
-    animation_node.hash = document.next_hash();
-    cast::Animation baked(&animation_node, document.roots[0].get(), document.hash_counter());
+    cast::Node& root = cast::NodeAccess::append_root(document, std::move(root_node));
+    root.set_hash(document.next_hash());
+    animation_node.set_hash(document.next_hash());
+    auto baked = cast::view_of<cast::Animation>(animation_node);
     if (cast::Skeleton copy = baked.skeleton()) complete_rest_transforms(copy);
     if (!animation.name().empty()) baked.set_name(animation.name());
     baked.set_framerate(framerate);

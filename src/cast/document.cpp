@@ -1,45 +1,83 @@
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/nodes.hpp>
+#include <castkit/cast/values.hpp>
+#include <unordered_map>
 #include <unordered_set>
+
+#include "links.hpp"
+#include "node_access.hpp"
 
 namespace castkit::cast {
 namespace {
 
 void collect_hashes(const Node& node, std::unordered_set<std::uint64_t>& used) {
-    used.insert(node.hash);
-    for (const auto& child : node.children) collect_hashes(*child, used);
+    used.insert(node.hash());
+    for (const Node& child : node.children()) collect_hashes(child, used);
+}
+
+void collect_nodes(Node& node, std::vector<Node*>& out) {
+    out.push_back(&node);
+    for (Node& child : node.children()) collect_nodes(child, out);
+}
+
+// Points the subtree's hash links at the new hashes of the nodes they named.
+void rewrite_links(Node& node, const std::unordered_map<std::uint64_t, std::uint64_t>& renamed) {
+    for (Property& link : node.properties) {
+        if (!is_hash_link(node.id, link.name()) || link.type() != PropertyType::Integer64 ||
+            link.count() != 1 || link.bytes().size() != 8)
+            continue;
+        if (auto it = renamed.find(link.integer(0)); it != renamed.end())
+            link = make_value<std::uint64_t>(link.name(), it->second);
+    }
 }
 
 }  // namespace
 
+void HashCounter::prepare(NodeRange<const Node> roots) {
+    if (prepared_) return;
+    for (const Node& root : roots) collect_hashes(root, used_);
+    prepared_ = true;
+}
+
 std::uint64_t HashCounter::next() {
     // Rule 12: deterministic hashes from the reference base, never colliding with stored ones.
-    // The stored hashes are collected once, on the first call.
-    if (!collected_) {
-        if (roots_ != nullptr)
-            for (const auto& root : *roots_)
-                if (root != nullptr) collect_hashes(*root, used_);
-        collected_ = true;
-    }
     while (used_.contains(next_)) ++next_;
     used_.insert(next_);
     return next_++;
 }
 
+void HashCounter::note(std::uint64_t hash) {
+    if (prepared_) used_.insert(hash);
+}
+
 Document::Document(Document&& other) noexcept
     : version(other.version),
       flags(other.flags),
-      roots(std::move(other.roots)),
       trailing(std::move(other.trailing)),
       warnings(std::move(other.warnings)),
       source_name(std::move(other.source_name)),
+      roots_(std::move(other.roots_)),
       hashes_(std::move(other.hashes_)) {
-    // The counter follows the nodes it numbers; views made before the move keep using it.
-    if (hashes_) hashes_->roots_ = &roots;
+    attach_roots();
 }
 
-Document::~Document() {
-    if (hashes_) hashes_->roots_ = nullptr;  // views that outlive this document keep the counter
+Document& Document::operator=(Document&& other) noexcept {
+    if (this != &other) {
+        version = other.version;
+        flags = other.flags;
+        trailing = std::move(other.trailing);
+        warnings = std::move(other.warnings);
+        source_name = std::move(other.source_name);
+        roots_ = std::move(other.roots_);
+        hashes_ = std::move(other.hashes_);
+        attach_roots();
+    }
+    return *this;
+}
+
+// The roots follow the document they moved into, so their nodes reach its counter.
+void Document::attach_roots() {
+    for (auto& root : roots_) root->document_ = this;
 }
 
 Document Document::clone() const {
@@ -49,48 +87,89 @@ Document Document::clone() const {
     copy.trailing = trailing;
     copy.warnings = warnings;
     copy.source_name = source_name;
-    for (const auto& root : roots) copy.roots.push_back(root->clone());
+    for (const auto& root : roots_) NodeAccess::append_root(copy, root->clone());
     return copy;
 }
 
-Document& Document::operator=(Document&& other) noexcept {
-    if (this != &other) {
-        version = other.version;
-        flags = other.flags;
-        roots = std::move(other.roots);
-        trailing = std::move(other.trailing);
-        warnings = std::move(other.warnings);
-        source_name = std::move(other.source_name);
-        if (hashes_) hashes_->roots_ = nullptr;
-        hashes_ = std::move(other.hashes_);
-        if (hashes_) hashes_->roots_ = &roots;
-    }
-    return *this;
+std::uint64_t Document::next_hash() {
+    hashes_.prepare(roots());
+    return hashes_.next();
 }
 
-const std::shared_ptr<HashCounter>& Document::hash_counter() {
-    if (!hashes_) hashes_ = std::make_shared<HashCounter>(&roots);
-    return hashes_;
+Node& Document::insert(std::unique_ptr<Node> node, Node* parent) {
+    if (node == nullptr) tree_misuse("Document::insert was given a null node");
+    if (parent != nullptr && parent->document() != this)
+        tree_misuse("Document::insert was given a parent that is not in this document");
+    hashes_.prepare(roots());  // before the subtree joins, so its hashes are not counted as used
+    Node& placed = parent != nullptr ? NodeAccess::append_child(*parent, std::move(node))
+                                     : NodeAccess::append_root(*this, std::move(node));
+    make_hashes_unique(placed, false);
+    return placed;
+}
+
+Node& Document::adopt(const Node& node, Node* parent) {
+    if (parent != nullptr && parent->document() != this)
+        tree_misuse("Document::adopt was given a parent that is not in this document");
+    hashes_.prepare(roots());
+    Node& placed = parent != nullptr ? NodeAccess::append_child(*parent, node.clone())
+                                     : NodeAccess::append_root(*this, node.clone());
+    make_hashes_unique(placed, true);
+    return placed;
+}
+
+std::unique_ptr<Node> Document::take_root(std::size_t index) {
+    if (index >= roots_.size()) return nullptr;
+    std::unique_ptr<Node> root = std::move(roots_[index]);
+    roots_.erase(roots_.begin() + static_cast<std::ptrdiff_t>(index));
+    root->document_ = nullptr;
+    return root;
+}
+
+// A node keeps its hash unless `all`, the document uses it, or an earlier node of the subtree
+// holds it. The kept hashes are recorded before any fresh one is drawn, so fresh ones avoid
+// them; a link inside the subtree follows the first holder of the hash it names.
+void Document::make_hashes_unique(Node& top, bool all) {
+    std::vector<Node*> nodes;
+    collect_nodes(top, nodes);
+    std::unordered_set<std::uint64_t> seen;
+    std::vector<Node*> renumber;
+    std::vector<bool> first_holder;
+    for (Node* node : nodes) {
+        const bool first = seen.insert(node->hash_).second;
+        if (!all && first && !hashes_.used(node->hash_)) {
+            hashes_.note(node->hash_);  // kept: no fresh hash below may take it
+            continue;
+        }
+        renumber.push_back(node);
+        first_holder.push_back(first);
+    }
+    std::unordered_map<std::uint64_t, std::uint64_t> renamed;
+    for (std::size_t i = 0; i < renumber.size(); ++i) {
+        const std::uint64_t fresh = hashes_.next();
+        if (first_holder[i]) renamed.emplace(renumber[i]->hash_, fresh);
+        renumber[i]->hash_ = fresh;
+    }
+    if (!renamed.empty())
+        for (Node* node : nodes) rewrite_links(*node, renamed);
 }
 
 std::vector<Root> Document::root_nodes() {
     std::vector<Root> out;
-    for (auto& root : roots)
-        if (root->is(NodeId::Root)) out.emplace_back(root.get(), nullptr, hash_counter());
+    for (Node& root : roots())
+        if (root.is(NodeId::Root)) out.push_back(Root(ViewKey(), &root));
     return out;
 }
 
 std::vector<ConstRoot> Document::root_nodes() const {
     std::vector<ConstRoot> out;
-    for (const auto& root : roots)
-        if (root->is(NodeId::Root)) out.emplace_back(root.get(), nullptr);
+    for (const Node& root : roots())
+        if (root.is(NodeId::Root)) out.push_back(ConstRoot(ViewKey(), &root));
     return out;
 }
 
 Root Document::add_root() {
-    std::uint64_t hash = next_hash();
-    roots.push_back(std::make_unique<Node>(NodeId::Root, hash));
-    return Root(roots.back().get(), nullptr, hash_counter());
+    Node& root = NodeAccess::append_root(*this, std::make_unique<Node>(NodeId::Root, next_hash()));
+    return Root(ViewKey(), &root);
 }
 
 std::vector<Model> Document::models() {

@@ -60,7 +60,7 @@ void json_node(json::Writer& out, const Node& node) {
     out.key("id");
     out.string(id_text(node.id));
     out.key("hash");
-    out.string(fmt::format("{:#018x}", node.hash));
+    out.string(fmt::format("{:#018x}", node.hash()));
     out.key("properties");
     out.begin_array();
     for (const Property& p : node.properties) {
@@ -76,12 +76,12 @@ void json_node(json::Writer& out, const Node& node) {
     out.end_array();
     out.key("children");
     out.begin_array();
-    for (const auto& child : node.children) json_node(out, *child);
+    for (const Node& child : node.children()) json_node(out, child);
     out.end_array();
-    if (!node.opaque.empty()) {
+    if (!node.opaque().empty()) {
         std::string hex;
-        hex.reserve(node.opaque.size() * 2);
-        for (std::byte b : node.opaque)
+        hex.reserve(node.opaque().size() * 2);
+        for (std::byte b : node.opaque())
             fmt::format_to(Out(hex), "{:02x}", static_cast<unsigned>(b));
         out.key("opaque");
         out.string(hex);
@@ -109,7 +109,7 @@ void text_element(std::string& out, const Property& p, std::size_t i) {
 
 void text_node(std::string& out, const Node& node, int depth, const DumpOptions& options) {
     std::string indent(static_cast<std::size_t>(depth) * 2, ' ');
-    fmt::format_to(Out(out), "{}{} {:#018x}\n", indent, id_text(node.id), node.hash);
+    fmt::format_to(Out(out), "{}{} {:#018x}\n", indent, id_text(node.id), node.hash());
     for (const Property& p : node.properties) {
         const std::size_t n = p.size();
         fmt::format_to(Out(out), "{}  {} ({} x {}) = ", indent, p.name(), type_name(p.type()), n);
@@ -124,18 +124,18 @@ void text_node(std::string& out, const Node& node, int depth, const DumpOptions&
         if (!single) out += ']';
         out += '\n';
     }
-    if (!node.opaque.empty())
+    if (!node.opaque().empty())
         fmt::format_to(Out(out), "{}  <{} opaque bytes: unknown property type>\n", indent,
-                       node.opaque.size());
-    for (const auto& child : node.children) text_node(out, *child, depth + 1, options);
+                       node.opaque().size());
+    for (const Node& child : node.children()) text_node(out, child, depth + 1, options);
 }
 
 }  // namespace
 
 std::string dump_text(const Document& document, const DumpOptions& options) {
     std::string out = fmt::format("cast version {}, flags {:#x}, {} roots\n", document.version,
-                                  document.flags, document.roots.size());
-    for (const auto& root : document.roots) text_node(out, *root, 0, options);
+                                  document.flags, document.roots().size());
+    for (const Node& root : document.roots()) text_node(out, root, 0, options);
     if (!document.trailing.empty())
         fmt::format_to(Out(out), "<{} trailing bytes>\n", document.trailing.size());
     return out;
@@ -150,7 +150,7 @@ void dump_json(const Document& document, std::string& out) {
     writer.unsigned_integer(document.flags);
     writer.key("roots");
     writer.begin_array();
-    for (const auto& root : document.roots) json_node(writer, *root);
+    for (const Node& root : document.roots()) json_node(writer, root);
     writer.end_array();
     writer.end_object();
     out += '\n';

@@ -110,7 +110,7 @@ std::string info_text(const Document& document, std::uint64_t file_bytes, std::s
     std::string kind = format == "cast" ? fmt::format("cast v{}", document.version)
                                         : fmt::format("{}, read as Cast", format);
     std::string out = fmt::format("{}: {}, {}, {} roots\n", document.source_name, kind,
-                                  human_bytes(file_bytes), document.roots.size());
+                                  human_bytes(file_bytes), document.roots().size());
     std::size_t index = 0, animation_index = 0;
     for (const ConstRoot& root : document.root_nodes()) {
         fmt::format_to(Out(out), "root {}: {} models, {} animations, {} instances\n", index++,

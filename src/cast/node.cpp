@@ -1,7 +1,12 @@
 #include <algorithm>
 #include <cassert>
 #include <castkit/cast/node.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <unordered_set>
 #include <utility>
+
+#include "node_access.hpp"
 
 namespace castkit::cast {
 
@@ -26,6 +31,8 @@ Property::Property(PropertyType type, std::string name, std::uint32_t count,
     size_ = owned_.size();
 }
 
+// A copy never dangles: it shares the owner of a viewed payload, copies an owned one, and
+// copies a borrowed one (read(Bytes)), whose bytes the caller may free before the copy dies.
 Property::Property(const Property& other)
     : type_(other.type_),
       name_(other.name_),
@@ -34,12 +41,8 @@ Property::Property(const Property& other)
       size_(other.size_),
       owned_(other.owned_),
       owner_(other.owner_) {
+    if (owned_.empty() && !owner_ && size_ > 0) owned_.assign(data_, data_ + size_);
     if (!owned_.empty()) data_ = owned_.data();
-}
-
-Property Property::detached() const {
-    if (owner_ || !owned_.empty() || size_ == 0) return *this;
-    return Property(type_, name_, count_, std::vector<std::byte>(data_, data_ + size_));
 }
 
 Property& Property::operator=(const Property& other) {
@@ -99,17 +102,37 @@ std::size_t Property::size() const {
     return stride == 0 ? 0 : size_ / stride;
 }
 
+Node::~Node() = default;
+
+void tree_misuse(const char* what) {
+    std::fprintf(stderr, "castkit: %s\n", what);
+    std::abort();
+}
+
 std::unique_ptr<Node> Node::clone() const {
-    auto copy = std::make_unique<Node>(id, hash);
+    auto copy = std::make_unique<Node>(id, hash_);
     copy->properties.reserve(properties.size());
-    for (const Property& p : properties) copy->properties.push_back(p.detached());
-    copy->opaque = opaque.detached();
-    copy->opaque_property_count = opaque_property_count;
-    copy->opaque_child_count = opaque_child_count;
+    for (const Property& p : properties) copy->properties.push_back(p);  // copies never dangle
+    NodeAccess::set_opaque(*copy, opaque_.detached(), opaque_property_count_, opaque_child_count_);
     copy->file_offset = file_offset;
-    copy->children.reserve(children.size());
-    for (const auto& child : children) copy->children.push_back(child->clone());
+    copy->children_.reserve(children_.size());
+    for (const auto& child : children_) NodeAccess::append_child(*copy, child->clone());
     return copy;
+}
+
+void Node::set_hash(std::uint64_t hash) {
+    hash_ = hash;
+    if (Document* document = this->document()) document->hashes_.note(hash);
+}
+
+const Document* Node::document() const {
+    const Node* top = this;
+    while (top->parent_ != nullptr) top = top->parent_;
+    return top->document_;
+}
+
+Document* Node::document() {
+    return const_cast<Document*>(std::as_const(*this).document());  // safe: `this` is not const
 }
 
 const Property* Node::find(std::string_view name) const {
@@ -118,10 +141,8 @@ const Property* Node::find(std::string_view name) const {
     return nullptr;
 }
 
-// The one const_cast in the library: the mutable overload reuses the const search, which is
-// safe because `this` is not const here.
 Property* Node::find(std::string_view name) {
-    return const_cast<Property*>(std::as_const(*this).find(name));
+    return const_cast<Property*>(std::as_const(*this).find(name));  // safe: `this` is not const
 }
 
 Property& Node::set(Property property) {
@@ -137,21 +158,57 @@ std::size_t Node::remove(std::string_view name) {
     return std::erase_if(properties, [&](const Property& p) { return p.name() == name; });
 }
 
+namespace {
+
+void collect_hashes(const Node& node, std::unordered_set<std::uint64_t>& used) {
+    used.insert(node.hash());
+    for (const Node& child : node.children()) collect_hashes(child, used);
+}
+
+// A hash no node of `node`'s tree holds, for a tree that is in no document (so has no counter):
+// the first unused one from the reference base (rule 12). O(tree).
+std::uint64_t unused_hash_in_tree(const Node& node) {
+    const Node* top = &node;
+    while (top->parent() != nullptr) top = top->parent();
+    std::unordered_set<std::uint64_t> used;
+    collect_hashes(*top, used);
+    std::uint64_t hash = HashCounter::kBase;
+    while (used.contains(hash)) ++hash;
+    return hash;
+}
+
+}  // namespace
+
+Node& Node::add_child(NodeId kind) {
+    Document* owner = document();
+    const std::uint64_t hash = owner != nullptr ? owner->next_hash() : unused_hash_in_tree(*this);
+    return NodeAccess::append_child(*this, std::make_unique<Node>(kind, hash));
+}
+
 Node& Node::add_child(std::unique_ptr<Node> child) {
-    children.push_back(std::move(child));
-    return *children.back();
+    if (child == nullptr) tree_misuse("Node::add_child was given a null node");
+    Document* owner = document();
+    if (owner != nullptr) return owner->insert(std::move(child), this);
+    return NodeAccess::append_child(*this, std::move(child));
+}
+
+std::unique_ptr<Node> Node::take_child(std::size_t index) {
+    if (index >= children_.size()) return nullptr;
+    std::unique_ptr<Node> child = std::move(children_[index]);
+    children_.erase(children_.begin() + static_cast<std::ptrdiff_t>(index));
+    child->parent_ = nullptr;
+    return child;
 }
 
 std::uint64_t Node::own_size() const {
-    std::uint64_t size = 24 + opaque.size();
+    std::uint64_t size = 24 + opaque_.size();
     for (const Property& p : properties) size += p.stored_size();
     return size;
 }
 
 std::uint64_t Node::computed_size() const {
     std::uint64_t size = own_size();
-    for (const auto& child : children)
-        if (child != nullptr) size += child->computed_size();  // the writer refuses null ones
+    for (const Node& child : children()) size += child.computed_size();
     return size;
 }
 

@@ -156,57 +156,36 @@ std::optional<Expected<CurveMode>> ConstCurveModeOverride::mode() const {
 
 // ---- Links ---------------------------------------------------------------------------------
 
-namespace {
-// Resolves `hash` among the children of `scope`, requiring the node type `kind`.
-template <class V>
-V resolve(const Node* scope, std::optional<std::uint64_t> hash, NodeId kind) {
-    if (!hash || scope == nullptr) return V();
-    for (const auto& child : scope->children)
-        if (child->hash == *hash && child->is(kind)) return V(child.get(), scope);
-    return V();
-}
-
-// resolve() for mutable views: the found node is writable and draws hashes from `hashes`.
-template <class V>
-V resolve_writable(Node* scope, std::optional<std::uint64_t> hash, NodeId kind,
-                   const std::shared_ptr<HashCounter>& hashes) {
-    if (!hash || scope == nullptr) return V();
-    for (auto& child : scope->children)
-        if (child->hash == *hash && child->is(kind)) return V(child.get(), scope, hashes);
-    return V();
-}
-}  // namespace
-
 File Material::slot_file(std::string_view slot) const {
-    return resolve_writable<File>(writable_, slot_hash(slot), NodeId::File, hashes_);
+    return resolve_writable<File>(writable_, slot_hash(slot), NodeId::File);
 }
 Color Material::slot_color(std::string_view slot) const {
-    return resolve_writable<Color>(writable_, slot_hash(slot), NodeId::Color, hashes_);
+    return resolve_writable<Color>(writable_, slot_hash(slot), NodeId::Color);
 }
 Material Mesh::material() const {
-    return resolve_writable<Material>(writable_parent_, material_hash(), NodeId::Material, hashes_);
+    return resolve_writable<Material>(parent(), material_hash(), NodeId::Material);
 }
 
 ConstFile ConstInstance::reference_file() const {
     return resolve<ConstFile>(node_, reference_file_hash(), NodeId::File);
 }
 ConstMaterial ConstMesh::material() const {
-    return resolve<ConstMaterial>(parent_, material_hash(), NodeId::Material);
+    return resolve<ConstMaterial>(parent(), material_hash(), NodeId::Material);
 }
 ConstMaterial ConstHair::material() const {
-    return resolve<ConstMaterial>(parent_, material_hash(), NodeId::Material);
+    return resolve<ConstMaterial>(parent(), material_hash(), NodeId::Material);
 }
 ConstMesh ConstBlendShape::base_shape() const {
-    return resolve<ConstMesh>(parent_, base_shape_hash(), NodeId::Mesh);
+    return resolve<ConstMesh>(parent(), base_shape_hash(), NodeId::Mesh);
 }
 ConstBone ConstIKHandle::bone(std::optional<std::uint64_t> hash) const {
-    return resolve<ConstBone>(parent_, hash, NodeId::Bone);
+    return resolve<ConstBone>(parent(), hash, NodeId::Bone);
 }
 ConstBone ConstConstraint::constraint_bone() const {
-    return resolve<ConstBone>(parent_, constraint_bone_hash(), NodeId::Bone);
+    return resolve<ConstBone>(parent(), constraint_bone_hash(), NodeId::Bone);
 }
 ConstBone ConstConstraint::target_bone() const {
-    return resolve<ConstBone>(parent_, target_bone_hash(), NodeId::Bone);
+    return resolve<ConstBone>(parent(), target_bone_hash(), NodeId::Bone);
 }
 ConstBone ConstSkeleton::bone_by_hash(std::uint64_t hash) const {
     return resolve<ConstBone>(node_, hash, NodeId::Bone);

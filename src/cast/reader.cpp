@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "../platform/platform.hpp"
+#include "node_access.hpp"
 #include "node_path.hpp"
 
 namespace castkit::cast {
@@ -104,14 +105,14 @@ Expected<void> Reader::read_file() {
         return make_error(at(8, nullptr, "cast.count-past-end",
                              fmt::format("header claims {} roots but only {} bytes follow",
                                          root_count, data_.size() - pos)));
-    document_.roots.reserve(root_count);
+    NodeAccess::reserve_roots(document_, root_count);
     SiblingCounter counter;
     for (std::uint32_t i = 0; i < root_count; ++i) {
         std::uint32_t id = pos + 4 <= data_.size() ? load<std::uint32_t>(data_.data() + pos) : 0;
         PathStep step{nullptr, id, counter.next(id)};
         auto root = read_node(pos, data_.size(), step, 1);
         if (!root) return make_error(root.error());
-        document_.roots.push_back(std::move(*root));
+        NodeAccess::append_root(document_, std::move(*root));
     }
     if (pos < data_.size()) {
         document_.trailing = data_.subspan(pos);
@@ -174,14 +175,14 @@ Expected<std::unique_ptr<Node>> Reader::read_node(std::size_t& pos, std::size_t 
         }
     }
 
-    node->children.reserve(std::min(child_count, kReserveAtMost));
+    NodeAccess::reserve_children(*node, std::min(child_count, kReserveAtMost));
     SiblingCounter counter;
     for (std::uint32_t i = 0; i < child_count; ++i) {
         std::uint32_t id = bound - pos >= 4 ? load<std::uint32_t>(data_.data() + pos) : 0;
         PathStep child_step{&step, id, counter.next(id)};
         auto child = read_node(pos, bound, child_step, depth + 1);
         if (!child) return make_error(child.error());
-        node->children.push_back(std::move(*child));
+        NodeAccess::append_child(*node, std::move(*child));
     }
 
     const std::uint64_t content_size = pos - start;
@@ -276,10 +277,10 @@ Expected<void> Reader::read_opaque_tail(Node& node, std::size_t property_start,
                              fmt::format("unknown property type {}: its size is unknowable "
                                          "and NodeSize ({} bytes) does not end inside the file",
                                          type_text(type_id), declared_end - node_start)));
-    node.opaque =
-        data_.subspan(property_start, static_cast<std::size_t>(declared_end) - property_start);
-    node.opaque_property_count = opaque_properties;
-    node.opaque_child_count = opaque_children;
+    NodeAccess::set_opaque(
+        node,
+        data_.subspan(property_start, static_cast<std::size_t>(declared_end) - property_start),
+        opaque_properties, opaque_children);
     std::uint16_t name_size =
         bound - property_start >= 8 ? load<std::uint16_t>(data_.data() + property_start + 2) : 0;
     // The name is quoted up to 64 bytes: an unknown header's name size can claim 64 KiB of the
@@ -294,7 +295,7 @@ Expected<void> Reader::read_opaque_tail(Node& node, std::size_t property_start,
     warn(property_start, &step, "cast.unknown-property-type",
          fmt::format("property '{}' has unknown type {}; the rest of the node ({} bytes) is "
                      "kept opaque and written back unchanged",
-                     name, type_text(type_id), node.opaque.size()));
+                     name, type_text(type_id), node.opaque().size()));
     return {};
 }
 

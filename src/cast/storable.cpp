@@ -16,35 +16,14 @@ bool holds_exactly_strings(Bytes bytes, std::uint32_t count) {
     return nuls == count && (bytes.empty() || bytes.back() == std::byte{0});
 }
 
-std::optional<UnstorableNode> check_node(const Node& node, const PathStep& step,
-                                         bool nulls_only) {
+std::optional<UnstorableNode> check_node(const Node& node, const PathStep& step) {
     for (const Property& p : node.properties)
-        if (auto why = nulls_only ? std::nullopt : unstorable(p))
-            return UnstorableNode{format_path(&step), node.file_offset, "property.payload",
-                                  std::move(*why)};
+        if (auto why = unstorable(p))
+            return UnstorableNode{format_path(&step), node.file_offset, std::move(*why)};
     SiblingCounter counter;
-    for (std::size_t i = 0; i < node.children.size(); ++i) {
-        const Node* child = node.children[i].get();
-        if (child == nullptr)
-            return UnstorableNode{fmt::format("{}/child {}", format_path(&step), i),
-                                  Node::kNotRead, "structure.null-node",
-                                  "a child pointer is null: there is no node there"};
-        PathStep child_step{&step, child->id, counter.next(child->id)};
-        if (auto found = check_node(*child, child_step, nulls_only)) return found;
-    }
-    return std::nullopt;
-}
-
-std::optional<UnstorableNode> first_problem(const Document& document, bool nulls_only) {
-    SiblingCounter counter;
-    for (std::size_t i = 0; i < document.roots.size(); ++i) {
-        const Node* root = document.roots[i].get();
-        if (root == nullptr)
-            return UnstorableNode{fmt::format("root node {}", i), Node::kNotRead,
-                                  "structure.null-node",
-                                  "a root pointer is null: there is no node there"};
-        PathStep step{nullptr, root->id, counter.next(root->id)};
-        if (auto found = check_node(*root, step, nulls_only)) return found;
+    for (const Node& child : node.children()) {
+        PathStep child_step{&step, child.id, counter.next(child.id)};
+        if (auto found = check_node(child, child_step)) return found;
     }
     return std::nullopt;
 }
@@ -74,11 +53,12 @@ std::optional<std::string> unstorable(const Property& p) {
 }
 
 std::optional<UnstorableNode> find_unstorable(const Document& document) {
-    return first_problem(document, false);
-}
-
-std::optional<UnstorableNode> find_null_node(const Document& document) {
-    return first_problem(document, true);
+    SiblingCounter counter;
+    for (const Node& root : document.roots()) {
+        PathStep step{nullptr, root.id, counter.next(root.id)};
+        if (auto found = check_node(root, step)) return found;
+    }
+    return std::nullopt;
 }
 
 }  // namespace castkit::cast

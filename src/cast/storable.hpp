@@ -1,6 +1,5 @@
 // What the Cast writer can store so that its own reader reads the same tree back: the one rule
-// the writer enforces before it writes a byte and validate() reports (property.payload,
-// structure.null-node).
+// the writer enforces before it writes a byte and validate() reports (property.payload).
 #pragma once
 
 #include <castkit/cast/document.hpp>
@@ -19,17 +18,13 @@ std::optional<std::string> unstorable(const Property& property);
 
 // A node the writer cannot store: where it is and why.
 struct UnstorableNode {
-    std::string path;  // "root[0]/model[0]/mesh[1]"; a null child is "root[0]/child 3"
+    std::string path;  // "root[0]/model[0]/mesh[1]"
     std::uint64_t file_offset = Node::kNotRead;
-    std::string rule;  // "structure.null-node" or "property.payload"
     std::string message;
 };
 
 // The first place in `document`, in file order, that the writer cannot store. O(nodes +
 // properties + string payloads).
 std::optional<UnstorableNode> find_unstorable(const Document& document);
-// The first null root or child pointer, which every walk over the tree must stop before.
-// O(nodes).
-std::optional<UnstorableNode> find_null_node(const Document& document);
 
 }  // namespace castkit::cast

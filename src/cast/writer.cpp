@@ -59,9 +59,9 @@ void collect_sizes(const Node& node, std::vector<std::uint64_t>& sizes) {
     std::size_t index = sizes.size();
     sizes.push_back(0);
     std::uint64_t size = node.own_size();
-    for (const auto& child : node.children) {
+    for (const Node& child : node.children()) {
         std::size_t child_index = sizes.size();
-        collect_sizes(*child, sizes);
+        collect_sizes(child, sizes);
         size += sizes[child_index];
     }
     sizes[index] = size;
@@ -69,21 +69,21 @@ void collect_sizes(const Node& node, std::vector<std::uint64_t>& sizes) {
 
 std::vector<std::uint64_t> all_sizes(const Document& document) {
     std::vector<std::uint64_t> sizes;
-    for (const auto& root : document.roots) collect_sizes(*root, sizes);
+    for (const Node& root : document.roots()) collect_sizes(root, sizes);
     return sizes;
 }
 
 void write_node(StreamWriter& out, const Node& node, const std::vector<std::uint64_t>& sizes,
                 std::size_t& index) {
-    const bool opaque = !node.opaque.empty();
-    const std::uint32_t opaque_properties = opaque ? node.opaque_property_count : 0;
-    const std::uint32_t opaque_children = opaque ? node.opaque_child_count : 0;
+    const bool opaque = !node.opaque().empty();
+    const std::uint32_t opaque_properties = opaque ? node.opaque_property_count() : 0;
+    const std::uint32_t opaque_children = opaque ? node.opaque_child_count() : 0;
     out.put_value<std::uint32_t>(node.id);
     out.put_value<std::uint32_t>(static_cast<std::uint32_t>(sizes[index++]));
-    out.put_value<std::uint64_t>(node.hash);
+    out.put_value<std::uint64_t>(node.hash());
     out.put_value<std::uint32_t>(static_cast<std::uint32_t>(node.properties.size()) +
                                  opaque_properties);
-    out.put_value<std::uint32_t>(static_cast<std::uint32_t>(node.children.size()) +
+    out.put_value<std::uint32_t>(static_cast<std::uint32_t>(node.children().size()) +
                                  opaque_children);
     for (const Property& p : node.properties) {
         out.put_value<std::uint16_t>(static_cast<std::uint16_t>(p.type()));
@@ -94,8 +94,8 @@ void write_node(StreamWriter& out, const Node& node, const std::vector<std::uint
     }
     // Rule 6: the opaque tail holds the rest of the stored node, its children included; children
     // added in code follow it.
-    out.put(node.opaque);
-    for (const auto& child : node.children) write_node(out, *child, sizes, index);
+    out.put(node.opaque());
+    for (const Node& child : node.children()) write_node(out, child, sizes, index);
 }
 
 Expected<void> check_sizes(const Document& document, const std::vector<std::uint64_t>& sizes) {
@@ -120,22 +120,22 @@ Expected<void> check_storable(const Document& document) {
     d.file = document.source_name;
     d.offset = found->file_offset == Node::kNotRead ? Diagnostic::kNoOffset : found->file_offset;
     d.path = std::move(found->path);
-    d.rule = std::move(found->rule);
+    d.rule = "property.payload";
     d.message = std::move(found->message) + "; nothing was written";
     return make_error(std::move(d));
 }
 
-// Called after check_storable: every node exists and every property is consistent.
+// Called after check_storable: every property is consistent.
 Expected<void> write_document(const Document& document, StreamWriter::Flush flush) {
     std::vector<std::uint64_t> sizes = all_sizes(document);
     if (auto ok = check_sizes(document, sizes); !ok) return ok;
     StreamWriter out(std::move(flush));
     out.put_value<std::uint32_t>(0x74736163);
     out.put_value<std::uint32_t>(document.version);
-    out.put_value<std::uint32_t>(static_cast<std::uint32_t>(document.roots.size()));
+    out.put_value<std::uint32_t>(static_cast<std::uint32_t>(document.roots().size()));
     out.put_value<std::uint32_t>(document.flags);
     std::size_t index = 0;
-    for (const auto& root : document.roots) write_node(out, *root, sizes, index);
+    for (const Node& root : document.roots()) write_node(out, root, sizes, index);
     out.put(document.trailing);
     return out.finish();
 }
@@ -144,8 +144,7 @@ Expected<void> write_document(const Document& document, StreamWriter::Flush flus
 
 std::uint64_t file_size(const Document& document) {
     std::uint64_t size = 16 + document.trailing.size();
-    for (const auto& root : document.roots)
-        if (root != nullptr) size += root->computed_size();
+    for (const Node& root : document.roots()) size += root.computed_size();
     return size;
 }
 

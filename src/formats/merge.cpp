@@ -55,37 +55,6 @@ Targets collect_targets(const cast::Document& model) {
     return targets;
 }
 
-// The node names a merged animation's hash links hold (IK handles and constraints in its own
-// Skeleton); every other property is data and keeps its value.
-constexpr std::string_view kLinkProperties[] = {"sb", "eb", "tb", "pv", "pb", "cb"};
-
-void collect_nodes(cast::Node& node, std::vector<cast::Node*>& out) {
-    out.push_back(&node);
-    for (auto& child : node.children) collect_nodes(*child, out);
-}
-
-// Gives `animation` and its descendants fresh hashes from `model`, rewriting the links among
-// them, so nothing collides with the model's hashes (rule 12). O(nodes).
-void rehash(cast::Node& animation, cast::Document& model) {
-    std::vector<cast::Node*> nodes;
-    collect_nodes(animation, nodes);
-    std::unordered_map<std::uint64_t, std::uint64_t> renamed;
-    for (cast::Node* node : nodes) {
-        const std::uint64_t fresh = model.next_hash();
-        renamed.emplace(node->hash, fresh);
-        node->hash = fresh;
-    }
-    for (cast::Node* node : nodes)
-        for (std::string_view name : kLinkProperties) {
-            const cast::Property* link = node->find(name);
-            if (link == nullptr || link->type() != cast::PropertyType::Integer64 ||
-                link->count() != 1)
-                continue;
-            if (auto it = renamed.find(link->integer(0)); it != renamed.end())
-                node->set(cast::make_value<std::uint64_t>(std::string(name), it->second));
-        }
-}
-
 struct Merger {
     cast::Document& model;
     Targets targets;
@@ -116,10 +85,10 @@ struct Merger {
     bool bind(cast::Node& animation, const std::string& file, const std::string& path) {
         std::vector<std::string> missing;
         std::size_t matched = 0, curves = 0;
-        std::erase_if(animation.children, [&](const std::unique_ptr<cast::Node>& child) {
-            if (!child->is(cast::NodeId::Curve)) return false;
+        animation.take_children_if([&](const cast::Node& child) {
+            if (!child.is(cast::NodeId::Curve)) return false;
             ++curves;
-            const cast::ConstCurve curve(child.get(), &animation);
+            const auto curve = cast::view_of<cast::ConstCurve>(child);
             const std::optional<bool> match = targets.matches(curve);
             if (!match || *match) {
                 matched += match ? 1 : 0;
@@ -151,18 +120,19 @@ struct Merger {
             source.document.source_name.empty() ? source.name : source.document.source_name;
         std::vector<std::unique_ptr<cast::Node>> taken;
         std::vector<std::string> paths;
+
         bool has_models = false;
         std::size_t r = 0;
-        for (auto& root : source.document.roots) {
-            if (!root->is(cast::NodeId::Root)) continue;
+        for (cast::Node& root : source.document.roots()) {
+            if (!root.is(cast::NodeId::Root)) continue;
             std::size_t a = 0;
-            std::erase_if(root->children, [&](std::unique_ptr<cast::Node>& child) {
-                has_models = has_models || child->is(cast::NodeId::Model);
-                if (!child->is(cast::NodeId::Animation)) return false;
-                paths.push_back(fmt::format("root[{}]/animation[{}]", r, a++));
-                taken.push_back(std::move(child));
-                return true;
-            });
+            for (auto& animation : root.take_children_if([&](const cast::Node& child) {
+                     has_models = has_models || child.is(cast::NodeId::Model);
+                     if (!child.is(cast::NodeId::Animation)) return false;
+                     paths.push_back(fmt::format("root[{}]/animation[{}]", r, a++));
+                     return true;
+                 }))
+                taken.push_back(std::move(animation));
             ++r;
         }
         if (taken.empty()) {
@@ -176,21 +146,21 @@ struct Merger {
         for (std::size_t i = 0; i < taken.size(); ++i) {
             cast::Node& animation = *taken[i];
             if (!bind(animation, file, paths[i])) continue;
-            cast::Animation view(&animation, &target_root, model.hash_counter());
+            auto view = cast::view_of<cast::Animation>(animation);
             auto own = view.name();
             const std::string name =
                 unique_name(own && !own->empty() ? std::string(*own) : source.name);
             if (!own || *own != name) view.set_name(name);
-            rehash(animation, model);
-            target_root.add_child(std::move(taken[i]));
+            // Fresh hashes from the model for every node, links among them following (rule 12).
+            model.adopt(animation, &target_root);
             result.merged.push_back(name);
         }
     }
 };
 
 cast::Node& first_root(cast::Document& model) {
-    for (auto& root : model.roots)
-        if (root->is(cast::NodeId::Root)) return *root;
+    for (cast::Node& root : model.roots())
+        if (root.is(cast::NodeId::Root)) return root;
     return model.add_root().node();
 }
 

@@ -197,7 +197,7 @@ void Exporter::export_model(const cast::ConstModel& model, int parent, const std
                 tinygltf::Node joint;
                 joint.name = bones.names()[bone];
                 // A bone resting in its bind pose stands where the imported glTF rested it.
-                const auto rest = carried_rest.find(cast_bones[bone].node().hash);
+                const auto rest = carried_rest.find(cast_bones[bone].node().hash());
                 set_transform(joint, rest != carried_rest.end()
                                          ? rest->second
                                          : gltf_local(bones, bones.rest(), bone));
@@ -538,7 +538,7 @@ void Exporter::export_mesh(const cast::ConstModel& cast_model, const cast::Const
         exported_mesh.target_names.push_back(name);
         names.push_back(string_value(name));
         // Keyed by the shape's node hash since imports that keep duplicate names; by name before.
-        auto found = default_weights.find(std::to_string(shape.node().hash));
+        auto found = default_weights.find(std::to_string(shape.node().hash()));
         if (found == default_weights.end()) found = default_weights.find(name);
         exported_mesh.default_weights.push_back(found == default_weights.end() ? 0.0f
                                                                                : found->second);

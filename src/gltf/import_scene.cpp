@@ -629,7 +629,7 @@ Expected<void> Importer::add_morph_targets(const Primitive& in, cast::Mesh& out,
         const std::vector<double>& defaults =
             node.weights.size() == in.primitive.targets.size() ? node.weights : mesh.weights;
         if (t < defaults.size() && defaults[t] != 0.0)
-            carried["weights"][std::to_string(shape.node().hash)] = defaults[t];
+            carried["weights"][std::to_string(shape.node().hash())] = defaults[t];
     }
     return {};
 }

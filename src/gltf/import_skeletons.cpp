@@ -329,7 +329,7 @@ void Importer::add_bones() {
                 curves.translation |= differ.translation;
                 curves.rotation |= differ.rotation;
                 curves.scale |= differ.scale;
-                carried["rest"][std::to_string(bone.node().hash)] = transform_json(node_local);
+                carried["rest"][std::to_string(bone.node().hash())] = transform_json(node_local);
                 if (auto skin = build.bind_of.find(node); skin != build.bind_of.end())
                     ++moved_joints[static_cast<std::size_t>(skin->second)];
             }

@@ -28,9 +28,7 @@ std::filesystem::path write_model_and_animation(const std::string& name) {
     scene.curve("bulge", "bs", {0, 10}, {0.0f, 1.0f});
     scene.curve("legs", "vb", {0, 10}, {1.0f, 0.0f});
     scene.curve("tail", "tx", {0}, {1.0f});
-    std::vector<std::unique_ptr<cast::Node>>& children = scene.document.roots[0]->children;
-    std::unique_ptr<cast::Node> animation = std::move(children[1]);
-    children.pop_back();
+    std::unique_ptr<cast::Node> animation = scene.document.roots()[0].take_child(1);
     EXPECT_TRUE(cast::write(scene.document, dir / "model.cast").has_value());
     cast::Document animation_file;
     animation_file.add_root().node().add_child(std::move(animation));

@@ -155,11 +155,11 @@ TEST(Bake, KeepsTheAnimationsOwnSkeletonWithUniqueHashes) {
     std::set<std::uint64_t> hashes;
     std::size_t nodes = 0;
     auto visit = [&](auto& self, const cast::Node& node) -> void {
-        hashes.insert(node.hash);
+        hashes.insert(node.hash());
         ++nodes;
-        for (const auto& child : node.children) self(self, *child);
+        for (const cast::Node& child : node.children()) self(self, child);
     };
-    visit(visit, *baked->roots[0]);
+    visit(visit, baked->roots()[0]);
     EXPECT_EQ(hashes.size(), nodes);
     // The file writes and reads back.
     auto bytes = cast::write_to_buffer(*baked);

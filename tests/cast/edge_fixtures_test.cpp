@@ -139,22 +139,22 @@ TEST(EdgeFixtures, UnknownPropertyTypeKeepsTheRestOfTheNodeOpaque) {
     EXPECT_NE(warning.message.find("'zz'"), std::string::npos) << warning.message;
     EXPECT_NE(warning.message.find("0x0071"), std::string::npos) << warning.message;
 
-    ASSERT_EQ(document.roots.size(), 1u);
-    Node& root = *document.roots[0];
-    ASSERT_EQ(root.children.size(), 2u);
-    Node& model = *root.children[0];
-    EXPECT_EQ(model.hash, 0x201u);
+    ASSERT_EQ(document.roots().size(), 1u);
+    Node& root = document.roots()[0];
+    ASSERT_EQ(root.children().size(), 2u);
+    Node& model = root.children()[0];
+    EXPECT_EQ(model.hash(), 0x201u);
     ASSERT_EQ(model.properties.size(), 1u);
     EXPECT_EQ(model.properties[0].string(), "kept");
-    EXPECT_TRUE(model.children.empty());
+    EXPECT_TRUE(model.children().empty());
     auto original = read_bytes(edge("unknown-property-type.cast"));
     const std::size_t model_end = 0x28 + u32_at(original, 0x28 + 4);  // model at 0x28
-    ASSERT_EQ(model.opaque.size(), model_end - 0x4e);
-    EXPECT_TRUE(std::equal(model.opaque.begin(), model.opaque.end(), original.begin() + 0x4e));
+    ASSERT_EQ(model.opaque().size(), model_end - 0x4e);
+    EXPECT_TRUE(std::equal(model.opaque().begin(), model.opaque().end(), original.begin() + 0x4e));
 
-    Node& metadata = *root.children[1];
-    EXPECT_EQ(metadata.hash, 0x203u);
-    EXPECT_EQ(ConstMetadata(&metadata, &root).author(), "still read");
+    Node& metadata = root.children()[1];
+    EXPECT_EQ(metadata.hash(), 0x203u);
+    EXPECT_EQ(view_of<ConstMetadata>(std::as_const(metadata)).author(), "still read");
     expect_byte_identical_rewrite(document, "unknown-property-type.cast");
 }
 
@@ -162,10 +162,9 @@ TEST(EdgeFixtures, UnknownPropertyTypeKeepsTheRestOfTheNodeOpaque) {
 // it, and the header counts cover both, so other readers still find every property and child.
 TEST(EdgeFixtures, EditsToANodeWithAnOpaqueTailAreWrittenAndCounted) {
     Document document = open_ok("unknown-property-type.cast");
-    ASSERT_EQ(document.roots.size(), 1u);
-    ASSERT_EQ(document.roots[0]->children.size(), 2u);
-    Model model(document.roots[0]->children[0].get(), document.roots[0].get(),
-                document.hash_counter());
+    ASSERT_EQ(document.roots().size(), 1u);
+    ASSERT_EQ(document.roots()[0].children().size(), 2u);
+    Model model = view_of<Model>(document.roots()[0].children()[0]);
     model.set_scale({2, 2, 2});
     model.add_skeleton().add_bone().set_name("added");
     auto written = write_to_buffer(document);
@@ -178,13 +177,13 @@ TEST(EdgeFixtures, EditsToANodeWithAnOpaqueTailAreWrittenAndCounted) {
     auto reread = read(*written);
     ASSERT_TRUE(reread) << reread.error().to_string();
     ASSERT_EQ(rules(*reread), std::vector<std::string>{"cast.unknown-property-type"});
-    ASSERT_EQ(reread->roots.at(0)->children.size(), 2u);
-    const Node& model_again = *reread->roots[0]->children[0];
+    ASSERT_EQ(reread->roots()[0].children().size(), 2u);
+    const Node& model_again = reread->roots()[0].children()[0];
     ASSERT_EQ(model_again.properties.size(), 2u);
     EXPECT_EQ(model_again.properties[1].name(), "s");
-    EXPECT_EQ(model_again.opaque.size(),
-              model.node().opaque.size() + model.node().children[0]->computed_size());
-    EXPECT_EQ(ConstMetadata(reread->roots[0]->children[1].get(), nullptr).author(),
+    EXPECT_EQ(model_again.opaque().size(),
+              model.node().opaque().size() + model.node().children()[0].computed_size());
+    EXPECT_EQ(view_of<ConstMetadata>(std::as_const(reread->roots()[0].children()[1])).author(),
               "still read");
 }
 
@@ -292,7 +291,7 @@ TEST(EdgeFixtures, EmptyFileIsATruncatedHeader) {
 
 TEST(EdgeFixtures, NoRootsIsAValidFile) {
     Document document = open_ok("no-roots.cast");
-    EXPECT_TRUE(document.roots.empty());
+    EXPECT_TRUE(document.roots().empty());
     EXPECT_TRUE(document.warnings.empty());
     expect_byte_identical_rewrite(document, "no-roots.cast");
 }
@@ -300,10 +299,10 @@ TEST(EdgeFixtures, NoRootsIsAValidFile) {
 TEST(EdgeFixtures, NonRootTopNodeIsReadAsIs) {
     // Reading succeeds; reporting that a top-level node must be a Root is validation's job.
     Document document = open_ok("non-root-top.cast");
-    ASSERT_EQ(document.roots.size(), 1u);
-    EXPECT_TRUE(document.roots[0]->is(NodeId::Model));
+    ASSERT_EQ(document.roots().size(), 1u);
+    EXPECT_TRUE(document.roots()[0].is(NodeId::Model));
     EXPECT_TRUE(document.root_nodes().empty());
-    EXPECT_EQ(document.roots[0]->find("n")->string(), "orphan");
+    EXPECT_EQ(document.roots()[0].find("n")->string(), "orphan");
     expect_byte_identical_rewrite(document, "non-root-top.cast");
 }
 

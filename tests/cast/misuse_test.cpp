@@ -9,6 +9,9 @@
 #include <castkit/cast/nodes.hpp>
 #include <castkit/cast/validate.hpp>
 #include <castkit/expected.hpp>
+#include <memory>
+#include <set>
+#include <utility>
 
 #include "../test_support.hpp"
 
@@ -125,16 +128,143 @@ TEST(WriterMisuse, StringsAndTypeIdsTheReaderCannotTakeAreRefused) {
                               "property.payload", "root[0]/model[0]/mesh[0]");
 }
 
-// Item 9: a null node in the public vectors crashed write() and validate().
-TEST(WriterMisuse, ANullNodeIsRefusedByWriteAndReportedByValidate) {
+// Item 9: a null node in the public vectors crashed write() and validate(). The tree is no
+// longer a public vector: the members that add nodes refuse a null one, so none can be there.
+TEST(TreeMisuse, ANullNodeCannotEnterTheTree) {
+    START_DEATH_TEST();
     cast::Document document;
-    document.add_root().add_model();
-    document.roots[0]->children.push_back(nullptr);
-    EXPECT_GT(cast::file_size(document), 0u);
-    expect_refused_everywhere(document, "structure.null-node", "root[0]/child 1");
-    cast::Document null_root;
-    null_root.roots.push_back(nullptr);
-    expect_refused_everywhere(null_root, "structure.null-node", "root node 0");
+    cast::Node& model = document.add_root().add_model().node();
+    EXPECT_DEATH(model.add_child(std::unique_ptr<cast::Node>()), "add_child was given a null node");
+    EXPECT_DEATH(document.insert(nullptr), "insert was given a null node");
+    auto free_tree = std::make_unique<cast::Node>(cast::NodeId::Root, 1);
+    EXPECT_DEATH(free_tree->add_child(std::unique_ptr<cast::Node>()), "null node");
+}
+
+TEST(TreeMisuse, AParentFromAnotherDocumentIsRefused) {
+    START_DEATH_TEST();
+    cast::Document first, second;
+    cast::Node& foreign = second.add_root().node();
+    first.add_root();
+    EXPECT_DEATH(first.insert(std::make_unique<cast::Node>(cast::NodeId::Model, 1), &foreign),
+                 "not in this document");
+    EXPECT_DEATH(first.adopt(foreign, &foreign), "not in this document");
+}
+
+// All of a document's hashes, and how many nodes hold them.
+std::pair<std::set<std::uint64_t>, std::size_t> hashes_of(const cast::Document& document) {
+    std::set<std::uint64_t> hashes;
+    std::size_t nodes = 0;
+    auto visit = [&](auto& self, const cast::Node& node) -> void {
+        hashes.insert(node.hash());
+        ++nodes;
+        for (const cast::Node& child : node.children()) self(self, child);
+    };
+    for (const cast::Node& root : document.roots()) visit(visit, root);
+    return {hashes, nodes};
+}
+
+// A scene as every from-scratch program makes it: hashes from the reference base.
+cast::Document material_scene() {
+    cast::Document document;
+    cast::Model model = document.add_root().add_model();
+    cast::Material material = model.add_material();
+    material.set_name("skin");
+    material.set_type("pbr");
+    cast::Mesh mesh = model.add_mesh();
+    mesh.set_positions(std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}});
+    mesh.set_faces(std::vector<std::uint32_t>{0, 1, 2});
+    mesh.set_material(material);
+    return document;
+}
+
+// Item 2: cloning a model into another document kept every hash, so two from-scratch scenes
+// merged gave nodes with the same hashes (validate: hash.duplicate). adopt() re-hashes the copy
+// from its new document and its links follow; insert() re-hashes only what collides.
+TEST(TreeMisuse, AdoptAndInsertKeepHashesUniqueAndLinksWhole) {
+    cast::Document target = material_scene();
+    const cast::Document source = material_scene();
+    cast::Node& root = target.roots()[0];
+    cast::Node& adopted = target.adopt(source.roots()[0].children()[0], &root);
+    cast::Document other = material_scene();
+    cast::Node& inserted = target.insert(other.take_root(0));
+
+    auto [hashes, nodes] = hashes_of(target);
+    EXPECT_EQ(nodes, 11u);  // 2 roots, 3 models, 3 materials, 3 meshes
+    EXPECT_EQ(hashes.size(), nodes);
+    // No hash.duplicate, no mesh.material naming nothing.
+    for (const Diagnostic& d : cast::validate(target)) {
+        ADD_FAILURE() << d.to_string();
+    }
+    // Each copied mesh names the copied material beside it, by its new hash.
+    auto copied = cast::view_of<cast::ConstModel>(std::as_const(adopted));
+    EXPECT_EQ(copied.meshes().at(0).material().name(), "skin");
+    EXPECT_EQ(copied.meshes().at(0).material().hash(), copied.materials().at(0).hash());
+    EXPECT_NE(copied.materials().at(0).hash(), source.models().at(0).materials().at(0).hash());
+    auto moved = cast::view_of<cast::ConstRoot>(std::as_const(inserted)).models().at(0);
+    EXPECT_EQ(moved.meshes().at(0).material().hash(), moved.materials().at(0).hash());
+}
+
+// Insertion keeps the hashes the document does not use yet: a file's own hashes survive being
+// moved into an empty document, byte for byte.
+TEST(TreeMisuse, InsertKeepsHashesThatDoNotCollide) {
+    cast::Document source = material_scene();
+    const auto before = cast::write_to_buffer(source);
+    ASSERT_TRUE(before);
+    cast::Document target;
+    target.insert(source.take_root(0));
+    const auto after = cast::write_to_buffer(target);
+    ASSERT_TRUE(after);
+    EXPECT_EQ(*after, *before);
+}
+
+// The counter read the tree once, so hashes that entered it later (a subtree inserted, a hash
+// set by hand) could be handed out again.
+TEST(TreeMisuse, TheCounterSeesHashesThatEnterTheTreeLater) {
+    constexpr std::uint64_t kBase = cast::HashCounter::kBase;
+    cast::Document document;
+    cast::Root root = document.add_root();  // kBase; the counter has read the tree now
+    auto subtree = std::make_unique<cast::Node>(cast::NodeId::Model, kBase + 1);
+    subtree->add_child(std::make_unique<cast::Node>(cast::NodeId::Mesh, kBase + 2));
+    root.node().add_child(std::move(subtree));
+    cast::Model model = root.add_model();
+    EXPECT_EQ(model.hash(), kBase + 3);
+    cast::Mesh mesh = model.add_mesh();
+    EXPECT_EQ(mesh.hash(), kBase + 4);
+    mesh.node().set_hash(kBase + 6);
+    EXPECT_EQ(model.add_mesh().hash(), kBase + 5);
+    EXPECT_EQ(model.add_mesh().hash(), kBase + 7);
+}
+
+// A tree of its own (no document) still gets hashes unused in it, and keeps them when it joins
+// an empty document.
+TEST(TreeMisuse, ATreeOfItsOwnNumbersItsNewNodes) {
+    auto root = std::make_unique<cast::Node>(cast::NodeId::Root, cast::HashCounter::kBase);
+    cast::Node& model = root->add_child(cast::NodeId::Model);
+    cast::Node& mesh = model.add_child(cast::NodeId::Mesh);
+    EXPECT_EQ(model.hash(), cast::HashCounter::kBase + 1);
+    EXPECT_EQ(mesh.hash(), cast::HashCounter::kBase + 2);
+    EXPECT_EQ(mesh.parent(), &model);
+    EXPECT_EQ(mesh.document(), nullptr);
+    cast::Document document;
+    document.insert(std::move(root));
+    EXPECT_EQ(mesh.document(), &document);
+    EXPECT_EQ(mesh.hash(), cast::HashCounter::kBase + 2);
+}
+
+// Taking a node out leaves a tree of its own behind: no parent, no document; views of it
+// still work, and new nodes under it no longer draw from the document.
+TEST(TreeMisuse, TakenNodesLeaveTheirDocument) {
+    cast::Document document = material_scene();
+    cast::Model model = document.models().at(0);
+    std::unique_ptr<cast::Node> taken = document.roots()[0].take_child(0);
+    ASSERT_NE(taken, nullptr);
+    EXPECT_EQ(taken->parent(), nullptr);
+    EXPECT_EQ(taken->document(), nullptr);
+    EXPECT_EQ(model.meshes().size(), 1u);
+    EXPECT_EQ(model.meshes().at(0).material().name(), "skin");
+    EXPECT_TRUE(document.models().empty());
+    EXPECT_EQ(document.roots()[0].take_child(5), nullptr);
+    EXPECT_EQ(document.take_root(3), nullptr);
 }
 
 // What the writer accepts, its reader reads back as the same tree: every builder's output.

@@ -17,8 +17,7 @@ using namespace castkit::cast;
 std::filesystem::path edge(const char* name) { return fixtures() / "cast" / "edge" / name; }
 
 std::vector<glm::vec3> triangle_positions(const Node& root) {
-    ConstRoot view(&root, nullptr);
-    return view.models().at(0).meshes().at(0).positions().to_vector();
+    return view_of<ConstRoot>(root).models().at(0).meshes().at(0).positions().to_vector();
 }
 
 // Issue 12: a clone kept pointing into the source's memory map, so reading it after the source
@@ -29,8 +28,8 @@ TEST(Ownership, CloneOutlivesTheMappedDocumentItCameFrom) {
     {
         auto source = open(edge("triangle.cast"));
         ASSERT_TRUE(source) << source.error().to_string();
-        expected = triangle_positions(*source->roots.at(0));
-        clone = source->roots.at(0)->clone();
+        expected = triangle_positions(source->roots()[0]);
+        clone = source->roots()[0].clone();
     }
     ASSERT_EQ(expected.size(), 3u);
     EXPECT_EQ(triangle_positions(*clone), expected);
@@ -42,13 +41,13 @@ TEST(Ownership, CloneIntoAnotherDocumentOutlivesTheSource) {
     {
         auto source = open(edge("triangle.cast"));
         ASSERT_TRUE(source);
-        expected = triangle_positions(*source->roots.at(0));
-        target.roots.push_back(source->roots.at(0)->clone());
+        expected = triangle_positions(source->roots()[0]);
+        target.insert(source->roots()[0].clone());  // an empty target: hashes kept
     }
     auto written = write_to_buffer(target);
     ASSERT_TRUE(written);
     EXPECT_EQ(*written, read_bytes(edge("triangle.cast")));
-    EXPECT_EQ(triangle_positions(*target.roots.at(0)), expected);
+    EXPECT_EQ(triangle_positions(target.roots()[0]), expected);
 }
 
 // read(Bytes) borrows; a clone copies borrowed payloads, so it does not depend on the caller's
@@ -57,12 +56,31 @@ TEST(Ownership, CloneOfABorrowingDocumentOutlivesTheBorrowedBytes) {
     auto bytes = std::make_unique<std::vector<std::byte>>(read_bytes(edge("triangle.cast")));
     auto source = read(Bytes(*bytes));
     ASSERT_TRUE(source);
-    const std::vector<glm::vec3> expected = triangle_positions(*source->roots.at(0));
-    std::unique_ptr<Node> clone = source->roots.at(0)->clone();
+    const std::vector<glm::vec3> expected = triangle_positions(source->roots()[0]);
+    std::unique_ptr<Node> clone = source->roots()[0].clone();
     source = Document();
     std::fill(bytes->begin(), bytes->end(), std::byte{0xCD});
     bytes.reset();
     EXPECT_EQ(triangle_positions(*clone), expected);
+}
+
+// Issue 30 item 9: a property copied out of a read(Bytes) document kept viewing the caller's
+// bytes, and read freed memory once they were gone.
+TEST(Ownership, CopiedPropertyOfABorrowingDocumentOutlivesTheBorrowedBytes) {
+    auto bytes = std::make_unique<std::vector<std::byte>>(read_bytes(edge("triangle.cast")));
+    std::optional<Property> copy;
+    std::vector<glm::vec3> expected;
+    {
+        auto source = read(Bytes(*bytes));
+        ASSERT_TRUE(source);
+        ConstMesh mesh = std::as_const(*source).models().at(0).meshes().at(0);
+        expected = mesh.positions().to_vector();
+        copy = *mesh.node().find("vp");
+    }
+    std::fill(bytes->begin(), bytes->end(), std::byte{0xCD});
+    bytes.reset();
+    ASSERT_EQ(expected.size(), 3u);
+    EXPECT_EQ(ArrayView<glm::vec3>::of(&*copy).to_vector(), expected);
 }
 
 TEST(Ownership, CopiedPropertyKeepsTheMappingAlive) {
@@ -84,13 +102,13 @@ TEST(Ownership, OpaqueTailOfACloneOutlivesTheSource) {
     {
         auto source = open(edge("unknown-property-type.cast"));
         ASSERT_TRUE(source);
-        clone = source->roots.at(0)->clone();
+        clone = source->roots()[0].clone();
         auto written = write_to_buffer(*source);
         ASSERT_TRUE(written);
         expected = *written;
     }
     Document rebuilt;
-    rebuilt.roots.push_back(std::move(clone));
+    rebuilt.insert(std::move(clone));
     auto written = write_to_buffer(rebuilt);
     ASSERT_TRUE(written);
     EXPECT_EQ(*written, expected);
@@ -134,29 +152,41 @@ TEST(HashCounter, MoveAssignmentCarriesTheCounter) {
 
 // Issue 30 item 1: a view kept a raw pointer to its document's counter. Moving a root into
 // another document through the public vector, destroying the source, then adding through the
-// old view was a heap-use-after-free (silent heap corruption in Release). Views now share the
-// counter, which the destroyed document detached from its tree.
-TEST(HashCounter, AViewOutlivingItsDocumentStillAddsSafely) {
+// old view was a heap-use-after-free (silent heap corruption in Release). A view now reaches
+// the counter through its node's tree: the one of the document the node is in now.
+TEST(HashCounter, AViewOutlivingItsDocumentDrawsFromTheDocumentItsNodeIsIn) {
     Document target;
+    Model resident = target.add_root().add_model();
     std::optional<Model> survivor;
     {
         Document source;
         survivor = source.add_root().add_model();
-        target.roots.push_back(std::move(source.roots[0]));
+        target.insert(source.take_root(0));
     }
-    Mesh mesh = survivor->add_mesh();
-    Mesh another = survivor->add_mesh();
-    EXPECT_NE(mesh.hash(), another.hash());
-    EXPECT_EQ(target.models().at(0).meshes().size(), 2u);
+    survivor->add_mesh();
+    survivor->add_mesh();
+    resident.add_mesh();
+    std::set<std::uint64_t> hashes;
+    std::size_t nodes = 0;
+    auto visit = [&](auto& self, const Node& node) -> void {
+        hashes.insert(node.hash());
+        ++nodes;
+        for (const Node& child : node.children()) self(self, child);
+    };
+    for (const Node& root : std::as_const(target).roots()) visit(visit, root);
+    EXPECT_EQ(nodes, 7u);  // two roots, two models, three meshes
+    EXPECT_EQ(hashes.size(), nodes);
+    EXPECT_EQ(target.models().at(1).meshes().size(), 2u);
+    EXPECT_EQ(survivor->node().document(), &target);
 }
 
 TEST(HashCounter, NewNodesSkipHashesReadFromTheFile) {
     auto document = open(edge("triangle.cast"));
     ASSERT_TRUE(document);
     std::set<std::uint64_t> stored;
-    for (const auto& root : document->roots) {
-        stored.insert(root->hash);
-        for (const auto& child : root->children) stored.insert(child->hash);
+    for (const Node& root : document->roots()) {
+        stored.insert(root.hash());
+        for (const Node& child : root.children()) stored.insert(child.hash());
     }
     Document moved = std::move(*document);
     Model added = moved.root_nodes().at(0).add_model();

@@ -16,13 +16,13 @@ using namespace castkit::cast;
 
 void collect_ids(const Node& node, std::set<std::uint32_t>& ids) {
     ids.insert(node.id);
-    for (const auto& child : node.children) collect_ids(*child, ids);
+    for (const Node& child : node.children()) collect_ids(child, ids);
 }
 
 TEST(TypedApi, TheSceneUsesAll18NodeTypes) {
     Document document = every_node_type_scene();
     std::set<std::uint32_t> ids;
-    for (const auto& root : document.roots) collect_ids(*root, ids);
+    for (const Node& root : document.roots()) collect_ids(root, ids);
     std::set<std::uint32_t> all;
     for (NodeId id : kAllNodeIds) all.insert(static_cast<std::uint32_t>(id));
     EXPECT_EQ(ids, all);

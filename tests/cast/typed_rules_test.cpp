@@ -121,7 +121,7 @@ TEST(TypedApi, HashLinksResolveOnlyAmongSiblingsOfTheRightType) {
     EXPECT_FALSE(mesh.material());
     mesh.set_hash_link("m", 0xDEADBEEF);
     EXPECT_FALSE(mesh.material());
-    EXPECT_FALSE(Material(nullptr, nullptr, document.hash_counter()));
+    EXPECT_FALSE(Material());
 }
 
 // Rule 12: new hashes count up from the reference base and skip hashes already in the file.
@@ -132,8 +132,8 @@ TEST(TypedApi, NewHashesAreDeterministicAndUnique) {
     EXPECT_EQ(fresh.root_nodes().at(0).add_model().hash(), kBase + 1);
 
     Document built;
-    built.roots.push_back(std::make_unique<Node>(NodeId::Root, kBase));
-    built.roots[0]->add_child(std::make_unique<Node>(NodeId::Model, kBase + 1));
+    built.insert(std::make_unique<Node>(NodeId::Root, kBase))
+        .add_child(std::make_unique<Node>(NodeId::Model, kBase + 1));
     Document document = reread(built);
     Model added = document.root_nodes().at(0).add_model();
     EXPECT_EQ(added.hash(), kBase + 2);
@@ -239,9 +239,9 @@ TEST(TypedApi, EditingThroughViewsKeepsUnknownProperties) {
     EXPECT_EQ(node.properties[1].string(), "after");
     EXPECT_EQ(node.properties[2].number(0), 4.5);
     EXPECT_EQ(node.properties[3].name(), "s");
-    ASSERT_EQ(node.children.size(), 1u);
-    EXPECT_EQ(node.children[0]->id, 0x11223344u);
-    EXPECT_EQ(node.children[0]->hash, 77u);
+    ASSERT_EQ(node.children().size(), 1u);
+    EXPECT_EQ(node.children()[0].id, 0x11223344u);
+    EXPECT_EQ(node.children()[0].hash(), 77u);
 }
 
 // Views of absent properties have no data; copying from them copies nothing (the sanitizer

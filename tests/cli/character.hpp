@@ -15,8 +15,8 @@ namespace castkit::test {
 // Model "hero": bones root > spine > head, one skinned quad with normals, UVs and a material.
 inline cast::Document character() {
     AnimScene scene;
-    std::erase_if(scene.document.roots[0]->children,
-                  [](auto& child) { return child->is(cast::NodeId::Animation); });
+    scene.document.roots()[0].take_children_if(
+        [](const cast::Node& child) { return child.is(cast::NodeId::Animation); });
     scene.model.set_name("hero");
     scene.bone("root");
     scene.bone("spine", 0, {0, 1, 0});
@@ -42,8 +42,8 @@ inline cast::Document character() {
 inline cast::Document character_animation(const std::string& name,
                                           const std::vector<std::string>& bones) {
     AnimScene scene;
-    std::erase_if(scene.document.roots[0]->children,
-                  [](auto& child) { return child->is(cast::NodeId::Model); });
+    scene.document.roots()[0].take_children_if(
+        [](const cast::Node& child) { return child.is(cast::NodeId::Model); });
     scene.animation.set_name(name);
     float angle = 10.0f;
     for (const std::string& bone : bones) {

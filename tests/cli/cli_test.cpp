@@ -107,7 +107,7 @@ TEST(Cli, InfoMentionsTheCountsTheDocumentHolds) {
         ASSERT_TRUE(document);
         CommandResult result = run_cli("info " + quoted(reference(name)));
         EXPECT_EQ(result.exit_code, 0) << result.err;
-        EXPECT_NE(result.out.find(fmt::format("{} roots", document->roots.size())),
+        EXPECT_NE(result.out.find(fmt::format("{} roots", document->roots().size())),
                   std::string::npos);
         auto roots = document->root_nodes();
         ASSERT_FALSE(roots.empty());

@@ -42,7 +42,7 @@ TEST(Examples, BundledFilesReadWithoutWarnings) {
         auto document = cast::open(bundled() / name);
         ASSERT_TRUE(document) << document.error().to_string();
         EXPECT_TRUE(document->warnings.empty()) << name;
-        EXPECT_EQ(document->roots.size(), 1u);
+        EXPECT_EQ(document->roots().size(), 1u);
     }
 }
 

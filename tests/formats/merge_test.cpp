@@ -27,8 +27,8 @@ cast::Document hero() {
     smile.set_base_shape(mesh);
     smile.set_targets(std::vector<std::uint32_t>{1}, std::vector<glm::vec3>{{1, 1, 0}});
     // The model file holds no animation of its own.
-    auto& root = scene.document.roots[0]->children;
-    std::erase_if(root, [](auto& child) { return child->is(cast::NodeId::Animation); });
+    scene.document.roots()[0].take_children_if(
+        [](const cast::Node& child) { return child.is(cast::NodeId::Animation); });
     return std::move(scene.document);
 }
 
@@ -36,8 +36,8 @@ cast::Document hero() {
 formats::AnimationSource animation(std::string stem, std::string name,
                                    std::vector<std::string> nodes) {
     AnimScene scene;
-    auto& root = scene.document.roots[0]->children;
-    std::erase_if(root, [](auto& child) { return child->is(cast::NodeId::Model); });
+    scene.document.roots()[0].take_children_if(
+        [](const cast::Node& child) { return child.is(cast::NodeId::Model); });
     if (!name.empty()) scene.animation.set_name(name);
     for (const std::string& node : nodes)
         scene.curve(node, "tx", {0, 10}, {0.0f, 1.0f}, "absolute");
@@ -65,7 +65,7 @@ TEST(Merge, AnimationsKeepTheirNameElseTakeTheFileStem) {
     EXPECT_EQ(animations[0].name().value_or(""), "Walk Cycle");
     EXPECT_EQ(animations[1].name().value_or(""), "run");
     // Both under the model's own Root, beside the Model.
-    EXPECT_EQ(model.roots.size(), 1u);
+    EXPECT_EQ(model.roots().size(), 1u);
     EXPECT_EQ(model.root_nodes()[0].models().size(), 1u);
 }
 

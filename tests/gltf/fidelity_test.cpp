@@ -332,8 +332,8 @@ TEST_F(GltfFidelity, FarVisibilityKeysAreRefusedNotAllocated) {
 // by node name through glTF and back; one whose curves name nothing still writes a valid glb.
 TEST_F(GltfFidelity, AnimationWithoutAModelSurvivesAndValidates) {
     AnimScene scene;
-    std::erase_if(scene.document.roots[0]->children,
-                  [](auto& child) { return child->is(cast::NodeId::Model); });
+    scene.document.roots()[0].take_children_if(
+        [](const cast::Node& child) { return child.is(cast::NodeId::Model); });
     scene.curve("hip", "tx", {0, 10}, {0.0f, 2.0f});
     scene.rotation("hip", {0, 10}, {axis_angle_xyzw({0, 1, 0}, 0), axis_angle_xyzw({0, 1, 0}, 40)});
     export_json(scene.document);
@@ -349,8 +349,8 @@ TEST_F(GltfFidelity, AnimationWithoutAModelSurvivesAndValidates) {
     Diagnostics export_warnings;
     ASSERT_TRUE(gltf::write(*read, dir / "again.glb", {}, export_warnings).has_value());
     AnimScene events;
-    std::erase_if(events.document.roots[0]->children,
-                  [](auto& child) { return child->is(cast::NodeId::Model); });
+    events.document.roots()[0].take_children_if(
+        [](const cast::Node& child) { return child.is(cast::NodeId::Model); });
     cast::NotificationTrack footstep = events.animation.add_notification_track();
     footstep.set_name("footstep");
     footstep.set_key_frames(std::vector<std::uint32_t>{3, 7});

@@ -24,36 +24,43 @@ class ConstAnimation;
 class Document;
 
 // Gives new nodes their hashes (rule 12): one counter per document, from the reference base,
-// skipping every hash the tree holds (collected once, on the first call). The Document and
-// every mutable view made from it share it: the document re-points it at its roots when moved
-// and detaches it when destroyed, so a view that outlives its document (its node moved into
-// another tree) still draws hashes from a live counter, never from freed memory.
+// skipping every hash the tree holds. It reads the tree once, on first use; from then on the
+// document tells it every hash that enters the tree (insert, adopt, set_hash), so it never hands
+// out one in use. Internal to Document.
 class HashCounter {
   public:
-    explicit HashCounter(const std::vector<std::unique_ptr<Node>>* roots) : roots_(roots) {}
-    HashCounter(const HashCounter&) = delete;
-    HashCounter& operator=(const HashCounter&) = delete;
-    // The next unused hash. O(1) amortised; the first call walks the tree.
+    static constexpr std::uint64_t kBase = 0x534E495752545250;  // "PRTRWINS", the reference's
+
+    // Reads the hashes of the tree under `roots`, the first time only. O(nodes) once.
+    void prepare(NodeRange<const Node> roots);
+    // The next unused hash, after prepare(). O(1) amortised.
     std::uint64_t next();
+    // Whether `hash` is in use, after prepare(). O(1).
+    bool used(std::uint64_t hash) const { return used_.contains(hash); }
+    // Records a hash that entered the tree, once prepare() has read it. O(1).
+    void note(std::uint64_t hash);
 
   private:
-    friend class Document;
-    const std::vector<std::unique_ptr<Node>>* roots_;  // null once its document is gone
-    std::uint64_t next_ = 0x534E495752545250;  // "PRTRWINS", the reference library's base
+    std::uint64_t next_ = kBase;
     std::unordered_set<std::uint64_t> used_;
-    bool collected_ = false;
+    bool prepared_ = false;
 };
 
-// Ownership: the Document owns its nodes (`roots`), and keeps alive every buffer their payloads
+// Ownership: the Document owns its nodes (roots()), and keeps alive every buffer their payloads
 // view: each Property and opaque tail that views stored bytes holds a handle to them (the file
 // mapping or an adopted buffer), so copies and clones stay valid after the Document is gone.
 // Only `read(Bytes)` borrows: the caller keeps those bytes alive while anything read from them
-// lives (Node::clone() copies borrowed payloads, so clones never dangle).
-// Views (nodes.hpp) point at nodes only: a view is valid while its node is in the tree.
+// lives (copies of a Property and Node::clone() copy borrowed payloads, so those never dangle).
+// Views (nodes.hpp) point at nodes only: a view is valid while its node is alive, and reaches
+// the counter of whatever document its node is in now.
+//
+// Invariants the members keep: no null node; every node knows its parent; hashes handed out or
+// brought in by insert/adopt are unique in the document (rule 12). A const Document gives only
+// const nodes.
 class Document {
   public:
     Document() = default;
-    ~Document();
+    ~Document() = default;
     Document(Document&& other) noexcept;
     Document& operator=(Document&& other) noexcept;
     // A deep copy (Node::clone of every root): viewed payloads share their owner, borrowed ones
@@ -63,7 +70,6 @@ class Document {
 
     std::uint32_t version = 1;
     std::uint32_t flags = 0;
-    std::vector<std::unique_ptr<Node>> roots;
     // Bytes after the last root (rule 10); written back so a round trip stays exact.
     SharedBytes trailing;
     // Warnings found while reading (NodeSize mismatches, flags, opaque data, …).
@@ -71,12 +77,25 @@ class Document {
     // Name used in diagnostics (the path, or "<stdin>").
     std::string source_name;
 
+    // The top-level nodes in file order; a const document gives const nodes.
+    NodeRange<Node> roots() { return {roots_.begin(), roots_.end()}; }
+    NodeRange<const Node> roots() const { return {roots_.cbegin(), roots_.cend()}; }
+
+    // Moves `node`'s subtree into this document, as the last child of `parent` (one of this
+    // document's nodes), or as the last root when `parent` is null. Every node of the subtree
+    // whose hash this document already uses, or that repeats inside the subtree, gets a fresh
+    // hash (rule 12), and the subtree's hash links to it follow; other hashes are kept. A null
+    // node, or a parent from another tree, is a bug in the caller: says so and aborts.
+    // O(subtree), plus one walk of this document on its first hash.
+    Node& insert(std::unique_ptr<Node> node, Node* parent = nullptr);
+    // A copy of `node`'s subtree (from any document) put into this one as insert() does, except
+    // that every node of the copy gets a fresh hash, its links inside the copy rewritten.
+    Node& adopt(const Node& node, Node* parent = nullptr);
+    // Takes root `index` out, as a tree of its own; nullptr when there is no such root.
+    std::unique_ptr<Node> take_root(std::size_t index);
+
     // Next hash from the per-document counter (rule 12), skipping hashes already used.
-    std::uint64_t next_hash() { return hashes().next(); }
-    // The counter mutable views draw hashes from; it moves with the document, and views share
-    // its ownership.
-    HashCounter& hashes() { return *hash_counter(); }
-    const std::shared_ptr<HashCounter>& hash_counter();
+    std::uint64_t next_hash();
 
     // Typed access (nodes.hpp): mutable views of a mutable document, const views of a const one.
     std::vector<Root> root_nodes();
@@ -89,7 +108,16 @@ class Document {
     std::vector<ConstAnimation> animations() const;
 
   private:
-    std::shared_ptr<HashCounter> hashes_;
+    friend struct NodeAccess;
+    friend class Node;
+
+    // Gives the subtree at `node` hashes unique in this document (all fresh when `all`), links
+    // inside it following; then records them. O(subtree).
+    void make_hashes_unique(Node& node, bool all);
+    void attach_roots();
+
+    std::vector<std::unique_ptr<Node>> roots_;
+    HashCounter hashes_;
 };
 
 struct ReadOptions {

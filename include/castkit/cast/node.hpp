@@ -6,10 +6,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace castkit::cast {
@@ -47,7 +50,9 @@ inline T load(const std::byte* bytes) {
 
 // One property: its type, name, element count and payload bytes. The payload is either a view
 // into the buffer the document was read from (zero copy; the property holds that buffer's
-// owner, so it stays valid wherever the property is copied) or bytes the property owns.
+// owner, so it stays valid wherever the property is copied) or bytes the property owns. A copy
+// never dangles: it shares a viewed payload's owner, and copies an owned payload or a borrowed
+// one (read(Bytes)), so only the properties inside a borrowing document depend on the caller.
 class Property {
   public:
     Property() = default;
@@ -68,9 +73,6 @@ class Property {
     Bytes bytes() const { return {data_, size_}; }
     // Bytes this property takes in a file: 8-byte header + name + payload.
     std::uint64_t stored_size() const { return 8 + name_.size() + size_; }
-    // A copy that keeps its payload alive on its own: it shares the owner of a viewed payload,
-    // and copies a borrowed one. O(payload) only for borrowed payloads.
-    Property detached() const;
 
     // Element i widened to u64; valid for b/h/i/l.
     std::uint64_t integer(std::size_t i) const;
@@ -93,32 +95,120 @@ class Property {
     std::shared_ptr<const void> owner_;  // keeps a viewed payload alive; null when owned/borrowed
 };
 
+class Node;
+class Document;
+struct NodeAccess;  // the reader's and the document's access to a node's owned parts (src/cast)
+
+// The nodes a node or a document owns, seen as references: a const owner gives const nodes, so
+// constness reaches the whole tree (a vector of unique_ptr alone would not carry it). Random
+// access, in file order; valid until the owner gains or loses a child.
+template <class T>
+class NodeRange {
+    using Owned = std::vector<std::unique_ptr<Node>>;
+    using Base = std::conditional_t<std::is_const_v<T>, typename Owned::const_iterator,
+                                    typename Owned::iterator>;
+
+  public:
+    class iterator {
+      public:
+        using iterator_category = std::random_access_iterator_tag;
+        using value_type = Node;
+        using difference_type = std::ptrdiff_t;
+        using pointer = T*;
+        using reference = T&;
+
+        iterator() = default;
+        explicit iterator(Base base) : base_(base) {}
+        Base base() const { return base_; }
+        T& operator*() const { return **base_; }
+        T* operator->() const { return base_->get(); }
+        T& operator[](difference_type n) const { return *base_[n]; }
+        iterator& operator++() { return ++base_, *this; }
+        iterator operator++(int) { return iterator(base_++); }
+        iterator& operator--() { return --base_, *this; }
+        iterator operator--(int) { return iterator(base_--); }
+        iterator& operator+=(difference_type n) { return base_ += n, *this; }
+        iterator& operator-=(difference_type n) { return base_ -= n, *this; }
+        friend iterator operator+(iterator it, difference_type n) { return it += n; }
+        friend iterator operator+(difference_type n, iterator it) { return it += n; }
+        friend iterator operator-(iterator it, difference_type n) { return it -= n; }
+        friend difference_type operator-(iterator a, iterator b) { return a.base_ - b.base_; }
+        friend bool operator==(iterator a, iterator b) { return a.base_ == b.base_; }
+        friend bool operator!=(iterator a, iterator b) { return a.base_ != b.base_; }
+        friend bool operator<(iterator a, iterator b) { return a.base_ < b.base_; }
+        friend bool operator>(iterator a, iterator b) { return a.base_ > b.base_; }
+        friend bool operator<=(iterator a, iterator b) { return a.base_ <= b.base_; }
+        friend bool operator>=(iterator a, iterator b) { return a.base_ >= b.base_; }
+
+      private:
+        Base base_{};
+    };
+
+    NodeRange(Base begin, Base end) : begin_(begin), end_(end) {}
+    // Mutable nodes seen as const ones.
+    template <class U>
+    requires(std::is_const_v<T> && !std::is_const_v<U>) NodeRange(const NodeRange<U>& other)
+        : NodeRange(other.begin().base(), other.end().base()) {}
+    iterator begin() const { return begin_; }
+    iterator end() const { return end_; }
+    std::size_t size() const { return static_cast<std::size_t>(end_ - begin_); }
+    bool empty() const { return begin_ == end_; }
+    T& operator[](std::size_t i) const { return begin_[static_cast<std::ptrdiff_t>(i)]; }
+    T& front() const { return *begin_; }
+    T& back() const { return *(end_ - 1); }
+
+  private:
+    iterator begin_, end_;
+};
+
 // A node: header fields, properties in file order (duplicates kept, rule 7), children, and the
 // opaque tail of a node whose property type was unknown (rule 6).
-struct Node {
+//
+// A node lives in a tree: it knows its parent, and a root knows its Document, so a node reaches
+// the hash counter of the document it is in now (rule 12), wherever it came from. The tree is
+// changed only through members that keep it whole: children are added and taken out here or
+// through Document, never through a vector anyone can reach. Nodes are made with make_unique
+// and never copied or moved themselves (clone() copies a subtree).
+class Node {
+  public:
     std::uint32_t id = 0;
-    std::uint64_t hash = 0;
     std::vector<Property> properties;
-    std::vector<std::unique_ptr<Node>> children;
-
-    // Rule 6: bytes from the first unknown property to the node's end, written back unchanged
-    // after `properties` and before `children` (which then hold only what was added in code).
-    // The counts say how many properties and children the opaque bytes hold, so the header's
-    // PropertyCount and ChildCount stay right when properties or children are added.
-    SharedBytes opaque;
-    std::uint32_t opaque_property_count = 0;  // properties inside opaque, the unknown one first
-    std::uint32_t opaque_child_count = 0;     // children inside opaque
-
     // Where the node was read from; kNotRead for nodes made in code.
     static constexpr std::uint64_t kNotRead = ~std::uint64_t{0};
     std::uint64_t file_offset = kNotRead;
 
     Node() = default;
-    Node(std::uint32_t id_, std::uint64_t hash_) : id(id_), hash(hash_) {}
-    Node(NodeId id_, std::uint64_t hash_) : id(static_cast<std::uint32_t>(id_)), hash(hash_) {}
+    Node(std::uint32_t id_, std::uint64_t hash) : id(id_), hash_(hash) {}
+    Node(NodeId id_, std::uint64_t hash) : id(static_cast<std::uint32_t>(id_)), hash_(hash) {}
+    Node(const Node&) = delete;
+    Node& operator=(const Node&) = delete;
+    ~Node();
 
-    // A deep copy that may outlive this node's document: viewed payloads share their owner,
-    // borrowed ones (read(Bytes)) are copied. O(nodes + properties + borrowed bytes).
+    std::uint64_t hash() const { return hash_; }
+    // Sets this node's hash as given (a game's own hashes, say), duplicates included: validate
+    // reports those. The document's counter never hands out a hash set here.
+    void set_hash(std::uint64_t hash);
+
+    // The children in file order; a const node gives const children.
+    NodeRange<Node> children() { return {children_.begin(), children_.end()}; }
+    NodeRange<const Node> children() const { return {children_.cbegin(), children_.cend()}; }
+    Node* parent() { return parent_; }
+    const Node* parent() const { return parent_; }
+    // The document this node's tree is in, or nullptr for a tree of its own. O(depth).
+    Document* document();
+    const Document* document() const;
+
+    // Rule 6: bytes from the first unknown property to the node's end, written back unchanged
+    // after `properties` and before children() (which then hold only what was added in code).
+    // The counts say how many properties and children the opaque bytes hold, so the header's
+    // PropertyCount and ChildCount stay right when properties or children are added.
+    const SharedBytes& opaque() const { return opaque_; }
+    std::uint32_t opaque_property_count() const { return opaque_property_count_; }
+    std::uint32_t opaque_child_count() const { return opaque_child_count_; }
+
+    // A deep copy with the same hashes, in a tree of its own, that may outlive this node's
+    // document: viewed payloads share their owner, borrowed ones (read(Bytes)) are copied.
+    // O(nodes + properties + borrowed bytes). Document::adopt puts one in a document.
     std::unique_ptr<Node> clone() const;
 
     bool is(NodeId kind) const { return id == static_cast<std::uint32_t>(kind); }
@@ -131,12 +221,46 @@ struct Node {
     // Removes every property with this name; returns how many were removed.
     std::size_t remove(std::string_view name);
 
+    // A new empty child with a fresh hash from the document's counter (rule 12). O(1)
+    // amortised in a document; O(tree) in a tree of its own, which has no counter.
+    Node& add_child(NodeId kind);
+    // Takes `child`'s subtree as the last child. In a document, every node of it whose hash the
+    // document already uses (or that repeats inside it) gets a fresh hash, and the hash links
+    // inside the subtree follow (Document::insert); a tree of its own keeps them until it joins
+    // a document. A null child is a bug in the caller: says so on stderr and aborts.
     Node& add_child(std::unique_ptr<Node> child);
+    // Takes child `index` out, as a tree of its own; nullptr when there is no such child.
+    std::unique_ptr<Node> take_child(std::size_t index);
+    // Takes out every child for which `pred(const Node&)` is true, in file order, each as a tree
+    // of its own. O(children).
+    template <class Pred>
+    std::vector<std::unique_ptr<Node>> take_children_if(Pred pred) {
+        std::vector<std::unique_ptr<Node>> taken;
+        std::erase_if(children_, [&](std::unique_ptr<Node>& child) {
+            if (!pred(std::as_const(*child))) return false;
+            child->parent_ = nullptr;
+            taken.push_back(std::move(child));
+            return true;
+        });
+        return taken;
+    }
 
     // Bytes of this node without its children: 24-byte header + properties + opaque tail.
     std::uint64_t own_size() const;
     // NodeSize as the writer computes it: own_size() + every child's NodeSize (rule 2).
     std::uint64_t computed_size() const;
+
+  private:
+    friend struct NodeAccess;
+    friend class Document;
+
+    std::uint64_t hash_ = 0;
+    std::vector<std::unique_ptr<Node>> children_;
+    Node* parent_ = nullptr;
+    Document* document_ = nullptr;  // set on the roots of a document only
+    SharedBytes opaque_;
+    std::uint32_t opaque_property_count_ = 0;  // properties inside opaque, the unknown one first
+    std::uint32_t opaque_child_count_ = 0;     // children inside opaque
 };
 
 }  // namespace castkit::cast

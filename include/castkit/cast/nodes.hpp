@@ -1,10 +1,12 @@
 // Typed views of the 18 Cast node types. Each type comes twice: a const view (ConstMesh) that
 // reads, and a mutable view (Mesh) that also writes and adds children; a mutable view converts
-// to the const one. A view points at its node and its parent (links resolve among siblings);
-// a mutable view also holds the document's HashCounter, which new children draw hashes from.
-// Views own nothing: a view is valid while its node is in the tree. Reading goes straight to the
-// stored properties (the last of a name, rule 7) and applies the spec's defaults (rule 14);
-// writing replaces one property and keeps the rest, so anything a view does not know survives.
+// to the const one. A view points at its node only: links resolve among the node's siblings
+// through its parent, and new children draw hashes from the counter of the document the node is
+// in now. Views own nothing: a view is valid while its node is alive. Views are made by the
+// document and by other views (never from a raw node), so each one sees a node of its type. Reading
+// goes straight to the stored properties (the last of a name, rule 7) and applies the spec's
+// defaults (rule 14); writing replaces one property and keeps the rest, so anything a view does not
+// know survives.
 #pragma once
 
 #include <castkit/cast/document.hpp>
@@ -28,18 +30,29 @@ const Node& empty_node();
 // the view first (`if (skeleton)`). Says which call on stderr and aborts; never returns.
 [[noreturn]] void empty_view_changed(const char* call);
 
+// Views are made by the document, by other views and by view_of (below), never from a raw
+// pointer: the key to their constructors is theirs.
+class ViewKey {
+    ViewKey() = default;
+    friend class Document;
+    friend class ConstNodeView;
+    template <class Const>
+    friend class MutableView;
+    template <class V, class N>
+    friend V view_of(N& node);
+};
+
 // What every const view has: the node, its parent, and readers for common property shapes.
 class ConstNodeView {
   public:
     ConstNodeView() = default;
-    ConstNodeView(const Node* node, const Node* parent)
-        : node_(node != nullptr ? node : &empty_node()), parent_(parent) {}
+    ConstNodeView(ViewKey, const Node* node) : node_(node != nullptr ? node : &empty_node()) {}
 
     // False for an empty view (a lookup that found nothing).
     explicit operator bool() const { return node_ != &empty_node(); }
     const Node& node() const { return *node_; }
-    const Node* parent() const { return parent_; }
-    std::uint64_t hash() const { return node_->hash; }
+    const Node* parent() const { return node_->parent(); }
+    std::uint64_t hash() const { return node_->hash(); }
 
     // Shared accessors for the properties many nodes have.
     std::optional<std::string_view> string(std::string_view name) const;
@@ -55,36 +68,39 @@ class ConstNodeView {
     template <class V>
     std::vector<V> children(NodeId id) const {
         std::vector<V> out;
-        for (const auto& child : node_->children)
-            if (child->is(id)) out.emplace_back(child.get(), node_);
+        for (const Node& child : node_->children())
+            if (child.is(id)) out.push_back(V(ViewKey(), &child));
         return out;
     }
     template <class V>
     V first_child(NodeId id) const {
-        for (const auto& child : node_->children)
-            if (child->is(id)) return V(child.get(), node_);
+        for (const Node& child : node_->children())
+            if (child.is(id)) return V(ViewKey(), &child);
+        return V();
+    }
+    // The child of `scope` with this hash and id, as a V; empty when there is none.
+    template <class V>
+    static V resolve(const Node* scope, std::optional<std::uint64_t> hash, NodeId id) {
+        if (!hash || scope == nullptr) return V();
+        for (const Node& child : scope->children())
+            if (child.hash() == *hash && child.is(id)) return V(ViewKey(), &child);
         return V();
     }
 
     const Node* node_ = &empty_node();
-    const Node* parent_ = nullptr;
 };
 
-// What a mutable view adds to its const view `Const`: the node to write, and the document's
-// hash counter for new children (rule 12).
+// What a mutable view adds to its const view `Const`: the node to write, and children with
+// fresh hashes from its document (rule 12).
 template <class Const>
 class MutableView : public Const {
   public:
     MutableView() = default;
-    MutableView(Node* node, Node* parent, std::shared_ptr<HashCounter> hashes)
-        : Const(node, parent),
-          writable_(node),
-          writable_parent_(parent),
-          hashes_(std::move(hashes)) {}
+    MutableView(ViewKey key, Node* node) : Const(key, node), writable_(node) {}
 
     // The node to change; aborts on an empty view (empty_view_changed).
     Node& node() const { return target(__func__); }
-    Node* parent() const { return writable_parent_; }
+    Node* parent() const { return writable_ != nullptr ? writable_->parent() : nullptr; }
 
     void set_string(std::string name, std::string_view value) const {
         target(__func__).set(make_string(std::move(name), value));
@@ -116,27 +132,32 @@ class MutableView : public Const {
     std::vector<V> children(NodeId id) const {
         std::vector<V> out;
         if (writable_ == nullptr) return out;
-        for (auto& child : writable_->children)
-            if (child->is(id)) out.emplace_back(child.get(), writable_, hashes_);
+        for (Node& child : writable_->children())
+            if (child.is(id)) out.push_back(V(ViewKey(), &child));
         return out;
     }
     template <class V>
     V first_child(NodeId id) const {
         if (writable_ == nullptr) return V();
-        for (auto& child : writable_->children)
-            if (child->is(id)) return V(child.get(), writable_, hashes_);
+        for (Node& child : writable_->children())
+            if (child.is(id)) return V(ViewKey(), &child);
+        return V();
+    }
+    // resolve() for mutable views: the found node is writable.
+    template <class V>
+    static V resolve_writable(Node* scope, std::optional<std::uint64_t> hash, NodeId id) {
+        if (!hash || scope == nullptr) return V();
+        for (Node& child : scope->children())
+            if (child.hash() == *hash && child.is(id)) return V(ViewKey(), &child);
         return V();
     }
     // A new child with a fresh hash (rule 12).
     template <class V>
     V add(NodeId id) const {
-        Node& child = target(__func__).add_child(std::make_unique<Node>(id, hashes_->next()));
-        return V(&child, writable_, hashes_);
+        return V(ViewKey(), &target(__func__).add_child(id));
     }
 
     Node* writable_ = nullptr;
-    Node* writable_parent_ = nullptr;
-    std::shared_ptr<HashCounter> hashes_;
 };
 
 class ConstSkeleton;
@@ -156,6 +177,7 @@ std::string_view axis_name(Axis axis);
 class ConstMetadata : public ConstNodeView {
   public:
     using ConstNodeView::ConstNodeView;
+    static constexpr NodeId kId = NodeId::Metadata;
     std::optional<std::string_view> author() const { return string("a"); }
     std::optional<std::string_view> software() const { return string("s"); }
     // The stored `up` text, whatever it says.
@@ -176,6 +198,7 @@ class Metadata : public MutableView<ConstMetadata> {
 class ConstFile : public ConstNodeView {
   public:
     using ConstNodeView::ConstNodeView;
+    static constexpr NodeId kId = NodeId::File;
     std::optional<std::string_view> path() const { return string("p"); }
 };
 class File : public MutableView<ConstFile> {
@@ -187,6 +210,7 @@ class File : public MutableView<ConstFile> {
 class ConstInstance : public ConstNodeView {
   public:
     using ConstNodeView::ConstNodeView;
+    static constexpr NodeId kId = NodeId::Instance;
     std::optional<std::string_view> name() const { return string("n"); }
     std::optional<std::uint64_t> reference_file_hash() const { return integer("rf"); }
     // The File child that `rf` names.
@@ -216,6 +240,7 @@ enum class ColorSpace : std::uint8_t { Srgb, Linear };
 class ConstColor : public ConstNodeView {
   public:
     using ConstNodeView::ConstNodeView;
+    static constexpr NodeId kId = NodeId::Color;
     std::optional<std::string_view> name() const { return string("n"); }
     // The stored `cs` text; "srgb" when missing (rule 14).
     std::string_view color_space_name() const { return string("cs").value_or("srgb"); }
@@ -236,6 +261,7 @@ class Color : public MutableView<ConstColor> {
 class ConstMaterial : public ConstNodeView {
   public:
     using ConstNodeView::ConstNodeView;
+    static constexpr NodeId kId = NodeId::Material;
     std::optional<std::string_view> name() const { return string("n"); }
     std::optional<std::string_view> type() const { return string("t"); }
 
@@ -276,6 +302,7 @@ enum class SkinningMethod : std::uint8_t { Linear, Quaternion };
 class ConstMesh : public ConstNodeView {
   public:
     using ConstNodeView::ConstNodeView;
+    static constexpr NodeId kId = NodeId::Mesh;
     std::optional<std::string_view> name() const { return string("n"); }
 
     ArrayView<glm::vec3> positions() const { return ArrayView<glm::vec3>::of(node_->find("vp")); }
@@ -343,6 +370,7 @@ class Mesh : public MutableView<ConstMesh> {
 class ConstHair : public ConstNodeView {
   public:
     using ConstNodeView::ConstNodeView;
+    static constexpr NodeId kId = NodeId::Hair;
     std::optional<std::string_view> name() const { return string("n"); }
     // Segments per strand; each strand has segments + 1 particles.
     IndexView segments() const { return IndexView::of(node_->find("se")); }
@@ -366,6 +394,7 @@ class Hair : public MutableView<ConstHair> {
 class ConstBlendShape : public ConstNodeView {
   public:
     using ConstNodeView::ConstNodeView;
+    static constexpr NodeId kId = NodeId::BlendShape;
     std::optional<std::string_view> name() const { return string("n"); }
     std::optional<std::uint64_t> base_shape_hash() const { return integer("b"); }
     ConstMesh base_shape() const;
@@ -389,6 +418,7 @@ class BlendShape : public MutableView<ConstBlendShape> {
 class ConstBone : public ConstNodeView {
   public:
     using ConstNodeView::ConstNodeView;
+    static constexpr NodeId kId = NodeId::Bone;
     std::optional<std::string_view> name() const { return string("n"); }
     // Parent index, -1 for none (rule 8: stored as a signed i32).
     std::int32_t parent_index() const;
@@ -415,6 +445,7 @@ class Bone : public MutableView<ConstBone> {
 class ConstIKHandle : public ConstNodeView {
   public:
     using ConstNodeView::ConstNodeView;
+    static constexpr NodeId kId = NodeId::IKHandle;
     std::optional<std::string_view> name() const { return string("n"); }
     std::optional<std::uint64_t> start_bone_hash() const { return integer("sb"); }
     std::optional<std::uint64_t> end_bone_hash() const { return integer("eb"); }
@@ -449,6 +480,7 @@ class IKHandle : public MutableView<ConstIKHandle> {
 class ConstConstraint : public ConstNodeView {
   public:
     using ConstNodeView::ConstNodeView;
+    static constexpr NodeId kId = NodeId::Constraint;
     std::optional<std::string_view> name() const { return string("n"); }
     // "pt" point, "or" orient, "sc" scale.
     std::optional<std::string_view> constraint_type() const { return string("ct"); }
@@ -484,6 +516,7 @@ class Constraint : public MutableView<ConstConstraint> {
 class ConstSkeleton : public ConstNodeView {
   public:
     using ConstNodeView::ConstNodeView;
+    static constexpr NodeId kId = NodeId::Skeleton;
     std::vector<ConstBone> bones() const { return children<ConstBone>(NodeId::Bone); }
     std::vector<ConstIKHandle> ik_handles() const {
         return children<ConstIKHandle>(NodeId::IKHandle);
@@ -508,6 +541,7 @@ class Skeleton : public MutableView<ConstSkeleton> {
 class ConstModel : public ConstNodeView {
   public:
     using ConstNodeView::ConstNodeView;
+    static constexpr NodeId kId = NodeId::Model;
     std::optional<std::string_view> name() const { return string("n"); }
     std::optional<glm::vec3> position() const { return vec3("p"); }
     std::optional<glm::vec4> rotation() const { return vec4("r"); }
@@ -557,6 +591,7 @@ std::string_view curve_mode_name(CurveMode mode);
 class ConstCurve : public ConstNodeView {
   public:
     using ConstNodeView::ConstNodeView;
+    static constexpr NodeId kId = NodeId::Curve;
     std::optional<std::string_view> node_name() const { return string("nn"); }
     // rq, tx, ty, tz, sx, sy, sz, bs, vb.
     std::optional<std::string_view> key_property() const { return string("kp"); }
@@ -601,6 +636,7 @@ class Curve : public MutableView<ConstCurve> {
 class ConstCurveModeOverride : public ConstNodeView {
   public:
     using ConstNodeView::ConstNodeView;
+    static constexpr NodeId kId = NodeId::CurveModeOverride;
     std::optional<std::string_view> node_name() const { return string("nn"); }
     // The stored `m` text; nullopt when missing.
     std::optional<std::string_view> mode_name() const { return string("m"); }
@@ -623,6 +659,7 @@ class CurveModeOverride : public MutableView<ConstCurveModeOverride> {
 class ConstNotificationTrack : public ConstNodeView {
   public:
     using ConstNodeView::ConstNodeView;
+    static constexpr NodeId kId = NodeId::NotificationTrack;
     std::optional<std::string_view> name() const { return string("n"); }
     IndexView key_frames() const { return IndexView::of(node_->find("kb")); }
 };
@@ -638,6 +675,7 @@ class NotificationTrack : public MutableView<ConstNotificationTrack> {
 class ConstAnimation : public ConstNodeView {
   public:
     using ConstNodeView::ConstNodeView;
+    static constexpr NodeId kId = NodeId::Animation;
     std::optional<std::string_view> name() const { return string("n"); }
     std::optional<float> framerate() const { return real("fr"); }
     bool looping() const { return flag("lo", false); }
@@ -677,6 +715,7 @@ class Animation : public MutableView<ConstAnimation> {
 class ConstRoot : public ConstNodeView {
   public:
     using ConstNodeView::ConstNodeView;
+    static constexpr NodeId kId = NodeId::Root;
     std::vector<ConstModel> models() const { return children<ConstModel>(NodeId::Model); }
     std::vector<ConstAnimation> animations() const {
         return children<ConstAnimation>(NodeId::Animation);
@@ -700,5 +739,14 @@ class Root : public MutableView<ConstRoot> {
     Instance add_instance() { return add<Instance>(NodeId::Instance); }
     Metadata add_metadata() { return add<Metadata>(NodeId::Metadata); }
 };
+
+// `node` seen as the view V (a const view of any node, a mutable one of a mutable node; a
+// mutable view of a const node does not compile), or an empty V
+// when the node is not of V's type. Like every view, it reaches the node's parent and document
+// through the node, so it is right wherever the node is.
+template <class V, class N>
+V view_of(N& node) {
+    return node.is(V::kId) ? V(ViewKey(), &node) : V();
+}
 
 }  // namespace castkit::cast

@@ -35,7 +35,7 @@ void index_node(const Node& node, NameIndex& names) {
             (bone ? names.bones : names.blend_shapes).emplace(*name);
             (bone ? names.bones_folded : names.blend_shapes_folded).insert(fold(*name));
         }
-    for (const auto& child : node.children) index_node(*child, names);
+    for (const Node& child : node.children()) index_node(child, names);
 }
 
 bool matches(const std::unordered_set<std::string>& exact,
@@ -74,7 +74,7 @@ void check_node_name(Context& context, const NodeRef& ref, const NameIndex& name
 
 NameIndex index_names(const Document& document) {
     NameIndex names;
-    for (const auto& root : document.roots) index_node(*root, names);
+    for (const Node& root : document.roots()) index_node(root, names);
     return names;
 }
 

@@ -1,6 +1,6 @@
 // Hash links: each resolves among the siblings the spec names (rule 12), and hashes are unique
 // under a Root wherever a link could be ambiguous.
-#include "checks.hpp"
+#include "../links.hpp"
 
 #include <fmt/format.h>
 
@@ -9,11 +9,13 @@
 #include <unordered_set>
 #include <vector>
 
+#include "checks.hpp"
+
 namespace castkit::cast::validation {
 
 const Node* child_by_hash(const Node& scope, std::uint64_t hash) {
-    for (const auto& child : scope.children)
-        if (child->hash == hash) return child.get();
+    for (const Node& child : scope.children())
+        if (child.hash() == hash) return &child;
     return nullptr;
 }
 
@@ -23,10 +25,10 @@ void check_link(Context& context, Rule rule, const NodeRef& ref, std::string_vie
     if (link == nullptr) return;
     const std::uint64_t hash = link->integer(0);
     const Node* other = nullptr;
-    for (const auto& child : scope.children)
-        if (child->hash == hash) {
-            if (child->is(kind)) return;
-            other = child.get();
+    for (const Node& child : scope.children())
+        if (child.hash() == hash) {
+            if (child.is(kind)) return;
+            other = &child;
         }
     const std::string wanted = node_title(static_cast<std::uint32_t>(kind));
     context.report(rule, ref, *link,
@@ -43,8 +45,9 @@ void check_material(Context& context, const NodeRef& ref) {
         const std::uint64_t hash = p.integer(0);
         const Node* target = child_by_hash(ref.node, hash);
         bool found = false;
-        for (const auto& child : ref.node.children)
-            if (child->hash == hash && (child->is(NodeId::File) || child->is(NodeId::Color))) found = true;
+        for (const Node& child : ref.node.children())
+            if (child.hash() == hash && (child.is(NodeId::File) || child.is(NodeId::Color)))
+                found = true;
         if (!found)
             context.report(Rule::MaterialSlot, ref, p,
                            target != nullptr
@@ -73,24 +76,9 @@ namespace {
 
 // The hashes a node's link properties refer to.
 void add_links(const Node& node, std::unordered_set<std::uint64_t>& links) {
-    auto add = [&](std::string_view name) {
-        if (auto hash = valid_integer(node, name)) links.insert(*hash);
-    };
-    switch (static_cast<NodeId>(node.id)) {
-        case NodeId::Mesh:
-        case NodeId::Hair: add("m"); break;
-        case NodeId::BlendShape: add("b"); break;
-        case NodeId::IKHandle:
-            for (auto name : {"sb", "eb", "tb", "pv", "pb"}) add(name);
-            break;
-        case NodeId::Constraint: add("cb"), add("tb"); break;
-        case NodeId::Instance: add("rf"); break;
-        case NodeId::Material:
-            for (const Property& p : node.properties)
-                if (p.name() != "n" && p.name() != "t") add(p.name());
-            break;
-        default: break;
-    }
+    for (const Property& p : node.properties)
+        if (is_hash_link(node.id, p.name()))
+            if (auto hash = valid_integer(node, p.name())) links.insert(*hash);
 }
 
 struct HashEntry {
@@ -102,9 +90,9 @@ struct HashEntry {
 // Pre-order like DuplicateReporter::walk, where the Root is order 0.
 void collect(const Node& node, bool root_child, std::vector<HashEntry>& entries,
              std::unordered_set<std::uint64_t>& links) {
-    entries.push_back({node.hash, entries.size() + 1, root_child});
+    entries.push_back({node.hash(), entries.size() + 1, root_child});
     add_links(node, links);
-    for (const auto& child : node.children) collect(*child, false, entries, links);
+    for (const Node& child : node.children()) collect(child, false, entries, links);
 }
 
 struct Finding {
@@ -125,18 +113,18 @@ public:
         const std::size_t order = order_++;
         if (firsts_.contains(order)) first_paths_[order] = format_path(&step);
         if (auto it = findings_.find(order); it != findings_.end())
-            context_.report(it->second.rule, {node, parent, step},
-                            it->second.holders == 2
-                                ? fmt::format("hash {:#x} is also the hash of {}", node.hash,
-                                              first_paths_[it->second.first])
-                                : fmt::format("hash {:#x} is shared by {} nodes under this Root, the "
-                                              "first being {}",
-                                              node.hash, it->second.holders,
-                                              first_paths_[it->second.first]));
+            context_.report(
+                it->second.rule, {node, parent, step},
+                it->second.holders == 2
+                    ? fmt::format("hash {:#x} is also the hash of {}", node.hash(),
+                                  first_paths_[it->second.first])
+                    : fmt::format("hash {:#x} is shared by {} nodes under this Root, the "
+                                  "first being {}",
+                                  node.hash(), it->second.holders, first_paths_[it->second.first]));
         SiblingCounter counter;
-        for (const auto& child : node.children) {
-            PathStep child_step{&step, child->id, counter.next(child->id)};
-            walk(*child, &node, child_step);
+        for (const Node& child : node.children()) {
+            PathStep child_step{&step, child.id, counter.next(child.id)};
+            walk(child, &node, child_step);
         }
     }
 
@@ -154,7 +142,7 @@ void check_hashes(Context& context, const NodeRef& root) {
     std::vector<HashEntry> entries;
     std::unordered_set<std::uint64_t> links;
     // The Root itself is not among its descendants, and no link can name it.
-    for (const auto& child : root.node.children) collect(*child, true, entries, links);
+    for (const Node& child : root.node.children()) collect(child, true, entries, links);
     std::sort(entries.begin(), entries.end(), [](const HashEntry& a, const HashEntry& b) {
         return a.hash != b.hash ? a.hash < b.hash : a.order < b.order;
     });

@@ -26,11 +26,11 @@ std::string index_count(std::uint64_t n) { return count_of(n, "index", "indices"
 
 // Number of Bone children of the Model's (first) Skeleton, or nullopt without one.
 std::optional<std::size_t> skeleton_bone_count(const Node& model) {
-    for (const auto& child : model.children)
-        if (child->is(NodeId::Skeleton))
-            return static_cast<std::size_t>(std::count_if(
-                child->children.begin(), child->children.end(),
-                [](const auto& bone) { return bone->is(NodeId::Bone); }));
+    for (const Node& child : model.children())
+        if (child.is(NodeId::Skeleton))
+            return static_cast<std::size_t>(
+                std::count_if(child.children().begin(), child.children().end(),
+                              [](const Node& bone) { return bone.is(NodeId::Bone); }));
     return std::nullopt;
 }
 

@@ -129,7 +129,7 @@ void check_properties(Context& context, const NodeRef& ref, const NodeSchema& sc
     }
     // After an unknown property type the rest of the node is opaque (rule 6): what looks missing
     // may be in there.
-    if (!ref.node.opaque.empty()) return;
+    if (!ref.node.opaque().empty()) return;
     for (const PropertySchema& entry : schema.properties)
         if (entry.required && ref.node.find(entry.name) == nullptr)
             context.report(Rule::Required, ref,

@@ -21,9 +21,6 @@ constexpr std::array<ValidationRule, static_cast<std::size_t>(validation::Rule::
      "a node sits under a parent its type does not allow (e.g. a Mesh outside a Model)"},
     {"structure.skeleton-count", Error, "a Model has more than one Skeleton"},
     {"structure.unknown-node", Warning, "a node id is not one the spec registers"},
-    {"structure.null-node", Error,
-     "a root or child pointer built in code is null (nothing else is checked then, and nothing can "
-     "be written)"},
     {"property.payload", Error,
      "a property's ArrayLength disagrees with its payload, its name is over 65,535 bytes or its "
      "type id is unknown: the writer refuses it, since no reader would read it back"},

@@ -20,7 +20,6 @@ enum class Rule : std::size_t {
     Parent,
     SkeletonCount,
     UnknownNode,
-    NullNode,
     // Properties.
     Payload,
     Required,

@@ -28,8 +28,8 @@ std::optional<std::int64_t> parent_index(const Node& bone) {
 
 void check_skeleton(Context& context, const NodeRef& ref) {
     std::vector<const Node*> bones;
-    for (const auto& child : ref.node.children)
-        if (child->is(NodeId::Bone)) bones.push_back(child.get());
+    for (const Node& child : ref.node.children())
+        if (child.is(NodeId::Bone)) bones.push_back(&child);
     std::unordered_map<std::string_view, std::size_t> names;
     for (std::size_t i = 0; i < bones.size(); ++i) {
         auto name = valid_string(*bones[i], "n");

@@ -37,8 +37,9 @@ void check_structure(Context& context, const NodeRef& ref) {
         }
     }
     if (ref.node.is(NodeId::Model)) {
-        const auto skeletons = std::count_if(ref.node.children.begin(), ref.node.children.end(),
-                                             [](const auto& child) { return child->is(NodeId::Skeleton); });
+        const auto skeletons =
+            std::count_if(ref.node.children().begin(), ref.node.children().end(),
+                          [](const Node& child) { return child.is(NodeId::Skeleton); });
         if (skeletons > 1)
             context.report(Rule::SkeletonCount, ref,
                            fmt::format("the Model has {} Skeletons; a Model has at most one", skeletons));

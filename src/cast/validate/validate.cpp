@@ -23,9 +23,9 @@ public:
         check_properties(context_, ref, *schema);
         check_type(ref);
         SiblingCounter counter;
-        for (const auto& child : ref.node.children) {
-            PathStep step{&ref.step, child->id, counter.next(child->id)};
-            walk({*child, &ref.node, step});
+        for (const Node& child : ref.node.children()) {
+            PathStep step{&ref.step, child.id, counter.next(child.id)};
+            walk({child, &ref.node, step});
         }
     }
 
@@ -69,19 +69,14 @@ Diagnostics validate(const Document& document, const ValidateOptions& options) {
     Context context(document);
     Diagnostics& out = context.diagnostics();
     if (options.include_read_warnings) out = document.warnings;
-    // Every check walks the tree, so a null pointer built in code ends validation here.
-    if (auto null = find_null_node(document)) {
-        context.report_at(Rule::NullNode, std::move(null->path), std::move(null->message));
-        return std::move(out);
-    }
     const NameIndex names = index_names(document);
     Walker walker(context, names);
     SiblingCounter counter;
-    for (const auto& node : document.roots) {
-        PathStep step{nullptr, node->id, counter.next(node->id)};
-        const NodeRef ref{*node, nullptr, step};
+    for (const Node& node : document.roots()) {
+        PathStep step{nullptr, node.id, counter.next(node.id)};
+        const NodeRef ref{node, nullptr, step};
         walker.walk(ref);
-        if (node->is(NodeId::Root)) check_hashes(context, ref);
+        if (node.is(NodeId::Root)) check_hashes(context, ref);
     }
     if (options.strict) out.promote(Severity::Warning, Severity::Error);
     return std::move(out);

@@ -77,11 +77,10 @@ TEST(ValidateMesh, WeightBoneExistsInTheSkeleton) {
 
 TEST(ValidateMesh, WeightedMeshNeedsASkeleton) {
     Scene scene;
-    std::erase_if(scene.model.node().children, [](const auto& c) { return c->is(NodeId::Skeleton); });
+    scene.model.node().take_children_if([](const cast::Node& c) { return c.is(NodeId::Skeleton); });
     // The curves would name bones that are gone (animation.unbound-curve): not this test's point.
-    std::erase_if(scene.animation.node().children, [](const auto& c) {
-        return c->is(NodeId::Curve) || c->is(NodeId::CurveModeOverride);
-    });
+    scene.animation.node().take_children_if(
+        [](const cast::Node& c) { return c.is(NodeId::Curve) || c.is(NodeId::CurveModeOverride); });
     EXPECT_TRUE(only(check(scene.document), "mesh.weight-bone"));
 }
 

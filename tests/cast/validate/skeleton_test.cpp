@@ -189,9 +189,8 @@ TEST(ValidateAnimation, BlendShapeCurveNamesABlendShapeOrBone) {
 
 TEST(ValidateAnimation, CurvesThatMoveNothingInAFileWithoutSkeletons) {
     Scene scene;
-    std::erase_if(scene.model.node().children, [](const auto& c) {
-        return c->is(NodeId::Skeleton) || c->is(NodeId::Mesh);
-    });
+    scene.model.node().take_children_if(
+        [](const cast::Node& c) { return c.is(NodeId::Skeleton) || c.is(NodeId::Mesh); });
     // The transform curves and the override name bones that no longer exist: nothing they key
     // can move.
     auto findings = check(scene.document);
@@ -199,8 +198,8 @@ TEST(ValidateAnimation, CurvesThatMoveNothingInAFileWithoutSkeletons) {
     for (const Diagnostic& d : findings) unbound += d.rule == "animation.unbound-curve";
     EXPECT_GE(unbound, 2u);
     // Without Models (an animation-only file) nothing is checked.
-    std::erase_if(scene.document.roots[0]->children,
-                  [](const auto& c) { return c->is(NodeId::Model); });
+    scene.document.roots()[0].take_children_if(
+        [](const cast::Node& c) { return c.is(NodeId::Model); });
     for (const Diagnostic& d : check(scene.document)) EXPECT_NE(d.rule, "animation.unbound-curve");
 }
 
@@ -213,7 +212,7 @@ TEST(ValidateAnimation, NotificationFramesAscend) {
 
 TEST(ValidateHashes, DuplicateOfALinkedHashIsAnError) {
     Scene scene;
-    scene.hair.node().hash = scene.material.hash();  // the mesh's m names this hash
+    scene.hair.node().set_hash(scene.material.hash());  // the mesh's m names this hash
     auto findings = check(scene.document);
     ASSERT_TRUE(only(findings, "hash.duplicate"));
     ASSERT_EQ(findings.size(), 1u);
@@ -224,7 +223,7 @@ TEST(ValidateHashes, DuplicateOfALinkedHashIsAnError) {
 
 TEST(ValidateHashes, DuplicateAmongRootChildrenIsAnError) {
     Scene scene;
-    scene.metadata.node().hash = scene.animation.hash();
+    scene.metadata.node().set_hash(scene.animation.hash());
     auto findings = check(scene.document);
     ASSERT_TRUE(only(findings, "hash.duplicate"));
     EXPECT_EQ(findings[0].path, "root[0]/metadata[0]");
@@ -232,7 +231,7 @@ TEST(ValidateHashes, DuplicateAmongRootChildrenIsAnError) {
 
 TEST(ValidateHashes, UnreferencedDuplicateIsAWarning) {
     Scene scene;
-    scene.notification_track.node().hash = scene.rotation_curve.hash();
+    scene.notification_track.node().set_hash(scene.rotation_curve.hash());
     auto findings = check(scene.document);
     ASSERT_TRUE(only(findings, "hash.duplicate-unreferenced"));
     EXPECT_EQ(findings[0].path, "root[0]/animation[0]/notificationtrack[0]");
@@ -243,7 +242,7 @@ TEST(ValidateHashes, OneFindingPerSharedHash) {
     // As Cast.NET writes: every curve with hash 0.
     for (Curve* curve : {&scene.rotation_curve, &scene.translation_curve, &scene.visibility_curve,
                          &scene.shape_curve})
-        curve->node().hash = 0;
+        curve->node().set_hash(0);
     auto findings = check(scene.document);
     ASSERT_TRUE(only(findings, "hash.duplicate-unreferenced"));
     ASSERT_EQ(findings.size(), 1u);
@@ -255,7 +254,8 @@ TEST(ValidateHashes, OneFindingPerSharedHash) {
 TEST(ValidateHashes, HashesOfDifferentRootsMayRepeat) {
     Scene scene;
     Root second = scene.document.add_root();
-    second.node().children.push_back(scene.metadata.node().clone());
+    // Insertion gives the copy a hash unique in the document; set_hash puts the same one back.
+    second.node().add_child(scene.metadata.node().clone()).set_hash(scene.metadata.hash());
     EXPECT_TRUE(check(scene.document).empty()) << describe(check(scene.document));
 }
 

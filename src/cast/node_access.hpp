@@ -1,0 +1,40 @@
+// The library's own way into a node's and a document's owned parts, for the code that builds a
+// tree exactly as stored (the reader, clone): it keeps hashes as they are, duplicates included,
+// which the public members resolve on insertion.
+#pragma once
+
+#include <castkit/cast/document.hpp>
+#include <memory>
+
+namespace castkit::cast {
+
+// A change that would break the tree (a null node, a parent from another tree) is a bug in the
+// caller, not in the input: says which on stderr and aborts, as Expected's misuse does.
+[[noreturn]] void tree_misuse(const char* what);
+
+struct NodeAccess {
+    // Appends `child` (not null) under `parent` as it is: no hash is changed.
+    static Node& append_child(Node& parent, std::unique_ptr<Node> child) {
+        child->parent_ = &parent;
+        parent.children_.push_back(std::move(child));
+        return *parent.children_.back();
+    }
+    static void reserve_children(Node& node, std::size_t count) { node.children_.reserve(count); }
+    // Appends `root` (not null) as the last root as it is: no hash is changed.
+    static Node& append_root(Document& document, std::unique_ptr<Node> root) {
+        root->document_ = &document;
+        document.roots_.push_back(std::move(root));
+        return *document.roots_.back();
+    }
+    static void reserve_roots(Document& document, std::size_t count) {
+        document.roots_.reserve(count);
+    }
+    static void set_opaque(Node& node, SharedBytes bytes, std::uint32_t properties,
+                           std::uint32_t children) {
+        node.opaque_ = std::move(bytes);
+        node.opaque_property_count_ = properties;
+        node.opaque_child_count_ = children;
+    }
+};
+
+}  // namespace castkit::cast
