@@ -10,8 +10,8 @@ namespace {
 Expected<cast::Document> read_semodel(const cast::SharedBytes& bytes, const ReadContext& context) {
     auto model = semodel::parse(bytes, context.name, context.warnings);
     if (!model) return make_error(model.error());
-    cast::Document document = semodel::to_cast(std::move(*model), context.warnings);
-    document.source_name = context.name;
+    auto document = semodel::to_cast(std::move(*model), context.warnings);
+    if (document) document->source_name = context.name;
     return document;
 }
 
