@@ -24,6 +24,8 @@ Expected<void> write_semodel(const cast::Document& document, Sink& sink,
 
 }  // namespace
 
-FormatInfo semodel_format() { return {"semodel", {".semodel"}, read_semodel, write_semodel}; }
+FormatInfo semodel_format() {
+    return {"semodel", {".semodel"}, read_semodel, write_semodel, false, WrittenModels::First};
+}
 
 }  // namespace castkit::formats
