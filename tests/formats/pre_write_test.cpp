@@ -255,5 +255,25 @@ TEST(PreWrite, WeightsWithoutASkeletonAreLeftOut) {
     }
 }
 
+// `castkit convert --strict` through the real command line: exit 1, the finding's id on stderr,
+// no output; without it, exit 0 with the warnings.
+TEST(PreWrite, ConvertStrictRefusesThroughTheCommandLine) {
+    const std::filesystem::path dir = temp_dir("pre_write_cli");
+    ASSERT_TRUE(cast::write(broken_quad({.bad_triangle = true}), dir / "quad.cast"));
+    const std::string in = fmt::format("\"{}\"", (dir / "quad.cast").string());
+    const std::string out = fmt::format("\"{}\"", (dir / "quad.semodel").string());
+    CommandResult strict = run_cli(fmt::format("convert --strict {} {}", in, out));
+    EXPECT_EQ(strict.exit_code, 1) << strict.err;
+    EXPECT_NE(strict.err.find(kMeshPath + ": 1 of 3 triangles name a vertex past the 4 vertices"),
+              std::string::npos)
+        << strict.err;
+    EXPECT_NE(strict.err.find("[output.face-index]"), std::string::npos) << strict.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / "quad.semodel"));
+    CommandResult lenient = run_cli(fmt::format("convert {} {}", in, out));
+    EXPECT_EQ(lenient.exit_code, 0) << lenient.err;
+    EXPECT_NE(lenient.err.find("warning: 1 of 3 triangles"), std::string::npos) << lenient.err;
+    EXPECT_TRUE(std::filesystem::exists(dir / "quad.semodel"));
+}
+
 }  // namespace
 }  // namespace castkit::test
