@@ -95,7 +95,7 @@ void BM_SEAnimToCast(benchmark::State& state) {
         Diagnostics warnings;
         auto animation = seanim::open(path, warnings);
         if (!animation) state.SkipWithError("read failed");
-        cast::Document document = seanim::to_cast(*animation, warnings);
+        cast::Document document = seanim::to_cast(*animation, warnings).value();
         benchmark::DoNotOptimize(document);
     }
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * std::filesystem::file_size(path)));
@@ -107,7 +107,7 @@ void BM_SEModelToCast(benchmark::State& state) {
         Diagnostics warnings;
         auto model = semodel::open(path, warnings);
         if (!model) state.SkipWithError("read failed");
-        cast::Document document = semodel::to_cast(std::move(*model), warnings);
+        cast::Document document = semodel::to_cast(std::move(*model), warnings).value();
         benchmark::DoNotOptimize(document);
     }
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * std::filesystem::file_size(path)));

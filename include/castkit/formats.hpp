@@ -50,6 +50,12 @@ struct FormatOptions {
     // file it did not write (castkit/side_outputs.hpp, docs/security.md). Share one across the
     // reads and writes of one command; null gives each read or write a writer of its own.
     std::shared_ptr<SideOutputs> side_outputs{};
+    // Writers of meshes (glTF, SEModel, DMF, K3D): a mesh the check before every write finds
+    // broken (a face index past its vertices, a weight naming a bone the skeleton lacks, a
+    // per-vertex buffer not one entry per vertex) refuses the write with an error instead of
+    // losing the broken part with a warning (docs/diagnostics.md, "Before every write").
+    // `castkit convert --strict`.
+    bool strict = false;
 };
 
 // Everything a format needs around the bytes it reads or writes: the name diagnostics give, the
@@ -69,6 +75,13 @@ struct Context {
 using ReadContext = Context;
 using WriteContext = Context;
 
+// The Models a writer writes, which the check before every write looks at.
+enum class WrittenModels : std::uint8_t {
+    None,   // no check: Cast keeps a document as it is, SEAnim holds no meshes
+    First,  // the first Model of the document (SEModel, DMF, K3D)
+    All,    // every Model (glTF)
+};
+
 struct FormatInfo {
     std::string_view name;                     // "cast", "seanim", …
     std::vector<std::string_view> extensions;  // ".cast"; longest match wins (".dmf.json")
@@ -84,6 +97,9 @@ struct FormatInfo {
     // them; DMF embeds them), so write_file leaves their paths to it (FormatOptions::
     // place_textures).
     bool places_own_images = false;
+    // What formats::write and write_file check before they call `write` (docs/diagnostics.md,
+    // "Before every write").
+    WrittenModels written_models = WrittenModels::None;
 };
 
 // All registered formats.
@@ -125,7 +141,12 @@ Expected<cast::Document> read_file(const FormatInfo& format, const std::filesyst
                                    const ReadContext& context);
 
 // Writes `document` with `format` into `sink`; findings without a finer id get
-// "<format>.write". O(output size).
+// "<format>.write". First the meshes of format.written_models are checked: a face index past
+// the vertices, a weight naming a bone the skeleton lacks, a per-vertex buffer that is not one
+// entry per vertex. By default the broken part is left out of a repaired copy (the triangle,
+// the weight, the whole buffer) with a warning; with context.options.strict the write is
+// refused with an error and nothing is written (docs/diagnostics.md, "Before every write").
+// O(output size).
 Expected<void> write(const FormatInfo& format, const cast::Document& document, Sink& sink,
                      const WriteContext& context);
 
@@ -137,7 +158,8 @@ std::vector<std::filesystem::path> output_files(const FormatInfo& format,
 
 // Writes `document` with `format` to `path` atomically (a temporary file renamed when the whole
 // output is written; on failure `path` is left as it was), or to standard output for "-".
-// Fails when any byte cannot be written.
+// Fails when any byte cannot be written. Meshes are checked as write() does, before any image
+// is copied beside the output.
 Expected<void> write_file(const FormatInfo& format, const cast::Document& document,
                           const std::filesystem::path& path, const WriteContext& context);
 

@@ -113,16 +113,18 @@ DocPtr read_bytes(const py::object& data, const std::string& format_name,
 }
 
 py::list write_path(const DocPtr& state, const fs::path& path,
-                    const std::optional<std::string>& format_name, const std::string& textures) {
+                    const std::optional<std::string>& format_name, const std::string& textures,
+                    bool strict) {
     const FormatInfo& format = pick_format(format_name, path);
-    WriteContext context = formats::context_for(path, {.textures = texture_mode(textures)});
+    WriteContext context =
+        formats::context_for(path, {.textures = texture_mode(textures), .strict = strict});
     context.base = state->base;
     unwrap(formats::write_file(format, state->document, path, context));
     return diagnostics_list(context.warnings);
 }
 
-py::bytes to_bytes(const DocPtr& state, const std::string& format_name,
-                   const py::object& warnings, const std::string& textures) {
+py::bytes to_bytes(const DocPtr& state, const std::string& format_name, const py::object& warnings,
+                   const std::string& textures, bool strict) {
     const FormatInfo& format = named_format(format_name);
     // Bytes have no folder beside them: textures are embedded or referenced, never copied
     // (a .gltf would otherwise copy them into the working folder).
@@ -132,6 +134,7 @@ py::bytes to_bytes(const DocPtr& state, const std::string& format_name,
     BufferSink sink;
     WriteContext context;
     context.options.textures = texture_mode(textures);
+    context.options.strict = strict;
     context.name = state->document.source_name;
     context.base = state->base;
     unwrap(formats::write(format, state->document, sink, context));
@@ -229,28 +232,29 @@ void register_document(py::module_& m) {
         .def_property_readonly("roots", &top_level,
                                "Every top-level node (Root, or Node for other ids)")
         .def_property_readonly(
-            "root_nodes",
-            [](const DocPtr& s) { return wrap_views(s, s->document.root_nodes()); },
+            "root_nodes", [](const DocPtr& s) { return wrap_views(s, s->document.root_nodes()); },
             "The top-level Root nodes")
         .def_property_readonly(
             "models", [](const DocPtr& s) { return wrap_views(s, s->document.models()); },
             "Every Model under every Root, in file order")
         .def_property_readonly(
-            "animations",
-            [](const DocPtr& s) { return wrap_views(s, s->document.animations()); },
+            "animations", [](const DocPtr& s) { return wrap_views(s, s->document.animations()); },
             "Every Animation under every Root, in file order")
         .def(
             "add_root", [](const DocPtr& s) { return wrap_view(s, s->document.add_root()); },
             "Appends a new Root with a fresh hash")
         .def("write", &write_path, py::arg("path"), py::arg("format") = py::none(),
-             py::arg("textures") = "automatic",
+             py::arg("textures") = "automatic", py::arg("strict") = false,
              "Writes the file atomically in `format` (default: from the extension); returns "
              "the writer's warnings (what the format cannot hold). glTF `textures`: "
-             "'automatic' (embedded in .glb, copied beside .gltf), 'embed', 'copy', 'reference'")
+             "'automatic' (embedded in .glb, copied beside .gltf), 'embed', 'copy', "
+             "'reference'. A broken mesh loses the broken part with a warning, or with "
+             "`strict` raises castkit.Error and writes nothing")
         .def("to_bytes", &to_bytes, py::arg("format") = "cast", py::arg("warnings") = py::none(),
-             py::arg("textures") = "embed",
+             py::arg("textures") = "embed", py::arg("strict") = false,
              "The file's bytes in `format`; the writer's warnings are appended to `warnings` "
-             "when it is a list. glTF textures are embedded (or 'reference'd), never copied")
+             "when it is a list. glTF textures are embedded (or 'reference'd), never copied. "
+             "`strict` as for write()")
         .def("validate", &validate_state, py::arg("strict") = false,
              "Every validation finding (list of Diagnostic)")
         .def("__repr__", [](const DocState& s) {
@@ -280,7 +284,7 @@ void register_document(py::module_& m) {
         "convert",
         [](const fs::path& source, const fs::path& destination,
            const std::optional<std::string>& from_format,
-           const std::optional<std::string>& to_format, const std::string& textures) {
+           const std::optional<std::string>& to_format, const std::string& textures, bool strict) {
             const FormatInfo& to = pick_format(to_format, destination);
             // As `castkit convert`: images embedded in the input (glTF, DMF) are written
             // beside an output that is not glTF, whose document names them by file name.
@@ -291,14 +295,17 @@ void register_document(py::module_& m) {
             }
             DocPtr state = open_path(source, from_format, options);
             py::list warnings = diagnostics_list(state->read_warnings);
-            for (py::handle w : write_path(state, destination, std::string(to.name), textures))
+            for (py::handle w :
+                 write_path(state, destination, std::string(to.name), textures, strict))
                 warnings.append(w);
             return warnings;
         },
         py::arg("source"), py::arg("destination"), py::arg("from_format") = py::none(),
         py::arg("to_format") = py::none(), py::arg("textures") = "automatic",
+        py::arg("strict") = false,
         "Converts one file to another format (default: from the extensions); returns the "
-        "reader's and writer's warnings.");
+        "reader's and writer's warnings. `strict`: a broken mesh raises castkit.Error and "
+        "nothing is written, as `castkit convert --strict`.");
     m.def("merge", &merge_documents, py::arg("model"), py::arg("warnings") = py::none(),
           "merge(model, *animations, warnings=None) -> Document\n\n"
           "A new Document: `model` (a Document or a path) with the animations of each of "

@@ -6,6 +6,7 @@
 
 #include "../platform/platform.hpp"
 #include "common/file_sink.hpp"
+#include "common/pre_write.hpp"
 #include "common/texture_files.hpp"
 #include "registry_entries.hpp"
 
@@ -124,21 +125,38 @@ Expected<cast::Document> read_file(const FormatInfo& format, const std::filesyst
     return read(format, std::move(*input), context);
 }
 
-Expected<void> write(const FormatInfo& format, const cast::Document& document, Sink& sink,
-                     const WriteContext& context) {
+namespace {
+
+// write() after the check before every write.
+Expected<void> write_checked(const FormatInfo& format, const cast::Document& document, Sink& sink,
+                             const WriteContext& context) {
     const std::size_t first_warning = context.warnings.size();
     return identified(format.write(document, sink, context), context, first_warning, format.name,
                       "write");
 }
 
+}  // namespace
+
+Expected<void> write(const FormatInfo& format, const cast::Document& document, Sink& sink,
+                     const WriteContext& context) {
+    auto repaired = check_before_write(document, format.written_models, context);
+    if (!repaired) return make_error(repaired.error());
+    return write_checked(format, *repaired ? **repaired : document, sink, context);
+}
+
 Expected<void> write_file(const FormatInfo& format, const cast::Document& document,
                           const std::filesystem::path& path, const WriteContext& context) {
+    // Before any image is copied beside the output: a refused write leaves nothing behind.
+    auto repaired = check_before_write(document, format.written_models, context);
+    if (!repaired) return make_error(repaired.error());
+    const cast::Document& checked = *repaired ? **repaired : document;
     const std::optional<cast::Document> placed =
         !format.places_own_images && context.options.place_textures
-            ? place_texture_files(document, path, context)
+            ? place_texture_files(checked, path, context)
             : std::nullopt;
-    const cast::Document& written = placed ? *placed : document;
-    return write_to_path(path, [&](Sink& sink) { return write(format, written, sink, context); });
+    const cast::Document& written = placed ? *placed : checked;
+    return write_to_path(path,
+                         [&](Sink& sink) { return write_checked(format, written, sink, context); });
 }
 
 }  // namespace formats

@@ -249,7 +249,8 @@ FormatInfo glb_format() {
             [](const cast::Document& d, Sink& s, const WriteContext& c) {
                 return gltf::write_format(true, d, s, c);
             },
-            true};
+            true,
+            WrittenModels::All};
 }
 
 FormatInfo gltf_format() {
@@ -259,7 +260,8 @@ FormatInfo gltf_format() {
             [](const cast::Document& d, Sink& s, const WriteContext& c) {
                 return gltf::write_format(false, d, s, c);
             },
-            true};
+            true,
+            WrittenModels::All};
 }
 
 }  // namespace castkit::formats

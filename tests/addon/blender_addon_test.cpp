@@ -103,7 +103,7 @@ TEST(BlenderAddon, EverySemodelConvertsToACastTheAddonImports) {
 TEST(BlenderAddon, GlobalOnlySemodelGetsLocalsThatEvaluateToItsGlobals) {
     const semodel::Model model = chain(semodel::kGlobalMatrices);
     Diagnostics warnings;
-    cast::Document document = semodel::to_cast(model, warnings);
+    cast::Document document = semodel::to_cast(model, warnings).value();
     cast::Skeleton skeleton = document.models()[0].skeleton();
     auto built = anim::build_skeleton(skeleton, warnings);
     ASSERT_TRUE(built);

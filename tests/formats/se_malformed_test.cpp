@@ -72,7 +72,7 @@ void read_or_fail_cleanly(std::span<const std::byte> bytes, const std::string& w
         EXPECT_FALSE(e.message.empty()) << what;
         return;
     }
-    cast::Document document = Format::to_cast(*native, warnings);
+    cast::Document document = Format::to_cast(*native, warnings).value();
     auto back = Format::from_cast(document, warnings);
     ASSERT_TRUE(back) << what << ": " << back.error().to_string();
     auto written = Format::write_to_buffer(*back);

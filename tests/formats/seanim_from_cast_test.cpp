@@ -48,7 +48,7 @@ cast::Document round_trip(cast::Document& document, Diagnostics& warnings) {
     EXPECT_TRUE(bytes) << (bytes ? "" : bytes.error().to_string());
     auto reread = seanim::parse(*bytes, "back.seanim", warnings);
     EXPECT_TRUE(reread);
-    return seanim::to_cast(*reread, warnings);
+    return seanim::to_cast(*reread, warnings).value();
 }
 
 void expect_same_curve(const cast::ConstCurve& a, const cast::ConstCurve& b) {
@@ -158,7 +158,7 @@ TEST(CastToSEAnim, DeltaSurvivesThroughSeType) {
     auto a = seanim::parse(seanim_golden_vector(), "g.seanim", warnings);
     ASSERT_TRUE(a);
     a->header.type = static_cast<std::uint8_t>(seanim::AnimType::Delta);
-    cast::Document document = seanim::to_cast(*a, warnings);
+    cast::Document document = seanim::to_cast(*a, warnings).value();
     auto back = seanim::from_cast(document, warnings);
     ASSERT_TRUE(back);
     EXPECT_EQ(back->type(), seanim::AnimType::Delta);
@@ -178,7 +178,7 @@ TEST(CastToSEAnim, StoredWidthsThatNoLongerFitAreDerivedAgain) {
     Diagnostics warnings;
     auto a = seanim::parse(b.bytes, "old.seanim", warnings);
     ASSERT_TRUE(a);
-    cast::Document document = seanim::to_cast(*a, warnings);
+    cast::Document document = seanim::to_cast(*a, warnings).value();
     auto kept = seanim::from_cast(document, warnings);
     ASSERT_TRUE(kept);
     EXPECT_EQ(kept->frame_width, 2);

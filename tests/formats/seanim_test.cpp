@@ -30,7 +30,7 @@ std::vector<std::byte> write_ok(const Animation& animation) {
 // SEAnim → Cast (through the Cast writer and reader) → SEAnim.
 std::vector<std::byte> through_cast(const std::vector<std::byte>& bytes, Diagnostics& warnings) {
     Animation animation = parse_ok(bytes, &warnings);
-    cast::Document document = seanim::to_cast(animation, warnings);
+    cast::Document document = seanim::to_cast(animation, warnings).value();
     auto cast_bytes = cast::write_to_buffer(document);
     EXPECT_TRUE(cast_bytes);
     auto reread = cast::read(std::move(*cast_bytes));
@@ -90,7 +90,7 @@ TEST(SEAnim, GoldenVectorIsWhatTheWriterMakesFromTheSameData) {
 
 TEST(SEAnim, GoldenVectorMapsToCast) {
     Diagnostics warnings;
-    cast::Document document = seanim::to_cast(parse_ok(seanim_golden_vector()), warnings);
+    cast::Document document = seanim::to_cast(parse_ok(seanim_golden_vector()), warnings).value();
     EXPECT_TRUE(warnings.empty());
     auto animations = document.animations();
     ASSERT_EQ(animations.size(), 1u);
@@ -177,7 +177,7 @@ TEST(SEAnim, EveryFeatureRoundTripsThroughCastByteForByte) {
 
 TEST(SEAnim, HighPrecisionValuesTravelInSeKv) {
     Diagnostics warnings;
-    cast::Document document = seanim::to_cast(rich_animation(), warnings);
+    cast::Document document = seanim::to_cast(rich_animation(), warnings).value();
     cast::Curve ty = document.animations()[0].curves()[1];
     ASSERT_EQ(*ty.key_property(), "ty");
     const cast::Property* exact = ty.node().find("se.kv");
@@ -190,7 +190,7 @@ TEST(SEAnim, HighPrecisionValuesTravelInSeKv) {
 
 TEST(SEAnim, RelativeAndDeltaModifiersBecomeTwoOverrides) {
     Diagnostics warnings;
-    cast::Document document = seanim::to_cast(rich_animation(), warnings);
+    cast::Document document = seanim::to_cast(rich_animation(), warnings).value();
     auto overrides = document.animations()[0].curve_mode_overrides();
     ASSERT_EQ(overrides.size(), 4u);
     EXPECT_EQ(*overrides[0].node_name(), "bone2");
@@ -215,7 +215,7 @@ TEST(SEAnim, BlendTrailerBecomesBsCurves) {
     EXPECT_TRUE(warnings.empty());
     ASSERT_EQ(a.blend_shapes.size(), 1u);
     EXPECT_EQ(a.blend_shapes[0].keys[1].frame, 10u);
-    cast::Document document = seanim::to_cast(a, warnings);
+    cast::Document document = seanim::to_cast(a, warnings).value();
     auto curves = document.animations()[0].curves();
     ASSERT_EQ(curves.size(), 1u);
     EXPECT_EQ(*curves[0].key_property(), "bs");
@@ -272,7 +272,7 @@ TEST(SEAnim, SELibBoneBlockWithoutKeyFlagsIsRead) {
 TEST(SEAnim, InterleavedNotesKeepTheirOrder) {
     Animation a = rich_animation();
     Diagnostics warnings;
-    cast::Document document = seanim::to_cast(a, warnings);
+    cast::Document document = seanim::to_cast(a, warnings).value();
     auto tracks = document.animations()[0].notification_tracks();
     ASSERT_EQ(tracks.size(), 2u);
     EXPECT_EQ(tracks[0].key_frames().to_vector(), (std::vector<std::uint32_t>{5, 7}));
@@ -293,7 +293,7 @@ TEST(SEAnim, KeylessBonesAreKeptInTheBoneList) {
     EXPECT_EQ(through_cast(bytes, warnings), bytes);
     // The list is one single-string property per bone (cast.py reads one string per `s`
     // property), never a string array.
-    cast::Document document = seanim::to_cast(a, warnings);
+    cast::Document document = seanim::to_cast(a, warnings).value();
     const cast::Node& node = document.animations()[0].node();
     for (const char* name : {"se.bone0", "se.bone1"}) {
         const cast::Property* p = node.find(name);

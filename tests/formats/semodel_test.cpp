@@ -29,7 +29,7 @@ std::vector<std::byte> write_ok(const Model& model) {
 
 std::vector<std::byte> through_cast(const std::vector<std::byte>& bytes, Diagnostics& warnings) {
     Model model = parse_ok(bytes, &warnings);
-    cast::Document document = semodel::to_cast(model, warnings);
+    cast::Document document = semodel::to_cast(model, warnings).value();
     auto cast_bytes = cast::write_to_buffer(document);
     EXPECT_TRUE(cast_bytes);
     auto reread = cast::read(std::move(*cast_bytes));
@@ -88,7 +88,7 @@ TEST(SEModel, GoldenVectorIsWhatTheWriterMakesFromTheSameData) {
 
 TEST(SEModel, GoldenVectorMapsToCast) {
     Diagnostics warnings;
-    cast::Document document = semodel::to_cast(parse_ok(semodel_golden_vector()), warnings);
+    cast::Document document = semodel::to_cast(parse_ok(semodel_golden_vector()), warnings).value();
     EXPECT_TRUE(warnings.empty());
     auto models = document.models();
     ASSERT_EQ(models.size(), 1u);
@@ -179,7 +179,7 @@ TEST(SEModel, EveryFeatureRoundTripsThroughCastByteForByte) {
 
 TEST(SEModel, PerLayerMaterialsAndColoursMapToCast) {
     Diagnostics warnings;
-    cast::Document document = semodel::to_cast(rich_model(), warnings);
+    cast::Document document = semodel::to_cast(rich_model(), warnings).value();
     cast::Model model = document.models()[0];
     cast::Mesh first = model.meshes()[0];
     EXPECT_EQ(*first.material().name(), "odd");  // the first layer's material
@@ -264,8 +264,8 @@ namespace {
 TEST(SEModel, TakingTheModelViewsItsStreamsAndWritesTheSameCast) {
     Diagnostics warnings;
     Model model = rich_model();
-    auto copied = cast::write_to_buffer(semodel::to_cast(model, warnings));
-    cast::Document viewing = semodel::to_cast(std::move(model), warnings);
+    auto copied = cast::write_to_buffer(semodel::to_cast(model, warnings).value());
+    cast::Document viewing = semodel::to_cast(std::move(model), warnings).value();
     const cast::Property* positions = viewing.models()[0].meshes()[0].node().find("vp");
     ASSERT_NE(positions, nullptr);
     cast::Property copy = *positions;  // a view copies as a view, an owned payload as a new buffer

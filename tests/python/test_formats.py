@@ -135,3 +135,24 @@ def test_documents_read_from_any_format_write_any_other():
     back = castkit.read(glb.to_bytes("seanim"), "seanim")
     assert {c.node_name for c in back.animations[0].curves} == {
         c.node_name for c in wave.animations[0].curves}
+
+
+def test_strict_refuses_a_broken_mesh_and_writes_nothing(tmp_path):
+    doc = castkit.Document()
+    mesh = doc.add_root().add_model().add_mesh()
+    mesh.set_positions(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32))
+    mesh.set_faces(np.array([[0, 1, 2], [0, 2, 7]]))  # the second names vertex 7 of 3
+    warnings = doc.write(tmp_path / "leaf.k3d")
+    assert [(w.rule, w.path) for w in warnings] == [
+        ("output.face-index", "root[0]/model[0]/mesh[0]")]
+    assert castkit.open(tmp_path / "leaf.k3d").models[0].meshes[0].face_count == 1
+    with pytest.raises(castkit.Error, match="1 of 2 triangles") as error:
+        doc.write(tmp_path / "strict.k3d", strict=True)
+    assert error.value.rule == "output.face-index"
+    assert not (tmp_path / "strict.k3d").exists()
+    with pytest.raises(castkit.Error):
+        doc.to_bytes("glb", strict=True)
+    doc.write(tmp_path / "leaf.cast")
+    with pytest.raises(castkit.Error):
+        castkit.convert(tmp_path / "leaf.cast", tmp_path / "strict.semodel", strict=True)
+    assert not (tmp_path / "strict.semodel").exists()

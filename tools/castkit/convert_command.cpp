@@ -186,6 +186,10 @@ void register_convert_command(CLI::App& app, int& exit_code) {
                      "glTF: embed (default for .glb), copy (default for .gltf) or reference; "
                      "other formats written to another folder: copy (default) or reference")
         ->transform(CLI::CheckedTransformer(modes, CLI::ignore_case));
+    convert->add_flag("--strict", options->format_options.strict,
+                      "Refuse to write a broken mesh (a face index past its vertices, a weight "
+                      "naming a missing bone, a per-vertex buffer of another length) instead of "
+                      "leaving the broken part out with a warning");
     convert->add_option("-j,--jobs", options->batch.jobs,
                         "Folder: files converted at once (default: every core)");
     convert->add_flag("-r,--recursive", options->batch.recursive, "Folder: include sub-folders");

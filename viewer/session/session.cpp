@@ -8,7 +8,6 @@
 #include <castkit/cast/validate.hpp>
 #include <castkit/formats.hpp>
 #include <castkit/formats/merge.hpp>
-#include <castkit/gltf/gltf.hpp>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -209,10 +208,10 @@ Expected<std::vector<std::byte>> Session::glb() const {
     if (!scene) return make_error(scene.error());
     BufferSink sink;
     WriteContext context{.name = "scene.glb", .base = shown()->base};
-    gltf::ExportOptions options;
-    options.textures = TextureMode::Embed;
-    options.inline_instances = true;
-    auto written = gltf::write(scene->document, sink, context, options);
+    context.options.textures = TextureMode::Embed;
+    context.options.inline_instances = true;
+    // Through the registry, so that broken meshes are shown as every written file has them.
+    auto written = formats::write(*format_by_name("glb"), scene->document, sink, context);
     export_warnings_.clear();
     for (const Diagnostic& d : context.warnings.shown()) export_warnings_.push_back(d.to_string());
     if (!written) return make_error(written.error());

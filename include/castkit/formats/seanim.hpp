@@ -130,8 +130,9 @@ Expected<std::vector<std::byte>> write_to_buffer(const Animation& animation);
 Expected<void> write(const Animation& animation, const std::filesystem::path& path);
 
 // The Cast document for an animation: Root → Animation with curves, overrides and
-// notification tracks, plus the `se.*` properties that make the way back exact. O(keys).
-cast::Document to_cast(const Animation& animation, Diagnostics& warnings);
+// notification tracks, plus the `se.*` properties that make the way back exact. Expected, as
+// every format's to_cast, so that callers handle them alike. O(keys).
+Expected<cast::Document> to_cast(const Animation& animation, Diagnostics& warnings);
 // The first Animation of a Cast document as SEAnim; warnings name what SEAnim cannot hold.
 // O(keys log keys) when translation components are keyed at different frames, else O(keys).
 Expected<Animation> from_cast(const cast::Document& document, Diagnostics& warnings);

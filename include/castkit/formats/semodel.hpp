@@ -123,11 +123,12 @@ Expected<std::vector<std::byte>> write_to_buffer(const Model& model);
 Expected<void> write(const Model& model, const std::filesystem::path& path);
 
 // The Cast document: Root → Model with a Skeleton, Meshes (winding reversed) and Materials
-// with File children, plus the `se.*` properties that make the way back exact. O(size).
-cast::Document to_cast(const Model& model, Diagnostics& warnings);
+// with File children, plus the `se.*` properties that make the way back exact. Expected, as
+// every format's to_cast, so that callers handle them alike. O(size).
+Expected<cast::Document> to_cast(const Model& model, Diagnostics& warnings);
 // The same, taking the model: the document keeps it alive and its position, normal, colour and
 // single-layer UV properties view the model's streams instead of copying them.
-cast::Document to_cast(Model&& model, Diagnostics& warnings);
+Expected<cast::Document> to_cast(Model&& model, Diagnostics& warnings);
 // The first Model of a Cast document as SEModel; warnings name what SEModel cannot hold. O(size).
 Expected<Model> from_cast(const cast::Document& document, Diagnostics& warnings);
 

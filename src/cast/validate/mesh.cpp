@@ -65,16 +65,12 @@ void check_layers(Context& context, const NodeRef& ref, std::string_view count_n
 }
 
 void check_vertex_buffers(Context& context, const NodeRef& ref, std::uint64_t vertex_count) {
-    for (const Property& p : ref.node.properties) {
-        const bool per_vertex = p.name() == "vn" || p.name() == "vt" || p.name() == "vc" ||
-                                layer_index(p.name(), "u") || layer_index(p.name(), "c");
-        // Only the property readers use (the last of a name, rule 7) of an allowed type.
-        if (!per_vertex || valid_property(ref.node, p.name()) != &p) continue;
-        if (p.size() != vertex_count)
-            context.report(Rule::VertexCount, ref, p,
-                           fmt::format("'{}' has {} but 'vp' has {}", p.name(),
-                                       count_of(p.size(), "element", "elements"), vertices(vertex_count)));
-    }
+    for (const Property* p : vertex_buffers(ref.node))
+        if (p->size() != vertex_count)
+            context.report(
+                Rule::VertexCount, ref, *p,
+                fmt::format("'{}' has {} but 'vp' has {}", p->name(),
+                            count_of(p->size(), "element", "elements"), vertices(vertex_count)));
 }
 
 void check_weights(Context& context, const NodeRef& ref, std::uint64_t vertex_count) {
@@ -150,6 +146,16 @@ void check_faces(Context& context, const NodeRef& ref, std::uint64_t vertex_coun
 }
 
 }  // namespace
+
+std::vector<const Property*> vertex_buffers(const Node& mesh) {
+    std::vector<const Property*> buffers;
+    for (const Property& p : mesh.properties) {
+        const bool per_vertex = p.name() == "vn" || p.name() == "vt" || p.name() == "vc" ||
+                                layer_index(p.name(), "u") || layer_index(p.name(), "c");
+        if (per_vertex && valid_property(mesh, p.name()) == &p) buffers.push_back(&p);
+    }
+    return buffers;
+}
 
 void check_mesh(Context& context, const NodeRef& ref) {
     const Property* positions = valid_property(ref.node, "vp");

@@ -68,9 +68,11 @@ Expected<void> write_dmf_json(const cast::Document& document, Sink& sink,
 
 }  // namespace
 
-FormatInfo dmf_format() { return {"dmf", {".dmf"}, read_dmf, write_dmf, true}; }
+FormatInfo dmf_format() {
+    return {"dmf", {".dmf"}, read_dmf, write_dmf, true, WrittenModels::First};
+}
 FormatInfo dmf_json_format() {
-    return {"dmf-json", {".dmf.json"}, read_dmf_json, write_dmf_json, true};
+    return {"dmf-json", {".dmf.json"}, read_dmf_json, write_dmf_json, true, WrittenModels::First};
 }
 
 }  // namespace castkit::formats

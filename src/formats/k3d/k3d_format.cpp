@@ -21,6 +21,8 @@ Expected<void> write_k3d(const cast::Document& document, Sink& sink, const Write
 
 }  // namespace
 
-FormatInfo k3d_format() { return {"k3d", {".k3d"}, read_k3d, write_k3d}; }
+FormatInfo k3d_format() {
+    return {"k3d", {".k3d"}, read_k3d, write_k3d, false, WrittenModels::First};
+}
 
 }  // namespace castkit::formats

@@ -10,8 +10,8 @@ namespace {
 Expected<cast::Document> read_seanim(const cast::SharedBytes& bytes, const ReadContext& context) {
     auto animation = seanim::parse(bytes, context.name, context.warnings);
     if (!animation) return make_error(animation.error());
-    cast::Document document = seanim::to_cast(*animation, context.warnings);
-    document.source_name = context.name;
+    auto document = seanim::to_cast(*animation, context.warnings);
+    if (document) document->source_name = context.name;
     return document;
 }
 

@@ -302,7 +302,7 @@ void Converter::blend_curves(cast::Animation& out) {
 
 }  // namespace
 
-cast::Document to_cast(const Animation& animation, Diagnostics& warnings) {
+Expected<cast::Document> to_cast(const Animation& animation, Diagnostics& warnings) {
     return Converter(animation, warnings).run();
 }
 

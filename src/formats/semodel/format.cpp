@@ -10,8 +10,8 @@ namespace {
 Expected<cast::Document> read_semodel(const cast::SharedBytes& bytes, const ReadContext& context) {
     auto model = semodel::parse(bytes, context.name, context.warnings);
     if (!model) return make_error(model.error());
-    cast::Document document = semodel::to_cast(std::move(*model), context.warnings);
-    document.source_name = context.name;
+    auto document = semodel::to_cast(std::move(*model), context.warnings);
+    if (document) document->source_name = context.name;
     return document;
 }
 
@@ -24,6 +24,8 @@ Expected<void> write_semodel(const cast::Document& document, Sink& sink,
 
 }  // namespace
 
-FormatInfo semodel_format() { return {"semodel", {".semodel"}, read_semodel, write_semodel}; }
+FormatInfo semodel_format() {
+    return {"semodel", {".semodel"}, read_semodel, write_semodel, false, WrittenModels::First};
+}
 
 }  // namespace castkit::formats

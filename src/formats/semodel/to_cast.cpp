@@ -170,9 +170,11 @@ cast::Document convert(const Model& m, std::shared_ptr<const Model> owner) {
 
 }  // namespace
 
-cast::Document to_cast(const Model& model, Diagnostics&) { return convert(model, nullptr); }
+Expected<cast::Document> to_cast(const Model& model, Diagnostics&) {
+    return convert(model, nullptr);
+}
 
-cast::Document to_cast(Model&& model, Diagnostics&) {
+Expected<cast::Document> to_cast(Model&& model, Diagnostics&) {
     auto owner = std::make_shared<const Model>(std::move(model));
     return convert(*owner, owner);
 }
