@@ -33,8 +33,8 @@ void check_link(Context& context, Rule rule, const NodeRef& ref, std::string_vie
     const std::string wanted = node_title(static_cast<std::uint32_t>(kind));
     context.report(rule, ref, *link,
                    other != nullptr
-                       ? fmt::format("'{}' = {:#x} names a {}, not a {}", name, hash,
-                                     node_title(other->id), wanted)
+                       ? fmt::format("'{}' = {:#x} names {}, not {}", name, hash,
+                                     with_article(node_title(other->id)), with_article(wanted))
                        : fmt::format("'{}' = {:#x} names no {} among the {}'s children", name, hash,
                                      wanted, scope_title));
 }
@@ -51,8 +51,8 @@ void check_material(Context& context, const NodeRef& ref) {
         if (!found)
             context.report(Rule::MaterialSlot, ref, p,
                            target != nullptr
-                               ? fmt::format("slot '{}' = {:#x} names a {}, not a File or Color",
-                                             p.name(), hash, node_title(target->id))
+                               ? fmt::format("slot '{}' = {:#x} names {}, not a File or Color",
+                                             p.name(), hash, with_article(node_title(target->id)))
                                : fmt::format("slot '{}' = {:#x} names no File or Color among the "
                                              "Material's children",
                                              p.name(), hash));

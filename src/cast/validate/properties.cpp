@@ -133,7 +133,7 @@ void check_properties(Context& context, const NodeRef& ref, const NodeSchema& sc
     for (const PropertySchema& entry : schema.properties)
         if (entry.required && ref.node.find(entry.name) == nullptr)
             context.report(Rule::Required, ref,
-                           fmt::format("a {} requires '{}'", schema.title, entry.name));
+                           fmt::format("{} requires '{}'", with_article(schema.title), entry.name));
 }
 
 }  // namespace castkit::cast::validation

@@ -162,6 +162,12 @@ std::string node_title(std::uint32_t id) {
     return fmt::format("unknown node {:#010x}", id);
 }
 
+std::string with_article(std::string_view title) {
+    const bool vowel =
+        !title.empty() && std::string_view("AEIOUaeiou").find(title[0]) != std::string_view::npos;
+    return fmt::format("{} {}", vowel ? "an" : "a", title);
+}
+
 std::optional<std::uint32_t> layer_index(std::string_view name, std::string_view prefix) {
     if (!name.starts_with(prefix) || name.size() == prefix.size()) return std::nullopt;
     std::string_view digits = name.substr(prefix.size());

@@ -42,6 +42,8 @@ struct NodeSchema {
 const NodeSchema* node_schema(std::uint32_t id);
 // The spec's name of a node id ("Mesh"), or "unknown node 0x…".
 std::string node_title(std::uint32_t id);
+// `title` with its article: "a Mesh", "an Animation", "an IKHandle".
+std::string with_article(std::string_view title);
 // The schema entry that describes a property name on this node type, or nullptr.
 const PropertySchema* property_schema(const NodeSchema& schema, std::string_view name);
 // The layer number of an indexed name ("u12" with prefix "u" gives 12), or nullopt when `name`

@@ -30,10 +30,12 @@ void check_structure(Context& context, const NodeRef& ref) {
             }
             context.report(Rule::Parent, ref,
                            schema->parents.empty()
-                               ? fmt::format("a {} may only be a top-level node, not a child of a {}",
-                                             schema->title, node_title(ref.parent->id))
-                               : fmt::format("a {} must be a child of a {}, not of a {}", schema->title,
-                                             parents, node_title(ref.parent->id)));
+                               ? fmt::format("{} may only be a top-level node, not a child of {}",
+                                             with_article(schema->title),
+                                             with_article(node_title(ref.parent->id)))
+                               : fmt::format("{} must be a child of {}, not of {}",
+                                             with_article(schema->title), with_article(parents),
+                                             with_article(node_title(ref.parent->id))));
         }
     }
     if (ref.node.is(NodeId::Model)) {

@@ -40,6 +40,23 @@ TEST(ValidateStructure, ParentMustBeAllowed) {
     EXPECT_NE(findings[0].message.find("Material"), std::string::npos) << findings[0].message;
 }
 
+// Issue 30 item 9: the messages said "a Animation"; titles take the article they are read with.
+TEST(ValidateStructure, MessagesGiveEachTitleItsArticle) {
+    Scene scene;
+    scene.model.node().add_child(std::make_unique<Node>(NodeId::Animation, 7));
+    std::size_t checked = 0;
+    for (const Diagnostic& d : check(scene.document)) {
+        if (d.rule == "structure.parent")
+            EXPECT_EQ(d.message, "an Animation must be a child of a Root, not of a Model");
+        else if (d.rule == "property.required")
+            EXPECT_EQ(d.message.rfind("an Animation requires '", 0), 0u) << d.message;
+        else
+            continue;
+        ++checked;
+    }
+    EXPECT_EQ(checked, 2u);  // its parent, and its required framerate
+}
+
 TEST(ValidateStructure, RootNestedUnderAModelIsMisplaced) {
     Scene scene;
     scene.model.node().add_child(std::make_unique<Node>(NodeId::Root, 7));
