@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <castkit/cast/document.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -111,6 +112,20 @@ CommandResult run_cli_in(const std::string& prefix, const std::string& arguments
     std::filesystem::remove(out);
     std::filesystem::remove(err);
     return result;
+}
+
+namespace {
+void tally(const cast::Node& node, HashTally& out) {
+    out.hashes.insert(node.hash());
+    ++out.nodes;
+    for (const cast::Node& child : node.children()) tally(child, out);
+}
+}  // namespace
+
+HashTally tally_hashes(const cast::Document& document) {
+    HashTally out;
+    for (const cast::Node& root : document.roots()) tally(root, out);
+    return out;
 }
 
 }  // namespace castkit::test

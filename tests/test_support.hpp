@@ -2,9 +2,15 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
+
+namespace castkit::cast {
+class Document;
+}
 
 namespace castkit::test {
 
@@ -32,5 +38,13 @@ CommandResult run_cli(const std::string& arguments);
 // capturing it.
 CommandResult run_cli_in(const std::string& prefix, const std::string& arguments,
                          const std::string& stdout_redirect = "");
+
+// Every node's hash in `document`, and how many nodes there are: the hashes are unique when
+// hashes.size() == nodes.
+struct HashTally {
+    std::set<std::uint64_t> hashes;
+    std::size_t nodes = 0;
+};
+HashTally tally_hashes(const cast::Document& document);
 
 }  // namespace castkit::test

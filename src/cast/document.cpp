@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/cast/values.hpp>
@@ -36,6 +38,12 @@ void rewrite_links(Node& node, const std::unordered_map<std::uint64_t, std::uint
 void HashCounter::prepare(NodeRange<const Node> roots) {
     if (prepared_) return;
     for (const Node& root : roots) collect_hashes(root, used_);
+    prepared_ = true;
+}
+
+void HashCounter::prepare(const Node& top) {
+    if (prepared_) return;
+    collect_hashes(top, used_);
     prepared_ = true;
 }
 
@@ -98,31 +106,25 @@ std::uint64_t Document::next_hash() {
 
 Node& Document::insert(std::unique_ptr<Node> node, Node* parent) {
     if (node == nullptr) tree_misuse("Document::insert was given a null node");
-    if (parent != nullptr && parent->document() != this)
-        tree_misuse("Document::insert was given a parent that is not in this document");
-    hashes_.prepare(roots());  // before the subtree joins, so its hashes are not counted as used
-    Node& placed = parent != nullptr ? NodeAccess::append_child(*parent, std::move(node))
-                                     : NodeAccess::append_root(*this, std::move(node));
-    make_hashes_unique(placed, false);
-    return placed;
+    return place(std::move(node), parent, false, "Document::insert");
 }
 
 Node& Document::adopt(const Node& node, Node* parent) {
+    return place(node.clone(), parent, true, "Document::adopt");
+}
+
+Node& Document::place(std::unique_ptr<Node> node, Node* parent, bool all_fresh, const char* call) {
     if (parent != nullptr && parent->document() != this)
-        tree_misuse("Document::adopt was given a parent that is not in this document");
-    hashes_.prepare(roots());
-    Node& placed = parent != nullptr ? NodeAccess::append_child(*parent, node.clone())
-                                     : NodeAccess::append_root(*this, node.clone());
-    make_hashes_unique(placed, true);
+        tree_misuse(fmt::format("{} was given a parent that is not in this document", call));
+    hashes_.prepare(roots());  // before the subtree joins, so its hashes are not counted as used
+    Node& placed = parent != nullptr ? NodeAccess::append_child(*parent, std::move(node))
+                                     : NodeAccess::append_root(*this, std::move(node));
+    make_hashes_unique(placed, all_fresh);
     return placed;
 }
 
 std::unique_ptr<Node> Document::take_root(std::size_t index) {
-    if (index >= roots_.size()) return nullptr;
-    std::unique_ptr<Node> root = std::move(roots_[index]);
-    roots_.erase(roots_.begin() + static_cast<std::ptrdiff_t>(index));
-    root->document_ = nullptr;
-    return root;
+    return NodeAccess::take(roots_, index);
 }
 
 // A node keeps its hash unless `all`, the document uses it, or an earlier node of the subtree

@@ -3,7 +3,6 @@
 #include <castkit/cast/node.hpp>
 #include <cstdio>
 #include <cstdlib>
-#include <unordered_set>
 #include <utility>
 
 #include "node_access.hpp"
@@ -104,8 +103,8 @@ std::size_t Property::size() const {
 
 Node::~Node() = default;
 
-void tree_misuse(const char* what) {
-    std::fprintf(stderr, "castkit: %s\n", what);
+void tree_misuse(const std::string& what) {
+    std::fprintf(stderr, "castkit: %s\n", what.c_str());
     std::abort();
 }
 
@@ -160,21 +159,14 @@ std::size_t Node::remove(std::string_view name) {
 
 namespace {
 
-void collect_hashes(const Node& node, std::unordered_set<std::uint64_t>& used) {
-    used.insert(node.hash());
-    for (const Node& child : node.children()) collect_hashes(child, used);
-}
-
-// A hash no node of `node`'s tree holds, for a tree that is in no document (so has no counter):
-// the first unused one from the reference base (rule 12). O(tree).
+// A hash no node of `node`'s tree holds, for a tree that is in no document (so has no counter
+// of its own): what a fresh counter over that tree hands out first (rule 12). O(tree).
 std::uint64_t unused_hash_in_tree(const Node& node) {
     const Node* top = &node;
     while (top->parent() != nullptr) top = top->parent();
-    std::unordered_set<std::uint64_t> used;
-    collect_hashes(*top, used);
-    std::uint64_t hash = HashCounter::kBase;
-    while (used.contains(hash)) ++hash;
-    return hash;
+    HashCounter counter;
+    counter.prepare(*top);
+    return counter.next();
 }
 
 }  // namespace
@@ -193,11 +185,7 @@ Node& Node::add_child(std::unique_ptr<Node> child) {
 }
 
 std::unique_ptr<Node> Node::take_child(std::size_t index) {
-    if (index >= children_.size()) return nullptr;
-    std::unique_ptr<Node> child = std::move(children_[index]);
-    children_.erase(children_.begin() + static_cast<std::ptrdiff_t>(index));
-    child->parent_ = nullptr;
-    return child;
+    return NodeAccess::take(children_, index);
 }
 
 std::uint64_t Node::own_size() const {

@@ -5,12 +5,14 @@
 
 #include <castkit/cast/document.hpp>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace castkit::cast {
 
 // A change that would break the tree (a null node, a parent from another tree) is a bug in the
 // caller, not in the input: says which on stderr and aborts, as Expected's misuse does.
-[[noreturn]] void tree_misuse(const char* what);
+[[noreturn]] void tree_misuse(const std::string& what);
 
 struct NodeAccess {
     // Appends `child` (not null) under `parent` as it is: no hash is changed.
@@ -28,6 +30,17 @@ struct NodeAccess {
     }
     static void reserve_roots(Document& document, std::size_t count) {
         document.roots_.reserve(count);
+    }
+    // Takes `nodes[index]` out as a tree of its own (no parent, no document); nullptr when
+    // there is no such node.
+    static std::unique_ptr<Node> take(std::vector<std::unique_ptr<Node>>& nodes,
+                                      std::size_t index) {
+        if (index >= nodes.size()) return nullptr;
+        std::unique_ptr<Node> node = std::move(nodes[index]);
+        nodes.erase(nodes.begin() + static_cast<std::ptrdiff_t>(index));
+        node->parent_ = nullptr;
+        node->document_ = nullptr;
+        return node;
     }
     static void set_opaque(Node& node, SharedBytes bytes, std::uint32_t properties,
                            std::uint32_t children) {

@@ -157,13 +157,13 @@ std::optional<Expected<CurveMode>> ConstCurveModeOverride::mode() const {
 // ---- Links ---------------------------------------------------------------------------------
 
 File Material::slot_file(std::string_view slot) const {
-    return resolve_writable<File>(writable_, slot_hash(slot), NodeId::File);
+    return resolve<File>(writable_, slot_hash(slot), NodeId::File);
 }
 Color Material::slot_color(std::string_view slot) const {
-    return resolve_writable<Color>(writable_, slot_hash(slot), NodeId::Color);
+    return resolve<Color>(writable_, slot_hash(slot), NodeId::Color);
 }
 Material Mesh::material() const {
-    return resolve_writable<Material>(parent(), material_hash(), NodeId::Material);
+    return resolve<Material>(parent(), material_hash(), NodeId::Material);
 }
 
 ConstFile ConstInstance::reference_file() const {

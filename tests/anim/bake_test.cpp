@@ -1,13 +1,12 @@
 // Baking: resampled absolute curves that evaluate exactly like the source at every frame, with
 // and without key reduction; and the reducers themselves.
-#include <castkit/anim/bake.hpp>
-#include <castkit/anim/curve_sampling.hpp>
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <set>
+#include <castkit/anim/bake.hpp>
+#include <castkit/anim/curve_sampling.hpp>
 
+#include "../test_support.hpp"
 #include "scene.hpp"
 
 namespace castkit::test {
@@ -152,15 +151,9 @@ TEST(Bake, KeepsTheAnimationsOwnSkeletonWithUniqueHashes) {
     cast::Animation animation = baked->animations()[0];
     ASSERT_TRUE(animation.skeleton());
     EXPECT_EQ(animation.skeleton().bones().size(), 4u);
-    std::set<std::uint64_t> hashes;
-    std::size_t nodes = 0;
-    auto visit = [&](auto& self, const cast::Node& node) -> void {
-        hashes.insert(node.hash());
-        ++nodes;
-        for (const cast::Node& child : node.children()) self(self, child);
-    };
-    visit(visit, baked->roots()[0]);
-    EXPECT_EQ(hashes.size(), nodes);
+    ASSERT_EQ(baked->roots().size(), 1u);
+    const HashTally tally = tally_hashes(*baked);
+    EXPECT_EQ(tally.hashes.size(), tally.nodes);
     // The file writes and reads back.
     auto bytes = cast::write_to_buffer(*baked);
     ASSERT_TRUE(bytes.has_value());

@@ -10,7 +10,6 @@
 #include <castkit/cast/validate.hpp>
 #include <castkit/expected.hpp>
 #include <memory>
-#include <set>
 #include <utility>
 
 #include "../test_support.hpp"
@@ -150,19 +149,6 @@ TEST(TreeMisuse, AParentFromAnotherDocumentIsRefused) {
     EXPECT_DEATH(first.adopt(foreign, &foreign), "not in this document");
 }
 
-// All of a document's hashes, and how many nodes hold them.
-std::pair<std::set<std::uint64_t>, std::size_t> hashes_of(const cast::Document& document) {
-    std::set<std::uint64_t> hashes;
-    std::size_t nodes = 0;
-    auto visit = [&](auto& self, const cast::Node& node) -> void {
-        hashes.insert(node.hash());
-        ++nodes;
-        for (const cast::Node& child : node.children()) self(self, child);
-    };
-    for (const cast::Node& root : document.roots()) visit(visit, root);
-    return {hashes, nodes};
-}
-
 // A scene as every from-scratch program makes it: hashes from the reference base.
 cast::Document material_scene() {
     cast::Document document;
@@ -188,9 +174,9 @@ TEST(TreeMisuse, AdoptAndInsertKeepHashesUniqueAndLinksWhole) {
     cast::Document other = material_scene();
     cast::Node& inserted = target.insert(other.take_root(0));
 
-    auto [hashes, nodes] = hashes_of(target);
-    EXPECT_EQ(nodes, 11u);  // 2 roots, 3 models, 3 materials, 3 meshes
-    EXPECT_EQ(hashes.size(), nodes);
+    const HashTally tally = tally_hashes(target);
+    EXPECT_EQ(tally.nodes, 11u);  // 2 roots, 3 models, 3 materials, 3 meshes
+    EXPECT_EQ(tally.hashes.size(), tally.nodes);
     // No hash.duplicate, no mesh.material naming nothing.
     for (const Diagnostic& d : cast::validate(target)) {
         ADD_FAILURE() << d.to_string();

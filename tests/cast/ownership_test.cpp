@@ -166,16 +166,9 @@ TEST(HashCounter, AViewOutlivingItsDocumentDrawsFromTheDocumentItsNodeIsIn) {
     survivor->add_mesh();
     survivor->add_mesh();
     resident.add_mesh();
-    std::set<std::uint64_t> hashes;
-    std::size_t nodes = 0;
-    auto visit = [&](auto& self, const Node& node) -> void {
-        hashes.insert(node.hash());
-        ++nodes;
-        for (const Node& child : node.children()) self(self, child);
-    };
-    for (const Node& root : std::as_const(target).roots()) visit(visit, root);
-    EXPECT_EQ(nodes, 7u);  // two roots, two models, three meshes
-    EXPECT_EQ(hashes.size(), nodes);
+    const HashTally tally = tally_hashes(target);
+    EXPECT_EQ(tally.nodes, 7u);  // two roots, two models, three meshes
+    EXPECT_EQ(tally.hashes.size(), tally.nodes);
     EXPECT_EQ(target.models().at(1).meshes().size(), 2u);
     EXPECT_EQ(survivor->node().document(), &target);
 }

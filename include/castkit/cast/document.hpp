@@ -31,8 +31,10 @@ class HashCounter {
   public:
     static constexpr std::uint64_t kBase = 0x534E495752545250;  // "PRTRWINS", the reference's
 
-    // Reads the hashes of the tree under `roots`, the first time only. O(nodes) once.
+    // Reads the hashes of the trees under `roots` (a document's), or of the one tree under
+    // `top` (a tree of its own), the first time only. O(nodes) once.
     void prepare(NodeRange<const Node> roots);
+    void prepare(const Node& top);
     // The next unused hash, after prepare(). O(1) amortised.
     std::uint64_t next();
     // Whether `hash` is in use, after prepare(). O(1).
@@ -111,6 +113,9 @@ class Document {
     friend struct NodeAccess;
     friend class Node;
 
+    // insert() and adopt(): `node` (not null) under `parent` (null: as a root) with its hashes
+    // made unique; `call` names the member in the message for a parent from another tree.
+    Node& place(std::unique_ptr<Node> node, Node* parent, bool all_fresh, const char* call);
     // Gives the subtree at `node` hashes unique in this document (all fresh when `all`), links
     // inside it following; then records them. O(subtree).
     void make_hashes_unique(Node& node, bool all);

@@ -67,22 +67,35 @@ class ConstNodeView {
     // Children with this id, as views of type V.
     template <class V>
     std::vector<V> children(NodeId id) const {
-        std::vector<V> out;
-        for (const Node& child : node_->children())
-            if (child.is(id)) out.push_back(V(ViewKey(), &child));
-        return out;
+        return children_of<V>(node_, id);
     }
     template <class V>
     V first_child(NodeId id) const {
-        for (const Node& child : node_->children())
+        return first_child_of<V>(node_, id);
+    }
+
+    // The lookups every view makes, const and mutable alike (N is Node or const Node): the
+    // children of `scope` with this id as views of type V, the first of them, and the one with
+    // this hash. A null scope (an empty mutable view) has none.
+    template <class V, class N>
+    static std::vector<V> children_of(N* scope, NodeId id) {
+        std::vector<V> out;
+        if (scope == nullptr) return out;
+        for (N& child : scope->children())
+            if (child.is(id)) out.push_back(V(ViewKey(), &child));
+        return out;
+    }
+    template <class V, class N>
+    static V first_child_of(N* scope, NodeId id) {
+        if (scope == nullptr) return V();
+        for (N& child : scope->children())
             if (child.is(id)) return V(ViewKey(), &child);
         return V();
     }
-    // The child of `scope` with this hash and id, as a V; empty when there is none.
-    template <class V>
-    static V resolve(const Node* scope, std::optional<std::uint64_t> hash, NodeId id) {
+    template <class V, class N>
+    static V resolve(N* scope, std::optional<std::uint64_t> hash, NodeId id) {
         if (!hash || scope == nullptr) return V();
-        for (const Node& child : scope->children())
+        for (N& child : scope->children())
             if (child.hash() == *hash && child.is(id)) return V(ViewKey(), &child);
         return V();
     }
@@ -130,26 +143,11 @@ class MutableView : public Const {
     // Children with this id, as views of type V; none for an empty view.
     template <class V>
     std::vector<V> children(NodeId id) const {
-        std::vector<V> out;
-        if (writable_ == nullptr) return out;
-        for (Node& child : writable_->children())
-            if (child.is(id)) out.push_back(V(ViewKey(), &child));
-        return out;
+        return Const::template children_of<V>(writable_, id);
     }
     template <class V>
     V first_child(NodeId id) const {
-        if (writable_ == nullptr) return V();
-        for (Node& child : writable_->children())
-            if (child.is(id)) return V(ViewKey(), &child);
-        return V();
-    }
-    // resolve() for mutable views: the found node is writable.
-    template <class V>
-    static V resolve_writable(Node* scope, std::optional<std::uint64_t> hash, NodeId id) {
-        if (!hash || scope == nullptr) return V();
-        for (Node& child : scope->children())
-            if (child.hash() == *hash && child.is(id)) return V(ViewKey(), &child);
-        return V();
+        return Const::template first_child_of<V>(writable_, id);
     }
     // A new child with a fresh hash (rule 12).
     template <class V>
