@@ -45,20 +45,22 @@ Fixture make_fixture(bool mixed_modes) {
         bone.set_name(name);
         bone.set_parent_index(b == 0 ? -1 : (b - 1) / 2);
         bone.set_local_position({unit(random), unit(random), unit(random)});
-        for (const char* kp : {"tx", "ty", "tz", "rq", "sx", "sy", "sz"}) {
+        using enum cast::KeyProperty;
+        for (cast::KeyProperty kp :
+             {TranslationX, TranslationY, TranslationZ, Rotation, ScaleX, ScaleY, ScaleZ}) {
             cast::Curve curve = animation.add_curve();
             curve.set_node_name(name);
             curve.set_key_property(kp);
             curve.set_key_frames(frames);
             curve.set_mode(mixed_modes ? modes[curve_index++ % 3] : cast::CurveMode::Absolute);
-            if (kp[0] == 'r') {
+            if (kp == Rotation) {
                 std::vector<glm::vec4> values(kFrames);
                 for (auto& v : values)
                     v = glm::normalize(glm::vec4(unit(random), unit(random), unit(random), 1.0f));
                 curve.set_quaternion_values(values);
             } else {
                 std::vector<float> values(kFrames);
-                for (auto& v : values) v = kp[0] == 's' ? 1.0f + 0.2f * unit(random) : unit(random);
+                for (auto& v : values) v = kp >= ScaleX ? 1.0f + 0.2f * unit(random) : unit(random);
                 curve.set_float_values(values);
             }
         }

@@ -85,11 +85,12 @@ Fixture& fixture() {
             }
             cast::Curve rotation = animation.add_curve();
             rotation.set_node_name(fmt::format("bone_{}", b));
-            rotation.set_key_property("rq");
+            rotation.set_key_property(cast::KeyProperty::Rotation);
             rotation.set_key_frames(frames);
             rotation.set_quaternion_values(rotations);
             rotation.set_mode(cast::CurveMode::Absolute);
-            for (const char* kp : {"tx", "ty", "tz"}) {
+            using enum cast::KeyProperty;
+            for (cast::KeyProperty kp : {TranslationX, TranslationY, TranslationZ}) {
                 cast::Curve curve = animation.add_curve();
                 curve.set_node_name(fmt::format("bone_{}", b));
                 curve.set_key_property(kp);

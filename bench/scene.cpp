@@ -138,11 +138,12 @@ void add_animation(cast::Root& root, std::uint32_t bones, std::uint32_t frames) 
         }
         cast::Curve rotation = animation.add_curve();
         rotation.set_node_name(bone);
-        rotation.set_key_property("rq");
+        rotation.set_key_property(cast::KeyProperty::Rotation);
         rotation.set_key_frames(key_frames);
         rotation.set_quaternion_values(rotations);
         rotation.set_mode(cast::CurveMode::Absolute);
-        for (const char* axis : {"tx", "ty", "tz"}) {
+        using enum cast::KeyProperty;
+        for (cast::KeyProperty axis : {TranslationX, TranslationY, TranslationZ}) {
             for (std::uint32_t f = 0; f < frames; ++f) values[f] = std::sin(0.05f * float(f)) * float(b);
             cast::Curve translation = animation.add_curve();
             translation.set_node_name(bone);

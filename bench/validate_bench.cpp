@@ -70,7 +70,7 @@ std::vector<std::byte> build_file() {
     for (std::uint32_t c = 0; c < kCurves; ++c) {
         Curve curve = animation.add_curve();
         curve.set_node_name("bone_" + std::to_string(c % kBones));
-        curve.set_key_property("rq");
+        curve.set_key_property(KeyProperty::Rotation);
         curve.set_key_frames(frames);
         curve.set_quaternion_values(rotations);
         curve.set_mode(CurveMode::Absolute);

@@ -107,7 +107,7 @@ cast::Document wave() {
     const std::array<std::uint32_t, 3> frames = {0, 15, 30};
     cast::Curve nod = animation.add_curve();
     nod.set_node_name("head");
-    nod.set_key_property("rq");
+    nod.set_key_property(cast::KeyProperty::Rotation);
     nod.set_mode(cast::CurveMode::Absolute);
     nod.set_key_frames(frames);
     // 0°, 45° and 0° about X, as XYZW quaternions (sin and cos of 22.5° written out, so the
@@ -118,7 +118,7 @@ cast::Document wave() {
 
     cast::Curve sway = animation.add_curve();
     sway.set_node_name("spine");
-    sway.set_key_property("tx");
+    sway.set_key_property(cast::KeyProperty::TranslationX);
     sway.set_mode(cast::CurveMode::Additive);
     sway.set_key_frames(frames);
     const std::array<float, 3> offsets = {0, 0.25f, 0};
@@ -127,7 +127,7 @@ cast::Document wave() {
 
     cast::Curve blink = animation.add_curve();
     blink.set_node_name("head");
-    blink.set_key_property("vb");
+    blink.set_key_property(cast::KeyProperty::Visibility);
     blink.set_mode(cast::CurveMode::Absolute);
     const std::array<std::uint32_t, 2> blink_frames = {0, 20};
     const std::array<std::uint32_t, 2> visible = {1, 0};

@@ -85,6 +85,15 @@ std::string_view color_space_name(cast::ColorSpace v) {
 std::string_view skinning_name(cast::SkinningMethod v) {
     return v == cast::SkinningMethod::Quaternion ? "quaternion" : "linear";
 }
+cast::KeyProperty key_property_of(const std::string& name) {
+    if (auto property = cast::key_property_from_name(name)) return *property;
+    throw py::value_error("key_property: '" + name +
+                          "' is not rq, tx, ty, tz, sx, sy, sz, bs or vb");
+}
+cast::ConstraintType constraint_type_of(const std::string& name) {
+    if (auto type = cast::constraint_type_from_name(name)) return *type;
+    throw py::value_error("constraint_type: '" + name + "' is not pt, or or sc");
+}
 cast::CurveMode curve_mode_of(const py::object& value) {
     std::string name = text(value, "mode");
     if (auto mode = cast::curve_mode_from_name(name)) return *mode;
@@ -767,39 +776,65 @@ void register_nodes(py::module_& m) {
         .template vec_rw<glm::vec3>("target_offset", "set_target_offset", [](const cast::IKHandle& v) { return v.target_offset(); },
                                     [](cast::IKHandle& v, const glm::vec3& x) { v.set_target_offset(x); });
 
-    Def<ConstraintRef, cast::Constraint>(m, "Constraint", "A point, orient or scale constraint between bones.")
-        .text_rw("name", "set_name", [](const cast::Constraint& v) { return v.name(); },
-                 [](cast::Constraint& v, const std::string& s) { v.set_name(s); })
-        .text_rw("constraint_type", "set_constraint_type", [](const cast::Constraint& v) { return v.constraint_type(); },
-                 [](cast::Constraint& v, const std::string& s) { v.set_constraint_type(s); }, "'pt', 'or' or 'sc'")
-        .hash_ro("constraint_bone_hash", [](const cast::Constraint& v) { return v.constraint_bone_hash(); })
+    Def<ConstraintRef, cast::Constraint>(m, "Constraint",
+                                         "A point, orient or scale constraint between bones.")
+        .text_rw(
+            "name", "set_name", [](const cast::Constraint& v) { return v.name(); },
+            [](cast::Constraint& v, const std::string& s) { v.set_name(s); })
+        .text_rw(
+            "constraint_type", "set_constraint_type",
+            [](const cast::Constraint& v) { return v.constraint_type(); },
+            [](cast::Constraint& v, const std::string& s) {
+                v.set_constraint_type(constraint_type_of(s));
+            },
+            "'pt', 'or' or 'sc'")
+        .hash_ro("constraint_bone_hash",
+                 [](const cast::Constraint& v) { return v.constraint_bone_hash(); })
         .hash_ro("target_bone_hash", [](const cast::Constraint& v) { return v.target_bone_hash(); })
         .link_ro("constraint_bone", [](const cast::Constraint& v) { return v.constraint_bone(); })
         .link_ro("target_bone", [](const cast::Constraint& v) { return v.target_bone(); })
-        .template link_set<BoneRef>("set_constraint_bone", [](cast::Constraint& v, std::uint64_t h) { v.set_hash_link("cb", h); })
-        .template link_set<BoneRef>("set_target_bone", [](cast::Constraint& v, std::uint64_t h) { v.set_hash_link("tb", h); })
-        .flag_rw("maintain_offset", "set_maintain_offset", [](const cast::Constraint& v) { return v.maintain_offset(); },
-                 [](cast::Constraint& v, bool x) { v.set_maintain_offset(x); })
-        .ro("custom_offset", [](const cast::Constraint& v, const NodeRef&) -> py::object {
-            return tuple_of(v.custom_offset());
-        }, "`co` as 4 numbers (w 0 for a stored v3), else the constraint type's default")
-        .fn("set_custom_offset", [](const NodeRef& r, const py::object& value) {
-            cast::Constraint v = r.view<cast::Constraint>();
-            auto size = py::len(py::module_::import("numpy").attr("ravel")(value));
-            if (size == 3)
-                v.set_custom_offset(vec_of<glm::vec3>(value, "custom_offset"));
-            else
-                v.set_custom_offset(vec_of<glm::vec4>(value, "custom_offset"));
-        }, py::arg("value"), "3 or 4 numbers")
-        .rw("weight", "set_weight",
+        .template link_set<BoneRef>(
+            "set_constraint_bone",
+            [](cast::Constraint& v, std::uint64_t h) { v.set_hash_link("cb", h); })
+        .template link_set<BoneRef>(
+            "set_target_bone",
+            [](cast::Constraint& v, std::uint64_t h) { v.set_hash_link("tb", h); })
+        .flag_rw(
+            "maintain_offset", "set_maintain_offset",
+            [](const cast::Constraint& v) { return v.maintain_offset(); },
+            [](cast::Constraint& v, bool x) { v.set_maintain_offset(x); })
+        .ro(
+            "custom_offset",
+            [](const cast::Constraint& v, const NodeRef&) -> py::object {
+                return tuple_of(v.custom_offset());
+            },
+            "`co` as 4 numbers (w 0 for a stored v3), else the constraint type's default")
+        .fn(
+            "set_custom_offset",
+            [](const NodeRef& r, const py::object& value) {
+                cast::Constraint v = r.view<cast::Constraint>();
+                auto size = py::len(py::module_::import("numpy").attr("ravel")(value));
+                if (size == 3)
+                    v.set_custom_offset(vec_of<glm::vec3>(value, "custom_offset"));
+                else
+                    v.set_custom_offset(vec_of<glm::vec4>(value, "custom_offset"));
+            },
+            py::arg("value"), "3 or 4 numbers")
+        .rw(
+            "weight", "set_weight",
             [](const cast::Constraint& v, const NodeRef&) -> py::object { return opt(v.weight()); },
-            [](cast::Constraint& v, const py::object& value, const NodeRef&) { v.set_weight(value.cast<float>()); })
-        .flag_rw("skip_x", "set_skip_x", [](const cast::Constraint& v) { return v.skip_x(); },
-                 [](cast::Constraint& v, bool x) { v.set_skip_x(x); })
-        .flag_rw("skip_y", "set_skip_y", [](const cast::Constraint& v) { return v.skip_y(); },
-                 [](cast::Constraint& v, bool x) { v.set_skip_y(x); })
-        .flag_rw("skip_z", "set_skip_z", [](const cast::Constraint& v) { return v.skip_z(); },
-                 [](cast::Constraint& v, bool x) { v.set_skip_z(x); });
+            [](cast::Constraint& v, const py::object& value, const NodeRef&) {
+                v.set_weight(value.cast<float>());
+            })
+        .flag_rw(
+            "skip_x", "set_skip_x", [](const cast::Constraint& v) { return v.skip_x(); },
+            [](cast::Constraint& v, bool x) { v.set_skip_x(x); })
+        .flag_rw(
+            "skip_y", "set_skip_y", [](const cast::Constraint& v) { return v.skip_y(); },
+            [](cast::Constraint& v, bool x) { v.set_skip_y(x); })
+        .flag_rw(
+            "skip_z", "set_skip_z", [](const cast::Constraint& v) { return v.skip_z(); },
+            [](cast::Constraint& v, bool x) { v.set_skip_z(x); });
 
     Def<SkeletonRef, cast::Skeleton>(m, "Skeleton", "A skeleton: bones, IK handles, constraints.")
         .list_ro("bones", [](const cast::Skeleton& v) { return v.bones(); })
@@ -837,41 +872,64 @@ void register_nodes(py::module_& m) {
         .add("add_material", [](cast::Model& v) { return v.add_material(); });
 
     // ---- animation ----
-    Def<CurveRef, cast::Curve>(m, "Curve", "One animated channel of one node: key frames and values.")
-        .text_rw("node_name", "set_node_name", [](const cast::Curve& v) { return v.node_name(); },
-                 [](cast::Curve& v, const std::string& s) { v.set_node_name(s); })
-        .text_rw("key_property", "set_key_property", [](const cast::Curve& v) { return v.key_property(); },
-                 [](cast::Curve& v, const std::string& s) { v.set_key_property(s); },
-                 "rq, tx, ty, tz, sx, sy, sz, bs or vb")
+    Def<CurveRef, cast::Curve>(m, "Curve",
+                               "One animated channel of one node: key frames and values.")
+        .text_rw(
+            "node_name", "set_node_name", [](const cast::Curve& v) { return v.node_name(); },
+            [](cast::Curve& v, const std::string& s) { v.set_node_name(s); })
+        .text_rw(
+            "key_property", "set_key_property",
+            [](const cast::Curve& v) { return v.key_property(); },
+            [](cast::Curve& v, const std::string& s) { v.set_key_property(key_property_of(s)); },
+            "rq, tx, ty, tz, sx, sy, sz, bs or vb")
         .array_ro("key_frames", "kb", kIntegers, 1, "Stored dtype (uint8/16/32)")
-        .ro("key_values", [](const cast::Curve&, const NodeRef& r) {
-            return property_values(r.doc, *r.node, "kv");
-        }, "The raw `kv` array (float32, (n, 4) float32 quaternions, or integers)")
+        .ro(
+            "key_values",
+            [](const cast::Curve&, const NodeRef& r) {
+                return property_values(r.doc, *r.node, "kv");
+            },
+            "The raw `kv` array (float32, (n, 4) float32 quaternions, or integers)")
         .array_ro("float_values", "kv", {PropertyType::Float})
         .array_ro("quaternion_values", "kv", {PropertyType::Vector4}, 1, "(n, 4) XYZW")
         .array_ro("integer_values", "kv", kIntegers)
         .ro("mode_name", [](const cast::Curve& v, const NodeRef&) { return to_str(v.mode_name()); })
-        .rw("mode", "set_mode",
+        .rw(
+            "mode", "set_mode",
             [](const cast::Curve& v, const NodeRef&) -> py::object {
                 return py::str(std::string(cast::curve_mode_name(unwrap(v.mode()))));
             },
-            [](cast::Curve& v, const py::object& value, const NodeRef&) { v.set_mode(curve_mode_of(value)); },
+            [](cast::Curve& v, const py::object& value, const NodeRef&) {
+                v.set_mode(curve_mode_of(value));
+            },
             "'absolute' (the default), 'relative' or 'additive'")
-        .real_rw("additive_blend_weight", "set_additive_blend_weight",
-                 [](const cast::Curve& v) { return v.additive_blend_weight(); },
-                 [](cast::Curve& v, float x) { v.set_additive_blend_weight(x); })
-        .fn("set_key_frames", [](const NodeRef& r, const py::object& values) {
-            r.view<cast::Curve>().set_key_frames(to_u32(values, "key_frames"));
-        }, py::arg("frames"), "Stored in the smallest of u8/u16/u32")
-        .fn("set_float_values", [](const NodeRef& r, const py::object& values) {
-            set_array(r.doc, *r.node, "kv", PropertyType::Float, values);
-        }, py::arg("values"))
-        .fn("set_quaternion_values", [](const NodeRef& r, const py::object& values) {
-            set_array(r.doc, *r.node, "kv", PropertyType::Vector4, values);
-        }, py::arg("values"), "(n, 4) XYZW")
-        .fn("set_integer_values", [](const NodeRef& r, const py::object& values) {
-            r.view<cast::Curve>().set_integer_values(to_u32(values, "values"));
-        }, py::arg("values"));
+        .real_rw(
+            "additive_blend_weight", "set_additive_blend_weight",
+            [](const cast::Curve& v) { return v.additive_blend_weight(); },
+            [](cast::Curve& v, float x) { v.set_additive_blend_weight(x); })
+        .fn(
+            "set_key_frames",
+            [](const NodeRef& r, const py::object& values) {
+                r.view<cast::Curve>().set_key_frames(to_u32(values, "key_frames"));
+            },
+            py::arg("frames"), "Stored in the smallest of u8/u16/u32")
+        .fn(
+            "set_float_values",
+            [](const NodeRef& r, const py::object& values) {
+                set_array(r.doc, *r.node, "kv", PropertyType::Float, values);
+            },
+            py::arg("values"))
+        .fn(
+            "set_quaternion_values",
+            [](const NodeRef& r, const py::object& values) {
+                set_array(r.doc, *r.node, "kv", PropertyType::Vector4, values);
+            },
+            py::arg("values"), "(n, 4) XYZW")
+        .fn(
+            "set_integer_values",
+            [](const NodeRef& r, const py::object& values) {
+                r.view<cast::Curve>().set_integer_values(to_u32(values, "values"));
+            },
+            py::arg("values"));
 
     Def<CurveModeOverrideRef, cast::CurveModeOverride>(m, "CurveModeOverride", "Overrides the mode of curves under a node.")
         .text_rw("node_name", "set_node_name", [](const cast::CurveModeOverride& v) { return v.node_name(); },

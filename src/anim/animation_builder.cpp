@@ -14,22 +14,6 @@
 
 namespace castkit::anim {
 
-namespace {
-// The `kp` of each Channel, in the enum's order.
-constexpr std::array<std::string_view, 9> kKeyProperties = {"tx", "ty", "tz", "rq", "sx",
-                                                            "sy", "sz", "bs", "vb"};
-}  // namespace
-
-std::optional<Channel> channel_from_key_property(std::string_view kp) {
-    for (std::size_t i = 0; i < kKeyProperties.size(); ++i)
-        if (kKeyProperties[i] == kp) return static_cast<Channel>(i);
-    return std::nullopt;
-}
-
-std::string_view key_property_name(Channel channel) {
-    return kKeyProperties[static_cast<std::size_t>(channel)];
-}
-
 BindingTargets binding_targets(const cast::ConstModel& model) {
     BindingTargets targets;
     if (auto name = model.name()) targets.nodes.emplace_back(*name);

@@ -168,7 +168,7 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
                             : channel.channel == Channel::BlendShape
                                 ? animation.blend_shapes()[channel.target]
                                 : animation.visibility_nodes()[channel.target]);
-        curve.set_key_property(key_property_name(channel.channel));
+        curve.set_key_property(channel.channel);
         curve.set_key_frames(key_frames);
         if (channel.channel == Channel::Rotation) {
             std::vector<glm::vec4> values;

@@ -89,7 +89,7 @@ bool sort_keys(CurveKeys& keys) {
 Expected<CurveKeys> read_curve_keys(const cast::ConstCurve& curve, Diagnostics& warnings) {
     CurveKeys keys;
     auto key_property = curve.key_property();
-    auto channel = key_property ? channel_from_key_property(*key_property) : std::nullopt;
+    auto channel = key_property ? key_property_from_name(*key_property) : std::nullopt;
     if (!channel)
         return make_error(curve_problem(
             curve, "anim.curve-kp",

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <castkit/cast/nodes.hpp>
 #include <cmath>
 #include <cstdio>
@@ -99,6 +100,46 @@ std::string_view axis_name(Axis axis) {
         default:
             return "z";
     }
+}
+
+namespace {
+// The `kp` of each KeyProperty and the `ct` of each ConstraintType, in the enums' order.
+constexpr std::array<std::string_view, 9> kKeyPropertyNames = {"tx", "ty", "tz", "rq", "sx",
+                                                               "sy", "sz", "bs", "vb"};
+constexpr std::array<std::string_view, 3> kConstraintTypeNames = {"pt", "or", "sc"};
+
+template <class Enum, std::size_t N>
+std::optional<Enum> enum_from_name(const std::array<std::string_view, N>& names,
+                                   std::string_view name) {
+    for (std::size_t i = 0; i < N; ++i)
+        if (names[i] == name) return static_cast<Enum>(i);
+    return std::nullopt;
+}
+
+// The name of an enum value; a value outside the enum (made by a cast) is a programming error.
+template <std::size_t N>
+std::string_view enum_name(const std::array<std::string_view, N>& names, std::size_t index,
+                           const char* enum_type) {
+    if (index < N) return names[index];
+    std::fprintf(stderr, "castkit: %zu is not a %s\n", index, enum_type);
+    std::abort();
+}
+}  // namespace
+
+std::optional<KeyProperty> key_property_from_name(std::string_view name) {
+    return enum_from_name<KeyProperty>(kKeyPropertyNames, name);
+}
+
+std::string_view key_property_name(KeyProperty property) {
+    return enum_name(kKeyPropertyNames, static_cast<std::size_t>(property), "KeyProperty");
+}
+
+std::optional<ConstraintType> constraint_type_from_name(std::string_view name) {
+    return enum_from_name<ConstraintType>(kConstraintTypeNames, name);
+}
+
+std::string_view constraint_type_name(ConstraintType type) {
+    return enum_name(kConstraintTypeNames, static_cast<std::size_t>(type), "ConstraintType");
 }
 
 std::optional<CurveMode> curve_mode_from_name(std::string_view name) {
@@ -274,10 +315,12 @@ Unexpected refused(const Node& node, std::string rule, std::string message) {
     return make_error(std::move(d));
 }
 
-// Grows a layer-count property (`ul`/`cl`, stored as `b` per rule 11) to cover `layer`.
+// Grows a layer-count property (`ul`/`cl`, stored as `b` per rule 11) to cover `layer`, which
+// check_layer let through: the count it stores is at most 255.
 void cover_layer(Node& node, const char* count_name, std::uint32_t current, std::uint32_t layer) {
     if (layer + 1 > current || node.find(count_name) == nullptr)
-        node.set(make_integer(count_name, PropertyType::Byte, std::max(current, layer + 1)));
+        node.set(
+            make_integer(count_name, PropertyType::Byte, std::max(current, layer + 1)).value());
 }
 
 // `ul` and `cl` are bytes holding the layer count, so the last layer they can count is 254.
@@ -303,7 +346,7 @@ Expected<void> Mesh::set_color_layer_packed(std::uint32_t layer,
     Node& node = target(__func__);
     if (auto ok = check_layer(node, layer, "colour"); !ok) return ok;
     std::uint32_t count = integer("cl").has_value() ? color_layer_count() : 0;
-    node.set(make_integers(fmt::format("c{}", layer), PropertyType::Integer32, rgba8));
+    node.set(make_array<std::uint32_t>(fmt::format("c{}", layer), rgba8));
     cover_layer(node, "cl", count, layer);
     return {};
 }
@@ -329,7 +372,7 @@ Expected<void> Mesh::set_weights(std::uint32_t influences, std::span<const std::
                        fmt::format("{} bone indices and {} weight values do not make whole "
                                    "vertices of {} influences",
                                    bones.size(), values.size(), influences));
-    target(__func__).set(make_integer("mi", PropertyType::Byte, influences));
+    target(__func__).set(make_integer("mi", PropertyType::Byte, influences).value());  // ≤ 255
     target(__func__).set(make_indices("wb", bones));
     target(__func__).set(make_array<float>("wv", values));
     return {};
@@ -356,8 +399,7 @@ std::int32_t ConstBone::parent_index() const {
 }
 
 void Bone::set_parent_index(std::int32_t index) {
-    target(__func__).set(
-        make_integer("p", PropertyType::Integer32, static_cast<std::uint32_t>(index)));
+    target(__func__).set(make_value<std::uint32_t>("p", static_cast<std::uint32_t>(index)));
 }
 
 glm::vec4 ConstConstraint::custom_offset() const {

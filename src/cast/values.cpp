@@ -1,5 +1,10 @@
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <castkit/cast/values.hpp>
+#include <limits>
+
+#include "storable.hpp"
 
 namespace castkit::cast {
 
@@ -89,17 +94,37 @@ Property make_string(std::string name, std::string_view value) {
     return Property(PropertyType::String, std::move(name), 1, std::move(bytes));
 }
 
-Property make_integer(std::string name, PropertyType type, std::uint64_t value) {
-    std::uint32_t narrow = static_cast<std::uint32_t>(value);
-    if (type == PropertyType::Integer64) return make_value<std::uint64_t>(std::move(name), value);
-    return make_integers(std::move(name), type, std::span<const std::uint32_t>(&narrow, 1));
+namespace {
+// The largest value an integer property of `type` holds.
+std::uint64_t widest_value(PropertyType type) {
+    switch (type) {
+        case PropertyType::Byte:
+            return std::numeric_limits<std::uint8_t>::max();
+        case PropertyType::Short:
+            return std::numeric_limits<std::uint16_t>::max();
+        case PropertyType::Integer32:
+            return std::numeric_limits<std::uint32_t>::max();
+        default:
+            return std::numeric_limits<std::uint64_t>::max();
+    }
 }
 
-Property make_bool(std::string name, bool value) {
-    return make_integer(std::move(name), PropertyType::Byte, value ? 1 : 0);
+// Why `value` cannot be stored in `name` of `type`, as an error.
+Unexpected value_too_wide(const std::string& name, PropertyType type, std::uint64_t value) {
+    Diagnostic d;
+    d.rule = "cast.value-width";
+    d.message = is_integer_type(type)
+                    ? fmt::format(
+                          "property '{}': {} does not fit its type '{}', whose largest "
+                          "value is {}",
+                          name, value, type_name(type), widest_value(type))
+                    : fmt::format("property '{}': '{}' is not an integer type (b, h, i or l)", name,
+                                  type_name(type));
+    return make_error(std::move(d));
 }
 
-Property make_integers(std::string name, PropertyType type, std::span<const std::uint32_t> values) {
+// Stores `values` at the width of `type`, which holds every one of them.
+Property integers_of(std::string name, PropertyType type, std::span<const std::uint32_t> values) {
     const std::size_t stride = element_size(type);
     std::vector<std::byte> bytes(values.size() * stride);
     for (std::size_t i = 0; i < values.size(); ++i) {
@@ -126,10 +151,44 @@ Property make_integers(std::string name, PropertyType type, std::span<const std:
     return Property(type, std::move(name), static_cast<std::uint32_t>(values.size()),
                     std::move(bytes));
 }
+}  // namespace
+
+Expected<Property> make_integer(std::string name, PropertyType type, std::uint64_t value) {
+    if (!is_integer_type(type) || value > widest_value(type))
+        return value_too_wide(name, type, value);
+    if (type == PropertyType::Integer64) return make_value<std::uint64_t>(std::move(name), value);
+    const auto narrow = static_cast<std::uint32_t>(value);
+    return integers_of(std::move(name), type, std::span<const std::uint32_t>(&narrow, 1));
+}
+
+Property make_bool(std::string name, bool value) {
+    return make_value<std::uint8_t>(std::move(name), std::uint8_t{value});
+}
+
+Expected<Property> make_integers(std::string name, PropertyType type,
+                                 std::span<const std::uint32_t> values) {
+    const std::uint64_t widest = widest_value(type);
+    if (!is_integer_type(type)) return value_too_wide(name, type, 0);
+    for (std::uint32_t value : values)
+        if (value > widest) return value_too_wide(name, type, value);
+    return integers_of(std::move(name), type, values);
+}
 
 Property make_indices(std::string name, std::span<const std::uint32_t> values) {
     std::uint32_t maximum = values.empty() ? 0 : *std::max_element(values.begin(), values.end());
-    return make_integers(std::move(name), smallest_index_type(maximum), values);
+    return integers_of(std::move(name), smallest_index_type(maximum), values);
+}
+
+Expected<Property> make_property(PropertyType type, std::string name, std::uint32_t count,
+                                 std::vector<std::byte> payload) {
+    Property property(type, std::move(name), count, std::move(payload));
+    if (auto why = unstorable(property)) {
+        Diagnostic d;
+        d.rule = "property.payload";
+        d.message = std::move(*why);
+        return make_error(std::move(d));
+    }
+    return property;
 }
 
 }  // namespace castkit::cast

@@ -30,7 +30,7 @@ struct Targets {
     // unknown `kp` are the evaluator's to report, so they count as neither matched nor missing.
     std::optional<bool> matches(const cast::ConstCurve& curve) const {
         auto name = curve.node_name();
-        auto channel = anim::channel_from_key_property(curve.key_property().value_or(""));
+        auto channel = cast::key_property_from_name(curve.key_property().value_or(""));
         if (!name || !channel) return std::nullopt;
         if (*channel == anim::Channel::BlendShape) return blend_shapes.contains(*name);
         if (*channel == anim::Channel::Visibility) return has_bone(*name) || nodes.contains(*name);

@@ -109,7 +109,7 @@ cast::Curve add_absolute_curve(cast::Animation& animation, const std::string& no
                                const char* kp, const std::vector<std::uint32_t>& frames) {
     cast::Curve added = animation.add_curve();
     added.set_node_name(node_name);
-    added.set_key_property(kp);
+    added.set_key_property(*cast::key_property_from_name(kp));  // kp: one of this file's literals
     added.set_key_frames(frames);
     added.set_mode(cast::CurveMode::Absolute);
     return added;

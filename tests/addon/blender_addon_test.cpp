@@ -204,7 +204,7 @@ TEST(BlenderAddon, RulesFindWhatBreaksTheImport) {
     cast::Mesh mesh = scene.model.add_mesh();
     mesh.set_positions(std::vector<glm::vec3>(3, glm::vec3(0)));
     mesh.set_faces(std::vector<std::uint32_t>{0, 1, 2});
-    mesh.node().set(cast::make_integer("ul", cast::PropertyType::Byte, 1));  // no u0
+    mesh.node().set(cast::make_integer("ul", cast::PropertyType::Byte, 1).value());  // no u0
     cast::Root root = scene.document.root_nodes()[0];
     cast::Instance instance = root.add_instance();
     cast::File file = instance.add_file();

@@ -92,7 +92,7 @@ TEST(AnimCli, PoseUsesTheAnimationsOwnSkeleton) {
     bone.set_name("solo");
     cast::Curve curve = animation.add_curve();
     curve.set_node_name("SOLO");
-    curve.set_key_property("tz");
+    curve.set_key_property(cast::KeyProperty::TranslationZ);
     std::vector<std::uint32_t> frames = {0, 4};
     std::vector<float> values = {0.0f, 8.0f};
     curve.set_key_frames(frames);

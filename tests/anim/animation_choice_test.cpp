@@ -27,7 +27,7 @@ std::filesystem::path three_animations() {
         animation.set_framerate(30.0f);
         cast::Curve curve = animation.add_curve();
         curve.set_node_name("root");
-        curve.set_key_property("tx");
+        curve.set_key_property(cast::KeyProperty::TranslationX);
         curve.set_mode(cast::CurveMode::Absolute);
         curve.set_key_frames(std::vector<std::uint32_t>{0, 10});
         curve.set_float_values(std::vector<float>{float(i + 1), float(i + 1)});

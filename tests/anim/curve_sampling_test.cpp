@@ -51,7 +51,7 @@ TEST(CurveSampling, KeyFrameBuffersOfEveryIntegerWidth) {
         AnimScene scene;
         cast::Curve curve = scene.curve("a", "tx", {0, 200}, {0.0f, 100.0f});
         std::vector<std::uint32_t> frames = {0, 200};
-        curve.node().set(cast::make_integers("kb", type, frames));
+        curve.node().set(cast::make_integers("kb", type, frames).value());
         ASSERT_EQ(curve.node().find("kb")->type(), type);
         EXPECT_FLOAT_EQ(keys_of(curve).sample_scalar(50.0f), 25.0f) << cast::type_name(type);
     }
@@ -69,7 +69,7 @@ TEST(CurveSampling, ValueBuffersOfEveryAllowedType) {
         AnimScene scene;
         cast::Curve curve = scene.curve("a", "vb", {0, 4}, {0.0f, 0.0f});
         std::vector<std::uint32_t> values = {0, 1};
-        curve.node().set(cast::make_integers("kv", type, values));
+        curve.node().set(cast::make_integers("kv", type, values).value());
         anim::CurveKeys keys = keys_of(curve);
         EXPECT_FLOAT_EQ(keys.sample_scalar(1.0f), 0.25f) << cast::type_name(type);
         EXPECT_FLOAT_EQ(keys.sample_scalar(4.0f), 1.0f) << cast::type_name(type);

@@ -53,7 +53,7 @@ public:
                       std::vector<float> values, std::string_view mode = "absolute") {
         cast::Curve c = animation.add_curve();
         c.set_node_name(node);
-        c.set_key_property(kp);
+        c.set_string("kp", kp);  // any text: tests also key unknown properties
         c.set_key_frames(frames);
         c.set_float_values(values);
         if (!mode.empty()) c.set_string("m", mode);  // any text: tests also store unknown modes
@@ -64,7 +64,7 @@ public:
                          std::vector<glm::vec4> values, std::string_view mode = "absolute") {
         cast::Curve c = animation.add_curve();
         c.set_node_name(node);
-        c.set_key_property("rq");
+        c.set_key_property(cast::KeyProperty::Rotation);
         c.set_key_frames(frames);
         c.set_quaternion_values(values);
         if (!mode.empty()) c.set_string("m", mode);

@@ -102,10 +102,10 @@ TEST(WriterMisuse, ACountPastThePayloadIsRefusedNotWritten) {
 // Item 6: a name over 65,535 bytes had its length cut to 16 bits; the file read back as a
 // different document with no warning.
 TEST(WriterMisuse, ANameOverSixteenBitsIsRefused) {
-    cast::Document document = document_with(cast::make_value<float>(std::string(70000, 'n'), 1));
+    cast::Document document = document_with(cast::make_value<float>(std::string(70000, 'n'), 1.0f));
     expect_refused_everywhere(document, "property.payload", "root[0]/model[0]/mesh[0]");
     // 65,535 bytes fit, and read back as written.
-    document = document_with(cast::make_value<float>(std::string(65535, 'n'), 1));
+    document = document_with(cast::make_value<float>(std::string(65535, 'n'), 1.0f));
     auto bytes = cast::write_to_buffer(document);
     ASSERT_TRUE(bytes) << bytes.error().to_string();
     auto back = cast::read(std::move(*bytes));
@@ -259,7 +259,8 @@ TEST(WriterMisuse, BuiltPropertiesOfEveryTypeReadBack) {
     cast::Mesh mesh = document.add_root().add_model().add_mesh();
     for (cast::PropertyType type : {cast::PropertyType::Byte, cast::PropertyType::Short,
                                     cast::PropertyType::Integer32, cast::PropertyType::Integer64})
-        mesh.node().set(cast::make_integer(fmt::format("i{}", static_cast<int>(type)), type, 7));
+        mesh.node().set(
+            cast::make_integer(fmt::format("i{}", static_cast<int>(type)), type, 7).value());
     mesh.node().set(cast::make_string("s", "text"));
     mesh.node().set(cast::make_value<double>("d", 2.5));
     mesh.node().set(cast::make_value<glm::vec2>("v2", {1, 2}));
@@ -323,6 +324,90 @@ TEST(BuilderNarrowing, LayersPastTheByteCountAreRefused) {
     EXPECT_EQ(mesh.uv_layer_count(), 255u);
     ASSERT_TRUE(mesh.set_color_layer(254, rgba));
     EXPECT_EQ(mesh.color_layer_count(), 255u);
+}
+
+// Item 5: make_integer(Byte, 300) stored 44. Now a value the type cannot hold, or a type that
+// is not an integer, is an error naming the value; what fits is stored as it stands.
+TEST(BuilderNarrowing, IntegerBuildersRefuseValuesTheirTypeCannotHold) {
+    auto wide = cast::make_integer("mi", cast::PropertyType::Byte, 300);
+    ASSERT_FALSE(wide);
+    EXPECT_EQ(wide.error().rule, "cast.value-width");
+    EXPECT_NE(wide.error().message.find("300"), std::string::npos) << wide.error().message;
+    EXPECT_NE(wide.error().message.find("255"), std::string::npos) << wide.error().message;
+    EXPECT_FALSE(cast::make_integer("h", cast::PropertyType::Short, 65536));
+    EXPECT_FALSE(cast::make_integer("i", cast::PropertyType::Integer32, 0x1'0000'0000));
+    EXPECT_FALSE(cast::make_integer("f", cast::PropertyType::Float, 1));
+    auto widest = cast::make_integer("l", cast::PropertyType::Integer64, ~std::uint64_t{0});
+    ASSERT_TRUE(widest);
+    EXPECT_EQ(widest->integer(0), ~std::uint64_t{0});
+    ASSERT_TRUE(cast::make_integer("mi", cast::PropertyType::Byte, 255));
+    EXPECT_EQ(cast::make_integer("mi", cast::PropertyType::Byte, 255)->integer(0), 255u);
+
+    const std::vector<std::uint32_t> values = {1, 70000, 2};
+    auto shorts = cast::make_integers("f", cast::PropertyType::Short, values);
+    ASSERT_FALSE(shorts);
+    EXPECT_EQ(shorts.error().rule, "cast.value-width");
+    EXPECT_NE(shorts.error().message.find("70000"), std::string::npos) << shorts.error().message;
+    EXPECT_FALSE(cast::make_integers("f", cast::PropertyType::Vector3, values));
+    auto ints = cast::make_integers("f", cast::PropertyType::Integer32, values);
+    ASSERT_TRUE(ints);
+    EXPECT_EQ(ints->integer(1), 70000u);
+}
+
+// Item 2: a property over raw bytes is checked as the writer checks it when built through
+// make_property: a count the payload does not hold is an error, not a file the reader refuses.
+TEST(BuilderNarrowing, MakePropertyChecksTheCountAgainstThePayload) {
+    auto past =
+        cast::make_property(cast::PropertyType::Float, "xx", 1000, std::vector<std::byte>(4));
+    ASSERT_FALSE(past);
+    EXPECT_EQ(past.error().rule, "property.payload");
+    EXPECT_NE(past.error().message.find("1000"), std::string::npos) << past.error().message;
+    EXPECT_FALSE(cast::make_property(cast::PropertyType::String, "n", 1,
+                                     {std::byte{'a'}, std::byte{0}, std::byte{'b'}, std::byte{0}}));
+    EXPECT_FALSE(cast::make_property(static_cast<cast::PropertyType>(0x7777), "q", 1,
+                                     std::vector<std::byte>(4)));
+    auto fits =
+        cast::make_property(cast::PropertyType::Vector2, "u0", 2, std::vector<std::byte>(16));
+    ASSERT_TRUE(fits);
+    EXPECT_EQ(fits->size(), 2u);
+    auto strings =
+        cast::make_property(cast::PropertyType::String, "n", 2,
+                            {std::byte{'a'}, std::byte{0}, std::byte{'b'}, std::byte{0}});
+    ASSERT_TRUE(strings);
+    EXPECT_EQ(strings->string(1), "b");
+}
+
+// Item 5: set_key_property and set_constraint_type took any text ("banana"); they take enums
+// now (a string does not compile: CompileFail.ValueMisuse*), stored as the spec's names.
+TEST(BuilderNarrowing, KeyPropertiesAndConstraintTypesAreStoredByTheirSpecNames) {
+    cast::Document document;
+    cast::Root root = document.add_root();
+    cast::Constraint constraint = root.add_model().add_skeleton().add_constraint();
+    cast::Curve curve = root.add_animation().add_curve();
+    const std::pair<cast::KeyProperty, std::string_view> keys[] = {
+        {cast::KeyProperty::TranslationX, "tx"}, {cast::KeyProperty::TranslationY, "ty"},
+        {cast::KeyProperty::TranslationZ, "tz"}, {cast::KeyProperty::Rotation, "rq"},
+        {cast::KeyProperty::ScaleX, "sx"},       {cast::KeyProperty::ScaleY, "sy"},
+        {cast::KeyProperty::ScaleZ, "sz"},       {cast::KeyProperty::BlendShape, "bs"},
+        {cast::KeyProperty::Visibility, "vb"}};
+    for (const auto& [key, name] : keys) {
+        curve.set_key_property(key);
+        EXPECT_EQ(curve.key_property(), name);
+        EXPECT_EQ(cast::key_property_from_name(name), key);
+    }
+    EXPECT_EQ(cast::key_property_from_name("banana"), std::nullopt);
+    const std::pair<cast::ConstraintType, std::string_view> types[] = {
+        {cast::ConstraintType::Point, "pt"},
+        {cast::ConstraintType::Orient, "or"},
+        {cast::ConstraintType::Scale, "sc"}};
+    for (const auto& [type, name] : types) {
+        constraint.set_constraint_type(type);
+        EXPECT_EQ(constraint.constraint_type(), name);
+        EXPECT_EQ(cast::constraint_type_from_name(name), type);
+    }
+    EXPECT_EQ(cast::constraint_type_from_name("aim"), std::nullopt);
+    EXPECT_DEATH(curve.set_key_property(static_cast<cast::KeyProperty>(40)),
+                 "40 is not a KeyProperty");
 }
 
 }  // namespace

@@ -23,9 +23,9 @@ Document every_property_type_document() {
     const std::array<glm::vec3, 2> v3 = {glm::vec3(1, 2, 3), glm::vec3(-4, 5.5f, 6)};
     const std::array<glm::vec4, 1> v4 = {glm::vec4(0, 0, 0, 1)};
     model.properties.push_back(make_string("n", "every type"));
-    model.properties.push_back(make_integers("b", PropertyType::Byte, small));
-    model.properties.push_back(make_integers("h", PropertyType::Short, medium));
-    model.properties.push_back(make_integers("i", PropertyType::Integer32, large));
+    model.properties.push_back(make_integers("b", PropertyType::Byte, small).value());
+    model.properties.push_back(make_integers("h", PropertyType::Short, medium).value());
+    model.properties.push_back(make_integers("i", PropertyType::Integer32, large).value());
     model.properties.push_back(make_array<std::uint64_t>("l", longs));
     model.properties.push_back(make_array<float>("f", floats));
     model.properties.push_back(make_array<double>("d", doubles));

@@ -163,13 +163,13 @@ TEST(TypedApi, IndexViewsGiveTheirLargestElementInEveryWidth) {
     const std::vector<std::uint32_t> values = {7, 0, 250, 3};
     for (PropertyType type : {PropertyType::Byte, PropertyType::Short, PropertyType::Integer32,
                               PropertyType::Integer64}) {
-        const Property property = make_integers("f", type, values);
+        const Property property = make_integers("f", type, values).value();
         const IndexView view = IndexView::of(&property);
         ASSERT_EQ(view.size(), 4u);
         EXPECT_EQ(view.largest(), 250u) << static_cast<int>(type);
         EXPECT_EQ(view.to_vector(), values);
     }
-    const Property wide = make_integers("f", PropertyType::Integer32, {{1, 70000}});
+    const Property wide = make_integers("f", PropertyType::Integer32, {{1, 70000}}).value();
     EXPECT_EQ(IndexView::of(&wide).largest(), 70000u);
     EXPECT_EQ(IndexView().largest(), 0u);  // empty: no data to read
 }

@@ -28,10 +28,10 @@ TEST(TypedApi, SpecDefaultsApplyWhenPropertiesAreAbsent) {
     Skeleton skeleton = model.add_skeleton();
     skeleton.add_bone();
     skeleton.add_ik_handle();
-    for (const char* type : {"pt", "or", "sc", ""}) {
-        Constraint c = skeleton.add_constraint();
-        if (*type) c.set_constraint_type(type);
-    }
+    for (ConstraintType type :
+         {ConstraintType::Point, ConstraintType::Orient, ConstraintType::Scale})
+        skeleton.add_constraint().set_constraint_type(type);
+    skeleton.add_constraint();  // no type
     model.add_mesh();
     model.add_blend_shape();
     model.add_material().add_color();
@@ -85,9 +85,9 @@ TEST(TypedApi, SpecDefaultsApplyWhenPropertiesAreAbsent) {
 TEST(TypedApi, NonZeroFlagsAreTrue) {
     Document document;
     Bone bone = document.add_root().add_model().add_skeleton().add_bone();
-    bone.node().set(make_integer("ssc", PropertyType::Byte, 0));
+    bone.node().set(make_integer("ssc", PropertyType::Byte, 0).value());
     EXPECT_FALSE(bone.segment_scale_compensate());
-    bone.node().set(make_integer("ssc", PropertyType::Byte, 7));
+    bone.node().set(make_integer("ssc", PropertyType::Byte, 7).value());
     EXPECT_TRUE(bone.segment_scale_compensate());
 }
 
@@ -96,7 +96,7 @@ TEST(TypedApi, LegacyVcIsLayerZeroOnlyWithoutCl) {
     Document document;
     Mesh mesh = document.add_root().add_model().add_mesh();
     const std::array<std::uint32_t, 1> red = {0xFF0000FF};
-    mesh.node().set(make_integers("vc", PropertyType::Integer32, red));
+    mesh.node().set(make_integers("vc", PropertyType::Integer32, red).value());
     EXPECT_EQ(mesh.color_layer_count(), 1u);
     EXPECT_EQ(mesh.color_layer(0).at(0), glm::vec4(1, 0, 0, 1));
     const std::array<glm::vec4, 1> green = {glm::vec4(0, 1, 0, 1)};
@@ -194,7 +194,7 @@ TEST(TypedApi, WriterHelpersChooseIntegerWidthsPerRule11) {
     EXPECT_EQ(stored_type(curve, "kb"), PropertyType::Short);
 
     const std::array<std::uint32_t, 3> small = {0, 1, 2};
-    mesh.node().set(make_integers("f", PropertyType::Integer32, small));
+    mesh.node().set(make_integers("f", PropertyType::Integer32, small).value());
     EXPECT_EQ(stored_type(mesh, "f"), PropertyType::Integer32);
     Document copy = reread(document);
     EXPECT_EQ(copy.models().at(0).meshes().at(0).faces().stored_type(), PropertyType::Integer32);
@@ -293,7 +293,7 @@ TEST(TypedApi, StringsEndAtTheirFirstNul) {
 TEST(TypedApi, GettersIgnorePropertiesOfTheWrongType) {
     Document document;
     Mesh mesh = document.add_root().add_model().add_mesh();
-    mesh.node().set(make_integer("n", PropertyType::Integer32, 5));
+    mesh.node().set(make_integer("n", PropertyType::Integer32, 5).value());
     const std::array<glm::vec4, 1> v4 = {glm::vec4(1)};
     mesh.node().set(make_array<glm::vec4>("vp", v4));
     mesh.node().set(make_string("f", "not faces"));

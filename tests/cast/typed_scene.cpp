@@ -64,7 +64,7 @@ Document every_node_type_scene() {
 
     Constraint constraint = skeleton.add_constraint();
     constraint.set_name("aim");
-    constraint.set_constraint_type("or");
+    constraint.set_constraint_type(cast::ConstraintType::Orient);
     constraint.set_constraint_bone(hand);
     constraint.set_target_bone(pelvis);
     constraint.set_maintain_offset(true);
@@ -141,7 +141,7 @@ Document every_node_type_scene() {
     anim_bone.set_name("hand");
     Curve rotation = animation.add_curve();
     rotation.set_node_name("hand");
-    rotation.set_key_property("rq");
+    rotation.set_key_property(cast::KeyProperty::Rotation);
     const std::array<std::uint32_t, 2> frames = {0, 300};
     const std::array<glm::vec4, 2> quaternions = {glm::vec4(0, 0, 0, 1), glm::vec4(0, 1, 0, 0)};
     rotation.set_key_frames(frames);
@@ -149,7 +149,7 @@ Document every_node_type_scene() {
     rotation.set_mode(cast::CurveMode::Absolute);
     Curve translation = animation.add_curve();
     translation.set_node_name("hand");
-    translation.set_key_property("tx");
+    translation.set_key_property(cast::KeyProperty::TranslationX);
     const std::array<float, 2> tx = {0, 2.5f};
     translation.set_key_frames(frames);
     translation.set_float_values(tx);
@@ -157,7 +157,7 @@ Document every_node_type_scene() {
     translation.set_additive_blend_weight(0.5f);
     Curve visibility = animation.add_curve();
     visibility.set_node_name("hand");
-    visibility.set_key_property("vb");
+    visibility.set_key_property(cast::KeyProperty::Visibility);
     const std::array<std::uint32_t, 2> visible = {1, 0};
     visibility.set_key_frames(frames);
     visibility.set_integer_values(visible);

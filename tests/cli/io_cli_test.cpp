@@ -40,7 +40,7 @@ std::filesystem::path scene(const std::filesystem::path& dir) {
     animation.set_framerate(30.0f);
     cast::Curve curve = animation.add_curve();
     curve.set_node_name("root");
-    curve.set_key_property("tx");
+    curve.set_key_property(cast::KeyProperty::TranslationX);
     const std::array<std::uint32_t, 2> frames{0, 10};
     const std::array<float, 2> values{0.0f, 1.0f};
     curve.set_key_frames(frames);
@@ -169,7 +169,7 @@ std::filesystem::path latin1_curve(const std::filesystem::path& dir) {
     animation.set_framerate(30.0f);
     cast::Curve curve = animation.add_curve();
     curve.set_node_name("caf\xe9");
-    curve.set_key_property("tx");
+    curve.set_key_property(cast::KeyProperty::TranslationX);
     curve.node().set(cast::make_string("m", "absolute"));
     const std::array<std::uint32_t, 2> frames{0, 10};
     const std::array<float, 2> values{0.0f, 1.0f};

@@ -156,19 +156,21 @@ cast::Document generated_scene() {
         const std::vector<std::uint32_t> frames = {0, 5, 10};
         for (std::size_t b = 0; b < kBones; ++b) {
             const std::string name = long_name("bone", b);
-            for (const char* kp : {"tx", "ty", "tz", "sx", "sy", "sz"}) {
+            using enum cast::KeyProperty;
+            for (cast::KeyProperty kp :
+                 {TranslationX, TranslationY, TranslationZ, ScaleX, ScaleY, ScaleZ}) {
                 cast::Curve curve = animation.add_curve();
                 curve.set_node_name(name);
                 curve.set_key_property(kp);
                 curve.set_key_frames(frames);
-                const float base = kp[0] == 's' ? 1.0f : 0.0f;
+                const float base = cast::key_property_name(kp)[0] == 's' ? 1.0f : 0.0f;
                 const std::vector<float> values = {base, base + 0.5f, base};
                 curve.set_float_values(values);
                 curve.set_mode(cast::CurveMode::Absolute);
             }
             cast::Curve rotation = animation.add_curve();
             rotation.set_node_name(name);
-            rotation.set_key_property("rq");
+            rotation.set_key_property(cast::KeyProperty::Rotation);
             rotation.set_key_frames(frames);
             const std::vector<glm::vec4> quats = {{0, 0, 0, 1}, {0, 0.6f, 0, 0.8f}, {0, 0, 0, 1}};
             rotation.set_quaternion_values(quats);

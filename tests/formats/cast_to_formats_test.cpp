@@ -64,7 +64,7 @@ cast::Document handmade() {
     animation.set_framerate(24);
     cast::Curve tx = animation.add_curve();
     tx.set_node_name("knee");
-    tx.set_key_property("tx");
+    tx.set_key_property(cast::KeyProperty::TranslationX);
     std::vector<std::uint32_t> frames = {0, 12};
     std::vector<float> values = {0.25f, 0.75f};
     tx.set_key_frames(frames);
@@ -72,7 +72,7 @@ cast::Document handmade() {
     tx.set_mode(cast::CurveMode::Absolute);
     cast::Curve rq = animation.add_curve();
     rq.set_node_name("knee");
-    rq.set_key_property("rq");
+    rq.set_key_property(cast::KeyProperty::Rotation);
     std::vector<std::uint32_t> rq_frames = {6};
     std::vector<glm::vec4> rq_values = {{0, 0, 0.6f, 0.8f}};
     rq.set_key_frames(rq_frames);
@@ -80,7 +80,7 @@ cast::Document handmade() {
     rq.set_mode(cast::CurveMode::Relative);
     cast::Curve bs = animation.add_curve();
     bs.set_node_name("smile");
-    bs.set_key_property("bs");
+    bs.set_key_property(cast::KeyProperty::BlendShape);
     bs.set_key_frames(frames);
     bs.set_float_values(values);
     animation.add_notification_track().set_name("step");

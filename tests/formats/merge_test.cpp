@@ -103,7 +103,7 @@ TEST(Merge, BlendShapeCurvesMatchTheModelsBlendShapes) {
     for (const char* name : {"smile", "frown"}) {
         cast::Curve curve = anim.add_curve();
         curve.set_node_name(name);
-        curve.set_key_property("bs");
+        curve.set_key_property(cast::KeyProperty::BlendShape);
         curve.set_key_frames(std::vector<std::uint32_t>{0});
         curve.set_float_values(std::vector<float>{1.0f});
     }

@@ -16,7 +16,7 @@ cast::Curve add_curve(cast::Animation& animation, std::string_view bone, std::st
                       cast::CurveMode mode = cast::CurveMode::Absolute) {
     cast::Curve curve = animation.add_curve();
     curve.set_node_name(bone);
-    curve.set_key_property(kp);
+    curve.set_string("kp", kp);
     curve.set_key_frames(frames);
     curve.set_float_values(values);
     curve.set_mode(mode);
@@ -27,7 +27,7 @@ cast::Curve add_rotation(cast::Animation& animation, std::string_view bone, std:
                          std::vector<glm::vec4> values, cast::CurveMode mode = cast::CurveMode::Absolute) {
     cast::Curve curve = animation.add_curve();
     curve.set_node_name(bone);
-    curve.set_key_property("rq");
+    curve.set_key_property(cast::KeyProperty::Rotation);
     curve.set_key_frames(frames);
     curve.set_quaternion_values(values);
     curve.set_mode(mode);
@@ -125,7 +125,7 @@ TEST(CastToSEAnim, WhatSEAnimCannotHoldIsNamed) {
     cast::Animation animation = root.add_animation();
     cast::Curve visibility = animation.add_curve();
     visibility.set_node_name("a");
-    visibility.set_key_property("vb");
+    visibility.set_key_property(cast::KeyProperty::Visibility);
     add_curve(animation, "a", "tx", {0}, {1}).set_additive_blend_weight(0.5f);
     add_curve(animation, "a", "ty", {0}, {1});
     add_curve(animation, "a", "tz", {0}, {1});

@@ -136,7 +136,7 @@ TEST_F(GltfFidelity, ValidatorWarnsAboutCurvesThatMoveNothing) {
     animation.set_framerate(30.0f);
     cast::Curve curve = animation.add_curve();
     curve.set_node_name("box");
-    curve.set_key_property("tx");
+    curve.set_key_property(cast::KeyProperty::TranslationX);
     curve.set_key_frames(std::vector<std::uint32_t>{0, 10});
     curve.set_float_values(std::vector<float>{0.0f, 1.0f});
     curve.set_mode(cast::CurveMode::Absolute);

@@ -212,6 +212,18 @@ def test_bad_values_are_refused_before_anything_changes():
             setter(255, values)
         assert error.value.rule == "cast.layer-index"
     assert mesh.properties == []  # nothing was set
+    # kp and ct name one of the spec's values; any other text was stored as it stood.
+    root = doc.add_root()
+    curve = root.add_animation().add_curve()
+    with pytest.raises(ValueError, match="'banana' is not rq, tx"):
+        curve.key_property = "banana"
+    constraint = root.add_model().add_skeleton().add_constraint()
+    with pytest.raises(ValueError, match="'aim' is not pt, or or sc"):
+        constraint.constraint_type = "aim"
+    assert curve.key_property is None and constraint.constraint_type is None
+    curve.key_property = "vb"
+    constraint.constraint_type = "sc"
+    assert (curve.key_property, constraint.constraint_type) == ("vb", "sc")
     other = castkit.Document().add_root().add_model().add_material()
     with pytest.raises(castkit.Error, match="same document"):
         mesh.set_material(other)

@@ -14,25 +14,12 @@
 namespace castkit::anim {
 
 // What a curve keys (its `kp`).
-enum class Channel : std::uint8_t {
-    TranslationX,  // tx
-    TranslationY,  // ty
-    TranslationZ,  // tz
-    Rotation,      // rq
-    ScaleX,        // sx
-    ScaleY,        // sy
-    ScaleZ,        // sz
-    BlendShape,    // bs
-    Visibility,    // vb
-};
+using Channel = cast::KeyProperty;
+using cast::key_property_from_name;
+using cast::key_property_name;
 
 // How a curve's keys combine with the rest and base values (rule 22): the Cast `m` values.
 using cast::CurveMode;
-
-// The channel a `kp` names, or nullopt.
-std::optional<Channel> channel_from_key_property(std::string_view key_property);
-// The `kp` that keys `channel` ("tx" … "vb").
-std::string_view key_property_name(Channel channel);
 
 // Where a track's keys are in the Animation's flat key arrays.
 struct TrackRange {

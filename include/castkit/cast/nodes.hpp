@@ -128,10 +128,10 @@ class MutableView : public Const {
         target(__func__).set(make_value<float>(std::move(name), value));
     }
     void set_vec3(std::string name, const glm::vec3& value) const {
-        target(__func__).set(make_value(std::move(name), value));
+        target(__func__).set(make_value<glm::vec3>(std::move(name), value));
     }
     void set_vec4(std::string name, const glm::vec4& value) const {
-        target(__func__).set(make_value(std::move(name), value));
+        target(__func__).set(make_value<glm::vec4>(std::move(name), value));
     }
 
   protected:
@@ -475,6 +475,13 @@ class IKHandle : public MutableView<ConstIKHandle> {
     void set_target_offset(const glm::vec3& v) { set_vec3("to", v); }
 };
 
+// What a Constraint constrains (`ct`).
+enum class ConstraintType : std::uint8_t { Point, Orient, Scale };
+// "pt" → Point, "or" → Orient, "sc" → Scale; nullopt for anything else.
+std::optional<ConstraintType> constraint_type_from_name(std::string_view name);
+// The `ct` text of `type`.
+std::string_view constraint_type_name(ConstraintType type);
+
 class ConstConstraint : public ConstNodeView {
   public:
     using ConstNodeView::ConstNodeView;
@@ -499,7 +506,7 @@ class Constraint : public MutableView<ConstConstraint> {
   public:
     using MutableView::MutableView;
     void set_name(std::string_view v) { set_string("n", v); }
-    void set_constraint_type(std::string_view v) { set_string("ct", v); }
+    void set_constraint_type(ConstraintType v) { set_string("ct", constraint_type_name(v)); }
     void set_constraint_bone(const ConstBone& b) { set_hash_link("cb", b.hash()); }
     void set_target_bone(const ConstBone& b) { set_hash_link("tb", b.hash()); }
     void set_maintain_offset(bool v) { set_flag("mo", v); }
@@ -586,6 +593,24 @@ std::optional<CurveMode> curve_mode_from_name(std::string_view name);
 // The `m` text of `mode`.
 std::string_view curve_mode_name(CurveMode mode);
 
+// What a curve keys (`kp`): a translation or scale axis, the rotation, a blend shape's weight or
+// a visibility.
+enum class KeyProperty : std::uint8_t {
+    TranslationX,  // tx
+    TranslationY,  // ty
+    TranslationZ,  // tz
+    Rotation,      // rq
+    ScaleX,        // sx
+    ScaleY,        // sy
+    ScaleZ,        // sz
+    BlendShape,    // bs
+    Visibility,    // vb
+};
+// "tx" … "vb" → the key property; nullopt for anything else.
+std::optional<KeyProperty> key_property_from_name(std::string_view name);
+// The `kp` text of `property`.
+std::string_view key_property_name(KeyProperty property);
+
 class ConstCurve : public ConstNodeView {
   public:
     using ConstNodeView::ConstNodeView;
@@ -613,7 +638,7 @@ class Curve : public MutableView<ConstCurve> {
   public:
     using MutableView::MutableView;
     void set_node_name(std::string_view v) { set_string("nn", v); }
-    void set_key_property(std::string_view v) { set_string("kp", v); }
+    void set_key_property(KeyProperty v) { set_string("kp", key_property_name(v)); }
     void set_mode(CurveMode v) { set_string("m", curve_mode_name(v)); }
     void set_additive_blend_weight(float v) { set_real("ab", v); }
     void set_key_frames(std::span<const std::uint32_t> frames) {

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <castkit/cast/node.hpp>
+#include <castkit/expected.hpp>
+#include <concepts>
 #include <cstdint>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
@@ -99,10 +101,13 @@ class IndexView {
     PropertyType type_ = PropertyType::Integer32;
 };
 
-// Builders: each returns a property owning a copy of the values.
+// Builders: each returns a property owning a copy of the values. Those whose values could not
+// fit the stored type return an error instead (cast.value-width), never a narrowed value.
 // A Cast string ends at its first NUL, so a value holding one keeps only what comes before it.
 Property make_string(std::string name, std::string_view value);
-Property make_integer(std::string name, PropertyType type, std::uint64_t value);
+// `value` in an integer property of `type` (b, h, i or l); an error when `type` is not an
+// integer type or cannot hold `value`.
+Expected<Property> make_integer(std::string name, PropertyType type, std::uint64_t value);
 Property make_bool(std::string name, bool value);
 template <class T>
 Property make_array(std::string name, std::span<const T> values) {
@@ -111,13 +116,24 @@ Property make_array(std::string name, std::span<const T> values) {
     return Property(property_type_of<T>(), std::move(name),
                     static_cast<std::uint32_t>(values.size()), std::move(bytes));
 }
-template <class T>
-Property make_value(std::string name, const T& value) {
+// One value of exactly the type T stores (make_value<std::uint8_t>("mi", 300) does not compile:
+// the caller converts, and sees the conversion).
+template <class T, class Value = T>
+requires std::same_as<Value, T> Property make_value(std::string name, const Value& value) {
     return make_array<T>(std::move(name), std::span<const T>(&value, 1));
 }
 // An index-like buffer in the smallest of b/h/i that holds its maximum (rule 11).
 Property make_indices(std::string name, std::span<const std::uint32_t> values);
-// An integer buffer in an explicit type (values must fit).
-Property make_integers(std::string name, PropertyType type, std::span<const std::uint32_t> values);
+// An integer buffer in an explicit type (b, h, i or l); an error naming the first value the
+// type cannot hold.
+Expected<Property> make_integers(std::string name, PropertyType type,
+                                 std::span<const std::uint32_t> values);
+// A property of any type over raw payload bytes, checked as the writer checks it: an error
+// (property.payload) when `count` disagrees with the payload (count × element size for arrays,
+// exactly `count` NUL-terminated strings for `s`), the type id is unknown or the name is over
+// 65,535 bytes. The Property constructors trust their caller; this is the way for bytes and
+// counts that come from elsewhere.
+Expected<Property> make_property(PropertyType type, std::string name, std::uint32_t count,
+                                 std::vector<std::byte> payload);
 
 }  // namespace castkit::cast

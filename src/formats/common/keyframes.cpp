@@ -1,10 +1,10 @@
 #include "keyframes.hpp"
 
-#include <castkit/anim/curve_sampling.hpp>
-
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <castkit/anim/curve_sampling.hpp>
 #include <cmath>
 #include <glm/gtc/quaternion.hpp>
 #include <limits>
@@ -14,6 +14,11 @@
 
 namespace castkit::formats {
 namespace {
+constexpr std::array<cast::KeyProperty, 3> kTranslationAxes = {cast::KeyProperty::TranslationX,
+                                                               cast::KeyProperty::TranslationY,
+                                                               cast::KeyProperty::TranslationZ};
+constexpr std::array<cast::KeyProperty, 3> kScaleAxes = {
+    cast::KeyProperty::ScaleX, cast::KeyProperty::ScaleY, cast::KeyProperty::ScaleZ};
 
 constexpr double kOnFrameTolerance = 1e-3;       // ruling 33
 constexpr double kMaxResampledFrames = 1 << 16;  // a longer resampled channel is refused
@@ -94,13 +99,13 @@ Expected<std::vector<std::uint32_t>> frames_for(const std::vector<Key>& keys, co
 }
 
 void add_component_curves(cast::Animation& animation, const std::string& node,
-                          std::string_view prefix, const std::vector<std::uint32_t>& frames,
+                          const std::array<cast::KeyProperty, 3>& axes,
+                          const std::vector<std::uint32_t>& frames,
                           const std::vector<glm::vec3>& values) {
-    const char axes[] = {'x', 'y', 'z'};
     for (int axis = 0; axis < 3; ++axis) {
         cast::Curve curve = animation.add_curve();
         curve.set_node_name(node);
-        curve.set_key_property(fmt::format("{}{}", prefix, axes[axis]));
+        curve.set_key_property(axes[axis]);
         curve.set_key_frames(frames);
         std::vector<float> component(values.size());
         for (std::size_t i = 0; i < values.size(); ++i) component[i] = values[i][axis];
@@ -110,9 +115,9 @@ void add_component_curves(cast::Animation& animation, const std::string& node,
 }
 
 Expected<void> add_vec3_channel(cast::Animation& animation, const NodeKeys& node,
-                                const std::vector<Vec3Key>& keys, std::string_view prefix,
-                                std::string_view what, const CurveContext& context,
-                                Diagnostics& warnings) {
+                                const std::vector<Vec3Key>& keys,
+                                const std::array<cast::KeyProperty, 3>& axes, std::string_view what,
+                                const CurveContext& context, Diagnostics& warnings) {
     if (keys.empty()) return {};
     bool resampled = false;
     auto frames = frames_for(keys, node, what, context, warnings, resampled);
@@ -121,7 +126,7 @@ Expected<void> add_vec3_channel(cast::Animation& animation, const NodeKeys& node
     values.reserve(frames->size());
     for (std::size_t i = 0; i < frames->size(); ++i)
         values.push_back(resampled ? sample_linear(keys, (*frames)[i]) : keys[i].value);
-    add_component_curves(animation, node.node, prefix, *frames, values);
+    add_component_curves(animation, node.node, axes, *frames, values);
     return {};
 }
 
@@ -155,8 +160,8 @@ glm::vec4 sample_slerp(const std::vector<QuatKey>& keys, double frame) {
 
 Expected<void> add_curves(cast::Animation& animation, const NodeKeys& node,
                           const CurveContext& context, Diagnostics& warnings) {
-    if (auto ok =
-            add_vec3_channel(animation, node, node.positions, "t", "position", context, warnings);
+    if (auto ok = add_vec3_channel(animation, node, node.positions, kTranslationAxes, "position",
+                                   context, warnings);
         !ok)
         return ok;
     if (!node.rotations.empty()) {
@@ -170,12 +175,12 @@ Expected<void> add_curves(cast::Animation& animation, const NodeKeys& node,
                                        : node.rotations[i].value);
         cast::Curve curve = animation.add_curve();
         curve.set_node_name(node.node);
-        curve.set_key_property("rq");
+        curve.set_key_property(cast::KeyProperty::Rotation);
         curve.set_key_frames(*frames);
         curve.set_quaternion_values(values);
         curve.set_mode(cast::CurveMode::Absolute);
     }
-    return add_vec3_channel(animation, node, node.scales, "s", "scale", context, warnings);
+    return add_vec3_channel(animation, node, node.scales, kScaleAxes, "scale", context, warnings);
 }
 
 namespace {

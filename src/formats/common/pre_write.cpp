@@ -212,7 +212,7 @@ void close_layer_gaps(cast::Node& mesh, std::string_view prefix, const char* cou
             std::count_if(gone.begin(), gone.end(), [&](std::uint32_t g) { return g < *layer; });
         if (below > 0) property = renamed(property, fmt::format("{}{}", prefix, *layer - below));
     }
-    mesh.set(cast::make_integer(count_name, count_type, layers - gone.size()));
+    mesh.set(cast::make_integer(count_name, count_type, layers - gone.size()).value());  // < layers
 }
 
 void drop_buffers(cast::Node& mesh, const std::vector<std::string>& names) {
@@ -232,7 +232,7 @@ void clear_missing_bones(cast::Mesh& mesh, std::size_t bone_count) {
         values[i] = 0.0f;
     }
     cast::Node& node = mesh.node();
-    node.set(cast::make_integers("wb", node.find("wb")->type(), bones));
+    node.set(cast::make_integers("wb", node.find("wb")->type(), bones).value());  // a subset
     node.set(cast::make_array<float>("wv", values));
 }
 

@@ -90,7 +90,7 @@ void ToCast::skeleton(cast::Model& cast_model) {
     // transforms); `k3d.noBind` tells the way back that this world is not a bind pose.
     for (cast::Bone& bone : bones)
         if (!bone.world_position() && !bone.world_rotation())
-            bone.node().set(cast::make_integer("k3d.noBind", cast::PropertyType::Byte, 1));
+            bone.node().set(cast::make_bool("k3d.noBind", true));
     anim::complete_rest_transforms(skeleton);
 }
 

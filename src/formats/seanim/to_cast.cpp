@@ -42,12 +42,12 @@ private:
     void header_properties(cast::Node& node);
     void bone_curves(cast::Animation& out, const Bone& bone);
     void vec3_curves(cast::Animation& out, const Bone& bone, const std::vector<Vec3Key>& keys,
-                     const char* const names[3], Channel channel);
+                     const cast::KeyProperty names[3], Channel channel);
     void overrides(cast::Animation& out);
     void notification_tracks(cast::Animation& out);
     void blend_curves(cast::Animation& out);
-    cast::Curve curve(cast::Animation& out, std::string_view node_name, std::string_view key_property,
-                      const cast::Property& frames);
+    cast::Curve curve(cast::Animation& out, std::string_view node_name,
+                      cast::KeyProperty key_property, const cast::Property& frames);
 
     // Records the key frames just put in frames_ (and their count) towards frameCount.
     void note_frames(std::size_t count) {
@@ -97,22 +97,21 @@ void Converter::header_properties(cast::Node& node) {
     const Header& h = a_.header;
     const detail::Canonical canonical =
         detail::canonical_header(a_, static_cast<std::uint32_t>(std::min<std::uint64_t>(frame_count_, 0xFFFFFFFFu)));
-    node.set(cast::make_integer("se.type", cast::PropertyType::Byte, h.type));
-    if ((h.flags & ~kLooped) != 0) node.set(cast::make_integer("se.flags", cast::PropertyType::Byte, h.flags));
-    if (h.properties != 0)
-        node.set(cast::make_integer("se.properties", cast::PropertyType::Byte, h.properties));
-    if (h.version != 1) node.set(cast::make_integer("se.version", cast::PropertyType::Short, h.version));
+    node.set(cast::make_value<std::uint8_t>("se.type", h.type));
+    if ((h.flags & ~kLooped) != 0) node.set(cast::make_value<std::uint8_t>("se.flags", h.flags));
+    if (h.properties != 0) node.set(cast::make_value<std::uint8_t>("se.properties", h.properties));
+    if (h.version != 1) node.set(cast::make_value<std::uint16_t>("se.version", h.version));
     if (!a_.header_extra.empty()) node.set(make_byte_array("se.headerExtra", a_.header_extra));
     const std::uint8_t reserved[5] = {h.reserved1[0], h.reserved1[1], h.reserved2[0], h.reserved2[1], h.reserved2[2]};
     if (reserved[0] | reserved[1] | reserved[2] | reserved[3] | reserved[4])
         node.set(make_byte_array("se.reserved", reserved));
     if (h.presence != canonical.header.presence)
-        node.set(cast::make_integer("se.presence", cast::PropertyType::Byte, h.presence));
+        node.set(cast::make_value<std::uint8_t>("se.presence", h.presence));
     const std::uint32_t counts[4] = {h.frame_count, h.bone_count, h.modifier_count, h.note_count};
     const Header& c = canonical.header;
     if (h.frame_count != c.frame_count || h.bone_count != c.bone_count ||
         h.modifier_count != c.modifier_count || h.note_count != c.note_count)
-        node.set(cast::make_integers("se.counts", cast::PropertyType::Integer32, counts));
+        node.set(cast::make_array<std::uint32_t>("se.counts", counts));
     if (a_.frame_width != formats::width_for(h.frame_count) || a_.bone_width != formats::width_for(h.bone_count)) {
         const std::uint8_t widths[2] = {a_.frame_width, a_.bone_width};
         node.set(make_byte_array("se.widths", widths));
@@ -148,7 +147,7 @@ void Converter::header_properties(cast::Node& node) {
 }
 
 cast::Curve Converter::curve(cast::Animation& out, std::string_view node_name,
-                             std::string_view key_property, const cast::Property& frames) {
+                             cast::KeyProperty key_property, const cast::Property& frames) {
     cast::Curve curve = out.add_curve();
     curve.set_node_name(node_name);
     curve.set_key_property(key_property);
@@ -187,8 +186,9 @@ void exact_values(cast::Curve& curve, const Keys& keys, std::size_t components, 
     if (!fits_float(exact)) curve.node().set(cast::make_array<double>("se.kv", exact));
 }
 
-void Converter::vec3_curves(cast::Animation& out, const Bone& bone, const std::vector<Vec3Key>& keys,
-                            const char* const names[3], Channel channel) {
+void Converter::vec3_curves(cast::Animation& out, const Bone& bone,
+                            const std::vector<Vec3Key>& keys, const cast::KeyProperty names[3],
+                            Channel channel) {
     // One pass over the keys fills the frames and all three axes' payloads.
     frames_.resize(keys.size());
     std::vector<std::byte> axes[3];
@@ -214,12 +214,16 @@ void Converter::vec3_curves(cast::Animation& out, const Bone& bone, const std::v
 }
 
 void Converter::bone_curves(cast::Animation& out, const Bone& bone) {
-    static const char* const kTranslation[3] = {"tx", "ty", "tz"};
-    static const char* const kScale[3] = {"sx", "sy", "sz"};
+    static constexpr cast::KeyProperty kTranslation[3] = {cast::KeyProperty::TranslationX,
+                                                          cast::KeyProperty::TranslationY,
+                                                          cast::KeyProperty::TranslationZ};
+    static constexpr cast::KeyProperty kScale[3] = {
+        cast::KeyProperty::ScaleX, cast::KeyProperty::ScaleY, cast::KeyProperty::ScaleZ};
     if (!bone.locations.empty()) vec3_curves(out, bone, bone.locations, kTranslation, Channel::Translation);
     if (!bone.rotations.empty()) {
         auto pick = [](const QuatKey& key, std::size_t c) { return key.value[static_cast<int>(c)]; };
-        cast::Curve c = curve(out, bone.name, "rq", key_frames(bone.rotations, frames_));
+        cast::Curve c =
+            curve(out, bone.name, cast::KeyProperty::Rotation, key_frames(bone.rotations, frames_));
         note_frames(bone.rotations.size());
         c.node().properties.push_back(float_values(bone.rotations, cast::PropertyType::Vector4, 4, pick));
         c.set_mode(curve_mode(a_.header.type, Channel::Rotation));
@@ -241,7 +245,7 @@ void Converter::overrides(cast::Animation& out) {
         first.set_override_translation(true);
         first.set_override_rotation(!split);
         first.set_override_scale(!split);
-        if (m.type > 2) first.node().set(cast::make_integer("se.type", cast::PropertyType::Byte, m.type));
+        if (m.type > 2) first.node().set(cast::make_value<std::uint8_t>("se.type", m.type));
         if (!split) continue;
         cast::CurveModeOverride second = out.add_curve_mode_override();
         second.set_node_name(name);
@@ -293,7 +297,8 @@ void Converter::blend_curves(cast::Animation& out) {
             std::memcpy(&bits, &unused[i * 2], 8);
             any_unused |= bits != 0;
         }
-        cast::Curve c = curve(out, shape.name, "bs", cast::make_indices("kb", frames_));
+        cast::Curve c = curve(out, shape.name, cast::KeyProperty::BlendShape,
+                              cast::make_indices("kb", frames_));
         c.node().set(formats::owned_array<float>("kv", weights));
         c.set_mode(cast::CurveMode::Absolute);
         if (any_unused) c.node().set(cast::make_array<float>("se.yz", unused));

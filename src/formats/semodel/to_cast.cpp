@@ -19,7 +19,7 @@ using formats::make_byte_array;
 
 void model_properties(const Model& m, cast::Node& node) {
     const Header& h = m.header;
-    if (h.version != 1) node.set(cast::make_integer("se.version", cast::PropertyType::Short, h.version));
+    if (h.version != 1) node.set(cast::make_value<std::uint16_t>("se.version", h.version));
     if (!m.header_extra.empty()) node.set(make_byte_array("se.headerExtra", m.header_extra));
     if (h.reserved[0] | h.reserved[1] | h.reserved[2]) node.set(make_byte_array("se.reserved", h.reserved));
     const std::array<std::uint8_t, 3> derived = detail::derived_presence(m);
@@ -28,7 +28,7 @@ void model_properties(const Model& m, cast::Node& node) {
     if (h.bone_count != m.bones.size() || h.mesh_count != m.meshes.size() ||
         h.material_count != m.materials.size()) {
         const std::uint32_t counts[3] = {h.bone_count, h.mesh_count, h.material_count};
-        node.set(cast::make_integers("se.counts", cast::PropertyType::Integer32, counts));
+        node.set(cast::make_array<std::uint32_t>("se.counts", counts));
     }
     if (!m.trailing.empty()) node.set(make_byte_array("se.trailing", m.trailing));
 }
@@ -50,14 +50,15 @@ void skeleton(const Model& m, cast::Model& out) {
             bone.set_world_rotation(b.global_rotation);
         }
         if (blocks & kScales) bone.set_scale(b.scale);
-        if (b.flags != 0) bone.node().set(cast::make_integer("se.flags", cast::PropertyType::Byte, b.flags));
+        if (b.flags != 0) bone.node().set(cast::make_value<std::uint8_t>("se.flags", b.flags));
     }
     // Every bone gets lp/lr and wp/wr (the Blender add-on reads lp/lr unconditionally); which
     // of the two blocks the file really had goes back through `se.boneBlocks`.
     anim::complete_rest_transforms(skeleton);
     constexpr std::uint8_t both = kLocalMatrices | kGlobalMatrices;
     if ((blocks & both) != both)
-        out.node().set(cast::make_integer("se.boneBlocks", cast::PropertyType::Byte, blocks & both));
+        out.node().set(
+            cast::make_integer("se.boneBlocks", cast::PropertyType::Byte, blocks & both).value());
 }
 
 // A property holding `values`: a view keeping `owner` (the model) alive when there is one, else
@@ -81,7 +82,8 @@ cast::Mesh mesh(const Model& m, const Mesh& in, cast::Model& out,
         node.properties.push_back(stream("vn", cast::PropertyType::Vector3, in.normals, view));
     const std::uint32_t layers = m.layer_count(in);
     if (layers > 0) {
-        node.set(cast::make_integer("ul", cast::PropertyType::Byte, layers));
+        node.set(cast::make_integer("ul", cast::PropertyType::Byte, layers)
+                     .value());  // a byte in SEModel
         if (layers == 1) {
             node.properties.push_back(stream("u0", cast::PropertyType::Vector2, in.uvs, view));
         } else {
@@ -94,7 +96,7 @@ cast::Mesh mesh(const Model& m, const Mesh& in, cast::Model& out,
     }
     if (m.header.mesh_presence & kColors) {
         // RGBA bytes are the packed `i` colour of rule 15 (R in the low byte) as they stand.
-        node.set(cast::make_integer("cl", cast::PropertyType::Byte, 1));
+        node.set(cast::make_value<std::uint8_t>("cl", std::uint8_t{1}));
         node.properties.push_back(stream("c0", cast::PropertyType::Integer32, in.colors, view));
     }
     if (const std::uint32_t influences = m.influence_count(in); influences > 0) {
@@ -104,7 +106,8 @@ cast::Mesh mesh(const Model& m, const Mesh& in, cast::Model& out,
             bones[i] = in.weights[i].bone;
             values[i] = in.weights[i].value;
         }
-        node.set(cast::make_integer("mi", cast::PropertyType::Byte, influences));
+        node.set(cast::make_integer("mi", cast::PropertyType::Byte, influences)
+                     .value());  // a byte in SEModel
         node.set(cast::make_indices("wb", bones));
         node.set(formats::owned_array<float>("wv", values));
     }
@@ -115,7 +118,7 @@ cast::Mesh mesh(const Model& m, const Mesh& in, cast::Model& out,
         faces[i + 2] = in.faces[i];
     }
     mesh.set_faces(faces);
-    if (in.flags != 0) node.set(cast::make_integer("se.flags", cast::PropertyType::Byte, in.flags));
+    if (in.flags != 0) node.set(cast::make_value<std::uint8_t>("se.flags", in.flags));
     if (in.uv_layer_count != layers || in.max_influence != m.influence_count(in)) {
         const std::uint8_t stored[2] = {in.uv_layer_count, in.max_influence};
         node.set(make_byte_array("se.layers", stored));
@@ -162,7 +165,7 @@ cast::Document convert(const Model& m, std::shared_ptr<const Model> owner) {
         if (linked >= 0) meshes[i].set_material(materials[static_cast<std::size_t>(linked)]);
         if (in.material_indices != detail::inferred_material_indices(m, in, linked)) {
             std::vector<std::uint32_t> raw(in.material_indices.begin(), in.material_indices.end());
-            meshes[i].node().set(cast::make_integers("se.materials", cast::PropertyType::Integer32, raw));
+            meshes[i].node().set(cast::make_array<std::uint32_t>("se.materials", raw));
         }
     }
     return document;

@@ -34,7 +34,7 @@ TEST(ValidateMesh, UVAndColourLayersAreCheckedToo) {
 TEST(ValidateMesh, LayerCountMatchesLayersPresent) {
     {
         Scene scene;  // ul says 2, only u0 exists
-        scene.mesh.node().set(make_integer("ul", PropertyType::Byte, 2));
+        scene.mesh.node().set(make_integer("ul", PropertyType::Byte, 2).value());
         auto findings = check(scene.document);
         ASSERT_TRUE(only(findings, "mesh.layer-count"));
         EXPECT_EQ(findings[0].message, "'ul' is 2 but 'u1' is missing");
@@ -42,7 +42,7 @@ TEST(ValidateMesh, LayerCountMatchesLayersPresent) {
     {
         Scene scene;  // c1 present beyond cl = 1
         const std::vector<std::uint32_t> colors(4, 0xFFFFFFFFu);
-        scene.mesh.node().set(make_integers("c1", PropertyType::Integer32, colors));
+        scene.mesh.node().set(make_integers("c1", PropertyType::Integer32, colors).value());
         EXPECT_TRUE(only(check(scene.document), "mesh.layer-count"));
     }
     {
@@ -118,7 +118,7 @@ TEST(ValidateMesh, FaceIndexBelowVertexCountWithElementOffset) {
 TEST(ValidateMesh, FaceIndicesInEveryStoredWidth) {
     for (PropertyType type : {PropertyType::Byte, PropertyType::Short, PropertyType::Integer32}) {
         Scene scene;
-        scene.mesh.node().set(make_integers("f", type, indices({0, 1, 2, 0, 2, 200})));
+        scene.mesh.node().set(make_integers("f", type, indices({0, 1, 2, 0, 2, 200})).value());
         auto findings = check(scene.document);
         ASSERT_TRUE(only(findings, "mesh.face-index")) << type_name(type);
     }

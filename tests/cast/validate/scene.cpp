@@ -28,7 +28,7 @@ Scene::Scene() {
     ik_handle.set_start_bone(bones[0]);
     ik_handle.set_end_bone(bones[2]);
     constraint = skeleton.add_constraint();
-    constraint.set_constraint_type("or");
+    constraint.set_constraint_type(cast::ConstraintType::Orient);
     constraint.set_constraint_bone(bones[1]);
     constraint.set_target_bone(bones[2]);
     constraint.set_custom_offset(glm::vec4(0, 0, 0, 1));
@@ -81,14 +81,14 @@ Scene::Scene() {
     const std::vector<std::uint32_t> two_keys{0, 10};
     rotation_curve = animation.add_curve();
     rotation_curve.set_node_name("spine");
-    rotation_curve.set_key_property("rq");
+    rotation_curve.set_key_property(cast::KeyProperty::Rotation);
     rotation_curve.set_key_frames(two_keys);
     const std::vector<glm::vec4> rotations{{0, 0, 0, 1}, {0, 0.6f, 0, 0.8f}};
     rotation_curve.set_quaternion_values(rotations);
     rotation_curve.set_mode(cast::CurveMode::Absolute);
     translation_curve = animation.add_curve();
     translation_curve.set_node_name("Head");  // matches bone "head" case-insensitively (rule 24)
-    translation_curve.set_key_property("tx");
+    translation_curve.set_key_property(cast::KeyProperty::TranslationX);
     const std::vector<std::uint32_t> three_keys{0, 5, 10};
     translation_curve.set_key_frames(three_keys);
     const std::vector<float> offsets{0.0f, 0.5f, 1.0f};
@@ -96,14 +96,14 @@ Scene::Scene() {
     translation_curve.set_mode(cast::CurveMode::Relative);
     visibility_curve = animation.add_curve();
     visibility_curve.set_node_name("head");
-    visibility_curve.set_key_property("vb");
+    visibility_curve.set_key_property(cast::KeyProperty::Visibility);
     visibility_curve.set_key_frames(two_keys);
     const std::vector<std::uint32_t> visible{1, 0};
     visibility_curve.set_integer_values(visible);
     visibility_curve.set_mode(cast::CurveMode::Absolute);
     shape_curve = animation.add_curve();
     shape_curve.set_node_name("smile");
-    shape_curve.set_key_property("bs");
+    shape_curve.set_key_property(cast::KeyProperty::BlendShape);
     shape_curve.set_key_frames(two_keys);
     const std::vector<float> weights{0.0f, 1.0f};
     shape_curve.set_float_values(weights);

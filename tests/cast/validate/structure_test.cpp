@@ -33,7 +33,7 @@ TEST(ValidateStructure, ParentMustBeAllowed) {
     Scene scene;
     // A Color belongs under a Material, not under a Model.
     Node& color = scene.model.node().add_child(std::make_unique<Node>(NodeId::Color, 7));
-    color.set(make_value("rgba", glm::vec4(1, 1, 1, 1)));
+    color.set(make_value<glm::vec4>("rgba", glm::vec4(1, 1, 1, 1)));
     auto findings = check(scene.document);
     ASSERT_TRUE(only(findings, "structure.parent"));
     EXPECT_EQ(findings[0].path, "root[0]/model[0]/color[0]");
@@ -108,7 +108,7 @@ TEST(ValidateProperties, RequiredPropertyMissing) {
 
 TEST(ValidateProperties, TypeMustBeAllowed) {
     Scene scene;
-    scene.model.node().set(make_value("p", glm::vec4(0, 0, 0, 0)));
+    scene.model.node().set(make_value<glm::vec4>("p", glm::vec4(0, 0, 0, 0)));
     auto findings = check(scene.document);
     ASSERT_TRUE(only(findings, "property.type"));
     EXPECT_EQ(findings[0].message, "'p' is v4; a Model's 'p' must be v3");
@@ -185,12 +185,14 @@ TEST(ValidateProperties, EveryEnumIsChecked) {
     };
     EXPECT_TRUE(only(broken([](Scene& s) { s.rotation_curve.set_string("m", "absolut"); }), "property.enum"));
     EXPECT_TRUE(only(broken([](Scene& s) { s.mode_override.set_string("m", "overwrite"); }), "property.enum"));
-    EXPECT_TRUE(only(broken([](Scene& s) { s.constraint.set_constraint_type("aim"); }), "property.enum"));
+    EXPECT_TRUE(
+        only(broken([](Scene& s) { s.constraint.set_string("ct", "aim"); }), "property.enum"));
     EXPECT_TRUE(only(broken([](Scene& s) { s.tint.set_string("cs", "rec709"); }), "property.enum"));
     EXPECT_TRUE(only(broken([](Scene& s) { s.metadata.set_string("up", "Y"); }), "property.enum"));
     EXPECT_TRUE(only(broken([](Scene& s) { s.material.set_type("phong"); }), "property.enum"));
     // An unknown key property is only an enum finding: the value type cannot be judged.
-    EXPECT_TRUE(only(broken([](Scene& s) { s.translation_curve.set_key_property("tw"); }), "property.enum"));
+    EXPECT_TRUE(only(broken([](Scene& s) { s.translation_curve.set_string("kp", "tw"); }),
+                     "property.enum"));
 }
 
 TEST(ValidateProperties, DuplicateNameIsAWarning) {
