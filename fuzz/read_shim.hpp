@@ -27,12 +27,12 @@ inline Expected<cast::Document> read_directly(std::string_view format, cast::Byt
         return cast::read(bytes, options);
     }
     if (format == "seanim") {
-        auto animation = seanim::parse(bytes, file, warnings);
+        auto animation = seanim::read(bytes, file, warnings);
         if (!animation) return make_error(animation.error());
         return seanim::to_cast(*animation, warnings);
     }
     if (format == "semodel") {
-        auto model = semodel::parse(bytes, file, warnings);
+        auto model = semodel::read(bytes, file, warnings);
         if (!model) return make_error(model.error());
         return semodel::to_cast(std::move(*model), warnings);
     }

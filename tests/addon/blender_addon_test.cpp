@@ -79,7 +79,7 @@ semodel::Model chain(std::uint8_t blocks) {
 std::vector<std::pair<std::string, semodel::Model>> semodels() {
     std::vector<std::pair<std::string, semodel::Model>> out;
     Diagnostics warnings;
-    out.emplace_back("golden", *semodel::parse(semodel_golden_vector(), "golden", warnings));
+    out.emplace_back("golden", *semodel::read(semodel_golden_vector(), "golden", warnings));
     out.emplace_back("global-only", chain(semodel::kGlobalMatrices));
     out.emplace_back("local-only", chain(semodel::kLocalMatrices));
     out.emplace_back("minimal", chain(0));

@@ -80,13 +80,17 @@ void read_or_fail_cleanly(std::span<const std::byte> bytes, const std::string& w
 }
 
 struct SEAnimFormat {
-    static auto parse(std::span<const std::byte> b, std::string_view n, Diagnostics& w) { return seanim::parse(b, n, w); }
+    static auto parse(std::span<const std::byte> b, std::string_view n, Diagnostics& w) {
+        return seanim::read(b, n, w);
+    }
     static auto to_cast(const seanim::Animation& a, Diagnostics& w) { return seanim::to_cast(a, w); }
     static auto from_cast(const cast::Document& d, Diagnostics& w) { return seanim::from_cast(d, w); }
     static auto write_to_buffer(const seanim::Animation& a) { return seanim::write_to_buffer(a); }
 };
 struct SEModelFormat {
-    static auto parse(std::span<const std::byte> b, std::string_view n, Diagnostics& w) { return semodel::parse(b, n, w); }
+    static auto parse(std::span<const std::byte> b, std::string_view n, Diagnostics& w) {
+        return semodel::read(b, n, w);
+    }
     static auto to_cast(const semodel::Model& m, Diagnostics& w) { return semodel::to_cast(m, w); }
     static auto from_cast(const cast::Document& d, Diagnostics& w) { return semodel::from_cast(d, w); }
     static auto write_to_buffer(const semodel::Model& m) { return semodel::write_to_buffer(m); }
@@ -111,7 +115,7 @@ TEST(SEAnimMalformed, HugeCountsFailBeforeAllocating) {
     b.text("SEAnim").u16(1).u16(0x1C).u8(0).u8(0).u8(seanim::kBoneLocation | seanim::kNotes).u8(0).u16(0);
     b.f32(30).u32(10).u32(0xFFFFFFFF).u8(0).hex({0, 0, 0}).u32(0xFFFFFFFF);
     Diagnostics warnings;
-    auto a = seanim::parse(b.bytes, "huge.seanim", warnings);
+    auto a = seanim::read(b.bytes, "huge.seanim", warnings);
     ASSERT_FALSE(a);
     EXPECT_EQ(a.error().offset, 0x18u);  // the boneCount field
     EXPECT_NE(a.error().message.find("4294967295 bones"), std::string::npos);
@@ -123,7 +127,7 @@ TEST(SEAnimMalformed, KeyCountBeyondTheDataFails) {
     b.f32(30).u32(70000).u32(1).u8(0).hex({0, 0, 0}).u32(0);
     b.cstr("j").u8(0).u32(0xFFFFFF).u32(0).floats({0, 0, 0, 1});
     Diagnostics warnings;
-    auto a = seanim::parse(b.bytes, "keys.seanim", warnings);
+    auto a = seanim::read(b.bytes, "keys.seanim", warnings);
     ASSERT_FALSE(a);
     EXPECT_EQ(a.error().offset, 0x24u + 3);  // the rotation key count
 }
@@ -132,10 +136,10 @@ TEST(SEAnimMalformed, ShortHeaderAndBadMagicAreErrors) {
     HandBytes b;
     b.text("SEAnim").u16(1).u16(0x10);
     Diagnostics warnings;
-    auto a = seanim::parse(b.bytes, "short.seanim", warnings);
+    auto a = seanim::read(b.bytes, "short.seanim", warnings);
     ASSERT_FALSE(a);
     EXPECT_EQ(a.error().rule, "seanim.header-size");
-    auto m = seanim::parse(sample_semodel(), "model.semodel", warnings);
+    auto m = seanim::read(sample_semodel(), "model.semodel", warnings);
     ASSERT_FALSE(m);
     EXPECT_EQ(m.error().offset, 0u);
     EXPECT_EQ(m.error().rule, "seanim.bad-magic");
@@ -146,7 +150,7 @@ TEST(SEModelMalformed, HugeVertexCountFailsBeforeAllocating) {
     b.text("SEModel").u16(1).u16(20).u8(semodel::kMeshes).u8(0).u8(0).u32(0).u32(1).u32(0).hex({0, 0, 0});
     b.u8(0).u8(0).u8(0).u32(0xFFFFFFFF).u32(1);
     Diagnostics warnings;
-    auto m = semodel::parse(b.bytes, "huge.semodel", warnings);
+    auto m = semodel::read(b.bytes, "huge.semodel", warnings);
     ASSERT_FALSE(m);
     EXPECT_EQ(m.error().offset, 0x1Du + 3);  // the vertexCount field of mesh 0
 }

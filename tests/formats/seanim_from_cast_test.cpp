@@ -46,7 +46,7 @@ cast::Document round_trip(cast::Document& document, Diagnostics& warnings) {
     EXPECT_TRUE(animation) << (animation ? "" : animation.error().to_string());
     auto bytes = seanim::write_to_buffer(*animation);
     EXPECT_TRUE(bytes) << (bytes ? "" : bytes.error().to_string());
-    auto reread = seanim::parse(*bytes, "back.seanim", warnings);
+    auto reread = seanim::read(*bytes, "back.seanim", warnings);
     EXPECT_TRUE(reread);
     return seanim::to_cast(*reread, warnings).value();
 }
@@ -155,7 +155,7 @@ TEST(CastToSEAnim, CurveModesBecomeTheTypeAndModifiers) {
 
 TEST(CastToSEAnim, DeltaSurvivesThroughSeType) {
     Diagnostics warnings;
-    auto a = seanim::parse(seanim_golden_vector(), "g.seanim", warnings);
+    auto a = seanim::read(seanim_golden_vector(), "g.seanim", warnings);
     ASSERT_TRUE(a);
     a->header.type = static_cast<std::uint8_t>(seanim::AnimType::Delta);
     cast::Document document = seanim::to_cast(*a, warnings).value();
@@ -176,7 +176,7 @@ TEST(CastToSEAnim, StoredWidthsThatNoLongerFitAreDerivedAgain) {
     b.f32(30).u32(255).u32(1).u8(0).hex({0, 0, 0}).u32(0);
     b.cstr("root").u8(0).u16(1).u16(254).floats({4, 5, 6});
     Diagnostics warnings;
-    auto a = seanim::parse(b.bytes, "old.seanim", warnings);
+    auto a = seanim::read(b.bytes, "old.seanim", warnings);
     ASSERT_TRUE(a);
     cast::Document document = seanim::to_cast(*a, warnings).value();
     auto kept = seanim::from_cast(document, warnings);

@@ -16,7 +16,7 @@ using seanim::Animation;
 
 Animation parse_ok(const std::vector<std::byte>& bytes, Diagnostics* warnings = nullptr) {
     Diagnostics local;
-    auto animation = seanim::parse(bytes, "test.seanim", warnings ? *warnings : local);
+    auto animation = seanim::read(bytes, "test.seanim", warnings ? *warnings : local);
     EXPECT_TRUE(animation) << (animation ? "" : animation.error().to_string());
     return animation ? std::move(*animation) : Animation{};
 }

@@ -16,7 +16,7 @@ using semodel::Model;
 
 Model parse_ok(const std::vector<std::byte>& bytes, Diagnostics* warnings = nullptr) {
     Diagnostics local;
-    auto model = semodel::parse(bytes, "test.semodel", warnings ? *warnings : local);
+    auto model = semodel::read(bytes, "test.semodel", warnings ? *warnings : local);
     EXPECT_TRUE(model) << (model ? "" : model.error().to_string());
     return model ? std::move(*model) : Model{};
 }

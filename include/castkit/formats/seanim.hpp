@@ -116,10 +116,10 @@ struct Animation {
 // when no bone has a key (no reader could find them). O(keys).
 void canonicalize(Animation& animation);
 
-// Parses SEAnim bytes. Widths follow ruling 26 with the legacy fallback, unknown trailing bytes
-// are kept (ruling 28); anything malformed is an error naming the byte offset. O(size).
-Expected<Animation> parse(std::span<const std::byte> bytes, std::string_view source_name,
-                          Diagnostics& warnings);
+// Reads SEAnim bytes; `file` names them in diagnostics. Widths follow ruling 26 with the legacy
+// fallback, unknown trailing bytes are kept (ruling 28); anything malformed is an error naming
+// the byte offset. O(size).
+Expected<Animation> read(cast::Bytes bytes, std::string_view file, Diagnostics& warnings);
 // Memory-maps and parses a file.
 Expected<Animation> open(const std::filesystem::path& path, Diagnostics& warnings);
 

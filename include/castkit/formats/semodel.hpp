@@ -111,9 +111,9 @@ struct Model {
 // and counts from the data. The bone and mesh stream flags are left as chosen. O(1).
 void canonicalize(Model& model);
 
-// Parses SEModel bytes; anything malformed is an error naming the byte offset. O(size).
-Expected<Model> parse(std::span<const std::byte> bytes, std::string_view source_name,
-                      Diagnostics& warnings);
+// Reads SEModel bytes; `file` names them in diagnostics. Anything malformed is an error naming
+// the byte offset. O(size).
+Expected<Model> read(cast::Bytes bytes, std::string_view file, Diagnostics& warnings);
 // Memory-maps and parses a file.
 Expected<Model> open(const std::filesystem::path& path, Diagnostics& warnings);
 

@@ -8,7 +8,7 @@ namespace castkit::formats {
 namespace {
 
 Expected<cast::Document> read_seanim(const cast::SharedBytes& bytes, const ReadContext& context) {
-    auto animation = seanim::parse(bytes, context.name, context.warnings);
+    auto animation = seanim::read(bytes, context.name, context.warnings);
     if (!animation) return make_error(animation.error());
     auto document = seanim::to_cast(*animation, context.warnings);
     if (document) document->source_name = context.name;

@@ -288,8 +288,7 @@ Header parse_header(const std::byte* h) {
 
 }  // namespace
 
-Expected<Animation> parse(std::span<const std::byte> bytes, std::string_view source_name,
-                          Diagnostics& warnings) {
+Expected<Animation> read(cast::Bytes bytes, std::string_view source_name, Diagnostics& warnings) {
     auto preamble = formats::read_se_preamble(bytes, source_name, "SEAnim", kHeaderSize, warnings);
     if (!preamble) return make_error(preamble.error());
     const std::uint16_t header_size = preamble->header_size;
@@ -347,7 +346,7 @@ Expected<Animation> parse(std::span<const std::byte> bytes, std::string_view sou
 
 Expected<Animation> open(const std::filesystem::path& path, Diagnostics& warnings) {
     return formats::parse_mapped(path, [&](cast::Bytes bytes, const std::string& name) {
-        return parse(bytes, name, warnings);
+        return read(bytes, name, warnings);
     });
 }
 

@@ -8,7 +8,7 @@ namespace castkit::formats {
 namespace {
 
 Expected<cast::Document> read_semodel(const cast::SharedBytes& bytes, const ReadContext& context) {
-    auto model = semodel::parse(bytes, context.name, context.warnings);
+    auto model = semodel::read(bytes, context.name, context.warnings);
     if (!model) return make_error(model.error());
     auto document = semodel::to_cast(std::move(*model), context.warnings);
     if (document) document->source_name = context.name;

@@ -189,8 +189,7 @@ Expected<void> Parser::materials(ByteReader& in) {
 
 }  // namespace
 
-Expected<Model> parse(std::span<const std::byte> bytes, std::string_view source_name,
-                      Diagnostics& warnings) {
+Expected<Model> read(cast::Bytes bytes, std::string_view source_name, Diagnostics& warnings) {
     auto preamble = formats::read_se_preamble(bytes, source_name, "SEModel", kHeaderSize, warnings);
     if (!preamble) return make_error(preamble.error());
     const std::uint16_t header_size = preamble->header_size;
@@ -224,7 +223,7 @@ Expected<Model> parse(std::span<const std::byte> bytes, std::string_view source_
 
 Expected<Model> open(const std::filesystem::path& path, Diagnostics& warnings) {
     return formats::parse_mapped(path, [&](cast::Bytes bytes, const std::string& name) {
-        return parse(bytes, name, warnings);
+        return read(bytes, name, warnings);
     });
 }
 
