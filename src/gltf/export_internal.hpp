@@ -151,8 +151,49 @@ class Exporter {
     int sampler_for(const nlohmann::json& settings);
     // Lists `name` in extensionsUsed (and extensionsRequired when `required`), once.
     void use_extension(const std::string& name, bool required);
+    // One Cast Mesh as a glTF mesh node (under the Model's node, or at the root when skinned):
+    // its primitive's attributes, indices and material, then its morph targets.
     void export_mesh(const cast::ConstModel& model, const cast::ConstMesh& mesh, ExportedModel& exported,
                      int skin, const std::string& path);
+    // NORMAL and TANGENT, then one warning counting the zero-length ones replaced.
+    void add_normals_and_tangents(const cast::ConstMesh& mesh, std::size_t count,
+                                  tinygltf::Primitive& primitive, const std::string& path);
+    // NORMAL: borrowed when every normal is of unit length, else normalised into a copy
+    // (returned, for the tangents; empty when borrowed). Null when the mesh has no normals of
+    // its vertex count (a wrong count is dropped with a warning).
+    std::shared_ptr<const std::vector<glm::vec3>> add_normals(const cast::ConstMesh& mesh,
+                                                              std::size_t count,
+                                                              tinygltf::Primitive& primitive,
+                                                              std::size_t& replaced,
+                                                              const std::string& path);
+    // TANGENT against the exported normals (`fixed_normals`, or the stored ones when it is
+    // empty); dropped with a warning without normals. Counts replaced tangents in `replaced`.
+    void add_tangents(const cast::ConstMesh& mesh, std::size_t count,
+                      const std::vector<glm::vec3>* fixed_normals, tinygltf::Primitive& primitive,
+                      std::size_t& replaced, const std::string& path);
+    // TEXCOORD_n, borrowed; a layer of the wrong count is dropped with a warning.
+    void add_uv_layers(const cast::ConstMesh& mesh, std::size_t count,
+                       tinygltf::Primitive& primitive, const std::string& path);
+    // COLOR_n, borrowed; layers glTF cannot take as stored are dropped with a warning.
+    void add_color_layers(const cast::ConstMesh& mesh, std::size_t count,
+                          tinygltf::Primitive& primitive, const std::string& path);
+    // JOINTS_n and WEIGHTS_n: per vertex the merged, normalised influences, strongest first.
+    // False (with a warning) when the weight buffers are too short: the mesh is then unskinned.
+    bool add_joints_and_weights(const cast::ConstMesh& mesh, std::size_t count,
+                                std::size_t bone_count, tinygltf::Primitive& primitive,
+                                const std::string& path);
+    // The faces as the index accessor (borrowed when stored at a width glTF takes), or POINTS
+    // without faces. False (with a warning) when a face names a vertex that does not exist:
+    // the mesh is then dropped.
+    bool add_indices(const cast::ConstMesh& mesh, std::size_t count, tinygltf::Primitive& primitive,
+                     const std::string& path);
+    // The Model's blend shapes of `mesh` as morph targets (POSITION deltas), with their names
+    // in the mesh's extras and their default weights in its weights.
+    void add_morph_targets(const cast::ConstModel& cast_model, const cast::ConstMesh& mesh,
+                           tinygltf::Primitive& primitive, tinygltf::Mesh& gltf_mesh,
+                           ExportedMesh& exported_mesh, const std::string& path);
+    // A morph target's weight when nothing animates it, carried by an import; else 0.
+    float default_weight(const cast::ConstBlendShape& shape, const std::string& name) const;
     int export_skin(ExportedModel& exported, const std::string& path);
 };
 
