@@ -5,6 +5,7 @@
 #pragma once
 
 #include <castkit/anim/animation.hpp>
+#include <castkit/anim/jobs.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/gltf/gltf.hpp>
@@ -16,6 +17,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -127,8 +129,40 @@ class Exporter {
     // Adds a sampler and a channel: (node, path, key frames, output accessor, interpolation).
     using ChannelSink =
         std::function<void(int, const char*, const std::vector<double>&, int, const char*)>;
+    // Every Model whose bones the animation's curves name; one with a skeleton of the
+    // animation's own (animation_skeleton) when none does and it has transform curves.
+    std::vector<std::size_t> animation_targets(const cast::ConstAnimation& cast_animation,
+                                               const std::string& path);
+    // The animation compiled for each target's skeleton (bone indices differ), its bone
+    // channels exported; `framerate` follows each. The first compiled (on `first_skeleton`)
+    // gives the blend weights, visibility and notifications, and only its reports are warned
+    // (each target would repeat them). Nullopt when the animation is not exported (a warning or
+    // `failure` says why).
+    std::optional<anim::Animation> export_target_channels(
+        const cast::ConstAnimation& cast_animation, const std::vector<std::size_t>& targets,
+        const anim::Skeleton& empty, const anim::Skeleton*& first_skeleton, float& framerate,
+        const ChannelSink& add_channel, const std::string& path);
     bool export_bone_channels(const anim::Animation& animation, const ExportedModel& target,
                               const ChannelSink& add_channel, const std::string& path);
+    // The glTF local poses of every bone at `frames` (frames × bones) into `poses`; `sheared`
+    // tells whether compensation under a non-uniform parent scale was baked at any of them.
+    // False past the sample limit (`failure` set) or when sampling fails (a warning).
+    bool sample_bone_poses(const anim::Animation& animation, const anim::Skeleton& skeleton,
+                           anim::SamplingContext& context, const std::vector<double>& frames,
+                           std::vector<anim::Transform>& poses, bool& sheared,
+                           const std::string& path);
+    // Blend weights, at the union of the bs keys (sums of linear pieces), for every exported
+    // mesh whose morph targets the curves name (collected in `used_shapes`). False, with a
+    // warning, when sampling fails: the animation is then not exported.
+    bool export_weights(const anim::Animation& animation, const anim::Skeleton& skeleton,
+                        const ChannelSink& add_channel, std::set<std::string>& used_shapes,
+                        const std::string& path);
+    // One warning for every curve nothing exported can carry.
+    void warn_unbound_curves(const cast::ConstAnimation& cast_animation,
+                             const std::vector<std::size_t>& targets,
+                             const std::set<std::string>& used_shapes, const std::string& path);
+    // Sets `failure`: sampling needs `need` ("... needs N samples (...)"), past max_samples.
+    void fail_sample_limit(const std::string& path, const std::string& need);
     bool export_visibility(const anim::Animation& animation, const anim::Skeleton& skeleton,
                            const ChannelSink& add_channel, const std::string& path);
     std::vector<std::pair<const cast::Node*, int>> materials_;
