@@ -321,6 +321,22 @@ class Importer {
     template <class T>
     Expected<std::vector<T>> read_components(int index, int components, const std::string& path,
                                              bool decode) const;
+    // Counts the `components` values per element an accessor decodes against the file's
+    // budget (decoded_values); an error past it, or for an accessor without a buffer view
+    // larger than the file could justify.
+    Expected<void> charge_decoded_values(const tinygltf::Accessor& accessor, const std::string& at,
+                                         int components) const;
+    // The accessor's buffer view data (`element` bytes per element) decoded into `out` when
+    // `decode`, after checking its stride, offset and extent; zeros without a buffer view.
+    template <class T>
+    Expected<void> read_dense(const tinygltf::Accessor& accessor, const std::string& at,
+                              int components, std::size_t element, bool decode,
+                              std::vector<T>& out) const;
+    // The accessor's sparse substitution checked and, when `decode`, applied to `out`.
+    template <class T>
+    Expected<void> apply_sparse(const tinygltf::Accessor& accessor, const std::string& at,
+                                int components, std::size_t element, bool decode,
+                                std::vector<T>& out) const;
     Expected<void> import_material(cast::Model& model, int index,
                                    std::map<int, cast::Material>& done);
     // What Cast's Material cannot hold (alpha mode and cutoff, double sides, factors next to
