@@ -1,4 +1,5 @@
-// The list of formats: each format folder contributes one entry function.
+// The registry entries the format folders define, one function each; the registry
+// (src/registry/) lists them with the glTF bridge's.
 #pragma once
 
 #include <castkit/formats.hpp>
@@ -11,12 +12,5 @@ FormatInfo semodel_format();
 FormatInfo k3d_format();
 FormatInfo dmf_format();
 FormatInfo dmf_json_format();
-FormatInfo glb_format();
-FormatInfo gltf_format();
-
-inline std::vector<FormatInfo> registered_formats() {
-    return {cast_format(), seanim_format(),   semodel_format(), k3d_format(),
-            dmf_format(),  dmf_json_format(), glb_format(),     gltf_format()};
-}
 
 }  // namespace castkit::formats

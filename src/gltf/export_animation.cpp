@@ -92,26 +92,84 @@ void sort_unique(std::vector<double>& list) {
     list.erase(std::unique(list.begin(), list.end()), list.end());
 }
 
-}  // namespace
+// The sorted, unique key frames of every curve of `channel` (a scalar channel).
+std::vector<double> channel_key_frames(const anim::Animation& animation, anim::Channel channel) {
+    std::vector<double> frames;
+    for (const anim::BoundCurve& curve : animation.curves())
+        if (curve.channel == channel) {
+            const anim::TrackRange range = animation.scalar_tracks()[curve.track];
+            frames.insert(frames.end(), animation.scalar_frames().begin() + range.first,
+                          animation.scalar_frames().begin() + range.first + range.count);
+        }
+    sort_unique(frames);
+    return frames;
+}
 
-// One animation's channels for one Model's bones, added to `out` through `add_channel`. The
-// pose is sampled at the key frames, and at every whole frame of the key range only when a
-// channel needs it; `samples` counts frames × (bones + curves) against the limit. False (with
-// `failure` set) when the limit is passed.
-bool Exporter::export_bone_channels(const anim::Animation& animation, const ExportedModel& target,
-                                    const ChannelSink& add_channel, const std::string& path) {
-    const anim::Skeleton& skeleton = target.skeleton;
-    const std::size_t bones = skeleton.bone_count();
-    const std::size_t per_frame = work_per_frame(animation, skeleton);
-    enum Kind { kTranslation, kRotation, kScale };
-    struct Keys {
-        std::vector<double> frames;  // sorted and made unique before use
-        std::size_t curves = 0;
-        bool additive = false;
-    };
-    std::map<std::pair<std::uint32_t, int>, Keys> channels;
-    std::vector<std::uint8_t> scale_animated(bones, 0);
-    std::vector<double> key_frames;
+// Every whole frame from `first` to `last`.
+std::vector<double> whole_frames(double first, double last) {
+    std::vector<double> frames;
+    for (double frame = first; frame <= last; frame += 1.0) frames.push_back(frame);
+    return frames;
+}
+
+// The index of `frame` in the sorted `frames`.
+std::size_t frame_index(const std::vector<double>& frames, double frame) {
+    return static_cast<std::size_t>(std::lower_bound(frames.begin(), frames.end(), frame) -
+                                    frames.begin());
+}
+
+enum ChannelKind { kTranslation, kRotation, kScale };
+
+// The keys of one bone's translation, rotation or scale curves.
+struct ChannelKeys {
+    std::vector<double> frames;  // sorted and unique
+    std::size_t curves = 0;
+    bool additive = false;
+};
+
+// An animation's transform curves by (bone, kind), and which of them glTF's linear
+// interpolation of the key frames reproduces exactly; the others are baked at every frame.
+struct BoneChannels {
+    std::map<std::pair<std::uint32_t, int>, ChannelKeys> channels;
+    std::vector<std::uint8_t> scale_animated;  // per bone
+    std::vector<double> key_frames;            // of every channel, sorted and unique
+
+    const ChannelKeys* find(std::size_t bone, int kind) const {
+        auto found = channels.find({static_cast<std::uint32_t>(bone), kind});
+        return found == channels.end() ? nullptr : &found->second;
+    }
+    // The bone's parent scale is animated and the bone compensates it.
+    bool parent_scale_varies(const anim::Skeleton& skeleton, std::size_t bone) const {
+        const std::int32_t parent = skeleton.parents()[bone];
+        return parent >= 0 && skeleton.segment_scale_compensate()[bone] &&
+               scale_animated[static_cast<std::size_t>(parent)] != 0;
+    }
+    bool baked(const anim::Skeleton& skeleton, std::size_t bone, int kind, const ChannelKeys* used,
+               bool sheared) const {
+        if (parent_scale_varies(skeleton, bone) || sheared) return true;
+        return used != nullptr && !(kind == kTranslation ||
+                                    (kind == kRotation && used->curves == 1 && !used->additive) ||
+                                    (kind == kScale && !used->additive));
+    }
+    // Whether the bone has a channel of `kind` to export (its own, or a compensated one).
+    bool exported(const anim::Skeleton& skeleton, std::size_t bone, int kind) const {
+        return find(bone, kind) != nullptr || parent_scale_varies(skeleton, bone);
+    }
+    // Whether any exported channel is baked, so that every frame must be sampled.
+    bool any_baked(const anim::Skeleton& skeleton, bool sheared) const {
+        bool every_frame = false;
+        for (std::size_t bone = 0; bone < skeleton.bone_count(); ++bone)
+            for (int kind : {kTranslation, kRotation, kScale})
+                every_frame |= exported(skeleton, bone, kind) &&
+                               baked(skeleton, bone, kind, find(bone, kind), sheared);
+        return every_frame;
+    }
+};
+
+// The transform curves of `animation` (on a skeleton of `bones` bones) grouped by bone and kind.
+BoneChannels bone_channels(const anim::Animation& animation, std::size_t bones) {
+    BoneChannels out;
+    out.scale_animated.assign(bones, 0);
     for (const anim::BoundCurve& curve : animation.curves()) {
         if (curve.channel == anim::Channel::Visibility ||
             curve.channel == anim::Channel::BlendShape)
@@ -125,145 +183,246 @@ bool Exporter::export_bone_channels(const anim::Animation& animation, const Expo
         const int kind = rotation                                       ? kRotation
                          : curve.channel <= anim::Channel::TranslationZ ? kTranslation
                                                                         : kScale;
-        Keys& keys = channels[{curve.target, kind}];
+        ChannelKeys& keys = out.channels[{curve.target, kind}];
         keys.frames.insert(keys.frames.end(), frames, frames + range.count);
-        key_frames.insert(key_frames.end(), frames, frames + range.count);
+        out.key_frames.insert(out.key_frames.end(), frames, frames + range.count);
         keys.curves += 1;
         keys.additive |= curve.mode == anim::CurveMode::Additive;
-        if (kind == kScale) scale_animated[curve.target] = 1;
+        if (kind == kScale) out.scale_animated[curve.target] = 1;
     }
-    if (channels.empty()) return true;
-    for (auto& [channel, keys] : channels) sort_unique(keys.frames);
-    sort_unique(key_frames);
+    for (auto& [channel, keys] : out.channels) sort_unique(keys.frames);
+    sort_unique(out.key_frames);
+    return out;
+}
+
+// Bone `bone`'s rotations at `keys` from `poses` (sampled at `frames`, `bones` per frame), each
+// in the hemisphere of the one before so that any slerp takes the short way.
+std::vector<glm::vec4> rotation_values(const std::vector<double>& keys,
+                                       const std::vector<double>& frames,
+                                       const std::vector<anim::Transform>& poses, std::size_t bones,
+                                       std::size_t bone) {
+    std::vector<glm::vec4> values(keys.size());
+    glm::quat previous(1.0f, 0.0f, 0.0f, 0.0f);
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        glm::quat q = poses[frame_index(frames, keys[k]) * bones + bone].rotation;
+        if (k > 0 && glm::dot(previous, q) < 0.0f) q = -q;
+        values[k] = cast::xyzw_from_quat(previous = q);
+    }
+    return values;
+}
+
+// Bone `bone`'s translations (or scales) at `keys`, as rotation_values.
+std::vector<glm::vec3> vector_values(const std::vector<double>& keys,
+                                     const std::vector<double>& frames,
+                                     const std::vector<anim::Transform>& poses, std::size_t bones,
+                                     std::size_t bone, bool translation) {
+    std::vector<glm::vec3> values(keys.size());
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        const anim::Transform& pose = poses[frame_index(frames, keys[k]) * bones + bone];
+        values[k] = translation ? pose.translation : pose.scale;
+    }
+    return values;
+}
+
+// Blend shape weights sampled at `frames`: one per blend shape slot per frame.
+Expected<std::vector<float>> sample_weights(const anim::Animation& animation,
+                                            const anim::Skeleton& skeleton,
+                                            const std::vector<double>& frames) {
+    const std::size_t slots = animation.blend_shapes().size();
+    std::vector<float> weights(frames.size() * slots);
+    std::vector<anim::Transform> locals(skeleton.bone_count());
+    std::vector<float> visibility(animation.visibility_nodes().size());
+    for (std::size_t f = 0; f < frames.size(); ++f) {
+        anim::SamplingJob job{.animation = &animation,
+                              .skeleton = &skeleton,
+                              .frame = static_cast<float>(frames[f]),
+                              .locals = locals,
+                              .blend_shape_weights = std::span(weights).subspan(f * slots, slots),
+                              .visibility = visibility};
+        if (auto ran = job.run(); !ran) return make_error(ran.error());
+    }
+    return weights;
+}
+
+// Per morph target of `mesh`, the animation's blend shape slot of that name (-1: none); the
+// names found are added to `used_shapes`.
+std::vector<int> target_slots(const ExportedMesh& mesh, const std::vector<std::string>& shapes,
+                              std::set<std::string>& used_shapes) {
+    std::vector<int> slot_of;
+    for (const std::string& name : mesh.target_names) {
+        auto it = std::find(shapes.begin(), shapes.end(), name);
+        slot_of.push_back(it == shapes.end() ? -1 : static_cast<int>(it - shapes.begin()));
+        if (slot_of.back() >= 0) used_shapes.insert(name);
+    }
+    return slot_of;
+}
+
+// The extras castkit's importer reads back: the frame rate, looping and notification tracks.
+tinygltf::Value animation_extras(const anim::Animation& animation) {
+    tinygltf::Value::Object extras{
+        {"castkit_framerate", tinygltf::Value(static_cast<double>(animation.framerate()))},
+        {"castkit_looping", tinygltf::Value(animation.looping())}};
+    if (!animation.notification_tracks().empty()) {
+        tinygltf::Value::Object tracks;
+        for (const anim::NotificationTrackKeys& track : animation.notification_tracks()) {
+            tinygltf::Value::Array frames_array;
+            for (float frame : track.frames) frames_array.emplace_back(static_cast<double>(frame));
+            tracks[track.name] = tinygltf::Value(std::move(frames_array));
+        }
+        extras["castkit_notifications"] = tinygltf::Value(std::move(tracks));
+    }
+    return tinygltf::Value(std::move(extras));
+}
+
+// The channels and samplers of one glTF animation being written; key times are shared between
+// samplers with the same keys. Times are frames / `framerate` in seconds.
+struct ChannelWriter {
+    ChannelWriter(Exporter& exporter_, tinygltf::Animation& out_)
+        : exporter(exporter_), out(out_) {}
+
+    Exporter& exporter;
+    tinygltf::Animation& out;
+    float framerate = 30.0f;
+    std::map<std::vector<double>, int> time_accessors;
+
+    int times(const std::vector<double>& keys) {
+        if (auto it = time_accessors.find(keys); it != time_accessors.end()) return it->second;
+        std::vector<float> seconds(keys.size());
+        for (std::size_t k = 0; k < keys.size(); ++k)
+            seconds[k] = static_cast<float>(keys[k] / static_cast<double>(framerate));
+        std::vector<double> low{seconds.front()}, high{seconds.back()};
+        const int accessor = exporter.add_floats(std::move(seconds), TINYGLTF_TYPE_SCALAR, 0,
+                                                 std::move(low), std::move(high));
+        time_accessors.emplace(keys, accessor);
+        return accessor;
+    }
+    void add(int node, const char* property, const std::vector<double>& keys, int output,
+             const char* interpolation) {
+        tinygltf::AnimationSampler sampler;
+        sampler.input = times(keys);
+        sampler.output = output;
+        sampler.interpolation = interpolation;
+        out.samplers.push_back(sampler);
+        tinygltf::AnimationChannel channel;
+        channel.sampler = static_cast<int>(out.samplers.size() - 1);
+        channel.target_node = node;
+        channel.target_path = property;
+        out.channels.push_back(channel);
+    }
+};
+
+}  // namespace
+
+void Exporter::fail_sample_limit(const std::string& path, const std::string& need) {
+    failure = Diagnostic{.severity = Severity::Error,
+                         .file = file,
+                         .path = path,
+                         .rule = "gltf.export",
+                         .message = fmt::format("{}, more than the limit of {} "
+                                                "(gltf::ExportOptions::max_samples)",
+                                                need, options.max_samples)};
+}
+
+bool Exporter::sample_bone_poses(const anim::Animation& animation, const anim::Skeleton& skeleton,
+                                 anim::SamplingContext& context, const std::vector<double>& frames,
+                                 std::vector<anim::Transform>& poses, bool& sheared,
+                                 const std::string& path) {
+    const std::size_t bones = skeleton.bone_count();
+    samples += static_cast<std::uint64_t>(frames.size()) * work_per_frame(animation, skeleton);
+    if (samples > options.max_samples) {
+        fail_sample_limit(path, fmt::format("sampling the animations needs {} samples (frames x "
+                                            "(bones + curves))",
+                                            samples));
+        return false;
+    }
+    poses.assign(frames.size() * bones, anim::Transform{});
+    sheared = false;
+    std::vector<anim::Transform> locals(bones);
+    std::vector<float> no_weights(animation.blend_shapes().size());
+    std::vector<float> visibility(animation.visibility_nodes().size());
+    for (std::size_t f = 0; f < frames.size(); ++f) {
+        anim::SamplingJob job{.animation = &animation,
+                              .skeleton = &skeleton,
+                              .frame = static_cast<float>(frames[f]),
+                              .context = &context,
+                              .locals = locals,
+                              .blend_shape_weights = no_weights,
+                              .visibility = visibility};
+        if (auto ran = job.run(); !ran) {
+            warn(path, fmt::format("animation not exported: {}", ran.error().message));
+            return false;
+        }
+        for (std::size_t bone = 0; bone < bones; ++bone) {
+            poses[f * bones + bone] = gltf_local(skeleton, locals, bone);
+            if (needs_compensation(skeleton, locals, bone)) {
+                const glm::vec3 s =
+                    locals[static_cast<std::size_t>(skeleton.parents()[bone])].scale;
+                sheared |= !(s.x == s.y && s.y == s.z);
+            }
+        }
+    }
+    return true;
+}
+
+// One animation's channels for one Model's bones, added to `out` through `add_channel`. The
+// pose is sampled at the key frames, and at every whole frame of the key range only when a
+// channel needs it; `samples` counts frames × (bones + curves) against the limit. False (with
+// `failure` set) when the limit is passed.
+bool Exporter::export_bone_channels(const anim::Animation& animation, const ExportedModel& target,
+                                    const ChannelSink& add_channel, const std::string& path) {
+    const anim::Skeleton& skeleton = target.skeleton;
+    const std::size_t bones = skeleton.bone_count();
+    const BoneChannels channels = bone_channels(animation, bones);
+    if (channels.channels.empty()) return true;
 
     // Poses (as glTF local TRS) at `frames`; sheared tells whether compensation under a
     // non-uniform scale was baked at any of them.
-    std::vector<double> frames = key_frames;
-    std::vector<anim::Transform> poses, locals(bones);
+    std::vector<double> frames = channels.key_frames;
+    std::vector<anim::Transform> poses;
     bool sheared = false;
     anim::SamplingContext context(animation);
-    auto sample = [&]() {
-        samples += static_cast<std::uint64_t>(frames.size()) * per_frame;
-        if (samples > options.max_samples) {
-            failure = Diagnostic{
-                .severity = Severity::Error,
-                .file = file,
-                .path = path,
-                .rule = "gltf.export",
-                .message = fmt::format("sampling the animations needs {} samples (frames x (bones "
-                                       "+ curves)), more than the limit of {} "
-                                       "(gltf::ExportOptions::max_samples)",
-                                       samples, options.max_samples)};
-            return false;
-        }
-        poses.assign(frames.size() * bones, anim::Transform{});
-        sheared = false;
-        std::vector<float> no_weights(animation.blend_shapes().size());
-        std::vector<float> visibility(animation.visibility_nodes().size());
-        for (std::size_t f = 0; f < frames.size(); ++f) {
-            anim::SamplingJob job{.animation = &animation,
-                                  .skeleton = &skeleton,
-                                  .frame = static_cast<float>(frames[f]),
-                                  .context = &context,
-                                  .locals = locals,
-                                  .blend_shape_weights = no_weights,
-                                  .visibility = visibility};
-            if (auto ran = job.run(); !ran) {
-                warn(path, fmt::format("animation not exported: {}", ran.error().message));
-                return false;
-            }
-            for (std::size_t bone = 0; bone < bones; ++bone) {
-                poses[f * bones + bone] = gltf_local(skeleton, locals, bone);
-                if (needs_compensation(skeleton, locals, bone)) {
-                    const glm::vec3 s =
-                        locals[static_cast<std::size_t>(skeleton.parents()[bone])].scale;
-                    sheared |= !(s.x == s.y && s.y == s.z);
-                }
-            }
-        }
-        return true;
-    };
-    if (!sample()) return false;
-
-    // Which channels glTF's linear interpolation of the key frames reproduces exactly.
-    auto parent_scale_varies = [&](std::size_t bone) {
-        const std::int32_t parent = skeleton.parents()[bone];
-        return parent >= 0 && skeleton.segment_scale_compensate()[bone] &&
-               scale_animated[static_cast<std::size_t>(parent)] != 0;
-    };
-    auto baked = [&](std::size_t bone, int kind, const Keys* used) {
-        if (parent_scale_varies(bone) || sheared) return true;
-        return used != nullptr && !(kind == kTranslation ||
-                                    (kind == kRotation && used->curves == 1 && !used->additive) ||
-                                    (kind == kScale && !used->additive));
-    };
-    bool every_frame = false;
-    for (std::size_t bone = 0; bone < bones; ++bone)
-        for (int kind : {kTranslation, kRotation, kScale}) {
-            auto found = channels.find({static_cast<std::uint32_t>(bone), kind});
-            const Keys* used = found == channels.end() ? nullptr : &found->second;
-            every_frame |=
-                (used != nullptr || parent_scale_varies(bone)) && baked(bone, kind, used);
-        }
+    if (!sample_bone_poses(animation, skeleton, context, frames, poses, sheared, path))
+        return false;
     std::vector<double> every;
-    if (every_frame) {
-        const double first = std::floor(key_frames.front()), last = std::ceil(key_frames.back());
-        const double count = last - first + 1.0;
-        const double needed = count * static_cast<double>(per_frame);
+    if (channels.any_baked(skeleton, sheared)) {
+        const double first = std::floor(channels.key_frames.front());
+        const double last = std::ceil(channels.key_frames.back());
+        const double needed =
+            (last - first + 1.0) * static_cast<double>(work_per_frame(animation, skeleton));
         if (needed + static_cast<double>(samples) > static_cast<double>(options.max_samples)) {
             samples += static_cast<std::uint64_t>(std::min(needed, 1e18));
-            failure = Diagnostic{
-                .severity = Severity::Error,
-                .file = file,
-                .path = path,
-                .rule = "gltf.export",
-                .message = fmt::format("baking the animation at every frame needs {} samples "
-                                       "(frames x (bones + curves)), more than the limit of {} "
-                                       "(gltf::ExportOptions::max_samples)",
-                                       needed, options.max_samples)};
+            fail_sample_limit(path, fmt::format("baking the animation at every frame needs {} "
+                                                "samples (frames x (bones + curves))",
+                                                needed));
             return false;
         }
-        for (double frame = first; frame <= last; frame += 1.0) every.push_back(frame);
+        every = whole_frames(first, last);
         frames.insert(frames.end(), every.begin(), every.end());
         sort_unique(frames);
-        if (!sample()) return false;
+        if (!sample_bone_poses(animation, skeleton, context, frames, poses, sheared, path))
+            return false;
     }
-    auto index_of = [&](double frame) {
-        return static_cast<std::size_t>(std::lower_bound(frames.begin(), frames.end(), frame) -
-                                        frames.begin());
-    };
 
-    for (std::size_t bone = 0; bone < bones; ++bone) {
+    for (std::size_t bone = 0; bone < bones; ++bone)
         for (int kind : {kTranslation, kRotation, kScale}) {
-            auto found = channels.find({static_cast<std::uint32_t>(bone), kind});
-            const Keys* used = found == channels.end() ? nullptr : &found->second;
-            const bool bake = baked(bone, kind, used);
-            if (used == nullptr && !parent_scale_varies(bone)) continue;
-            const std::vector<double>& keys = bake ? every : used->frames;
+            if (!channels.exported(skeleton, bone, kind)) continue;
+            const ChannelKeys* used = channels.find(bone, kind);
+            const std::vector<double>& keys =
+                channels.baked(skeleton, bone, kind, used, sheared) ? every : used->frames;
             if (keys.empty()) continue;
             const int node = target.bone_nodes[bone];
-            if (kind == kRotation) {
-                std::vector<glm::vec4> values(keys.size());
-                glm::quat previous(1.0f, 0.0f, 0.0f, 0.0f);
-                for (std::size_t k = 0; k < keys.size(); ++k) {
-                    glm::quat q = poses[index_of(keys[k]) * bones + bone].rotation;
-                    // Keep neighbours in one hemisphere so any slerp takes the short way.
-                    if (k > 0 && glm::dot(previous, q) < 0.0f) q = -q;
-                    values[k] = cast::xyzw_from_quat(previous = q);
-                }
+            if (kind == kRotation)
                 add_channel(node, "rotation", keys,
-                            add_floats(std::move(values), TINYGLTF_TYPE_VEC4), "LINEAR");
-            } else {
-                std::vector<glm::vec3> values(keys.size());
-                for (std::size_t k = 0; k < keys.size(); ++k) {
-                    const anim::Transform& pose = poses[index_of(keys[k]) * bones + bone];
-                    values[k] = kind == kTranslation ? pose.translation : pose.scale;
-                }
+                            add_floats(rotation_values(keys, frames, poses, bones, bone),
+                                       TINYGLTF_TYPE_VEC4),
+                            "LINEAR");
+            else
                 add_channel(node, kind == kTranslation ? "translation" : "scale", keys,
-                            add_floats(std::move(values), TINYGLTF_TYPE_VEC3), "LINEAR");
-            }
+                            add_floats(vector_values(keys, frames, poses, bones, bone,
+                                                     kind == kTranslation),
+                                       TINYGLTF_TYPE_VEC3),
+                            "LINEAR");
         }
-    }
     if (sheared)
         warn(path,
              "segment scale compensation under a non-uniform parent scale has no glTF equivalent; "
@@ -281,34 +440,20 @@ bool Exporter::export_visibility(const anim::Animation& animation, const anim::S
                                  const ChannelSink& add_channel, const std::string& path) {
     const std::size_t slots = animation.visibility_nodes().size();
     if (slots == 0) return true;
-    std::vector<double> key_frames;
-    for (const anim::BoundCurve& curve : animation.curves())
-        if (curve.channel == anim::Channel::Visibility) {
-            const anim::TrackRange range = animation.scalar_tracks()[curve.track];
-            key_frames.insert(key_frames.end(), animation.scalar_frames().begin() + range.first,
-                              animation.scalar_frames().begin() + range.first + range.count);
-        }
+    const std::vector<double> key_frames = channel_key_frames(animation, anim::Channel::Visibility);
     if (key_frames.empty()) return true;
-    sort_unique(key_frames);
     const double first = std::floor(key_frames.front()), last = std::ceil(key_frames.back());
     const double count = last - first + 1.0;
     // Each frame runs a SamplingJob and keeps one value per vb name.
     const double needed = count * static_cast<double>(work_per_frame(animation, skeleton) + slots);
     if (needed + static_cast<double>(samples) > static_cast<double>(options.max_samples)) {
-        failure = Diagnostic{
-            .severity = Severity::Error,
-            .file = file,
-            .path = path,
-            .rule = "gltf.export",
-            .message = fmt::format("sampling visibility at every frame needs {} samples (frames x "
-                                   "(bones + curves + vb names)), more than the limit of {} "
-                                   "(gltf::ExportOptions::max_samples)",
-                                   needed, options.max_samples)};
+        fail_sample_limit(path, fmt::format("sampling visibility at every frame needs {} samples "
+                                            "(frames x (bones + curves + vb names))",
+                                            needed));
         return false;
     }
     samples += static_cast<std::uint64_t>(needed);
-    std::vector<double> frames;
-    for (double frame = first; frame <= last; frame += 1.0) frames.push_back(frame);
+    const std::vector<double> frames = whole_frames(first, last);
     std::vector<float> visibility(frames.size() * slots);
     std::vector<anim::Transform> locals(skeleton.bone_count());
     std::vector<float> weights(animation.blend_shapes().size());
@@ -368,7 +513,33 @@ bool Exporter::export_visibility(const anim::Animation& animation, const anim::S
 
 void Exporter::export_animation(const cast::ConstAnimation& cast_animation,
                                 const std::string& path) {
-    // Every Model whose bones the curves name; a skeleton of its own when none does.
+    const std::vector<std::size_t> targets = animation_targets(cast_animation, path);
+    tinygltf::Animation out;
+    ChannelWriter writer(*this, out);
+    const ChannelSink add_channel = std::bind_front(&ChannelWriter::add, &writer);
+    const anim::Skeleton empty;
+    const anim::Skeleton* first_skeleton = &empty;
+    const std::optional<anim::Animation> first = export_target_channels(
+        cast_animation, targets, empty, first_skeleton, writer.framerate, add_channel, path);
+    if (!first) return;
+    const anim::Animation& animation = *first;
+    writer.framerate = animation.framerate();
+
+    std::set<std::string> used_shapes;
+    if (!export_weights(animation, *first_skeleton, add_channel, used_shapes, path)) return;
+    if (!export_visibility(animation, *first_skeleton, add_channel, path)) return;
+    warn_unbound_curves(cast_animation, targets, used_shapes, path);
+    out.name = animation.name();
+    out.extras = animation_extras(animation);
+    if (out.channels.empty()) {
+        warn(path, "animation has no channel glTF can hold; only its extras were written");
+        return;
+    }
+    model.animations.push_back(std::move(out));
+}
+
+std::vector<std::size_t> Exporter::animation_targets(const cast::ConstAnimation& cast_animation,
+                                                     const std::string& path) {
     std::vector<std::size_t> targets;
     for (std::size_t m = 0; m < models.size(); ++m)
         if (bound_bones(models[m].skeleton, cast_animation) > 0) targets.push_back(m);
@@ -378,41 +549,14 @@ void Exporter::export_animation(const cast::ConstAnimation& cast_animation,
         models.push_back(animation_skeleton(*this, cast_animation, path));
         targets.push_back(models.size() - 1);
     }
+    return targets;
+}
 
-    std::map<std::vector<double>, int> time_accessors;
-    tinygltf::Animation out;
-    float framerate = 30.0f;
-    auto times = [&](const std::vector<double>& keys) {
-        if (auto it = time_accessors.find(keys); it != time_accessors.end()) return it->second;
-        std::vector<float> seconds(keys.size());
-        for (std::size_t k = 0; k < keys.size(); ++k)
-            seconds[k] = static_cast<float>(keys[k] / static_cast<double>(framerate));
-        std::vector<double> low{seconds.front()}, high{seconds.back()};
-        const int accessor = add_floats(std::move(seconds), TINYGLTF_TYPE_SCALAR, 0, std::move(low),
-                                        std::move(high));
-        time_accessors.emplace(keys, accessor);
-        return accessor;
-    };
-    const ChannelSink add_channel = [&](int node, const char* property,
-                                        const std::vector<double>& keys, int output,
-                                        const char* interpolation) {
-        tinygltf::AnimationSampler sampler;
-        sampler.input = times(keys);
-        sampler.output = output;
-        sampler.interpolation = interpolation;
-        out.samplers.push_back(sampler);
-        tinygltf::AnimationChannel channel;
-        channel.sampler = static_cast<int>(out.samplers.size() - 1);
-        channel.target_node = node;
-        channel.target_path = property;
-        out.channels.push_back(channel);
-    };
-
-    // Compiled once per target skeleton (bone indices differ); the first also gives the blend
-    // weights, notifications and the reports not about names (each target would repeat them).
+std::optional<anim::Animation> Exporter::export_target_channels(
+    const cast::ConstAnimation& cast_animation, const std::vector<std::size_t>& targets,
+    const anim::Skeleton& empty, const anim::Skeleton*& first_skeleton, float& framerate,
+    const ChannelSink& add_channel, const std::string& path) {
     std::optional<anim::Animation> first;
-    const anim::Skeleton empty;
-    const anim::Skeleton* first_skeleton = &empty;
     for (std::size_t t = 0; t < std::max<std::size_t>(targets.size(), 1); ++t) {
         const anim::Skeleton& skeleton = targets.empty() ? empty : models[targets[t]].skeleton;
         Diagnostics reports;
@@ -422,7 +566,7 @@ void Exporter::export_animation(const cast::ConstAnimation& cast_animation,
                 if (r.rule != "anim.unknown-node") warn(path, r.message);
         if (!built) {
             warn(path, fmt::format("animation not exported: {}", built.error().message));
-            return;
+            return std::nullopt;
         }
         // glTF times are float seconds: past 2^23 frames their rounding moves a key by half a
         // frame or more, so the keys would neither keep their frames nor stay in order.
@@ -433,81 +577,55 @@ void Exporter::export_animation(const cast::ConstAnimation& cast_animation,
             warn(path, fmt::format("animation not exported: its keys reach frame {}, and glTF's "
                                    "float seconds keep whole frames only up to frame {}",
                                    furthest, kLastExactFrame));
-            return;
+            return std::nullopt;
         }
         framerate = built->framerate();
         if (!targets.empty() &&
             !export_bone_channels(*built, models[targets[t]], add_channel, path))
-            return;
+            return std::nullopt;
         if (!first) {
             first = std::move(*built);
             first_skeleton = &skeleton;
         }
     }
-    const anim::Animation& animation = *first;
-    framerate = animation.framerate();
+    return first;
+}
 
-    // Blend weights, at the union of the bs keys (sums of linear pieces), for every mesh of
-    // every Model whose morph targets the curves name.
-    std::vector<double> weight_frames;
-    for (const anim::BoundCurve& curve : animation.curves())
-        if (curve.channel == anim::Channel::BlendShape) {
-            const anim::TrackRange range = animation.scalar_tracks()[curve.track];
-            weight_frames.insert(weight_frames.end(),
-                                 animation.scalar_frames().begin() + range.first,
-                                 animation.scalar_frames().begin() + range.first + range.count);
-        }
-    sort_unique(weight_frames);
-    std::set<std::string> used_shapes;
-    if (!weight_frames.empty()) {
-        const std::size_t slots = animation.blend_shapes().size();
-        std::vector<float> weights(weight_frames.size() * slots);
-        std::vector<anim::Transform> locals(first_skeleton->bone_count());
-        std::vector<float> visibility(animation.visibility_nodes().size());
-        for (std::size_t f = 0; f < weight_frames.size(); ++f) {
-            anim::SamplingJob job{
-                .animation = &animation,
-                .skeleton = first_skeleton,
-                .frame = static_cast<float>(weight_frames[f]),
-                .locals = locals,
-                .blend_shape_weights = std::span(weights).subspan(f * slots, slots),
-                .visibility = visibility};
-            if (auto ran = job.run(); !ran) {
-                warn(path, fmt::format("animation not exported: {}", ran.error().message));
-                return;
-            }
-        }
-        for (const ExportedModel& model_out : models)
-            for (const ExportedMesh& mesh : model_out.meshes) {
-                std::vector<int> slot_of;
-                bool any = false;
-                for (const std::string& name : mesh.target_names) {
-                    auto it = std::find(animation.blend_shapes().begin(),
-                                        animation.blend_shapes().end(), name);
-                    slot_of.push_back(
-                        it == animation.blend_shapes().end()
-                            ? -1
-                            : static_cast<int>(it - animation.blend_shapes().begin()));
-                    if (slot_of.back() >= 0) used_shapes.insert(name);
-                    any |= slot_of.back() >= 0;
-                }
-                if (!any) continue;
-                std::vector<float> values;
-                values.reserve(weight_frames.size() * slot_of.size());
-                for (std::size_t f = 0; f < weight_frames.size(); ++f)
-                    for (std::size_t k = 0; k < slot_of.size(); ++k)
-                        values.push_back(
-                            slot_of[k] < 0
-                                ? mesh.default_weights[k]
-                                : weights[f * slots + static_cast<std::size_t>(slot_of[k])]);
-                add_channel(mesh.node, "weights", weight_frames,
-                            add_floats(std::move(values), TINYGLTF_TYPE_SCALAR), "LINEAR");
-            }
+bool Exporter::export_weights(const anim::Animation& animation, const anim::Skeleton& skeleton,
+                              const ChannelSink& add_channel, std::set<std::string>& used_shapes,
+                              const std::string& path) {
+    const std::vector<double> frames = channel_key_frames(animation, anim::Channel::BlendShape);
+    if (frames.empty()) return true;
+    auto weights = sample_weights(animation, skeleton, frames);
+    if (!weights) {
+        warn(path, fmt::format("animation not exported: {}", weights.error().message));
+        return false;
     }
+    const std::size_t slots = animation.blend_shapes().size();
+    for (const ExportedModel& model_out : models)
+        for (const ExportedMesh& mesh : model_out.meshes) {
+            const std::vector<int> slot_of =
+                target_slots(mesh, animation.blend_shapes(), used_shapes);
+            if (std::none_of(slot_of.begin(), slot_of.end(), [](int slot) { return slot >= 0; }))
+                continue;
+            std::vector<float> values;
+            values.reserve(frames.size() * slot_of.size());
+            for (std::size_t f = 0; f < frames.size(); ++f)
+                for (std::size_t k = 0; k < slot_of.size(); ++k)
+                    values.push_back(
+                        slot_of[k] < 0
+                            ? mesh.default_weights[k]
+                            : (*weights)[f * slots + static_cast<std::size_t>(slot_of[k])]);
+            add_channel(mesh.node, "weights", frames,
+                        add_floats(std::move(values), TINYGLTF_TYPE_SCALAR), "LINEAR");
+        }
+    return true;
+}
 
-    if (!export_visibility(animation, *first_skeleton, add_channel, path)) return;
-
-    // One warning for every curve nothing exported can carry.
+void Exporter::warn_unbound_curves(const cast::ConstAnimation& cast_animation,
+                                   const std::vector<std::size_t>& targets,
+                                   const std::set<std::string>& used_shapes,
+                                   const std::string& path) {
     std::set<std::string> unbound;
     for (const cast::ConstCurve& curve : cast_animation.curves()) {
         const std::string name(curve.node_name().value_or(""));
@@ -523,26 +641,6 @@ void Exporter::export_animation(const cast::ConstAnimation& cast_animation,
     if (!unbound.empty())
         warn(path, fmt::format("curves naming no exported bone or morph target were dropped: {}",
                                fmt::join(unbound, ", ")));
-
-    tinygltf::Value::Object extras{
-        {"castkit_framerate", tinygltf::Value(static_cast<double>(animation.framerate()))},
-        {"castkit_looping", tinygltf::Value(animation.looping())}};
-    if (!animation.notification_tracks().empty()) {
-        tinygltf::Value::Object tracks;
-        for (const anim::NotificationTrackKeys& track : animation.notification_tracks()) {
-            tinygltf::Value::Array frames_array;
-            for (float frame : track.frames) frames_array.emplace_back(static_cast<double>(frame));
-            tracks[track.name] = tinygltf::Value(std::move(frames_array));
-        }
-        extras["castkit_notifications"] = tinygltf::Value(std::move(tracks));
-    }
-    out.name = animation.name();
-    out.extras = tinygltf::Value(std::move(extras));
-    if (out.channels.empty()) {
-        warn(path, "animation has no channel glTF can hold; only its extras were written");
-        return;
-    }
-    model.animations.push_back(std::move(out));
 }
 
 }  // namespace castkit::gltf::detail

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <castkit/anim/animation.hpp>
+#include <castkit/anim/jobs.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/gltf/gltf.hpp>
@@ -16,6 +17,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -127,8 +129,40 @@ class Exporter {
     // Adds a sampler and a channel: (node, path, key frames, output accessor, interpolation).
     using ChannelSink =
         std::function<void(int, const char*, const std::vector<double>&, int, const char*)>;
+    // Every Model whose bones the animation's curves name; one with a skeleton of the
+    // animation's own (animation_skeleton) when none does and it has transform curves.
+    std::vector<std::size_t> animation_targets(const cast::ConstAnimation& cast_animation,
+                                               const std::string& path);
+    // The animation compiled for each target's skeleton (bone indices differ), its bone
+    // channels exported; `framerate` follows each. The first compiled (on `first_skeleton`)
+    // gives the blend weights, visibility and notifications, and only its reports are warned
+    // (each target would repeat them). Nullopt when the animation is not exported (a warning or
+    // `failure` says why).
+    std::optional<anim::Animation> export_target_channels(
+        const cast::ConstAnimation& cast_animation, const std::vector<std::size_t>& targets,
+        const anim::Skeleton& empty, const anim::Skeleton*& first_skeleton, float& framerate,
+        const ChannelSink& add_channel, const std::string& path);
     bool export_bone_channels(const anim::Animation& animation, const ExportedModel& target,
                               const ChannelSink& add_channel, const std::string& path);
+    // The glTF local poses of every bone at `frames` (frames × bones) into `poses`; `sheared`
+    // tells whether compensation under a non-uniform parent scale was baked at any of them.
+    // False past the sample limit (`failure` set) or when sampling fails (a warning).
+    bool sample_bone_poses(const anim::Animation& animation, const anim::Skeleton& skeleton,
+                           anim::SamplingContext& context, const std::vector<double>& frames,
+                           std::vector<anim::Transform>& poses, bool& sheared,
+                           const std::string& path);
+    // Blend weights, at the union of the bs keys (sums of linear pieces), for every exported
+    // mesh whose morph targets the curves name (collected in `used_shapes`). False, with a
+    // warning, when sampling fails: the animation is then not exported.
+    bool export_weights(const anim::Animation& animation, const anim::Skeleton& skeleton,
+                        const ChannelSink& add_channel, std::set<std::string>& used_shapes,
+                        const std::string& path);
+    // One warning for every curve nothing exported can carry.
+    void warn_unbound_curves(const cast::ConstAnimation& cast_animation,
+                             const std::vector<std::size_t>& targets,
+                             const std::set<std::string>& used_shapes, const std::string& path);
+    // Sets `failure`: sampling needs `need` ("... needs N samples (...)"), past max_samples.
+    void fail_sample_limit(const std::string& path, const std::string& need);
     bool export_visibility(const anim::Animation& animation, const anim::Skeleton& skeleton,
                            const ChannelSink& add_channel, const std::string& path);
     std::vector<std::pair<const cast::Node*, int>> materials_;
@@ -151,8 +185,49 @@ class Exporter {
     int sampler_for(const nlohmann::json& settings);
     // Lists `name` in extensionsUsed (and extensionsRequired when `required`), once.
     void use_extension(const std::string& name, bool required);
+    // One Cast Mesh as a glTF mesh node (under the Model's node, or at the root when skinned):
+    // its primitive's attributes, indices and material, then its morph targets.
     void export_mesh(const cast::ConstModel& model, const cast::ConstMesh& mesh, ExportedModel& exported,
                      int skin, const std::string& path);
+    // NORMAL and TANGENT, then one warning counting the zero-length ones replaced.
+    void add_normals_and_tangents(const cast::ConstMesh& mesh, std::size_t count,
+                                  tinygltf::Primitive& primitive, const std::string& path);
+    // NORMAL: borrowed when every normal is of unit length, else normalised into a copy
+    // (returned, for the tangents; empty when borrowed). Null when the mesh has no normals of
+    // its vertex count (a wrong count is dropped with a warning).
+    std::shared_ptr<const std::vector<glm::vec3>> add_normals(const cast::ConstMesh& mesh,
+                                                              std::size_t count,
+                                                              tinygltf::Primitive& primitive,
+                                                              std::size_t& replaced,
+                                                              const std::string& path);
+    // TANGENT against the exported normals (`fixed_normals`, or the stored ones when it is
+    // empty); dropped with a warning without normals. Counts replaced tangents in `replaced`.
+    void add_tangents(const cast::ConstMesh& mesh, std::size_t count,
+                      const std::vector<glm::vec3>* fixed_normals, tinygltf::Primitive& primitive,
+                      std::size_t& replaced, const std::string& path);
+    // TEXCOORD_n, borrowed; a layer of the wrong count is dropped with a warning.
+    void add_uv_layers(const cast::ConstMesh& mesh, std::size_t count,
+                       tinygltf::Primitive& primitive, const std::string& path);
+    // COLOR_n, borrowed; layers glTF cannot take as stored are dropped with a warning.
+    void add_color_layers(const cast::ConstMesh& mesh, std::size_t count,
+                          tinygltf::Primitive& primitive, const std::string& path);
+    // JOINTS_n and WEIGHTS_n: per vertex the merged, normalised influences, strongest first.
+    // False (with a warning) when the weight buffers are too short: the mesh is then unskinned.
+    bool add_joints_and_weights(const cast::ConstMesh& mesh, std::size_t count,
+                                std::size_t bone_count, tinygltf::Primitive& primitive,
+                                const std::string& path);
+    // The faces as the index accessor (borrowed when stored at a width glTF takes), or POINTS
+    // without faces. False (with a warning) when a face names a vertex that does not exist:
+    // the mesh is then dropped.
+    bool add_indices(const cast::ConstMesh& mesh, std::size_t count, tinygltf::Primitive& primitive,
+                     const std::string& path);
+    // The Model's blend shapes of `mesh` as morph targets (POSITION deltas), with their names
+    // in the mesh's extras and their default weights in its weights.
+    void add_morph_targets(const cast::ConstModel& cast_model, const cast::ConstMesh& mesh,
+                           tinygltf::Primitive& primitive, tinygltf::Mesh& gltf_mesh,
+                           ExportedMesh& exported_mesh, const std::string& path);
+    // A morph target's weight when nothing animates it, carried by an import; else 0.
+    float default_weight(const cast::ConstBlendShape& shape, const std::string& name) const;
     int export_skin(ExportedModel& exported, const std::string& path);
 };
 

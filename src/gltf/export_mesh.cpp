@@ -146,6 +146,135 @@ std::vector<glm::vec3> uv_bitangents(const cast::ConstMesh& mesh, std::size_t co
     return bitangents;
 }
 
+// True when every normal is of unit length (within float rounding): glTF can take them as
+// stored.
+template <class Normals>
+bool all_unit(const Normals& normals) {
+    for (std::size_t v = 0; v < normals.size(); ++v)
+        if (!(std::abs(glm::dot(normals[v], normals[v]) - 1.0f) <= 2e-6f)) return false;
+    return true;
+}
+
+// A stored tangent as glTF's TANGENT: a unit vector perpendicular to normal `n` (any
+// perpendicular for one along it, counted in `replaced`), w the handedness that `bitangent`
+// (null without UVs) gives.
+glm::vec4 gltf_tangent(const glm::vec3& n, const glm::vec3& stored, const glm::vec3* bitangent,
+                       std::size_t& replaced) {
+    glm::vec3 t = stored - n * glm::dot(stored, n);
+    const float length = glm::length(t);
+    if (length > 1e-12f && std::isfinite(length)) {
+        t /= length;
+    } else {
+        t = glm::normalize(
+            glm::cross(n, std::abs(n.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0)));
+        ++replaced;
+    }
+    const bool mirrored = bitangent != nullptr && glm::dot(glm::cross(n, t), *bitangent) < 0.0f;
+    return {t, mirrored ? -1.0f : 1.0f};
+}
+
+// The JOINTS_n and WEIGHTS_n data of a skinned mesh: every set of 4 influences the widest
+// vertex could need; only the first `used` are written.
+struct JointSets {
+    JointSets(std::uint32_t influences, std::size_t count, bool wide_joints)
+        : wide(wide_joints),
+          joints16(wide ? (influences + 3) / 4 : 0, std::vector<std::uint16_t>(count * 4)),
+          joints8(wide ? 0 : (influences + 3) / 4, std::vector<std::uint8_t>(count * 4)),
+          weights((influences + 3) / 4, std::vector<float>(count * 4)) {}
+
+    // Vertex `v`'s `n` influences, strongest first, into the sets.
+    void place(std::size_t v, const Influence* influences, std::uint32_t n) {
+        used = std::max(used, (n + 3) / 4);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const std::size_t slot = v * 4 + i % 4;
+            if (wide)
+                joints16[i / 4][slot] = static_cast<std::uint16_t>(influences[i].bone);
+            else
+                joints8[i / 4][slot] = static_cast<std::uint8_t>(influences[i].bone);
+            weights[i / 4][slot] = influences[i].weight;
+        }
+    }
+
+    bool wide;  // more than 256 bones: 16-bit joints
+    std::vector<std::vector<std::uint16_t>> joints16;
+    std::vector<std::vector<std::uint8_t>> joints8;
+    std::vector<std::vector<float>> weights;
+    std::uint32_t used = 1;
+};
+
+// What the weights of a skinned mesh needed repairing, counted for the warnings.
+struct WeightRepairs {
+    std::size_t unweighted = 0, out_of_range = 0, renormalised = 0;
+};
+
+// Every vertex's influences into `sets`, its bone indices stored as T: `influences` bones
+// (`bone_bytes`) and weights (`value_bytes`) per vertex. A vertex without weights is bound to
+// bone 0.
+template <class T>
+void fill_joint_sets(const std::byte* bone_bytes, const std::byte* value_bytes, std::size_t count,
+                     std::uint32_t influences, std::size_t bone_count, JointSets& sets,
+                     WeightRepairs& repairs) {
+    std::vector<Influence> scratch(influences);
+    for (std::size_t v = 0; v < count; ++v) {
+        const std::size_t first = v * influences;
+        auto bone_at = [&](std::uint32_t i) {
+            return static_cast<std::uint32_t>(cast::load<T>(bone_bytes + (first + i) * sizeof(T)));
+        };
+        std::uint32_t n =
+            vertex_influences(bone_at, value_bytes + first * 4, influences, bone_count,
+                              scratch.data(), repairs.out_of_range, repairs.renormalised);
+        if (n == 0) {
+            scratch[0] = {0, 1.0f};
+            n = 1;
+            ++repairs.unweighted;
+        }
+        sets.place(v, scratch.data(), n);
+    }
+}
+
+// fill_joint_sets for bone indices stored as `type` (the loop is specialised per width).
+void fill_joint_sets(cast::PropertyType type, const std::byte* bone_bytes,
+                     const std::byte* value_bytes, std::size_t count, std::uint32_t influences,
+                     std::size_t bone_count, JointSets& sets, WeightRepairs& repairs) {
+    switch (type) {
+        case cast::PropertyType::Byte:
+            return fill_joint_sets<std::uint8_t>(bone_bytes, value_bytes, count, influences,
+                                                 bone_count, sets, repairs);
+        case cast::PropertyType::Short:
+            return fill_joint_sets<std::uint16_t>(bone_bytes, value_bytes, count, influences,
+                                                  bone_count, sets, repairs);
+        case cast::PropertyType::Integer32:
+            return fill_joint_sets<std::uint32_t>(bone_bytes, value_bytes, count, influences,
+                                                  bone_count, sets, repairs);
+        default:
+            return fill_joint_sets<std::uint64_t>(bone_bytes, value_bytes, count, influences,
+                                                  bone_count, sets, repairs);
+    }
+}
+
+// The largest vertex index of the first `triangles` triangles of `faces`.
+std::uint32_t largest_index(const cast::Property& faces, std::size_t triangles) {
+    std::uint32_t largest = 0;
+    for_each_triangle(faces, triangles, [&](std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+        largest = std::max({largest, a, b, c});
+    });
+    return largest;
+}
+
+// A blend shape's POSITION deltas: its targets minus the base positions at its vertex indices
+// (vi and vp paired up to the shorter; indices past the vertices ignored), 0 elsewhere.
+template <class Positions>
+std::vector<glm::vec3> position_deltas(const cast::ConstBlendShape& shape,
+                                       const Positions& positions) {
+    const std::size_t count = positions.size();
+    std::vector<glm::vec3> deltas(count, glm::vec3(0.0f));
+    auto indices = shape.vertex_indices();
+    auto targets = shape.vertex_positions();
+    for (std::size_t k = 0; k < std::min(indices.size(), targets.size()); ++k)
+        if (indices[k] < count) deltas[indices[k]] = targets[k] - positions[indices[k]];
+    return deltas;
+}
+
 }  // namespace
 
 bool needs_compensation(const anim::Skeleton& skeleton, std::span<const anim::Transform> locals,
@@ -275,65 +404,92 @@ void Exporter::export_mesh(const cast::ConstModel& cast_model, const cast::Const
             borrow(positions.bytes()), count, TINYGLTF_TYPE_VEC3, TINYGLTF_COMPONENT_TYPE_FLOAT,
             false, TINYGLTF_TARGET_ARRAY_BUFFER, low, high);
     }
+    add_normals_and_tangents(mesh, count, primitive, path);
+    add_uv_layers(mesh, count, primitive, path);
+    add_color_layers(mesh, count, primitive, path);
+    if (skin >= 0 &&
+        !add_joints_and_weights(mesh, count, exported.skeleton.bone_count(), primitive, path))
+        skin = -1;
+    if (!add_indices(mesh, count, primitive, path)) return;
+    if (cast::ConstMaterial material = mesh.material())
+        primitive.material = export_material(material, path + "/material");
+
+    tinygltf::Mesh gltf_mesh;
+    gltf_mesh.name = std::string(mesh.name().value_or(""));
+    ExportedMesh exported_mesh;
+    add_morph_targets(cast_model, mesh, primitive, gltf_mesh, exported_mesh, path);
+    gltf_mesh.primitives.push_back(std::move(primitive));
+    model.meshes.push_back(std::move(gltf_mesh));
+
+    tinygltf::Node node;
+    node.name = std::string(mesh.name().value_or(""));
+    node.mesh = static_cast<int>(model.meshes.size() - 1);
+    node.skin = skin;
+    // glTF ignores a skinned mesh node's own transform and parents: such nodes sit at the root.
+    exported_mesh.node = add_node(std::move(node), skin >= 0 ? -1 : exported.node);
+    exported.meshes.push_back(std::move(exported_mesh));
+}
+
+void Exporter::add_normals_and_tangents(const cast::ConstMesh& mesh, std::size_t count,
+                                        tinygltf::Primitive& primitive, const std::string& path) {
     std::size_t replaced = 0;
-    const auto normal_view = mesh.normals();
-    // Normals already of unit length are borrowed; others are normalised into `fixed_normals`.
-    auto fixed_owner = std::make_shared<std::vector<glm::vec3>>();
-    std::vector<glm::vec3>& fixed_normals = *fixed_owner;
-    const bool has_normals = normal_view.size() == count;
-    if (has_normals) {
-        bool unit_already = true;
-        for (std::size_t v = 0; v < count && unit_already; ++v)
-            unit_already = std::abs(glm::dot(normal_view[v], normal_view[v]) - 1.0f) <= 2e-6f;
-        if (!unit_already) {
-            fixed_normals.resize(count);
-            for (std::size_t v = 0; v < count; ++v)
-                fixed_normals[v] = unit(normal_view[v], glm::vec3(0, 0, 1), replaced);
-        }
-        primitive.attributes["NORMAL"] =
-            unit_already
-                ? add_accessor(borrow(normal_view.bytes()), count, TINYGLTF_TYPE_VEC3,
-                               TINYGLTF_COMPONENT_TYPE_FLOAT, false, TINYGLTF_TARGET_ARRAY_BUFFER)
-                : add_accessor({std::as_bytes(std::span(fixed_normals)), fixed_owner}, count,
-                               TINYGLTF_TYPE_VEC3, TINYGLTF_COMPONENT_TYPE_FLOAT, false,
-                               TINYGLTF_TARGET_ARRAY_BUFFER);
-    } else if (!normal_view.empty()) {
-        warn(path, "normals do not match the vertex count and were dropped");
-    }
-    if (auto view = mesh.tangents(); view.size() == count && has_normals) {
-        struct {
-            const cast::ArrayView<glm::vec3>& view;
-            const std::vector<glm::vec3>& fixed;
-            glm::vec3 operator[](std::size_t v) const { return fixed.empty() ? view[v] : fixed[v]; }
-        } normals{normal_view, fixed_normals};
-        const std::vector<glm::vec3> bitangents = uv_bitangents(mesh, count);
-        std::vector<glm::vec4> packed;
-        packed.reserve(count);
-        for (std::size_t v = 0; v < count; ++v) {
-            // A tangent must be a unit vector; one along the normal gets any perpendicular.
-            const glm::vec3 n = normals[v], stored = view[v];
-            glm::vec3 t = stored - n * glm::dot(stored, n);
-            const float length = glm::length(t);
-            if (length > 1e-12f && std::isfinite(length)) {
-                t /= length;
-            } else {
-                t = glm::normalize(
-                    glm::cross(n, std::abs(n.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0)));
-                ++replaced;
-            }
-            const bool mirrored =
-                !bitangents.empty() && glm::dot(glm::cross(n, t), bitangents[v]) < 0.0f;
-            packed.emplace_back(t, mirrored ? -1.0f : 1.0f);
-        }
-        primitive.attributes["TANGENT"] =
-            add_floats(std::move(packed), TINYGLTF_TYPE_VEC4, TINYGLTF_TARGET_ARRAY_BUFFER);
-    } else if (!view.empty()) {
-        warn(path, "tangents without normals (or of the wrong count) were dropped");
-    }
+    const auto normals = add_normals(mesh, count, primitive, replaced, path);
+    add_tangents(mesh, count, normals.get(), primitive, replaced, path);
     if (replaced > 0)
         warn(path, fmt::format("{} zero-length normals or tangents were replaced by unit vectors",
                                replaced));
+}
 
+std::shared_ptr<const std::vector<glm::vec3>> Exporter::add_normals(const cast::ConstMesh& mesh,
+                                                                    std::size_t count,
+                                                                    tinygltf::Primitive& primitive,
+                                                                    std::size_t& replaced,
+                                                                    const std::string& path) {
+    const auto view = mesh.normals();
+    if (view.size() != count) {
+        if (!view.empty()) warn(path, "normals do not match the vertex count and were dropped");
+        return nullptr;
+    }
+    auto fixed = std::make_shared<std::vector<glm::vec3>>();
+    if (all_unit(view)) {
+        primitive.attributes["NORMAL"] =
+            add_accessor(borrow(view.bytes()), count, TINYGLTF_TYPE_VEC3,
+                         TINYGLTF_COMPONENT_TYPE_FLOAT, false, TINYGLTF_TARGET_ARRAY_BUFFER);
+        return fixed;
+    }
+    fixed->resize(count);
+    for (std::size_t v = 0; v < count; ++v)
+        (*fixed)[v] = unit(view[v], glm::vec3(0, 0, 1), replaced);
+    primitive.attributes["NORMAL"] =
+        add_accessor({std::as_bytes(std::span(*fixed)), fixed}, count, TINYGLTF_TYPE_VEC3,
+                     TINYGLTF_COMPONENT_TYPE_FLOAT, false, TINYGLTF_TARGET_ARRAY_BUFFER);
+    return fixed;
+}
+
+void Exporter::add_tangents(const cast::ConstMesh& mesh, std::size_t count,
+                            const std::vector<glm::vec3>* fixed_normals,
+                            tinygltf::Primitive& primitive, std::size_t& replaced,
+                            const std::string& path) {
+    const auto view = mesh.tangents();
+    if (view.size() != count || fixed_normals == nullptr) {
+        if (!view.empty())
+            warn(path, "tangents without normals (or of the wrong count) were dropped");
+        return;
+    }
+    const auto stored_normals = mesh.normals();
+    const std::vector<glm::vec3> bitangents = uv_bitangents(mesh, count);
+    std::vector<glm::vec4> packed;
+    packed.reserve(count);
+    for (std::size_t v = 0; v < count; ++v)
+        packed.push_back(
+            gltf_tangent(fixed_normals->empty() ? stored_normals[v] : (*fixed_normals)[v], view[v],
+                         bitangents.empty() ? nullptr : &bitangents[v], replaced));
+    primitive.attributes["TANGENT"] =
+        add_floats(std::move(packed), TINYGLTF_TYPE_VEC4, TINYGLTF_TARGET_ARRAY_BUFFER);
+}
+
+void Exporter::add_uv_layers(const cast::ConstMesh& mesh, std::size_t count,
+                             tinygltf::Primitive& primitive, const std::string& path) {
     for (std::uint32_t layer = 0; layer < mesh.uv_layer_count(); ++layer) {
         auto uvs = mesh.uv_layer(layer);
         if (uvs.size() != count) {
@@ -345,6 +501,10 @@ void Exporter::export_mesh(const cast::ConstModel& cast_model, const cast::Const
             add_accessor(borrow(uvs.bytes()), count, TINYGLTF_TYPE_VEC2,
                          TINYGLTF_COMPONENT_TYPE_FLOAT, false, TINYGLTF_TARGET_ARRAY_BUFFER);
     }
+}
+
+void Exporter::add_color_layers(const cast::ConstMesh& mesh, std::size_t count,
+                                tinygltf::Primitive& primitive, const std::string& path) {
     for (std::uint32_t layer = 0; layer < mesh.color_layer_count(); ++layer) {
         const cast::Property* colors = mesh.color_layer_property(layer);
         if (colors == nullptr || colors->size() != count) {
@@ -366,167 +526,105 @@ void Exporter::export_mesh(const cast::ConstModel& cast_model, const cast::Const
             packed ? TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE : TINYGLTF_COMPONENT_TYPE_FLOAT, packed,
             TINYGLTF_TARGET_ARRAY_BUFFER);
     }
+}
 
-    if (skin >= 0) {
-        const std::uint32_t influences = mesh.max_weight_influence();
-        const auto bone_view = mesh.weight_bones();
-        const auto value_view = mesh.weight_values();
-        const std::size_t bone_count = exported.skeleton.bone_count();
-        if (bone_view.size() < count * influences || value_view.size() < count * influences) {
-            warn(path,
-                 "weight buffers are shorter than vertices × influences; the skin was dropped");
-            skin = -1;
-        } else {
-            // Every set the widest vertex could need; only the sets some vertex uses are written.
-            const std::uint32_t most = (influences + 3) / 4;
-            const bool wide = bone_count > 256;
-            std::vector<std::vector<std::uint16_t>> joints16(wide ? most : 0);
-            std::vector<std::vector<std::uint8_t>> joints8(wide ? 0 : most);
-            std::vector<std::vector<float>> weight_sets(most);
-            for (auto& set : joints16) set.resize(count * 4);
-            for (auto& set : joints8) set.resize(count * 4);
-            for (auto& set : weight_sets) set.resize(count * 4);
-            std::vector<Influence> scratch(influences);
-            std::uint32_t sets = 1;
-            std::size_t unweighted = 0, out_of_range = 0, renormalised = 0;
-            const cast::Property* stored_bones = mesh.node().find("wb");
-            const std::byte* value_bytes = value_view.bytes().data();
-            auto each_vertex = [&](auto width) {
-                using T = decltype(width);
-                const std::byte* bone_bytes = stored_bones->bytes().data();
-                for (std::size_t v = 0; v < count; ++v) {
-                    const std::size_t first = v * influences;
-                    auto bone_at = [&](std::uint32_t i) {
-                        return static_cast<std::uint32_t>(
-                            cast::load<T>(bone_bytes + (first + i) * sizeof(T)));
-                    };
-                    std::uint32_t n =
-                        vertex_influences(bone_at, value_bytes + first * 4, influences, bone_count,
-                                          scratch.data(), out_of_range, renormalised);
-                    if (n == 0) {
-                        scratch[0] = {0, 1.0f};
-                        n = 1;
-                        ++unweighted;
-                    }
-                    sets = std::max(sets, (n + 3) / 4);
-                    for (std::uint32_t i = 0; i < n; ++i) {
-                        const std::size_t slot = v * 4 + i % 4;
-                        if (wide)
-                            joints16[i / 4][slot] = static_cast<std::uint16_t>(scratch[i].bone);
-                        else
-                            joints8[i / 4][slot] = static_cast<std::uint8_t>(scratch[i].bone);
-                        weight_sets[i / 4][slot] = scratch[i].weight;
-                    }
-                }
-            };
-            switch (bone_view.stored_type()) {
-                case cast::PropertyType::Byte:
-                    each_vertex(std::uint8_t{});
-                    break;
-                case cast::PropertyType::Short:
-                    each_vertex(std::uint16_t{});
-                    break;
-                case cast::PropertyType::Integer32:
-                    each_vertex(std::uint32_t{});
-                    break;
-                default:
-                    each_vertex(std::uint64_t{});
-                    break;
-            }
-            if (unweighted)
-                warn(path, fmt::format("{} vertices without weights were bound to the first bone",
-                                       unweighted));
-            if (out_of_range)
-                warn(path, fmt::format("{} weights naming bones outside the skeleton were dropped",
-                                       out_of_range));
-            if (renormalised)
-                warn(path,
-                     fmt::format("the weights of {} vertices did not sum to 1; glTF requires it, "
-                                 "so they were scaled to 1 (as Cast consumers apply them)",
-                                 renormalised),
-                     "gltf.weights-renormalised");
-            for (std::uint32_t set = 0; set < sets; ++set) {
-                primitive.attributes[fmt::format("JOINTS_{}", set)] =
-                    wide ? add_accessor(own(std::move(joints16[set])), count, TINYGLTF_TYPE_VEC4,
-                                        TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, false,
-                                        TINYGLTF_TARGET_ARRAY_BUFFER)
-                         : add_accessor(own(std::move(joints8[set])), count, TINYGLTF_TYPE_VEC4,
-                                        TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, false,
-                                        TINYGLTF_TARGET_ARRAY_BUFFER);
-                primitive.attributes[fmt::format("WEIGHTS_{}", set)] = add_floats(
-                    std::move(weight_sets[set]), TINYGLTF_TYPE_VEC4, TINYGLTF_TARGET_ARRAY_BUFFER);
-            }
-            if (bone_count > 65536)
-                warn(path, "more than 65536 bones: glTF joints cannot index them all");
-        }
+bool Exporter::add_joints_and_weights(const cast::ConstMesh& mesh, std::size_t count,
+                                      std::size_t bone_count, tinygltf::Primitive& primitive,
+                                      const std::string& path) {
+    const std::uint32_t influences = mesh.max_weight_influence();
+    const auto bone_view = mesh.weight_bones();
+    const auto value_view = mesh.weight_values();
+    if (bone_view.size() < count * influences || value_view.size() < count * influences) {
+        warn(path, "weight buffers are shorter than vertices × influences; the skin was dropped");
+        return false;
     }
+    JointSets sets(influences, count, bone_count > 256);
+    WeightRepairs repairs;
+    fill_joint_sets(bone_view.stored_type(), mesh.node().find("wb")->bytes().data(),
+                    value_view.bytes().data(), count, influences, bone_count, sets, repairs);
+    if (repairs.unweighted)
+        warn(path, fmt::format("{} vertices without weights were bound to the first bone",
+                               repairs.unweighted));
+    if (repairs.out_of_range)
+        warn(path, fmt::format("{} weights naming bones outside the skeleton were dropped",
+                               repairs.out_of_range));
+    if (repairs.renormalised)
+        warn(path,
+             fmt::format("the weights of {} vertices did not sum to 1; glTF requires it, "
+                         "so they were scaled to 1 (as Cast consumers apply them)",
+                         repairs.renormalised),
+             "gltf.weights-renormalised");
+    for (std::uint32_t set = 0; set < sets.used; ++set) {
+        primitive.attributes[fmt::format("JOINTS_{}", set)] =
+            sets.wide ? add_accessor(own(std::move(sets.joints16[set])), count, TINYGLTF_TYPE_VEC4,
+                                     TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, false,
+                                     TINYGLTF_TARGET_ARRAY_BUFFER)
+                      : add_accessor(own(std::move(sets.joints8[set])), count, TINYGLTF_TYPE_VEC4,
+                                     TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, false,
+                                     TINYGLTF_TARGET_ARRAY_BUFFER);
+        primitive.attributes[fmt::format("WEIGHTS_{}", set)] = add_floats(
+            std::move(sets.weights[set]), TINYGLTF_TYPE_VEC4, TINYGLTF_TARGET_ARRAY_BUFFER);
+    }
+    if (bone_count > 65536) warn(path, "more than 65536 bones: glTF joints cannot index them all");
+    return true;
+}
 
+bool Exporter::add_indices(const cast::ConstMesh& mesh, std::size_t count,
+                           tinygltf::Primitive& primitive, const std::string& path) {
     const auto faces = mesh.faces();
     if (faces.empty()) {
         primitive.mode = TINYGLTF_MODE_POINTS;
-    } else {
-        primitive.mode = TINYGLTF_MODE_TRIANGLES;
-        const std::size_t index_count = faces.size() / 3 * 3;
-        const cast::Property* stored = mesh.node().find("f");
-        std::uint32_t largest = 0;
-        for_each_triangle(*stored, index_count / 3,
-                          [&](std::uint32_t a, std::uint32_t b, std::uint32_t c) {
-                              largest = std::max({largest, a, b, c});
-                          });
-        if (largest >= count) {
-            warn(path, "faces index vertices that do not exist; the mesh was dropped");
-            return;
-        }
-        const auto type = faces.stored_type();
-        const std::span<const std::byte> stored_bytes = stored->bytes();
-        // glTF reserves the largest index value of each width (primitive restart).
-        if (type == cast::PropertyType::Integer32 ||
-            (type == cast::PropertyType::Short && largest < 65535)) {
-            const bool is32 = type == cast::PropertyType::Integer32;
-            primitive.indices =
-                add_accessor(borrow(stored_bytes.first(index_count * (is32 ? 4 : 2))), index_count,
-                             TINYGLTF_TYPE_SCALAR,
-                             is32 ? TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT
-                                  : TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
-                             false, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
-        } else {
-            std::vector<std::uint32_t> indices(index_count);
-            faces.copy_to(indices);
-            if (largest < 65535) {
-                std::vector<std::uint16_t> narrow(indices.begin(), indices.end());
-                primitive.indices =
-                    add_accessor(own(std::move(narrow)), index_count, TINYGLTF_TYPE_SCALAR,
-                                 TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, false,
-                                 TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
-            } else {
-                primitive.indices =
-                    add_accessor(own(std::move(indices)), index_count, TINYGLTF_TYPE_SCALAR,
-                                 TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, false,
-                                 TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
-            }
-        }
+        return true;
     }
-    if (cast::ConstMaterial material = mesh.material())
-        primitive.material = export_material(material, path + "/material");
+    primitive.mode = TINYGLTF_MODE_TRIANGLES;
+    const std::size_t index_count = faces.size() / 3 * 3;
+    const cast::Property* stored = mesh.node().find("f");
+    const std::uint32_t largest = largest_index(*stored, index_count / 3);
+    if (largest >= count) {
+        warn(path, "faces index vertices that do not exist; the mesh was dropped");
+        return false;
+    }
+    const auto type = faces.stored_type();
+    // glTF reserves the largest index value of each width (primitive restart).
+    if (type == cast::PropertyType::Integer32 ||
+        (type == cast::PropertyType::Short && largest < 65535)) {
+        const bool is32 = type == cast::PropertyType::Integer32;
+        primitive.indices = add_accessor(
+            borrow(stored->bytes().first(index_count * (is32 ? 4 : 2))), index_count,
+            TINYGLTF_TYPE_SCALAR,
+            is32 ? TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT : TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
+            false, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
+        return true;
+    }
+    std::vector<std::uint32_t> indices(index_count);
+    faces.copy_to(indices);
+    if (largest < 65535) {
+        std::vector<std::uint16_t> narrow(indices.begin(), indices.end());
+        primitive.indices = add_accessor(own(std::move(narrow)), index_count, TINYGLTF_TYPE_SCALAR,
+                                         TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, false,
+                                         TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
+    } else {
+        primitive.indices = add_accessor(own(std::move(indices)), index_count, TINYGLTF_TYPE_SCALAR,
+                                         TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, false,
+                                         TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
+    }
+    return true;
+}
 
-    tinygltf::Mesh gltf_mesh;
-    gltf_mesh.name = std::string(mesh.name().value_or(""));
-    ExportedMesh exported_mesh;
+void Exporter::add_morph_targets(const cast::ConstModel& cast_model, const cast::ConstMesh& mesh,
+                                 tinygltf::Primitive& primitive, tinygltf::Mesh& gltf_mesh,
+                                 ExportedMesh& exported_mesh, const std::string& path) {
     std::vector<tinygltf::Value> names;
     for (const cast::ConstBlendShape& shape : cast_model.blend_shapes()) {
         if (shape.base_shape_hash() != mesh.hash()) continue;
-        std::vector<glm::vec3> deltas(count, glm::vec3(0.0f));
-        auto indices = shape.vertex_indices();
-        auto targets = shape.vertex_positions();
         const std::string name(
             shape.name().value_or(fmt::format("shape{}", exported_mesh.target_names.size())));
-        if (indices.size() != targets.size())
+        if (shape.vertex_indices().size() != shape.vertex_positions().size())
             warn(path,
                  fmt::format(
                      "blend shape '{}': vi and vp differ in length; the extra entries were ignored",
                      name));
-        for (std::size_t k = 0; k < std::min(indices.size(), targets.size()); ++k)
-            if (indices[k] < count) deltas[indices[k]] = targets[k] - positions[indices[k]];
+        std::vector<glm::vec3> deltas = position_deltas(shape, mesh.positions());
         if (shape.target_weight_scale() != 1.0f)
             warn(path,
                  fmt::format("blend shape '{}': target weight scale {} has no glTF equivalent",
@@ -537,26 +635,19 @@ void Exporter::export_mesh(const cast::ConstModel& cast_model, const cast::Const
                                      TINYGLTF_TARGET_ARRAY_BUFFER, low, high)}});
         exported_mesh.target_names.push_back(name);
         names.push_back(string_value(name));
-        // Keyed by the shape's node hash since imports that keep duplicate names; by name before.
-        auto found = default_weights.find(std::to_string(shape.node().hash()));
-        if (found == default_weights.end()) found = default_weights.find(name);
-        exported_mesh.default_weights.push_back(found == default_weights.end() ? 0.0f
-                                                                               : found->second);
+        exported_mesh.default_weights.push_back(default_weight(shape, name));
         gltf_mesh.weights.push_back(exported_mesh.default_weights.back());
     }
     if (!names.empty())
         gltf_mesh.extras = tinygltf::Value(
             tinygltf::Value::Object{{"targetNames", tinygltf::Value(std::move(names))}});
-    gltf_mesh.primitives.push_back(std::move(primitive));
-    model.meshes.push_back(std::move(gltf_mesh));
+}
 
-    tinygltf::Node node;
-    node.name = std::string(mesh.name().value_or(""));
-    node.mesh = static_cast<int>(model.meshes.size() - 1);
-    node.skin = skin;
-    // glTF ignores a skinned mesh node's own transform and parents: such nodes sit at the root.
-    exported_mesh.node = add_node(std::move(node), skin >= 0 ? -1 : exported.node);
-    exported.meshes.push_back(std::move(exported_mesh));
+float Exporter::default_weight(const cast::ConstBlendShape& shape, const std::string& name) const {
+    // Keyed by the shape's node hash since imports that keep duplicate names; by name before.
+    auto found = default_weights.find(std::to_string(shape.node().hash()));
+    if (found == default_weights.end()) found = default_weights.find(name);
+    return found == default_weights.end() ? 0.0f : found->second;
 }
 
 }  // namespace castkit::gltf::detail

@@ -1,18 +1,17 @@
-// Reading glTF files (the GLB container checked before tinygltf parses it) and the registry
-// entries for .glb and .gltf.
+// Reading glTF files: the GLB container checked before tinygltf parses it, errors located by
+// JSON path and byte offset. The registry entries for .glb and .gltf are in src/registry.
 #include <fmt/format.h>
+#include <simdjson.h>
 
-#include <castkit/gltf/gltf.hpp>
 #include <algorithm>
+#include <castkit/gltf/gltf.hpp>
 #include <climits>
 #include <cstdio>
 #include <cstring>
 #include <optional>
-#include <simdjson.h>
 
 #include "../formats/common/side_files.hpp"
 #include "../formats/common/side_outputs.hpp"
-#include "../formats/registry_entries.hpp"
 #include "../platform/platform.hpp"
 #include "import_internal.hpp"
 #include "json_depth.hpp"
@@ -176,21 +175,6 @@ Expected<cast::Document> import_gltf(std::string_view json, const cast::SharedBy
     return document;
 }
 
-Expected<cast::Document> read_format(const cast::SharedBytes& bytes, const ReadContext& context) {
-    return read(bytes, context);
-}
-
-Expected<void> write_format(bool binary, const cast::Document& document, Sink& sink,
-                            const WriteContext& context) {
-    ExportOptions options;
-    options.binary = binary;
-    options.inline_instances = context.options.inline_instances;
-    options.textures = context.options.textures;
-    options.side_files = context.options.side_files;
-    options.side_outputs = context.options.side_outputs;
-    return write(document, sink, context, options);
-}
-
 }  // namespace
 
 Expected<cast::Document> read(const std::filesystem::path& path, const ReadOptions& options,
@@ -239,29 +223,3 @@ Expected<cast::Document> read(const cast::SharedBytes& bytes, const ReadContext&
 }
 
 }  // namespace castkit::gltf
-
-namespace castkit::formats {
-
-FormatInfo glb_format() {
-    return {"glb",
-            {".glb"},
-            gltf::read_format,
-            [](const cast::Document& d, Sink& s, const WriteContext& c) {
-                return gltf::write_format(true, d, s, c);
-            },
-            true,
-            WrittenModels::All};
-}
-
-FormatInfo gltf_format() {
-    return {"gltf",
-            {".gltf"},
-            gltf::read_format,
-            [](const cast::Document& d, Sink& s, const WriteContext& c) {
-                return gltf::write_format(false, d, s, c);
-            },
-            true,
-            WrittenModels::All};
-}
-
-}  // namespace castkit::formats

@@ -99,6 +99,12 @@ bool is_component_type(int type) {
            type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT || type == TINYGLTF_COMPONENT_TYPE_FLOAT;
 }
 
+// The size in bytes of one of the accessor's components.
+std::size_t size_of_component(const tinygltf::Accessor& accessor) {
+    return static_cast<std::size_t>(
+        tinygltf::GetComponentSizeInBytes(static_cast<std::uint32_t>(accessor.componentType)));
+}
+
 }  // namespace
 
 void Importer::warn(std::string path, std::string message) {
@@ -131,32 +137,9 @@ Expected<std::span<const unsigned char>> Importer::view_bytes(int index,
                      view.byteLength);
 }
 
-template <class T>
-Expected<std::vector<T>> Importer::read_components(int index, int components,
-                                                   const std::string& path, bool decode) const {
-    constexpr bool as_integers = std::is_integral_v<T>;
-    if (index < 0 || static_cast<std::size_t>(index) >= gltf.accessors.size())
-        return fail(path, fmt::format("accessor {} does not exist", index));
-    const std::string at = fmt::format("/accessors/{}", index);
-    const tinygltf::Accessor& accessor = gltf.accessors[static_cast<std::size_t>(index)];
-    if (!is_component_type(accessor.componentType))
-        return fail(at + "/componentType", fmt::format("component type {} is not one glTF allows",
-                                                       accessor.componentType));
-    // glTF allows only unsigned types for indices and joints; a negative one has no meaning.
-    if (as_integers && (accessor.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT ||
-                        accessor.componentType == TINYGLTF_COMPONENT_TYPE_BYTE ||
-                        accessor.componentType == TINYGLTF_COMPONENT_TYPE_SHORT))
-        return fail(at + "/componentType", "an unsigned integer component type is required here");
-    const int stored = tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(accessor.type));
-    if (stored != components)
-        return fail(at + "/type",
-                    fmt::format("{} components per element expected, the accessor has {}",
-                                components, stored));
-    const auto component_size = static_cast<std::size_t>(
-        tinygltf::GetComponentSizeInBytes(static_cast<std::uint32_t>(accessor.componentType)));
-    const std::size_t element = component_size * static_cast<std::size_t>(components);
+Expected<void> Importer::charge_decoded_values(const tinygltf::Accessor& accessor,
+                                               const std::string& at, int components) const {
     const std::size_t count = accessor.count;
-
     // Without a buffer view the accessor is zeros (before sparse substitution); its size must
     // still be justified by the file.
     std::size_t total_buffer = 0;
@@ -174,7 +157,15 @@ Expected<std::vector<T>> Importer::read_components(int index, int components,
                                     "shared too often",
                                     values, budget, kDecodeBytesFactor, kDecodeConstant));
     decoded_values += values;
-    std::vector<T> out;
+    return {};
+}
+
+template <class T>
+Expected<void> Importer::read_dense(const tinygltf::Accessor& accessor, const std::string& at,
+                                    int components, std::size_t element, bool decode,
+                                    std::vector<T>& out) const {
+    const std::size_t count = accessor.count;
+    const std::size_t component_size = size_of_component(accessor);
     if (accessor.bufferView >= 0) {
         auto view = view_bytes(accessor.bufferView, at + "/bufferView");
         if (!view) return make_error(view.error());
@@ -203,52 +194,88 @@ Expected<std::vector<T>> Importer::read_components(int index, int components,
     } else if (decode) {
         out.assign(count * static_cast<std::size_t>(components), T{});
     }
+    return {};
+}
 
-    if (accessor.sparse.isSparse) {
-        const std::string sparse = at + "/sparse";
-        const auto& sp = accessor.sparse;
-        if (sp.count < 1 || static_cast<std::size_t>(sp.count) > count)
-            return fail(sparse + "/count",
-                        fmt::format("sparse count {} is not in 1..{}", sp.count, count));
-        const int index_type = sp.indices.componentType;
-        if (index_type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
-            index_type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
-            index_type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
-            return fail(sparse + "/indices/componentType",
-                        "sparse indices must be unsigned byte, short or int");
-        const auto index_size = static_cast<std::size_t>(
-            tinygltf::GetComponentSizeInBytes(static_cast<std::uint32_t>(index_type)));
-        const auto n = static_cast<std::size_t>(sp.count);
-        auto indices = view_bytes(sp.indices.bufferView, sparse + "/indices/bufferView");
-        if (!indices) return make_error(indices.error());
-        auto values = view_bytes(sp.values.bufferView, sparse + "/values/bufferView");
-        if (!values) return make_error(values.error());
-        if (sp.indices.byteOffset < 0 ||
-            static_cast<std::size_t>(sp.indices.byteOffset) > indices->size() ||
-            n > (indices->size() - static_cast<std::size_t>(sp.indices.byteOffset)) /
-                    index_size)
-            return fail(sparse + "/indices", "sparse indices do not fit their buffer view");
-        if (sp.values.byteOffset < 0 ||
-            static_cast<std::size_t>(sp.values.byteOffset) > values->size() ||
-            n > (values->size() - static_cast<std::size_t>(sp.values.byteOffset)) /
-                    element)
-            return fail(sparse + "/values", "sparse values do not fit their buffer view");
-        for (std::size_t k = 0; k < n; ++k) {
-            const auto target = static_cast<std::size_t>(load_component(
-                indices->data() + static_cast<std::size_t>(sp.indices.byteOffset) + k * index_size,
-                index_type, false));
-            if (target >= count)
-                return fail(
-                    sparse + "/indices",
-                    fmt::format("sparse index {} is outside the {} elements", target, count));
-            for (int c = 0; c < components && decode; ++c)
-                out[target * static_cast<std::size_t>(components) + static_cast<std::size_t>(c)] =
-                    static_cast<T>(load_component(
-                        values->data() + static_cast<std::size_t>(sp.values.byteOffset) +
-                            k * element + static_cast<std::size_t>(c) * component_size,
-                        accessor.componentType, accessor.normalized));
-        }
+template <class T>
+Expected<void> Importer::apply_sparse(const tinygltf::Accessor& accessor, const std::string& at,
+                                      int components, std::size_t element, bool decode,
+                                      std::vector<T>& out) const {
+    const std::size_t count = accessor.count;
+    const std::size_t component_size = size_of_component(accessor);
+    const std::string sparse = at + "/sparse";
+    const auto& sp = accessor.sparse;
+    if (sp.count < 1 || static_cast<std::size_t>(sp.count) > count)
+        return fail(sparse + "/count",
+                    fmt::format("sparse count {} is not in 1..{}", sp.count, count));
+    const int index_type = sp.indices.componentType;
+    if (index_type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
+        index_type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
+        index_type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
+        return fail(sparse + "/indices/componentType",
+                    "sparse indices must be unsigned byte, short or int");
+    const auto index_size = static_cast<std::size_t>(
+        tinygltf::GetComponentSizeInBytes(static_cast<std::uint32_t>(index_type)));
+    const auto n = static_cast<std::size_t>(sp.count);
+    auto indices = view_bytes(sp.indices.bufferView, sparse + "/indices/bufferView");
+    if (!indices) return make_error(indices.error());
+    auto values = view_bytes(sp.values.bufferView, sparse + "/values/bufferView");
+    if (!values) return make_error(values.error());
+    if (sp.indices.byteOffset < 0 ||
+        static_cast<std::size_t>(sp.indices.byteOffset) > indices->size() ||
+        n > (indices->size() - static_cast<std::size_t>(sp.indices.byteOffset)) / index_size)
+        return fail(sparse + "/indices", "sparse indices do not fit their buffer view");
+    if (sp.values.byteOffset < 0 ||
+        static_cast<std::size_t>(sp.values.byteOffset) > values->size() ||
+        n > (values->size() - static_cast<std::size_t>(sp.values.byteOffset)) / element)
+        return fail(sparse + "/values", "sparse values do not fit their buffer view");
+    for (std::size_t k = 0; k < n; ++k) {
+        const auto target = static_cast<std::size_t>(load_component(
+            indices->data() + static_cast<std::size_t>(sp.indices.byteOffset) + k * index_size,
+            index_type, false));
+        if (target >= count)
+            return fail(sparse + "/indices",
+                        fmt::format("sparse index {} is outside the {} elements", target, count));
+        for (int c = 0; c < components && decode; ++c)
+            out[target * static_cast<std::size_t>(components) + static_cast<std::size_t>(c)] =
+                static_cast<T>(
+                    load_component(values->data() + static_cast<std::size_t>(sp.values.byteOffset) +
+                                       k * element + static_cast<std::size_t>(c) * component_size,
+                                   accessor.componentType, accessor.normalized));
     }
+    return {};
+}
+
+template <class T>
+Expected<std::vector<T>> Importer::read_components(int index, int components,
+                                                   const std::string& path, bool decode) const {
+    constexpr bool as_integers = std::is_integral_v<T>;
+    if (index < 0 || static_cast<std::size_t>(index) >= gltf.accessors.size())
+        return fail(path, fmt::format("accessor {} does not exist", index));
+    const std::string at = fmt::format("/accessors/{}", index);
+    const tinygltf::Accessor& accessor = gltf.accessors[static_cast<std::size_t>(index)];
+    if (!is_component_type(accessor.componentType))
+        return fail(at + "/componentType", fmt::format("component type {} is not one glTF allows",
+                                                       accessor.componentType));
+    // glTF allows only unsigned types for indices and joints; a negative one has no meaning.
+    if (as_integers && (accessor.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT ||
+                        accessor.componentType == TINYGLTF_COMPONENT_TYPE_BYTE ||
+                        accessor.componentType == TINYGLTF_COMPONENT_TYPE_SHORT))
+        return fail(at + "/componentType", "an unsigned integer component type is required here");
+    const int stored = tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(accessor.type));
+    if (stored != components)
+        return fail(at + "/type",
+                    fmt::format("{} components per element expected, the accessor has {}",
+                                components, stored));
+    const std::size_t element = size_of_component(accessor) * static_cast<std::size_t>(components);
+    if (auto charged = charge_decoded_values(accessor, at, components); !charged)
+        return make_error(charged.error());
+    std::vector<T> out;
+    if (auto read = read_dense(accessor, at, components, element, decode, out); !read)
+        return make_error(read.error());
+    if (accessor.sparse.isSparse)
+        if (auto applied = apply_sparse(accessor, at, components, element, decode, out); !applied)
+            return make_error(applied.error());
     return out;
 }
 

@@ -72,13 +72,19 @@ struct Track {
     }
 };
 
+}  // namespace
+
 // One channel, decoded and checked.
-struct DecodedChannel {
+struct Importer::DecodedChannel {
     Track track;
     int node = -1;
     std::string property;
     std::string where;
 };
+
+namespace {
+
+using DecodedChannel = Importer::DecodedChannel;
 
 // The frame rate at which every key time of the animation lands on a whole frame (within
 // float precision): the rate castkit's exporter recorded, then common rates. 0 when none fits.
@@ -113,6 +119,92 @@ cast::Curve add_absolute_curve(cast::Animation& animation, const std::string& no
     added.set_key_frames(frames);
     added.set_mode(cast::CurveMode::Absolute);
     return added;
+}
+
+// The frame rate castkit's exporter recorded in the animation's extras; 0 when none.
+double recorded_framerate(const tinygltf::Value& extras) {
+    if (extras.IsObject() && extras.Has("castkit_framerate") &&
+        extras.Get("castkit_framerate").IsNumber() &&
+        extras.Get("castkit_framerate").GetNumberAsDouble() > 0.0)
+        return extras.Get("castkit_framerate").GetNumberAsDouble();
+    return 0.0;
+}
+
+// Whether castkit's exporter recorded the animation as looping in its extras.
+bool recorded_looping(const tinygltf::Value& extras) {
+    return extras.IsObject() && extras.Has("castkit_looping") &&
+           extras.Get("castkit_looping").IsBool() && extras.Get("castkit_looping").Get<bool>();
+}
+
+// The index of the first key time that is not finite, negative or after its predecessor;
+// nullopt when all are fine.
+std::optional<std::size_t> bad_key_time(const std::vector<float>& times) {
+    for (std::size_t k = 0; k < times.size(); ++k)
+        if (!std::isfinite(times[k]) || times[k] < 0.0f || (k > 0 && !(times[k] > times[k - 1])))
+            return k;
+    return std::nullopt;
+}
+
+// A frame number at `framerate` for key time `time` (seconds), rounded to the nearest frame.
+std::uint32_t frame_of(float time, double framerate) {
+    return static_cast<std::uint32_t>(std::round(static_cast<double>(time) * framerate));
+}
+
+// A LINEAR track's own keys at their frames (`width` values per frame in `keys`).
+void linear_keys(const Track& track, double framerate, std::vector<std::uint32_t>& frames,
+                 std::vector<float>& keys) {
+    frames.reserve(track.times.size());
+    keys.reserve(track.times.size() * track.width);
+    for (std::size_t k = 0; k < track.times.size(); ++k) {
+        const std::uint32_t frame = frame_of(track.times[k], framerate);
+        // Rounding at 1000 fps can merge keys less than a millisecond apart.
+        if (!frames.empty() && frame <= frames.back()) continue;
+        frames.push_back(frame);
+        keys.insert(keys.end(), track.key(k), track.key(k) + track.width);
+    }
+}
+
+// A track sampled at `count` whole frames from `first` (`width` values per frame in `keys`).
+void every_frame_keys(const Track& track, double framerate, std::uint32_t first,
+                      std::uint64_t count, std::vector<std::uint32_t>& frames,
+                      std::vector<float>& keys) {
+    frames.reserve(count);
+    keys.reserve(count * track.width);
+    for (std::uint64_t f = 0; f < count; ++f) {
+        const auto frame = static_cast<std::uint32_t>(first + f);
+        frames.push_back(frame);
+        const std::vector<float> value = track.sample(static_cast<float>(frame / framerate));
+        keys.insert(keys.end(), value.begin(), value.end());
+    }
+}
+
+// Component `component` of every frame's `width` values.
+std::vector<float> component_values(const std::vector<float>& keys, std::size_t frames,
+                                    std::size_t width, std::size_t component) {
+    std::vector<float> values(frames);
+    for (std::size_t k = 0; k < frames; ++k) values[k] = keys[k * width + component];
+    return values;
+}
+
+// The notification tracks castkit's exporter recorded in the animation's extras.
+void add_notifications(cast::Animation& out, const tinygltf::Value& extras) {
+    if (!extras.IsObject() || !extras.Has("castkit_notifications") ||
+        !extras.Get("castkit_notifications").IsObject())
+        return;
+    const tinygltf::Value& tracks = extras.Get("castkit_notifications");
+    for (const std::string& track_name : tracks.Keys()) {
+        const tinygltf::Value& list = tracks.Get(track_name);
+        if (!list.IsArray()) continue;
+        std::vector<std::uint32_t> frames;
+        for (std::size_t k = 0; k < list.ArrayLen(); ++k)
+            if (list.Get(static_cast<int>(k)).IsNumber() &&
+                list.Get(static_cast<int>(k)).GetNumberAsDouble() >= 0.0)
+                frames.push_back(static_cast<std::uint32_t>(
+                    std::lround(list.Get(static_cast<int>(k)).GetNumberAsDouble())));
+        cast::NotificationTrack notification = out.add_notification_track();
+        notification.set_name(track_name);
+        if (!frames.empty()) notification.set_key_frames(frames);
+    }
 }
 
 }  // namespace
@@ -152,226 +244,211 @@ void Importer::add_rest_curves(cast::Animation& out, const std::vector<AnimatedP
 
 Expected<void> Importer::import_animations(cast::Root& root) {
     std::uint64_t resampled_keys = 0;
-    for (std::size_t a = 0; a < gltf.animations.size(); ++a) {
-        const tinygltf::Animation& animation = gltf.animations[a];
-        const std::string at = fmt::format("/animations/{}", a);
-        double recorded = 0.0;
-        cast::Animation out = root.add_animation();
-        out.set_name(animation.name.empty() ? fmt::format("animation{}", a) : animation.name);
-        const tinygltf::Value& extras = animation.extras;
-        if (extras.IsObject() && extras.Has("castkit_framerate") &&
-            extras.Get("castkit_framerate").IsNumber() &&
-            extras.Get("castkit_framerate").GetNumberAsDouble() > 0.0)
-            recorded = extras.Get("castkit_framerate").GetNumberAsDouble();
-        out.set_looping(extras.IsObject() && extras.Has("castkit_looping") &&
-                        extras.Get("castkit_looping").IsBool() &&
-                        extras.Get("castkit_looping").Get<bool>());
-
-        std::vector<DecodedChannel> decoded;
-        std::vector<std::string> unbound;  // animated nodes that are neither bones nor meshes
-        for (std::size_t c = 0; c < animation.channels.size(); ++c) {
-            const tinygltf::AnimationChannel& channel = animation.channels[c];
-            const std::string where = fmt::format("{}/channels/{}", at, c);
-            if (channel.sampler < 0 ||
-                static_cast<std::size_t>(channel.sampler) >= animation.samplers.size())
-                return fail(where + "/sampler",
-                            fmt::format("sampler {} does not exist", channel.sampler));
-            if (channel.target_node < 0 ||
-                static_cast<std::size_t>(channel.target_node) >= gltf.nodes.size()) {
-                warn(where + "/target/node", "channel without a target node was dropped");
-                continue;
-            }
-            const tinygltf::AnimationSampler& sampler =
-                animation.samplers[static_cast<std::size_t>(channel.sampler)];
-            const std::string sampler_at = fmt::format("{}/samplers/{}", at, channel.sampler);
-            Track track;
-            track.interpolation = sampler.interpolation.empty() ? "LINEAR" : sampler.interpolation;
-            if (track.interpolation != "LINEAR" && track.interpolation != "STEP" &&
-                track.interpolation != "CUBICSPLINE")
-                return fail(sampler_at + "/interpolation",
-                            fmt::format("unknown interpolation '{}'", track.interpolation));
-            auto times = read_floats(sampler.input, 1, sampler_at + "/input");
-            if (!times) return make_error(times.error());
-            track.times = std::move(*times);
-            if (track.times.empty())
-                return fail(sampler_at + "/input", "a sampler needs at least one key");
-            for (std::size_t k = 0; k < track.times.size(); ++k)
-                if (!std::isfinite(track.times[k]) || track.times[k] < 0.0f ||
-                    (k > 0 && !(track.times[k] > track.times[k - 1])))
-                    return fail(
-                        sampler_at + "/input",
-                        fmt::format(
-                            "key times must be finite, non-negative and increasing (key {})", k));
-            const std::string& property = channel.target_path;
-            const std::size_t stride = track.interpolation == "CUBICSPLINE" ? 3 : 1;
-            std::size_t width = property == "rotation" ? 4 : property == "weights" ? 0 : 3;
-            if (property != "translation" && property != "rotation" && property != "scale" &&
-                property != "weights") {
-                warn(where + "/target/path",
-                     fmt::format("'{}' channels have no Cast equivalent and were dropped",
-                                 property));
-                continue;
-            }
-            const int node = channel.target_node;
-            // Nodes of scenes other than the imported one: select_scene's warning names them.
-            if (!in_scene[static_cast<std::size_t>(node)]) continue;
-            if (width != 0 && !bone_names.count(node)) {
-                const tinygltf::Node& target = gltf.nodes[static_cast<std::size_t>(node)];
-                // A file without meshes is an animation on its own, as Cast animation files are:
-                // its curves name their nodes and bind to whichever model they are played on.
-                if (!gltf.meshes.empty()) {
-                    unbound.push_back(target.name.empty() ? fmt::format("node{}", node)
-                                                          : target.name);
-                    continue;
-                }
-                bone_name(node);
-            }
-            if (width == 0) {
-                // Weights: one value per morph target; the output length tells how many.
-                if (sampler.output < 0 ||
-                    static_cast<std::size_t>(sampler.output) >= gltf.accessors.size())
-                    return fail(sampler_at + "/output",
-                                fmt::format("accessor {} does not exist", sampler.output));
-                width = gltf.accessors[static_cast<std::size_t>(sampler.output)].count /
-                        (track.times.size() * stride);
-                if (width == 0) return fail(sampler_at + "/output", "fewer weights than keys");
-            }
-            auto values =
-                read_floats(sampler.output, property == "weights" ? 1 : static_cast<int>(width),
-                            sampler_at + "/output");
-            if (!values) return make_error(values.error());
-            if (values->size() != track.times.size() * stride * width)
-                return fail(sampler_at + "/output",
-                            fmt::format("{} values where {} keys need {}", values->size(),
-                                        track.times.size(), track.times.size() * stride * width));
-            track.values = std::move(*values);
-            track.width = width;
-            track.rotation = property == "rotation";
-            decoded.push_back({std::move(track), node, property, where});
-        }
-        if (!unbound.empty()) {
-            std::sort(unbound.begin(), unbound.end());
-            unbound.erase(std::unique(unbound.begin(), unbound.end()), unbound.end());
-            warn(at, fmt::format("channels of nodes that are neither joints nor above a mesh have "
-                                 "no Cast equivalent and were dropped: {}",
-                                 fmt::join(unbound, ", ")));
-        }
-
-        // One rate for the whole animation, so that every key keeps its own time.
-        double framerate = fitting_rate(decoded, recorded);
-        const bool rounded = framerate == 0.0;
-        if (rounded) framerate = 1000.0;
-        out.set_framerate(static_cast<float>(framerate));
-        std::size_t resampled = 0;
-        for (const DecodedChannel& channel : decoded) {
-            const Track& track = channel.track;
-            const std::size_t width = track.width;
-            const double last_frame =
-                std::round(static_cast<double>(track.times.back()) * framerate);
-            if (last_frame >= 4294967295.0)
-                return fail(channel.where, fmt::format("a key at {} s is past the last Cast frame "
-                                                       "at {} fps",
-                                                       track.times.back(), framerate));
-            std::vector<std::uint32_t> frames;
-            std::vector<float> keys;  // `width` values per frame
-            if (track.interpolation == "LINEAR") {
-                frames.reserve(track.times.size());
-                keys.reserve(track.times.size() * width);
-                for (std::size_t k = 0; k < track.times.size(); ++k) {
-                    const auto frame = static_cast<std::uint32_t>(
-                        std::round(static_cast<double>(track.times[k]) * framerate));
-                    // Rounding at 1000 fps can merge keys less than a millisecond apart.
-                    if (!frames.empty() && frame <= frames.back()) continue;
-                    frames.push_back(frame);
-                    keys.insert(keys.end(), track.key(k), track.key(k) + width);
-                }
-            } else {
-                // STEP and CUBICSPLINE: every frame from the first key to the last (the keys
-                // themselves among them), checked against the limit before anything is made.
-                const auto first = static_cast<std::uint32_t>(
-                    std::round(static_cast<double>(track.times.front()) * framerate));
-                const auto count = static_cast<std::uint64_t>(last_frame) - first + 1;
-                resampled_keys += count;
-                if (resampled_keys > options.max_keys)
-                    return fail(channel.where,
-                                fmt::format("resampling would create {} keys, more than the limit "
-                                            "of {} (gltf::ReadOptions::max_keys)",
-                                            resampled_keys, options.max_keys));
-                frames.reserve(count);
-                keys.reserve(count * width);
-                for (std::uint64_t f = 0; f < count; ++f) {
-                    const auto frame = static_cast<std::uint32_t>(first + f);
-                    frames.push_back(frame);
-                    const std::vector<float> value =
-                        track.sample(static_cast<float>(frame / framerate));
-                    keys.insert(keys.end(), value.begin(), value.end());
-                }
-                ++resampled;
-            }
-
-            const int node = channel.node;
-            const std::string& property = channel.property;
-            auto curve = [&](const std::string& node_name, const char* kp) {
-                return add_absolute_curve(out, node_name, kp, frames);
-            };
-            if (property == "rotation") {
-                std::vector<glm::vec4> quaternions(frames.size());
-                for (std::size_t k = 0; k < frames.size(); ++k)
-                    quaternions[k] =
-                        glm::vec4(keys[k * 4], keys[k * 4 + 1], keys[k * 4 + 2], keys[k * 4 + 3]);
-                curve(bone_names[node], "rq").set_quaternion_values(quaternions);
-            } else if (property == "weights") {
-                const auto& names = mesh_target_names[node];
-                for (std::size_t t = 0; t < width; ++t) {
-                    std::vector<float> weights(frames.size());
-                    for (std::size_t k = 0; k < frames.size(); ++k)
-                        weights[k] = keys[k * width + t];
-                    curve(t < names.size() ? names[t] : fmt::format("target{}", t), "bs")
-                        .set_float_values(weights);
-                }
-            } else {
-                const char* const axes[2][3] = {{"tx", "ty", "tz"}, {"sx", "sy", "sz"}};
-                for (std::size_t axis = 0; axis < 3; ++axis) {
-                    std::vector<float> component(frames.size());
-                    for (std::size_t k = 0; k < frames.size(); ++k)
-                        component[k] = keys[k * 3 + axis];
-                    curve(bone_names[node], axes[property == "scale"][axis])
-                        .set_float_values(component);
-                }
-            }
-        }
-        std::vector<AnimatedPart> parts;
-        for (const DecodedChannel& channel : decoded)
-            parts.push_back({channel.node, channel.property, channel.track.times.front()});
-        add_rest_curves(out, parts, framerate);
-        if (rounded)
-            warn(at,
-                 "key times fit no common frame rate; they were rounded to the nearest "
-                 "millisecond (1000 fps)");
-        if (resampled > 0)
-            warn(at, fmt::format("{} STEP or CUBICSPLINE channel{} resampled at every frame "
-                                 "({} fps): Cast interpolates keys linearly",
-                                 resampled, resampled == 1 ? "" : "s", framerate));
-
-        if (extras.IsObject() && extras.Has("castkit_notifications") &&
-            extras.Get("castkit_notifications").IsObject()) {
-            const tinygltf::Value& tracks = extras.Get("castkit_notifications");
-            for (const std::string& track_name : tracks.Keys()) {
-                const tinygltf::Value& list = tracks.Get(track_name);
-                if (!list.IsArray()) continue;
-                std::vector<std::uint32_t> frames;
-                for (std::size_t k = 0; k < list.ArrayLen(); ++k)
-                    if (list.Get(static_cast<int>(k)).IsNumber() &&
-                        list.Get(static_cast<int>(k)).GetNumberAsDouble() >= 0.0)
-                        frames.push_back(static_cast<std::uint32_t>(
-                            std::lround(list.Get(static_cast<int>(k)).GetNumberAsDouble())));
-                cast::NotificationTrack notification = out.add_notification_track();
-                notification.set_name(track_name);
-                if (!frames.empty()) notification.set_key_frames(frames);
-            }
-        }
-    }
+    for (std::size_t a = 0; a < gltf.animations.size(); ++a)
+        if (auto imported = import_animation(root, a, resampled_keys); !imported) return imported;
     return {};
+}
+
+Expected<void> Importer::import_animation(cast::Root& root, std::size_t a,
+                                          std::uint64_t& resampled_keys) {
+    const tinygltf::Animation& animation = gltf.animations[a];
+    const std::string at = fmt::format("/animations/{}", a);
+    cast::Animation out = root.add_animation();
+    out.set_name(animation.name.empty() ? fmt::format("animation{}", a) : animation.name);
+    const double recorded = recorded_framerate(animation.extras);
+    out.set_looping(recorded_looping(animation.extras));
+
+    auto decoded = decode_channels(animation, at);
+    if (!decoded) return make_error(decoded.error());
+    // One rate for the whole animation, so that every key keeps its own time.
+    double framerate = fitting_rate(*decoded, recorded);
+    const bool rounded = framerate == 0.0;
+    if (rounded) framerate = 1000.0;
+    out.set_framerate(static_cast<float>(framerate));
+    std::size_t resampled = 0;
+    for (const DecodedChannel& channel : *decoded)
+        if (auto added = add_channel_curves(out, channel, framerate, resampled_keys, resampled);
+            !added)
+            return added;
+    std::vector<AnimatedPart> parts;
+    for (const DecodedChannel& channel : *decoded)
+        parts.push_back({channel.node, channel.property, channel.track.times.front()});
+    add_rest_curves(out, parts, framerate);
+    if (rounded)
+        warn(at,
+             "key times fit no common frame rate; they were rounded to the nearest "
+             "millisecond (1000 fps)");
+    if (resampled > 0)
+        warn(at, fmt::format("{} STEP or CUBICSPLINE channel{} resampled at every frame "
+                             "({} fps): Cast interpolates keys linearly",
+                             resampled, resampled == 1 ? "" : "s", framerate));
+    add_notifications(out, animation.extras);
+    return {};
+}
+
+Expected<std::vector<Importer::DecodedChannel>> Importer::decode_channels(
+    const tinygltf::Animation& animation, const std::string& at) {
+    std::vector<DecodedChannel> decoded;
+    std::vector<std::string> unbound;  // animated nodes that are neither bones nor meshes
+    for (std::size_t c = 0; c < animation.channels.size(); ++c)
+        if (auto read = decode_channel(animation, c, at, decoded, unbound); !read)
+            return make_error(read.error());
+    if (!unbound.empty()) {
+        std::sort(unbound.begin(), unbound.end());
+        unbound.erase(std::unique(unbound.begin(), unbound.end()), unbound.end());
+        warn(at, fmt::format("channels of nodes that are neither joints nor above a mesh have "
+                             "no Cast equivalent and were dropped: {}",
+                             fmt::join(unbound, ", ")));
+    }
+    return decoded;
+}
+
+Expected<void> Importer::decode_channel(const tinygltf::Animation& animation, std::size_t c,
+                                        const std::string& at, std::vector<DecodedChannel>& decoded,
+                                        std::vector<std::string>& unbound) {
+    const tinygltf::AnimationChannel& channel = animation.channels[c];
+    DecodedChannel out;
+    out.where = fmt::format("{}/channels/{}", at, c);
+    if (channel.sampler < 0 ||
+        static_cast<std::size_t>(channel.sampler) >= animation.samplers.size())
+        return fail(out.where + "/sampler",
+                    fmt::format("sampler {} does not exist", channel.sampler));
+    if (channel.target_node < 0 ||
+        static_cast<std::size_t>(channel.target_node) >= gltf.nodes.size()) {
+        warn(out.where + "/target/node", "channel without a target node was dropped");
+        return {};
+    }
+    const tinygltf::AnimationSampler& sampler =
+        animation.samplers[static_cast<std::size_t>(channel.sampler)];
+    const std::string sampler_at = fmt::format("{}/samplers/{}", at, channel.sampler);
+    if (auto read = read_key_times(sampler, sampler_at, out); !read) return read;
+    out.property = channel.target_path;
+    if (out.property != "translation" && out.property != "rotation" && out.property != "scale" &&
+        out.property != "weights") {
+        warn(out.where + "/target/path",
+             fmt::format("'{}' channels have no Cast equivalent and were dropped", out.property));
+        return {};
+    }
+    out.node = channel.target_node;
+    // Nodes of scenes other than the imported one: select_scene's warning names them.
+    if (!in_scene[static_cast<std::size_t>(out.node)]) return {};
+    if (out.property != "weights" && !bone_names.count(out.node)) {
+        const tinygltf::Node& target = gltf.nodes[static_cast<std::size_t>(out.node)];
+        // A file without meshes is an animation on its own, as Cast animation files are: its
+        // curves name their nodes and bind to whichever model they are played on.
+        if (!gltf.meshes.empty()) {
+            unbound.push_back(target.name.empty() ? fmt::format("node{}", out.node) : target.name);
+            return {};
+        }
+        bone_name(out.node);
+    }
+    if (auto read = read_key_values(sampler, sampler_at, out); !read) return read;
+    decoded.push_back(std::move(out));
+    return {};
+}
+
+Expected<void> Importer::read_key_times(const tinygltf::AnimationSampler& sampler,
+                                        const std::string& sampler_at, DecodedChannel& channel) {
+    Track& track = channel.track;
+    track.interpolation = sampler.interpolation.empty() ? "LINEAR" : sampler.interpolation;
+    if (track.interpolation != "LINEAR" && track.interpolation != "STEP" &&
+        track.interpolation != "CUBICSPLINE")
+        return fail(sampler_at + "/interpolation",
+                    fmt::format("unknown interpolation '{}'", track.interpolation));
+    auto times = read_floats(sampler.input, 1, sampler_at + "/input");
+    if (!times) return make_error(times.error());
+    track.times = std::move(*times);
+    if (track.times.empty()) return fail(sampler_at + "/input", "a sampler needs at least one key");
+    if (const auto bad = bad_key_time(track.times))
+        return fail(
+            sampler_at + "/input",
+            fmt::format("key times must be finite, non-negative and increasing (key {})", *bad));
+    return {};
+}
+
+Expected<void> Importer::read_key_values(const tinygltf::AnimationSampler& sampler,
+                                         const std::string& sampler_at, DecodedChannel& channel) {
+    Track& track = channel.track;
+    const std::string& property = channel.property;
+    const std::size_t stride = track.interpolation == "CUBICSPLINE" ? 3 : 1;
+    std::size_t width = property == "rotation" ? 4 : property == "weights" ? 0 : 3;
+    if (width == 0) {
+        // Weights: one value per morph target; the output length tells how many.
+        if (sampler.output < 0 || static_cast<std::size_t>(sampler.output) >= gltf.accessors.size())
+            return fail(sampler_at + "/output",
+                        fmt::format("accessor {} does not exist", sampler.output));
+        width = gltf.accessors[static_cast<std::size_t>(sampler.output)].count /
+                (track.times.size() * stride);
+        if (width == 0) return fail(sampler_at + "/output", "fewer weights than keys");
+    }
+    auto values = read_floats(sampler.output, property == "weights" ? 1 : static_cast<int>(width),
+                              sampler_at + "/output");
+    if (!values) return make_error(values.error());
+    if (values->size() != track.times.size() * stride * width)
+        return fail(sampler_at + "/output",
+                    fmt::format("{} values where {} keys need {}", values->size(),
+                                track.times.size(), track.times.size() * stride * width));
+    track.values = std::move(*values);
+    track.width = width;
+    track.rotation = property == "rotation";
+    return {};
+}
+
+Expected<void> Importer::add_channel_curves(cast::Animation& out, const DecodedChannel& channel,
+                                            double framerate, std::uint64_t& resampled_keys,
+                                            std::size_t& resampled) {
+    const Track& track = channel.track;
+    const double last_frame = std::round(static_cast<double>(track.times.back()) * framerate);
+    if (last_frame >= 4294967295.0)
+        return fail(channel.where,
+                    fmt::format("a key at {} s is past the last Cast frame at {} fps",
+                                track.times.back(), framerate));
+    std::vector<std::uint32_t> frames;
+    std::vector<float> keys;  // `width` values per frame
+    if (track.interpolation == "LINEAR") {
+        linear_keys(track, framerate, frames, keys);
+    } else {
+        // STEP and CUBICSPLINE: every frame from the first key to the last (the keys themselves
+        // among them), checked against the limit before anything is made.
+        const std::uint32_t first = frame_of(track.times.front(), framerate);
+        const auto count = static_cast<std::uint64_t>(last_frame) - first + 1;
+        resampled_keys += count;
+        if (resampled_keys > options.max_keys)
+            return fail(channel.where,
+                        fmt::format("resampling would create {} keys, more than the limit of {} "
+                                    "(gltf::ReadOptions::max_keys)",
+                                    resampled_keys, options.max_keys));
+        every_frame_keys(track, framerate, first, count, frames, keys);
+        ++resampled;
+    }
+    add_curves(out, channel, frames, keys);
+    return {};
+}
+
+void Importer::add_curves(cast::Animation& out, const DecodedChannel& channel,
+                          const std::vector<std::uint32_t>& frames,
+                          const std::vector<float>& keys) {
+    const std::size_t width = channel.track.width;
+    if (channel.property == "rotation") {
+        std::vector<glm::vec4> quaternions(frames.size());
+        for (std::size_t k = 0; k < frames.size(); ++k)
+            quaternions[k] =
+                glm::vec4(keys[k * 4], keys[k * 4 + 1], keys[k * 4 + 2], keys[k * 4 + 3]);
+        add_absolute_curve(out, bone_names[channel.node], "rq", frames)
+            .set_quaternion_values(quaternions);
+    } else if (channel.property == "weights") {
+        const auto& names = mesh_target_names[channel.node];
+        for (std::size_t t = 0; t < width; ++t)
+            add_absolute_curve(out, t < names.size() ? names[t] : fmt::format("target{}", t), "bs",
+                               frames)
+                .set_float_values(component_values(keys, frames.size(), width, t));
+    } else {
+        const char* const axes[2][3] = {{"tx", "ty", "tz"}, {"sx", "sy", "sz"}};
+        for (std::size_t axis = 0; axis < 3; ++axis)
+            add_absolute_curve(out, bone_names[channel.node],
+                               axes[channel.property == "scale"][axis], frames)
+                .set_float_values(component_values(keys, frames.size(), 3, axis));
+    }
 }
 
 }  // namespace castkit::gltf::detail

@@ -96,6 +96,36 @@ class Importer {
     // Scene import into `root`.
     Expected<void> import_models(cast::Root& root);
     Expected<void> import_animations(cast::Root& root);
+    // One animation channel, decoded and checked (import_animation.cpp).
+    struct DecodedChannel;
+    // Animation `a` into a new Cast Animation of `root`, at the frame rate that keeps its key
+    // times; `resampled_keys` counts the keys resampling made so far, against max_keys.
+    Expected<void> import_animation(cast::Root& root, std::size_t a, std::uint64_t& resampled_keys);
+    // The channels of `animation` (at JSON pointer `at`) that Cast can hold, decoded; the others
+    // are dropped with warnings.
+    Expected<std::vector<DecodedChannel>> decode_channels(const tinygltf::Animation& animation,
+                                                          const std::string& at);
+    // Channel `c` appended to `decoded` unless it is dropped; the nodes it names that are
+    // neither bones nor meshes are collected in `unbound` for one warning.
+    Expected<void> decode_channel(const tinygltf::Animation& animation, std::size_t c,
+                                  const std::string& at, std::vector<DecodedChannel>& decoded,
+                                  std::vector<std::string>& unbound);
+    // A channel's interpolation and key times (finite, non-negative, increasing).
+    Expected<void> read_key_times(const tinygltf::AnimationSampler& sampler,
+                                  const std::string& sampler_at, DecodedChannel& channel);
+    // A channel's key values: `width` per key (per morph target for weights).
+    Expected<void> read_key_values(const tinygltf::AnimationSampler& sampler,
+                                   const std::string& sampler_at, DecodedChannel& channel);
+    // A decoded channel's Cast curves at whole frames of `framerate`: LINEAR keys as they are,
+    // STEP and CUBICSPLINE resampled at every frame (counted in `resampled`, their keys in
+    // `resampled_keys`).
+    Expected<void> add_channel_curves(cast::Animation& out, const DecodedChannel& channel,
+                                      double framerate, std::uint64_t& resampled_keys,
+                                      std::size_t& resampled);
+    // The absolute curves of one channel: a quaternion curve, one per axis, or one per morph
+    // target, over `frames` with the channel's width of values per frame in `keys`.
+    void add_curves(cast::Animation& out, const DecodedChannel& channel,
+                    const std::vector<std::uint32_t>& frames, const std::vector<float>& keys);
 
     // The nodes of the scene that is imported: the default scene (`scene`, else the first);
     // nodes reachable only from other scenes are left out, with one warning. Every node when
@@ -291,6 +321,22 @@ class Importer {
     template <class T>
     Expected<std::vector<T>> read_components(int index, int components, const std::string& path,
                                              bool decode) const;
+    // Counts the `components` values per element an accessor decodes against the file's
+    // budget (decoded_values); an error past it, or for an accessor without a buffer view
+    // larger than the file could justify.
+    Expected<void> charge_decoded_values(const tinygltf::Accessor& accessor, const std::string& at,
+                                         int components) const;
+    // The accessor's buffer view data (`element` bytes per element) decoded into `out` when
+    // `decode`, after checking its stride, offset and extent; zeros without a buffer view.
+    template <class T>
+    Expected<void> read_dense(const tinygltf::Accessor& accessor, const std::string& at,
+                              int components, std::size_t element, bool decode,
+                              std::vector<T>& out) const;
+    // The accessor's sparse substitution checked and, when `decode`, applied to `out`.
+    template <class T>
+    Expected<void> apply_sparse(const tinygltf::Accessor& accessor, const std::string& at,
+                                int components, std::size_t element, bool decode,
+                                std::vector<T>& out) const;
     Expected<void> import_material(cast::Model& model, int index,
                                    std::map<int, cast::Material>& done);
     // What Cast's Material cannot hold (alpha mode and cutoff, double sides, factors next to

@@ -16,6 +16,7 @@
 
 #include "../formats/common/base64.hpp"
 #include "../formats/common/side_files.hpp"
+#include "../json/path.hpp"
 #include "import_internal.hpp"
 #include "problem.hpp"
 
@@ -24,26 +25,8 @@ namespace {
 
 namespace dom = simdjson::dom;
 
-// A JSON pointer ("/accessors/3/count") kept as a chain of steps on the stack, formatted only
-// when an error needs it. A step refers to its parent and its key, which must outlive it.
-class Pointer {
-  public:
-    Pointer() = default;  // the root
-    Pointer operator/(std::string_view key) const { return {this, key, 0, false}; }
-    Pointer operator[](std::size_t index) const { return {this, {}, index, true}; }
-    std::string str() const {
-        if (parent_ == nullptr) return {};
-        return parent_->str() + (is_index_ ? fmt::format("/{}", index_) : fmt::format("/{}", key_));
-    }
-
-  private:
-    Pointer(const Pointer* parent, std::string_view key, std::size_t index, bool is_index)
-        : parent_(parent), key_(key), index_(index), is_index_(is_index) {}
-    const Pointer* parent_ = nullptr;
-    std::string_view key_;
-    std::size_t index_ = 0;
-    bool is_index_ = false;
-};
+// Where the walk is, named in errors as a JSON pointer ("/accessors/3/count").
+using Pointer = castkit::json::Path;
 
 // The first error of the walk: thrown from deep inside it and caught by parse_gltf_json, the
 // only place one can leave.
@@ -54,7 +37,7 @@ struct JsonError {
 };
 
 [[noreturn]] void fail(const Pointer& at, std::string message, std::string rule = "gltf.parse") {
-    throw JsonError{at.str(), std::move(message), std::move(rule)};
+    throw JsonError{at.pointer(), std::move(message), std::move(rule)};
 }
 
 const char* type_name(dom::element_type type) {

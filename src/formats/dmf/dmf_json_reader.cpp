@@ -3,27 +3,29 @@
 // windows") and in one pass over the whole text where they give up. Every value is checked for
 // its type as it is taken; every error names the byte offset and the JSON path
 // ("$.faces[3].indices[1]").
-#include <fmt/format.h>
+#include "dmf_json_reader.hpp"
 
-#include <castkit/formats/dmf.hpp>
+#include <fmt/format.h>
+#include <simdjson.h>
+
 #include <algorithm>
 #include <atomic>
+#include <castkit/formats/dmf.hpp>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
-#include <simdjson.h>
 #include <thread>
 
+#include "../../json/path.hpp"
 #include "../../platform/platform.hpp"
 #include "../../std_compat.hpp"
 #include "../common/base64.hpp"
 #include "../common/binary_io.hpp"
 #include "../common/ordered_chunks.hpp"
 #include "dmf_json_names.hpp"
-#include "dmf_json_reader.hpp"
 #include "dmf_shared.hpp"
 
 namespace castkit::dmf {
@@ -31,31 +33,8 @@ namespace {
 
 namespace od = simdjson::ondemand;
 
-// A JSON path ("$.faces[3].indices[1]") kept as a chain of steps on the stack, so that building
-// one per value costs nothing; it is formatted only when an error needs it. A step refers to
-// its parent and its key, which must outlive it.
-class JsonPath {
-  public:
-    JsonPath() = default;  // "$"
-    JsonPath operator/(std::string_view key) const { return JsonPath(this, key, 0, false); }
-    JsonPath operator[](std::size_t index) const { return JsonPath(this, {}, index, true); }
-    std::string str() const {
-        std::string out = parent_ != nullptr ? parent_->str() : std::string(1, '$');
-        if (parent_ == nullptr) return out;
-        if (is_index_) return out + fmt::format("[{}]", index_);
-        out.push_back('.');
-        out.append(key_);
-        return out;
-    }
-
-  private:
-    JsonPath(const JsonPath* parent, std::string_view key, std::size_t index, bool is_index)
-        : parent_(parent), key_(key), index_(index), is_index_(is_index) {}
-    const JsonPath* parent_ = nullptr;
-    std::string_view key_;
-    std::size_t index_ = 0;
-    bool is_index_ = false;
-};
+// Where the reader is, named in errors as a JSON path ("$.faces[3].indices[1]").
+using JsonPath = castkit::json::Path;
 
 // The first error; thrown from deep inside the walk and caught by read_json, which is the only
 // place an exception can leave (none leaves the library).
@@ -158,7 +137,7 @@ class Keys {
     // Marks key number `bit` seen; an error if it was already.
     void see(unsigned bit, std::uint64_t offset, const JsonPath& path, std::string_view key) {
         if (seen_ & (1u << bit))
-            throw JsonError{offset, path.str(), fmt::format("key \"{}\" appears twice", key)};
+            throw JsonError{offset, path.json_path(), fmt::format("key \"{}\" appears twice", key)};
         seen_ |= 1u << bit;
     }
     bool has(unsigned bit) const { return (seen_ & (1u << bit)) != 0; }
@@ -226,7 +205,7 @@ class Reader {
         return static_cast<std::uint64_t>(token.data() - base_) + window_start_;
     }
     [[noreturn]] void fail(std::uint64_t at, const JsonPath& path, std::string message) {
-        throw JsonError{at, path.str(), std::move(message)};
+        throw JsonError{at, path.json_path(), std::move(message)};
     }
     void expect(od::value& value, const JsonPath& path, od::json_type type) {
         od::json_type found = value.type();
@@ -716,7 +695,7 @@ Model Reader::read(od::document& document) {
     {
         od::json_type type = document.type();
         if (type != od::json_type::object)
-            throw JsonError{0, root.str(),
+            throw JsonError{0, root.json_path(),
                             fmt::format("expected an object, found {}", type_name(type))};
     }
     Model model;
@@ -762,7 +741,7 @@ Model Reader::read(od::document& document) {
         }
     }
     if (auto rest = document.current_location(); !rest.error())  // an error means at the end
-        throw JsonError{static_cast<std::uint64_t>(rest.value_unsafe() - base_), root.str(),
+        throw JsonError{static_cast<std::uint64_t>(rest.value_unsafe() - base_), root.json_path(),
                         "not JSON: content after the top-level object"};
     if (!keys.has(0)) missing(0, root, "format");
     if (!keys.has(1)) missing(0, root, "version");

@@ -1,14 +1,17 @@
+// The format registry: the list of formats, finding one by name or file name, and reading and
+// writing through one (ids for findings, the check before every write, placed textures). It
+// sits above src/formats and src/gltf, which never include it.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <castkit/formats.hpp>
 #include <cctype>
 
+#include "../formats/common/file_sink.hpp"
+#include "../formats/common/pre_write.hpp"
+#include "../formats/common/texture_files.hpp"
 #include "../platform/platform.hpp"
-#include "common/file_sink.hpp"
-#include "common/pre_write.hpp"
-#include "common/texture_files.hpp"
-#include "registry_entries.hpp"
+#include "entries.hpp"
 
 namespace castkit {
 
@@ -77,33 +80,6 @@ Expected<T> identified(Expected<T> result, const Context& context, std::size_t f
 }
 
 }  // namespace
-
-Context context_for(const std::filesystem::path& path, FormatOptions options) {
-    Context context;
-    context.options = std::move(options);
-    if (path == "-") {
-        context.name = "<stdin>";
-    } else {
-        context.name = platform::utf8_of(path);
-        // A file named without a folder is in the working folder; an empty base means none.
-        context.base = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-    }
-    return context;
-}
-
-Expected<Input> read_input(const std::filesystem::path& path, InputMode mode) {
-    if (path == "-") {
-        auto input = platform::read_stdin();
-        if (!input) return make_error(input.error());
-        auto buffer = std::make_shared<const std::vector<std::byte>>(std::move(*input));
-        const cast::Bytes bytes(*buffer);
-        return Input{bytes, std::move(buffer)};
-    }
-    auto mapped = mode == InputMode::Copy ? platform::load_file(path) : platform::map_file(path);
-    if (!mapped) return make_error(mapped.error());
-    const cast::Bytes bytes = (*mapped)->bytes();
-    return Input{bytes, std::move(*mapped)};
-}
 
 Expected<cast::Document> read(const FormatInfo& format, Input input, const ReadContext& context) {
     const std::size_t first_warning = context.warnings.size();

@@ -1,0 +1,43 @@
+// The registry entries for .glb and .gltf, through the glTF bridge's public API.
+#include <castkit/gltf/gltf.hpp>
+
+#include "entries.hpp"
+
+namespace castkit::formats {
+namespace {
+
+Expected<cast::Document> read_gltf(const cast::SharedBytes& bytes, const ReadContext& context) {
+    return gltf::read(bytes, context);
+}
+
+Expected<void> write_gltf(bool binary, const cast::Document& document, Sink& sink,
+                          const WriteContext& context) {
+    gltf::ExportOptions options;
+    options.binary = binary;
+    options.inline_instances = context.options.inline_instances;
+    options.textures = context.options.textures;
+    options.side_files = context.options.side_files;
+    options.side_outputs = context.options.side_outputs;
+    return gltf::write(document, sink, context, options);
+}
+
+Expected<void> write_glb(const cast::Document& document, Sink& sink, const WriteContext& context) {
+    return write_gltf(true, document, sink, context);
+}
+
+Expected<void> write_gltf_text(const cast::Document& document, Sink& sink,
+                               const WriteContext& context) {
+    return write_gltf(false, document, sink, context);
+}
+
+}  // namespace
+
+FormatInfo glb_format() {
+    return {"glb", {".glb"}, read_gltf, write_glb, true, WrittenModels::All};
+}
+
+FormatInfo gltf_format() {
+    return {"gltf", {".gltf"}, read_gltf, write_gltf_text, true, WrittenModels::All};
+}
+
+}  // namespace castkit::formats
