@@ -112,10 +112,10 @@ double fitting_rate(const std::vector<DecodedChannel>& channels, double recorded
 // A new absolute curve of `animation` keying `kp` of `node_name` at `frames`; the caller sets
 // its values.
 cast::Curve add_absolute_curve(cast::Animation& animation, const std::string& node_name,
-                               const char* kp, const std::vector<std::uint32_t>& frames) {
+                               cast::KeyProperty kp, const std::vector<std::uint32_t>& frames) {
     cast::Curve added = animation.add_curve();
     added.set_node_name(node_name);
-    added.set_key_property(*cast::key_property_from_name(kp));  // kp: one of this file's literals
+    added.set_key_property(kp);
     added.set_key_frames(frames);
     added.set_mode(cast::CurveMode::Absolute);
     return added;
@@ -221,7 +221,7 @@ void Importer::add_rest_curves(cast::Animation& out, const std::vector<AnimatedP
     std::set<std::pair<int, std::string>> moving;
     for (const AnimatedPart& part : animated) moving.emplace(part.node, part.property);
     auto moved = [&](int node, const char* property) { return moving.contains({node, property}); };
-    auto curve = [&](int node, const char* kp, float value) {
+    auto curve = [&](int node, cast::KeyProperty kp, float value) {
         add_absolute_curve(out, bone_names.at(node), kp, frames)
             .set_float_values(std::vector<float>{value});
     };
@@ -229,15 +229,15 @@ void Importer::add_rest_curves(cast::Animation& out, const std::vector<AnimatedP
         if (!bone_names.contains(node)) continue;
         if (rest.translation && !moved(node, "translation"))
             for (int axis = 0; axis < 3; ++axis)
-                curve(node, std::array{"tx", "ty", "tz"}[static_cast<std::size_t>(axis)],
+                curve(node, cast::kTranslationKeys[static_cast<std::size_t>(axis)],
                       rest.rest.translation[axis]);
         if (rest.rotation && !moved(node, "rotation"))
-            add_absolute_curve(out, bone_names.at(node), "rq", frames)
+            add_absolute_curve(out, bone_names.at(node), cast::KeyProperty::Rotation, frames)
                 .set_quaternion_values(
                     std::vector<glm::vec4>{cast::xyzw_from_quat(rest.rest.rotation)});
         if (rest.scale && !moved(node, "scale"))
             for (int axis = 0; axis < 3; ++axis)
-                curve(node, std::array{"sx", "sy", "sz"}[static_cast<std::size_t>(axis)],
+                curve(node, cast::kScaleKeys[static_cast<std::size_t>(axis)],
                       rest.rest.scale[axis]);
     }
 }
@@ -434,19 +434,18 @@ void Importer::add_curves(cast::Animation& out, const DecodedChannel& channel,
         for (std::size_t k = 0; k < frames.size(); ++k)
             quaternions[k] =
                 glm::vec4(keys[k * 4], keys[k * 4 + 1], keys[k * 4 + 2], keys[k * 4 + 3]);
-        add_absolute_curve(out, bone_names[channel.node], "rq", frames)
+        add_absolute_curve(out, bone_names[channel.node], cast::KeyProperty::Rotation, frames)
             .set_quaternion_values(quaternions);
     } else if (channel.property == "weights") {
         const auto& names = mesh_target_names[channel.node];
         for (std::size_t t = 0; t < width; ++t)
-            add_absolute_curve(out, t < names.size() ? names[t] : fmt::format("target{}", t), "bs",
-                               frames)
+            add_absolute_curve(out, t < names.size() ? names[t] : fmt::format("target{}", t),
+                               cast::KeyProperty::BlendShape, frames)
                 .set_float_values(component_values(keys, frames.size(), width, t));
     } else {
-        const char* const axes[2][3] = {{"tx", "ty", "tz"}, {"sx", "sy", "sz"}};
+        const auto& axes = channel.property == "scale" ? cast::kScaleKeys : cast::kTranslationKeys;
         for (std::size_t axis = 0; axis < 3; ++axis)
-            add_absolute_curve(out, bone_names[channel.node],
-                               axes[channel.property == "scale"][axis], frames)
+            add_absolute_curve(out, bone_names[channel.node], axes[axis], frames)
                 .set_float_values(component_values(keys, frames.size(), 3, axis));
     }
 }

@@ -9,6 +9,7 @@
 // know survives.
 #pragma once
 
+#include <array>
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/values.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -610,6 +611,11 @@ enum class KeyProperty : std::uint8_t {
 std::optional<KeyProperty> key_property_from_name(std::string_view name);
 // The `kp` text of `property`.
 std::string_view key_property_name(KeyProperty property);
+// The key properties of a translation's and of a scale's x, y and z.
+inline constexpr std::array<KeyProperty, 3> kTranslationKeys = {
+    KeyProperty::TranslationX, KeyProperty::TranslationY, KeyProperty::TranslationZ};
+inline constexpr std::array<KeyProperty, 3> kScaleKeys = {KeyProperty::ScaleX, KeyProperty::ScaleY,
+                                                          KeyProperty::ScaleZ};
 
 class ConstCurve : public ConstNodeView {
   public:

@@ -14,12 +14,6 @@
 
 namespace castkit::formats {
 namespace {
-constexpr std::array<cast::KeyProperty, 3> kTranslationAxes = {cast::KeyProperty::TranslationX,
-                                                               cast::KeyProperty::TranslationY,
-                                                               cast::KeyProperty::TranslationZ};
-constexpr std::array<cast::KeyProperty, 3> kScaleAxes = {
-    cast::KeyProperty::ScaleX, cast::KeyProperty::ScaleY, cast::KeyProperty::ScaleZ};
-
 constexpr double kOnFrameTolerance = 1e-3;       // ruling 33
 constexpr double kMaxResampledFrames = 1 << 16;  // a longer resampled channel is refused
 
@@ -160,8 +154,8 @@ glm::vec4 sample_slerp(const std::vector<QuatKey>& keys, double frame) {
 
 Expected<void> add_curves(cast::Animation& animation, const NodeKeys& node,
                           const CurveContext& context, Diagnostics& warnings) {
-    if (auto ok = add_vec3_channel(animation, node, node.positions, kTranslationAxes, "position",
-                                   context, warnings);
+    if (auto ok = add_vec3_channel(animation, node, node.positions, cast::kTranslationKeys,
+                                   "position", context, warnings);
         !ok)
         return ok;
     if (!node.rotations.empty()) {
@@ -180,7 +174,8 @@ Expected<void> add_curves(cast::Animation& animation, const NodeKeys& node,
         curve.set_quaternion_values(values);
         curve.set_mode(cast::CurveMode::Absolute);
     }
-    return add_vec3_channel(animation, node, node.scales, kScaleAxes, "scale", context, warnings);
+    return add_vec3_channel(animation, node, node.scales, cast::kScaleKeys, "scale", context,
+                            warnings);
 }
 
 namespace {

@@ -42,7 +42,7 @@ private:
     void header_properties(cast::Node& node);
     void bone_curves(cast::Animation& out, const Bone& bone);
     void vec3_curves(cast::Animation& out, const Bone& bone, const std::vector<Vec3Key>& keys,
-                     const cast::KeyProperty names[3], Channel channel);
+                     const std::array<cast::KeyProperty, 3>& names, Channel channel);
     void overrides(cast::Animation& out);
     void notification_tracks(cast::Animation& out);
     void blend_curves(cast::Animation& out);
@@ -187,8 +187,8 @@ void exact_values(cast::Curve& curve, const Keys& keys, std::size_t components, 
 }
 
 void Converter::vec3_curves(cast::Animation& out, const Bone& bone,
-                            const std::vector<Vec3Key>& keys, const cast::KeyProperty names[3],
-                            Channel channel) {
+                            const std::vector<Vec3Key>& keys,
+                            const std::array<cast::KeyProperty, 3>& names, Channel channel) {
     // One pass over the keys fills the frames and all three axes' payloads.
     frames_.resize(keys.size());
     std::vector<std::byte> axes[3];
@@ -214,12 +214,8 @@ void Converter::vec3_curves(cast::Animation& out, const Bone& bone,
 }
 
 void Converter::bone_curves(cast::Animation& out, const Bone& bone) {
-    static constexpr cast::KeyProperty kTranslation[3] = {cast::KeyProperty::TranslationX,
-                                                          cast::KeyProperty::TranslationY,
-                                                          cast::KeyProperty::TranslationZ};
-    static constexpr cast::KeyProperty kScale[3] = {
-        cast::KeyProperty::ScaleX, cast::KeyProperty::ScaleY, cast::KeyProperty::ScaleZ};
-    if (!bone.locations.empty()) vec3_curves(out, bone, bone.locations, kTranslation, Channel::Translation);
+    if (!bone.locations.empty())
+        vec3_curves(out, bone, bone.locations, cast::kTranslationKeys, Channel::Translation);
     if (!bone.rotations.empty()) {
         auto pick = [](const QuatKey& key, std::size_t c) { return key.value[static_cast<int>(c)]; };
         cast::Curve c =
@@ -229,7 +225,7 @@ void Converter::bone_curves(cast::Animation& out, const Bone& bone) {
         c.set_mode(curve_mode(a_.header.type, Channel::Rotation));
         if (a_.high_precision()) exact_values(c, bone.rotations, 4, pick);
     }
-    if (!bone.scales.empty()) vec3_curves(out, bone, bone.scales, kScale, Channel::Scale);
+    if (!bone.scales.empty()) vec3_curves(out, bone, bone.scales, cast::kScaleKeys, Channel::Scale);
 }
 
 // Absolute and additive modifiers are one override of every channel; relative and delta ones
