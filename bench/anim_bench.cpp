@@ -1,14 +1,13 @@
 // Animation sampling: a 200-bone skeleton with every channel keyed (tx ty tz rq sx sy sz on every
 // bone, a key every frame for 240 frames). Reports channel samples per second, where one channel
 // sample is one curve evaluated at one frame (bones × channels × frames).
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
 #include <castkit/anim/animation.hpp>
 #include <castkit/anim/jobs.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/nodes.hpp>
-
-#include <benchmark/benchmark.h>
-#include <fmt/format.h>
-
 #include <cmath>
 #include <random>
 

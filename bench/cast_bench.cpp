@@ -1,10 +1,10 @@
 // Micro benchmarks of the Cast core on in-memory documents (no file system): parsing a buffer,
 // parsing and touching every payload byte, and serialising to a buffer.
-#include "scene.hpp"
-
 #include <benchmark/benchmark.h>
 
 #include <vector>
+
+#include "scene.hpp"
 
 namespace {
 
@@ -45,7 +45,8 @@ BENCHMARK(BM_CastReadAndTouch)->Arg(10'000)->Arg(200'000);
 // write_to_buffer() of a document read from a buffer (payloads are views, as after open()).
 void BM_CastWriteToBuffer(benchmark::State& state) {
     const std::vector<std::byte> bytes = encoded_scene(static_cast<std::uint32_t>(state.range(0)));
-    const castkit::cast::Document document = castkit::cast::read(castkit::cast::Bytes(bytes)).value();
+    const castkit::cast::Document document =
+        castkit::cast::read(castkit::cast::Bytes(bytes)).value();
     for (auto _ : state) {
         auto written = castkit::cast::write_to_buffer(document);
         benchmark::DoNotOptimize(written.value().data());

@@ -4,22 +4,22 @@
 //   castkit_perf read FILE [--memcpy]  open (map + parse) + walk every node + touch every payload
 //                                      byte; with --memcpy, a memcpy of the file's size first
 //   castkit_perf write FILE OUT        open FILE once, then write the document to OUT each run
-//   castkit_perf validate FILE         open (map + parse) + validate every rule, touching every byte
-#include "scene.hpp"
-
-#include <castkit/cast/document.hpp>
-#include <castkit/cast/validate.hpp>
-
-#include <CLI/CLI.hpp>
+//   castkit_perf validate FILE         open (map + parse) + validate every rule, touching every
+//   byte
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <CLI/CLI.hpp>
+#include <castkit/cast/document.hpp>
+#include <castkit/cast/validate.hpp>
 #include <chrono>
-#include <ctime>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <memory>
 #include <vector>
+
+#include "scene.hpp"
 
 namespace {
 
@@ -74,11 +74,12 @@ int time_read(const std::string& path, int runs, bool with_memcpy) {
         touched = castkit::bench::touch_all(*document);
         seconds.add(timer);
     }
-    fmt::print("{{\"mode\":\"read\",\"nodes\":{},\"properties\":{},\"payload_bytes\":{},"
-               "\"checksum\":{},{},{},\"memcpy_bytes\":{},{}}}\n",
-               touched.nodes, touched.properties, touched.payload_bytes, touched.checksum,
-               seconds.json("seconds"), open_seconds.json("open_seconds"), source.size(),
-               memcpy_seconds.json("memcpy_seconds"));
+    fmt::print(
+        "{{\"mode\":\"read\",\"nodes\":{},\"properties\":{},\"payload_bytes\":{},"
+        "\"checksum\":{},{},{},\"memcpy_bytes\":{},{}}}\n",
+        touched.nodes, touched.properties, touched.payload_bytes, touched.checksum,
+        seconds.json("seconds"), open_seconds.json("open_seconds"), source.size(),
+        memcpy_seconds.json("memcpy_seconds"));
     return 0;
 }
 
@@ -132,7 +133,8 @@ int main(int argc, char** argv) {
 
     CLI::App* read_mode = app.add_subcommand("read", "open + walk + touch every payload byte");
     read_mode->add_option("file", input)->required();
-    read_mode->add_flag("--memcpy", with_memcpy, "Time a memcpy of the file's size before each run");
+    read_mode->add_flag("--memcpy", with_memcpy,
+                        "Time a memcpy of the file's size before each run");
     read_mode->callback([&] { status = time_read(input, runs, with_memcpy); });
 
     CLI::App* write_mode = app.add_subcommand("write", "write an opened document to a new file");

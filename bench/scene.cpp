@@ -1,10 +1,9 @@
 #include "scene.hpp"
 
-#include <castkit/cast/nodes.hpp>
-
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <castkit/cast/nodes.hpp>
 #include <cmath>
 #include <cstdlib>
 #include <vector>
@@ -29,7 +28,8 @@ void add_skeleton(cast::Model& model, std::uint32_t bones) {
     }
 }
 
-void add_mesh(cast::Model& model, std::uint32_t index, std::uint32_t bones, const MeshShape& shape) {
+void add_mesh(cast::Model& model, std::uint32_t index, std::uint32_t bones,
+              const MeshShape& shape) {
     const std::uint32_t n = shape.vertices;
     std::vector<glm::vec3> positions(n), normals(n);
     std::vector<glm::vec2> uvs(n);
@@ -57,7 +57,8 @@ void add_mesh(cast::Model& model, std::uint32_t index, std::uint32_t bones, cons
     std::vector<std::uint32_t> weight_bones(weights);
     std::vector<float> weight_values(weights, 1.0f / float(shape.influences));
     for (std::size_t w = 0; w < weights; ++w)
-        weight_bones[w] = static_cast<std::uint32_t>((w / shape.influences * 7 + w % shape.influences) % bones);
+        weight_bones[w] =
+            static_cast<std::uint32_t>((w / shape.influences * 7 + w % shape.influences) % bones);
     if (!mesh.set_weights(shape.influences, weight_bones, weight_values)) std::abort();
     std::vector<std::uint32_t>().swap(weight_bones);
     std::vector<float>().swap(weight_values);
@@ -68,7 +69,8 @@ void add_mesh(cast::Model& model, std::uint32_t index, std::uint32_t bones, cons
     std::vector<std::uint32_t> faces(std::size_t{shape.triangles} * 3);
     for (std::uint64_t t = 0; t < shape.triangles; ++t) {
         const std::uint64_t q = (t / 2) % quads;
-        const auto a = static_cast<std::uint32_t>(q / (kGridWidth - 1) * kGridWidth + q % (kGridWidth - 1));
+        const auto a =
+            static_cast<std::uint32_t>(q / (kGridWidth - 1) * kGridWidth + q % (kGridWidth - 1));
         std::uint32_t* tri = &faces[t * 3];
         if (t % 2 == 0) {
             tri[0] = a, tri[1] = a + kGridWidth, tri[2] = a + 1;
@@ -144,7 +146,8 @@ void add_animation(cast::Root& root, std::uint32_t bones, std::uint32_t frames) 
         rotation.set_mode(cast::CurveMode::Absolute);
         using enum cast::KeyProperty;
         for (cast::KeyProperty axis : {TranslationX, TranslationY, TranslationZ}) {
-            for (std::uint32_t f = 0; f < frames; ++f) values[f] = std::sin(0.05f * float(f)) * float(b);
+            for (std::uint32_t f = 0; f < frames; ++f)
+                values[f] = std::sin(0.05f * float(f)) * float(b);
             cast::Curve translation = animation.add_curve();
             translation.set_node_name(bone);
             translation.set_key_property(axis);
@@ -166,11 +169,13 @@ cast::Document make_scene(std::uint64_t megabytes) {
         left -= std::min(left, kRootMegabytes);
         cast::Root root = document.add_root();
 
-        const std::uint64_t vertices = std::max<std::uint64_t>(part * 85 / 100 / kVertexBytes, 2 * kGridWidth);
+        const std::uint64_t vertices =
+            std::max<std::uint64_t>(part * 85 / 100 / kVertexBytes, 2 * kGridWidth);
         const std::uint64_t mesh_count = (vertices + kMaxMeshVertices - 1) / kMaxMeshVertices;
         std::vector<MeshShape> meshes(mesh_count);
         for (MeshShape& shape : meshes) {
-            shape.vertices = static_cast<std::uint32_t>(std::max<std::uint64_t>(vertices / mesh_count, 2 * kGridWidth));
+            shape.vertices = static_cast<std::uint32_t>(
+                std::max<std::uint64_t>(vertices / mesh_count, 2 * kGridWidth));
             shape.triangles = shape.vertices * 2;
         }
         add_skinned_model(root, kBones, meshes);

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <castkit/cast/nodes.hpp>
-
 #include <cstdint>
 #include <span>
 

@@ -1,12 +1,11 @@
 // SEAnim → Cast and SEModel → Cast throughput, in bytes of input per second, beside memcpy of
 // the same number of bytes in the same binary. The inputs are large generated files, read
 // memory-mapped from the page cache (the first iteration warms it).
-#include <castkit/formats/seanim.hpp>
-#include <castkit/formats/semodel.hpp>
-
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <castkit/formats/seanim.hpp>
+#include <castkit/formats/semodel.hpp>
 #include <cstring>
 #include <filesystem>
 #include <vector>
@@ -49,7 +48,8 @@ const std::filesystem::path& semodel_file() {
     static const std::filesystem::path path = [] {
         semodel::Model m;
         m.header.bone_presence = semodel::kLocalMatrices | semodel::kGlobalMatrices;
-        m.header.mesh_presence = semodel::kUVs | semodel::kNormals | semodel::kColors | semodel::kWeights;
+        m.header.mesh_presence =
+            semodel::kUVs | semodel::kNormals | semodel::kColors | semodel::kWeights;
         for (int b = 0; b < 300; ++b) m.bones.push_back({fmt::format("b{}", b), 0, b - 1});
         for (int k = 0; k < 4; ++k) {
             semodel::Mesh& mesh = m.meshes.emplace_back();
@@ -62,9 +62,11 @@ const std::filesystem::path& semodel_file() {
                 mesh.uvs.push_back({x * 1e-6f, 0.5f});
                 mesh.normals.push_back({0.0f, 0.0f, 1.0f});
                 mesh.colors.push_back({255, 128, 0, 255});
-                for (std::uint32_t i = 0; i < 4; ++i) mesh.weights.push_back({(v + i) % 300, 0.25f});
+                for (std::uint32_t i = 0; i < 4; ++i)
+                    mesh.weights.push_back({(v + i) % 300, 0.25f});
             }
-            for (std::uint32_t f = 0; f + 2 < vertices; ++f) mesh.faces.insert(mesh.faces.end(), {f, f + 1, f + 2});
+            for (std::uint32_t f = 0; f + 2 < vertices; ++f)
+                mesh.faces.insert(mesh.faces.end(), {f, f + 1, f + 2});
             mesh.material_indices = {0};
         }
         m.materials.push_back({"mat", 1, "c.png", "n.png", "s.png"});
@@ -86,8 +88,12 @@ void memcpy_of(benchmark::State& state, std::size_t size) {
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * size));
 }
 
-void BM_MemcpySEAnimSize(benchmark::State& state) { memcpy_of(state, std::filesystem::file_size(seanim_file())); }
-void BM_MemcpySEModelSize(benchmark::State& state) { memcpy_of(state, std::filesystem::file_size(semodel_file())); }
+void BM_MemcpySEAnimSize(benchmark::State& state) {
+    memcpy_of(state, std::filesystem::file_size(seanim_file()));
+}
+void BM_MemcpySEModelSize(benchmark::State& state) {
+    memcpy_of(state, std::filesystem::file_size(semodel_file()));
+}
 
 void BM_SEAnimToCast(benchmark::State& state) {
     const auto& path = seanim_file();
@@ -98,7 +104,8 @@ void BM_SEAnimToCast(benchmark::State& state) {
         cast::Document document = seanim::to_cast(*animation, warnings).value();
         benchmark::DoNotOptimize(document);
     }
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * std::filesystem::file_size(path)));
+    state.SetBytesProcessed(
+        static_cast<std::int64_t>(state.iterations() * std::filesystem::file_size(path)));
 }
 
 void BM_SEModelToCast(benchmark::State& state) {
@@ -110,7 +117,8 @@ void BM_SEModelToCast(benchmark::State& state) {
         cast::Document document = semodel::to_cast(std::move(*model), warnings).value();
         benchmark::DoNotOptimize(document);
     }
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * std::filesystem::file_size(path)));
+    state.SetBytesProcessed(
+        static_cast<std::int64_t>(state.iterations() * std::filesystem::file_size(path)));
 }
 
 BENCHMARK(BM_MemcpySEAnimSize)->Unit(benchmark::kMillisecond)->UseRealTime();

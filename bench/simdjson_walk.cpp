@@ -71,7 +71,8 @@ simdjson::error_code walk(od::value value, Checksum& sum) {
             sum.values += flag ? 1 : 0;
             return simdjson::SUCCESS;
         }
-        case od::json_type::null: return value.is_null().error();
+        case od::json_type::null:
+            return value.is_null().error();
     }
     return simdjson::SUCCESS;
 }
@@ -105,7 +106,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "%s: %s\n", argv[1], simdjson::error_message(error));
         return 1;
     }
-    std::printf("%llu values, %llu string bytes, number sum %.17g\n", sum.values,
-                sum.string_bytes, sum.numbers);
+    std::printf("%llu values, %llu string bytes, number sum %.17g\n", sum.values, sum.string_bytes,
+                sum.numbers);
     return 0;
 }

@@ -2,12 +2,11 @@
 // with normals, UVs, colours, 4 weights per vertex and 8M triangles, plus a 64-bone skeleton and
 // rotation curves), beside a memcpy of the same bytes in the same run. The document is written
 // and read back, so payloads are unaligned views into one buffer, as from a mapped file.
+#include <benchmark/benchmark.h>
+
 #include <castkit/cast/nodes.hpp>
 #include <castkit/cast/validate.hpp>
 #include <cstdlib>
-
-#include <benchmark/benchmark.h>
-
 #include <cstring>
 #include <memory>
 
@@ -35,7 +34,8 @@ std::vector<std::byte> build_file() {
     Mesh mesh = model.add_mesh();
     {
         std::vector<glm::vec3> v3(kVertices);
-        for (std::uint32_t i = 0; i < kVertices; ++i) v3[i] = glm::vec3(float(i % 1024), float(i / 1024), 0.5f);
+        for (std::uint32_t i = 0; i < kVertices; ++i)
+            v3[i] = glm::vec3(float(i % 1024), float(i / 1024), 0.5f);
         mesh.set_positions(v3);
         for (auto& n : v3) n = glm::vec3(0, 0, 1);
         mesh.set_normals(v3);
@@ -90,7 +90,8 @@ const LargeFile& large_file() {
 
 void BM_ValidateLargeDocument(benchmark::State& state) {
     const LargeFile& file = large_file();
-    if (!validate(file.document).empty()) state.SkipWithError("the generated document is not clean");
+    if (!validate(file.document).empty())
+        state.SkipWithError("the generated document is not clean");
     for (auto _ : state) {
         castkit::Diagnostics findings = validate(file.document);
         benchmark::DoNotOptimize(findings);

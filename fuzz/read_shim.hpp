@@ -20,7 +20,7 @@ inline constexpr std::string_view kReaders[] = {"cast",     "seanim", "semodel",
 // Reads `bytes` as `format` (a name in kReaders) into a Cast document; `file` names it in
 // diagnostics. O(input size), as each reader is.
 inline Expected<cast::Document> read_directly(std::string_view format, cast::Bytes bytes,
-                                        const std::string& file, Diagnostics& warnings) {
+                                              const std::string& file, Diagnostics& warnings) {
     if (format == "cast") {
         cast::ReadOptions options;
         options.source_name = file;

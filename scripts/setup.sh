@@ -24,6 +24,8 @@ test_packages=(
   # The viewer's tests drive Debian's Chromium.
   chromium
   clang libclang-rt-14-dev
+  # Project.Formatted checks every C++ file against .clang-format with this clang-format.
+  clang-format
   # Blender's own glTF importer opens the files castkit writes (tests/blender).
   blender
   # The Windows cross-build (make windows) and its tests under Wine; GoogleTest's sources, built

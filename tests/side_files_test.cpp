@@ -138,8 +138,9 @@ TEST(SideFiles, ConvertToDmfEmbedsNoHostFilesUnlessAllowed) {
     ASSERT_EQ(model_back->textures.size(), 5u);
     EXPECT_EQ(model_back->textures[4].png, (std::vector<std::byte>{std::byte{'A'}}));
 
-    result = run_cli(in_dir(dir, "convert {model/scene.cast} {any.dmf} --allow-any-path "
-                                 "< /dev/null"));
+    result = run_cli(in_dir(dir,
+                            "convert {model/scene.cast} {any.dmf} --allow-any-path "
+                            "< /dev/null"));
     ASSERT_EQ(result.exit_code, 0) << result.err;
     out = read_bytes(dir / "any.dmf");
     text.assign(reinterpret_cast<const char*>(out.data()), out.size());

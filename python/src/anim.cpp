@@ -6,7 +6,6 @@
 #include <castkit/anim/bake.hpp>
 #include <castkit/anim/jobs.hpp>
 #include <castkit/anim/skeleton.hpp>
-
 #include <optional>
 #include <string>
 #include <utility>
@@ -52,23 +51,23 @@ std::string animation_list(const std::vector<cast::ConstAnimation>& animations) 
 // its exact name (as `castkit pose --animation`).
 std::size_t pick_animation(const std::vector<cast::ConstAnimation>& animations,
                            const py::object& which, const DocState& state) {
-    const std::string file = state.document.source_name.empty() ? "<document>"
-                                                                : state.document.source_name;
+    const std::string file =
+        state.document.source_name.empty() ? "<document>" : state.document.source_name;
     if (which.is_none()) return 0;
     if (py::isinstance<py::int_>(which)) {
         const long long index = which.cast<long long>();
         if (index >= 0 && static_cast<std::size_t>(index) < animations.size())
             return static_cast<std::size_t>(index);
-        raise_error(file + ": no animation at index " + std::to_string(index) + "; the file holds " +
-                        animation_list(animations),
+        raise_error(file + ": no animation at index " + std::to_string(index) +
+                        "; the file holds " + animation_list(animations),
                     "python.animation");
     }
     const std::string name = encode(which.cast<py::str>());
     for (std::size_t i = 0; i < animations.size(); ++i)
         if (animations[i].name() == name) return i;
-    raise_error(file + ": no animation named '" + name + "'; the file holds " +
-                    animation_list(animations),
-                "python.animation");
+    raise_error(
+        file + ": no animation named '" + name + "'; the file holds " + animation_list(animations),
+        "python.animation");
 }
 
 std::shared_ptr<Sampler> make_sampler(const std::shared_ptr<DocState>& model_state,
@@ -77,9 +76,11 @@ std::shared_ptr<Sampler> make_sampler(const std::shared_ptr<DocState>& model_sta
     if (!anim_state) throw py::type_error("the animation document is required");
     const cast::Document& anim_doc = anim_state->document;
     std::vector<cast::ConstAnimation> animations = anim_doc.animations();
-    const std::string anim_name = anim_doc.source_name.empty() ? "<document>" : anim_doc.source_name;
+    const std::string anim_name =
+        anim_doc.source_name.empty() ? "<document>" : anim_doc.source_name;
     if (animations.empty()) raise_error(anim_name + ": holds no Animation", "python.animation");
-    const cast::ConstAnimation animation = animations[pick_animation(animations, which, *anim_state)];
+    const cast::ConstAnimation animation =
+        animations[pick_animation(animations, which, *anim_state)];
 
     // The skeleton: the first Model with one in the model document; without one, the
     // animation's own Skeleton, else the first Model with one in the animation's document.
@@ -112,9 +113,10 @@ std::shared_ptr<Sampler> make_sampler(const std::shared_ptr<DocState>& model_sta
     }
 
     auto sampler = std::make_shared<Sampler>();
-    sampler->skeleton = unwrap(anim::build_skeleton(skeleton, sampler->warnings, skeleton_document));
-    sampler->animation = unwrap(anim::build_animation(animation, sampler->skeleton, targets,
-                                                      sampler->warnings, &anim_doc));
+    sampler->skeleton =
+        unwrap(anim::build_skeleton(skeleton, sampler->warnings, skeleton_document));
+    sampler->animation = unwrap(
+        anim::build_animation(animation, sampler->skeleton, targets, sampler->warnings, &anim_doc));
     sampler->context.resize(sampler->animation);
     sampler->animation_document = anim_state;
     if (cast::ConstSkeleton own = animation.skeleton()) sampler->own_skeleton = &own.node();
@@ -126,10 +128,9 @@ std::shared_ptr<Sampler> make_sampler(const std::shared_ptr<DocState>& model_sta
 std::shared_ptr<DocState> bake(const Sampler& sampler, float framerate,
                                std::optional<float> tolerance) {
     auto state = std::make_shared<DocState>();
-    state->document = unwrap(anim::bake(sampler.animation, sampler.skeleton,
-                                        {.framerate = framerate,
-                                         .tolerance = tolerance,
-                                         .skeleton_node = sampler.own_skeleton}));
+    state->document = unwrap(anim::bake(
+        sampler.animation, sampler.skeleton,
+        {.framerate = framerate, .tolerance = tolerance, .skeleton_node = sampler.own_skeleton}));
     return state;
 }
 
@@ -251,36 +252,50 @@ void register_anim(py::module_& m) {
              "own) into absolute curves, as `castkit bake` writes it: a new Document. With "
              "`tolerance`, keys are reduced within that error (units; radians for rotations).")
         .def_property_readonly("name", [](const Sampler& s) { return to_str(s.animation.name()); })
-        .def_property_readonly("framerate", [](const Sampler& s) { return s.animation.framerate(); })
+        .def_property_readonly("framerate",
+                               [](const Sampler& s) { return s.animation.framerate(); })
         .def_property_readonly("looping", [](const Sampler& s) { return s.animation.looping(); })
-        .def_property_readonly("start_frame", [](const Sampler& s) { return s.animation.start_frame(); })
-        .def_property_readonly("end_frame", [](const Sampler& s) { return s.animation.end_frame(); })
-        .def_property_readonly("bone_names", [](const Sampler& s) { return names_of(s.skeleton.names()); })
-        .def_property_readonly("parents", [](const Sampler& s) {
-            return py::array_t<std::int32_t>(static_cast<py::ssize_t>(s.skeleton.parents().size()),
-                                             s.skeleton.parents().data());
-        })
-        .def_property_readonly("blend_shapes", [](const Sampler& s) { return names_of(s.animation.blend_shapes()); })
-        .def_property_readonly("visibility_nodes", [](const Sampler& s) {
-            return names_of(s.animation.visibility_nodes());
-        })
-        .def_property_readonly("notification_tracks", [](const Sampler& s) {
-            py::dict out;
-            for (const anim::NotificationTrackKeys& track : s.animation.notification_tracks())
-                out[to_str(track.name)] = py::array_t<float>(
-                    static_cast<py::ssize_t>(track.frames.size()), track.frames.data());
-            return out;
-        }, "{track name: key frames}")
-        .def_property_readonly("warnings", [](const Sampler& s) {
-            py::list out;
-            for (const Diagnostic& d : s.warnings.shown()) out.append(py::cast(d));
-            return out;
-        }, "What compiling the animation could not apply (curves naming no bone, ...)");
+        .def_property_readonly("start_frame",
+                               [](const Sampler& s) { return s.animation.start_frame(); })
+        .def_property_readonly("end_frame",
+                               [](const Sampler& s) { return s.animation.end_frame(); })
+        .def_property_readonly("bone_names",
+                               [](const Sampler& s) { return names_of(s.skeleton.names()); })
+        .def_property_readonly("parents",
+                               [](const Sampler& s) {
+                                   return py::array_t<std::int32_t>(
+                                       static_cast<py::ssize_t>(s.skeleton.parents().size()),
+                                       s.skeleton.parents().data());
+                               })
+        .def_property_readonly(
+            "blend_shapes", [](const Sampler& s) { return names_of(s.animation.blend_shapes()); })
+        .def_property_readonly(
+            "visibility_nodes",
+            [](const Sampler& s) { return names_of(s.animation.visibility_nodes()); })
+        .def_property_readonly(
+            "notification_tracks",
+            [](const Sampler& s) {
+                py::dict out;
+                for (const anim::NotificationTrackKeys& track : s.animation.notification_tracks())
+                    out[to_str(track.name)] = py::array_t<float>(
+                        static_cast<py::ssize_t>(track.frames.size()), track.frames.data());
+                return out;
+            },
+            "{track name: key frames}")
+        .def_property_readonly(
+            "warnings",
+            [](const Sampler& s) {
+                py::list out;
+                for (const Diagnostic& d : s.warnings.shown()) out.append(py::cast(d));
+                return out;
+            },
+            "What compiling the animation could not apply (curves naming no bone, ...)");
 
     m.def(
         "pose",
-        [](const std::shared_ptr<DocState>& model, const std::shared_ptr<DocState>& animation_document,
-           float frame, const py::object& animation, bool looped) {
+        [](const std::shared_ptr<DocState>& model,
+           const std::shared_ptr<DocState>& animation_document, float frame,
+           const py::object& animation, bool looped) {
             auto sampler = make_sampler(model, animation_document, animation);
             return sample(*sampler, frame, looped);
         },
@@ -290,8 +305,9 @@ void register_anim(py::module_& m) {
         "(see Sampler for the arguments).");
     m.def(
         "bake",
-        [](const std::shared_ptr<DocState>& model, const std::shared_ptr<DocState>& animation_document,
-           const py::object& animation, float framerate, std::optional<float> tolerance) {
+        [](const std::shared_ptr<DocState>& model,
+           const std::shared_ptr<DocState>& animation_document, const py::object& animation,
+           float framerate, std::optional<float> tolerance) {
             return bake(*make_sampler(model, animation_document, animation), framerate, tolerance);
         },
         py::arg("model"), py::arg("animation_document"), py::arg("animation") = py::none(),

@@ -1,9 +1,8 @@
 // Payloads as numpy arrays: zero-copy, read-only views whose base keeps the storage alive; and
 // numpy arrays (or anything array-like) as payloads.
-#include <castkit/cast/values.hpp>
-
 #include <algorithm>
 #include <array>
+#include <castkit/cast/values.hpp>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -105,7 +104,8 @@ std::pair<std::shared_ptr<const void>, const std::byte*> shared_payload(const Do
                                                                         cast::Node& node,
                                                                         const cast::Property& p) {
     if (auto owner = doc->owner_of(p.bytes())) return {owner, p.bytes().data()};
-    auto buffer = std::make_shared<const std::vector<std::byte>>(p.bytes().begin(), p.bytes().end());
+    auto buffer =
+        std::make_shared<const std::vector<std::byte>>(p.bytes().begin(), p.bytes().end());
     cast::SharedBytes shared{cast::Bytes(*buffer), buffer};
     doc->register_buffer(shared);
     cast::Property adopted(p.type(), p.name(), p.count(), shared);
@@ -171,21 +171,21 @@ py::array as_array(const py::handle& values, const char* what) {
 // Rows of `width` components: (n, width); flat arrays only when empty (or width 1).
 void check_shape(const py::array& array, std::size_t width, const char* what) {
     if (array.size() == 0) return;
-    const bool ok = width == 1 ? array.ndim() <= 1
-                               : array.ndim() == 2 && array.shape(1) == static_cast<py::ssize_t>(width);
+    const bool ok = width == 1
+                        ? array.ndim() <= 1
+                        : array.ndim() == 2 && array.shape(1) == static_cast<py::ssize_t>(width);
     if (!ok) {
         std::string shape = py::str(array.attr("shape")).cast<std::string>();
-        throw py::value_error(std::string(what) + ": expected shape " +
-                              (width == 1 ? std::string("(n,)")
-                                          : "(n, " + std::to_string(width) + ")") +
-                              ", got " + shape);
+        throw py::value_error(
+            std::string(what) + ": expected shape " +
+            (width == 1 ? std::string("(n,)") : "(n, " + std::to_string(width) + ")") + ", got " +
+            shape);
     }
 }
 
 void check_count(std::size_t count, const char* what) {
     if (count > std::numeric_limits<std::uint32_t>::max())
-        throw py::value_error(std::string(what) +
-                              ": more than 4294967295 values cannot be stored");
+        throw py::value_error(std::string(what) + ": more than 4294967295 values cannot be stored");
 }
 
 // Integer values checked against [minimum, maximum] and cast to `dtype` (negative values
@@ -202,10 +202,9 @@ py::array integers(const py::handle& values, const char* dtype, const py::int_& 
         py::int_ low = array.attr("min")().attr("item")();
         py::int_ high = array.attr("max")().attr("item")();
         if (low < minimum || high > maximum)
-            throw py::value_error(std::string(what) + ": values from " +
-                                  py::str(low).cast<std::string>() + " to " +
-                                  py::str(high).cast<std::string>() +
-                                  " do not fit the stored type");
+            throw py::value_error(
+                std::string(what) + ": values from " + py::str(low).cast<std::string>() + " to " +
+                py::str(high).cast<std::string>() + " do not fit the stored type");
     }
     py::module_ numpy = py::module_::import("numpy");
     return numpy.attr("ascontiguousarray")(array.attr("ravel")(), py::arg("dtype") = dtype);
@@ -248,7 +247,8 @@ void set_array(const DocPtr& doc, cast::Node& node, std::string name, PropertyTy
             array = integers(values, "<u2", integer(-32768), integer(65535), what);
             break;
         case PropertyType::Integer32:
-            array = integers(values, "<u4", integer(-2147483648LL), unsigned_integer(0xFFFFFFFFull), what);
+            array = integers(values, "<u4", integer(-2147483648LL), unsigned_integer(0xFFFFFFFFull),
+                             what);
             break;
         case PropertyType::Integer64:
             array = integers(values, "<u8", integer(std::numeric_limits<long long>::min()),
@@ -257,11 +257,13 @@ void set_array(const DocPtr& doc, cast::Node& node, std::string name, PropertyTy
         case PropertyType::Double: {
             py::array in = as_array(values, what);
             check_shape(in, 1, what);
-            array = py::module_::import("numpy").attr("ascontiguousarray")(in, py::arg("dtype") = "<f8");
+            array = py::module_::import("numpy").attr("ascontiguousarray")(
+                in, py::arg("dtype") = "<f8");
             break;
         }
         case PropertyType::String:
-            throw py::type_error(std::string(what) + ": strings are set with set_property(name, 's', text)");
+            throw py::type_error(std::string(what) +
+                                 ": strings are set with set_property(name, 's', text)");
         default:
             array = to_f32(values, width, what);
             break;

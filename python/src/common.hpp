@@ -9,7 +9,6 @@
 #include <castkit/cast/nodes.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
-
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>

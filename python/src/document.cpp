@@ -7,7 +7,6 @@
 #include <castkit/formats.hpp>
 #include <castkit/formats/merge.hpp>
 #include <castkit/sink.hpp>
-
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -51,8 +50,7 @@ TextureMode texture_mode(const std::string& name) {
     if (name == "embed") return TextureMode::Embed;
     if (name == "copy") return TextureMode::Copy;
     if (name == "reference") return TextureMode::Reference;
-    throw py::value_error("textures: '" + name +
-                          "' is not automatic, embed, copy or reference");
+    throw py::value_error("textures: '" + name + "' is not automatic, embed, copy or reference");
 }
 
 // The kept findings, then one "... and N more" Diagnostic per kind that was only counted.
@@ -95,8 +93,8 @@ DocPtr open_path(const fs::path& path, const std::optional<std::string>& format_
     return read_into_state(format, *input, context);
 }
 
-DocPtr read_bytes(const py::object& data, const std::string& format_name,
-                  const std::string& name, const std::optional<fs::path>& base) {
+DocPtr read_bytes(const py::object& data, const std::string& format_name, const std::string& name,
+                  const std::optional<fs::path>& base) {
     const FormatInfo& format = named_format(format_name);
     // One copy of the caller's bytes, which the document then owns and its arrays view: the
     // caller may change or free the buffer afterwards.
@@ -129,8 +127,10 @@ py::bytes to_bytes(const DocPtr& state, const std::string& format_name, const py
     // Bytes have no folder beside them: textures are embedded or referenced, never copied
     // (a .gltf would otherwise copy them into the working folder).
     if (textures != "embed" && textures != "reference")
-        throw py::value_error("textures: to_bytes embeds textures or references them ('embed' "
-                              "or 'reference'), not '" + textures + "'");
+        throw py::value_error(
+            "textures: to_bytes embeds textures or references them ('embed' "
+            "or 'reference'), not '" +
+            textures + "'");
     BufferSink sink;
     WriteContext context;
     context.options.textures = texture_mode(textures);
@@ -225,8 +225,7 @@ void register_document(py::module_& m) {
         .def_property_readonly(
             "warnings",
             [](const DocState& s) {
-                return diagnostics_list(s.format.empty() ? s.document.warnings
-                                                         : s.read_warnings);
+                return diagnostics_list(s.format.empty() ? s.document.warnings : s.read_warnings);
             },
             "What the reader found but read anyway (list of Diagnostic)")
         .def_property_readonly("roots", &top_level,

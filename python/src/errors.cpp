@@ -20,8 +20,8 @@ py::object offset_of(const Diagnostic& d) {
 py::handle error_type() { return g_error_type; }
 
 py::str to_str(std::string_view text) {
-    PyObject* decoded = PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()),
-                                             "surrogateescape");
+    PyObject* decoded =
+        PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "surrogateescape");
     if (decoded == nullptr) throw py::error_already_set();
     return py::reinterpret_steal<py::str>(decoded);
 }
@@ -80,17 +80,19 @@ void register_errors(py::module_& m) {
     py::class_<Diagnostic>(m, "Diagnostic",
                            "One finding: severity, rule id, file, byte offset, node path and "
                            "message.")
-        .def_property_readonly("severity",
-                               [](const Diagnostic& d) { return severity_name(d.severity); },
-                               "'info', 'warning' or 'error'")
-        .def_property_readonly("rule", [](const Diagnostic& d) { return to_str(d.rule); },
-                               "Stable id such as 'cast.nodesize' (docs/diagnostics.md)")
-        .def_property_readonly("id", [](const Diagnostic& d) { return to_str(d.rule); },
-                               "The same as rule")
+        .def_property_readonly(
+            "severity", [](const Diagnostic& d) { return severity_name(d.severity); },
+            "'info', 'warning' or 'error'")
+        .def_property_readonly(
+            "rule", [](const Diagnostic& d) { return to_str(d.rule); },
+            "Stable id such as 'cast.nodesize' (docs/diagnostics.md)")
+        .def_property_readonly(
+            "id", [](const Diagnostic& d) { return to_str(d.rule); }, "The same as rule")
         .def_property_readonly("file", [](const Diagnostic& d) { return to_str(d.file); })
         .def_property_readonly("offset", &offset_of, "Byte offset in the file, or None")
-        .def_property_readonly("path", [](const Diagnostic& d) { return to_str(d.path); },
-                               "Node path such as 'root[0]/model[2]/mesh[0]'")
+        .def_property_readonly(
+            "path", [](const Diagnostic& d) { return to_str(d.path); },
+            "Node path such as 'root[0]/model[2]/mesh[0]'")
         .def_property_readonly("message", [](const Diagnostic& d) { return to_str(d.message); })
         .def("__str__", [](const Diagnostic& d) { return to_str(d.to_string()); })
         .def("__repr__",
@@ -104,8 +106,8 @@ void register_errors(py::module_& m) {
                      return py::reinterpret_borrow<py::object>(Py_NotImplemented);
                  const Diagnostic& b = other.cast<const Diagnostic&>();
                  return py::bool_(a.severity == b.severity && a.rule == b.rule &&
-                                  a.file == b.file && a.offset == b.offset &&
-                                  a.path == b.path && a.message == b.message);
+                                  a.file == b.file && a.offset == b.offset && a.path == b.path &&
+                                  a.message == b.message);
              })
         .def("to_dict", [](const Diagnostic& d) {
             py::dict out;

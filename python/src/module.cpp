@@ -2,8 +2,9 @@
 #include "common.hpp"
 
 PYBIND11_MODULE(_castkit, m) {
-    m.doc() = "castkit: read, write, validate and convert Cast 3D assets (and SEAnim, SEModel, "
-              "DMF, K3D, glTF); arrays are numpy views of the file.";
+    m.doc() =
+        "castkit: read, write, validate and convert Cast 3D assets (and SEAnim, SEModel, "
+        "DMF, K3D, glTF); arrays are numpy views of the file.";
     castkit::python::register_errors(m);
     castkit::python::register_document(m);
     castkit::python::register_nodes(m);

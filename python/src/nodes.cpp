@@ -5,7 +5,6 @@
 
 #include <castkit/cast/types.hpp>
 #include <castkit/cast/values.hpp>
-
 #include <cstring>
 #include <string>
 #include <vector>
@@ -38,8 +37,9 @@ py::object opt(const std::optional<glm::vec4>& v) {
 
 std::string text(const py::object& value, const char* what) {
     if (!py::isinstance<py::str>(value))
-        throw py::type_error(std::string(what) + ": expected str, got " +
-                             py::str(py::type::handle_of(value).attr("__name__")).cast<std::string>());
+        throw py::type_error(
+            std::string(what) + ": expected str, got " +
+            py::str(py::type::handle_of(value).attr("__name__")).cast<std::string>());
     return from_str(py::reinterpret_borrow<py::str>(value));
 }
 
@@ -146,7 +146,8 @@ void set_property(const NodeRef& r, const py::str& name_text, const std::string&
     if (py::isinstance<py::str>(values))
         strings.push_back(text(values, "value"));
     else
-        for (py::handle item : values) strings.push_back(text(py::reinterpret_borrow<py::object>(item), "value"));
+        for (py::handle item : values)
+            strings.push_back(text(py::reinterpret_borrow<py::object>(item), "value"));
     std::vector<std::byte> bytes;
     for (const std::string& s : strings) {
         const auto* begin = reinterpret_cast<const std::byte*>(s.data());
@@ -213,8 +214,11 @@ struct Def {
     template <class G, class S>
     Def& text_rw(const char* name, const char* setter, G get, S set, const char* doc = "") {
         return rw(
-            name, setter, [get](const V& v, const NodeRef&) -> py::object { return to_str(get(v)); },
-            [set, name](V& v, const py::object& value, const NodeRef&) { set(v, text(value, name)); },
+            name, setter,
+            [get](const V& v, const NodeRef&) -> py::object { return to_str(get(v)); },
+            [set, name](V& v, const py::object& value, const NodeRef&) {
+                set(v, text(value, name));
+            },
             doc);
     }
     template <class Vec, class G, class S>
@@ -229,7 +233,8 @@ struct Def {
     template <class G, class S>
     Def& flag_rw(const char* name, const char* setter, G get, S set, const char* doc = "") {
         return rw(
-            name, setter, [get](const V& v, const NodeRef&) -> py::object { return py::bool_(get(v)); },
+            name, setter,
+            [get](const V& v, const NodeRef&) -> py::object { return py::bool_(get(v)); },
             [set](V& v, const py::object& value, const NodeRef&) { set(v, value.cast<bool>()); },
             doc);
     }
@@ -243,36 +248,44 @@ struct Def {
     }
     template <class G>
     Def& hash_ro(const char* name, G get, const char* doc = "") {
-        return ro(name, [get](const V& v, const NodeRef&) { return opt(get(v)); }, doc);
+        return ro(
+            name, [get](const V& v, const NodeRef&) { return opt(get(v)); }, doc);
     }
     // A link to another node: the view the getter returns, wrapped (None when empty).
     template <class G>
     Def& link_ro(const char* name, G get, const char* doc = "") {
-        return ro(name, [get](const V& v, const NodeRef& r) { return wrap_linked(r, get(v)); },
-                  doc);
+        return ro(
+            name, [get](const V& v, const NodeRef& r) { return wrap_linked(r, get(v)); }, doc);
     }
     template <class G>
     Def& list_ro(const char* name, G get, const char* doc = "") {
-        return ro(name, [get](const V& v, const NodeRef& r) -> py::object {
-            return wrap_views(r.doc, get(v));
-        }, doc);
+        return ro(
+            name,
+            [get](const V& v, const NodeRef& r) -> py::object { return wrap_views(r.doc, get(v)); },
+            doc);
     }
     // A new child: the view `add` returns, wrapped.
     template <class A>
     Def& add(const char* name, A add, const char* doc = "") {
-        cls.def(name, [add](const NodeRef& r) {
-            V v = r.view<V>();
-            return wrap_view(r.doc, add(v));
-        }, doc);
+        cls.def(
+            name,
+            [add](const NodeRef& r) {
+                V v = r.view<V>();
+                return wrap_view(r.doc, add(v));
+            },
+            doc);
         return *this;
     }
     // A link setter taking a node of class TargetRef.
     template <class TargetRef, class S>
     Def& link_set(const char* name, S set, const char* doc = "") {
-        cls.def(name, [set](const NodeRef& r, const TargetRef& target) {
-            V v = r.view<V>();
-            set(v, linked(r, target).node->hash());
-        }, py::arg("node"), doc);
+        cls.def(
+            name,
+            [set](const NodeRef& r, const TargetRef& target) {
+                V v = r.view<V>();
+                set(v, linked(r, target).node->hash());
+            },
+            py::arg("node"), doc);
         return *this;
     }
     // An array attribute: the property `property` when it has one of `types`.
@@ -280,13 +293,15 @@ struct Def {
                   std::size_t rows = 1, const char* doc = "") {
         std::vector<PropertyType> kinds(types);
         std::string key(property);
-        cls.def_property_readonly(name, [kinds, key, rows](const NodeRef& r) -> py::object {
-            const cast::Property* p = r.node->find(key);
-            if (p == nullptr ||
-                std::find(kinds.begin(), kinds.end(), p->type()) == kinds.end())
-                return py::none();
-            return typed_values(r.doc, *r.node, key, {p->type()}, rows);
-        }, doc);
+        cls.def_property_readonly(
+            name,
+            [kinds, key, rows](const NodeRef& r) -> py::object {
+                const cast::Property* p = r.node->find(key);
+                if (p == nullptr || std::find(kinds.begin(), kinds.end(), p->type()) == kinds.end())
+                    return py::none();
+                return typed_values(r.doc, *r.node, key, {p->type()}, rows);
+            },
+            doc);
         return *this;
     }
 };
@@ -305,24 +320,42 @@ py::object wrap_node(const DocPtr& doc, cast::Node* node, cast::Node* parent) {
         return py::cast(std::move(ref));
     };
     switch (static_cast<NodeId>(node->id)) {
-        case NodeId::Root: return make(RootRef{});
-        case NodeId::Model: return make(ModelRef{});
-        case NodeId::Mesh: return make(MeshRef{});
-        case NodeId::Hair: return make(HairRef{});
-        case NodeId::BlendShape: return make(BlendShapeRef{});
-        case NodeId::Skeleton: return make(SkeletonRef{});
-        case NodeId::Bone: return make(BoneRef{});
-        case NodeId::IKHandle: return make(IKHandleRef{});
-        case NodeId::Constraint: return make(ConstraintRef{});
-        case NodeId::Animation: return make(AnimationRef{});
-        case NodeId::Curve: return make(CurveRef{});
-        case NodeId::CurveModeOverride: return make(CurveModeOverrideRef{});
-        case NodeId::NotificationTrack: return make(NotificationTrackRef{});
-        case NodeId::Material: return make(MaterialRef{});
-        case NodeId::File: return make(FileRef{});
-        case NodeId::Color: return make(ColorRef{});
-        case NodeId::Instance: return make(InstanceRef{});
-        case NodeId::Metadata: return make(MetadataRef{});
+        case NodeId::Root:
+            return make(RootRef{});
+        case NodeId::Model:
+            return make(ModelRef{});
+        case NodeId::Mesh:
+            return make(MeshRef{});
+        case NodeId::Hair:
+            return make(HairRef{});
+        case NodeId::BlendShape:
+            return make(BlendShapeRef{});
+        case NodeId::Skeleton:
+            return make(SkeletonRef{});
+        case NodeId::Bone:
+            return make(BoneRef{});
+        case NodeId::IKHandle:
+            return make(IKHandleRef{});
+        case NodeId::Constraint:
+            return make(ConstraintRef{});
+        case NodeId::Animation:
+            return make(AnimationRef{});
+        case NodeId::Curve:
+            return make(CurveRef{});
+        case NodeId::CurveModeOverride:
+            return make(CurveModeOverrideRef{});
+        case NodeId::NotificationTrack:
+            return make(NotificationTrackRef{});
+        case NodeId::Material:
+            return make(MaterialRef{});
+        case NodeId::File:
+            return make(FileRef{});
+        case NodeId::Color:
+            return make(ColorRef{});
+        case NodeId::Instance:
+            return make(InstanceRef{});
+        case NodeId::Metadata:
+            return make(MetadataRef{});
     }
     return make(NodeRef{});
 }
@@ -442,7 +475,8 @@ void register_nodes(py::module_& m) {
         .def("__repr__", [](const NodeRef& r) { return to_str(repr_of(r, "Node")); });
 
     // ---- scene ----
-    Def<RootRef, cast::Root>(m, "Root", "A Root: the scene's models, animations, instances, metadata.")
+    Def<RootRef, cast::Root>(m, "Root",
+                             "A Root: the scene's models, animations, instances, metadata.")
         .list_ro("models", [](const cast::Root& v) { return v.models(); })
         .list_ro("animations", [](const cast::Root& v) { return v.animations(); })
         .list_ro("instances", [](const cast::Root& v) { return v.instances(); })
@@ -452,14 +486,20 @@ void register_nodes(py::module_& m) {
         .add("add_instance", [](cast::Root& v) { return v.add_instance(); })
         .add("add_metadata", [](cast::Root& v) { return v.add_metadata(); });
 
-    Def<MetadataRef, cast::Metadata>(m, "Metadata", "Scene metadata: author, software, up axis, scene root.")
-        .text_rw("author", "set_author", [](const cast::Metadata& v) { return v.author(); },
-                 [](cast::Metadata& v, const std::string& s) { v.set_author(s); })
-        .text_rw("software", "set_software", [](const cast::Metadata& v) { return v.software(); },
-                 [](cast::Metadata& v, const std::string& s) { v.set_software(s); })
-        .ro("up_axis_name", [](const cast::Metadata& v, const NodeRef&) { return to_str(v.up_axis_name()); },
+    Def<MetadataRef, cast::Metadata>(m, "Metadata",
+                                     "Scene metadata: author, software, up axis, scene root.")
+        .text_rw(
+            "author", "set_author", [](const cast::Metadata& v) { return v.author(); },
+            [](cast::Metadata& v, const std::string& s) { v.set_author(s); })
+        .text_rw(
+            "software", "set_software", [](const cast::Metadata& v) { return v.software(); },
+            [](cast::Metadata& v, const std::string& s) { v.set_software(s); })
+        .ro(
+            "up_axis_name",
+            [](const cast::Metadata& v, const NodeRef&) { return to_str(v.up_axis_name()); },
             "The stored `up` text, whatever it says")
-        .rw("up_axis", "set_up_axis",
+        .rw(
+            "up_axis", "set_up_axis",
             [](const cast::Metadata& v, const NodeRef&) -> py::object {
                 auto axis = v.up_axis();
                 if (!axis) return py::none();
@@ -472,38 +512,50 @@ void register_nodes(py::module_& m) {
                 v.set_up_axis(*axis);
             },
             "'x', 'y', 'z' or None; castkit.Error when the file says anything else")
-        .text_rw("scene_root", "set_scene_root", [](const cast::Metadata& v) { return v.scene_root(); },
-                 [](cast::Metadata& v, const std::string& s) { v.set_scene_root(s); });
+        .text_rw(
+            "scene_root", "set_scene_root", [](const cast::Metadata& v) { return v.scene_root(); },
+            [](cast::Metadata& v, const std::string& s) { v.set_scene_root(s); });
 
     Def<FileRef, cast::File>(m, "File", "A file a material or instance names.")
-        .text_rw("path", "set_path", [](const cast::File& v) { return v.path(); },
-                 [](cast::File& v, const std::string& s) { v.set_path(s); });
+        .text_rw(
+            "path", "set_path", [](const cast::File& v) { return v.path(); },
+            [](cast::File& v, const std::string& s) { v.set_path(s); });
 
     Def<InstanceRef, cast::Instance>(m, "Instance", "An instance of another scene file.")
-        .text_rw("name", "set_name", [](const cast::Instance& v) { return v.name(); },
-                 [](cast::Instance& v, const std::string& s) { v.set_name(s); })
-        .hash_ro("reference_file_hash", [](const cast::Instance& v) { return v.reference_file_hash(); })
+        .text_rw(
+            "name", "set_name", [](const cast::Instance& v) { return v.name(); },
+            [](cast::Instance& v, const std::string& s) { v.set_name(s); })
+        .hash_ro("reference_file_hash",
+                 [](const cast::Instance& v) { return v.reference_file_hash(); })
         .link_ro("reference_file", [](const cast::Instance& v) { return v.reference_file(); })
-        .template link_set<FileRef>("set_reference_file",
-                                    [](cast::Instance& v, std::uint64_t h) { v.set_hash_link("rf", h); })
-        .template vec_rw<glm::vec3>("position", "set_position", [](const cast::Instance& v) { return v.position(); },
-                                    [](cast::Instance& v, const glm::vec3& x) { v.set_position(x); })
-        .template vec_rw<glm::vec4>("rotation", "set_rotation", [](const cast::Instance& v) { return v.rotation(); },
-                                    [](cast::Instance& v, const glm::vec4& x) { v.set_rotation(x); },
-                                    "Quaternion XYZW")
-        .template vec_rw<glm::vec3>("scale", "set_scale", [](const cast::Instance& v) { return v.scale(); },
-                                    [](cast::Instance& v, const glm::vec3& x) { v.set_scale(x); })
+        .template link_set<FileRef>(
+            "set_reference_file",
+            [](cast::Instance& v, std::uint64_t h) { v.set_hash_link("rf", h); })
+        .template vec_rw<glm::vec3>(
+            "position", "set_position", [](const cast::Instance& v) { return v.position(); },
+            [](cast::Instance& v, const glm::vec3& x) { v.set_position(x); })
+        .template vec_rw<glm::vec4>(
+            "rotation", "set_rotation", [](const cast::Instance& v) { return v.rotation(); },
+            [](cast::Instance& v, const glm::vec4& x) { v.set_rotation(x); }, "Quaternion XYZW")
+        .template vec_rw<glm::vec3>(
+            "scale", "set_scale", [](const cast::Instance& v) { return v.scale(); },
+            [](cast::Instance& v, const glm::vec3& x) { v.set_scale(x); })
         .list_ro("files", [](const cast::Instance& v) { return v.files(); })
         .add("add_file", [](cast::Instance& v) { return v.add_file(); });
 
     // ---- models ----
     Def<ColorRef, cast::Color>(m, "Color", "A material colour.")
-        .text_rw("name", "set_name", [](const cast::Color& v) { return v.name(); },
-                 [](cast::Color& v, const std::string& s) { v.set_name(s); })
-        .ro("color_space_name", [](const cast::Color& v, const NodeRef&) -> py::object {
-            return to_str(v.color_space_name());
-        }, "The stored `cs` text; 'srgb' when missing")
-        .rw("color_space", "set_color_space",
+        .text_rw(
+            "name", "set_name", [](const cast::Color& v) { return v.name(); },
+            [](cast::Color& v, const std::string& s) { v.set_name(s); })
+        .ro(
+            "color_space_name",
+            [](const cast::Color& v, const NodeRef&) -> py::object {
+                return to_str(v.color_space_name());
+            },
+            "The stored `cs` text; 'srgb' when missing")
+        .rw(
+            "color_space", "set_color_space",
             [](const cast::Color& v, const NodeRef&) -> py::object {
                 return py::str(std::string(color_space_name(unwrap(v.color_space()))));
             },
@@ -511,11 +563,13 @@ void register_nodes(py::module_& m) {
                 std::string name = text(value, "color_space");
                 if (name != "srgb" && name != "linear")
                     throw py::value_error("color_space: '" + name + "' is not srgb or linear");
-                v.set_color_space(name == "linear" ? cast::ColorSpace::Linear : cast::ColorSpace::Srgb);
+                v.set_color_space(name == "linear" ? cast::ColorSpace::Linear
+                                                   : cast::ColorSpace::Srgb);
             },
             "'srgb' (the default) or 'linear'; castkit.Error when the file says anything else")
-        .template vec_rw<glm::vec4>("rgba", "set_rgba", [](const cast::Color& v) { return v.rgba(); },
-                                    [](cast::Color& v, const glm::vec4& x) { v.set_rgba(x); });
+        .template vec_rw<glm::vec4>(
+            "rgba", "set_rgba", [](const cast::Color& v) { return v.rgba(); },
+            [](cast::Color& v, const glm::vec4& x) { v.set_rgba(x); });
 
     Def<MaterialRef, cast::Material>(m, "Material",
                                      "A material: type, and slots linking Files and Colors.")
@@ -599,7 +653,8 @@ void register_nodes(py::module_& m) {
             [](cast::Mesh& v, const py::object& value, const NodeRef&) {
                 std::string name = text(value, "skinning_method");
                 if (name != "linear" && name != "quaternion")
-                    throw py::value_error("skinning_method: '" + name + "' is not linear or quaternion");
+                    throw py::value_error("skinning_method: '" + name +
+                                          "' is not linear or quaternion");
                 v.set_skinning_method(name == "quaternion" ? cast::SkinningMethod::Quaternion
                                                            : cast::SkinningMethod::Linear);
             })
@@ -698,83 +753,123 @@ void register_nodes(py::module_& m) {
             "vertex_count × influences bone indices and weights");
 
     Def<HairRef, cast::Hair>(m, "Hair", "Hair strands: segments per strand and particles.")
-        .text_rw("name", "set_name", [](const cast::Hair& v) { return v.name(); },
-                 [](cast::Hair& v, const std::string& s) { v.set_name(s); })
+        .text_rw(
+            "name", "set_name", [](const cast::Hair& v) { return v.name(); },
+            [](cast::Hair& v, const std::string& s) { v.set_name(s); })
         .array_ro("segments", "se", kIntegers)
         .array_ro("particles", "pt", {PropertyType::Vector3})
         .hash_ro("material_hash", [](const cast::Hair& v) { return v.material_hash(); })
         .link_ro("material", [](const cast::Hair& v) { return v.material(); })
-        .template link_set<MaterialRef>("set_material",
-                                        [](cast::Hair& v, std::uint64_t h) { v.set_hash_link("m", h); })
-        .fn("set_segments", [](const NodeRef& r, const py::object& values) {
-            r.view<cast::Hair>().set_segments(to_u32(values, "segments"));
-        }, py::arg("values"))
-        .fn("set_particles", [](const NodeRef& r, const py::object& values) {
-            set_array(r.doc, *r.node, "pt", PropertyType::Vector3, values);
-        }, py::arg("values"));
+        .template link_set<MaterialRef>(
+            "set_material", [](cast::Hair& v, std::uint64_t h) { v.set_hash_link("m", h); })
+        .fn(
+            "set_segments",
+            [](const NodeRef& r, const py::object& values) {
+                r.view<cast::Hair>().set_segments(to_u32(values, "segments"));
+            },
+            py::arg("values"))
+        .fn(
+            "set_particles",
+            [](const NodeRef& r, const py::object& values) {
+                set_array(r.doc, *r.node, "pt", PropertyType::Vector3, values);
+            },
+            py::arg("values"));
 
-    Def<BlendShapeRef, cast::BlendShape>(m, "BlendShape", "A blend shape: absolute target positions of some vertices of a base mesh.")
-        .text_rw("name", "set_name", [](const cast::BlendShape& v) { return v.name(); },
-                 [](cast::BlendShape& v, const std::string& s) { v.set_name(s); })
+    Def<BlendShapeRef, cast::BlendShape>(
+        m, "BlendShape",
+        "A blend shape: absolute target positions of some vertices of a base mesh.")
+        .text_rw(
+            "name", "set_name", [](const cast::BlendShape& v) { return v.name(); },
+            [](cast::BlendShape& v, const std::string& s) { v.set_name(s); })
         .hash_ro("base_shape_hash", [](const cast::BlendShape& v) { return v.base_shape_hash(); })
         .link_ro("base_shape", [](const cast::BlendShape& v) { return v.base_shape(); })
-        .template link_set<MeshRef>("set_base_shape",
-                                    [](cast::BlendShape& v, std::uint64_t h) { v.set_hash_link("b", h); })
+        .template link_set<MeshRef>(
+            "set_base_shape", [](cast::BlendShape& v, std::uint64_t h) { v.set_hash_link("b", h); })
         .array_ro("vertex_indices", "vi", kIntegers)
         .array_ro("vertex_positions", "vp", {PropertyType::Vector3})
-        .real_rw("target_weight_scale", "set_target_weight_scale",
-                 [](const cast::BlendShape& v) { return v.target_weight_scale(); },
-                 [](cast::BlendShape& v, float x) { v.set_target_weight_scale(x); })
-        .fn("set_targets", [](const NodeRef& r, const py::object& indices, const py::object& positions) {
-            r.view<cast::BlendShape>().set_targets(to_u32(indices, "indices"),
-                                                   vecs_of<glm::vec3>(positions, "positions"));
-        }, py::arg("indices"), py::arg("positions"));
+        .real_rw(
+            "target_weight_scale", "set_target_weight_scale",
+            [](const cast::BlendShape& v) { return v.target_weight_scale(); },
+            [](cast::BlendShape& v, float x) { v.set_target_weight_scale(x); })
+        .fn(
+            "set_targets",
+            [](const NodeRef& r, const py::object& indices, const py::object& positions) {
+                r.view<cast::BlendShape>().set_targets(to_u32(indices, "indices"),
+                                                       vecs_of<glm::vec3>(positions, "positions"));
+            },
+            py::arg("indices"), py::arg("positions"));
 
     Def<BoneRef, cast::Bone>(m, "Bone", "A bone: parent index and rest transforms.")
-        .text_rw("name", "set_name", [](const cast::Bone& v) { return v.name(); },
-                 [](cast::Bone& v, const std::string& s) { v.set_name(s); })
-        .rw("parent_index", "set_parent_index",
-            [](const cast::Bone& v, const NodeRef&) -> py::object { return py::int_(v.parent_index()); },
+        .text_rw(
+            "name", "set_name", [](const cast::Bone& v) { return v.name(); },
+            [](cast::Bone& v, const std::string& s) { v.set_name(s); })
+        .rw(
+            "parent_index", "set_parent_index",
+            [](const cast::Bone& v, const NodeRef&) -> py::object {
+                return py::int_(v.parent_index());
+            },
             [](cast::Bone& v, const py::object& value, const NodeRef&) {
                 v.set_parent_index(value.cast<std::int32_t>());
-            }, "-1 for none")
-        .flag_rw("segment_scale_compensate", "set_segment_scale_compensate",
-                 [](const cast::Bone& v) { return v.segment_scale_compensate(); },
-                 [](cast::Bone& v, bool x) { v.set_segment_scale_compensate(x); })
-        .template vec_rw<glm::vec3>("local_position", "set_local_position", [](const cast::Bone& v) { return v.local_position(); },
-                                    [](cast::Bone& v, const glm::vec3& x) { v.set_local_position(x); })
-        .template vec_rw<glm::vec4>("local_rotation", "set_local_rotation", [](const cast::Bone& v) { return v.local_rotation(); },
-                                    [](cast::Bone& v, const glm::vec4& x) { v.set_local_rotation(x); }, "Quaternion XYZW")
-        .template vec_rw<glm::vec3>("world_position", "set_world_position", [](const cast::Bone& v) { return v.world_position(); },
-                                    [](cast::Bone& v, const glm::vec3& x) { v.set_world_position(x); })
-        .template vec_rw<glm::vec4>("world_rotation", "set_world_rotation", [](const cast::Bone& v) { return v.world_rotation(); },
-                                    [](cast::Bone& v, const glm::vec4& x) { v.set_world_rotation(x); }, "Quaternion XYZW")
-        .template vec_rw<glm::vec3>("scale", "set_scale", [](const cast::Bone& v) { return v.scale(); },
-                                    [](cast::Bone& v, const glm::vec3& x) { v.set_scale(x); });
+            },
+            "-1 for none")
+        .flag_rw(
+            "segment_scale_compensate", "set_segment_scale_compensate",
+            [](const cast::Bone& v) { return v.segment_scale_compensate(); },
+            [](cast::Bone& v, bool x) { v.set_segment_scale_compensate(x); })
+        .template vec_rw<glm::vec3>(
+            "local_position", "set_local_position",
+            [](const cast::Bone& v) { return v.local_position(); },
+            [](cast::Bone& v, const glm::vec3& x) { v.set_local_position(x); })
+        .template vec_rw<glm::vec4>(
+            "local_rotation", "set_local_rotation",
+            [](const cast::Bone& v) { return v.local_rotation(); },
+            [](cast::Bone& v, const glm::vec4& x) { v.set_local_rotation(x); }, "Quaternion XYZW")
+        .template vec_rw<glm::vec3>(
+            "world_position", "set_world_position",
+            [](const cast::Bone& v) { return v.world_position(); },
+            [](cast::Bone& v, const glm::vec3& x) { v.set_world_position(x); })
+        .template vec_rw<glm::vec4>(
+            "world_rotation", "set_world_rotation",
+            [](const cast::Bone& v) { return v.world_rotation(); },
+            [](cast::Bone& v, const glm::vec4& x) { v.set_world_rotation(x); }, "Quaternion XYZW")
+        .template vec_rw<glm::vec3>(
+            "scale", "set_scale", [](const cast::Bone& v) { return v.scale(); },
+            [](cast::Bone& v, const glm::vec3& x) { v.set_scale(x); });
 
     Def<IKHandleRef, cast::IKHandle>(m, "IKHandle", "An IK handle between bones.")
-        .text_rw("name", "set_name", [](const cast::IKHandle& v) { return v.name(); },
-                 [](cast::IKHandle& v, const std::string& s) { v.set_name(s); })
+        .text_rw(
+            "name", "set_name", [](const cast::IKHandle& v) { return v.name(); },
+            [](cast::IKHandle& v, const std::string& s) { v.set_name(s); })
         .hash_ro("start_bone_hash", [](const cast::IKHandle& v) { return v.start_bone_hash(); })
         .hash_ro("end_bone_hash", [](const cast::IKHandle& v) { return v.end_bone_hash(); })
         .hash_ro("target_bone_hash", [](const cast::IKHandle& v) { return v.target_bone_hash(); })
-        .hash_ro("pole_vector_bone_hash", [](const cast::IKHandle& v) { return v.pole_vector_bone_hash(); })
+        .hash_ro("pole_vector_bone_hash",
+                 [](const cast::IKHandle& v) { return v.pole_vector_bone_hash(); })
         .hash_ro("pole_bone_hash", [](const cast::IKHandle& v) { return v.pole_bone_hash(); })
         .link_ro("start_bone", [](const cast::IKHandle& v) { return v.start_bone(); })
         .link_ro("end_bone", [](const cast::IKHandle& v) { return v.end_bone(); })
         .link_ro("target_bone", [](const cast::IKHandle& v) { return v.target_bone(); })
         .link_ro("pole_vector_bone", [](const cast::IKHandle& v) { return v.pole_vector_bone(); })
         .link_ro("pole_bone", [](const cast::IKHandle& v) { return v.pole_bone(); })
-        .template link_set<BoneRef>("set_start_bone", [](cast::IKHandle& v, std::uint64_t h) { v.set_hash_link("sb", h); })
-        .template link_set<BoneRef>("set_end_bone", [](cast::IKHandle& v, std::uint64_t h) { v.set_hash_link("eb", h); })
-        .template link_set<BoneRef>("set_target_bone", [](cast::IKHandle& v, std::uint64_t h) { v.set_hash_link("tb", h); })
-        .template link_set<BoneRef>("set_pole_vector_bone", [](cast::IKHandle& v, std::uint64_t h) { v.set_hash_link("pv", h); })
-        .template link_set<BoneRef>("set_pole_bone", [](cast::IKHandle& v, std::uint64_t h) { v.set_hash_link("pb", h); })
-        .flag_rw("use_target_rotation", "set_use_target_rotation",
-                 [](const cast::IKHandle& v) { return v.use_target_rotation(); },
-                 [](cast::IKHandle& v, bool x) { v.set_use_target_rotation(x); })
-        .template vec_rw<glm::vec3>("target_offset", "set_target_offset", [](const cast::IKHandle& v) { return v.target_offset(); },
-                                    [](cast::IKHandle& v, const glm::vec3& x) { v.set_target_offset(x); });
+        .template link_set<BoneRef>(
+            "set_start_bone", [](cast::IKHandle& v, std::uint64_t h) { v.set_hash_link("sb", h); })
+        .template link_set<BoneRef>(
+            "set_end_bone", [](cast::IKHandle& v, std::uint64_t h) { v.set_hash_link("eb", h); })
+        .template link_set<BoneRef>(
+            "set_target_bone", [](cast::IKHandle& v, std::uint64_t h) { v.set_hash_link("tb", h); })
+        .template link_set<BoneRef>(
+            "set_pole_vector_bone",
+            [](cast::IKHandle& v, std::uint64_t h) { v.set_hash_link("pv", h); })
+        .template link_set<BoneRef>(
+            "set_pole_bone", [](cast::IKHandle& v, std::uint64_t h) { v.set_hash_link("pb", h); })
+        .flag_rw(
+            "use_target_rotation", "set_use_target_rotation",
+            [](const cast::IKHandle& v) { return v.use_target_rotation(); },
+            [](cast::IKHandle& v, bool x) { v.set_use_target_rotation(x); })
+        .template vec_rw<glm::vec3>(
+            "target_offset", "set_target_offset",
+            [](const cast::IKHandle& v) { return v.target_offset(); },
+            [](cast::IKHandle& v, const glm::vec3& x) { v.set_target_offset(x); });
 
     Def<ConstraintRef, cast::Constraint>(m, "Constraint",
                                          "A point, orient or scale constraint between bones.")
@@ -840,27 +935,37 @@ void register_nodes(py::module_& m) {
         .list_ro("bones", [](const cast::Skeleton& v) { return v.bones(); })
         .list_ro("ik_handles", [](const cast::Skeleton& v) { return v.ik_handles(); })
         .list_ro("constraints", [](const cast::Skeleton& v) { return v.constraints(); })
-        .fn("bone_by_hash", [](const NodeRef& r, std::uint64_t hash) {
-            // As ConstSkeleton::bone_by_hash, over the writable children.
-            for (cast::Node& child : r.node->children())
-                if (child.is(NodeId::Bone) && child.hash() == hash)
-                    return wrap_node(r.doc, &child, r.node);
-            return py::object(py::none());
-        }, py::arg("hash"), "The Bone child with this hash, or None")
+        .fn(
+            "bone_by_hash",
+            [](const NodeRef& r, std::uint64_t hash) {
+                // As ConstSkeleton::bone_by_hash, over the writable children.
+                for (cast::Node& child : r.node->children())
+                    if (child.is(NodeId::Bone) && child.hash() == hash)
+                        return wrap_node(r.doc, &child, r.node);
+                return py::object(py::none());
+            },
+            py::arg("hash"), "The Bone child with this hash, or None")
         .add("add_bone", [](cast::Skeleton& v) { return v.add_bone(); })
         .add("add_ik_handle", [](cast::Skeleton& v) { return v.add_ik_handle(); })
         .add("add_constraint", [](cast::Skeleton& v) { return v.add_constraint(); });
 
-    Def<ModelRef, cast::Model>(m, "Model", "A model: skeleton, meshes, hairs, blend shapes, materials.")
-        .text_rw("name", "set_name", [](const cast::Model& v) { return v.name(); },
-                 [](cast::Model& v, const std::string& s) { v.set_name(s); })
-        .template vec_rw<glm::vec3>("position", "set_position", [](const cast::Model& v) { return v.position(); },
-                                    [](cast::Model& v, const glm::vec3& x) { v.set_position(x); })
-        .template vec_rw<glm::vec4>("rotation", "set_rotation", [](const cast::Model& v) { return v.rotation(); },
-                                    [](cast::Model& v, const glm::vec4& x) { v.set_rotation(x); }, "Quaternion XYZW")
-        .template vec_rw<glm::vec3>("scale", "set_scale", [](const cast::Model& v) { return v.scale(); },
-                                    [](cast::Model& v, const glm::vec3& x) { v.set_scale(x); })
-        .link_ro("skeleton", [](const cast::Model& v) { return v.skeleton(); }, "The first Skeleton child, or None")
+    Def<ModelRef, cast::Model>(m, "Model",
+                               "A model: skeleton, meshes, hairs, blend shapes, materials.")
+        .text_rw(
+            "name", "set_name", [](const cast::Model& v) { return v.name(); },
+            [](cast::Model& v, const std::string& s) { v.set_name(s); })
+        .template vec_rw<glm::vec3>(
+            "position", "set_position", [](const cast::Model& v) { return v.position(); },
+            [](cast::Model& v, const glm::vec3& x) { v.set_position(x); })
+        .template vec_rw<glm::vec4>(
+            "rotation", "set_rotation", [](const cast::Model& v) { return v.rotation(); },
+            [](cast::Model& v, const glm::vec4& x) { v.set_rotation(x); }, "Quaternion XYZW")
+        .template vec_rw<glm::vec3>(
+            "scale", "set_scale", [](const cast::Model& v) { return v.scale(); },
+            [](cast::Model& v, const glm::vec3& x) { v.set_scale(x); })
+        .link_ro(
+            "skeleton", [](const cast::Model& v) { return v.skeleton(); },
+            "The first Skeleton child, or None")
         .list_ro("meshes", [](const cast::Model& v) { return v.meshes(); })
         .list_ro("hairs", [](const cast::Model& v) { return v.hairs(); })
         .list_ro("blend_shapes", [](const cast::Model& v) { return v.blend_shapes(); })
@@ -931,11 +1036,16 @@ void register_nodes(py::module_& m) {
             },
             py::arg("values"));
 
-    Def<CurveModeOverrideRef, cast::CurveModeOverride>(m, "CurveModeOverride", "Overrides the mode of curves under a node.")
-        .text_rw("node_name", "set_node_name", [](const cast::CurveModeOverride& v) { return v.node_name(); },
-                 [](cast::CurveModeOverride& v, const std::string& s) { v.set_node_name(s); })
-        .ro("mode_name", [](const cast::CurveModeOverride& v, const NodeRef&) { return to_str(v.mode_name()); })
-        .rw("mode", "set_mode",
+    Def<CurveModeOverrideRef, cast::CurveModeOverride>(m, "CurveModeOverride",
+                                                       "Overrides the mode of curves under a node.")
+        .text_rw(
+            "node_name", "set_node_name",
+            [](const cast::CurveModeOverride& v) { return v.node_name(); },
+            [](cast::CurveModeOverride& v, const std::string& s) { v.set_node_name(s); })
+        .ro("mode_name",
+            [](const cast::CurveModeOverride& v, const NodeRef&) { return to_str(v.mode_name()); })
+        .rw(
+            "mode", "set_mode",
             [](const cast::CurveModeOverride& v, const NodeRef&) -> py::object {
                 auto mode = v.mode();
                 if (!mode) return py::none();
@@ -944,40 +1054,60 @@ void register_nodes(py::module_& m) {
             [](cast::CurveModeOverride& v, const py::object& value, const NodeRef&) {
                 v.set_mode(curve_mode_of(value));
             })
-        .flag_rw("override_translation", "set_override_translation",
-                 [](const cast::CurveModeOverride& v) { return v.override_translation(); },
-                 [](cast::CurveModeOverride& v, bool x) { v.set_override_translation(x); })
-        .flag_rw("override_rotation", "set_override_rotation",
-                 [](const cast::CurveModeOverride& v) { return v.override_rotation(); },
-                 [](cast::CurveModeOverride& v, bool x) { v.set_override_rotation(x); })
-        .flag_rw("override_scale", "set_override_scale",
-                 [](const cast::CurveModeOverride& v) { return v.override_scale(); },
-                 [](cast::CurveModeOverride& v, bool x) { v.set_override_scale(x); });
+        .flag_rw(
+            "override_translation", "set_override_translation",
+            [](const cast::CurveModeOverride& v) { return v.override_translation(); },
+            [](cast::CurveModeOverride& v, bool x) { v.set_override_translation(x); })
+        .flag_rw(
+            "override_rotation", "set_override_rotation",
+            [](const cast::CurveModeOverride& v) { return v.override_rotation(); },
+            [](cast::CurveModeOverride& v, bool x) { v.set_override_rotation(x); })
+        .flag_rw(
+            "override_scale", "set_override_scale",
+            [](const cast::CurveModeOverride& v) { return v.override_scale(); },
+            [](cast::CurveModeOverride& v, bool x) { v.set_override_scale(x); });
 
-    Def<NotificationTrackRef, cast::NotificationTrack>(m, "NotificationTrack", "Named events at key frames.")
-        .text_rw("name", "set_name", [](const cast::NotificationTrack& v) { return v.name(); },
-                 [](cast::NotificationTrack& v, const std::string& s) { v.set_name(s); })
+    Def<NotificationTrackRef, cast::NotificationTrack>(m, "NotificationTrack",
+                                                       "Named events at key frames.")
+        .text_rw(
+            "name", "set_name", [](const cast::NotificationTrack& v) { return v.name(); },
+            [](cast::NotificationTrack& v, const std::string& s) { v.set_name(s); })
         .array_ro("key_frames", "kb", kIntegers)
-        .fn("set_key_frames", [](const NodeRef& r, const py::object& values) {
-            r.view<cast::NotificationTrack>().set_key_frames(to_u32(values, "key_frames"));
-        }, py::arg("frames"));
+        .fn(
+            "set_key_frames",
+            [](const NodeRef& r, const py::object& values) {
+                r.view<cast::NotificationTrack>().set_key_frames(to_u32(values, "key_frames"));
+            },
+            py::arg("frames"));
 
-    Def<AnimationRef, cast::Animation>(m, "Animation", "An animation: curves, overrides, notification tracks.")
-        .text_rw("name", "set_name", [](const cast::Animation& v) { return v.name(); },
-                 [](cast::Animation& v, const std::string& s) { v.set_name(s); })
-        .rw("framerate", "set_framerate",
-            [](const cast::Animation& v, const NodeRef&) -> py::object { return opt(v.framerate()); },
-            [](cast::Animation& v, const py::object& value, const NodeRef&) { v.set_framerate(value.cast<float>()); })
-        .flag_rw("looping", "set_looping", [](const cast::Animation& v) { return v.looping(); },
-                 [](cast::Animation& v, bool x) { v.set_looping(x); })
+    Def<AnimationRef, cast::Animation>(m, "Animation",
+                                       "An animation: curves, overrides, notification tracks.")
+        .text_rw(
+            "name", "set_name", [](const cast::Animation& v) { return v.name(); },
+            [](cast::Animation& v, const std::string& s) { v.set_name(s); })
+        .rw(
+            "framerate", "set_framerate",
+            [](const cast::Animation& v, const NodeRef&) -> py::object {
+                return opt(v.framerate());
+            },
+            [](cast::Animation& v, const py::object& value, const NodeRef&) {
+                v.set_framerate(value.cast<float>());
+            })
+        .flag_rw(
+            "looping", "set_looping", [](const cast::Animation& v) { return v.looping(); },
+            [](cast::Animation& v, bool x) { v.set_looping(x); })
         .link_ro("skeleton", [](const cast::Animation& v) { return v.skeleton(); })
         .list_ro("curves", [](const cast::Animation& v) { return v.curves(); })
-        .list_ro("curve_mode_overrides", [](const cast::Animation& v) { return v.curve_mode_overrides(); })
-        .list_ro("notification_tracks", [](const cast::Animation& v) { return v.notification_tracks(); })
+        .list_ro("curve_mode_overrides",
+                 [](const cast::Animation& v) { return v.curve_mode_overrides(); })
+        .list_ro("notification_tracks",
+                 [](const cast::Animation& v) { return v.notification_tracks(); })
         .add("add_skeleton", [](cast::Animation& v) { return v.add_skeleton(); })
         .add("add_curve", [](cast::Animation& v) { return v.add_curve(); })
-        .add("add_curve_mode_override", [](cast::Animation& v) { return v.add_curve_mode_override(); })
-        .add("add_notification_track", [](cast::Animation& v) { return v.add_notification_track(); });
+        .add("add_curve_mode_override",
+             [](cast::Animation& v) { return v.add_curve_mode_override(); })
+        .add("add_notification_track",
+             [](cast::Animation& v) { return v.add_notification_track(); });
 }
 
 }  // namespace castkit::python

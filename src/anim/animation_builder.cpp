@@ -1,16 +1,15 @@
 // build_animation: binds a Cast Animation's curves to a Skeleton and resolves their modes.
-#include <castkit/anim/animation.hpp>
-#include <castkit/anim/curve_sampling.hpp>
-
-#include "../cast/node_path.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
+#include <castkit/anim/animation.hpp>
+#include <castkit/anim/curve_sampling.hpp>
 #include <cmath>
 #include <limits>
 #include <optional>
+
+#include "../cast/node_path.hpp"
 
 namespace castkit::anim {
 
@@ -35,12 +34,16 @@ Kind kind_of(Channel channel) {
     switch (channel) {
         case Channel::TranslationX:
         case Channel::TranslationY:
-        case Channel::TranslationZ: return kTranslation;
-        case Channel::Rotation: return kRotation;
+        case Channel::TranslationZ:
+            return kTranslation;
+        case Channel::Rotation:
+            return kRotation;
         case Channel::ScaleX:
         case Channel::ScaleY:
-        case Channel::ScaleZ: return kScale;
-        default: return kNoKind;
+        case Channel::ScaleZ:
+            return kScale;
+        default:
+            return kNoKind;
     }
 }
 
@@ -86,9 +89,10 @@ std::uint32_t slot_for(std::vector<std::string>& slots, std::string_view name) {
 namespace detail {
 
 class AnimationBuilder {
-public:
+  public:
     AnimationBuilder(const cast::ConstAnimation& source, const Skeleton& skeleton,
-            const BindingTargets& targets, Diagnostics& reports, const cast::Document* document)
+                     const BindingTargets& targets, Diagnostics& reports,
+                     const cast::Document* document)
         : source_(source),
           skeleton_(skeleton),
           targets_(targets),
@@ -126,7 +130,7 @@ public:
         return std::move(out_);
     }
 
-private:
+  private:
     Diagnostic problem(const cast::Node& node, const std::string& path, std::string rule,
                        std::string message) const {
         return {.severity = Severity::Warning,
@@ -259,24 +263,25 @@ private:
         if (bound.channel == Channel::Rotation) {
             range.first = static_cast<std::uint32_t>(out_.rotation_frames_.size());
             out_.rotation_frames_.insert(out_.rotation_frames_.end(), keys.frames.begin(),
-                                        keys.frames.end());
+                                         keys.frames.end());
             out_.rotation_values_.insert(out_.rotation_values_.end(), keys.rotations.begin(),
-                                        keys.rotations.end());
+                                         keys.rotations.end());
             bound.track = static_cast<std::uint32_t>(out_.rotation_tracks_.size());
             out_.rotation_tracks_.push_back(range);
         } else {
             range.first = static_cast<std::uint32_t>(out_.scalar_frames_.size());
             out_.scalar_frames_.insert(out_.scalar_frames_.end(), keys.frames.begin(),
-                                      keys.frames.end());
+                                       keys.frames.end());
             out_.scalar_values_.insert(out_.scalar_values_.end(), keys.scalars.begin(),
-                                      keys.scalars.end());
+                                       keys.scalars.end());
             bound.track = static_cast<std::uint32_t>(out_.scalar_tracks_.size());
             out_.scalar_tracks_.push_back(range);
         }
         extend_range(keys.frames.front(), keys.frames.back());
     }
 
-    void add_notification_track(const cast::ConstNotificationTrack& track, const std::string& path) {
+    void add_notification_track(const cast::ConstNotificationTrack& track,
+                                const std::string& path) {
         const cast::Property* kb = track.node().find("kb");
         if (kb == nullptr || !cast::is_integer_type(kb->type())) {
             reports_.push_back(

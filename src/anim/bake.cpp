@@ -45,14 +45,22 @@ std::vector<BakedChannel> animated_channels(const Animation& animation, const Sk
 float pose_value(const BakedChannel& channel, const std::vector<Transform>& locals,
                  const std::vector<float>& weights, const std::vector<float>& visibility) {
     switch (channel.channel) {
-        case Channel::TranslationX: return locals[channel.target].translation.x;
-        case Channel::TranslationY: return locals[channel.target].translation.y;
-        case Channel::TranslationZ: return locals[channel.target].translation.z;
-        case Channel::ScaleX: return locals[channel.target].scale.x;
-        case Channel::ScaleY: return locals[channel.target].scale.y;
-        case Channel::ScaleZ: return locals[channel.target].scale.z;
-        case Channel::BlendShape: return weights[channel.target];
-        default: return is_visible(visibility[channel.target]) ? 1.0f : 0.0f;
+        case Channel::TranslationX:
+            return locals[channel.target].translation.x;
+        case Channel::TranslationY:
+            return locals[channel.target].translation.y;
+        case Channel::TranslationZ:
+            return locals[channel.target].translation.z;
+        case Channel::ScaleX:
+            return locals[channel.target].scale.x;
+        case Channel::ScaleY:
+            return locals[channel.target].scale.y;
+        case Channel::ScaleZ:
+            return locals[channel.target].scale.z;
+        case Channel::BlendShape:
+            return weights[channel.target];
+        default:
+            return is_visible(visibility[channel.target]) ? 1.0f : 0.0f;
     }
 }
 
@@ -104,8 +112,8 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
     const auto last = static_cast<std::int64_t>(last_frame);
 
     std::vector<BakedChannel> channels = animated_channels(animation, skeleton);
-    if (auto fits = check_budget(last_frame - first_frame + 1, animation, skeleton,
-                                 channels.size(), options.max_samples);
+    if (auto fits = check_budget(last_frame - first_frame + 1, animation, skeleton, channels.size(),
+                                 options.max_samples);
         !fits)
         return make_error(fits.error());
     std::vector<Transform> locals(skeleton.bone_count());

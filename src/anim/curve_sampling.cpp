@@ -1,8 +1,7 @@
-#include <castkit/anim/curve_sampling.hpp>
-
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <castkit/anim/curve_sampling.hpp>
 #include <cmath>
 #include <numeric>
 

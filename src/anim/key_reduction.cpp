@@ -1,9 +1,8 @@
 // Key reducers for baked curves: drop every key the interpolation of its neighbours already
 // reproduces within a tolerance. Kept keys are original keys, so their values stay exact.
+#include <algorithm>
 #include <castkit/anim/bake.hpp>
 #include <castkit/anim/curve_sampling.hpp>
-
-#include <algorithm>
 #include <cmath>
 #include <limits>
 

@@ -1,6 +1,5 @@
-#include <castkit/anim/jobs.hpp>
-
 #include <algorithm>
+#include <castkit/anim/jobs.hpp>
 #include <cmath>
 
 namespace castkit::anim {

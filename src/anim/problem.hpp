@@ -3,7 +3,6 @@
 #pragma once
 
 #include <castkit/diagnostic.hpp>
-
 #include <string>
 
 namespace castkit::anim {

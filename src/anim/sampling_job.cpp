@@ -1,9 +1,8 @@
 // SamplingJob: the hot path. One pass over the bound curves in file order; every curve is one
 // key lookup (O(1) with a warm context), one lerp or slerp, and one mode application.
+#include <algorithm>
 #include <castkit/anim/curve_sampling.hpp>
 #include <castkit/anim/jobs.hpp>
-
-#include <algorithm>
 
 #include "problem.hpp"
 
@@ -34,30 +33,37 @@ namespace {
 // Rule 22 for one component of translation, blend weight or visibility (additive arithmetic).
 inline float apply_sum(CurveMode mode, float rest, float base, float key, float weight) {
     switch (mode) {
-        case CurveMode::Relative: return rest + key;
-        case CurveMode::Additive: return base + key * weight;  // lerp(base, base + key, ab)
-        default: return key;
+        case CurveMode::Relative:
+            return rest + key;
+        case CurveMode::Additive:
+            return base + key * weight;  // lerp(base, base + key, ab)
+        default:
+            return key;
     }
 }
 
 // Rule 22 for one scale component: relative and additive scale multiply.
 inline float apply_product(CurveMode mode, float rest, float base, float key, float weight) {
     switch (mode) {
-        case CurveMode::Relative: return rest * key;
+        case CurveMode::Relative:
+            return rest * key;
         case CurveMode::Additive:
             return base + (base * key - base) * weight;  // lerp(base, base·key, ab)
-        default: return key;
+        default:
+            return key;
     }
 }
 
 inline glm::quat apply_rotation(CurveMode mode, const glm::quat& rest, const glm::quat& base,
                                 const glm::quat& key, float weight) {
     switch (mode) {
-        case CurveMode::Relative: return glm::normalize(rest * key);
+        case CurveMode::Relative:
+            return glm::normalize(rest * key);
         case CurveMode::Additive:
             return weight == 1.0f ? glm::normalize(base * key)
                                   : shortest_slerp(base, base * key, weight);
-        default: return key;
+        default:
+            return key;
     }
 }
 
@@ -69,7 +75,8 @@ Expected<void> SamplingJob::run() const {
                                   "sampling job inputs are missing, built for another skeleton, "
                                   "or its output spans are too small"));
     const Animation& a = *animation;
-    const float t = looped && a.looping() ? wrap_frame(frame, a.start_frame(), a.end_frame()) : frame;
+    const float t =
+        looped && a.looping() ? wrap_frame(frame, a.start_frame(), a.end_frame()) : frame;
     std::copy(skeleton->rest().begin(), skeleton->rest().end(), locals.begin());
     std::fill(blend_shape_weights.begin(), blend_shape_weights.end(), 0.0f);
     std::fill(visibility.begin(), visibility.end(), 0.0f);

@@ -1,11 +1,9 @@
-#include <castkit/anim/skeleton.hpp>
-
 #include <fmt/format.h>
 
+#include <castkit/anim/skeleton.hpp>
+#include <cmath>
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/mat3x3.hpp>
-
-#include <cmath>
 
 #include "problem.hpp"
 

@@ -39,16 +39,18 @@ std::optional<std::string> unstorable(const Property& p) {
                            static_cast<unsigned>(p.type()));
     if (p.type() == PropertyType::String) {
         if (!holds_exactly_strings(p.bytes(), p.count()))
-            return fmt::format("property '{}' says it holds {} strings but its {} payload bytes "
-                               "are not that many NUL-terminated strings",
-                               p.name(), p.count(), p.bytes().size());
+            return fmt::format(
+                "property '{}' says it holds {} strings but its {} payload bytes "
+                "are not that many NUL-terminated strings",
+                p.name(), p.count(), p.bytes().size());
         return std::nullopt;
     }
     const std::uint64_t expected = std::uint64_t{p.count()} * element_size(p.type());
     if (p.bytes().size() != expected)
-        return fmt::format("property '{}' says it holds {} {} values ({} bytes) but its payload "
-                           "has {} bytes",
-                           p.name(), p.count(), type_name(p.type()), expected, p.bytes().size());
+        return fmt::format(
+            "property '{}' says it holds {} {} values ({} bytes) but its payload "
+            "has {} bytes",
+            p.name(), p.count(), type_name(p.type()), expected, p.bytes().size());
     return std::nullopt;
 }
 

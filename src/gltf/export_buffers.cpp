@@ -233,10 +233,9 @@ Expected<void> write_files(tinygltf::Model& model,
     const std::filesystem::path path = platform::path_from_utf8(name);
     // GLB lengths are u32 (the whole file included).
     if (binary_container && size > 0xFFFFFF00u)
-        return make_error(
-            problem(name, "",
-                    "the binary data exceeds the 4 GiB a GLB file can hold; write .gltf instead",
-                    Severity::Error, "gltf.glb-too-large"));
+        return make_error(problem(
+            name, "", "the binary data exceeds the 4 GiB a GLB file can hold; write .gltf instead",
+            Severity::Error, "gltf.glb-too-large"));
     if (!binary_container) {
         // The buffer goes beside the file as <stem>.bin; a .gltf written to standard output or
         // memory carries it as a data URI instead.

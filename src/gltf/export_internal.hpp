@@ -187,8 +187,8 @@ class Exporter {
     void use_extension(const std::string& name, bool required);
     // One Cast Mesh as a glTF mesh node (under the Model's node, or at the root when skinned):
     // its primitive's attributes, indices and material, then its morph targets.
-    void export_mesh(const cast::ConstModel& model, const cast::ConstMesh& mesh, ExportedModel& exported,
-                     int skin, const std::string& path);
+    void export_mesh(const cast::ConstModel& model, const cast::ConstMesh& mesh,
+                     ExportedModel& exported, int skin, const std::string& path);
     // NORMAL and TANGENT, then one warning counting the zero-length ones replaced.
     void add_normals_and_tangents(const cast::ConstMesh& mesh, std::size_t count,
                                   tinygltf::Primitive& primitive, const std::string& path);

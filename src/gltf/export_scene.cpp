@@ -66,7 +66,8 @@ struct SceneWriter {
         const std::vector<cast::ConstRoot> roots = document.root_nodes();
         for (const cast::ConstRoot& root : roots)
             for (const cast::ConstMetadata& metadata : root.metadata()) {
-                if (auto axis = metadata.up_axis_name(); axis && up.empty()) up = std::string(*axis);
+                if (auto axis = metadata.up_axis_name(); axis && up.empty())
+                    up = std::string(*axis);
                 if (auto sr = metadata.scene_root(); sr && !scene_root) scene_root = *sr;
             }
         if (up == "z" || up == "x") {
@@ -112,7 +113,8 @@ struct SceneWriter {
             node.rotation = {q.x, q.y, q.z, q.w};
         }
         if (auto s = instance.scale()) node.scale = {s->x, s->y, s->z};
-        const cast::ConstFile reference = instance.reference_file();  // absent when rf links nothing
+        const cast::ConstFile reference =
+            instance.reference_file();  // absent when rf links nothing
         const std::string file(reference ? reference.path().value_or("") : "");
         if (file.empty()) {
             exporter.warn(path, "instance names no file (missing or empty path); skipped");
@@ -344,9 +346,8 @@ Expected<void> write(const cast::Document& document, Sink& sink, const WriteCont
 Expected<void> write(const cast::Document& document, const std::filesystem::path& path,
                      const ExportOptions& options, Diagnostics& warnings) {
     // The document's own folder: instances and textures resolve against where it was read from.
-    const std::filesystem::path source = document.source_name.empty()
-                                             ? path
-                                             : platform::path_from_utf8(document.source_name);
+    const std::filesystem::path source =
+        document.source_name.empty() ? path : platform::path_from_utf8(document.source_name);
     WriteContext context = formats::context_for(path);
     context.base = source.has_parent_path() ? source.parent_path() : std::filesystem::path(".");
     formats::FileSink sink(path);

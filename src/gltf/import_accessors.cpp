@@ -88,7 +88,8 @@ void convert_any(int type, const unsigned char* data, std::size_t count, std::si
             return convert_all<std::uint16_t>(data, count, components, stride, normalized, out);
         case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT:
             return convert_all<std::uint32_t>(data, count, components, stride, normalized, out);
-        default: return convert_all<float>(data, count, components, stride, normalized, out);
+        default:
+            return convert_all<float>(data, count, components, stride, normalized, out);
     }
 }
 
@@ -121,7 +122,7 @@ Unexpected Importer::fail(std::string path, std::string message) const {
 }
 
 Expected<std::span<const unsigned char>> Importer::view_bytes(int index,
-                                                             const std::string& where) const {
+                                                              const std::string& where) const {
     if (index < 0 || static_cast<std::size_t>(index) >= gltf.bufferViews.size())
         return fail(where, fmt::format("buffer view {} does not exist", index));
     const tinygltf::BufferView& view = gltf.bufferViews[static_cast<std::size_t>(index)];
@@ -130,9 +131,9 @@ Expected<std::span<const unsigned char>> Importer::view_bytes(int index,
         return fail(view_path + "/buffer", fmt::format("buffer {} does not exist", view.buffer));
     const cast::Bytes data = buffers[static_cast<std::size_t>(view.buffer)].bytes;
     if (view.byteOffset > data.size() || view.byteLength > data.size() - view.byteOffset)
-        return fail(view_path, fmt::format("bytes {}..{} lie outside buffer {} ({} bytes)",
-                                           view.byteOffset, view.byteOffset + view.byteLength,
-                                           view.buffer, data.size()));
+        return fail(view_path,
+                    fmt::format("bytes {}..{} lie outside buffer {} ({} bytes)", view.byteOffset,
+                                view.byteOffset + view.byteLength, view.buffer, data.size()));
     return std::span(reinterpret_cast<const unsigned char*>(data.data()) + view.byteOffset,
                      view.byteLength);
 }
@@ -290,8 +291,8 @@ Expected<std::vector<std::uint32_t>> Importer::read_integers(int index, int comp
 }
 
 Expected<std::optional<cast::SharedBytes>> Importer::packed_view(int index, int component_type,
-                                                                int components, bool normalized,
-                                                                const std::string& path) const {
+                                                                 int components, bool normalized,
+                                                                 const std::string& path) const {
     if (index < 0 || static_cast<std::size_t>(index) >= gltf.accessors.size())
         return std::optional<cast::SharedBytes>();
     const tinygltf::Accessor& accessor = gltf.accessors[static_cast<std::size_t>(index)];

@@ -307,10 +307,9 @@ class Importer {
     // WEIGHTS_0) when they already are Cast's layout: joint j is bone j, joints in the smallest
     // type for the largest, packed float weights; empty when they must be decoded. Checks
     // every joint against the skin. O(vertices).
-    Expected<std::vector<cast::Property>> view_weights(int joints, int weights,
-                                                       const std::vector<std::uint32_t>& joint_bones,
-                                                       std::size_t count,
-                                                       const std::string& prim) const;
+    Expected<std::vector<cast::Property>> view_weights(
+        int joints, int weights, const std::vector<std::uint32_t>& joint_bones, std::size_t count,
+        const std::string& prim) const;
     // The primitive's triangles (strips and fans turned into lists), each index checked
     // against the `count` vertices. O(indices).
     Expected<std::vector<std::uint32_t>> read_faces(const tinygltf::Primitive& primitive,

@@ -140,7 +140,8 @@ Expected<void> Importer::resolve_nodes() {
 
 Expected<bool> Importer::view_faces(cast::Mesh& mesh, const tinygltf::Primitive& primitive,
                                     std::size_t count, const std::string& prim) const {
-    if (primitive.indices < 0 || static_cast<std::size_t>(primitive.indices) >= gltf.accessors.size() ||
+    if (primitive.indices < 0 ||
+        static_cast<std::size_t>(primitive.indices) >= gltf.accessors.size() ||
         (primitive.mode >= 0 && primitive.mode != TINYGLTF_MODE_TRIANGLES))
         return false;
     const int type = gltf.accessors[static_cast<std::size_t>(primitive.indices)].componentType;
@@ -181,7 +182,8 @@ Expected<std::vector<cast::Property>> Importer::view_weights(
     // Bones are made in joint order; a view needs joint j to be bone j.
     for (std::size_t j = 0; j < joint_bones.size(); ++j)
         if (joint_bones[j] != j) return Properties();
-    if (joints < 0 || static_cast<std::size_t>(joints) >= gltf.accessors.size()) return Properties();
+    if (joints < 0 || static_cast<std::size_t>(joints) >= gltf.accessors.size())
+        return Properties();
     const int type = gltf.accessors[static_cast<std::size_t>(joints)].componentType;
     if (type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
         type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT)
@@ -200,9 +202,9 @@ Expected<std::vector<cast::Property>> Importer::view_weights(
     const std::uint32_t largest = bytes ? largest_of<std::uint8_t>((*joint_bytes)->data(), n)
                                         : largest_of<std::uint16_t>((*joint_bytes)->data(), n);
     if (largest >= joint_bones.size())
-        return fail(prim + "/attributes/JOINTS_0",
-                    fmt::format("joint {} is outside the skin's {} joints", largest,
-                                joint_bones.size()));
+        return fail(
+            prim + "/attributes/JOINTS_0",
+            fmt::format("joint {} is outside the skin's {} joints", largest, joint_bones.size()));
     // Cast stores `wb` in the smallest type that holds the largest bone index.
     const cast::PropertyType stored = bytes ? cast::PropertyType::Byte : cast::PropertyType::Short;
     if (cast::smallest_index_type(largest) != stored) return Properties();
@@ -229,7 +231,8 @@ Expected<std::vector<std::uint32_t>> Importer::read_faces(const tinygltf::Primit
         indices.resize(count);
         for (std::size_t v = 0; v < count; ++v) indices[v] = static_cast<std::uint32_t>(v);
     }
-    return triangles(std::move(indices), primitive.mode < 0 ? TINYGLTF_MODE_TRIANGLES : primitive.mode);
+    return triangles(std::move(indices),
+                     primitive.mode < 0 ? TINYGLTF_MODE_TRIANGLES : primitive.mode);
 }
 
 Expected<void> Importer::import_models(cast::Root& root) {

@@ -51,8 +51,7 @@ class LiveTemporaries {
     void remove_all(RemoveFile remove_file) {
         for (Slot& slot : slots_) {
             std::uint8_t expected = kLive;
-            if (slot.state.compare_exchange_strong(expected, kRemoving,
-                                                   std::memory_order_acquire))
+            if (slot.state.compare_exchange_strong(expected, kRemoving, std::memory_order_acquire))
                 remove_file(slot.path.data());
         }
     }

@@ -1,8 +1,8 @@
 // castkit pose and castkit bake, end to end through files.
-#include <castkit/cast/document.hpp>
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <castkit/cast/document.hpp>
 #include <nlohmann/json.hpp>
 
 #include "../test_support.hpp"

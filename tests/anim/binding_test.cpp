@@ -58,7 +58,8 @@ TEST(Binding, BlendShapeAndVisibilityNamesAreCheckedAgainstTheModel) {
     EXPECT_EQ(scene.reports_with_rule("anim.unknown-node"), 2u);
     // Reported curves are still evaluated, under their own name.
     EXPECT_EQ(scene.compiled.blend_shapes(), (std::vector<std::string>{"smile", "Smile", "frown"}));
-    EXPECT_EQ(scene.compiled.visibility_nodes(), (std::vector<std::string>{"face", "head", "ghost"}));
+    EXPECT_EQ(scene.compiled.visibility_nodes(),
+              (std::vector<std::string>{"face", "head", "ghost"}));
 }
 
 TEST(Binding, UnknownKeyPropertyIsReported) {

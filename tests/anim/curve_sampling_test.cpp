@@ -1,9 +1,8 @@
 // Sampling one curve (rules 20, 21): linear and slerp interpolation, holding, key and value
 // buffer types, shortest path, decoding errors.
-#include <castkit/anim/curve_sampling.hpp>
-
 #include <gtest/gtest.h>
 
+#include <castkit/anim/curve_sampling.hpp>
 #include <random>
 
 #include "scene.hpp"

@@ -2,12 +2,11 @@
 // against every skeleton in them and accounts for every curve (bound, or reported as skipped),
 // samples, and, against a skeleton of the names its curves use, bakes into a file that
 // compiles again without a report.
-#include <castkit/anim/bake.hpp>
-#include <castkit/cast/document.hpp>
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <castkit/anim/bake.hpp>
+#include <castkit/cast/document.hpp>
 #include <set>
 
 #include "../test_support.hpp"
@@ -40,7 +39,8 @@ anim::Skeleton skeleton_for(const cast::ConstAnimation& animation) {
         names.emplace_back(*name);
         parents.push_back(static_cast<std::int32_t>(names.size()) - 2);
     };
-    for (const cast::ConstCurveModeOverride& o : animation.curve_mode_overrides()) add(o.node_name());
+    for (const cast::ConstCurveModeOverride& o : animation.curve_mode_overrides())
+        add(o.node_name());
     for (const cast::ConstCurve& curve : animation.curves()) add(curve.node_name());
     auto skeleton = anim::Skeleton::from_arrays(std::move(names), std::move(parents));
     EXPECT_TRUE(skeleton.has_value());

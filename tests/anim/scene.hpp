@@ -2,13 +2,12 @@
 // Animation, plus helpers that compile and sample it.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <castkit/anim/animation.hpp>
 #include <castkit/anim/jobs.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/nodes.hpp>
-
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <string>
 #include <vector>
@@ -28,7 +27,7 @@ struct Pose {
 };
 
 class AnimScene {
-public:
+  public:
     AnimScene() {
         root_ = document.add_root();
         model = root_.add_model();
@@ -134,7 +133,7 @@ public:
     anim::Animation compiled;
     Diagnostics reports;
 
-private:
+  private:
     cast::Root root_;
 };
 

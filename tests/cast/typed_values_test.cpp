@@ -16,16 +16,21 @@ namespace {
 using namespace castkit::cast;
 
 template <class View>
-concept CanSetName = requires(View view) { view.set_name("x"); };
+concept CanSetName = requires(View view) {
+    view.set_name("x");
+};
 template <class View>
-concept CanAddMesh = requires(View view) { view.add_mesh(); };
+concept CanAddMesh = requires(View view) {
+    view.add_mesh();
+};
 
 // A const document gives const views, which have no setters; a mutable view converts to one.
-static_assert(std::is_same_v<decltype(std::declval<const Document&>().models()),
-                             std::vector<ConstModel>>);
+static_assert(
+    std::is_same_v<decltype(std::declval<const Document&>().models()), std::vector<ConstModel>>);
 static_assert(std::is_same_v<decltype(std::declval<const Document&>().animations()),
                              std::vector<ConstAnimation>>);
-static_assert(std::is_same_v<decltype(std::declval<ConstModel>().meshes()), std::vector<ConstMesh>>);
+static_assert(
+    std::is_same_v<decltype(std::declval<ConstModel>().meshes()), std::vector<ConstMesh>>);
 static_assert(!CanSetName<ConstMesh> && CanSetName<Mesh>);
 static_assert(!CanAddMesh<ConstModel> && CanAddMesh<Model>);
 static_assert(std::is_convertible_v<Mesh, ConstMesh> && !std::is_convertible_v<ConstMesh, Mesh>);

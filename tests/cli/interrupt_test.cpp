@@ -130,8 +130,9 @@ std::string read_text(const fs::path& path) {
 class Interrupt : public ::testing::Test {
   protected:
     void SetUp() override {
-        dir = temp_dir("interrupt-" +
-                       std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+        dir =
+            temp_dir("interrupt-" +
+                     std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
         fs::create_directories(dir / "in");
         fs::create_directories(dir / "out");
     }
@@ -172,8 +173,8 @@ TEST_F(Interrupt, CtrlCDuringConvertRemovesTheTemporaryAndKeepsThePreviousOutput
 TEST_F(Interrupt, SigtermDuringAFolderConversionRemovesTheTemporary) {
     const std::vector<std::string> arguments{
         "convert", (dir / "in").string(), "-o", (dir / "out").string(), "--to", "glb", "-j", "1"};
-    const int status = interrupted_status(dir / "in" / "big.cast", arguments, dir / "out",
-                                          SIGTERM, [&] { empty_outputs(); });
+    const int status = interrupted_status(dir / "in" / "big.cast", arguments, dir / "out", SIGTERM,
+                                          [&] { empty_outputs(); });
     expect_ended_by(status, SIGTERM);
     EXPECT_FALSE(holds_temporary(dir / "out"));
     EXPECT_FALSE(fs::exists(dir / "out" / "big.glb"));
@@ -185,8 +186,8 @@ TEST_F(Interrupt, CtrlCDuringAFolderConversionFinishesTheFileAndLeavesNoTemporar
     write_large_model(dir / "in" / "z_small.cast", 3);
     const std::vector<std::string> arguments{
         "convert", (dir / "in").string(), "-o", (dir / "out").string(), "--to", "glb", "-j", "1"};
-    const int status = interrupted_status(dir / "in" / "big.cast", arguments, dir / "out",
-                                          SIGINT, [&] { empty_outputs(); });
+    const int status = interrupted_status(dir / "in" / "big.cast", arguments, dir / "out", SIGINT,
+                                          [&] { empty_outputs(); });
     ASSERT_TRUE(WIFEXITED(status)) << status;
     EXPECT_EQ(WEXITSTATUS(status), 130);
     EXPECT_FALSE(holds_temporary(dir / "out"));

@@ -3,7 +3,6 @@
 // Built as tree_misuse.cpp is (compile_fail_test.cmake): once with no CASE, once per CASE.
 #include <castkit/cast/nodes.hpp>
 #include <castkit/cast/values.hpp>
-
 #include <cstdint>
 
 using namespace castkit::cast;

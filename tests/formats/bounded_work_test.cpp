@@ -6,13 +6,12 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/dmf.hpp>
 #include <castkit/formats/k3d.hpp>
 #include <castkit/formats/seanim.hpp>
 #include <castkit/formats/semodel.hpp>
-
-#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -53,9 +52,9 @@ CommandResult run_bounded(const std::string& arguments, std::size_t megabytes, i
 #else
     std::string limit = fmt::format("ulimit -v {}; ", megabytes * 1024);
 #endif
-    std::string command = fmt::format("{}exec timeout {} \"{}\" {} >{} 2>{}", limit, seconds,
-                                      CASTKIT_CLI, arguments, quoted(dir / "out"),
-                                      quoted(dir / "err"));
+    std::string command =
+        fmt::format("{}exec timeout {} \"{}\" {} >{} 2>{}", limit, seconds, CASTKIT_CLI, arguments,
+                    quoted(dir / "out"), quoted(dir / "err"));
     std::ofstream(dir / "run.sh") << command << "\n";
     int status = std::system(("sh " + quoted(dir / "run.sh")).c_str());
     auto text = [](const fs::path& path) {
@@ -67,7 +66,8 @@ CommandResult run_bounded(const std::string& arguments, std::size_t megabytes, i
 }
 
 void write_file(const fs::path& path, std::string_view text) {
-    std::ofstream(path, std::ios::binary).write(text.data(), static_cast<std::streamsize>(text.size()));
+    std::ofstream(path, std::ios::binary)
+        .write(text.data(), static_cast<std::streamsize>(text.size()));
 }
 
 template <class T>
@@ -140,8 +140,8 @@ TEST(BoundedWork, CastNodeStoppingAtAnUnknownTypeReservesNothingItClaims) {
     std::vector<std::byte> bytes(size);
     put<std::uint32_t>(bytes, 0, 0x74736163);  // "cast"
     put<std::uint32_t>(bytes, 4, 1);
-    put<std::uint32_t>(bytes, 8, 1);                                 // one root
-    put<std::uint32_t>(bytes, 16, 0x746F6F72);                       // "root"
+    put<std::uint32_t>(bytes, 8, 1);            // one root
+    put<std::uint32_t>(bytes, 16, 0x746F6F72);  // "root"
     put<std::uint32_t>(bytes, 20, static_cast<std::uint32_t>(size - 16));
     put<std::uint64_t>(bytes, 24, 1);
     put<std::uint32_t>(bytes, 32, static_cast<std::uint32_t>((size - 40) / 8));
@@ -224,7 +224,8 @@ TEST(BoundedWork, DmfTexturesSharingOneImageAreRefused) {
 TEST(BoundedWork, K3dStringEntriesSharingBytesAreRefused) {
     fs::path dir = temp_dir("bounded-k1");
     k3d::Model model;
-    for (int i = 0; i < 2000; ++i) model.add_string(std::string(100, static_cast<char>('a' + i % 26)));
+    for (int i = 0; i < 2000; ++i)
+        model.add_string(std::string(100, static_cast<char>('a' + i % 26)));
     auto bytes = k3d::write_to_buffer(model);
     ASSERT_TRUE(bytes);
     const auto table = get<std::uint32_t>(*bytes, 128);
@@ -293,8 +294,8 @@ TEST(BoundedWork, GltfAccessorSharedTooOftenIsRefused) {
     write_bytes(dir / "x.bin", buffer);
     std::string meshes, nodes, scene;
     for (int i = 0; i < 2000; ++i) {
-        meshes += fmt::format(R"({}{{"primitives":[{{"attributes":{{"POSITION":0}}}}]}})",
-                              i ? "," : "");
+        meshes +=
+            fmt::format(R"({}{{"primitives":[{{"attributes":{{"POSITION":0}}}}]}})", i ? "," : "");
         nodes += fmt::format(R"({}{{"mesh":{}}})", i ? "," : "", i);
         scene += fmt::format("{}{}", i ? "," : "", i);
     }

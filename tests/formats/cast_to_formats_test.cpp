@@ -180,7 +180,8 @@ TEST(CastToFormats, SingleModelFormatsNameWhatTheyDrop) {
     using Convert = bool (*)(const cast::Document&, Diagnostics&);
     const std::pair<const char*, Convert> formats[] = {
         {"K3D", [](const cast::Document& d, Diagnostics& w) { return bool(k3d::from_cast(d, w)); }},
-        {"DMF", [](const cast::Document& d, Diagnostics& w) { return bool(dmf::from_cast(d, w)); }}};
+        {"DMF",
+         [](const cast::Document& d, Diagnostics& w) { return bool(dmf::from_cast(d, w)); }}};
     for (const auto& [name, convert] : formats) {
         Diagnostics warnings;
         ASSERT_TRUE(convert(document, warnings)) << name;

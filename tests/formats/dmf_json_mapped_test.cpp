@@ -27,9 +27,9 @@ dmf::Model binary_golden() {
 void write_padded(const std::filesystem::path& path, std::string text, std::size_t size) {
     EXPECT_LE(text.size(), size);
     text.resize(size, ' ');
-    test::write_bytes(path, std::vector<std::byte>(reinterpret_cast<const std::byte*>(text.data()),
-                                                   reinterpret_cast<const std::byte*>(text.data()) +
-                                                       text.size()));
+    test::write_bytes(path, std::vector<std::byte>(
+                                reinterpret_cast<const std::byte*>(text.data()),
+                                reinterpret_cast<const std::byte*>(text.data()) + text.size()));
 }
 
 // How many bytes past the end of `path`'s mapping can be read: whether the reader can use it in
@@ -46,10 +46,8 @@ struct Sized {
     std::size_t size;
     bool in_place;
 };
-constexpr Sized kSizes[] = {{65536 - 100, true},
-                            {65536 - kPadding, true},
-                            {65536 - kPadding + 1, false},
-                            {65536, false}};
+constexpr Sized kSizes[] = {
+    {65536 - 100, true}, {65536 - kPadding, true}, {65536 - kPadding + 1, false}, {65536, false}};
 
 TEST(DmfJsonMapped, InPlaceAndCopiedFilesReadTheSameModel) {
     const auto dir = temp_dir("dmf_json_mapped_model");
@@ -68,8 +66,8 @@ TEST(DmfJsonMapped, InPlaceAndCopiedFilesNameTheSameErrorOffsets) {
     const auto dir = temp_dir("dmf_json_mapped_errors");
     const std::string golden = golden_dmf_json();
     const std::pair<std::string, std::string> breaks[] = {
-        {"\"indices\": [0, 1, 2]", "\"indices\": [0, \"1\", 2]"},  // a type error
-        {"\"fps\": 30", "\"fps\": 30.5"},                           // not an integer
+        {"\"indices\": [0, 1, 2]", "\"indices\": [0, \"1\", 2]"},            // a type error
+        {"\"fps\": 30", "\"fps\": 30.5"},                                    // not an integer
         {"\"rot\": [0, 0, 0.6, 0.8]}]}]", "\"rot\": [0, 0, 0.6, 0.8]}]}"}};  // not JSON
     for (const auto& [from, to] : breaks) {
         std::string text = golden;

@@ -129,9 +129,8 @@ TEST(DmfJsonWindows, AWrongGuessOfTheSecondThreadIsDropped) {
     const std::size_t first_face = text.find("{\"material\"");
     const std::size_t sample = text.find("{\"material\"", first_face + 1);
     const std::string face = text.substr(sample, text.find('}', sample) + 1 - sample);
-    for (const std::string& inserted :
-         {std::string(", \"note\": \"}, {\\\"x\\\": 1}\""),
-          ", \"extra\": [{}, " + face + ", " + face + "]"}) {
+    for (const std::string& inserted : {std::string(", \"note\": \"}, {\\\"x\\\": 1}\""),
+                                        ", \"extra\": [{}, " + face + ", " + face + "]"}) {
         // Where the reader's guess starts looking once `inserted` is in, and the end of the face
         // that spans it, where `inserted` goes: the first '{' after the middle is then in it.
         const std::size_t middle = first_face + (text.size() + inserted.size() - first_face) / 2;

@@ -72,7 +72,8 @@ TEST_P(EveryFormatCorruption, EveryTruncationFailsCleanlyOrReads) {
     for (std::size_t size = 0; size < original.size() && failures < 5; size += step)
         if (std::string problem = check(GetParam(), std::span(original).first(size));
             !problem.empty()) {
-            ADD_FAILURE() << "truncated to " << size << " of " << original.size() << ": " << problem;
+            ADD_FAILURE() << "truncated to " << size << " of " << original.size() << ": "
+                          << problem;
             ++failures;
         }
 }
@@ -129,14 +130,14 @@ TEST_P(JsonSpecials, HostileValuesFailCleanlyOrRead) {
         {"-Infinity", with_value("-Infinity")},
         {"2^64", with_value("18446744073709551616")},
         {"-2^63-1", with_value("-9223372036854775809")},
-        {"invalid UTF-8", text.substr(0, text.find('"') + 1) + "\xff\xfe\xc3" +
-                              text.substr(text.find('"') + 1)},
+        {"invalid UTF-8",
+         text.substr(0, text.find('"') + 1) + "\xff\xfe\xc3" + text.substr(text.find('"') + 1)},
         {"duplicate keys", "{" + text.substr(1, text.rfind('}') - 1) + "," +
                                text.substr(1, text.rfind('}') - 1) + "}"},
         {"100,000 deep", std::string(100000, '[') + std::string(100000, ']')},
-        {"100,000 deep in the document",
-         text.substr(0, text.rfind('}')) + ",\"deep\":" + std::string(100000, '[') +
-             std::string(100000, ']') + "}"},
+        {"100,000 deep in the document", text.substr(0, text.rfind('}')) +
+                                             ",\"deep\":" + std::string(100000, '[') +
+                                             std::string(100000, ']') + "}"},
         {"empty", ""},
         {"a bare string", "\"castkit\""},
     };

@@ -20,11 +20,13 @@ void expect_cli(const std::string& arguments) {
 TEST(SECli, ConvertSEAnimToCastAndBackIsExact) {
     auto dir = temp_dir("se-cli-anim");
     write_bytes(dir / "walk.seanim", seanim_golden_vector());
-    expect_cli(fmt::format("convert {} {}", quoted(dir / "walk.seanim"), quoted(dir / "walk.cast")));
+    expect_cli(
+        fmt::format("convert {} {}", quoted(dir / "walk.seanim"), quoted(dir / "walk.cast")));
     auto cast_bytes = read_bytes(dir / "walk.cast");
     ASSERT_GE(cast_bytes.size(), 4u);
     EXPECT_EQ(std::memcmp(cast_bytes.data(), "cast", 4), 0);
-    expect_cli(fmt::format("convert {} {}", quoted(dir / "walk.cast"), quoted(dir / "back.seanim")));
+    expect_cli(
+        fmt::format("convert {} {}", quoted(dir / "walk.cast"), quoted(dir / "back.seanim")));
     EXPECT_EQ(read_bytes(dir / "back.seanim"), seanim_golden_vector());
 }
 
@@ -32,15 +34,18 @@ TEST(SECli, ConvertSEModelToCastAndBackIsExact) {
     auto dir = temp_dir("se-cli-model");
     write_bytes(dir / "gun.semodel", semodel_golden_vector());
     expect_cli(fmt::format("convert {} {}", quoted(dir / "gun.semodel"), quoted(dir / "gun.cast")));
-    expect_cli(fmt::format("convert {} {}", quoted(dir / "gun.cast"), quoted(dir / "back.semodel")));
+    expect_cli(
+        fmt::format("convert {} {}", quoted(dir / "gun.cast"), quoted(dir / "back.semodel")));
     EXPECT_EQ(read_bytes(dir / "back.semodel"), semodel_golden_vector());
 }
 
 TEST(SECli, FromAndToOverrideTheExtensions) {
     auto dir = temp_dir("se-cli-override");
     write_bytes(dir / "anim.bin", seanim_golden_vector());
-    expect_cli(fmt::format("convert --from seanim --to cast {} {}", quoted(dir / "anim.bin"), quoted(dir / "anim.out")));
-    expect_cli(fmt::format("convert --from cast --to seanim {} {}", quoted(dir / "anim.out"), quoted(dir / "anim2.bin")));
+    expect_cli(fmt::format("convert --from seanim --to cast {} {}", quoted(dir / "anim.bin"),
+                           quoted(dir / "anim.out")));
+    expect_cli(fmt::format("convert --from cast --to seanim {} {}", quoted(dir / "anim.out"),
+                           quoted(dir / "anim2.bin")));
     EXPECT_EQ(read_bytes(dir / "anim2.bin"), seanim_golden_vector());
 }
 
@@ -48,12 +53,14 @@ TEST(SECli, InfoAndDumpReadBothFormats) {
     auto dir = temp_dir("se-cli-info");
     write_bytes(dir / "walk.seanim", seanim_golden_vector());
     write_bytes(dir / "gun.semodel", semodel_golden_vector());
-    CommandResult info = run_cli(fmt::format("info {} {}", quoted(dir / "walk.seanim"), quoted(dir / "gun.semodel")));
+    CommandResult info = run_cli(
+        fmt::format("info {} {}", quoted(dir / "walk.seanim"), quoted(dir / "gun.semodel")));
     ASSERT_EQ(info.exit_code, 0) << info.err;
     EXPECT_NE(info.out.find("walk.seanim: seanim, read as Cast"), std::string::npos) << info.out;
     EXPECT_NE(info.out.find("gun.semodel: semodel, read as Cast"), std::string::npos) << info.out;
     EXPECT_NE(info.out.find("7 curves, 1 overrides, 1 notification tracks, frames 0..2 at 30 fps"),
-              std::string::npos) << info.out;
+              std::string::npos)
+        << info.out;
     EXPECT_NE(info.out.find("mesh (unnamed): 3 vertices, 1 faces, 1 UV layers"), std::string::npos)
         << info.out;
     CommandResult dump = run_cli(fmt::format("dump {}", quoted(dir / "walk.seanim")));
@@ -68,7 +75,8 @@ TEST(SECli, InfoAndDumpReadBothFormats) {
 TEST(SECli, WritingAModelAsAnAnimationIsAnError) {
     auto dir = temp_dir("se-cli-mismatch");
     write_bytes(dir / "gun.semodel", semodel_golden_vector());
-    CommandResult result = run_cli(fmt::format("convert {} {}", quoted(dir / "gun.semodel"), quoted(dir / "gun.seanim")));
+    CommandResult result = run_cli(
+        fmt::format("convert {} {}", quoted(dir / "gun.semodel"), quoted(dir / "gun.seanim")));
     EXPECT_EQ(result.exit_code, 1);
     EXPECT_NE(result.err.find("no Animation node"), std::string::npos) << result.err;
     EXPECT_FALSE(std::filesystem::exists(dir / "gun.seanim"));

@@ -2,12 +2,12 @@
 // and every single-bit flip of real files either reads (and then converts to Cast and back to a
 // writable file) or fails with an error naming the file and an offset inside it; counts that
 // the data cannot hold fail before anything is allocated.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
 #include <castkit/cast/document.hpp>
 #include <castkit/formats/seanim.hpp>
 #include <castkit/formats/semodel.hpp>
-
-#include <fmt/format.h>
-#include <gtest/gtest.h>
 
 #include "hand_bytes.hpp"
 #include "mutations.hpp"
@@ -38,7 +38,8 @@ std::vector<std::byte> sample_seanim() {
 std::vector<std::byte> sample_semodel() {
     semodel::Model m;
     m.header.bone_presence = semodel::kGlobalMatrices | semodel::kLocalMatrices | semodel::kScales;
-    m.header.mesh_presence = semodel::kUVs | semodel::kNormals | semodel::kColors | semodel::kWeights;
+    m.header.mesh_presence =
+        semodel::kUVs | semodel::kNormals | semodel::kColors | semodel::kWeights;
     m.bones = {{"root", 0, -1, {}, {0, 0, 0, 1}, {}, {0, 0, 0, 1}, {1, 1, 1}},
                {"child", 0, 0, {}, {0, 0, 0, 1}, {}, {0, 0, 0, 1}, {1, 1, 1}}};
     semodel::Mesh& mesh = m.meshes.emplace_back();
@@ -83,8 +84,12 @@ struct SEAnimFormat {
     static auto parse(std::span<const std::byte> b, std::string_view n, Diagnostics& w) {
         return seanim::read(b, n, w);
     }
-    static auto to_cast(const seanim::Animation& a, Diagnostics& w) { return seanim::to_cast(a, w); }
-    static auto from_cast(const cast::Document& d, Diagnostics& w) { return seanim::from_cast(d, w); }
+    static auto to_cast(const seanim::Animation& a, Diagnostics& w) {
+        return seanim::to_cast(a, w);
+    }
+    static auto from_cast(const cast::Document& d, Diagnostics& w) {
+        return seanim::from_cast(d, w);
+    }
     static auto write_to_buffer(const seanim::Animation& a) { return seanim::write_to_buffer(a); }
 };
 struct SEModelFormat {
@@ -92,7 +97,9 @@ struct SEModelFormat {
         return semodel::read(b, n, w);
     }
     static auto to_cast(const semodel::Model& m, Diagnostics& w) { return semodel::to_cast(m, w); }
-    static auto from_cast(const cast::Document& d, Diagnostics& w) { return semodel::from_cast(d, w); }
+    static auto from_cast(const cast::Document& d, Diagnostics& w) {
+        return semodel::from_cast(d, w);
+    }
     static auto write_to_buffer(const semodel::Model& m) { return semodel::write_to_buffer(m); }
 };
 
@@ -112,7 +119,14 @@ TEST(SEModelMalformed, EveryTruncationAndBitFlipFailsCleanlyOrConverts) {
 
 TEST(SEAnimMalformed, HugeCountsFailBeforeAllocating) {
     HandBytes b;
-    b.text("SEAnim").u16(1).u16(0x1C).u8(0).u8(0).u8(seanim::kBoneLocation | seanim::kNotes).u8(0).u16(0);
+    b.text("SEAnim")
+        .u16(1)
+        .u16(0x1C)
+        .u8(0)
+        .u8(0)
+        .u8(seanim::kBoneLocation | seanim::kNotes)
+        .u8(0)
+        .u16(0);
     b.f32(30).u32(10).u32(0xFFFFFFFF).u8(0).hex({0, 0, 0}).u32(0xFFFFFFFF);
     Diagnostics warnings;
     auto a = seanim::read(b.bytes, "huge.seanim", warnings);
@@ -147,7 +161,16 @@ TEST(SEAnimMalformed, ShortHeaderAndBadMagicAreErrors) {
 
 TEST(SEModelMalformed, HugeVertexCountFailsBeforeAllocating) {
     HandBytes b;
-    b.text("SEModel").u16(1).u16(20).u8(semodel::kMeshes).u8(0).u8(0).u32(0).u32(1).u32(0).hex({0, 0, 0});
+    b.text("SEModel")
+        .u16(1)
+        .u16(20)
+        .u8(semodel::kMeshes)
+        .u8(0)
+        .u8(0)
+        .u32(0)
+        .u32(1)
+        .u32(0)
+        .hex({0, 0, 0});
     b.u8(0).u8(0).u8(0).u32(0xFFFFFFFF).u32(1);
     Diagnostics warnings;
     auto m = semodel::read(b.bytes, "huge.semodel", warnings);

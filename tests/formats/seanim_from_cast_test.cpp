@@ -1,10 +1,10 @@
 // Cast → SEAnim → Cast: every value SEAnim can hold survives, what it cannot is named in a
 // warning, curve modes map back to animation types and modifiers, and `se.*` properties that
 // no longer agree with an edited document are ignored.
+#include <gtest/gtest.h>
+
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/seanim.hpp>
-
-#include <gtest/gtest.h>
 
 #include "se_golden.hpp"
 
@@ -23,8 +23,9 @@ cast::Curve add_curve(cast::Animation& animation, std::string_view bone, std::st
     return curve;
 }
 
-cast::Curve add_rotation(cast::Animation& animation, std::string_view bone, std::vector<std::uint32_t> frames,
-                         std::vector<glm::vec4> values, cast::CurveMode mode = cast::CurveMode::Absolute) {
+cast::Curve add_rotation(cast::Animation& animation, std::string_view bone,
+                         std::vector<std::uint32_t> frames, std::vector<glm::vec4> values,
+                         cast::CurveMode mode = cast::CurveMode::Absolute) {
     cast::Curve curve = animation.add_curve();
     curve.set_node_name(bone);
     curve.set_key_property(cast::KeyProperty::Rotation);
@@ -99,7 +100,8 @@ TEST(CastToSEAnim, EveryValueSEAnimCanHoldSurvives) {
     auto overrides = result.curve_mode_overrides();
     ASSERT_EQ(overrides.size(), 1u);
     EXPECT_EQ(*overrides[0].mode_name(), "additive");
-    EXPECT_EQ(result.notification_tracks()[0].key_frames().to_vector(), (std::vector<std::uint32_t>{2, 8}));
+    EXPECT_EQ(result.notification_tracks()[0].key_frames().to_vector(),
+              (std::vector<std::uint32_t>{2, 8}));
 }
 
 TEST(CastToSEAnim, AxesKeyedAtDifferentFramesMergeAtTheUnion) {
@@ -140,9 +142,11 @@ TEST(CastToSEAnim, WhatSEAnimCannotHoldIsNamed) {
 TEST(CastToSEAnim, CurveModesBecomeTheTypeAndModifiers) {
     cast::Document document;
     cast::Animation animation = document.add_root().add_animation();
-    for (const char* kp : {"tx", "ty", "tz"}) add_curve(animation, "root", kp, {0}, {1}, cast::CurveMode::Relative);
+    for (const char* kp : {"tx", "ty", "tz"})
+        add_curve(animation, "root", kp, {0}, {1}, cast::CurveMode::Relative);
     add_rotation(animation, "root", {0}, {{0, 0, 0, 1}}, cast::CurveMode::Absolute);
-    for (const char* kp : {"tx", "ty", "tz"}) add_curve(animation, "arm", kp, {0}, {1}, cast::CurveMode::Additive);
+    for (const char* kp : {"tx", "ty", "tz"})
+        add_curve(animation, "arm", kp, {0}, {1}, cast::CurveMode::Additive);
     Diagnostics warnings;
     auto result = seanim::from_cast(document, warnings);
     ASSERT_TRUE(result);
@@ -163,7 +167,8 @@ TEST(CastToSEAnim, DeltaSurvivesThroughSeType) {
     ASSERT_TRUE(back);
     EXPECT_EQ(back->type(), seanim::AnimType::Delta);
     // Edited to absolute curves, the stored type no longer fits and is not used.
-    for (cast::Curve curve : document.animations()[0].curves()) curve.set_mode(cast::CurveMode::Absolute);
+    for (cast::Curve curve : document.animations()[0].curves())
+        curve.set_mode(cast::CurveMode::Absolute);
     back = seanim::from_cast(document, warnings);
     ASSERT_TRUE(back);
     EXPECT_EQ(back->type(), seanim::AnimType::Absolute);

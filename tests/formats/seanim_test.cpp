@@ -1,10 +1,10 @@
 // SEAnim: a hand-assembled golden vector, hand-assembled layouts for every feature,
 // the Cast mapping, and exact round trips SEAnim → Cast → SEAnim.
-#include <castkit/cast/nodes.hpp>
-#include <castkit/formats/seanim.hpp>
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <castkit/cast/nodes.hpp>
+#include <castkit/formats/seanim.hpp>
 
 #include "se_golden.hpp"
 
@@ -12,7 +12,6 @@ namespace castkit::test {
 namespace {
 
 using seanim::Animation;
-
 
 Animation parse_ok(const std::vector<std::byte>& bytes, Diagnostics* warnings = nullptr) {
     Diagnostics local;
@@ -330,22 +329,28 @@ TEST(SEAnim, RandomAnimationsRoundTripThroughCastByteForByte) {
             seanim::Bone& bone = a.bones.emplace_back();
             bone.name = pick(5) == 0 ? "same" : fmt::format("bone{}", b);
             bone.flags = static_cast<std::uint8_t>(pick(4) == 0);
-            for (int k = pick(4); k > 0; --k) bone.locations.push_back({frame(span), {pick(9) * 0.1, 1.0 / 3.0, -2}});
-            for (int k = pick(3); k > 0; --k) bone.rotations.push_back({frame(span), {0, 0, 0.6, 0.8}});
+            for (int k = pick(4); k > 0; --k)
+                bone.locations.push_back({frame(span), {pick(9) * 0.1, 1.0 / 3.0, -2}});
+            for (int k = pick(3); k > 0; --k)
+                bone.rotations.push_back({frame(span), {0, 0, 0.6, 0.8}});
             for (int k = pick(3); k > 0; --k) bone.scales.push_back({frame(span), {1, 2, 3}});
         }
         for (int m = bones > 0 ? pick(3) : 0; m > 0; --m)
-            a.modifiers.push_back({static_cast<std::uint32_t>(pick(bones)), static_cast<std::uint8_t>(pick(5))});
+            a.modifiers.push_back(
+                {static_cast<std::uint32_t>(pick(bones)), static_cast<std::uint8_t>(pick(5))});
         for (int n = pick(4); n > 0; --n) a.notes.push_back({frame(span), pick(2) ? "a" : "b"});
-        if (pick(4) == 0) a.custom = std::vector<std::byte>(static_cast<std::size_t>(pick(3)), std::byte{9});
-        if (pick(4) == 0) a.blend_shapes.push_back({"s", {{frame(span), {0.5f, 0, pick(2) ? 1.0f : 0.0f}}}});
+        if (pick(4) == 0)
+            a.custom = std::vector<std::byte>(static_cast<std::size_t>(pick(3)), std::byte{9});
+        if (pick(4) == 0)
+            a.blend_shapes.push_back({"s", {{frame(span), {0.5f, 0, pick(2) ? 1.0f : 0.0f}}}});
         seanim::canonicalize(a);
         if (pick(5) == 0) a.trailing = {std::byte{1}, std::byte{2}};
         auto bytes = write_ok(a);
         // Two bones named alike merge in Cast (a documented limit): skip those files.
         bool duplicate = false;
         for (std::size_t i = 0; i < a.bones.size(); ++i)
-            for (std::size_t j = i + 1; j < a.bones.size(); ++j) duplicate |= a.bones[i].name == a.bones[j].name;
+            for (std::size_t j = i + 1; j < a.bones.size(); ++j)
+                duplicate |= a.bones[i].name == a.bones[j].name;
         if (duplicate) continue;
         Diagnostics warnings;
         EXPECT_EQ(through_cast(bytes, warnings), bytes) << "round " << round;

@@ -1,10 +1,10 @@
 // SEModel: a hand-assembled golden vector, hand-assembled layouts, the Cast mapping
 // (winding reversed, materials as File children) and exact round trips SEModel → Cast → SEModel.
-#include <castkit/cast/nodes.hpp>
-#include <castkit/formats/semodel.hpp>
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <castkit/cast/nodes.hpp>
+#include <castkit/formats/semodel.hpp>
 
 #include "se_golden.hpp"
 
@@ -12,7 +12,6 @@ namespace castkit::test {
 namespace {
 
 using semodel::Model;
-
 
 Model parse_ok(const std::vector<std::byte>& bytes, Diagnostics* warnings = nullptr) {
     Diagnostics local;
@@ -130,7 +129,8 @@ TEST(SEModel, GoldenVectorRoundTripsThroughCastByteForByte) {
 Model rich_model() {
     Model m;
     m.header.bone_presence = semodel::kGlobalMatrices | semodel::kLocalMatrices | semodel::kScales;
-    m.header.mesh_presence = semodel::kUVs | semodel::kNormals | semodel::kColors | semodel::kWeights;
+    m.header.mesh_presence =
+        semodel::kUVs | semodel::kNormals | semodel::kColors | semodel::kWeights;
     for (int b = 0; b < 300; ++b) {
         semodel::Bone& bone = m.bones.emplace_back();
         bone.name = fmt::format("b{}", b);
@@ -150,10 +150,13 @@ Model rich_model() {
             mesh.uvs.push_back({0, v / 300.0f});
             mesh.normals.push_back({0, 1, 0});
             mesh.colors.push_back({std::uint8_t(v), 2, 3, 255});
-            for (std::uint32_t i = 0; i < 4; ++i) mesh.weights.push_back({(v + i) % 300, i == 0 ? 1.0f : 0.0f});
+            for (std::uint32_t i = 0; i < 4; ++i)
+                mesh.weights.push_back({(v + i) % 300, i == 0 ? 1.0f : 0.0f});
         }
-        for (std::uint32_t f = 0; f + 2 < 300; ++f) mesh.faces.insert(mesh.faces.end(), {f, f + 1, f + 2});
-        mesh.material_indices = k == 0 ? std::vector<std::int32_t>{1, 0} : std::vector<std::int32_t>{-1, -1};
+        for (std::uint32_t f = 0; f + 2 < 300; ++f)
+            mesh.faces.insert(mesh.faces.end(), {f, f + 1, f + 2});
+        mesh.material_indices =
+            k == 0 ? std::vector<std::int32_t>{1, 0} : std::vector<std::int32_t>{-1, -1};
     }
     m.materials.push_back({"skin", 1, "skin_c.png", "skin_n.png", "skin_s.png"});
     m.materials.push_back({"odd", 0, "", "", ""});
@@ -182,7 +185,7 @@ TEST(SEModel, PerLayerMaterialsAndColoursMapToCast) {
     cast::Document document = semodel::to_cast(rich_model(), warnings).value();
     cast::Model model = document.models()[0];
     cast::Mesh first = model.meshes()[0];
-    EXPECT_EQ(*first.material().name(), "odd");  // the first layer's material
+    EXPECT_EQ(*first.material().name(), "odd");             // the first layer's material
     EXPECT_NE(first.node().find("se.materials"), nullptr);  // layer 1 names another one
     EXPECT_FALSE(model.meshes()[1].material());
     EXPECT_TRUE(first.color_layer_is_packed(0));
@@ -290,8 +293,14 @@ TEST(SEModel, RandomModelsRoundTripThroughCastByteForByte) {
         m.header.bone_presence = static_cast<std::uint8_t>(pick(8));
         m.header.mesh_presence = static_cast<std::uint8_t>(pick(16));
         for (int b = pick(3); b > 0; --b)
-            m.bones.push_back({fmt::format("b{}", b), static_cast<std::uint8_t>(pick(2)), b - 2,
-                               {1, 2, 3}, {0, 0, 0, 1}, {4, 5, 6}, {0, 1, 0, 0}, {1, 1, 2}});
+            m.bones.push_back({fmt::format("b{}", b),
+                               static_cast<std::uint8_t>(pick(2)),
+                               b - 2,
+                               {1, 2, 3},
+                               {0, 0, 0, 1},
+                               {4, 5, 6},
+                               {0, 1, 0, 0},
+                               {1, 1, 2}});
         const int materials = pick(3);
         for (int k = pick(3); k > 0; --k) {
             semodel::Mesh& mesh = m.meshes.emplace_back();
@@ -309,7 +318,8 @@ TEST(SEModel, RandomModelsRoundTripThroughCastByteForByte) {
                     mesh.weights.push_back({static_cast<std::uint32_t>(pick(2)), 0.5f});
             }
             mesh.faces = {0, 1, 2};
-            for (std::size_t l = 0; l < layers; ++l) mesh.material_indices.push_back(pick(materials + 2) - 1);
+            for (std::size_t l = 0; l < layers; ++l)
+                mesh.material_indices.push_back(pick(materials + 2) - 1);
         }
         for (int k = 0; k < materials; ++k)
             m.materials.push_back({fmt::format("m{}", k), static_cast<std::uint8_t>(pick(3) != 0),

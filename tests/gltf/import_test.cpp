@@ -171,11 +171,13 @@ TEST_F(GltfImport, EmbeddedImagesAreAcceptedAndNamedAsNotKept) {
     nlohmann::json json;
     json["bufferViews"] = {view(points, 36), view(image, 4)};
     json["accessors"] = {accessor(0, 5126, 3, "VEC3")};
-    json["images"] = nlohmann::json::parse(R"([{"bufferView": 1, "mimeType": "image/png"}, {"uri": "maps/rough%20metal.png"}])");
+    json["images"] = nlohmann::json::parse(
+        R"([{"bufferView": 1, "mimeType": "image/png"}, {"uri": "maps/rough%20metal.png"}])");
     json["textures"] = nlohmann::json::parse(R"([{"source": 0}, {"source": 1}])");
     json["materials"] = nlohmann::json::parse(R"([{"name": "paint", "pbrMetallicRoughness":
         {"baseColorTexture": {"index": 0}, "metallicRoughnessTexture": {"index": 1}, "roughnessFactor": 0.5}}])");
-    json["meshes"] = nlohmann::json::parse(R"([{"primitives": [{"attributes": {"POSITION": 0}, "material": 0}]}])");
+    json["meshes"] = nlohmann::json::parse(
+        R"([{"primitives": [{"attributes": {"POSITION": 0}, "material": 0}]}])");
     json["nodes"] = nlohmann::json::parse(R"([{"mesh": 0}])");
     auto document = load(json, bin);
     ASSERT_TRUE(document.has_value()) << document.error().to_string();
@@ -185,7 +187,8 @@ TEST_F(GltfImport, EmbeddedImagesAreAcceptedAndNamedAsNotKept) {
     EXPECT_EQ(*material.slot_file("roughness").path(), "maps/rough metal.png");
     EXPECT_EQ(material.slot_hash("metal"), material.slot_hash("roughness"));
     bool named = false;
-    for (const Diagnostic& d : warnings) named |= d.path == "$.images[0]" && d.message.find("embedded") != std::string::npos;
+    for (const Diagnostic& d : warnings)
+        named |= d.path == "$.images[0]" && d.message.find("embedded") != std::string::npos;
     EXPECT_TRUE(named);
 }
 
@@ -194,10 +197,12 @@ TEST_F(GltfImport, AnimationsKeepWholeFrameKeysAndResampleTheRest) {
     const std::size_t times = bin.put<float>({0.0f, 0.1f});
     const std::size_t moves = bin.put<float>({0, 0, 0, 1, 2, 3});
     // CUBICSPLINE: (in-tangent, value, out-tangent) per key; zero tangents ease in and out.
-    const std::size_t eased = bin.put<float>({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0});
+    const std::size_t eased =
+        bin.put<float>({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0});
     nlohmann::json json;
     json["bufferViews"] = {view(times, 8), view(moves, 24), view(eased, 72)};
-    json["accessors"] = {accessor(0, 5126, 2, "SCALAR"), accessor(1, 5126, 2, "VEC3"), accessor(2, 5126, 6, "VEC3")};
+    json["accessors"] = {accessor(0, 5126, 2, "SCALAR"), accessor(1, 5126, 2, "VEC3"),
+                         accessor(2, 5126, 6, "VEC3")};
     json["accessors"][0]["min"] = {0.0};
     json["accessors"][0]["max"] = {0.1};
     json["nodes"] = nlohmann::json::parse(R"([{"name": "a"}, {"name": "b"}, {"name": "c"}])");
@@ -248,7 +253,8 @@ TEST_F(GltfImport, MalformedFilesNameTheJsonPath) {
     good["nodes"] = nlohmann::json::parse(R"([{"mesh": 0}])");
     ASSERT_TRUE(load(good, bin).has_value());
     const std::vector<Malformed> cases{
-        {"accessor past its view", [](auto& j) { j["accessors"][0]["count"] = 4; }, "$.accessors[0]"},
+        {"accessor past its view", [](auto& j) { j["accessors"][0]["count"] = 4; },
+         "$.accessors[0]"},
         {"view past its buffer", [](auto& j) { j["bufferViews"][0]["byteLength"] = 400; },
          "$.bufferViews[0]"},
         {"missing accessor",

@@ -494,8 +494,8 @@ TEST_F(GltfSkins, ExtrasAndTargetsWithoutPositionAreAccountedFor) {
     const int normals = gltf.floats({0, 0, 1, 0, 0, 1, 0, 0, 1}, "VEC3", 3);
     primitive["targets"] = {{{"NORMAL", normals}},
                             {{"POSITION", gltf.floats({0, 0, 1, 0, 0, 0, 0, 0, 0}, "VEC3", 3)}}};
-    gltf.json["meshes"] = {{{"primitives", {primitive}},
-                            {"extras", {{"targetNames", {"flat", "lift"}}}}}};
+    gltf.json["meshes"] = {
+        {{"primitives", {primitive}}, {"extras", {{"targetNames", {"flat", "lift"}}}}}};
     gltf.json["nodes"] = {{{"mesh", 0}, {"extras", {{"studio_id", 42}}}}};
     gltf.json["materials"] = {{{"name", "m"}, {"extras", {{"note", "x"}}}}};
     const cast::Document document = import(gltf);

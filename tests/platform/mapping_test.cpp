@@ -1,11 +1,11 @@
 // What parsers may do with a mapped file beyond its bytes: read the zeros after its end up to the
 // end of its last page (readable_past_end), and give back pages they have passed (release_pages).
-#include "../../src/platform/platform.hpp"
-#include "../test_support.hpp"
-
 #include <gtest/gtest.h>
 
 #include <vector>
+
+#include "../../src/platform/platform.hpp"
+#include "../test_support.hpp"
 
 namespace castkit {
 namespace {

@@ -1,13 +1,12 @@
 // Output paths of the platform layer that only large files take: payloads copied file to file
 // from the mapping they were read from, and the size reservation of atomic files.
-#include "../../src/platform/platform.hpp"
-#include "../test_support.hpp"
-
-#include <castkit/cast/nodes.hpp>
-
 #include <gtest/gtest.h>
 
+#include <castkit/cast/nodes.hpp>
 #include <numeric>
+
+#include "../../src/platform/platform.hpp"
+#include "../test_support.hpp"
 
 namespace castkit {
 namespace {
@@ -27,7 +26,8 @@ cast::Document large_document() {
     model.set_name("m");
     cast::Mesh mesh = model.add_mesh();
     std::vector<glm::vec3> positions(100'003);
-    for (std::size_t i = 0; i < positions.size(); ++i) positions[i] = glm::vec3(float(i), 1.5f, -float(i));
+    for (std::size_t i = 0; i < positions.size(); ++i)
+        positions[i] = glm::vec3(float(i), 1.5f, -float(i));
     mesh.set_positions(positions);
     mesh.set_name("a mesh with an odd name");
     std::vector<std::uint32_t> faces(3 * 70'001);

@@ -252,8 +252,7 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
     pose->add_flag("--loop", options->looped,
                    "Wrap the frame into the key range if the animation loops");
     pose->callback([options, &exit_code] {
-        auto loaded =
-            load_animation(options->model, options->animation, options->which, exit_code);
+        auto loaded = load_animation(options->model, options->animation, options->which, exit_code);
         if (!loaded) {
             fail(exit_code, kInvalidInput);
             return;
@@ -304,8 +303,7 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
     bake->add_option("--tolerance", options->tolerance,
                      "Reduce keys within this error (units; radians for rotations)");
     bake->callback([options, &exit_code] {
-        auto loaded =
-            load_animation(options->model, options->animation, options->which, exit_code);
+        auto loaded = load_animation(options->model, options->animation, options->which, exit_code);
         if (!loaded) {
             fail(exit_code, kInvalidInput);
             return;

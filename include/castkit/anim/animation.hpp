@@ -6,7 +6,6 @@
 
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/nodes.hpp>
-
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -50,7 +49,7 @@ class AnimationBuilder;
 // Read-only once built: only build_animation (the offline step) fills one, so its tracks, curves
 // and ranges always agree. The default one has no curves.
 class Animation {
-public:
+  public:
     const std::string& name() const { return name_; }
     float framerate() const { return framerate_; }  // frames per second (`fr`)
     bool looping() const { return looping_; }       // `lo`
@@ -67,7 +66,9 @@ public:
     const std::vector<float>& scalar_values() const { return scalar_values_; }
     const std::vector<TrackRange>& rotation_tracks() const { return rotation_tracks_; }
     const std::vector<float>& rotation_frames() const { return rotation_frames_; }
-    const std::vector<glm::quat>& rotation_values() const { return rotation_values_; }  // normalised
+    const std::vector<glm::quat>& rotation_values() const {
+        return rotation_values_;
+    }  // normalised
 
     // Names `bs` and `vb` curves key, one slot each (exact `nn`).
     const std::vector<std::string>& blend_shapes() const { return blend_shapes_; }
@@ -81,7 +82,7 @@ public:
         return static_cast<float>(seconds * framerate_);
     }
 
-private:
+  private:
     friend class detail::AnimationBuilder;
     std::string name_;
     float framerate_ = 30.0f;

@@ -6,10 +6,8 @@
 #include <castkit/anim/animation.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/document.hpp>
-
-#include <glm/gtc/quaternion.hpp>
-
 #include <cstdint>
+#include <glm/gtc/quaternion.hpp>
 #include <optional>
 #include <span>
 #include <vector>

@@ -3,12 +3,10 @@
 // flat-array functions are the runtime kernels; CurveKeys decodes any Cast Curve for them.
 #pragma once
 
-#include <castkit/anim/animation.hpp>
-
-#include <glm/gtc/quaternion.hpp>
-
 #include <algorithm>
+#include <castkit/anim/animation.hpp>
 #include <cstdint>
+#include <glm/gtc/quaternion.hpp>
 #include <span>
 #include <vector>
 

@@ -11,9 +11,7 @@
 
 #include <castkit/anim/animation.hpp>
 #include <castkit/anim/skeleton.hpp>
-
 #include <glm/mat4x4.hpp>
-
 #include <span>
 #include <vector>
 
@@ -22,7 +20,7 @@ namespace castkit::anim {
 // Per-track key cursors, so that sampling forward in time finds each key in O(1). One per
 // animation being played; sized once.
 class SamplingContext {
-public:
+  public:
     SamplingContext() = default;
     explicit SamplingContext(const Animation& animation);
     // Sizes the cursors for `animation` (allocates only when it has more tracks than before).
@@ -35,7 +33,8 @@ public:
 // The local pose of every bone, and every blend shape weight and visibility, at one frame.
 // Starts from the rest pose (blend weights and visibility 0, ruling 22a: every visibility slot
 // has a curve, whose modes then give the key or add to 0) and applies every curve in file
-// order with its resolved mode (rule 22). O(curves) with a warm context, each curve one lerp or slerp.
+// order with its resolved mode (rule 22). O(curves) with a warm context, each curve one lerp or
+// slerp.
 struct SamplingJob {
     const Animation* animation = nullptr;
     const Skeleton* skeleton = nullptr;  // the one the animation was built for

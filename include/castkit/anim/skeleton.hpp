@@ -6,12 +6,10 @@
 #include <castkit/cast/nodes.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
-
+#include <cstdint>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
-
-#include <cstdint>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -42,7 +40,7 @@ Transform decompose(const glm::mat4& matrix);
 // check the arrays and compute the evaluation order, so a Skeleton is always consistent. The
 // default one has no bones.
 class Skeleton {
-public:
+  public:
     Skeleton() = default;
 
     // A skeleton from flat arrays: `parents` index into `names` (-1 for a root); `rest`
@@ -57,17 +55,17 @@ public:
     std::size_t bone_count() const { return names_.size(); }
     const std::vector<std::string>& names() const { return names_; }
     const std::vector<std::int32_t>& parents() const { return parents_; }  // -1 for a root
-    const std::vector<std::uint8_t>& segment_scale_compensate() const {  // rule 14: default 1
+    const std::vector<std::uint8_t>& segment_scale_compensate() const {    // rule 14: default 1
         return segment_scale_compensate_;
     }
-    const std::vector<Transform>& rest() const { return rest_; }  // lp, lr, s
+    const std::vector<Transform>& rest() const { return rest_; }        // lp, lr, s
     const std::vector<std::uint32_t>& order() const { return order_; }  // parents first
 
     // The bone named `name`: exact match first, then ASCII case-insensitive (rule 24); -1 when
     // none. O(1) expected.
     std::int32_t find_bone(std::string_view name) const;
 
-private:
+  private:
     // Builds the lookup tables and the evaluation order from the arrays. O(bones).
     Expected<void> index();
 

@@ -3,18 +3,16 @@
 // and the `se.*` properties that make SEAnim → Cast → SEAnim exact are in docs/seanim.md.
 #pragma once
 
+#include <array>
 #include <castkit/cast/document.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
-
-#include <glm/vec3.hpp>
-#include <glm/vec4.hpp>
-#include <glm/ext/vector_double3.hpp>
-#include <glm/ext/vector_double4.hpp>
-
-#include <array>
 #include <cstdint>
 #include <filesystem>
+#include <glm/ext/vector_double3.hpp>
+#include <glm/ext/vector_double4.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -94,8 +92,8 @@ struct BlendShape {
 struct Animation {
     Header header;
     std::vector<std::byte> header_extra;  // header bytes past the 28 this version defines
-    std::uint8_t frame_width = 1;          // bytes of frame_t
-    std::uint8_t bone_width = 1;           // bytes of bone_t
+    std::uint8_t frame_width = 1;         // bytes of frame_t
+    std::uint8_t bone_width = 1;          // bytes of bone_t
     // SELib/Greyhound write names, modifiers and flags even when no bone bit is set.
     bool bone_names_without_keys = false;
     std::vector<Bone> bones;

@@ -3,17 +3,15 @@
 // The mapping and its `se.*` properties are described in docs/semodel.md.
 #pragma once
 
+#include <array>
 #include <castkit/cast/document.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
-
+#include <cstdint>
+#include <filesystem>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
-
-#include <array>
-#include <cstdint>
-#include <filesystem>
 #include <memory>
 #include <span>
 #include <string>
@@ -73,12 +71,12 @@ struct Mesh {
     std::uint8_t uv_layer_count = 0;
     std::uint8_t max_influence = 0;
     std::vector<glm::vec3> positions;
-    std::vector<glm::vec2> uvs;                          // vertex-major: vertex × layers
+    std::vector<glm::vec2> uvs;  // vertex-major: vertex × layers
     std::vector<glm::vec3> normals;
-    std::vector<std::array<std::uint8_t, 4>> colors;     // R, G, B, A
-    std::vector<Weight> weights;                         // vertex × influences
-    std::vector<std::uint32_t> faces;                    // 3 per triangle, clockwise
-    std::vector<std::int32_t> material_indices;          // one per UV layer, -1 = none
+    std::vector<std::array<std::uint8_t, 4>> colors;  // R, G, B, A
+    std::vector<Weight> weights;                      // vertex × influences
+    std::vector<std::uint32_t> faces;                 // 3 per triangle, clockwise
+    std::vector<std::int32_t> material_indices;       // one per UV layer, -1 = none
 };
 
 struct Material {

@@ -1,11 +1,11 @@
 // Animations: framerate, curve key buffers (lengths, order, value type per key property, unit
 // rotations), node names against the file's bones, and notification frames.
-#include "buffers.hpp"
-#include "checks.hpp"
-
 #include <fmt/format.h>
 
 #include <cmath>
+
+#include "buffers.hpp"
+#include "checks.hpp"
 
 namespace castkit::cast::validation {
 namespace {
@@ -81,8 +81,9 @@ NameIndex index_names(const Document& document) {
 void check_animation(Context& context, const NodeRef& ref) {
     auto framerate = valid_number(ref.node, "fr");
     if (framerate && !(std::isfinite(*framerate) && *framerate > 0.0))
-        context.report(Rule::Framerate, ref, *ref.node.find("fr"),
-                       fmt::format("'fr' is {}; a framerate is a finite number above 0", *framerate));
+        context.report(
+            Rule::Framerate, ref, *ref.node.find("fr"),
+            fmt::format("'fr' is {}; a framerate is a finite number above 0", *framerate));
 }
 
 void check_curve(Context& context, const NodeRef& ref, const NameIndex& names) {
@@ -96,14 +97,16 @@ void check_curve(Context& context, const NodeRef& ref, const NameIndex& names) {
                                    values->size()));
     if (frames != nullptr)
         if (Scan bad = out_of_order(*frames, true); bad.count > 0)
-            context.report_element(Rule::CurveKeyOrder, ref, *frames, bad.first,
-                                   fmt::format("'kb' is not strictly increasing: element {} is {} after {}",
-                                               bad.first, frames->integer(bad.first),
-                                               frames->integer(bad.first - 1)));
+            context.report_element(
+                Rule::CurveKeyOrder, ref, *frames, bad.first,
+                fmt::format("'kb' is not strictly increasing: element {} is {} after {}", bad.first,
+                            frames->integer(bad.first), frames->integer(bad.first - 1)));
     if (values == nullptr || !key_property) return;
     TypeMask expected = kFloat;
-    if (*key_property == "rq") expected = kVector4;
-    else if (*key_property == "vb") expected = kIndexTypes;
+    if (*key_property == "rq")
+        expected = kVector4;
+    else if (*key_property == "vb")
+        expected = kIndexTypes;
     else if (*key_property != "tx" && *key_property != "ty" && *key_property != "tz" &&
              *key_property != "sx" && *key_property != "sy" && *key_property != "sz" &&
              *key_property != "bs")
@@ -116,10 +119,11 @@ void check_curve(Context& context, const NodeRef& ref, const NameIndex& names) {
     }
     if (*key_property == "rq")
         if (Scan bad = unnormalised_quaternions(*values, kQuaternionTolerance); bad.count > 0)
-            context.report_element(Rule::CurveQuaternion, ref, *values, bad.first,
-                                   fmt::format("{} of {} rotation keys are not of unit length (first: "
-                                               "key {})",
-                                               bad.count, values->size(), bad.first));
+            context.report_element(
+                Rule::CurveQuaternion, ref, *values, bad.first,
+                fmt::format("{} of {} rotation keys are not of unit length (first: "
+                            "key {})",
+                            bad.count, values->size(), bad.first));
 }
 
 void check_curve_mode_override(Context& context, const NodeRef& ref, const NameIndex& names) {
@@ -130,10 +134,10 @@ void check_notification_track(Context& context, const NodeRef& ref) {
     const Property* frames = valid_property(ref.node, "kb");
     if (frames == nullptr) return;
     if (Scan bad = out_of_order(*frames, false); bad.count > 0)
-        context.report_element(Rule::NotificationOrder, ref, *frames, bad.first,
-                               fmt::format("'kb' is not in ascending order: element {} is {} after {}",
-                                           bad.first, frames->integer(bad.first),
-                                           frames->integer(bad.first - 1)));
+        context.report_element(
+            Rule::NotificationOrder, ref, *frames, bad.first,
+            fmt::format("'kb' is not in ascending order: element {} is {} after {}", bad.first,
+                        frames->integer(bad.first), frames->integer(bad.first - 1)));
 }
 
 }  // namespace castkit::cast::validation

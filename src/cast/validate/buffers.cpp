@@ -16,7 +16,8 @@ Scan count_if(const std::byte* data, std::size_t n, Predicate bad) {
     for (std::size_t begin = 0; begin < n; begin += kBlock) {
         const std::size_t end = std::min(n, begin + kBlock);
         std::uint32_t count = 0;
-        for (std::size_t i = begin; i < end; ++i) count += bad(load<Stored>(data + i * sizeof(Stored)));
+        for (std::size_t i = begin; i < end; ++i)
+            count += bad(load<Stored>(data + i * sizeof(Stored)));
         scan.count += count;
     }
     if (scan.count == 0) return scan;
@@ -32,19 +33,22 @@ Scan count_if(const std::byte* data, std::size_t n, Predicate bad) {
 template <class F>
 auto with_integer_type(const Property& property, F&& f) {
     switch (property.type()) {
-        case PropertyType::Byte: return f(std::uint8_t{});
-        case PropertyType::Short: return f(std::uint16_t{});
-        case PropertyType::Integer64: return f(std::uint64_t{});
-        default: return f(std::uint32_t{});
+        case PropertyType::Byte:
+            return f(std::uint8_t{});
+        case PropertyType::Short:
+            return f(std::uint16_t{});
+        case PropertyType::Integer64:
+            return f(std::uint64_t{});
+        default:
+            return f(std::uint32_t{});
     }
 }
 
 template <class T>
 FaceScan faces_of(const std::byte* data, std::size_t indices, std::uint64_t vertex_count) {
     // Indices of a narrower type than the vertex count cannot reach it.
-    const T limit = vertex_count > std::numeric_limits<T>::max()
-                        ? std::numeric_limits<T>::max()
-                        : static_cast<T>(vertex_count);
+    const T limit = vertex_count > std::numeric_limits<T>::max() ? std::numeric_limits<T>::max()
+                                                                 : static_cast<T>(vertex_count);
     const bool can_overflow = vertex_count <= std::numeric_limits<T>::max();
     auto out = [&](T v) -> bool { return can_overflow && v >= limit; };
     FaceScan scan;
@@ -95,11 +99,20 @@ Scan non_finite(const Property& property) {
     }
     std::size_t components = 0;
     switch (property.type()) {
-        case PropertyType::Float: components = 1; break;
-        case PropertyType::Vector2: components = 2; break;
-        case PropertyType::Vector3: components = 3; break;
-        case PropertyType::Vector4: components = 4; break;
-        default: return {};
+        case PropertyType::Float:
+            components = 1;
+            break;
+        case PropertyType::Vector2:
+            components = 2;
+            break;
+        case PropertyType::Vector3:
+            components = 3;
+            break;
+        case PropertyType::Vector4:
+            components = 4;
+            break;
+        default:
+            return {};
     }
     Scan scan = count_if<std::uint32_t>(data, property.size() * components, [](std::uint32_t bits) {
         return (bits & 0x7F800000u) == 0x7F800000u;

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <castkit/cast/node.hpp>
-
 #include <cstddef>
 #include <cstdint>
 

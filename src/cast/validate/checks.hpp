@@ -1,12 +1,12 @@
 // The checks, one family per file; the walker (validate.cpp) calls them for every node.
 #pragma once
 
-#include "context.hpp"
-#include "schema.hpp"
-
 #include <string>
 #include <string_view>
 #include <unordered_set>
+
+#include "context.hpp"
+#include "schema.hpp"
 
 namespace castkit::cast::validation {
 

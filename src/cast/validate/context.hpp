@@ -3,12 +3,11 @@
 // known (element, else property, else node header).
 #pragma once
 
+#include <castkit/cast/document.hpp>
+#include <string>
+
 #include "../node_path.hpp"
 #include "rules.hpp"
-
-#include <castkit/cast/document.hpp>
-
-#include <string>
 
 namespace castkit::cast::validation {
 
@@ -20,7 +19,7 @@ struct NodeRef {
 };
 
 class Context {
-public:
+  public:
     explicit Context(const Document& document) : document_(document) {}
 
     Diagnostics& diagnostics() { return diagnostics_; }
@@ -35,7 +34,7 @@ public:
     void report_element(Rule rule, const NodeRef& at, const Property& property, std::size_t index,
                         std::string message);
 
-private:
+  private:
     void add(Rule rule, const NodeRef& at, std::uint64_t offset, std::string message);
 
     const Document& document_;

@@ -41,7 +41,8 @@ void check_link(Context& context, Rule rule, const NodeRef& ref, std::string_vie
 
 void check_material(Context& context, const NodeRef& ref) {
     for (const Property& p : ref.node.properties) {
-        if (p.name() == "n" || p.name() == "t" || valid_property(ref.node, p.name()) != &p) continue;
+        if (p.name() == "n" || p.name() == "t" || valid_property(ref.node, p.name()) != &p)
+            continue;
         const std::uint64_t hash = p.integer(0);
         const Node* target = child_by_hash(ref.node, hash);
         bool found = false;
@@ -104,7 +105,7 @@ struct Finding {
 // Second walk, only when there are duplicates: the path of each hash's first holder, and one
 // report per shared hash at its second holder (Cast.NET gives every node hash 0: one finding).
 class DuplicateReporter {
-public:
+  public:
     DuplicateReporter(Context& context, const std::unordered_map<std::size_t, Finding>& findings,
                       const std::unordered_set<std::size_t>& firsts)
         : context_(context), findings_(findings), firsts_(firsts) {}
@@ -128,7 +129,7 @@ public:
         }
     }
 
-private:
+  private:
     Context& context_;
     const std::unordered_map<std::size_t, Finding>& findings_;
     const std::unordered_set<std::size_t>& firsts_;
@@ -152,8 +153,9 @@ void check_hashes(Context& context, const NodeRef& root) {
         std::size_t end = begin + 1;
         while (end < entries.size() && entries[end].hash == entries[begin].hash) ++end;
         if (end - begin > 1) {
-            const auto root_children = std::count_if(entries.begin() + begin, entries.begin() + end,
-                                                     [](const HashEntry& e) { return e.root_child; });
+            const auto root_children =
+                std::count_if(entries.begin() + begin, entries.begin() + end,
+                              [](const HashEntry& e) { return e.root_child; });
             // A duplicate is ambiguous where a link may name it, and among the Root's children,
             // which the spec requires to be unique.
             const Rule rule = links.contains(entries[begin].hash) || root_children > 1

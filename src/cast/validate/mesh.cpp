@@ -1,12 +1,12 @@
 // Mesh, BlendShape and Hair: buffer lengths against the vertex count, layer counts, weights
 // against the Model's Skeleton, faces, and the links to a Material or base Mesh of the Model.
-#include "buffers.hpp"
-#include "checks.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
+
+#include "buffers.hpp"
+#include "checks.hpp"
 
 namespace castkit::cast::validation {
 namespace {
@@ -53,8 +53,9 @@ void check_layers(Context& context, const NodeRef& ref, std::string_view count_n
     const std::uint64_t count = count_property->integer(0);
     for (std::uint64_t layer = 0; layer < count && layer < kMaxLayersChecked; ++layer)
         if (!present.contains(static_cast<std::uint32_t>(layer))) {
-            context.report(Rule::LayerCount, ref, *count_property,
-                           fmt::format("'{}' is {} but '{}{}' is missing", count_name, count, prefix, layer));
+            context.report(
+                Rule::LayerCount, ref, *count_property,
+                fmt::format("'{}' is {} but '{}{}' is missing", count_name, count, prefix, layer));
             return;
         }
     for (const auto& [layer, property] : present)
@@ -78,8 +79,9 @@ void check_weights(Context& context, const NodeRef& ref, std::uint64_t vertex_co
     const Property* values = valid_property(ref.node, "wv");
     if (bones == nullptr && values == nullptr) return;
     if (ref.node.find("mi") == nullptr) {
-        context.report(Rule::Weights, ref, bones != nullptr ? *bones : *values,
-                       "the mesh has weights but no 'mi'; it is required when the mesh has weights");
+        context.report(
+            Rule::Weights, ref, bones != nullptr ? *bones : *values,
+            "the mesh has weights but no 'mi'; it is required when the mesh has weights");
         return;
     }
     auto influences = valid_integer(ref.node, "mi");
@@ -88,15 +90,16 @@ void check_weights(Context& context, const NodeRef& ref, std::uint64_t vertex_co
     bool sized = true;
     for (const Property* p : {bones, values}) {
         if (p == nullptr) {
-            context.report(Rule::Weights, ref, bones != nullptr ? *bones : *values,
-                           fmt::format("'{}' is present but '{}' is missing",
-                                       bones != nullptr ? "wb" : "wv", bones != nullptr ? "wv" : "wb"));
+            context.report(
+                Rule::Weights, ref, bones != nullptr ? *bones : *values,
+                fmt::format("'{}' is present but '{}' is missing", bones != nullptr ? "wb" : "wv",
+                            bones != nullptr ? "wv" : "wb"));
             sized = false;
         } else if (p->size() != expected) {
             context.report(Rule::Weights, ref, *p,
                            fmt::format("'{}' has {}; {} × mi {} needs {}", p->name(),
-                                       count_of(p->size(), "entry", "entries"), vertices(vertex_count),
-                                       *influences, expected));
+                                       count_of(p->size(), "entry", "entries"),
+                                       vertices(vertex_count), *influences, expected));
             sized = false;
         }
     }
@@ -106,16 +109,17 @@ void check_weights(Context& context, const NodeRef& ref, std::uint64_t vertex_co
             context.report(Rule::WeightBone, ref, *bones,
                            "the mesh is weighted but its Model has no Skeleton");
         } else if (Scan bad = at_least(*bones, *bone_count); bad.count > 0) {
-            context.report_element(Rule::WeightBone, ref, *bones, bad.first,
-                                   fmt::format("'wb' holds {} bone indices beyond the Skeleton's {} (first: "
-                                               "element {} = {})",
-                                               bad.count, count_of(*bone_count, "bone", "bones"), bad.first,
-                                               bones->integer(bad.first)));
+            context.report_element(
+                Rule::WeightBone, ref, *bones, bad.first,
+                fmt::format("'wb' holds {} bone indices beyond the Skeleton's {} (first: "
+                            "element {} = {})",
+                            bad.count, count_of(*bone_count, "bone", "bones"), bad.first,
+                            bones->integer(bad.first)));
         }
     }
     if (sized && values != nullptr && *influences > 0) {
-        WeightScan sums = scan_weight_sums(*values, static_cast<std::uint32_t>(*influences),
-                                           kWeightSumTolerance);
+        WeightScan sums =
+            scan_weight_sums(*values, static_cast<std::uint32_t>(*influences), kWeightSumTolerance);
         if (sums.vertices.count > 0)
             context.report_element(Rule::WeightSum, ref, *values, sums.vertices.first * *influences,
                                    fmt::format("{} of {} have weights summing far from 1 (first: "
@@ -133,16 +137,18 @@ void check_faces(Context& context, const NodeRef& ref, std::uint64_t vertex_coun
                        fmt::format("'f' has {}, not a multiple of 3", index_count(faces->size())));
     FaceScan scan = scan_faces(*faces, vertex_count);
     if (scan.out_of_range.count > 0)
-        context.report_element(Rule::FaceIndex, ref, *faces, scan.out_of_range.first,
-                               fmt::format("'f' holds {} not below the vertex count {} (first: element "
-                                           "{} = {})",
-                                           index_count(scan.out_of_range.count), vertex_count,
-                                           scan.out_of_range.first, faces->integer(scan.out_of_range.first)));
+        context.report_element(
+            Rule::FaceIndex, ref, *faces, scan.out_of_range.first,
+            fmt::format("'f' holds {} not below the vertex count {} (first: element "
+                        "{} = {})",
+                        index_count(scan.out_of_range.count), vertex_count, scan.out_of_range.first,
+                        faces->integer(scan.out_of_range.first)));
     if (scan.degenerate.count > 0)
-        context.report_element(Rule::DegenerateFace, ref, *faces, scan.degenerate.first * 3,
-                               fmt::format("{} of {} are degenerate (two equal indices; first: face {})",
-                                           scan.degenerate.count, count_of(faces->size() / 3, "face", "faces"),
-                                           scan.degenerate.first));
+        context.report_element(
+            Rule::DegenerateFace, ref, *faces, scan.degenerate.first * 3,
+            fmt::format("{} of {} are degenerate (two equal indices; first: face {})",
+                        scan.degenerate.count, count_of(faces->size() / 3, "face", "faces"),
+                        scan.degenerate.first));
 }
 
 }  // namespace
@@ -168,7 +174,8 @@ void check_mesh(Context& context, const NodeRef& ref) {
         check_weights(context, ref, vertex_count);
         check_faces(context, ref, vertex_count);
     }
-    if (in_model) check_link(context, Rule::MeshMaterial, ref, "m", *ref.parent, NodeId::Material, "Model");
+    if (in_model)
+        check_link(context, Rule::MeshMaterial, ref, "m", *ref.parent, NodeId::Material, "Model");
 }
 
 void check_blend_shape(Context& context, const NodeRef& ref) {
@@ -177,7 +184,8 @@ void check_blend_shape(Context& context, const NodeRef& ref) {
     if (indices != nullptr && positions != nullptr && indices->size() != positions->size())
         context.report(Rule::BlendShapeLength, ref, *positions,
                        fmt::format("'vi' has {} but 'vp' has {}; they pair up one to one",
-                                   index_count(indices->size()), count_of(positions->size(), "position", "positions")));
+                                   index_count(indices->size()),
+                                   count_of(positions->size(), "position", "positions")));
     if (ref.parent == nullptr || !ref.parent->is(NodeId::Model)) return;
     check_link(context, Rule::BlendShapeBase, ref, "b", *ref.parent, NodeId::Mesh, "Model");
     auto base_hash = valid_integer(ref.node, "b");
@@ -186,11 +194,12 @@ void check_blend_shape(Context& context, const NodeRef& ref) {
     const Property* base_positions = valid_property(*base, "vp");
     if (base_positions == nullptr) return;
     if (Scan bad = at_least(*indices, base_positions->size()); bad.count > 0)
-        context.report_element(Rule::BlendShapeIndex, ref, *indices, bad.first,
-                               fmt::format("'vi' holds {} not below the base mesh's vertex count {} "
-                                           "(first: element {} = {})",
-                                           index_count(bad.count), base_positions->size(), bad.first,
-                                           indices->integer(bad.first)));
+        context.report_element(
+            Rule::BlendShapeIndex, ref, *indices, bad.first,
+            fmt::format("'vi' holds {} not below the base mesh's vertex count {} "
+                        "(first: element {} = {})",
+                        index_count(bad.count), base_positions->size(), bad.first,
+                        indices->integer(bad.first)));
 }
 
 void check_hair(Context& context, const NodeRef& ref) {

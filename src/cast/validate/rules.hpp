@@ -3,7 +3,6 @@
 #pragma once
 
 #include <castkit/cast/validate.hpp>
-
 #include <cstddef>
 
 namespace castkit::cast::validation {

@@ -22,7 +22,8 @@ constexpr PropertySchema layers(std::string_view prefix, TypeMask types) {
 
 constexpr std::string_view kSkinningMethods[] = {"linear", "quaternion"};
 constexpr std::string_view kCurveModes[] = {"additive", "absolute", "relative"};
-constexpr std::string_view kKeyProperties[] = {"rq", "tx", "ty", "tz", "sx", "sy", "sz", "bs", "vb"};
+constexpr std::string_view kKeyProperties[] = {"rq", "tx", "ty", "tz", "sx",
+                                               "sy", "sz", "bs", "vb"};
 constexpr std::string_view kConstraintTypes[] = {"pt", "or", "sc"};
 constexpr std::string_view kColorSpaces[] = {"srgb", "linear"};
 constexpr std::string_view kUpAxes[] = {"x", "y", "z"};
@@ -36,70 +37,83 @@ constexpr NodeId kUnderMaterial[] = {NodeId::Material};
 constexpr NodeId kUnderMaterialOrInstance[] = {NodeId::Material, NodeId::Instance};
 constexpr NodeId kUnderAnimation[] = {NodeId::Animation};
 
-constexpr PropertySchema kModel[] = {
-    single("n", kString), single("p", kVector3), single("r", kVector4), single("s", kVector3)};
-constexpr PropertySchema kMesh[] = {
-    single("n", kString),
-    array("vp", kVector3, true),
-    array("vn", kVector3),
-    array("vt", kVector3),
-    layers("c", kInteger32 | kVector4),
-    layers("u", kVector2),
-    array("vc", kInteger32 | kVector4),
-    array("wb", kIndexTypes),
-    array("wv", kFloat),
-    array("f", kIndexTypes, true),
-    single("cl", kIndexTypes),
-    single("ul", kIndexTypes),
-    single("mi", kIndexTypes),
-    single("sm", kString, false, kSkinningMethods),
-    single("m", kInteger64)};
-constexpr PropertySchema kHair[] = {
-    single("n", kString), array("se", kIndexTypes, true), array("pt", kVector3, true),
-    single("m", kInteger64)};
-constexpr PropertySchema kBlendShape[] = {
-    single("n", kString, true), single("b", kInteger64, true), array("vi", kIndexTypes, true),
-    array("vp", kVector3, true), array("ts", kFloat)};
-constexpr PropertySchema kBone[] = {
-    single("n", kString, true), single("p", kInteger32), single("ssc", kByte),
-    single("lp", kVector3), single("lr", kVector4), single("wp", kVector3),
-    single("wr", kVector4), single("s", kVector3)};
+constexpr PropertySchema kModel[] = {single("n", kString), single("p", kVector3),
+                                     single("r", kVector4), single("s", kVector3)};
+constexpr PropertySchema kMesh[] = {single("n", kString),
+                                    array("vp", kVector3, true),
+                                    array("vn", kVector3),
+                                    array("vt", kVector3),
+                                    layers("c", kInteger32 | kVector4),
+                                    layers("u", kVector2),
+                                    array("vc", kInteger32 | kVector4),
+                                    array("wb", kIndexTypes),
+                                    array("wv", kFloat),
+                                    array("f", kIndexTypes, true),
+                                    single("cl", kIndexTypes),
+                                    single("ul", kIndexTypes),
+                                    single("mi", kIndexTypes),
+                                    single("sm", kString, false, kSkinningMethods),
+                                    single("m", kInteger64)};
+constexpr PropertySchema kHair[] = {single("n", kString), array("se", kIndexTypes, true),
+                                    array("pt", kVector3, true), single("m", kInteger64)};
+constexpr PropertySchema kBlendShape[] = {single("n", kString, true), single("b", kInteger64, true),
+                                          array("vi", kIndexTypes, true),
+                                          array("vp", kVector3, true), array("ts", kFloat)};
+constexpr PropertySchema kBone[] = {single("n", kString, true), single("p", kInteger32),
+                                    single("ssc", kByte),       single("lp", kVector3),
+                                    single("lr", kVector4),     single("wp", kVector3),
+                                    single("wr", kVector4),     single("s", kVector3)};
 constexpr PropertySchema kIKHandle[] = {
-    single("n", kString), single("sb", kInteger64, true), single("eb", kInteger64, true),
-    single("tb", kInteger64), single("pv", kInteger64), single("pb", kInteger64),
-    single("tr", kByte), single("to", kVector3)};
-constexpr PropertySchema kConstraint[] = {
-    single("n", kString), single("ct", kString, true, kConstraintTypes),
-    single("cb", kInteger64, true), single("tb", kInteger64, true), single("mo", kByte),
-    single("co", kVector3 | kVector4), single("wt", kFloat), single("sx", kByte),
-    single("sy", kByte), single("sz", kByte)};
+    single("n", kString),     single("sb", kInteger64, true), single("eb", kInteger64, true),
+    single("tb", kInteger64), single("pv", kInteger64),       single("pb", kInteger64),
+    single("tr", kByte),      single("to", kVector3)};
+constexpr PropertySchema kConstraint[] = {single("n", kString),
+                                          single("ct", kString, true, kConstraintTypes),
+                                          single("cb", kInteger64, true),
+                                          single("tb", kInteger64, true),
+                                          single("mo", kByte),
+                                          single("co", kVector3 | kVector4),
+                                          single("wt", kFloat),
+                                          single("sx", kByte),
+                                          single("sy", kByte),
+                                          single("sz", kByte)};
 constexpr PropertySchema kMaterial[] = {
-    single("n", kString, true), single("t", kString, true, kMaterialTypes),
-    single("albedo", kInteger64), single("diffuse", kInteger64), single("normal", kInteger64),
-    single("specular", kInteger64), single("gloss", kInteger64), single("roughness", kInteger64),
-    single("emissive", kInteger64), single("emask", kInteger64), single("ao", kInteger64),
-    single("cavity", kInteger64), single("aniso", kInteger64),
+    single("n", kString, true),
+    single("t", kString, true, kMaterialTypes),
+    single("albedo", kInteger64),
+    single("diffuse", kInteger64),
+    single("normal", kInteger64),
+    single("specular", kInteger64),
+    single("gloss", kInteger64),
+    single("roughness", kInteger64),
+    single("emissive", kInteger64),
+    single("emask", kInteger64),
+    single("ao", kInteger64),
+    single("cavity", kInteger64),
+    single("aniso", kInteger64),
     // Not in the spec's table, but the official Blender add-on reads it (metalness workflow).
     single("metal", kInteger64),
     {"extra", kInteger64, false, false, true, {}}};
 constexpr PropertySchema kFile[] = {single("p", kString, true)};
-constexpr PropertySchema kColor[] = {
-    single("n", kString), single("cs", kString, false, kColorSpaces),
-    single("rgba", kVector4, true)};
-constexpr PropertySchema kAnimation[] = {
-    single("n", kString), single("fr", kFloat, true), single("lo", kByte)};
-constexpr PropertySchema kCurve[] = {
-    single("nn", kString, true), single("kp", kString, true, kKeyProperties),
-    array("kb", kIndexTypes, true), array("kv", kIndexTypes | kFloat | kVector4, true),
-    single("m", kString, true, kCurveModes), single("ab", kFloat)};
+constexpr PropertySchema kColor[] = {single("n", kString),
+                                     single("cs", kString, false, kColorSpaces),
+                                     single("rgba", kVector4, true)};
+constexpr PropertySchema kAnimation[] = {single("n", kString), single("fr", kFloat, true),
+                                         single("lo", kByte)};
+constexpr PropertySchema kCurve[] = {single("nn", kString, true),
+                                     single("kp", kString, true, kKeyProperties),
+                                     array("kb", kIndexTypes, true),
+                                     array("kv", kIndexTypes | kFloat | kVector4, true),
+                                     single("m", kString, true, kCurveModes),
+                                     single("ab", kFloat)};
 constexpr PropertySchema kCurveModeOverride[] = {
     single("nn", kString, true), single("m", kString, true, kCurveModes), single("ot", kByte),
     single("or", kByte), single("os", kByte)};
-constexpr PropertySchema kNotificationTrack[] = {
-    single("n", kString, true), array("kb", kIndexTypes, true)};
-constexpr PropertySchema kInstance[] = {
-    single("n", kString), single("rf", kInteger64, true), single("p", kVector3, true),
-    single("r", kVector4, true), single("s", kVector3, true)};
+constexpr PropertySchema kNotificationTrack[] = {single("n", kString, true),
+                                                 array("kb", kIndexTypes, true)};
+constexpr PropertySchema kInstance[] = {single("n", kString), single("rf", kInteger64, true),
+                                        single("p", kVector3, true), single("r", kVector4, true),
+                                        single("s", kVector3, true)};
 constexpr PropertySchema kMetadata[] = {
     single("a", kString), single("s", kString), single("up", kString, false, kUpAxes),
     single("sr", kString),
@@ -129,8 +143,8 @@ constexpr NodeSchema kNodes[] = {
 };
 
 constexpr PropertyType kTypeOrder[] = {
-    PropertyType::Byte,   PropertyType::Short,   PropertyType::Integer32, PropertyType::Integer64,
-    PropertyType::Float,  PropertyType::Double,  PropertyType::String,    PropertyType::Vector2,
+    PropertyType::Byte,    PropertyType::Short,  PropertyType::Integer32, PropertyType::Integer64,
+    PropertyType::Float,   PropertyType::Double, PropertyType::String,    PropertyType::Vector2,
     PropertyType::Vector3, PropertyType::Vector4};
 
 }  // namespace
@@ -207,7 +221,8 @@ std::optional<std::uint64_t> valid_integer(const Node& node, std::string_view na
 std::optional<double> valid_number(const Node& node, std::string_view name) {
     const Property* p = valid_property(node, name);
     if (p == nullptr || p->size() == 0) return std::nullopt;
-    if (p->type() != PropertyType::Float && p->type() != PropertyType::Double && !is_integer_type(p->type()))
+    if (p->type() != PropertyType::Float && p->type() != PropertyType::Double &&
+        !is_integer_type(p->type()))
         return std::nullopt;
     return p->number(0);
 }

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <castkit/cast/node.hpp>
-
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -14,10 +13,9 @@ namespace castkit::cast::validation {
 // A set of property types, one bit per type.
 using TypeMask = std::uint16_t;
 TypeMask type_bit(PropertyType type);
-inline constexpr TypeMask kByte = 1 << 0, kShort = 1 << 1, kInteger32 = 1 << 2,
-                          kInteger64 = 1 << 3, kFloat = 1 << 4, kDouble = 1 << 5,
-                          kString = 1 << 6, kVector2 = 1 << 7, kVector3 = 1 << 8,
-                          kVector4 = 1 << 9;
+inline constexpr TypeMask kByte = 1 << 0, kShort = 1 << 1, kInteger32 = 1 << 2, kInteger64 = 1 << 3,
+                          kFloat = 1 << 4, kDouble = 1 << 5, kString = 1 << 6, kVector2 = 1 << 7,
+                          kVector3 = 1 << 8, kVector4 = 1 << 9;
 inline constexpr TypeMask kIndexTypes = kByte | kShort | kInteger32;
 // "b, h, i" for messages.
 std::string type_list(TypeMask mask);
@@ -33,8 +31,8 @@ struct PropertySchema {
 
 struct NodeSchema {
     NodeId id;
-    std::string_view title;              // the spec's name: "Mesh", "BlendShape"
-    std::span<const NodeId> parents;     // empty for Root, which only sits at the top level
+    std::string_view title;           // the spec's name: "Mesh", "BlendShape"
+    std::span<const NodeId> parents;  // empty for Root, which only sits at the top level
     std::span<const PropertySchema> properties;
 };
 

@@ -1,8 +1,5 @@
-// Skeletons: bone parent indices (in range, acyclic), unique bone names, IKHandle and Constraint bone links within
-// the Skeleton, Constraint offsets, and unit rotation quaternions.
-#include "buffers.hpp"
-#include "checks.hpp"
-
+// Skeletons: bone parent indices (in range, acyclic), unique bone names, IKHandle and Constraint
+// bone links within the Skeleton, Constraint offsets, and unit rotation quaternions.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,6 +7,9 @@
 #include <string_view>
 #include <unordered_map>
 #include <vector>
+
+#include "buffers.hpp"
+#include "checks.hpp"
 
 namespace castkit::cast::validation {
 namespace {
@@ -36,7 +36,8 @@ void check_skeleton(Context& context, const NodeRef& ref) {
         if (!name) continue;
         if (auto [it, inserted] = names.emplace(*name, i); !inserted) {
             PathStep step{&ref.step, bones[i]->id, static_cast<std::uint32_t>(i)};
-            context.report(Rule::BoneDuplicateName, {*bones[i], &ref.node, step}, *bones[i]->find("n"),
+            context.report(Rule::BoneDuplicateName, {*bones[i], &ref.node, step},
+                           *bones[i]->find("n"),
                            fmt::format("bone {} is named '{}' like bone {}", i, *name, it->second));
         }
     }
@@ -47,9 +48,9 @@ void check_skeleton(Context& context, const NodeRef& ref) {
         if (!parent) continue;
         if (*parent < -1 || *parent >= count) {
             PathStep step{&ref.step, bones[i]->id, static_cast<std::uint32_t>(i)};
-            context.report(Rule::BoneParent, {*bones[i], &ref.node, step}, *bones[i]->find("p"),
-                           fmt::format("parent index {} is outside the Skeleton's {} bones", *parent,
-                                       count));
+            context.report(
+                Rule::BoneParent, {*bones[i], &ref.node, step}, *bones[i]->find("p"),
+                fmt::format("parent index {} is outside the Skeleton's {} bones", *parent, count));
             continue;
         }
         parents[i] = *parent;
@@ -77,10 +78,11 @@ void check_skeleton(Context& context, const NodeRef& ref) {
                 ++length;
             } while (cursor != at);
             PathStep step{&ref.step, bones[lowest]->id, static_cast<std::uint32_t>(lowest)};
-            context.report(Rule::BoneCycle, {*bones[lowest], &ref.node, step},
-                           fmt::format("bone {} is its own ancestor: its parent chain loops through {} "
-                                       "bone{}",
-                                       lowest, length, length == 1 ? "" : "s"));
+            context.report(
+                Rule::BoneCycle, {*bones[lowest], &ref.node, step},
+                fmt::format("bone {} is its own ancestor: its parent chain loops through {} "
+                            "bone{}",
+                            lowest, length, length == 1 ? "" : "s"));
         }
         for (std::size_t bone : walk) state[bone] = kDone;
     }
@@ -95,7 +97,8 @@ void check_ik_handle(Context& context, const NodeRef& ref) {
 void check_constraint(Context& context, const NodeRef& ref) {
     if (ref.parent != nullptr && ref.parent->is(NodeId::Skeleton))
         for (std::string_view name : {"cb", "tb"})
-            check_link(context, Rule::ConstraintBone, ref, name, *ref.parent, NodeId::Bone, "Skeleton");
+            check_link(context, Rule::ConstraintBone, ref, name, *ref.parent, NodeId::Bone,
+                       "Skeleton");
     auto type = valid_string(ref.node, "ct");
     const Property* offset = valid_property(ref.node, "co");
     if (!type || offset == nullptr) return;

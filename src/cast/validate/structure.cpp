@@ -1,17 +1,18 @@
 // Structure: where each node type may sit (the Parent and Children rows of the spec's tables).
-#include "checks.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
+
+#include "checks.hpp"
 
 namespace castkit::cast::validation {
 
 void check_structure(Context& context, const NodeRef& ref) {
     const NodeSchema* schema = node_schema(ref.node.id);
     if (ref.parent == nullptr && !ref.node.is(NodeId::Root))
-        context.report(Rule::TopLevel, ref,
-                       fmt::format("a top-level node must be a Root, not a {}", node_title(ref.node.id)));
+        context.report(
+            Rule::TopLevel, ref,
+            fmt::format("a top-level node must be a Root, not a {}", node_title(ref.node.id)));
     if (schema == nullptr) {
         context.report(Rule::UnknownNode, ref,
                        fmt::format("node id {:#010x} is not registered; it is kept as is and its "
@@ -43,8 +44,9 @@ void check_structure(Context& context, const NodeRef& ref) {
             std::count_if(ref.node.children().begin(), ref.node.children().end(),
                           [](const Node& child) { return child.is(NodeId::Skeleton); });
         if (skeletons > 1)
-            context.report(Rule::SkeletonCount, ref,
-                           fmt::format("the Model has {} Skeletons; a Model has at most one", skeletons));
+            context.report(
+                Rule::SkeletonCount, ref,
+                fmt::format("the Model has {} Skeletons; a Model has at most one", skeletons));
     }
 }
 

@@ -10,7 +10,7 @@ namespace validation {
 namespace {
 
 class Walker {
-public:
+  public:
     Walker(Context& context, const NameIndex& names) : context_(context), names_(names) {}
 
     void walk(const NodeRef& ref) {
@@ -29,31 +29,58 @@ public:
         }
     }
 
-private:
+  private:
     void check_type(const NodeRef& ref) {
         switch (static_cast<NodeId>(ref.node.id)) {
-            case NodeId::Model: check_rotation(context_, ref, "r"); break;
-            case NodeId::Mesh: check_mesh(context_, ref); break;
-            case NodeId::Hair: check_hair(context_, ref); break;
-            case NodeId::BlendShape: check_blend_shape(context_, ref); break;
-            case NodeId::Skeleton: check_skeleton(context_, ref); break;
+            case NodeId::Model:
+                check_rotation(context_, ref, "r");
+                break;
+            case NodeId::Mesh:
+                check_mesh(context_, ref);
+                break;
+            case NodeId::Hair:
+                check_hair(context_, ref);
+                break;
+            case NodeId::BlendShape:
+                check_blend_shape(context_, ref);
+                break;
+            case NodeId::Skeleton:
+                check_skeleton(context_, ref);
+                break;
             case NodeId::Bone:
                 check_rotation(context_, ref, "lr");
                 check_rotation(context_, ref, "wr");
                 break;
-            case NodeId::IKHandle: check_ik_handle(context_, ref); break;
-            case NodeId::Constraint: check_constraint(context_, ref); break;
-            case NodeId::Material: check_material(context_, ref); break;
-            case NodeId::File: check_file(context_, ref); break;
-            case NodeId::Animation: check_animation(context_, ref); break;
-            case NodeId::Curve: check_curve(context_, ref, names_); break;
-            case NodeId::CurveModeOverride: check_curve_mode_override(context_, ref, names_); break;
-            case NodeId::NotificationTrack: check_notification_track(context_, ref); break;
+            case NodeId::IKHandle:
+                check_ik_handle(context_, ref);
+                break;
+            case NodeId::Constraint:
+                check_constraint(context_, ref);
+                break;
+            case NodeId::Material:
+                check_material(context_, ref);
+                break;
+            case NodeId::File:
+                check_file(context_, ref);
+                break;
+            case NodeId::Animation:
+                check_animation(context_, ref);
+                break;
+            case NodeId::Curve:
+                check_curve(context_, ref, names_);
+                break;
+            case NodeId::CurveModeOverride:
+                check_curve_mode_override(context_, ref, names_);
+                break;
+            case NodeId::NotificationTrack:
+                check_notification_track(context_, ref);
+                break;
             case NodeId::Instance:
                 check_instance(context_, ref);
                 check_rotation(context_, ref, "r");
                 break;
-            default: break;
+            default:
+                break;
         }
     }
 

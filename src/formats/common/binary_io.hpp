@@ -50,10 +50,10 @@ inline bool within_memory_bound(std::uint64_t count, std::size_t element_size,
 // The error for a count past within_memory_bound. O(1).
 inline std::string memory_bound_message(std::uint64_t count, const char* what,
                                         std::size_t element_size, std::size_t input_size) {
-    return fmt::format("{} {} would take {} bytes in memory, more than castkit allows for a "
-                       "{}-byte file ({} per byte plus {})",
-                       count, what, count * element_size, input_size, kMemoryFactor,
-                       kMemoryConstant);
+    return fmt::format(
+        "{} {} would take {} bytes in memory, more than castkit allows for a "
+        "{}-byte file ({} per byte plus {})",
+        count, what, count * element_size, input_size, kMemoryFactor, kMemoryConstant);
 }
 
 // A diagnostic at `offset` (Diagnostic::kNoOffset when none) and `path` of `file`. O(1).

@@ -49,7 +49,7 @@ struct ResampleBudget {
 // Where curves come from and go to, for diagnostics, and the file's resampling budget.
 struct CurveContext {
     std::string file;
-    std::string path;  // "animation[0]"
+    std::string path;        // "animation[0]"
     ResampleBudget* budget;  // may be null where nothing is resampled (collect_curves)
 };
 

@@ -21,17 +21,18 @@ Expected<SEPreamble> read_se_preamble(cast::Bytes bytes, std::string_view source
     };
     if (bytes.size() < header_start + 2 ||
         std::memcmp(bytes.data(), magic.data(), magic.size()) != 0)
-        return make_error(with_id(
-            diagnostic_at(source_name, 0, {}, fmt::format("not an {0} file (no '{0}' magic)", magic)),
-            "bad-magic"));
+        return make_error(
+            with_id(diagnostic_at(source_name, 0, {},
+                                  fmt::format("not an {0} file (no '{0}' magic)", magic)),
+                    "bad-magic"));
     SEPreamble preamble;
     preamble.version = cast::load<std::uint16_t>(bytes.data() + magic.size());
     if (preamble.version != 1)
         warnings.push_back(with_id(
-            diagnostic_at(source_name, magic.size(), {},
-                          fmt::format("{} version {} (castkit knows 1); read as 1", magic,
-                                      preamble.version),
-                          Severity::Warning),
+            diagnostic_at(
+                source_name, magic.size(), {},
+                fmt::format("{} version {} (castkit knows 1); read as 1", magic, preamble.version),
+                Severity::Warning),
             "unknown-version"));
     preamble.header_size = cast::load<std::uint16_t>(bytes.data() + header_start);
     if (preamble.header_size < defined_size)
@@ -41,11 +42,11 @@ Expected<SEPreamble> read_se_preamble(cast::Bytes bytes, std::string_view source
                                       preamble.header_size, defined_size)),
             "header-size"));
     if (bytes.size() < header_start + preamble.header_size)
-        return make_error(with_id(
-            diagnostic_at(source_name, header_start, {},
-                          fmt::format("truncated header: {} bytes, the file has {}",
-                                      preamble.header_size, bytes.size() - header_start)),
-            "truncated"));
+        return make_error(
+            with_id(diagnostic_at(source_name, header_start, {},
+                                  fmt::format("truncated header: {} bytes, the file has {}",
+                                              preamble.header_size, bytes.size() - header_start)),
+                    "truncated"));
     return preamble;
 }
 

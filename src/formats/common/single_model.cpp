@@ -4,8 +4,8 @@
 
 namespace castkit::formats {
 
-const cast::ConstModel* single_model(const std::vector<cast::ConstModel>& models, const Reporter& report,
-                                std::string_view format) {
+const cast::ConstModel* single_model(const std::vector<cast::ConstModel>& models,
+                                     const Reporter& report, std::string_view format) {
     if (models.size() > 1)
         report.warn("", fmt::format("{} models; {} holds one, only the first is written",
                                     models.size(), format));

@@ -12,7 +12,7 @@ namespace castkit::formats {
 // The first of `models`, or nullptr without one, after warning about what the single-model
 // format named `format` drops: the other models, the model's own transform, hairs and blend
 // shapes. O(1).
-const cast::ConstModel* single_model(const std::vector<cast::ConstModel>& models, const Reporter& report,
-                                std::string_view format);
+const cast::ConstModel* single_model(const std::vector<cast::ConstModel>& models,
+                                     const Reporter& report, std::string_view format);
 
 }  // namespace castkit::formats

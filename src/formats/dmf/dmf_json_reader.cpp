@@ -46,12 +46,18 @@ struct JsonError {
 
 const char* type_name(od::json_type type) {
     switch (type) {
-        case od::json_type::array: return "array";
-        case od::json_type::object: return "object";
-        case od::json_type::number: return "number";
-        case od::json_type::string: return "string";
-        case od::json_type::boolean: return "boolean";
-        default: return "null";
+        case od::json_type::array:
+            return "array";
+        case od::json_type::object:
+            return "object";
+        case od::json_type::number:
+            return "number";
+        case od::json_type::string:
+            return "string";
+        case od::json_type::boolean:
+            return "boolean";
+        default:
+            return "null";
     }
 }
 
@@ -68,7 +74,8 @@ std::optional<glm::u8vec4> parse_canonical_rgba(std::string_view text) {
     for (int i = 0; i < 3; ++i) {
         unsigned byte = 256;
         auto [next, error] = std::from_chars(at, end, byte);
-        if (error != std::errc() || byte > 255 || end - next < 2 || next[0] != ',' || next[1] != ' ')
+        if (error != std::errc() || byte > 255 || end - next < 2 || next[0] != ',' ||
+            next[1] != ' ')
             return std::nullopt;
         out[i] = static_cast<std::uint8_t>(byte);
         at = next + 2;
@@ -211,10 +218,10 @@ class Reader {
         od::json_type found = value.type();
         if (found != type)
             fail(offset(value), path,
-                 fmt::format("expected {} {}, found {}",
-                             type == od::json_type::array || type == od::json_type::object ? "an"
-                                                                                           : "a",
-                             type_name(type), type_name(found)));
+                 fmt::format(
+                     "expected {} {}, found {}",
+                     type == od::json_type::array || type == od::json_type::object ? "an" : "a",
+                     type_name(type), type_name(found)));
     }
     void missing(std::uint64_t at, const JsonPath& path, std::string_view key) {
         fail(at, path, fmt::format("missing key \"{}\"", key));
@@ -356,9 +363,8 @@ class Reader {
     void reserve_elements(std::size_t which, std::size_t at, std::vector<Element>& out) const;
     std::size_t split_guess(std::size_t at) const;
     template <class Element, class Parse>
-    SecondPart<Element> read_second_part(std::size_t which, std::size_t split,
-                                         const JsonPath& path, Parse& parse,
-                                         const std::atomic<bool>& cancelled) const;
+    SecondPart<Element> read_second_part(std::size_t which, std::size_t split, const JsonPath& path,
+                                         Parse& parse, const std::atomic<bool>& cancelled) const;
     template <class Element, class Parse>
     std::size_t read_in_two(std::size_t which, std::size_t at, std::size_t split,
                             const JsonPath& path, std::vector<Element>& out, Parse& parse);
@@ -426,7 +432,7 @@ void Reader::texture(od::value& value, const JsonPath& path, std::size_t index, 
 void Reader::material(od::value& value, const JsonPath& path, std::size_t index, Material& m) {
     static constexpr const char* kFlags[] = {"use_blending", "skinning",  "ignore_lights",
                                              "vertex_color", "use_alpha", "skip_render"};
-    std::uint16_t* flags[] = {&m.use_blending,  &m.skinning,  &m.ignore_lights,
+    std::uint16_t* flags[] = {&m.use_blending, &m.skinning,  &m.ignore_lights,
                               &m.vertex_color, &m.use_alpha, &m.skip_render};
     Keys keys;
     m.id = static_cast<std::int16_t>(index);
@@ -541,19 +547,15 @@ void Reader::face(od::value& value, const JsonPath& path, Face& f) {
         } else if (key == "normals") {
             keys.see(3, where, path, key);
             JsonPath p = path / "normals";
-            array(v, p, 3,
-                  [&](od::value& x, std::size_t k) { f.normals[k] = floats<3>(x, p[k]); });
+            array(v, p, 3, [&](od::value& x, std::size_t k) { f.normals[k] = floats<3>(x, p[k]); });
         } else if (key == "diffuse_uv") {
             keys.see(4, where, path, key);
             JsonPath p = path / "diffuse_uv";
             array(v, p, 3, [&](od::value& x, std::size_t k) { f.uvs[k] = floats<2>(x, p[k]); });
         }
     });
-    const std::pair<unsigned, const char*> required[] = {{0, "material"},
-                                                         {1, "indices"},
-                                                         {2, "vertex_color"},
-                                                         {3, "normals"},
-                                                         {4, "diffuse_uv"}};
+    const std::pair<unsigned, const char*> required[] = {
+        {0, "material"}, {1, "indices"}, {2, "vertex_color"}, {3, "normals"}, {4, "diffuse_uv"}};
     for (const auto& [bit, key] : required)
         if (!keys.has(bit)) missing(at, path, key);
 }
@@ -842,8 +844,8 @@ WindowRead Reader::read_window(std::size_t at, std::size_t end, const JsonPath& 
     // text after the section's own ']'.
     auto location = document.current_location();
     if (location.error()) return {WindowRead::kWhole, end};
-    return {WindowRead::kSectionEnded, static_cast<std::size_t>(location.value_unsafe() - base_) +
-                                           window_start_};
+    return {WindowRead::kSectionEnded,
+            static_cast<std::size_t>(location.value_unsafe() - base_) + window_start_};
 }
 
 // Reads the elements from `at` (an element's '{') to the end of their section, window by window,
@@ -862,10 +864,9 @@ ElementsRead Reader::read_elements(std::size_t at, std::size_t stop, std::size_t
         const std::size_t room = std::min(text_.size(), stop) - at;
         const std::size_t limit = std::min(room, length);
         const std::size_t last_brace = text_.substr(at, limit).rfind('}');
-        const WindowRead read =
-            last_brace == std::string_view::npos
-                ? WindowRead{WindowRead::kFirstFailed, at}
-                : read_window(at, at + last_brace + 1, path, out, parse);
+        const WindowRead read = last_brace == std::string_view::npos
+                                    ? WindowRead{WindowRead::kFirstFailed, at}
+                                    : read_window(at, at + last_brace + 1, path, out, parse);
         switch (read.ended) {
             case WindowRead::kFirstFailed:
                 if (limit == room && stop < text_.size()) {
@@ -885,7 +886,8 @@ ElementsRead Reader::read_elements(std::size_t at, std::size_t stop, std::size_t
                 if (text_[close - 1] != ']') throw NotWindowed{};
                 return {close, false};
             }
-            case WindowRead::kWhole: break;
+            case WindowRead::kWhole:
+                break;
         }
         at = skip_space(read.next);
         if (peek(at) == ']') return {at + 1, false};
@@ -961,8 +963,8 @@ std::size_t Reader::read_in_two(std::size_t which, std::size_t at, std::size_t s
     std::atomic<bool> cancelled{false};
     std::thread worker;
     try {
-        worker = std::thread([&] { second = read_second_part<Element>(which, split, path, parse,
-                                                                      cancelled); });
+        worker = std::thread(
+            [&] { second = read_second_part<Element>(which, split, path, parse, cancelled); });
     } catch (const std::system_error&) {  // no thread to be had
         return read_elements(at, kNoStop, kLargestWindow, path, out, parse, nullptr).next;
     }
@@ -1051,8 +1053,7 @@ std::optional<Model> Reader::read_in_windows() {
             if (peek(at) != ',') throw NotWindowed{};
             at = skip_space(at + 1);
         }
-        if (skip_space(at + 1) != text_.size() || !keys.has(0) || !keys.has(1))
-            throw NotWindowed{};
+        if (skip_space(at + 1) != text_.size() || !keys.has(0) || !keys.has(1)) throw NotWindowed{};
         return model;
     } catch (const NotWindowed&) {
     } catch (const JsonError&) {

@@ -213,7 +213,8 @@ Expected<void> ToCast::meshes(cast::Model& cast_model) {
         (void)mesh.set_color_layer_packed(0, colors);
         if (skinned)
             if (auto ok = mesh.set_weights(4, weight_bones, weight_values); !ok)
-                return make_error(report_.error(fmt::format("material[{}]", material), ok.error().message));
+                return make_error(
+                    report_.error(fmt::format("material[{}]", material), ok.error().message));
         mesh.set_faces(indices);
         if (has_material) mesh.set_material(materials_[material]);
     }
@@ -271,7 +272,9 @@ Expected<void> ToCast::animations(cast::Root& root) {
             std::stable_sort(keys.positions.begin(), keys.positions.end(), by_frame);
             std::stable_sort(keys.rotations.begin(), keys.rotations.end(), by_frame);
             std::stable_sort(keys.scales.begin(), keys.scales.end(), by_frame);
-            if (auto ok = formats::add_curves(out, keys, {file_, path, &resampled_}, warnings_); !ok) return ok;
+            if (auto ok = formats::add_curves(out, keys, {file_, path, &resampled_}, warnings_);
+                !ok)
+                return ok;
         }
     }
     return {};

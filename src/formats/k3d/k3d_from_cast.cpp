@@ -177,9 +177,8 @@ Expected<void> FromCast::animation(cast::ConstAnimation& cast_animation, const s
     out.name_id = model_.add_string(cast_animation.name().value_or(""));
     out.ticks_per_second = cast_animation.framerate().value_or(kDefaultRate);
     if (cast_animation.looping()) report_.warn(path, "looping has no K3D field (dropped)");
-    std::vector<formats::NodeKeys> nodes =
-        formats::collect_curves(cast_animation, rest_, {document_.source_name, path, nullptr},
-                                warnings_);
+    std::vector<formats::NodeKeys> nodes = formats::collect_curves(
+        cast_animation, rest_, {document_.source_name, path, nullptr}, warnings_);
     if (nodes.size() > kInvalidId)
         return make_error(report_.error(path, "more than 65535 animated nodes"));
     for (const formats::NodeKeys& keys : nodes) {

@@ -140,11 +140,10 @@ Expected<void> Reader::submeshes() {
             v.weights = in_.take<glm::vec4>();
             for (int k = 0; k < 4; ++k)
                 if (v.weights[k] != 0.0f && (v.bone_ids[k] < 0 || v.bone_ids[k] >= bone_count_))
-                    return make_error(error(
-                        ids_at + 4 * static_cast<std::size_t>(k),
-                        fmt::format("submesh[{}]/vertex[{}]", i, n),
-                        fmt::format("bone id {} is not one of the {} bones", v.bone_ids[k],
-                                    bone_count_)));
+                    return make_error(error(ids_at + 4 * static_cast<std::size_t>(k),
+                                            fmt::format("submesh[{}]/vertex[{}]", i, n),
+                                            fmt::format("bone id {} is not one of the {} bones",
+                                                        v.bone_ids[k], bone_count_)));
         }
     }
     for (std::size_t i = 0; i < s; ++i) {

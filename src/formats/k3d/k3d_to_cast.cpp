@@ -57,8 +57,7 @@ void ToCast::skeleton(cast::Model& cast_model) {
         std::string name = name_or(node.name_id, fmt::format("node{}", i), path);
         if (!formats::is_trs(node.local))
             report_.warn(path, "local matrix has shear, which Cast bones cannot hold");
-        formats::add_bone(skeleton, name, node.parent == kInvalidId ? -1 : node.parent,
-                          node.local);
+        formats::add_bone(skeleton, name, node.parent == kInvalidId ? -1 : node.parent, node.local);
         index_of.emplace(std::move(name), count++);
     }
     std::vector<cast::Bone> bones = skeleton.bones();
@@ -199,7 +198,8 @@ Expected<void> ToCast::animation(cast::Root& root, std::size_t index) {
         for (const auto& k : channel.positions) last = std::max(last, k.time);
         for (const auto& k : channel.rotations) last = std::max(last, k.time);
         for (const auto& k : channel.scales) last = std::max(last, k.time);
-        if (auto ok = formats::add_curves(out, keys, {file_, channel_path, &resampled_}, warnings_); !ok)
+        if (auto ok = formats::add_curves(out, keys, {file_, channel_path, &resampled_}, warnings_);
+            !ok)
             return ok;
     }
     if (animation.duration != last)

@@ -10,7 +10,8 @@ void sort_by_frame(Track& t) {
     if (std::is_sorted(t.frames.begin(), t.frames.end())) return;
     std::vector<std::size_t> order(t.frames.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return t.frames[a] < t.frames[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](auto a, auto b) { return t.frames[a] < t.frames[b]; });
     Track sorted;
     for (std::size_t i : order) {
         sorted.frames.push_back(t.frames[i]);
@@ -32,7 +33,8 @@ double sample(const Track& t, std::uint32_t frame) {
 
 }  // namespace
 
-std::vector<Vec3Key> merge_axes(std::array<std::optional<Track>, 3>& tracks, double fallback, bool& at_union) {
+std::vector<Vec3Key> merge_axes(std::array<std::optional<Track>, 3>& tracks, double fallback,
+                                bool& at_union) {
     const Track* reference = nullptr;
     for (const auto& t : tracks)
         if (t && reference == nullptr) reference = &*t;

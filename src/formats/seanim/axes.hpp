@@ -2,9 +2,8 @@
 // These helpers turn up to three axis curves into vec3 keys (docs/seanim.md, "Per-axis keys").
 #pragma once
 
-#include <castkit/formats/seanim.hpp>
-
 #include <array>
+#include <castkit/formats/seanim.hpp>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -21,6 +20,7 @@ struct Track {
 // frame lists zip key by key, order kept; otherwise the keys go at the sorted union of frames,
 // each axis interpolated linearly between its own keys, and `at_union` is set.
 // O(keys) when zipped, O(keys log keys) at the union.
-std::vector<Vec3Key> merge_axes(std::array<std::optional<Track>, 3>& tracks, double fallback, bool& at_union);
+std::vector<Vec3Key> merge_axes(std::array<std::optional<Track>, 3>& tracks, double fallback,
+                                bool& at_union);
 
 }  // namespace castkit::seanim::detail

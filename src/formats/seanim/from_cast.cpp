@@ -3,28 +3,27 @@
 // the reference writers do, then the `se.*` properties restore what the source file had, each
 // only when it still agrees with the Cast data (an edited document falls back to the derived
 // value). Warnings name everything SEAnim cannot hold.
-#include <castkit/cast/nodes.hpp>
-#include <castkit/formats/seanim.hpp>
-
-#include "../common/binary_io.hpp"
-#include "../cast_extras.hpp"
-#include "axes.hpp"
-#include "mapping.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
+#include <castkit/cast/nodes.hpp>
+#include <castkit/formats/seanim.hpp>
 #include <cstring>
 #include <unordered_map>
+
+#include "../cast_extras.hpp"
+#include "../common/binary_io.hpp"
+#include "axes.hpp"
+#include "mapping.hpp"
 
 namespace castkit::seanim {
 namespace {
 
 using detail::Channel;
+using detail::curve_mode;
 using detail::merge_axes;
 using detail::Track;
-using detail::curve_mode;
 
 // Curve slots per bone: tx ty tz rq sx sy sz.
 enum Slot { kTx, kTy, kTz, kRq, kSx, kSy, kSz, kSlots };
@@ -40,13 +39,12 @@ Channel channel_of(Slot slot) {
     return slot == kRq ? Channel::Rotation : slot < kRq ? Channel::Translation : Channel::Scale;
 }
 
-
 class Builder {
-public:
+  public:
     Builder(cast::ConstAnimation in, Diagnostics& warnings) : in_(in), warnings_(warnings) {}
     Expected<Animation> run();
 
-private:
+  private:
     void warn(std::string message) {
         warnings_.push_back(formats::warning("", {}, std::move(message)));
     }
@@ -92,24 +90,28 @@ void Builder::collect_curves() {
         std::string_view nn = curve.node_name().value_or("");
         if (auto slot = slot_of(kp)) {
             auto& slots = slots_[bone(nn)];
-            if (slots[*slot]) warn(fmt::format("bone '{}' has two '{}' curves; the last one is kept", nn, kp));
+            if (slots[*slot])
+                warn(fmt::format("bone '{}' has two '{}' curves; the last one is kept", nn, kp));
             slots[*slot] = curve;
             bone_curves_.push_back(curve);
             if (curve.additive_blend_weight() != 1.0f)
-                warn(fmt::format("curve '{}' of '{}': SEAnim has no additive blend weight; {} dropped",
-                                 kp, nn, curve.additive_blend_weight()));
+                warn(fmt::format(
+                    "curve '{}' of '{}': SEAnim has no additive blend weight; {} dropped", kp, nn,
+                    curve.additive_blend_weight()));
         } else if (kp == "bs") {
             blend_curves_.push_back(curve);
         } else if (kp == "vb") {
             ++dropped_visibility;
         } else {
-            warn(fmt::format("curve of '{}' animates '{}', which SEAnim cannot hold; dropped", nn, kp));
+            warn(fmt::format("curve of '{}' animates '{}', which SEAnim cannot hold; dropped", nn,
+                             kp));
         }
     }
     if (dropped_visibility > 0)
         warn(fmt::format("{} visibility (vb) curves dropped: SEAnim has no visibility keys",
                          dropped_visibility));
-    for (const cast::ConstCurveModeOverride& o : in_.curve_mode_overrides()) bone(o.node_name().value_or(""));
+    for (const cast::ConstCurveModeOverride& o : in_.curve_mode_overrides())
+        bone(o.node_name().value_or(""));
 }
 
 Track Builder::track(const cast::ConstCurve& curve, std::size_t width) {
@@ -124,16 +126,19 @@ Track Builder::track(const cast::ConstCurve& curve, std::size_t width) {
         for (std::size_t i = 0; i < quats.size(); ++i)
             for (int c = 0; c < 4; ++c) floats[i * 4 + c] = quats[i][c];
     }
-    const std::string_view nn = curve.node_name().value_or(""), kp = curve.key_property().value_or("");
+    const std::string_view nn = curve.node_name().value_or(""),
+                           kp = curve.key_property().value_or("");
     if (floats.size() != t.frames.size() * width) {
-        warn(fmt::format("curve '{}' of '{}' has {} frames but {} {} values; keys beyond the "
-                         "shorter are dropped", kp, nn, t.frames.size(), floats.size() / width,
-                         width == 1 ? "float" : "quaternion"));
+        warn(fmt::format(
+            "curve '{}' of '{}' has {} frames but {} {} values; keys beyond the "
+            "shorter are dropped",
+            kp, nn, t.frames.size(), floats.size() / width, width == 1 ? "float" : "quaternion"));
         t.frames.resize(std::min(t.frames.size(), floats.size() / width));
         floats.resize(t.frames.size() * width);
     }
     t.values.assign(floats.begin(), floats.end());
-    if (auto exact = formats::double_array(curve.node(), "se.kv"); exact && exact->size() == floats.size()) {
+    if (auto exact = formats::double_array(curve.node(), "se.kv");
+        exact && exact->size() == floats.size()) {
         bool agrees = true;
         for (std::size_t i = 0; agrees && i < floats.size(); ++i) {
             float narrowed = static_cast<float>((*exact)[i]);
@@ -155,15 +160,17 @@ std::vector<Vec3Key> Builder::merge(std::size_t bone, Slot first, double fallbac
     const char* kind = first == kTx ? "translation" : "scale";
     for (int axis = 0; axis < 3; ++axis)
         if (!tracks[axis])
-            warn(fmt::format("bone '{}' has no '{}{}' curve; SEAnim keys all three {} axes, so "
-                             "it is written as {}", name, first == kTx ? 't' : 's', "xyz"[axis], kind,
-                             fallback));
+            warn(
+                fmt::format("bone '{}' has no '{}{}' curve; SEAnim keys all three {} axes, so "
+                            "it is written as {}",
+                            name, first == kTx ? 't' : 's', "xyz"[axis], kind, fallback));
     bool at_union = false;
     std::vector<Vec3Key> keys = merge_axes(tracks, fallback, at_union);
     if (at_union)
-        warn(fmt::format("bone '{}': {} axes are keyed at different frames; merged at the union of "
-                         "their frames, each axis interpolated linearly between its own keys",
-                         name, kind));
+        warn(
+            fmt::format("bone '{}': {} axes are keyed at different frames; merged at the union of "
+                        "their frames, each axis interpolated linearly between its own keys",
+                        name, kind));
     return keys;
 }
 
@@ -200,7 +207,8 @@ std::uint8_t Builder::best_type(std::span<const cast::ConstCurve> curves) const 
         std::size_t score = 0;
         for (const cast::ConstCurve& curve : curves)
             score += curve.mode_name().value_or("absolute") ==
-                     cast::curve_mode_name(curve_mode(type, channel_of(*slot_of(*curve.key_property()))));
+                     cast::curve_mode_name(
+                         curve_mode(type, channel_of(*slot_of(*curve.key_property()))));
         if (score > best_score) {
             best = type;
             best_score = score;
@@ -228,7 +236,8 @@ void Builder::modifiers() {
         std::size_t j = i;
         for (; j < overrides.size() && overrides[j].node_name().value_or("") == nn; ++j) {
             const cast::ConstCurveModeOverride& o = overrides[j];
-            const bool flags[3] = {o.override_translation(), o.override_rotation(), o.override_scale()};
+            const bool flags[3] = {o.override_translation(), o.override_rotation(),
+                                   o.override_scale()};
             bool overlap = false;
             for (int c = 0; c < 3; ++c) overlap |= flags[c] && modes[c].has_value();
             if (j > i && overlap) break;
@@ -243,18 +252,24 @@ void Builder::modifiers() {
         }
         auto fits = [&](std::uint32_t type) {
             for (int c = 0; c < 3; ++c)
-                if (modes[c] && *modes[c] != cast::curve_mode_name(curve_mode(static_cast<std::uint8_t>(type),
-                                                                                 static_cast<Channel>(c))))
+                if (modes[c] &&
+                    *modes[c] != cast::curve_mode_name(curve_mode(static_cast<std::uint8_t>(type),
+                                                                  static_cast<Channel>(c))))
                     return false;
             return true;
         };
         std::uint8_t type = 0;
-        if (stored && *stored <= 0xFF && fits(*stored)) type = static_cast<std::uint8_t>(*stored);
-        else if (modes[0] == "relative") type = 2;
-        else if (modes[0] == "additive" || modes[1] == "additive" || modes[2] == "additive") type = 1;
+        if (stored && *stored <= 0xFF && fits(*stored))
+            type = static_cast<std::uint8_t>(*stored);
+        else if (modes[0] == "relative")
+            type = 2;
+        else if (modes[0] == "additive" || modes[1] == "additive" || modes[2] == "additive")
+            type = 1;
         if (!fits(type))
-            warn(fmt::format("override of '{}' mixes modes SEAnim cannot mix in one modifier; "
-                             "written as type {}", nn, type));
+            warn(
+                fmt::format("override of '{}' mixes modes SEAnim cannot mix in one modifier; "
+                            "written as type {}",
+                            nn, type));
         if (out_.modifiers.size() == 0xFF) {
             warn(fmt::format("more than 255 modifiers; the override of '{}' is dropped", nn));
             continue;
@@ -269,14 +284,17 @@ void Builder::modifiers() {
         for (const auto& slot : slots_[b])
             if (slot) curves.push_back(*slot);
         if (curves.empty() || type_fits(out_.header.type, curves)) continue;
-        if (std::find(modifier_bones_.begin(), modifier_bones_.end(), b) != modifier_bones_.end()) continue;
+        if (std::find(modifier_bones_.begin(), modifier_bones_.end(), b) != modifier_bones_.end())
+            continue;
         const std::uint8_t type = best_type(curves);
         if (!type_fits(type, curves))
             warn(fmt::format("bone '{}' mixes curve modes SEAnim cannot hold; written as type {}",
                              out_.bones[b].name, type));
         if (type == out_.header.type || out_.modifiers.size() == 0xFF) continue;
-        warn(fmt::format("bone '{}' has curve modes of type {}: written as a modifier, which "
-                         "SEAnim also applies to its descendants", out_.bones[b].name, type));
+        warn(
+            fmt::format("bone '{}' has curve modes of type {}: written as a modifier, which "
+                        "SEAnim also applies to its descendants",
+                        out_.bones[b].name, type));
         out_.modifiers.push_back({static_cast<std::uint32_t>(b), type});
     }
 }
@@ -292,17 +310,21 @@ void Builder::notes() {
     for (const auto& t : tracks) total += t.size();
     // `se.noteOrder` interleaves the tracks back into the file's order when it still fits them.
     std::vector<std::uint32_t> order;
-    if (auto stored = formats::integer_array(in_.node(), "se.noteOrder"); stored && stored->size() == total) {
+    if (auto stored = formats::integer_array(in_.node(), "se.noteOrder");
+        stored && stored->size() == total) {
         std::vector<std::size_t> used(tracks.size(), 0);
         bool fits = true;
-        for (std::uint32_t t : *stored) fits = fits && t < tracks.size() && used[t]++ < tracks[t].size();
+        for (std::uint32_t t : *stored)
+            fits = fits && t < tracks.size() && used[t]++ < tracks[t].size();
         if (fits) order = std::move(*stored);
     }
     if (order.empty())
-        for (std::uint32_t t = 0; t < tracks.size(); ++t) order.insert(order.end(), tracks[t].size(), t);
+        for (std::uint32_t t = 0; t < tracks.size(); ++t)
+            order.insert(order.end(), tracks[t].size(), t);
     std::vector<std::size_t> next(tracks.size(), 0);
     out_.notes.reserve(total);
-    for (std::uint32_t t : order) out_.notes.push_back({tracks[t][next[t]++], std::string(names[t])});
+    for (std::uint32_t t : order)
+        out_.notes.push_back({tracks[t][next[t]++], std::string(names[t])});
 }
 
 void Builder::blend_shapes() {
@@ -316,19 +338,23 @@ void Builder::blend_shapes() {
         const bool keep_yz = yz.size() == t.frames.size() * 2;
         for (std::size_t i = 0; i < t.frames.size(); ++i) {
             shape.keys[i].frame = t.frames[i];
-            shape.keys[i].value = glm::vec3(static_cast<float>(t.values[i]), keep_yz ? yz[i * 2] : 0.0f,
-                                            keep_yz ? yz[i * 2 + 1] : 0.0f);
+            shape.keys[i].value =
+                glm::vec3(static_cast<float>(t.values[i]), keep_yz ? yz[i * 2] : 0.0f,
+                          keep_yz ? yz[i * 2 + 1] : 0.0f);
         }
     }
 }
 
-std::uint64_t width_max(std::uint64_t width) { return width >= 4 ? 0xFFFFFFFFu : (1ull << (8 * width)) - 1; }
+std::uint64_t width_max(std::uint64_t width) {
+    return width >= 4 ? 0xFFFFFFFFu : (1ull << (8 * width)) - 1;
+}
 
 // The largest value frame_t must hold: key and note frames, and key counts.
 std::uint64_t frame_need(const Animation& a) {
     std::uint64_t need = 0;
     for (const Bone& bone : a.bones) {
-        need = std::max<std::uint64_t>({need, bone.locations.size(), bone.rotations.size(), bone.scales.size()});
+        need = std::max<std::uint64_t>(
+            {need, bone.locations.size(), bone.rotations.size(), bone.scales.size()});
         for (const Vec3Key& k : bone.locations) need = std::max<std::uint64_t>(need, k.frame);
         for (const QuatKey& k : bone.rotations) need = std::max<std::uint64_t>(need, k.frame);
         for (const Vec3Key& k : bone.scales) need = std::max<std::uint64_t>(need, k.frame);
@@ -342,12 +368,16 @@ void Builder::header() {
     const cast::Node& node = in_.node();
     const std::uint8_t keyed = detail::keyed_bits(out_);
     out_.header.framerate = in_.framerate().value_or(30.0f);
-    std::uint8_t flags = static_cast<std::uint8_t>(formats::integer_value(node, "se.flags").value_or(0));
+    std::uint8_t flags =
+        static_cast<std::uint8_t>(formats::integer_value(node, "se.flags").value_or(0));
     flags = static_cast<std::uint8_t>((flags & ~kLooped) | (in_.looping() ? kLooped : 0));
-    const auto properties = static_cast<std::uint8_t>(formats::integer_value(node, "se.properties").value_or(0));
+    const auto properties =
+        static_cast<std::uint8_t>(formats::integer_value(node, "se.properties").value_or(0));
     if (auto custom = formats::byte_array(node, "se.custom")) out_.custom = std::move(*custom);
-    if (auto trailing = formats::byte_array(node, "se.trailing")) out_.trailing = std::move(*trailing);
-    if (auto bone_flags = formats::byte_array(node, "se.boneFlags"); bone_flags && bone_flags->size() == out_.bones.size())
+    if (auto trailing = formats::byte_array(node, "se.trailing"))
+        out_.trailing = std::move(*trailing);
+    if (auto bone_flags = formats::byte_array(node, "se.boneFlags");
+        bone_flags && bone_flags->size() == out_.bones.size())
         for (std::size_t b = 0; b < bone_flags->size(); ++b)
             out_.bones[b].flags = static_cast<std::uint8_t>((*bone_flags)[b]);
 
@@ -376,10 +406,13 @@ void Builder::header() {
     h.bone_count = static_cast<std::uint32_t>(out_.bones.size());
     h.modifier_count = static_cast<std::uint8_t>(out_.modifiers.size());
     out_.bone_names_without_keys = names_only;
-    if (auto version = formats::integer_value(node, "se.version")) h.version = static_cast<std::uint16_t>(*version);
-    if (auto extra = formats::byte_array(node, "se.headerExtra"); extra && extra->size() <= 0xFFFF - 28)
+    if (auto version = formats::integer_value(node, "se.version"))
+        h.version = static_cast<std::uint16_t>(*version);
+    if (auto extra = formats::byte_array(node, "se.headerExtra");
+        extra && extra->size() <= 0xFFFF - 28)
         out_.header_extra = std::move(*extra);
-    if (auto reserved = formats::byte_array(node, "se.reserved"); reserved && reserved->size() == 5) {
+    if (auto reserved = formats::byte_array(node, "se.reserved");
+        reserved && reserved->size() == 5) {
         auto r = [&](int i) { return static_cast<std::uint8_t>((*reserved)[i]); };
         h.reserved1 = {r(0), r(1)};
         h.reserved2 = {r(2), r(3), r(4)};
@@ -432,9 +465,10 @@ Expected<Animation> from_cast(const cast::Document& document, Diagnostics& warni
             "the document has no Animation node, so there is nothing to write as SEAnim"));
     }
     if (animations.size() > 1)
-        warnings.push_back(formats::warning(
-            document.source_name, {},
-            fmt::format("SEAnim holds one animation; the first of {} is written", animations.size())));
+        warnings.push_back(
+            formats::warning(document.source_name, {},
+                             fmt::format("SEAnim holds one animation; the first of {} is written",
+                                         animations.size())));
     return Builder(animations.front(), warnings).run();
 }
 

@@ -4,7 +4,6 @@
 
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/seanim.hpp>
-
 #include <string_view>
 
 namespace castkit::seanim::detail {

@@ -2,12 +2,12 @@
 // ruling 26; when that does not land exactly on the end of the data (or on an SEBlend trailer),
 // the legacy widths and the SELib-style bone block are tried before giving up. Every count is
 // checked against the bytes left before anything is allocated.
+#include <fmt/format.h>
+
 #include <castkit/formats/seanim.hpp>
 
 #include "../common/binary_io.hpp"
 #include "../common/se_preamble.hpp"
-
-#include <fmt/format.h>
 
 namespace castkit::seanim {
 namespace {
@@ -15,8 +15,8 @@ namespace {
 using formats::ByteReader;
 using formats::diagnostic_at;
 
-constexpr std::size_t kHeaderStart = 8;   // after magic and version
-constexpr std::size_t kHeaderSize = 28;   // headerSize counts itself
+constexpr std::size_t kHeaderStart = 8;  // after magic and version
+constexpr std::size_t kHeaderSize = 28;  // headerSize counts itself
 constexpr char kBlendMagic[8] = {'S', 'E', 'B', 'l', 'e', 'n', 'd', '\n'};
 
 struct Layout {
@@ -38,14 +38,14 @@ struct Body {
 };
 
 class BodyParser {
-public:
+  public:
     BodyParser(std::span<const std::byte> data, std::string_view file, const Header& header,
                Layout layout)
         : data_(data), file_(file), header_(header), layout_(layout) {}
 
     Expected<Body> parse(std::size_t start);
 
-private:
+  private:
     Expected<void> bones(ByteReader& in, Body& body);
     template <class Frame, class Real>
     Expected<void> vec3_keys(ByteReader& in, std::vector<Vec3Key>& keys, const char* what);
@@ -74,11 +74,13 @@ Expected<Body> BodyParser::parse(std::size_t start) {
     if ((header_.presence & kNotes) != 0)
         if (auto ok = notes(in, body); !ok) return make_error(ok.error());
     if ((header_.presence & kCustom) != 0) {
-        if (!in.has(4)) return fail(in.offset(), "truncated custom block: no room for its u32 size");
+        if (!in.has(4))
+            return fail(in.offset(), "truncated custom block: no room for its u32 size");
         const std::size_t at = in.offset();
         const auto size = in.take<std::uint32_t>();
         if (size > in.remaining())
-            return fail(at, fmt::format("custom block claims {} bytes but {} are left", size, in.remaining()));
+            return fail(at, fmt::format("custom block claims {} bytes but {} are left", size,
+                                        in.remaining()));
         auto bytes = in.take_bytes(size);
         body.custom.emplace(bytes.begin(), bytes.end());
     }
@@ -89,7 +91,8 @@ Expected<Body> BodyParser::parse(std::size_t start) {
 Expected<void> BodyParser::bones(ByteReader& in, Body& body) {
     const std::uint32_t count = header_.bone_count;
     if (count > in.remaining())  // every bone has at least a NUL name
-        return fail(0x18, fmt::format("header claims {} bones but only {} bytes follow", count, in.remaining()));
+        return fail(0x18, fmt::format("header claims {} bones but only {} bytes follow", count,
+                                      in.remaining()));
     if (!formats::within_memory_bound(count, sizeof(Bone), in.size()))
         return fail(0x18, formats::memory_bound_message(count, "bones", sizeof(Bone), in.size()));
     body.bones.resize(count);
@@ -101,9 +104,10 @@ Expected<void> BodyParser::bones(ByteReader& in, Body& body) {
     }
     const std::size_t modifier_size = layout_.bone_width + 1u;
     if (std::size_t{header_.modifier_count} * modifier_size > in.remaining())
-        return fail(in.offset(), fmt::format("{} modifiers need {} bytes but {} are left",
-                                          header_.modifier_count,
-                                          header_.modifier_count * modifier_size, in.remaining()));
+        return fail(
+            in.offset(),
+            fmt::format("{} modifiers need {} bytes but {} are left", header_.modifier_count,
+                        header_.modifier_count * modifier_size, in.remaining()));
     body.modifiers.resize(header_.modifier_count);
     for (Modifier& modifier : body.modifiers) {
         const std::size_t at = in.offset();
@@ -114,11 +118,13 @@ Expected<void> BodyParser::bones(ByteReader& in, Body& body) {
                                         modifier.bone, count));
     }
     for (Bone& bone : body.bones) {
-        if (!in.has(1)) return fail(in.offset(), fmt::format("bone '{}': truncated before its flags", bone.name));
+        if (!in.has(1))
+            return fail(in.offset(),
+                        fmt::format("bone '{}': truncated before its flags", bone.name));
         bone.flags = in.take<std::uint8_t>();
         if (layout_.names_without_keys) continue;
         auto ok = (header_.properties & kPrecisionHigh) != 0 ? bone_keys<double>(in, bone)
-                                                            : bone_keys<float>(in, bone);
+                                                             : bone_keys<float>(in, bone);
         if (!ok) return ok;
     }
     return {};
@@ -144,7 +150,8 @@ Expected<void> BodyParser::bone_keys(ByteReader& in, Bone& bone) {
 
 template <class Frame, class Real>
 Expected<void> BodyParser::vec3_keys(ByteReader& in, std::vector<Vec3Key>& keys, const char* what) {
-    if (!in.has(sizeof(Frame))) return fail(in.offset(), fmt::format("truncated {} key count", what));
+    if (!in.has(sizeof(Frame)))
+        return fail(in.offset(), fmt::format("truncated {} key count", what));
     const std::size_t at = in.offset();
     const std::size_t count = in.take<Frame>();
     constexpr std::size_t stride = sizeof(Frame) + 3 * sizeof(Real);
@@ -260,7 +267,8 @@ std::vector<Layout> candidate_layouts(const Header& header) {
     const bool legacy = frames == 255 || frames == 256 || frames == 65536 || bones == 255;
     if (legacy) {
         const Layout y2016{strict(frames), strict(bones), false};
-        const Layout y2017{formats::width_for(frames == 0 ? 0 : frames - 1u), current.bone_width, false};
+        const Layout y2017{formats::width_for(frames == 0 ? 0 : frames - 1u), current.bone_width,
+                           false};
         for (const Layout& layout : {y2016, y2017}) {
             add(layout);
             if (keyless_bones) add({layout.frame_width, layout.bone_width, true});
@@ -300,7 +308,8 @@ Expected<Animation> read(cast::Bytes bytes, std::string_view source_name, Diagno
     if (animation.header.type > 3)
         warnings.push_back(diagnostic_at(source_name, 0x0A, {},
                                          fmt::format("unknown animation type {}; kept, treated as "
-                                                     "absolute", animation.header.type),
+                                                     "absolute",
+                                                     animation.header.type),
                                          Severity::Warning));
 
     const std::size_t start = kHeaderStart + header_size;
@@ -310,7 +319,8 @@ Expected<Animation> read(cast::Bytes bytes, std::string_view source_name, Diagno
     for (const Layout& layout : layouts) {
         auto body = BodyParser(bytes, source_name, animation.header, layout).parse(start);
         const bool clean = body && body->trailing.empty();
-        if (!first) first.emplace(std::move(body));
+        if (!first)
+            first.emplace(std::move(body));
         else if (clean) {
             warnings.push_back(diagnostic_at(
                 source_name, 0, {},
@@ -328,10 +338,10 @@ Expected<Animation> read(cast::Bytes bytes, std::string_view source_name, Diagno
     Expected<Body>& body = *first;
     if (!body) return make_error(body.error());
     if (!body->trailing.empty())
-        warnings.push_back(diagnostic_at(source_name, body->trailing_offset, {},
-                                         fmt::format("{} unknown bytes after the data; kept",
-                                                     body->trailing.size()),
-                                         Severity::Warning));
+        warnings.push_back(diagnostic_at(
+            source_name, body->trailing_offset, {},
+            fmt::format("{} unknown bytes after the data; kept", body->trailing.size()),
+            Severity::Warning));
     animation.frame_width = chosen.frame_width;
     animation.bone_width = chosen.bone_width;
     animation.bone_names_without_keys = chosen.names_without_keys;

@@ -1,18 +1,17 @@
 // SEAnim → Cast (docs/seanim.md): bone keys become curves, modifiers CurveModeOverrides, notes
 // NotificationTracks, the SEBlend trailer `bs` curves; whatever Cast cannot say goes into `se.*`
 // properties, each written only when the way back could not infer it.
-#include <castkit/cast/nodes.hpp>
-#include <castkit/formats/seanim.hpp>
-
-#include "../common/binary_io.hpp"
-#include "../cast_extras.hpp"
-#include "mapping.hpp"
-
 #include <fmt/format.h>
 
+#include <castkit/cast/nodes.hpp>
+#include <castkit/formats/seanim.hpp>
 #include <cstring>
 #include <unordered_map>
 #include <unordered_set>
+
+#include "../cast_extras.hpp"
+#include "../common/binary_io.hpp"
+#include "mapping.hpp"
 
 namespace castkit::seanim {
 namespace {
@@ -32,13 +31,13 @@ bool fits_float(const Values& values) {
 }
 
 class Converter {
-public:
+  public:
     Converter(const Animation& animation, Diagnostics& warnings)
         : a_(animation), warnings_(warnings) {}
 
     cast::Document run();
 
-private:
+  private:
     void header_properties(cast::Node& node);
     void bone_curves(cast::Animation& out, const Bone& bone);
     void vec3_curves(cast::Animation& out, const Bone& bone, const std::vector<Vec3Key>& keys,
@@ -54,7 +53,8 @@ private:
         frame_count_ = std::max<std::uint64_t>(frame_count_, count);
         std::uint32_t last = 0;
         for (std::uint32_t f : frames_) last = std::max(last, f);
-        if (count > 0) frame_count_ = std::max<std::uint64_t>(frame_count_, std::uint64_t{last} + 1);
+        if (count > 0)
+            frame_count_ = std::max<std::uint64_t>(frame_count_, std::uint64_t{last} + 1);
     }
 
     const Animation& a_;
@@ -70,24 +70,28 @@ cast::Document Converter::run() {
     out.set_framerate(a_.header.framerate);
     out.set_looping(a_.looped());
     if (a_.header.type > 3)
-        warnings_.push_back(formats::warning(
-            "", {},
-            fmt::format("animation type {} is unknown: curves are marked absolute", a_.header.type)));
+        warnings_.push_back(
+            formats::warning("", {},
+                             fmt::format("animation type {} is unknown: curves are marked absolute",
+                                         a_.header.type)));
     std::unordered_set<std::string_view> names;
     for (const Bone& bone : a_.bones) {
         if (!names.insert(bone.name).second)
             warnings_.push_back(formats::warning(
                 "", {},
                 fmt::format("two bones are named '{}': Cast curves name bones, so their keys merge "
-                            "on the way back", bone.name)));
+                            "on the way back",
+                            bone.name)));
         bone_curves(out, bone);
     }
     overrides(out);
     notification_tracks(out);
     blend_curves(out);
-    for (const Note& note : a_.notes) frame_count_ = std::max<std::uint64_t>(frame_count_, std::uint64_t{note.frame} + 1);
+    for (const Note& note : a_.notes)
+        frame_count_ = std::max<std::uint64_t>(frame_count_, std::uint64_t{note.frame} + 1);
     for (const BlendShape& shape : a_.blend_shapes)
-        for (const BlendKey& k : shape.keys) frame_count_ = std::max<std::uint64_t>(frame_count_, std::uint64_t{k.frame} + 1);
+        for (const BlendKey& k : shape.keys)
+            frame_count_ = std::max<std::uint64_t>(frame_count_, std::uint64_t{k.frame} + 1);
     header_properties(out.node());
     return document;
 }
@@ -95,14 +99,15 @@ cast::Document Converter::run() {
 // The `se.*` properties of the Animation node (docs/seanim.md, "Reversibility").
 void Converter::header_properties(cast::Node& node) {
     const Header& h = a_.header;
-    const detail::Canonical canonical =
-        detail::canonical_header(a_, static_cast<std::uint32_t>(std::min<std::uint64_t>(frame_count_, 0xFFFFFFFFu)));
+    const detail::Canonical canonical = detail::canonical_header(
+        a_, static_cast<std::uint32_t>(std::min<std::uint64_t>(frame_count_, 0xFFFFFFFFu)));
     node.set(cast::make_value<std::uint8_t>("se.type", h.type));
     if ((h.flags & ~kLooped) != 0) node.set(cast::make_value<std::uint8_t>("se.flags", h.flags));
     if (h.properties != 0) node.set(cast::make_value<std::uint8_t>("se.properties", h.properties));
     if (h.version != 1) node.set(cast::make_value<std::uint16_t>("se.version", h.version));
     if (!a_.header_extra.empty()) node.set(make_byte_array("se.headerExtra", a_.header_extra));
-    const std::uint8_t reserved[5] = {h.reserved1[0], h.reserved1[1], h.reserved2[0], h.reserved2[1], h.reserved2[2]};
+    const std::uint8_t reserved[5] = {h.reserved1[0], h.reserved1[1], h.reserved2[0],
+                                      h.reserved2[1], h.reserved2[2]};
     if (reserved[0] | reserved[1] | reserved[2] | reserved[3] | reserved[4])
         node.set(make_byte_array("se.reserved", reserved));
     if (h.presence != canonical.header.presence)
@@ -112,7 +117,8 @@ void Converter::header_properties(cast::Node& node) {
     if (h.frame_count != c.frame_count || h.bone_count != c.bone_count ||
         h.modifier_count != c.modifier_count || h.note_count != c.note_count)
         node.set(cast::make_array<std::uint32_t>("se.counts", counts));
-    if (a_.frame_width != formats::width_for(h.frame_count) || a_.bone_width != formats::width_for(h.bone_count)) {
+    if (a_.frame_width != formats::width_for(h.frame_count) ||
+        a_.bone_width != formats::width_for(h.bone_count)) {
         const std::uint8_t widths[2] = {a_.frame_width, a_.bone_width};
         node.set(make_byte_array("se.widths", widths));
     }
@@ -128,7 +134,8 @@ void Converter::header_properties(cast::Node& node) {
         if (m.bone < a_.bones.size() && seen.insert(a_.bones[m.bone].name).second)
             inferred.push_back(a_.bones[m.bone].name);
     bool same = inferred.size() == a_.bones.size();
-    for (std::size_t i = 0; same && i < inferred.size(); ++i) same = inferred[i] == a_.bones[i].name;
+    for (std::size_t i = 0; same && i < inferred.size(); ++i)
+        same = inferred[i] == a_.bones[i].name;
     if (!same) {
         std::vector<std::string_view> names;
         for (const Bone& bone : a_.bones) names.push_back(bone.name);
@@ -165,7 +172,8 @@ cast::Property key_frames(const Keys& keys, std::vector<std::uint32_t>& scratch)
 
 // A `kv` payload of `components` floats per key, written straight into the property's bytes.
 template <class Keys, class Pick>
-cast::Property float_values(const Keys& keys, cast::PropertyType type, std::size_t components, Pick pick) {
+cast::Property float_values(const Keys& keys, cast::PropertyType type, std::size_t components,
+                            Pick pick) {
     std::vector<std::byte> bytes(keys.size() * components * 4);
     std::byte* out = bytes.data();
     for (const auto& key : keys)
@@ -206,10 +214,12 @@ void Converter::vec3_curves(cast::Animation& out, const Bone& bone,
     for (int axis = 0; axis < 3; ++axis) {
         cast::Curve c = curve(out, bone.name, names[axis], frames);
         c.node().properties.emplace_back(cast::PropertyType::Float, "kv",
-                                         static_cast<std::uint32_t>(keys.size()), std::move(axes[axis]));
+                                         static_cast<std::uint32_t>(keys.size()),
+                                         std::move(axes[axis]));
         c.set_mode(mode);
         if (a_.high_precision())
-            exact_values(c, keys, 1, [axis](const Vec3Key& key, std::size_t) { return key.value[axis]; });
+            exact_values(c, keys, 1,
+                         [axis](const Vec3Key& key, std::size_t) { return key.value[axis]; });
     }
 }
 
@@ -217,11 +227,14 @@ void Converter::bone_curves(cast::Animation& out, const Bone& bone) {
     if (!bone.locations.empty())
         vec3_curves(out, bone, bone.locations, cast::kTranslationKeys, Channel::Translation);
     if (!bone.rotations.empty()) {
-        auto pick = [](const QuatKey& key, std::size_t c) { return key.value[static_cast<int>(c)]; };
+        auto pick = [](const QuatKey& key, std::size_t c) {
+            return key.value[static_cast<int>(c)];
+        };
         cast::Curve c =
             curve(out, bone.name, cast::KeyProperty::Rotation, key_frames(bone.rotations, frames_));
         note_frames(bone.rotations.size());
-        c.node().properties.push_back(float_values(bone.rotations, cast::PropertyType::Vector4, 4, pick));
+        c.node().properties.push_back(
+            float_values(bone.rotations, cast::PropertyType::Vector4, 4, pick));
         c.set_mode(curve_mode(a_.header.type, Channel::Rotation));
         if (a_.high_precision()) exact_values(c, bone.rotations, 4, pick);
     }
@@ -232,7 +245,8 @@ void Converter::bone_curves(cast::Animation& out, const Bone& bone) {
 // are two (translation relative; rotation and scale absolute), matching the curve modes.
 void Converter::overrides(cast::Animation& out) {
     for (const Modifier& m : a_.modifiers) {
-        if (m.bone >= a_.bones.size()) continue;  // the reader never makes one; write() refuses them
+        if (m.bone >= a_.bones.size())
+            continue;  // the reader never makes one; write() refuses them
         const std::string& name = a_.bones[m.bone].name;
         const bool split = m.type == 2 || m.type == 3;
         cast::CurveModeOverride first = out.add_curve_mode_override();

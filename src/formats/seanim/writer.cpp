@@ -1,26 +1,27 @@
 // The SEAnim writer: serialises the header and data exactly as held, after checking that they
 // agree (counts, widths, presence bits), and `canonicalize`, which derives the header the way
 // the reference writers do (docs/seanim.md).
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <castkit/formats/seanim.hpp>
 
 #include "../common/binary_io.hpp"
 #include "mapping.hpp"
 
-#include <fmt/format.h>
-
-#include <algorithm>
-
 namespace castkit::seanim {
 namespace {
 
-using formats::ByteWriter;
 using detail::keyed_bits;
+using formats::ByteWriter;
 
 Unexpected invalid(std::string_view message) {
     return make_error(formats::write_error({}, fmt::format("cannot write SEAnim: {}", message)));
 }
 
-std::uint64_t max_of(std::uint64_t width) { return width >= 4 ? 0xFFFFFFFFu : (1ull << (8 * width)) - 1; }
+std::uint64_t max_of(std::uint64_t width) {
+    return width >= 4 ? 0xFFFFFFFFu : (1ull << (8 * width)) - 1;
+}
 
 Expected<void> check(const Animation& a) {
     const Header& h = a.header;
@@ -41,26 +42,34 @@ Expected<void> check(const Animation& a) {
         return invalid("bone_names_without_keys needs a header without bone presence bits");
     const std::uint8_t needed = keyed_bits(a);
     if ((needed & ~h.presence) != 0 || (a.bone_names_without_keys && needed != 0))
-        return invalid(fmt::format("keys of kinds {:#x} but presence flags {:#x}", needed, h.presence));
+        return invalid(
+            fmt::format("keys of kinds {:#x} but presence flags {:#x}", needed, h.presence));
     const std::uint64_t frame_max = max_of(a.frame_width);
     for (const Modifier& m : a.modifiers)
         if (m.bone >= a.bones.size() || m.bone > max_of(a.bone_width))
-            return invalid(fmt::format("modifier bone index {} is not a bone of {} or does not fit "
-                                       "bone_t", m.bone, a.bones.size()));
+            return invalid(
+                fmt::format("modifier bone index {} is not a bone of {} or does not fit "
+                            "bone_t",
+                            m.bone, a.bones.size()));
     for (const Bone& bone : a.bones) {
         auto fits = [&](const auto& keys) {
             if (keys.size() > frame_max) return false;
-            return std::all_of(keys.begin(), keys.end(), [&](const auto& k) { return k.frame <= frame_max; });
+            return std::all_of(keys.begin(), keys.end(),
+                               [&](const auto& k) { return k.frame <= frame_max; });
         };
         if (!fits(bone.locations) || !fits(bone.rotations) || !fits(bone.scales))
-            return invalid(fmt::format("bone '{}': a key frame or count does not fit the {}-byte "
-                                       "frame_t", bone.name, a.frame_width));
+            return invalid(
+                fmt::format("bone '{}': a key frame or count does not fit the {}-byte "
+                            "frame_t",
+                            bone.name, a.frame_width));
     }
     if ((h.presence & kNotes) != 0) {
         if (h.note_count != a.notes.size())
-            return invalid(fmt::format("header counts {} notes, the data has {}", h.note_count, a.notes.size()));
+            return invalid(fmt::format("header counts {} notes, the data has {}", h.note_count,
+                                       a.notes.size()));
         for (const Note& note : a.notes)
-            if (note.frame > frame_max) return invalid(fmt::format("note frame {} does not fit frame_t", note.frame));
+            if (note.frame > frame_max)
+                return invalid(fmt::format("note frame {} does not fit frame_t", note.frame));
     } else if (!a.notes.empty()) {
         return invalid("notes without the NOTE presence bit would be lost");
     }
@@ -132,12 +141,14 @@ namespace detail {
 
 cast::CurveMode curve_mode(std::uint8_t type, Channel channel) {
     switch (static_cast<AnimType>(type)) {
-        case AnimType::Additive: return cast::CurveMode::Additive;
+        case AnimType::Additive:
+            return cast::CurveMode::Additive;
         case AnimType::Relative:
         case AnimType::Delta:
             return channel == Channel::Translation ? cast::CurveMode::Relative
                                                    : cast::CurveMode::Absolute;
-        default: return cast::CurveMode::Absolute;
+        default:
+            return cast::CurveMode::Absolute;
     }
 }
 
@@ -162,7 +173,8 @@ std::uint32_t canonical_frame_count(const Animation& a) {
             for (const Vec3Key& k : bone.locations) last = std::max(last, k.frame);
             for (const QuatKey& k : bone.rotations) last = std::max(last, k.frame);
             for (const Vec3Key& k : bone.scales) last = std::max(last, k.frame);
-            if (!bone.locations.empty() || !bone.rotations.empty() || !bone.scales.empty()) cover(last);
+            if (!bone.locations.empty() || !bone.rotations.empty() || !bone.scales.empty())
+                cover(last);
         }
     for (const Note& note : a.notes) cover(note.frame);
     for (const BlendShape& shape : a.blend_shapes)
@@ -187,7 +199,8 @@ Canonical canonical_header(const Animation& a, std::uint32_t frame_count) {
     h.frame_count = frame_count;
     h.bone_count = c.keeps_bones ? static_cast<std::uint32_t>(a.bones.size()) : 0;
     h.modifier_count =
-        c.keeps_bones ? static_cast<std::uint8_t>(std::min<std::size_t>(a.modifiers.size(), 0xFF)) : 0;
+        c.keeps_bones ? static_cast<std::uint8_t>(std::min<std::size_t>(a.modifiers.size(), 0xFF))
+                      : 0;
     h.note_count = static_cast<std::uint32_t>(a.notes.size());
     c.frame_width = formats::width_for(h.frame_count);
     c.bone_width = formats::width_for(h.bone_count);
@@ -223,8 +236,10 @@ Expected<std::vector<std::byte>> write_to_buffer(const Animation& a) {
         for (const Bone& bone : a.bones) {
             out.put(bone.flags);
             if (a.bone_names_without_keys) continue;
-            if (a.high_precision()) put_bone_keys<double>(out, a, bone);
-            else put_bone_keys<float>(out, a, bone);
+            if (a.high_precision())
+                put_bone_keys<double>(out, a, bone);
+            else
+                put_bone_keys<float>(out, a, bone);
         }
     }
     if (a.header.presence & kNotes)

@@ -2,27 +2,26 @@
 // clockwise) and Materials. Stream flags are derived from what the meshes hold; `se.*` values
 // restore the source file's header and per-mesh bytes when they still agree with the data.
 // Warnings name everything SEModel cannot hold.
-#include <castkit/cast/nodes.hpp>
-#include <castkit/formats/semodel.hpp>
-
-#include "../common/binary_io.hpp"
-#include "../cast_extras.hpp"
-#include "mapping.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <castkit/cast/nodes.hpp>
+#include <castkit/formats/semodel.hpp>
 #include <cmath>
+
+#include "../cast_extras.hpp"
+#include "../common/binary_io.hpp"
+#include "mapping.hpp"
 
 namespace castkit::semodel {
 namespace {
 
 class Builder {
-public:
+  public:
     Builder(cast::ConstModel in, Diagnostics& warnings) : in_(in), warnings_(warnings) {}
     Expected<Model> run();
 
-private:
+  private:
     void warn(std::string message) {
         warnings_.push_back(formats::warning("", {}, std::move(message)));
     }
@@ -57,9 +56,11 @@ void Builder::bones() {
         bone.global_position = in.world_position().value_or(bone.global_position);
         bone.global_rotation = in.world_rotation().value_or(bone.global_rotation);
         bone.scale = in.scale().value_or(bone.scale);
-        bone.flags = static_cast<std::uint8_t>(formats::integer_value(in.node(), "se.flags").value_or(0));
+        bone.flags =
+            static_cast<std::uint8_t>(formats::integer_value(in.node(), "se.flags").value_or(0));
         if (!in.segment_scale_compensate())
-            warn(fmt::format("bone '{}': SEModel has no segment scale compensate flag; dropped", bone.name));
+            warn(fmt::format("bone '{}': SEModel has no segment scale compensate flag; dropped",
+                             bone.name));
     }
     // Transforms castkit derived on the way in (to_cast.cpp) are left out again.
     if (auto stored = formats::integer_value(in_.node(), "se.boneBlocks")) {
@@ -75,21 +76,25 @@ void Builder::mesh(const cast::ConstMesh& in, std::size_t index) {
     mesh.normals = in.normals().to_vector();
     if (!mesh.normals.empty()) mesh_streams_ |= kNormals;
     const std::uint32_t layers = std::min<std::uint32_t>(in.uv_layer_count(), 0xFF);
-    if (in.uv_layer_count() > 0xFF) warn(fmt::format("mesh {}: SEModel holds 255 UV layers; the rest are dropped", index));
+    if (in.uv_layer_count() > 0xFF)
+        warn(fmt::format("mesh {}: SEModel holds 255 UV layers; the rest are dropped", index));
     if (layers > 0) mesh_streams_ |= kUVs;
     mesh.uv_layer_count = static_cast<std::uint8_t>(layers);
     mesh.uvs.resize(vertices * layers);
     for (std::uint32_t layer = 0; layer < layers; ++layer) {
         auto uvs = in.uv_layer(layer);
         if (uvs.size() != vertices)
-            warn(fmt::format("mesh {}: UV layer {} has {} values for {} vertices; missing ones are 0",
-                             index, layer, uvs.size(), vertices));
-        for (std::size_t v = 0; v < std::min(vertices, uvs.size()); ++v) mesh.uvs[v * layers + layer] = uvs[v];
+            warn(fmt::format(
+                "mesh {}: UV layer {} has {} values for {} vertices; missing ones are 0", index,
+                layer, uvs.size(), vertices));
+        for (std::size_t v = 0; v < std::min(vertices, uvs.size()); ++v)
+            mesh.uvs[v * layers + layer] = uvs[v];
     }
     if (in.color_layer_count() > 0) {
         mesh_streams_ |= kColors;
         if (in.color_layer_count() > 1)
-            warn(fmt::format("mesh {}: SEModel holds one colour layer; {} dropped", index, in.color_layer_count() - 1));
+            warn(fmt::format("mesh {}: SEModel holds one colour layer; {} dropped", index,
+                             in.color_layer_count() - 1));
         const cast::Property* packed = in.color_layer_property(0);
         mesh.colors.resize(vertices);
         if (packed != nullptr && packed->type() == cast::PropertyType::Integer32) {
@@ -99,7 +104,8 @@ void Builder::mesh(const cast::ConstMesh& in, std::size_t index) {
             std::vector<glm::vec4> rgba = in.color_layer(0);
             for (std::size_t v = 0; v < std::min(vertices, rgba.size()); ++v)
                 for (int c = 0; c < 4; ++c)  // rule 15: round to nearest and clamp
-                    mesh.colors[v][c] = static_cast<std::uint8_t>(std::lround(std::clamp(rgba[v][c], 0.0f, 1.0f) * 255.0f));
+                    mesh.colors[v][c] = static_cast<std::uint8_t>(
+                        std::lround(std::clamp(rgba[v][c], 0.0f, 1.0f) * 255.0f));
         }
     }
     const std::uint32_t influences = std::min<std::uint32_t>(in.max_weight_influence(), 0xFF);
@@ -107,17 +113,22 @@ void Builder::mesh(const cast::ConstMesh& in, std::size_t index) {
         auto bones = in.weight_bones();
         auto values = in.weight_values();
         if (bones.size() != vertices * influences || values.size() != vertices * influences) {
-            warn(fmt::format("mesh {}: {} weight bones and {} values do not fill {} vertices × {} "
-                             "influences; weights dropped", index, bones.size(), values.size(), vertices, influences));
+            warn(
+                fmt::format("mesh {}: {} weight bones and {} values do not fill {} vertices × {} "
+                            "influences; weights dropped",
+                            index, bones.size(), values.size(), vertices, influences));
         } else {
             mesh_streams_ |= kWeights;
             mesh.max_influence = static_cast<std::uint8_t>(influences);
             mesh.weights.resize(vertices * influences);
-            for (std::size_t i = 0; i < mesh.weights.size(); ++i) mesh.weights[i] = {bones[i], values[i]};
+            for (std::size_t i = 0; i < mesh.weights.size(); ++i)
+                mesh.weights[i] = {bones[i], values[i]};
         }
     }
     std::vector<std::uint32_t> faces = in.faces().to_vector();
-    if (faces.size() % 3 != 0) warn(fmt::format("mesh {}: {} face indices are not whole triangles; the rest is dropped", index, faces.size()));
+    if (faces.size() % 3 != 0)
+        warn(fmt::format("mesh {}: {} face indices are not whole triangles; the rest is dropped",
+                         index, faces.size()));
     std::size_t bad = 0;
     for (std::size_t i = 0; i + 2 < faces.size(); i += 3) {
         if (faces[i] >= vertices || faces[i + 1] >= vertices || faces[i + 2] >= vertices) {
@@ -126,12 +137,18 @@ void Builder::mesh(const cast::ConstMesh& in, std::size_t index) {
         }
         mesh.faces.insert(mesh.faces.end(), {faces[i + 2], faces[i + 1], faces[i]});
     }
-    if (bad > 0) warn(fmt::format("mesh {}: {} triangles name vertices the mesh lacks; dropped", index, bad));
-    mesh.flags = static_cast<std::uint8_t>(formats::integer_value(in.node(), "se.flags").value_or(0));
-    if (in.tangents().size() > 0) warn(fmt::format("mesh {}: SEModel has no tangents; dropped", index));
-    if (in.name()) warn(fmt::format("mesh {}: SEModel meshes have no names; '{}' dropped", index, *in.name()));
+    if (bad > 0)
+        warn(
+            fmt::format("mesh {}: {} triangles name vertices the mesh lacks; dropped", index, bad));
+    mesh.flags =
+        static_cast<std::uint8_t>(formats::integer_value(in.node(), "se.flags").value_or(0));
+    if (in.tangents().size() > 0)
+        warn(fmt::format("mesh {}: SEModel has no tangents; dropped", index));
+    if (in.name())
+        warn(fmt::format("mesh {}: SEModel meshes have no names; '{}' dropped", index, *in.name()));
     if (in.skinning_method_name() != "linear")
-        warn(fmt::format("mesh {}: SEModel has no skinning method; '{}' dropped", index, in.skinning_method_name()));
+        warn(fmt::format("mesh {}: SEModel has no skinning method; '{}' dropped", index,
+                         in.skinning_method_name()));
 }
 
 // SEModel's stream flags are per file: meshes lacking a stream another mesh has get zeros.
@@ -141,16 +158,20 @@ void Builder::fill_streams() {
         const std::size_t vertices = mesh.positions.size();
         const std::uint8_t streams = out_.header.mesh_presence;
         if ((streams & kNormals) && mesh.normals.size() != vertices) {
-            warn(fmt::format("mesh {}: {} normals for {} vertices; SEModel stores normals for every "
-                             "mesh, missing ones are 0", i, mesh.normals.size(), vertices));
+            warn(
+                fmt::format("mesh {}: {} normals for {} vertices; SEModel stores normals for every "
+                            "mesh, missing ones are 0",
+                            i, mesh.normals.size(), vertices));
             mesh.normals.resize(vertices, glm::vec3(0.0f));
         }
         if (!(streams & kNormals)) mesh.normals.clear();
         if (!(streams & kColors)) mesh.colors.clear();
         if ((streams & kColors) && mesh.colors.size() != vertices) {
             if (!mesh.colors.empty() || vertices > 0)
-                warn(fmt::format("mesh {}: no colours; SEModel stores colours for every mesh, written "
-                                 "as opaque white", i));
+                warn(fmt::format(
+                    "mesh {}: no colours; SEModel stores colours for every mesh, written "
+                    "as opaque white",
+                    i));
             mesh.colors.resize(vertices, {255, 255, 255, 255});
         }
     }
@@ -164,13 +185,15 @@ void Builder::materials() {
     for (const cast::ConstMaterial& in : materials_) {
         Material& material = out_.materials.emplace_back();
         material.name = in.name().value_or("");
-        material.simple = simple ? static_cast<std::uint8_t>((*simple)[out_.materials.size() - 1]) : 1;
+        material.simple =
+            simple ? static_cast<std::uint8_t>((*simple)[out_.materials.size() - 1]) : 1;
         auto path = [&](std::string_view slot) {
             cast::ConstFile file = in.slot_file(slot);
             if (file && file.path().value_or("").empty())
-                warn(fmt::format("material '{}': slot '{}' has a File with an empty path (a "
-                                 "texture packed in a .blend?); written without a map",
-                                 material.name, slot));
+                warn(
+                    fmt::format("material '{}': slot '{}' has a File with an empty path (a "
+                                "texture packed in a .blend?); written without a map",
+                                material.name, slot));
             return file ? std::string(file.path().value_or("")) : std::string();
         };
         if (material.simple == 0) continue;
@@ -180,8 +203,10 @@ void Builder::materials() {
         for (const cast::ConstMaterial::Slot& slot : in.slots())
             if (slot.name != "diffuse" && slot.name != "normal" && slot.name != "specular" &&
                 !(slot.name == "albedo" && !in.slot_file("diffuse")))
-                warn(fmt::format("material '{}': SEModel has diffuse, normal and specular maps; slot "
-                                 "'{}' dropped", material.name, slot.name));
+                warn(fmt::format(
+                    "material '{}': SEModel has diffuse, normal and specular maps; slot "
+                    "'{}' dropped",
+                    material.name, slot.name));
     }
     for (std::size_t i = 0; i < out_.meshes.size(); ++i) {
         Mesh& mesh = out_.meshes[i];
@@ -191,8 +216,10 @@ void Builder::materials() {
             for (std::size_t m = 0; m < materials_.size(); ++m)
                 if (materials_[m].hash() == material.hash()) linked = static_cast<std::int32_t>(m);
         if (linked >= 0 && mesh.uv_layer_count == 0)
-            warn(fmt::format("mesh {}: SEModel links materials through UV layers; without one the "
-                             "material link is dropped", i));
+            warn(
+                fmt::format("mesh {}: SEModel links materials through UV layers; without one the "
+                            "material link is dropped",
+                            i));
         mesh.material_indices.assign(mesh.uv_layer_count, linked);
         if (auto stored = formats::integer_array(in.node(), "se.materials");
             stored && stored->size() == mesh.uv_layer_count) {
@@ -216,8 +243,9 @@ void Builder::header() {
         const auto derived = detail::derived_presence(out_);
         const std::uint8_t kept[3] = {h.presence, h.bone_presence, h.mesh_presence};
         bool agrees = true;
-        for (int i = 0; i < 3; ++i) agrees = agrees && (kept[i] & ~static_cast<std::uint8_t>((*stored)[i])) == 0 &&
-                                             (derived[i] & ~static_cast<std::uint8_t>((*stored)[i])) == 0;
+        for (int i = 0; i < 3; ++i)
+            agrees = agrees && (kept[i] & ~static_cast<std::uint8_t>((*stored)[i])) == 0 &&
+                     (derived[i] & ~static_cast<std::uint8_t>((*stored)[i])) == 0;
         if (agrees) {
             h.presence = static_cast<std::uint8_t>((*stored)[0]);
             h.bone_presence = static_cast<std::uint8_t>((*stored)[1]);
@@ -229,12 +257,15 @@ void Builder::header() {
         if (!(h.presence & kMeshes)) h.mesh_count = (*counts)[1];
         if (!(h.presence & kMaterials)) h.material_count = (*counts)[2];
     }
-    if (auto version = formats::integer_value(node, "se.version")) h.version = static_cast<std::uint16_t>(*version);
-    if (auto extra = formats::byte_array(node, "se.headerExtra"); extra && extra->size() <= 0xFFFF - 20)
+    if (auto version = formats::integer_value(node, "se.version"))
+        h.version = static_cast<std::uint16_t>(*version);
+    if (auto extra = formats::byte_array(node, "se.headerExtra");
+        extra && extra->size() <= 0xFFFF - 20)
         out_.header_extra = std::move(*extra);
     if (auto reserved = formats::byte_array(node, "se.reserved"); reserved && reserved->size() == 3)
         for (int i = 0; i < 3; ++i) h.reserved[i] = static_cast<std::uint8_t>((*reserved)[i]);
-    if (auto trailing = formats::byte_array(node, "se.trailing")) out_.trailing = std::move(*trailing);
+    if (auto trailing = formats::byte_array(node, "se.trailing"))
+        out_.trailing = std::move(*trailing);
     for (std::size_t i = 0; i < out_.meshes.size(); ++i) {
         Mesh& mesh = out_.meshes[i];
         auto stored = formats::byte_array(meshes_[i].node(), "se.layers");
@@ -243,7 +274,8 @@ void Builder::header() {
         const auto layers = static_cast<std::uint8_t>((*stored)[0]);
         const auto influences = static_cast<std::uint8_t>((*stored)[1]);
         if (!(h.mesh_presence & kUVs) && mesh.uv_layer_count == 0) mesh.uv_layer_count = layers;
-        if (!(h.mesh_presence & kWeights) && mesh.max_influence == 0) mesh.max_influence = influences;
+        if (!(h.mesh_presence & kWeights) && mesh.max_influence == 0)
+            mesh.max_influence = influences;
     }
     // A clear flag drops its streams (the reader would not find them).
     for (Mesh& mesh : out_.meshes) {

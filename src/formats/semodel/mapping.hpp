@@ -2,9 +2,8 @@
 // exactly when the way back could not infer a value (docs/semodel.md).
 #pragma once
 
-#include <castkit/formats/semodel.hpp>
-
 #include <array>
+#include <castkit/formats/semodel.hpp>
 #include <cstdint>
 #include <span>
 #include <vector>

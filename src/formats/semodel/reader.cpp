@@ -1,12 +1,12 @@
 // The SEModel reader (docs/semodel.md): header, bones, meshes with planar streams, materials.
 // Every count is checked against the bytes left before anything is allocated; like semodel.py,
 // a mesh's UV layer and influence counts count only when the header's flag is set.
+#include <fmt/format.h>
+
 #include <castkit/formats/semodel.hpp>
 
 #include "../common/binary_io.hpp"
 #include "../common/se_preamble.hpp"
-
-#include <fmt/format.h>
 
 namespace castkit::semodel {
 namespace {
@@ -21,19 +21,22 @@ constexpr std::size_t kHeaderSize = 20;  // headerSize counts itself
 // of a width chosen at run time compile once per width.
 template <class Body>
 void with_width(std::size_t width, Body body) {
-    if (width == 1) body(std::uint8_t{});
-    else if (width == 2) body(std::uint16_t{});
-    else body(std::uint32_t{});
+    if (width == 1)
+        body(std::uint8_t{});
+    else if (width == 2)
+        body(std::uint16_t{});
+    else
+        body(std::uint32_t{});
 }
 
 class Parser {
-public:
+  public:
     Parser(std::span<const std::byte> data, std::string_view file, Model& model)
         : data_(data), file_(file), model_(model) {}
 
     Expected<void> run(std::size_t start);
 
-private:
+  private:
     Expected<void> bones(ByteReader& in);
     Expected<void> mesh(ByteReader& in, Mesh& mesh, std::size_t index);
     Expected<void> materials(ByteReader& in);
@@ -81,8 +84,8 @@ Expected<void> Parser::bones(ByteReader& in) {
         return fail(0x0E, fmt::format("header claims {} bones but only {} bytes follow",
                                       h.bone_count, in.remaining()));
     if (!formats::within_memory_bound(h.bone_count, sizeof(Bone), in.size()))
-        return fail(0x0E, formats::memory_bound_message(h.bone_count, "bones", sizeof(Bone),
-                                                        in.size()));
+        return fail(0x0E,
+                    formats::memory_bound_message(h.bone_count, "bones", sizeof(Bone), in.size()));
     model_.bones.resize(h.bone_count);
     for (Bone& bone : model_.bones) {
         const std::size_t at = in.offset();
@@ -94,8 +97,9 @@ Expected<void> Parser::bones(ByteReader& in) {
                                ((h.bone_presence & kLocalMatrices) ? 28 : 0) +
                                ((h.bone_presence & kScales) ? 12 : 0);
     if (model_.bones.size() > in.remaining() / stride)
-        return fail(in.offset(), fmt::format("{} bones need {} bytes of data but {} are left",
-                                          model_.bones.size(), model_.bones.size() * stride, in.remaining()));
+        return fail(in.offset(),
+                    fmt::format("{} bones need {} bytes of data but {} are left",
+                                model_.bones.size(), model_.bones.size() * stride, in.remaining()));
     for (Bone& bone : model_.bones) {
         bone.flags = in.take<std::uint8_t>();
         bone.parent = in.take<std::int32_t>();
@@ -126,8 +130,9 @@ Expected<void> Parser::mesh(ByteReader& in, Mesh& mesh, std::size_t index) {
     const std::size_t stride = 12 + layers * 8 + ((flags & kNormals) ? 12 : 0) +
                                ((flags & kColors) ? 4 : 0) + influences * (bone_width + 4);
     if (vertices > in.remaining() / stride)
-        return fail(at + 3, fmt::format("mesh {}: {} vertices need {} bytes but {} are left", index,
-                                        vertices, std::uint64_t{vertices} * stride, in.remaining()));
+        return fail(at + 3,
+                    fmt::format("mesh {}: {} vertices need {} bytes but {} are left", index,
+                                vertices, std::uint64_t{vertices} * stride, in.remaining()));
     read_array(in, mesh.positions, vertices);
     if (layers > 0) read_array(in, mesh.uvs, vertices * layers);
     if (flags & kNormals) read_array(in, mesh.normals, vertices);
@@ -144,8 +149,9 @@ Expected<void> Parser::mesh(ByteReader& in, Mesh& mesh, std::size_t index) {
     }
     const unsigned face_width = formats::width_for(vertices);
     if (faces > in.remaining() / (3 * face_width))
-        return fail(at + 7, fmt::format("mesh {}: {} faces need {} bytes but {} are left", index,
-                                        faces, std::uint64_t{faces} * 3 * face_width, in.remaining()));
+        return fail(at + 7,
+                    fmt::format("mesh {}: {} faces need {} bytes but {} are left", index, faces,
+                                std::uint64_t{faces} * 3 * face_width, in.remaining()));
     if (face_width == 4) {
         read_array(in, mesh.faces, std::size_t{faces} * 3);
     } else {
@@ -176,13 +182,16 @@ Expected<void> Parser::materials(ByteReader& in) {
             if (s) out = *s;
             return s.has_value();
         };
-        if (!text(material.name)) return fail(at, "material name has no NUL before the end of the data");
-        if (!in.has(1)) return fail(in.offset(), fmt::format("material '{}': truncated", material.name));
+        if (!text(material.name))
+            return fail(at, "material name has no NUL before the end of the data");
+        if (!in.has(1))
+            return fail(in.offset(), fmt::format("material '{}': truncated", material.name));
         material.simple = in.take<std::uint8_t>();
         if (material.simple != 0 &&
             !(text(material.diffuse) && text(material.normal) && text(material.specular)))
             return fail(at, fmt::format("material '{}': a texture path has no NUL before the end "
-                                        "of the data", material.name));
+                                        "of the data",
+                                        material.name));
     }
     return {};
 }
@@ -210,11 +219,13 @@ Expected<Model> read(cast::Bytes bytes, std::string_view source_name, Diagnostic
     const std::size_t start = kHeaderStart + header_size;
     if (auto ok = Parser(bytes, source_name, model).run(start); !ok) return make_error(ok.error());
     if (!model.trailing.empty()) {
-        const bool blend = model.trailing.size() >= 8 && std::memcmp(model.trailing.data(), "SEBlend\n", 8) == 0;
+        const bool blend =
+            model.trailing.size() >= 8 && std::memcmp(model.trailing.data(), "SEBlend\n", 8) == 0;
         warnings.push_back(diagnostic_at(
             source_name, bytes.size() - model.trailing.size(), {},
             blend ? fmt::format("SEBlend trailer ({} bytes) kept as opaque bytes: castkit does not "
-                                "convert SEModel blend shapes", model.trailing.size())
+                                "convert SEModel blend shapes",
+                                model.trailing.size())
                   : fmt::format("{} unknown bytes after the data; kept", model.trailing.size()),
             Severity::Warning));
     }

@@ -2,15 +2,15 @@
 // reversed (SEModel is clockwise, Cast counter-clockwise), materials Materials with File
 // children. What Cast cannot say goes into `se.*` properties, only when the way back could not
 // infer it.
+#include <fmt/format.h>
+
 #include <castkit/anim/rest_pose.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/semodel.hpp>
 
-#include "../common/binary_io.hpp"
 #include "../cast_extras.hpp"
+#include "../common/binary_io.hpp"
 #include "mapping.hpp"
-
-#include <fmt/format.h>
 
 namespace castkit::semodel {
 namespace {
@@ -21,7 +21,8 @@ void model_properties(const Model& m, cast::Node& node) {
     const Header& h = m.header;
     if (h.version != 1) node.set(cast::make_value<std::uint16_t>("se.version", h.version));
     if (!m.header_extra.empty()) node.set(make_byte_array("se.headerExtra", m.header_extra));
-    if (h.reserved[0] | h.reserved[1] | h.reserved[2]) node.set(make_byte_array("se.reserved", h.reserved));
+    if (h.reserved[0] | h.reserved[1] | h.reserved[2])
+        node.set(make_byte_array("se.reserved", h.reserved));
     const std::array<std::uint8_t, 3> derived = detail::derived_presence(m);
     const std::array<std::uint8_t, 3> stored = {h.presence, h.bone_presence, h.mesh_presence};
     if (stored != derived) node.set(make_byte_array("se.presence", stored));
@@ -69,11 +70,12 @@ cast::Property stream(std::string name, cast::PropertyType type, const std::vect
     auto bytes = std::as_bytes(std::span(values));
     const auto count = static_cast<std::uint32_t>(values.size());
     if (owner) return cast::Property(type, std::move(name), count, cast::SharedBytes{bytes, owner});
-    return cast::Property(type, std::move(name), count, std::vector<std::byte>(bytes.begin(), bytes.end()));
+    return cast::Property(type, std::move(name), count,
+                          std::vector<std::byte>(bytes.begin(), bytes.end()));
 }
 
 cast::Mesh mesh(const Model& m, const Mesh& in, cast::Model& out,
-               const std::shared_ptr<const void>& view) {
+                const std::shared_ptr<const void>& view) {
     cast::Mesh mesh = out.add_mesh();
     cast::Node& node = mesh.node();
     const std::size_t vertices = in.positions.size();
@@ -161,7 +163,8 @@ cast::Document convert(const Model& m, std::shared_ptr<const Model> owner) {
     if (any_not_simple) model.node().set(make_byte_array("se.simple", simple));
     for (std::size_t i = 0; i < m.meshes.size(); ++i) {
         const Mesh& in = m.meshes[i];
-        const std::int32_t linked = detail::linked_material(in.material_indices, m.materials.size());
+        const std::int32_t linked =
+            detail::linked_material(in.material_indices, m.materials.size());
         if (linked >= 0) meshes[i].set_material(materials[static_cast<std::size_t>(linked)]);
         if (in.material_indices != detail::inferred_material_indices(m, in, linked)) {
             std::vector<std::uint32_t> raw(in.material_indices.begin(), in.material_indices.end());

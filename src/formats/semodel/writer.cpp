@@ -1,10 +1,10 @@
 // The SEModel writer: serialises the header and data exactly as held, after checking that the
 // stream sizes agree with the counts and flags, so every file it writes reads back.
+#include <fmt/format.h>
+
 #include <castkit/formats/semodel.hpp>
 
 #include "../common/binary_io.hpp"
-
-#include <fmt/format.h>
 
 namespace castkit::semodel {
 namespace {
@@ -20,36 +20,47 @@ Expected<void> check_mesh(const Model& model, const Mesh& mesh, std::size_t inde
     const std::size_t vertices = mesh.positions.size();
     const std::size_t layers = model.layer_count(mesh), influences = model.influence_count(mesh);
     auto size_error = [&](const char* stream, std::size_t has, std::size_t wants) {
-        return invalid(fmt::format("mesh {}: {} holds {} values, {} expected", index, stream, has, wants));
+        return invalid(
+            fmt::format("mesh {}: {} holds {} values, {} expected", index, stream, has, wants));
     };
-    if (vertices > 0xFFFFFFFFu || mesh.faces.size() / 3 > 0xFFFFFFFFu) return invalid("mesh too large");
-    if (mesh.uvs.size() != vertices * layers) return size_error("uvs", mesh.uvs.size(), vertices * layers);
+    if (vertices > 0xFFFFFFFFu || mesh.faces.size() / 3 > 0xFFFFFFFFu)
+        return invalid("mesh too large");
+    if (mesh.uvs.size() != vertices * layers)
+        return size_error("uvs", mesh.uvs.size(), vertices * layers);
     if (mesh.normals.size() != ((flags & kNormals) ? vertices : 0))
         return size_error("normals", mesh.normals.size(), (flags & kNormals) ? vertices : 0);
     if (mesh.colors.size() != ((flags & kColors) ? vertices : 0))
         return size_error("colors", mesh.colors.size(), (flags & kColors) ? vertices : 0);
     if (mesh.weights.size() != vertices * influences)
         return size_error("weights", mesh.weights.size(), vertices * influences);
-    if (mesh.faces.size() % 3 != 0) return invalid(fmt::format("mesh {}: faces are not triangles", index));
+    if (mesh.faces.size() % 3 != 0)
+        return invalid(fmt::format("mesh {}: faces are not triangles", index));
     if (mesh.material_indices.size() != layers)
         return size_error("material_indices", mesh.material_indices.size(), layers);
-    const std::uint64_t face_max = formats::width_for(vertices) == 4 ? 0xFFFFFFFFu
-                                   : formats::width_for(vertices) == 2 ? 0xFFFF : 0xFF;
+    const std::uint64_t face_max = formats::width_for(vertices) == 4   ? 0xFFFFFFFFu
+                                   : formats::width_for(vertices) == 2 ? 0xFFFF
+                                                                       : 0xFF;
     for (std::uint32_t f : mesh.faces)
         if (f > face_max)
-            return invalid(fmt::format("mesh {}: face index {} does not fit the face width of {} "
-                                       "vertices", index, f, vertices));
-    const std::uint64_t bone_max = formats::width_for(model.header.bone_count) == 4 ? 0xFFFFFFFFu
-                                   : formats::width_for(model.header.bone_count) == 2 ? 0xFFFF : 0xFF;
+            return invalid(
+                fmt::format("mesh {}: face index {} does not fit the face width of {} "
+                            "vertices",
+                            index, f, vertices));
+    const std::uint64_t bone_max = formats::width_for(model.header.bone_count) == 4   ? 0xFFFFFFFFu
+                                   : formats::width_for(model.header.bone_count) == 2 ? 0xFFFF
+                                                                                      : 0xFF;
     for (const Weight& w : mesh.weights)
-        if (w.bone > bone_max) return invalid(fmt::format("mesh {}: weight bone {} does not fit", index, w.bone));
+        if (w.bone > bone_max)
+            return invalid(fmt::format("mesh {}: weight bone {} does not fit", index, w.bone));
     return {};
 }
 
 Expected<void> check(const Model& model) {
     const Header& h = model.header;
-    if (model.header_extra.size() > 0xFFFF - 20) return invalid("header_extra does not fit headerSize");
-    auto block = [&](std::uint8_t bit, std::size_t size, std::uint32_t count, const char* what) -> Expected<void> {
+    if (model.header_extra.size() > 0xFFFF - 20)
+        return invalid("header_extra does not fit headerSize");
+    auto block = [&](std::uint8_t bit, std::size_t size, std::uint32_t count,
+                     const char* what) -> Expected<void> {
         if ((h.presence & bit) ? size != count : size != 0)
             return invalid(fmt::format("{} {} but the header {}", size, what,
                                        (h.presence & bit) ? fmt::format("counts {}", count)
@@ -58,7 +69,8 @@ Expected<void> check(const Model& model) {
     };
     if (auto ok = block(kBones, model.bones.size(), h.bone_count, "bones"); !ok) return ok;
     if (auto ok = block(kMeshes, model.meshes.size(), h.mesh_count, "meshes"); !ok) return ok;
-    if (auto ok = block(kMaterials, model.materials.size(), h.material_count, "materials"); !ok) return ok;
+    if (auto ok = block(kMaterials, model.materials.size(), h.material_count, "materials"); !ok)
+        return ok;
     for (std::size_t i = 0; i < model.meshes.size(); ++i)
         if (auto ok = check_mesh(model, model.meshes[i], i); !ok) return ok;
     return {};
@@ -85,7 +97,8 @@ void put_mesh(ByteWriter& out, const Model& model, const Mesh& mesh) {
         out.put(w.value);
     }
     const unsigned face_width = formats::width_for(mesh.positions.size());
-    if (face_width == 4) put_array(out, mesh.faces);
+    if (face_width == 4)
+        put_array(out, mesh.faces);
     else
         for (std::uint32_t f : mesh.faces) out.put_uint(f, face_width);
     put_array(out, mesh.material_indices);

@@ -1,12 +1,11 @@
 // `castkit validate`: exit codes, text and JSON output, --strict, and the rule table the README
 // shows (README.md must hold exactly what --list-rules prints).
-#include <castkit/cast/validate.hpp>
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
+#include <castkit/cast/validate.hpp>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 
@@ -27,14 +26,16 @@ std::string slurp(const std::filesystem::path& path) {
 TEST(ValidateCli, CleanFileExitsZero) {
     auto result = run_cli("validate " + edge("triangle.cast"));
     EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
-    EXPECT_NE(result.out.find("triangle.cast: valid: 0 errors, 0 warnings, 0 info"), std::string::npos)
+    EXPECT_NE(result.out.find("triangle.cast: valid: 0 errors, 0 warnings, 0 info"),
+              std::string::npos)
         << result.out;
 }
 
 TEST(ValidateCli, WarningsAloneExitZeroAndStrictMakesThemErrors) {
     auto relaxed = run_cli("validate " + edge("trailing-bytes.cast"));
     EXPECT_EQ(relaxed.exit_code, 0);
-    EXPECT_NE(relaxed.out.find("warning: 8 bytes after the last root [cast.trailing]"), std::string::npos)
+    EXPECT_NE(relaxed.out.find("warning: 8 bytes after the last root [cast.trailing]"),
+              std::string::npos)
         << relaxed.out;
     auto strict = run_cli("validate --strict " + edge("trailing-bytes.cast"));
     EXPECT_EQ(strict.exit_code, 1);
@@ -53,7 +54,8 @@ TEST(ValidateCli, ErrorsExitOne) {
 TEST(ValidateCli, UnreadableFileIsACastReadError) {
     auto result = run_cli("validate " + edge("bad-magic.cast"));
     EXPECT_EQ(result.exit_code, 1);
-    EXPECT_NE(result.out.find("not a cast file (bad magic) [cast.read]"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("not a cast file (bad magic) [cast.read]"), std::string::npos)
+        << result.out;
     auto json = nlohmann::json::parse(run_cli("validate --json " + edge("truncated.cast")).out);
     const auto& finding = json["files"][0]["diagnostics"][0];
     EXPECT_EQ(finding["rule"], "cast.read");
@@ -67,8 +69,8 @@ TEST(ValidateCli, UsageErrorsExitTwo) {
 }
 
 TEST(ValidateCli, JsonFollowsTheDocumentedSchema) {
-    auto result = run_cli("validate --json " + edge("triangle.cast") + " " + edge("non-root-top.cast") +
-                          " " + edge("flags-set.cast"));
+    auto result = run_cli("validate --json " + edge("triangle.cast") + " " +
+                          edge("non-root-top.cast") + " " + edge("flags-set.cast"));
     EXPECT_EQ(result.exit_code, 1);
     auto report = nlohmann::json::parse(result.out);
     EXPECT_EQ(report["valid"], false);
@@ -92,7 +94,8 @@ TEST(ValidateCli, JsonFollowsTheDocumentedSchema) {
 TEST(ValidateCli, ReadmeTableIsTheRuleTable) {
     auto table = run_cli("validate --list-rules");
     ASSERT_EQ(table.exit_code, 0);
-    EXPECT_EQ(std::count(table.out.begin(), table.out.end(), '\n'), cast::validation_rules().size() + 2);
+    EXPECT_EQ(std::count(table.out.begin(), table.out.end(), '\n'),
+              cast::validation_rules().size() + 2);
     std::string readme = slurp(std::filesystem::path(CASTKIT_SOURCE_DIR) / "README.md");
     EXPECT_NE(readme.find(table.out), std::string::npos)
         << "README.md must contain the output of `castkit validate --list-rules`:\n"
@@ -101,8 +104,8 @@ TEST(ValidateCli, ReadmeTableIsTheRuleTable) {
 
 TEST(ValidateRules, IdsAreUniqueAndEveryRuleHasATest) {
     std::string tests;
-    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(CASTKIT_SOURCE_DIR) /
-                                                                 "tests" / "cast" / "validate"))
+    for (const auto& entry : std::filesystem::directory_iterator(
+             std::filesystem::path(CASTKIT_SOURCE_DIR) / "tests" / "cast" / "validate"))
         tests += slurp(entry.path());
     std::set<std::string_view> ids;
     for (const cast::ValidationRule& rule : cast::validation_rules()) {

@@ -1,10 +1,9 @@
 // The shared fixtures: every reference file validates with exactly the warnings its content
 // deserves (random weights that do not sum to 1, degenerate random faces, unknown node ids),
 // and the edge files give the reader's format-level findings as diagnostics.
-#include <castkit/cast/validate.hpp>
-
 #include <gtest/gtest.h>
 
+#include <castkit/cast/validate.hpp>
 #include <map>
 
 #include "../../test_support.hpp"
@@ -35,7 +34,8 @@ Diagnostics validate_file(const std::filesystem::path& path) {
 // weights do not sum to 1, one structure.unknown-node per unregistered node id. Files not
 // listed validate clean.
 const std::map<std::string, RuleCounts> kExpected = {
-    {"gen_7_11.cast", {{"mesh.degenerate-face", 5}, {"mesh.weight-sum", 3}, {"structure.unknown-node", 1}}},
+    {"gen_7_11.cast",
+     {{"mesh.degenerate-face", 5}, {"mesh.weight-sum", 3}, {"structure.unknown-node", 1}}},
     {"gen_7_14.cast", {{"mesh.degenerate-face", 1}, {"structure.unknown-node", 1}}},
     {"gen_7_15.cast", {{"structure.unknown-node", 1}}},
     {"gen_7_16.cast", {{"mesh.degenerate-face", 2}}},
@@ -65,14 +65,16 @@ const std::map<std::string, RuleCounts> kExpected = {
 
 TEST(ValidateFixtures, ReferenceFilesHaveNoErrorsAndOnlyDeservedWarnings) {
     std::size_t files = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(fixtures() / "cast" / "reference")) {
+    for (const auto& entry :
+         std::filesystem::directory_iterator(fixtures() / "cast" / "reference")) {
         if (entry.path().extension() != ".cast") continue;
         ++files;
         const std::string name = entry.path().filename().string();
         Diagnostics findings = validate_file(entry.path());
         EXPECT_FALSE(has_severity(findings, Severity::Error)) << name;
         auto expected = kExpected.find(name);
-        EXPECT_EQ(count_rules(findings), expected == kExpected.end() ? RuleCounts{} : expected->second)
+        EXPECT_EQ(count_rules(findings),
+                  expected == kExpected.end() ? RuleCounts{} : expected->second)
             << name;
     }
     EXPECT_EQ(files, 37u);
@@ -112,9 +114,11 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST(ValidateFixtures, CleanEdgeFiles) {
-    for (const char* file : {"triangle.cast", "legacy-vc.cast", "no-roots.cast", "bone-parent-minus-one.cast"}) {
+    for (const char* file :
+         {"triangle.cast", "legacy-vc.cast", "no-roots.cast", "bone-parent-minus-one.cast"}) {
         Diagnostics findings = validate_file(fixtures() / "cast" / "edge" / file);
-        EXPECT_TRUE(findings.empty()) << file << ": " << (findings.empty() ? "" : findings[0].to_string());
+        EXPECT_TRUE(findings.empty())
+            << file << ": " << (findings.empty() ? "" : findings[0].to_string());
     }
 }
 
@@ -127,7 +131,8 @@ TEST(ValidateFixtures, ReadWarningsCanBeLeftOut) {
 
 TEST(ValidateFixtures, OpaqueNodeIsNotMissingItsRequiredProperties) {
     // The opaque model keeps 'n' and hides the rest: nothing may be called missing.
-    Diagnostics findings = validate_file(fixtures() / "cast" / "edge" / "unknown-property-type.cast");
+    Diagnostics findings =
+        validate_file(fixtures() / "cast" / "edge" / "unknown-property-type.cast");
     for (const Diagnostic& d : findings) EXPECT_NE(d.rule, "property.required") << d.to_string();
 }
 

@@ -1,7 +1,7 @@
 // Mesh, BlendShape and Hair rules, one test per rule.
-#include "scene.hpp"
-
 #include <gtest/gtest.h>
+
+#include "scene.hpp"
 
 namespace castkit::test {
 namespace {
@@ -107,7 +107,8 @@ TEST(ValidateMesh, FaceIndexBelowVertexCountWithElementOffset) {
     auto findings = check(scene.document);
     ASSERT_TRUE(only(findings, "mesh.face-index"));
     ASSERT_EQ(findings.size(), 1u);
-    EXPECT_EQ(findings[0].message, "'f' holds 1 index not below the vertex count 4 (first: element 5 = 4)");
+    EXPECT_EQ(findings[0].message,
+              "'f' holds 1 index not below the vertex count 4 (first: element 5 = 4)");
     auto bytes = write_to_buffer(scene.document);
     ASSERT_TRUE(bytes.has_value());
     // The faces are stored as bytes (rule 11), so the offset points at the byte 4, after 0 and 2.
@@ -129,7 +130,8 @@ TEST(ValidateMesh, DegenerateFacesAreCountedAsAWarning) {
     scene.mesh.set_faces(indices({0, 1, 2, 0, 2, 2, 3, 3, 3}));
     auto findings = check(scene.document);
     ASSERT_TRUE(only(findings, "mesh.degenerate-face"));
-    EXPECT_EQ(findings[0].message, "2 of 3 faces are degenerate (two equal indices; first: face 1)");
+    EXPECT_EQ(findings[0].message,
+              "2 of 3 faces are degenerate (two equal indices; first: face 1)");
 }
 
 TEST(ValidateMesh, MaterialResolvesToAMaterialOfTheModel) {
@@ -138,7 +140,8 @@ TEST(ValidateMesh, MaterialResolvesToAMaterialOfTheModel) {
         scene.mesh.node().set(make_value<std::uint64_t>("m", kNoSuchHash));
         auto findings = check(scene.document);
         ASSERT_TRUE(only(findings, "mesh.material"));
-        EXPECT_EQ(findings[0].message, "'m' = 0xdeadbeef00000001 names no Material among the Model's children");
+        EXPECT_EQ(findings[0].message,
+                  "'m' = 0xdeadbeef00000001 names no Material among the Model's children");
     }
     {
         Scene scene;

@@ -150,15 +150,19 @@ std::string describe(const Diagnostics& diagnostics) {
 }
 
 ::testing::AssertionResult only(const Diagnostics& diagnostics, std::string_view rule) {
-    if (diagnostics.empty()) return ::testing::AssertionFailure() << "expected " << rule << ", got no findings";
+    if (diagnostics.empty())
+        return ::testing::AssertionFailure() << "expected " << rule << ", got no findings";
     for (const Diagnostic& d : diagnostics)
         if (d.rule != rule)
-            return ::testing::AssertionFailure() << "expected only " << rule << ", got:" << describe(diagnostics);
+            return ::testing::AssertionFailure()
+                   << "expected only " << rule << ", got:" << describe(diagnostics);
     const ValidationRule* info = find_validation_rule(rule);
-    if (info == nullptr) return ::testing::AssertionFailure() << rule << " is not in the rule table";
+    if (info == nullptr)
+        return ::testing::AssertionFailure() << rule << " is not in the rule table";
     for (const Diagnostic& d : diagnostics)
         if (d.severity != info->severity)
-            return ::testing::AssertionFailure() << rule << " reported as " << severity_name(d.severity);
+            return ::testing::AssertionFailure()
+                   << rule << " reported as " << severity_name(d.severity);
     return ::testing::AssertionSuccess();
 }
 

@@ -3,11 +3,10 @@
 // offsets and paths a real file gives.
 #pragma once
 
-#include <castkit/cast/nodes.hpp>
-#include <castkit/cast/validate.hpp>
-
 #include <gtest/gtest.h>
 
+#include <castkit/cast/nodes.hpp>
+#include <castkit/cast/validate.hpp>
 #include <string>
 #include <vector>
 

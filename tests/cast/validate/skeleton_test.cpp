@@ -1,8 +1,8 @@
 // Skeleton, Material, Instance, Animation and hash rules, one test per rule.
-#include "scene.hpp"
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include "scene.hpp"
 
 namespace castkit::test {
 namespace {
@@ -99,7 +99,8 @@ TEST(ValidateInstance, ReferenceFileResolvesToAFileChild) {
     scene.instance.node().set(make_value<std::uint64_t>("rf", kNoSuchHash));
     auto findings = check(scene.document);
     ASSERT_TRUE(only(findings, "instance.file"));
-    EXPECT_EQ(findings[0].message, "'rf' = 0xdeadbeef00000001 names no File among the Instance's children");
+    EXPECT_EQ(findings[0].message,
+              "'rf' = 0xdeadbeef00000001 names no File among the Instance's children");
 }
 
 // Blender's exporter writes `p = ""` for a texture packed in the .blend.
@@ -218,7 +219,8 @@ TEST(ValidateHashes, DuplicateOfALinkedHashIsAnError) {
     ASSERT_EQ(findings.size(), 1u);
     EXPECT_EQ(findings[0].path, "root[0]/model[0]/hair[0]");
     EXPECT_EQ(findings[0].message,
-              fmt::format("hash {:#x} is also the hash of root[0]/model[0]/material[0]", scene.material.hash()));
+              fmt::format("hash {:#x} is also the hash of root[0]/model[0]/material[0]",
+                          scene.material.hash()));
 }
 
 TEST(ValidateHashes, DuplicateAmongRootChildrenIsAnError) {
@@ -248,7 +250,8 @@ TEST(ValidateHashes, OneFindingPerSharedHash) {
     ASSERT_EQ(findings.size(), 1u);
     EXPECT_EQ(findings[0].path, "root[0]/animation[0]/curve[1]");
     EXPECT_EQ(findings[0].message,
-              "hash 0x0 is shared by 4 nodes under this Root, the first being root[0]/animation[0]/curve[0]");
+              "hash 0x0 is shared by 4 nodes under this Root, the first being "
+              "root[0]/animation[0]/curve[0]");
 }
 
 TEST(ValidateHashes, HashesOfDifferentRootsMayRepeat) {

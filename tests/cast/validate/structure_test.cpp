@@ -1,12 +1,12 @@
 // Structure and property rules, one test per rule, each on the clean scene with one thing broken.
-#include "scene.hpp"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+
+#include "scene.hpp"
 
 namespace castkit::test {
 namespace {
@@ -72,7 +72,8 @@ TEST(ValidateStructure, ModelHasAtMostOneSkeleton) {
     // A node finding points at the node header, which starts with the Model id "modl".
     auto bytes = write_to_buffer(scene.document);
     ASSERT_TRUE(bytes.has_value());
-    EXPECT_EQ(std::string(reinterpret_cast<const char*>(bytes->data() + findings[0].offset), 4), "modl");
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(bytes->data() + findings[0].offset), 4),
+              "modl");
 }
 
 TEST(ValidateStructure, UnknownNodeIdIsAWarning) {
@@ -136,14 +137,16 @@ TEST(ValidateProperties, StringPropertyHoldsExactlyOneString) {
     for (std::string_view payload : {std::string_view("", 0), std::string_view("x\0y\0", 4)}) {
         Scene scene;
         const auto* bytes = reinterpret_cast<const std::byte*>(payload.data());
-        const auto count = static_cast<std::uint32_t>(std::count(payload.begin(), payload.end(), '\0'));
+        const auto count =
+            static_cast<std::uint32_t>(std::count(payload.begin(), payload.end(), '\0'));
         scene.metadata.node().set(Property(PropertyType::String, "a", count,
                                            std::vector<std::byte>(bytes, bytes + payload.size())));
         auto findings = check(scene.document);
         ASSERT_TRUE(only(findings, "property.string-count")) << count;
         EXPECT_EQ(findings[0].severity, Severity::Error);
         EXPECT_NE(findings[0].message.find("cast.py"), std::string::npos) << findings[0].message;
-        EXPECT_NE(findings[0].message.find("Blender and Maya"), std::string::npos) << findings[0].message;
+        EXPECT_NE(findings[0].message.find("Blender and Maya"), std::string::npos)
+            << findings[0].message;
     }
 }
 
@@ -183,8 +186,10 @@ TEST(ValidateProperties, EveryEnumIsChecked) {
         breaker(scene);
         return check(scene.document);
     };
-    EXPECT_TRUE(only(broken([](Scene& s) { s.rotation_curve.set_string("m", "absolut"); }), "property.enum"));
-    EXPECT_TRUE(only(broken([](Scene& s) { s.mode_override.set_string("m", "overwrite"); }), "property.enum"));
+    EXPECT_TRUE(only(broken([](Scene& s) { s.rotation_curve.set_string("m", "absolut"); }),
+                     "property.enum"));
+    EXPECT_TRUE(only(broken([](Scene& s) { s.mode_override.set_string("m", "overwrite"); }),
+                     "property.enum"));
     EXPECT_TRUE(
         only(broken([](Scene& s) { s.constraint.set_string("ct", "aim"); }), "property.enum"));
     EXPECT_TRUE(only(broken([](Scene& s) { s.tint.set_string("cs", "rec709"); }), "property.enum"));
