@@ -82,41 +82,24 @@ std::shared_ptr<Sampler> make_sampler(const std::shared_ptr<DocState>& model_sta
     const cast::ConstAnimation animation =
         animations[pick_animation(animations, which, *anim_state)];
 
-    // The skeleton: the first Model with one in the model document; without one, the
-    // animation's own Skeleton, else the first Model with one in the animation's document.
-    cast::ConstSkeleton skeleton;
-    const cast::Document* skeleton_document = &anim_doc;
-    anim::BindingTargets targets;
-    auto find_model_skeleton = [&](const cast::Document& document) {
-        for (const cast::ConstModel& model : document.models())
-            if (cast::ConstSkeleton found = model.skeleton()) {
-                skeleton = found;
-                skeleton_document = &document;
-                targets = anim::binding_targets(model);
-                return;
-            }
-    };
-    if (model_state) {
-        const cast::Document& model_doc = model_state->document;
-        find_model_skeleton(model_doc);
-        if (!skeleton)
-            raise_error((model_doc.source_name.empty() ? "<document>" : model_doc.source_name) +
-                            ": no Model with a Skeleton",
-                        "python.animation");
-    } else if (!(skeleton = animation.skeleton())) {
-        find_model_skeleton(anim_doc);
-        if (!skeleton)
-            raise_error(anim_name +
-                            ": neither the animation nor a Model in the file has a Skeleton; "
-                            "pass the model document",
-                        "python.animation");
-    }
+    const cast::Document* model_doc = model_state ? &model_state->document : nullptr;
+    const std::optional<anim::SkeletonChoice> chosen =
+        anim::choose_skeleton(animation, anim_doc, model_doc);
+    if (!chosen && model_doc)
+        raise_error((model_doc->source_name.empty() ? "<document>" : model_doc->source_name) +
+                        ": no Model with a Skeleton",
+                    "python.animation");
+    if (!chosen)
+        raise_error(anim_name +
+                        ": neither the animation nor a Model in the file has a Skeleton; "
+                        "pass the model document",
+                    "python.animation");
 
     auto sampler = std::make_shared<Sampler>();
     sampler->skeleton =
-        unwrap(anim::build_skeleton(skeleton, sampler->warnings, skeleton_document));
-    sampler->animation = unwrap(
-        anim::build_animation(animation, sampler->skeleton, targets, sampler->warnings, &anim_doc));
+        unwrap(anim::build_skeleton(chosen->skeleton, sampler->warnings, chosen->document));
+    sampler->animation = unwrap(anim::build_animation(animation, sampler->skeleton, chosen->targets,
+                                                      sampler->warnings, &anim_doc));
     sampler->context.resize(sampler->animation);
     sampler->animation_document = anim_state;
     if (cast::ConstSkeleton own = animation.skeleton()) sampler->own_skeleton = &own.node();

@@ -26,6 +26,25 @@ BindingTargets binding_targets(const cast::ConstModel& model) {
 }
 
 namespace {
+// The first Model of `document` with a Skeleton.
+std::optional<SkeletonChoice> first_model_skeleton(const cast::Document& document) {
+    for (const cast::ConstModel& model : document.models())
+        if (cast::ConstSkeleton skeleton = model.skeleton())
+            return SkeletonChoice{skeleton, &document, binding_targets(model)};
+    return std::nullopt;
+}
+}  // namespace
+
+std::optional<SkeletonChoice> choose_skeleton(const cast::ConstAnimation& animation,
+                                              const cast::Document& animation_document,
+                                              const cast::Document* model_document) {
+    if (model_document != nullptr) return first_model_skeleton(*model_document);
+    if (cast::ConstSkeleton own = animation.skeleton())
+        return SkeletonChoice{own, &animation_document, {}};
+    return first_model_skeleton(animation_document);
+}
+
+namespace {
 
 // The three channel kinds a CurveModeOverride can cover (`ot`, `or`, `os`); bs and vb none.
 enum Kind { kTranslation, kRotation, kScale, kNoKind };

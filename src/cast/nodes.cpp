@@ -121,7 +121,7 @@ template <std::size_t N>
 std::string_view enum_name(const std::array<std::string_view, N>& names, std::size_t index,
                            const char* enum_type) {
     if (index < N) return names[index];
-    std::fprintf(stderr, "castkit: %zu is not a %s\n", index, enum_type);
+    fmt::print(stderr, "castkit: {} is not a {}\n", index, enum_type);
     std::abort();
 }
 }  // namespace

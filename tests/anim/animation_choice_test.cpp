@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <castkit/anim/animation.hpp>
 #include <castkit/cast/document.hpp>
 #include <nlohmann/json.hpp>
 
@@ -98,6 +99,45 @@ TEST(AnimationChoice, InfoListsEachAnimationWithItsIndex) {
     EXPECT_NE(result.out.find("  animation 0 'idle': 1 curves"), std::string::npos) << result.out;
     EXPECT_NE(result.out.find("  animation 1 'walk': 1 curves"), std::string::npos) << result.out;
     EXPECT_NE(result.out.find("  animation 2 'run': 1 curves"), std::string::npos) << result.out;
+}
+
+// The one skeleton rule pose, bake and Python share (anim::choose_skeleton): a model document
+// given wins; else the animation's own Skeleton; else the animation document's first Model with
+// one; else none.
+TEST(SkeletonChoice, TheModelDocumentThenTheAnimationsOwnThenItsFilesFirstModel) {
+    cast::Document animation_document;
+    cast::Root root = animation_document.add_root();
+    root.add_model().set_name("bare");  // no skeleton: passed over
+    cast::Model rigged = root.add_model();
+    rigged.set_name("rigged");
+    rigged.add_mesh().set_name("body");
+    cast::Skeleton file_skeleton = rigged.add_skeleton();
+    cast::Animation animation = root.add_animation();
+
+    auto chosen = anim::choose_skeleton(animation, animation_document, nullptr);
+    ASSERT_TRUE(chosen);
+    EXPECT_EQ(chosen->skeleton.hash(), file_skeleton.hash());
+    EXPECT_EQ(chosen->document, &animation_document);
+    EXPECT_EQ(chosen->targets.nodes, (std::vector<std::string>{"rigged", "body"}));
+
+    cast::Skeleton own = animation.add_skeleton();
+    chosen = anim::choose_skeleton(animation, animation_document, nullptr);
+    ASSERT_TRUE(chosen);
+    EXPECT_EQ(chosen->skeleton.hash(), own.hash());
+    EXPECT_TRUE(chosen->targets.nodes.empty());
+
+    cast::Document model_document;
+    cast::Model model = model_document.add_root().add_model();
+    EXPECT_FALSE(anim::choose_skeleton(animation, animation_document, &model_document));
+    cast::Skeleton named = model.add_skeleton();
+    chosen = anim::choose_skeleton(animation, animation_document, &model_document);
+    ASSERT_TRUE(chosen);
+    EXPECT_EQ(chosen->skeleton.hash(), named.hash());
+    EXPECT_EQ(chosen->document, &model_document);
+
+    cast::Document nothing;
+    cast::Animation alone = nothing.add_root().add_animation();
+    EXPECT_FALSE(anim::choose_skeleton(alone, nothing, nullptr));
 }
 
 }  // namespace

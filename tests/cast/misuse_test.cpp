@@ -406,8 +406,17 @@ TEST(BuilderNarrowing, KeyPropertiesAndConstraintTypesAreStoredByTheirSpecNames)
         EXPECT_EQ(cast::constraint_type_from_name(name), type);
     }
     EXPECT_EQ(cast::constraint_type_from_name("aim"), std::nullopt);
+}
+
+// An enum value made by a cast names no text: a programming error, stopped with a message.
+TEST(BuilderNarrowing, AKeyPropertyOutsideTheEnumStopsWithAMessage) {
+    START_DEATH_TEST();
+    cast::Document document;
+    cast::Curve curve = document.add_root().add_animation().add_curve();
     EXPECT_DEATH(curve.set_key_property(static_cast<cast::KeyProperty>(40)),
                  "40 is not a KeyProperty");
+    EXPECT_DEATH((void)cast::constraint_type_name(static_cast<cast::ConstraintType>(3)),
+                 "3 is not a ConstraintType");
 }
 
 }  // namespace

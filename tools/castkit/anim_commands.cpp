@@ -83,49 +83,35 @@ std::optional<LoadedAnimation> load_animation(const std::string& model_path,
     const cast::ConstAnimation& animation = animations[*picked];
     if (cast::ConstSkeleton own = animation.skeleton()) loaded.own_skeleton = &own.node();
 
-    // The skeleton: the first Model with one in --model; without --model, the animation's own
-    // Skeleton, else the first Model with one in the animation's file.
-    cast::ConstSkeleton skeleton;
-    const cast::Document* skeleton_document = &loaded.animation_document;
-    anim::BindingTargets targets;
-    auto find_model_skeleton = [&](const cast::Document& document) {
-        for (const cast::ConstModel& model : document.models())
-            if (cast::ConstSkeleton found = model.skeleton()) {
-                skeleton = found;
-                skeleton_document = &document;
-                targets = anim::binding_targets(model);
-                return;
-            }
-    };
     if (!model_path.empty()) {
         auto model_document = load(model_path, "", {}, exit_code);
         if (!model_document) return std::nullopt;
         loaded.model_document = std::move(model_document->document);
-        find_model_skeleton(loaded.model_document);
-        if (!skeleton) {
-            fmt::print(stderr, "castkit: {}: no Model with a Skeleton\n", model_path);
-            return std::nullopt;
-        }
-    } else if (!(skeleton = animation.skeleton())) {
-        find_model_skeleton(loaded.animation_document);
-        if (!skeleton) {
-            fmt::print(stderr,
-                       "castkit: {}: neither the animation nor a Model in the file has a "
-                       "Skeleton; give --model\n",
-                       anim_path);
-            return std::nullopt;
-        }
+    }
+    const std::optional<anim::SkeletonChoice> chosen =
+        anim::choose_skeleton(animation, loaded.animation_document,
+                              model_path.empty() ? nullptr : &loaded.model_document);
+    if (!chosen && !model_path.empty()) {
+        fmt::print(stderr, "castkit: {}: no Model with a Skeleton\n", model_path);
+        return std::nullopt;
+    }
+    if (!chosen) {
+        fmt::print(stderr,
+                   "castkit: {}: neither the animation nor a Model in the file has a Skeleton; "
+                   "give --model\n",
+                   anim_path);
+        return std::nullopt;
     }
 
     Diagnostics reports;
-    auto built_skeleton = anim::build_skeleton(skeleton, reports, skeleton_document);
+    auto built_skeleton = anim::build_skeleton(chosen->skeleton, reports, chosen->document);
     if (!built_skeleton) {
         print_diagnostics(reports);
         fmt::print(stderr, "{}\n", built_skeleton.error().to_string());
         return std::nullopt;
     }
     loaded.skeleton = std::move(*built_skeleton);
-    auto built = anim::build_animation(animation, loaded.skeleton, targets, reports,
+    auto built = anim::build_animation(animation, loaded.skeleton, chosen->targets, reports,
                                        &loaded.animation_document);
     print_diagnostics(reports);
     if (!built) {

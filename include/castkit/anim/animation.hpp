@@ -114,6 +114,21 @@ struct BindingTargets {
 // The names a Model's BlendShape, Mesh and Hair nodes (and the Model) carry. O(children).
 BindingTargets binding_targets(const cast::ConstModel& model);
 
+// The skeleton an animation plays on, and what its curves may name besides the bones.
+struct SkeletonChoice {
+    cast::ConstSkeleton skeleton;
+    const cast::Document* document = nullptr;  // the document `skeleton` is in
+    BindingTargets targets;                    // of the Model chosen; empty for the animation's own
+};
+
+// The one rule `castkit pose`, `bake` and the Python module choose a skeleton by: the first
+// Model with a Skeleton in `model_document` when one is given (the user named the model);
+// without it, the animation's own Skeleton, else the first Model with one in
+// `animation_document`. nullopt when there is none. O(models).
+std::optional<SkeletonChoice> choose_skeleton(const cast::ConstAnimation& animation,
+                                              const cast::Document& animation_document,
+                                              const cast::Document* model_document);
+
 // Compiles `animation` against `skeleton`. Everything it cannot apply is reported in `reports`
 // as a warning naming the curve: unknown node names, unknown `kp` or `m`, key and value buffers
 // of the wrong type or different lengths, keys out of order (they are sorted), overrides on
