@@ -31,7 +31,6 @@
 #include <string>
 #include <string_view>
 
-#include "../src/formats/dmf/dmf_json_reader.hpp"
 #include "read_shim.hpp"
 
 namespace castkit::fuzz {
@@ -363,13 +362,13 @@ inline Outcome check_anim(cast::Bytes bytes) {
 // ---- DMF JSON's two ways ---------------------------------------------------------------
 
 // The DMF JSON reader reads in windows and falls back to one pass over the whole document
-// (src/formats/dmf/dmf_json_reader.hpp): read_json must give what the one pass gives alone, the
+// (dmf::read_json_in_one_pass): read_json must give what the one pass gives alone, the
 // same model or the same error.
 inline Outcome check_dmf_json(cast::Bytes bytes) {
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     Diagnostics warnings;
     auto read = dmf::read_json(text, "fuzz.dmf.json", warnings);
-    auto one_pass = dmf::json_reader::read_in_one_pass(text, "fuzz.dmf.json");
+    auto one_pass = dmf::read_json_in_one_pass(text, "fuzz.dmf.json");
     if (read.has_value() != one_pass.has_value())
         return broke(read ? "read_json reads a text the one pass refuses"
                           : "read_json refuses a text the one pass reads");

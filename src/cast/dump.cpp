@@ -3,10 +3,9 @@
 
 #include <algorithm>
 #include <castkit/cast/dump.hpp>
+#include <castkit/json.hpp>
 #include <cmath>
 #include <iterator>
-
-#include "../json/writer.hpp"
 
 namespace castkit::cast {
 namespace {

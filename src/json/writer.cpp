@@ -1,7 +1,6 @@
-#include "writer.hpp"
-
 #include <fmt/format.h>
 
+#include <castkit/json.hpp>
 #include <cmath>
 #include <iterator>
 

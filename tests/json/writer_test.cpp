@@ -1,9 +1,8 @@
 // The JSON writer: valid JSON for any bytes (docs/json.md), nlohmann's layout when indenting,
 // and streaming into a sink that reports failures.
-#include "../../src/json/writer.hpp"
-
 #include <gtest/gtest.h>
 
+#include <castkit/json.hpp>
 #include <limits>
 #include <nlohmann/json.hpp>
 

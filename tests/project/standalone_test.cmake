@@ -1,6 +1,7 @@
 # Checks that the checkout stands on its own, run by CTest as `cmake -DSOURCE_DIR=... -P`:
-# every ruling the code or docs cite ("rule 12", "rulings 26–30", "rules 20, 21") is a numbered
-# item of docs/decisions.md, nothing names a file outside the repository (the specs' notes, the
+# the CLI, the Python module and the fuzzers include no private header of src/; every ruling
+# the code or docs cite ("rule 12", "rulings 26–30", "rules 20, 21") is a numbered item of
+# docs/decisions.md, nothing names a file outside the repository (the specs' notes, the
 # shared specs folder, absolute paths of the machine it was written on), LICENSE is there, and the
 # build wrote nothing into the source tree (the glTF validator's node_modules go to the build tree).
 cmake_minimum_required(VERSION 3.20)
@@ -46,6 +47,11 @@ foreach(file IN LISTS files)
   set(line_number 0)
   foreach(line IN LISTS lines)
     math(EXPR line_number "${line_number} + 1")
+    # The programs stand on the public API: nothing under tools/, python/ or fuzz/ includes a
+    # header of the library's src/ (publish what they need in include/castkit instead).
+    if(file MATCHES "^(tools|python|fuzz)/" AND line MATCHES "^#include \"[./]*src/")
+      string(APPEND problems "${file}:${line_number}: includes a private header of src/\n")
+    endif()
     if(line MATCHES "(${outside})")
       string(APPEND problems "${file}:${line_number}: names a file outside the repository (${CMAKE_MATCH_1})\n")
     endif()

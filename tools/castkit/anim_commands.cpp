@@ -5,12 +5,12 @@
 #include <castkit/anim/bake.hpp>
 #include <castkit/anim/jobs.hpp>
 #include <castkit/anim/skeleton.hpp>
+#include <castkit/json.hpp>
+#include <castkit/platform.hpp>
 #include <cmath>
 #include <iterator>
 #include <utility>
 
-#include "../../src/json/writer.hpp"
-#include "../../src/platform/platform.hpp"
 #include "commands.hpp"
 
 namespace castkit::cli {

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/merge.hpp>
+#include <castkit/platform.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
@@ -17,7 +18,6 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "../../src/platform/platform.hpp"
 #include "commands.hpp"
 
 namespace castkit::cli {

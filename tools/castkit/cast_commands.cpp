@@ -4,10 +4,10 @@
 
 #include <castkit/cast/dump.hpp>
 #include <castkit/formats.hpp>
+#include <castkit/platform.hpp>
 #include <cstdio>
 #include <new>
 
-#include "../../src/platform/platform.hpp"
 #include "commands.hpp"
 
 namespace castkit::cli {

@@ -5,9 +5,9 @@
 #include <castkit/formats.hpp>
 #include <castkit/formats/dmf.hpp>
 #include <castkit/formats/merge.hpp>
+#include <castkit/platform.hpp>
 #include <map>
 
-#include "../../src/platform/platform.hpp"
 #include "batch.hpp"
 #include "commands.hpp"
 

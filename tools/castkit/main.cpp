@@ -1,12 +1,12 @@
 // castkit: read, write, inspect and convert Cast files and the formats around them.
 #include <fmt/format.h>
 
+#include <castkit/platform.hpp>
 #include <cstdio>
 #include <new>
 #include <string>
 #include <vector>
 
-#include "../../src/platform/platform.hpp"
 #include "castkit_version.hpp"
 #include "commands.hpp"
 

@@ -4,9 +4,9 @@
 #include <fmt/format.h>
 
 #include <castkit/cast/validate.hpp>
+#include <castkit/json.hpp>
+#include <castkit/platform.hpp>
 
-#include "../../src/json/writer.hpp"
-#include "../../src/platform/platform.hpp"
 #include "commands.hpp"
 
 namespace castkit::cli {

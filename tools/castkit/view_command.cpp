@@ -7,6 +7,7 @@
 #include <httplib.h>
 
 #include <castkit/formats.hpp>
+#include <castkit/platform.hpp>
 #include <charconv>
 #include <chrono>
 #include <csignal>
@@ -16,7 +17,6 @@
 #include <random>
 #include <thread>
 
-#include "../../src/platform/platform.hpp"
 #include "../../viewer/session/session.hpp"
 #include "commands.hpp"
 

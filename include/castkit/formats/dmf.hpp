@@ -151,6 +151,9 @@ Expected<void> write(const Model& model, const std::filesystem::path& path);
 // text, plus a padded copy of it unless it lies in a file mapping with room after its end
 // (open_json's and the CLI's inputs, nearly always). O(text size).
 Expected<Model> read_json(std::string_view text, const std::string& file, Diagnostics& warnings);
+// The same reading in one pass over the whole text, never in windows or on a second thread: the
+// reference read_json must agree with (the fuzzers check that it does). O(text size).
+Expected<Model> read_json_in_one_pass(std::string_view text, const std::string& file);
 // Memory-maps and parses a DMF JSON file. O(file size).
 Expected<Model> open_json(const std::filesystem::path& path, Diagnostics& warnings);
 // Streams the JSON form into `sink`: one struct per line, floats in their shortest exact form,

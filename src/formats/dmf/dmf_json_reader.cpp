@@ -1148,6 +1148,10 @@ Expected<Model> read_in_one_pass(std::string_view text, const std::string& file)
 
 }  // namespace json_reader
 
+Expected<Model> read_json_in_one_pass(std::string_view text, const std::string& file) {
+    return json_reader::read_in_one_pass(text, file);
+}
+
 Expected<Model> read_json(std::string_view text, const std::string& file, Diagnostics&) {
     try {
         Reader windows(text, formats::Threads::automatic);
