@@ -58,7 +58,7 @@ endif
 SANITIZE_SKIP = ^((GltfSamples|Blender|BlenderAddon|Package|Viewer|CompileFail)\.|DmfJsonWindows\.Damage)
 test-sanitize: setup
 	cmake -S . -B $(BUILD)-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCASTKIT_WERROR=ON \
-	  -DCASTKIT_SANITIZE=address,undefined -DCASTKIT_BUILD_BENCH=OFF
+	  -DCASTKIT_SANITIZE=address,undefined -DCASTKIT_BUILD_BENCH=OFF -DCASTKIT_UNITY_LIBRARY=ON
 	cmake --build $(BUILD)-asan -j $(JOBS)
 	ctest --test-dir $(BUILD)-asan --output-on-failure -j $(JOBS) -E '$(SANITIZE_SKIP)'
 
@@ -73,7 +73,7 @@ fuzz: setup
 	cmake -S . -B $(BUILD)-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_COMPILER=clang++ -DCASTKIT_FUZZ=ON -DCASTKIT_SANITIZE=address,undefined \
 	  -DCASTKIT_BUILD_TESTS=OFF -DCASTKIT_BUILD_TOOLS=OFF -DCASTKIT_BUILD_BENCH=OFF \
-	  -DCASTKIT_BUILD_EXAMPLES=OFF
+	  -DCASTKIT_BUILD_EXAMPLES=OFF -DCASTKIT_UNITY_LIBRARY=ON
 	cmake --build $(BUILD)-fuzz -j $(JOBS)
 	bash fuzz/run.sh $(BUILD)-fuzz $(FUZZ_SECONDS) $(JOBS) $(FUZZ_SEED)
 

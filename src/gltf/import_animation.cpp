@@ -15,9 +15,9 @@
 #include "import_internal.hpp"
 
 namespace castkit::gltf::detail {
-namespace {
 
-// One sampler's keys: `width` floats per key (3 per key per triplet for CUBICSPLINE).
+// One sampler's keys: `width` floats per key (3 per key per triplet for CUBICSPLINE). Outside
+// the anonymous namespace, since Importer::DecodedChannel holds one.
 struct Track {
     std::vector<float> times;
     std::vector<float> values;
@@ -71,8 +71,6 @@ struct Track {
         return out;
     }
 };
-
-}  // namespace
 
 // One channel, decoded and checked.
 struct Importer::DecodedChannel {

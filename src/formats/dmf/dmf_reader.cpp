@@ -34,9 +34,9 @@ struct Section {
     std::uint32_t count = 0;
 };
 
-class Reader {
+class BinaryReader {
   public:
-    Reader(cast::Bytes bytes, const std::string& file, Diagnostics& warnings)
+    BinaryReader(cast::Bytes bytes, const std::string& file, Diagnostics& warnings)
         : in_(bytes, file, 0, "dmf"), warnings_(warnings) {}
     Expected<Model> read();
 
@@ -66,7 +66,7 @@ class Reader {
     Section sections_[kAttributeCount];
 };
 
-Expected<void> Reader::table() {
+Expected<void> BinaryReader::table() {
     if (auto ok = in_.need(kHeaderSize, "the 16-byte header", "header"); !ok) return ok;
     if (in_.take<std::uint32_t>() != kMagic)
         return make_error(error(0, "header", "not a DMF 1.5 file (magic is not DASH)"));
@@ -107,14 +107,14 @@ Expected<void> Reader::table() {
     return {};
 }
 
-Expected<void> Reader::check_section(std::size_t which, const char* name) {
+Expected<void> BinaryReader::check_section(std::size_t which, const char* name) {
     const Section& s = sections_[which];
     if (s.count == 0) return {};
     return in_.need_range(s.offset, std::uint64_t{s.count} * kStructSizes[which],
                           fmt::format("{} {}", s.count, name), name);
 }
 
-Expected<void> Reader::check_disjoint(const std::vector<Section>& ranges, std::uint64_t element,
+Expected<void> BinaryReader::check_disjoint(const std::vector<Section>& ranges, std::uint64_t element,
                                       const char* what, std::size_t section) {
     std::uint64_t total = 0;
     for (const Section& range : ranges) total += std::uint64_t{range.count} * element;
@@ -127,7 +127,7 @@ Expected<void> Reader::check_disjoint(const std::vector<Section>& ranges, std::u
                                         what, total, in_.size())));
 }
 
-Expected<void> Reader::textures() {
+Expected<void> BinaryReader::textures() {
     std::vector<Section> images;
     for (Texture& t : model_.textures) {
         t.name = take_name(in_);
@@ -154,7 +154,7 @@ Expected<void> Reader::textures() {
     return {};
 }
 
-void Reader::materials() {
+void BinaryReader::materials() {
     for (Material& m : model_.materials) {
         m.name = take_name(in_);
         m.id = in_.take<std::int16_t>();
@@ -171,7 +171,7 @@ void Reader::materials() {
     }
 }
 
-void Reader::vertices() {
+void BinaryReader::vertices() {
     for (Vertex& v : model_.vertices) {
         v.position = in_.take<glm::vec3>();
         for (auto& index : v.skin_index) index = in_.take<std::int16_t>();
@@ -179,7 +179,7 @@ void Reader::vertices() {
     }
 }
 
-void Reader::faces() {
+void BinaryReader::faces() {
     for (Face& f : model_.faces) {
         f.material = in_.take<std::uint16_t>();
         in_.skip(2);
@@ -190,7 +190,7 @@ void Reader::faces() {
     }
 }
 
-void Reader::bones() {
+void BinaryReader::bones() {
     for (Bone& b : model_.bones) {
         b.name = take_name(in_);
         b.id = in_.take<std::int16_t>();
@@ -200,7 +200,7 @@ void Reader::bones() {
     }
 }
 
-Expected<void> Reader::animations() {
+Expected<void> BinaryReader::animations() {
     std::vector<Section> tracks;
     for (Animation& a : model_.animations) {
         a.name = take_name(in_);
@@ -236,7 +236,7 @@ Expected<void> Reader::animations() {
     return {};
 }
 
-Expected<Model> Reader::read() {
+Expected<Model> BinaryReader::read() {
     if (auto ok = table(); !ok) return make_error(ok.error());
     const char* names[kAttributeCount] = {"textures", "materials", "vertices",
                                           "faces",    "bones",     "animations"};
@@ -270,7 +270,7 @@ Expected<Model> Reader::read() {
 }  // namespace
 
 Expected<Model> read(cast::Bytes bytes, const std::string& file, Diagnostics& warnings) {
-    return Reader(bytes, file, warnings).read();
+    return BinaryReader(bytes, file, warnings).read();
 }
 
 Expected<Model> open(const std::filesystem::path& path, Diagnostics& warnings) {
