@@ -114,8 +114,9 @@ Expected<void> BinaryReader::check_section(std::size_t which, const char* name) 
                           fmt::format("{} {}", s.count, name), name);
 }
 
-Expected<void> BinaryReader::check_disjoint(const std::vector<Section>& ranges, std::uint64_t element,
-                                      const char* what, std::size_t section) {
+Expected<void> BinaryReader::check_disjoint(const std::vector<Section>& ranges,
+                                            std::uint64_t element, const char* what,
+                                            std::size_t section) {
     std::uint64_t total = 0;
     for (const Section& range : ranges) total += std::uint64_t{range.count} * element;
     if (total <= in_.size()) return {};
