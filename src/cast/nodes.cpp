@@ -405,9 +405,9 @@ void Bone::set_parent_index(std::int32_t index) {
 glm::vec4 ConstConstraint::custom_offset() const {
     if (auto v4 = vec4("co")) return *v4;
     if (auto v3 = vec3("co")) return glm::vec4(*v3, 0.0f);
-    std::string_view type = constraint_type().value_or("");
-    if (type == "or") return glm::vec4(0, 0, 0, 1);
-    if (type == "sc") return glm::vec4(1, 1, 1, 0);
+    const auto type = constraint_type_from_name(constraint_type().value_or(""));
+    if (type == ConstraintType::Orient) return glm::vec4(0, 0, 0, 1);
+    if (type == ConstraintType::Scale) return glm::vec4(1, 1, 1, 0);
     return glm::vec4(0.0f);
 }
 
