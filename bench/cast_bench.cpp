@@ -23,8 +23,9 @@ std::vector<std::byte> encoded_scene(std::uint32_t vertices) {
 // read(): the node tree only; payloads stay views, so the cost is per node and property.
 void BM_CastParseBuffer(benchmark::State& state) {
     const std::vector<std::byte> bytes = encoded_scene(static_cast<std::uint32_t>(state.range(0)));
+    castkit::Diagnostics warnings;
     for (auto _ : state) {
-        auto document = castkit::cast::read(castkit::cast::Bytes(bytes));
+        auto document = castkit::cast::read(castkit::cast::Bytes(bytes), "scene.cast", warnings);
         benchmark::DoNotOptimize(document.value().roots().size());
     }
     state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(bytes.size()));
@@ -34,8 +35,9 @@ BENCHMARK(BM_CastParseBuffer)->Arg(10'000)->Arg(200'000);
 // read() plus a walk reading every payload byte.
 void BM_CastReadAndTouch(benchmark::State& state) {
     const std::vector<std::byte> bytes = encoded_scene(static_cast<std::uint32_t>(state.range(0)));
+    castkit::Diagnostics warnings;
     for (auto _ : state) {
-        auto document = castkit::cast::read(castkit::cast::Bytes(bytes));
+        auto document = castkit::cast::read(castkit::cast::Bytes(bytes), "scene.cast", warnings);
         benchmark::DoNotOptimize(castkit::bench::touch_all(document.value()).checksum);
     }
     state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(bytes.size()));
@@ -45,8 +47,9 @@ BENCHMARK(BM_CastReadAndTouch)->Arg(10'000)->Arg(200'000);
 // write_to_buffer() of a document read from a buffer (payloads are views, as after open()).
 void BM_CastWriteToBuffer(benchmark::State& state) {
     const std::vector<std::byte> bytes = encoded_scene(static_cast<std::uint32_t>(state.range(0)));
+    castkit::Diagnostics warnings;
     const castkit::cast::Document document =
-        castkit::cast::read(castkit::cast::Bytes(bytes)).value();
+        castkit::cast::read(castkit::cast::Bytes(bytes), "scene.cast", warnings).value();
     for (auto _ : state) {
         auto written = castkit::cast::write_to_buffer(document);
         benchmark::DoNotOptimize(written.value().data());

@@ -65,7 +65,8 @@ int time_read(const std::string& path, int runs, bool with_memcpy) {
             memcpy_seconds.add(timer);
         }
         Timer timer;
-        auto document = castkit::cast::open(path);
+        castkit::Diagnostics warnings;
+        auto document = castkit::cast::open(path, warnings);
         if (!document) {
             fmt::print(stderr, "{}\n", document.error().to_string());
             return 1;
@@ -84,7 +85,8 @@ int time_read(const std::string& path, int runs, bool with_memcpy) {
 }
 
 int time_write(const std::string& path, const std::string& output, int runs) {
-    auto document = castkit::cast::open(path);
+    castkit::Diagnostics warnings;
+    auto document = castkit::cast::open(path, warnings);
     if (!document) {
         fmt::print(stderr, "{}\n", document.error().to_string());
         return 1;
@@ -108,12 +110,14 @@ int time_validate(const std::string& path, int runs) {
     std::size_t findings = 0;
     for (int run = 0; run < runs; ++run) {
         Timer timer;
-        auto document = castkit::cast::open(path);
+        castkit::Diagnostics diagnostics;
+        auto document = castkit::cast::open(path, diagnostics);
         if (!document) {
             fmt::print(stderr, "{}\n", document.error().to_string());
             return 1;
         }
-        findings = castkit::cast::validate(*document, {}).size();
+        castkit::cast::validate(*document, diagnostics);
+        findings = diagnostics.size();
         seconds.add(timer);
     }
     fmt::print("{{\"mode\":\"validate\",\"findings\":{},{}}}\n", findings, seconds.json("seconds"));

@@ -146,7 +146,8 @@ inline void walk_views(const cast::Document& document) {
 // The Cast reader: any input either fails with a diagnostic or reads into a document that every
 // view can walk and that writes out, reads back and writes the same bytes again.
 inline Outcome check_cast(cast::Bytes bytes) {
-    const auto document = cast::read(bytes);
+    Diagnostics warnings;
+    const auto document = cast::read(bytes, "fuzz.cast", warnings);
     if (!document) return unread(document.error());
     std::string out = cast::dump_text(*document);
     cast::dump_json(*document, out);
@@ -155,7 +156,7 @@ inline Outcome check_cast(cast::Bytes bytes) {
 
     auto first = cast::write_to_buffer(*document);
     if (!first) return {};  // a node too large for NodeSize cannot come from a read
-    auto again = cast::read(cast::Bytes(*first));
+    auto again = cast::read(cast::Bytes(*first), "fuzz.cast", warnings);
     if (!again)
         return broke("the Cast writer's output does not read: " + again.error().to_string());
     auto second = cast::write_to_buffer(*again);
@@ -205,7 +206,7 @@ inline Expected<std::vector<std::byte>> write_as(std::string_view format,
     WriteContext context;
     context.name = "fuzz." + std::string(format);
     BufferSink sink;
-    if (auto written = gltf::write(document, sink, context, options); !written)
+    if (auto written = gltf::write(document, sink, context, warnings, options); !written)
         return make_error(written.error());
     return std::move(sink.bytes);
 }
@@ -217,8 +218,8 @@ inline std::string made_faces_disagree(const cast::Document& document) {
     WriteContext context;
     context.options.side_files.max_size = 0;  // no texture read from the disk, as in write_as
     BufferSink made;
-    auto streamed = formats::write(*format_by_name("dmf-json"), document, made, context);
     Diagnostics warnings;
+    auto streamed = formats::write(*format_by_name("dmf-json"), document, made, context, warnings);
     dmf::ConvertOptions options;
     options.side_files.max_size = 0;
     auto model = dmf::from_cast(document, warnings, options);
@@ -243,9 +244,9 @@ inline Outcome check_reader(std::string_view format, cast::Bytes bytes) {
         if (document.error().message.empty()) return broke("an error without a message");
         return unread(document.error());
     }
-    (void)cast::validate(*document);
+    cast::validate(*document, warnings);
     if (auto written = cast::write_to_buffer(*document)) {
-        auto again = cast::read(cast::Bytes(*written));
+        auto again = cast::read(cast::Bytes(*written), file, warnings);
         if (!again)
             return broke("the Cast writer's output does not read: " + again.error().to_string());
     }
@@ -268,7 +269,8 @@ inline Outcome check_reader(std::string_view format, cast::Bytes bytes) {
 // The CLI's main path: a Cast input exported as .glb (textures as references, instances named
 // in extras), whose output must read back.
 inline Outcome check_export(cast::Bytes bytes) {
-    const auto document = cast::read(bytes);
+    Diagnostics warnings;
+    const auto document = cast::read(bytes, "fuzz.cast", warnings);
     if (!document) return unread(document.error());
     Outcome outcome;
     auto glb = write_as("glb", *document);
@@ -288,8 +290,9 @@ inline Outcome check_validate(cast::Bytes bytes) {
     Diagnostics warnings;
     auto document = read_as("cast", bytes, "fuzz.cast", warnings);
     if (!document) return unread(document.error());
-    (void)cast::validate(*document);
-    (void)cast::validate(*document, {.strict = true, .include_read_warnings = false});
+    cast::validate(*document, warnings);
+    Diagnostics strict;
+    cast::validate(*document, strict, {.strict = true});
     return {};
 }
 

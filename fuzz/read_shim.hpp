@@ -21,11 +21,7 @@ inline constexpr std::string_view kReaders[] = {"cast",     "seanim", "semodel",
 // diagnostics. O(input size), as each reader is.
 inline Expected<cast::Document> read_directly(std::string_view format, cast::Bytes bytes,
                                               const std::string& file, Diagnostics& warnings) {
-    if (format == "cast") {
-        cast::ReadOptions options;
-        options.source_name = file;
-        return cast::read(bytes, options);
-    }
+    if (format == "cast") return cast::read(bytes, file, warnings);
     if (format == "seanim") {
         auto animation = seanim::read(bytes, file, warnings);
         if (!animation) return make_error(animation.error());
@@ -53,9 +49,7 @@ inline Expected<cast::Document> read_directly(std::string_view format, cast::Byt
     }
     ReadContext context;
     context.name = file;
-    auto document = gltf::read(bytes, context);
-    warnings.append(context.warnings);
-    return document;
+    return gltf::read(bytes, context, warnings);
 }
 
 // read_directly, with the registry's catch-all id ("<format>.read") on an error that has no

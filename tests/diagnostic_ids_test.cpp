@@ -85,21 +85,24 @@ TEST(DiagnosticIds, EveryDocumentedIdIsProducedSomewhere) {
 
 TEST(DiagnosticIds, EveryTruncationOfEveryFormatFailsWithAListedId) {
     const std::set<std::string> documented = documented_ids();
-    auto triangle = cast::open(fixtures() / "cast" / "edge" / "triangle.cast");
+    auto triangle = open_cast(fixtures() / "cast" / "edge" / "triangle.cast");
     ASSERT_TRUE(triangle);
     for (const FormatInfo& format : all_formats()) {
         if (format.name == "seanim") continue;  // holds no models; covered by its own tests
         BufferSink sink;
         WriteContext written;
-        ASSERT_TRUE(formats::write(format, *triangle, sink, written)) << format.name;
+        Diagnostics write_warnings;
+        ASSERT_TRUE(formats::write(format, *triangle, sink, written, write_warnings))
+            << format.name;
         const std::size_t size = sink.bytes.size();
         // Every prefix of the small files; about 300 evenly spaced ones of larger files.
         const std::size_t step = std::max<std::size_t>(1, size / 300);
         for (std::size_t length = 0; length < size; length += step) {
             std::vector<std::byte> prefix(sink.bytes.begin(), sink.bytes.begin() + length);
             ReadContext context{.name = "prefix"};
-            auto document = formats::read(format, {prefix, nullptr}, context);
-            for (const Diagnostic& warning : context.warnings)
+            Diagnostics warnings;
+            auto document = formats::read(format, {prefix, nullptr}, context, warnings);
+            for (const Diagnostic& warning : warnings)
                 EXPECT_TRUE(documented.contains(warning.rule))
                     << format.name << " at " << length << ": " << warning.to_string();
             if (!document) {
@@ -118,13 +121,16 @@ TEST(DiagnosticIds, ReadErrorsNameTheirKind) {
                                                           {"semodel", "semodel.bad-magic"},
                                                           {"gltf", "gltf.parse"}}) {
         ReadContext context{.name = "junk"};
-        auto document = formats::read(*format_by_name(name), {not_a_file, nullptr}, context);
+        Diagnostics warnings;
+        auto document =
+            formats::read(*format_by_name(name), {not_a_file, nullptr}, context, warnings);
         ASSERT_FALSE(document) << name;
         EXPECT_EQ(document.error().rule, id) << document.error().to_string();
     }
     ReadContext context{.name = "short"};
-    auto truncated =
-        formats::read(*format_by_name("cast"), {std::span(not_a_file).first(3), nullptr}, context);
+    Diagnostics warnings;
+    auto truncated = formats::read(*format_by_name("cast"),
+                                   {std::span(not_a_file).first(3), nullptr}, context, warnings);
     ASSERT_FALSE(truncated);
     EXPECT_EQ(truncated.error().rule, "cast.truncated");
 }

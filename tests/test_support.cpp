@@ -128,4 +128,16 @@ HashTally tally_hashes(const cast::Document& document) {
     return out;
 }
 
+Expected<cast::Document> open_cast(const std::filesystem::path& path) {
+    Diagnostics dropped;
+    return cast::open(path, dropped);
+}
+
+Diagnostics validation_findings(const cast::Document& document,
+                                const cast::ValidateOptions& options) {
+    Diagnostics findings;
+    cast::validate(document, findings, options);
+    return findings;
+}
+
 }  // namespace castkit::test

@@ -1,16 +1,15 @@
 // Helpers shared by the tests: fixture paths, file I/O and running the CLI.
 #pragma once
 
+#include <castkit/cast/document.hpp>
+#include <castkit/cast/validate.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
-
-namespace castkit::cast {
-class Document;
-}
 
 namespace castkit::test {
 
@@ -46,5 +45,18 @@ struct HashTally {
     std::size_t nodes = 0;
 };
 HashTally tally_hashes(const cast::Document& document);
+
+// The Cast reader for a test that checks the document, not the reader's warnings (the reader's
+// own tests check those, each with a sink of its own): the warnings go to a sink dropped on
+// return.
+Expected<cast::Document> open_cast(const std::filesystem::path& path);
+// validate() into a sink of its own: the validator's findings alone.
+Diagnostics validation_findings(const cast::Document& document,
+                                const cast::ValidateOptions& options = {});
+template <class Input>
+Expected<cast::Document> read_cast(Input&& input) {
+    Diagnostics dropped;
+    return cast::read(std::forward<Input>(input), "", dropped);
+}
 
 }  // namespace castkit::test

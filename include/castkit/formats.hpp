@@ -60,7 +60,8 @@ struct FormatOptions {
 
 // Everything a format needs around the bytes it reads or writes: the name diagnostics give, the
 // folder that relative file names (a .gltf's buffers, the textures and instances a document
-// names) resolve against, the options, and the one list every warning goes to.
+// names) resolve against, and the options. The warnings go to the Diagnostics sink passed
+// beside it.
 struct Context {
     // Name used in diagnostics: the path, "<stdin>", or empty for unnamed memory.
     std::string name{};
@@ -68,9 +69,6 @@ struct Context {
     // memory or standard input): then no side file is read except from the policy's folders.
     std::filesystem::path base{};
     FormatOptions options{};
-    // Warnings of every reader and writer the context is passed to, in order. Mutable so that a
-    // context passed as const still collects them.
-    mutable Diagnostics warnings{};
 };
 using ReadContext = Context;
 using WriteContext = Context;
@@ -85,14 +83,16 @@ enum class WrittenModels : std::uint8_t {
 struct FormatInfo {
     std::string_view name;                     // "cast", "seanim", …
     std::vector<std::string_view> extensions;  // ".cast"; longest match wins (".dmf.json")
-    // Parses `bytes` into a Cast document; warnings name what was approximated. Payloads the
-    // document views (Cast's are not copied) share `bytes.owner`; with a null owner they are
-    // borrowed, and the caller keeps the bytes alive as long as the document.
-    Expected<cast::Document> (*read)(const cast::SharedBytes& bytes, const ReadContext& context);
-    // Writes a Cast document into `sink`; warnings name what the format cannot hold and was
-    // dropped.
-    Expected<void> (*write)(const cast::Document& document, Sink& sink,
-                            const WriteContext& context);
+    // Parses `bytes` into a Cast document; warnings, added to `diagnostics`, name what was
+    // approximated. Payloads the document views (Cast's are not copied) share `bytes.owner`; with
+    // a null owner they are borrowed, and the caller keeps the bytes alive as long as the
+    // document.
+    Expected<cast::Document> (*read)(const cast::SharedBytes& bytes, const ReadContext& context,
+                                     Diagnostics& diagnostics);
+    // Writes a Cast document into `sink`; warnings, added to `diagnostics`, name what the format
+    // cannot hold and was dropped.
+    Expected<void> (*write)(const cast::Document& document, Sink& sink, const WriteContext& context,
+                            Diagnostics& diagnostics);
     // The writer reads the images materials name itself (glTF embeds, copies or references
     // them; DMF embeds them), so write_file leaves their paths to it (FormatOptions::
     // place_textures).
@@ -134,11 +134,12 @@ Expected<Input> read_input(const std::filesystem::path& path, InputMode mode = I
 // Parses `input` with `format`; the document's payloads keep the input's owner alive. Every finding
 // carries a stable id (docs/diagnostics.md): "<format>.read" where the format gives no finer one.
 // O(input size).
-Expected<cast::Document> read(const FormatInfo& format, Input input, const ReadContext& context);
+Expected<cast::Document> read(const FormatInfo& format, Input input, const ReadContext& context,
+                              Diagnostics& diagnostics);
 
 // read_input(path), then read(). O(file size).
 Expected<cast::Document> read_file(const FormatInfo& format, const std::filesystem::path& path,
-                                   const ReadContext& context);
+                                   const ReadContext& context, Diagnostics& diagnostics);
 
 // Writes `document` with `format` into `sink`; findings without a finer id get
 // "<format>.write". First the meshes of format.written_models are checked: a face index past
@@ -148,7 +149,7 @@ Expected<cast::Document> read_file(const FormatInfo& format, const std::filesyst
 // refused with an error and nothing is written (docs/diagnostics.md, "Before every write").
 // O(output size).
 Expected<void> write(const FormatInfo& format, const cast::Document& document, Sink& sink,
-                     const WriteContext& context);
+                     const WriteContext& context, Diagnostics& diagnostics);
 
 // The files write_file writes for `path` with `format`: `path` itself, and a .gltf's buffer
 // `<stem>.bin` beside it. A run reserves them in its SideOutputs so that no side file takes
@@ -161,7 +162,8 @@ std::vector<std::filesystem::path> output_files(const FormatInfo& format,
 // Fails when any byte cannot be written. Meshes are checked as write() does, before any image
 // is copied beside the output.
 Expected<void> write_file(const FormatInfo& format, const cast::Document& document,
-                          const std::filesystem::path& path, const WriteContext& context);
+                          const std::filesystem::path& path, const WriteContext& context,
+                          Diagnostics& diagnostics);
 
 }  // namespace formats
 

@@ -30,7 +30,7 @@ struct DocState {
     cast::Document document;
     // The format the document was read from ("cast", "glb", …); empty when made in Python.
     std::string format;
-    // The reader's findings (Document::warnings plus the format's context warnings).
+    // The reader's findings, which validate() reports first.
     Diagnostics read_warnings;
     // The folder of the file it was read from: writers find the side files the document names
     // (textures, instanced scenes) there, as `castkit convert` does.

@@ -68,12 +68,11 @@ DocPtr read_into_state(const FormatInfo& format, const formats::Input& input,
     state->register_buffer(input);
     Expected<cast::Document> document = [&] {
         py::gil_scoped_release release;
-        return formats::read(format, input, context);
+        return formats::read(format, input, context, state->read_warnings);
     }();
     if (!document) raise_error(document.error());
     state->document = std::move(*document);
     state->format = std::string(format.name);
-    state->read_warnings = context.warnings;
     state->base = context.base;
     return state;
 }
@@ -117,8 +116,9 @@ py::list write_path(const DocPtr& state, const fs::path& path,
     WriteContext context =
         formats::context_for(path, {.textures = texture_mode(textures), .strict = strict});
     context.base = state->base;
-    unwrap(formats::write_file(format, state->document, path, context));
-    return diagnostics_list(context.warnings);
+    Diagnostics diagnostics;
+    unwrap(formats::write_file(format, state->document, path, context, diagnostics));
+    return diagnostics_list(diagnostics);
 }
 
 py::bytes to_bytes(const DocPtr& state, const std::string& format_name, const py::object& warnings,
@@ -137,14 +137,19 @@ py::bytes to_bytes(const DocPtr& state, const std::string& format_name, const py
     context.options.strict = strict;
     context.name = state->document.source_name;
     context.base = state->base;
-    unwrap(formats::write(format, state->document, sink, context));
+    Diagnostics diagnostics;
+    unwrap(formats::write(format, state->document, sink, context, diagnostics));
     if (!warnings.is_none())
-        for (py::handle w : diagnostics_list(context.warnings)) warnings.attr("append")(w);
+        for (py::handle w : diagnostics_list(diagnostics)) warnings.attr("append")(w);
     return py::bytes(reinterpret_cast<const char*>(sink.bytes.data()), sink.bytes.size());
 }
 
+// The reader's findings, then the validator's; strict makes every warning an error.
 py::list validate_state(const DocState& state, bool strict) {
-    return diagnostics_list(cast::validate(state.document, {.strict = strict}));
+    Diagnostics diagnostics = state.read_warnings;
+    cast::validate(state.document, diagnostics);
+    if (strict) diagnostics.promote(Severity::Warning, Severity::Error);
+    return diagnostics_list(diagnostics);
 }
 
 py::list top_level(const DocPtr& state) {
@@ -223,10 +228,7 @@ void register_document(py::module_& m) {
             },
             "The format it was read from ('cast', 'glb', ...), None when built in Python")
         .def_property_readonly(
-            "warnings",
-            [](const DocState& s) {
-                return diagnostics_list(s.format.empty() ? s.document.warnings : s.read_warnings);
-            },
+            "warnings", [](const DocState& s) { return diagnostics_list(s.read_warnings); },
             "What the reader found but read anyway (list of Diagnostic)")
         .def_property_readonly("roots", &top_level,
                                "Every top-level node (Root, or Node for other ids)")

@@ -62,7 +62,6 @@ Document::Document(Document&& other) noexcept
     : version(other.version),
       flags(other.flags),
       trailing(std::move(other.trailing)),
-      warnings(std::move(other.warnings)),
       source_name(std::move(other.source_name)),
       roots_(std::move(other.roots_)),
       hashes_(std::move(other.hashes_)) {
@@ -74,7 +73,6 @@ Document& Document::operator=(Document&& other) noexcept {
         version = other.version;
         flags = other.flags;
         trailing = std::move(other.trailing);
-        warnings = std::move(other.warnings);
         source_name = std::move(other.source_name);
         roots_ = std::move(other.roots_);
         hashes_ = std::move(other.hashes_);
@@ -93,7 +91,6 @@ Document Document::clone() const {
     copy.version = version;
     copy.flags = flags;
     copy.trailing = trailing;
-    copy.warnings = warnings;
     copy.source_name = source_name;
     for (const auto& root : roots_) NodeAccess::append_root(copy, root->clone());
     return copy;

@@ -42,8 +42,9 @@ std::string type_text(std::uint16_t type_id) {
 
 class Reader {
   public:
-    Reader(SharedBytes data, Document& document, const ReadOptions& options)
-        : data_(data), document_(document), options_(options) {}
+    Reader(SharedBytes data, Document& document, Diagnostics& diagnostics,
+           const ReadOptions& options)
+        : data_(data), document_(document), diagnostics_(diagnostics), options_(options) {}
 
     Expected<void> read_file();
 
@@ -73,11 +74,12 @@ class Reader {
     void warn(std::size_t offset, const PathStep* step, std::string rule, std::string message) {
         Diagnostic d = at(offset, step, std::move(rule), std::move(message));
         d.severity = Severity::Warning;
-        document_.warnings.push_back(std::move(d));
+        diagnostics_.push_back(std::move(d));
     }
 
     SharedBytes data_;  // every payload view shares its owner
     Document& document_;
+    Diagnostics& diagnostics_;
     const ReadOptions& options_;
 };
 
@@ -299,48 +301,45 @@ Expected<void> Reader::read_opaque_tail(Node& node, std::size_t property_start,
     return {};
 }
 
-Expected<Document> parse(SharedBytes bytes, Document document, const ReadOptions& options) {
-    Reader reader(std::move(bytes), document, options);
-    if (auto ok = reader.read_file(); !ok) return make_error(ok.error());
-    return document;
-}
-
-Document named_document(std::string name) {
+Expected<Document> parse(SharedBytes bytes, std::string_view file, Diagnostics& diagnostics,
+                         const ReadOptions& options) {
     Document document;
-    document.source_name = std::move(name);
+    document.source_name = std::string(file);
+    Reader reader(std::move(bytes), document, diagnostics, options);
+    if (auto ok = reader.read_file(); !ok) return make_error(ok.error());
     return document;
 }
 
 }  // namespace
 
-Expected<Document> read(Bytes bytes, const ReadOptions& options) {
-    return parse(SharedBytes{bytes, nullptr}, named_document(options.source_name), options);
+Expected<Document> read(Bytes bytes, std::string_view file, Diagnostics& diagnostics,
+                        const ReadOptions& options) {
+    return parse(SharedBytes{bytes, nullptr}, file, diagnostics, options);
 }
 
-Expected<Document> read(SharedBytes bytes, const ReadOptions& options) {
-    return parse(std::move(bytes), named_document(options.source_name), options);
+Expected<Document> read(SharedBytes bytes, std::string_view file, Diagnostics& diagnostics,
+                        const ReadOptions& options) {
+    return parse(std::move(bytes), file, diagnostics, options);
 }
 
-Expected<Document> read(std::vector<std::byte> bytes, const ReadOptions& options) {
+Expected<Document> read(std::vector<std::byte> bytes, std::string_view file,
+                        Diagnostics& diagnostics, const ReadOptions& options) {
     auto storage = std::make_shared<const std::vector<std::byte>>(std::move(bytes));
-    return parse(SharedBytes{Bytes(*storage), storage}, named_document(options.source_name),
+    return parse(SharedBytes{Bytes(*storage), storage}, file, diagnostics, options);
+}
+
+Expected<Document> open(const std::filesystem::path& path, Diagnostics& diagnostics,
+                        const ReadOptions& options) {
+    auto mapped = platform::map_file(path);
+    if (!mapped) return make_error(mapped.error());
+    return parse(SharedBytes{(*mapped)->bytes(), *mapped}, platform::utf8_of(path), diagnostics,
                  options);
 }
 
-Expected<Document> open(const std::filesystem::path& path, const ReadOptions& options) {
-    auto mapped = platform::map_file(path);
-    if (!mapped) return make_error(mapped.error());
-    Document document =
-        named_document(options.source_name.empty() ? platform::utf8_of(path) : options.source_name);
-    return parse(SharedBytes{(*mapped)->bytes(), *mapped}, std::move(document), options);
-}
-
-Expected<Document> read_stdin(const ReadOptions& options) {
+Expected<Document> read_stdin(Diagnostics& diagnostics, const ReadOptions& options) {
     auto bytes = platform::read_stdin();
     if (!bytes) return make_error(bytes.error());
-    ReadOptions named = options;
-    if (named.source_name.empty()) named.source_name = "<stdin>";
-    return read(std::move(*bytes), named);
+    return read(std::move(*bytes), "<stdin>", diagnostics, options);
 }
 
 }  // namespace castkit::cast

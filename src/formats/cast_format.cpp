@@ -4,13 +4,13 @@
 namespace castkit::formats {
 namespace {
 
-Expected<cast::Document> read_cast(const cast::SharedBytes& bytes, const ReadContext& context) {
-    auto document = cast::read(bytes, {.source_name = context.name});
-    if (document) context.warnings.append(document->warnings);
-    return document;
+Expected<cast::Document> read_cast(const cast::SharedBytes& bytes, const ReadContext& context,
+                                   Diagnostics& diagnostics) {
+    return cast::read(bytes, context.name, diagnostics);
 }
 
-Expected<void> write_cast(const cast::Document& document, Sink& sink, const WriteContext&) {
+Expected<void> write_cast(const cast::Document& document, Sink& sink, const WriteContext&,
+                          Diagnostics&) {
     return cast::write(document, sink);
 }
 

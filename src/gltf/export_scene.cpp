@@ -219,8 +219,9 @@ struct SceneWriter {
         }
         auto owned = std::make_shared<const std::vector<std::byte>>(std::move(*bytes));
         const std::string name = platform::utf8_of(opened->path);
+        // The instance's own read warnings are the user's to see, named by its file.
         auto document =
-            cast::read(cast::SharedBytes{cast::Bytes(*owned), owned}, {.source_name = name});
+            cast::read(cast::SharedBytes{cast::Bytes(*owned), owned}, name, exporter.warnings);
         if (!document) {
             exporter.warn(path,
                           fmt::format("instance not inlined: {}", document.error().to_string()));
@@ -326,8 +327,8 @@ void read_carried(const cast::Document& document, detail::Exporter& exporter) {
 }  // namespace
 
 Expected<void> write(const cast::Document& document, Sink& sink, const WriteContext& context,
-                     const ExportOptions& options) {
-    detail::Exporter exporter(context.name, options, context.warnings);
+                     Diagnostics& diagnostics, const ExportOptions& options) {
+    detail::Exporter exporter(context.name, options, diagnostics);
     read_carried(document, exporter);
     SceneWriter writer{
         exporter,
@@ -351,8 +352,7 @@ Expected<void> write(const cast::Document& document, const std::filesystem::path
     WriteContext context = formats::context_for(path);
     context.base = source.has_parent_path() ? source.parent_path() : std::filesystem::path(".");
     formats::FileSink sink(path);
-    auto written = write(document, sink, context, options);
-    warnings.append(context.warnings);
+    auto written = write(document, sink, context, warnings, options);
     if (!written) return written;
     return sink.commit();
 }

@@ -137,7 +137,8 @@ std::optional<cast::SharedBytes> binary_chunk(const cast::SharedBytes& bytes) {
 // The glTF whose JSON is `json` (and binary chunk `bin`, for a GLB) into a Cast document, with
 // errors and warnings named by JSON pointer. O(file size).
 Expected<cast::Document> import_gltf(std::string_view json, const cast::SharedBytes* bin,
-                                     const ReadContext& context, const ReadOptions& options) {
+                                     const ReadContext& context, Diagnostics& diagnostics,
+                                     const ReadOptions& options) {
     const std::string& file = context.name;
     // Buffers are side files of the context, looked for where their uri points (never in the
     // --textures folders), under the user's --allow-any-path and size limit.
@@ -153,7 +154,7 @@ Expected<cast::Document> import_gltf(std::string_view json, const cast::SharedBy
     if (auto decoded = detail::decode_draco(*parsed, file); !decoded)
         return make_error(decoded.error());
 
-    detail::Importer importer(*parsed, file, options, context.warnings);
+    detail::Importer importer(*parsed, file, options, diagnostics);
     // Embedded images go where DMF's do: the first texture folder.
     if (const auto& folders = context.options.side_files.folders; !folders.empty())
         importer.image_directory = folders.front();
@@ -177,25 +178,22 @@ Expected<cast::Document> import_gltf(std::string_view json, const cast::SharedBy
 
 }  // namespace
 
-Expected<cast::Document> read(const std::filesystem::path& path, const ReadOptions& options,
-                              Diagnostics& warnings) {
+Expected<cast::Document> open(const std::filesystem::path& path, Diagnostics& diagnostics,
+                              const ReadOptions& options) {
     auto input = formats::read_input(path);
     if (!input) return make_error(input.error());
-    const ReadContext context = formats::context_for(path);
     // .glb and .gltf read alike: the bytes say which they are. The document's arrays may view
     // the mapping, which they keep alive.
-    auto document = read(*input, context, options);
-    warnings.append(context.warnings);
-    return document;
+    return read(*input, formats::context_for(path), diagnostics, options);
 }
 
 Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context,
-                              const ReadOptions& options) {
-    return read(cast::SharedBytes{bytes, nullptr}, context, options);
+                              Diagnostics& diagnostics, const ReadOptions& options) {
+    return read(cast::SharedBytes{bytes, nullptr}, context, diagnostics, options);
 }
 
 Expected<cast::Document> read(const cast::SharedBytes& bytes, const ReadContext& context,
-                              const ReadOptions& options) {
+                              Diagnostics& diagnostics, const ReadOptions& options) {
     const std::string& file = context.name;
     if (bytes.size() > UINT_MAX)
         return make_error(detail::problem(file, "$", "files over 4 GiB are not supported",
@@ -208,13 +206,13 @@ Expected<cast::Document> read(const cast::SharedBytes& bytes, const ReadContext&
     const std::size_t json_length = glb ? u32_at(bytes, 12) : bytes.size();
     const std::string_view json(reinterpret_cast<const char*>(bytes.data()) + json_offset,
                                 json_length);
-    const std::size_t first_warning = context.warnings.size();
+    const std::size_t first_warning = diagnostics.size();
     try {
         const std::optional<cast::SharedBytes> bin =
             glb ? binary_chunk(bytes) : std::optional<cast::SharedBytes>();
-        auto document = import_gltf(json, bin ? &*bin : nullptr, context, options);
-        context.warnings.update(
-            first_warning, [&](Diagnostic& d) { d = located(std::move(d), json, json_offset); });
+        auto document = import_gltf(json, bin ? &*bin : nullptr, context, diagnostics, options);
+        diagnostics.update(first_warning,
+                           [&](Diagnostic& d) { d = located(std::move(d), json, json_offset); });
         if (!document) return make_error(located(document.error(), json, json_offset));
         return document;
     } catch (const std::exception& exception) {  // out of memory, in the document's building

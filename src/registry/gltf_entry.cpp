@@ -6,28 +6,30 @@
 namespace castkit::formats {
 namespace {
 
-Expected<cast::Document> read_gltf(const cast::SharedBytes& bytes, const ReadContext& context) {
-    return gltf::read(bytes, context);
+Expected<cast::Document> read_gltf(const cast::SharedBytes& bytes, const ReadContext& context,
+                                   Diagnostics& diagnostics) {
+    return gltf::read(bytes, context, diagnostics);
 }
 
 Expected<void> write_gltf(bool binary, const cast::Document& document, Sink& sink,
-                          const WriteContext& context) {
+                          const WriteContext& context, Diagnostics& diagnostics) {
     gltf::ExportOptions options;
     options.binary = binary;
     options.inline_instances = context.options.inline_instances;
     options.textures = context.options.textures;
     options.side_files = context.options.side_files;
     options.side_outputs = context.options.side_outputs;
-    return gltf::write(document, sink, context, options);
+    return gltf::write(document, sink, context, diagnostics, options);
 }
 
-Expected<void> write_glb(const cast::Document& document, Sink& sink, const WriteContext& context) {
-    return write_gltf(true, document, sink, context);
+Expected<void> write_glb(const cast::Document& document, Sink& sink, const WriteContext& context,
+                         Diagnostics& diagnostics) {
+    return write_gltf(true, document, sink, context, diagnostics);
 }
 
 Expected<void> write_gltf_text(const cast::Document& document, Sink& sink,
-                               const WriteContext& context) {
-    return write_gltf(false, document, sink, context);
+                               const WriteContext& context, Diagnostics& diagnostics) {
+    return write_gltf(false, document, sink, context, diagnostics);
 }
 
 }  // namespace

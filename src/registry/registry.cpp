@@ -70,9 +70,9 @@ void identify(Diagnostic& d, std::string_view format, std::string_view phase) {
 }
 
 template <class T>
-Expected<T> identified(Expected<T> result, const Context& context, std::size_t first_warning,
+Expected<T> identified(Expected<T> result, Diagnostics& diagnostics, std::size_t first_warning,
                        std::string_view format, std::string_view phase) {
-    context.warnings.name_unnamed(first_warning, fmt::format("{}.{}", format, phase));
+    diagnostics.name_unnamed(first_warning, fmt::format("{}.{}", format, phase));
     if (result) return result;
     Diagnostic error = result.error();
     identify(error, format, phase);
@@ -81,10 +81,11 @@ Expected<T> identified(Expected<T> result, const Context& context, std::size_t f
 
 }  // namespace
 
-Expected<cast::Document> read(const FormatInfo& format, Input input, const ReadContext& context) {
-    const std::size_t first_warning = context.warnings.size();
-    auto document =
-        identified(format.read(input, context), context, first_warning, format.name, "read");
+Expected<cast::Document> read(const FormatInfo& format, Input input, const ReadContext& context,
+                              Diagnostics& diagnostics) {
+    const std::size_t first_warning = diagnostics.size();
+    auto document = identified(format.read(input, context, diagnostics), diagnostics, first_warning,
+                               format.name, "read");
     if (document) return document;
     // Every read error names the file and a path; one about the file as a whole (its header,
     // its size) has the path "/" (docs/diagnostics.md).
@@ -95,44 +96,46 @@ Expected<cast::Document> read(const FormatInfo& format, Input input, const ReadC
 }
 
 Expected<cast::Document> read_file(const FormatInfo& format, const std::filesystem::path& path,
-                                   const ReadContext& context) {
+                                   const ReadContext& context, Diagnostics& diagnostics) {
     auto input = read_input(path);
     if (!input) return make_error(input.error());
-    return read(format, std::move(*input), context);
+    return read(format, std::move(*input), context, diagnostics);
 }
 
 namespace {
 
 // write() after the check before every write.
 Expected<void> write_checked(const FormatInfo& format, const cast::Document& document, Sink& sink,
-                             const WriteContext& context) {
-    const std::size_t first_warning = context.warnings.size();
-    return identified(format.write(document, sink, context), context, first_warning, format.name,
-                      "write");
+                             const WriteContext& context, Diagnostics& diagnostics) {
+    const std::size_t first_warning = diagnostics.size();
+    return identified(format.write(document, sink, context, diagnostics), diagnostics,
+                      first_warning, format.name, "write");
 }
 
 }  // namespace
 
 Expected<void> write(const FormatInfo& format, const cast::Document& document, Sink& sink,
-                     const WriteContext& context) {
-    auto repaired = check_before_write(document, format.written_models, context);
+                     const WriteContext& context, Diagnostics& diagnostics) {
+    auto repaired = check_before_write(document, format.written_models, context, diagnostics);
     if (!repaired) return make_error(repaired.error());
-    return write_checked(format, *repaired ? **repaired : document, sink, context);
+    return write_checked(format, *repaired ? **repaired : document, sink, context, diagnostics);
 }
 
 Expected<void> write_file(const FormatInfo& format, const cast::Document& document,
-                          const std::filesystem::path& path, const WriteContext& context) {
+                          const std::filesystem::path& path, const WriteContext& context,
+                          Diagnostics& diagnostics) {
     // Before any image is copied beside the output: a refused write leaves nothing behind.
-    auto repaired = check_before_write(document, format.written_models, context);
+    auto repaired = check_before_write(document, format.written_models, context, diagnostics);
     if (!repaired) return make_error(repaired.error());
     const cast::Document& checked = *repaired ? **repaired : document;
     const std::optional<cast::Document> placed =
         !format.places_own_images && context.options.place_textures
-            ? place_texture_files(checked, path, context)
+            ? place_texture_files(checked, path, context, diagnostics)
             : std::nullopt;
     const cast::Document& written = placed ? *placed : checked;
-    return write_to_path(path,
-                         [&](Sink& sink) { return write_checked(format, written, sink, context); });
+    return write_to_path(path, [&](Sink& sink) {
+        return write_checked(format, written, sink, context, diagnostics);
+    });
 }
 
 }  // namespace formats

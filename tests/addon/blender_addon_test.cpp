@@ -34,7 +34,7 @@ std::optional<std::vector<std::string>> convert(const std::filesystem::path& sou
         EXPECT_NE(result.err, "") << source;  // a refusal says why
         return std::nullopt;
     }
-    auto document = cast::open(out);
+    auto document = open_cast(out);
     if (!document) return std::vector<std::string>{document.error().to_string()};
     return blender_addon_failures(*document);
 }
@@ -147,7 +147,7 @@ TEST(BlenderAddon, EveryBundledExampleImports) {
     std::size_t checked = 0;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
         if (entry.path().extension() != ".cast") continue;
-        auto document = cast::open(entry.path());
+        auto document = open_cast(entry.path());
         ASSERT_TRUE(document) << document.error().to_string();
         EXPECT_EQ(joined(blender_addon_failures(*document)), "") << entry.path();
         // The add-on joins the file's folder, `sr` and the File path.

@@ -132,7 +132,7 @@ TEST(AnimCli, BakeWritesAbsoluteCurvesThatPoseTheSame) {
         run_cli(fmt::format("bake --model \"{}\" --anim \"{}\" -o \"{}\" --tolerance 0.0001", model,
                             (dir / "walk.cast").string(), (dir / "baked.cast").string()));
     ASSERT_EQ(bake.exit_code, 0) << bake.err;
-    auto baked = cast::open(dir / "baked.cast");
+    auto baked = open_cast(dir / "baked.cast");
     ASSERT_TRUE(baked.has_value());
     for (const cast::ConstCurve& curve : baked->animations()[0].curves())
         EXPECT_EQ(curve.mode_name().value(), "absolute");
@@ -165,7 +165,7 @@ TEST(AnimCli, BakeAtAnotherFramerate) {
         "bake --model \"{}\" --anim \"{}\" -o \"{}\" --fps 60", (dir / "model.cast").string(),
         (dir / "walk.cast").string(), (dir / "baked.cast").string()));
     ASSERT_EQ(bake.exit_code, 0) << bake.err;
-    auto baked = cast::open(dir / "baked.cast");
+    auto baked = open_cast(dir / "baked.cast");
     ASSERT_TRUE(baked.has_value());
     EXPECT_FLOAT_EQ(baked->animations()[0].framerate().value(), 60.0f);
     EXPECT_EQ(baked->animations()[0].curves()[0].key_frames().size(), 21u);

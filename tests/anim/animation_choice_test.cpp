@@ -85,7 +85,7 @@ TEST(AnimationChoice, BakeBakesTheChosenAnimation) {
         run_cli(fmt::format("bake --anim \"{}\" -o \"{}\" --animation run",
                             (dir / "three.cast").string(), (dir / "run.cast").string()));
     ASSERT_EQ(result.exit_code, 0) << result.err;
-    auto baked = cast::open(dir / "run.cast");
+    auto baked = open_cast(dir / "run.cast");
     ASSERT_TRUE(baked);
     ASSERT_EQ(baked->animations().size(), 1u);
     EXPECT_EQ(baked->animations()[0].name(), "run");

@@ -157,7 +157,7 @@ TEST(Bake, KeepsTheAnimationsOwnSkeletonWithUniqueHashes) {
     // The file writes and reads back.
     auto bytes = cast::write_to_buffer(*baked);
     ASSERT_TRUE(bytes.has_value());
-    auto read = cast::read(std::move(*bytes));
+    auto read = read_cast(std::move(*bytes));
     ASSERT_TRUE(read.has_value());
     EXPECT_EQ(read->animations()[0].curves().size(), 9u);
 }

@@ -22,7 +22,7 @@ std::vector<cast::Document> reference_documents() {
     std::sort(paths.begin(), paths.end());
     std::vector<cast::Document> documents;
     for (const auto& path : paths) {
-        auto document = cast::open(path);
+        auto document = open_cast(path);
         EXPECT_TRUE(document.has_value()) << path;
         if (document) documents.push_back(std::move(*document));
     }

@@ -51,7 +51,7 @@ TEST(Visibility, RelativeZeroKeyHidesTheMeshInBake) {
     CommandResult bake = run_cli(
         fmt::format("bake --anim \"{}\" -o \"{}\"", file.string(), (dir / "baked.cast").string()));
     ASSERT_EQ(bake.exit_code, 0) << bake.err;
-    auto baked = cast::open(dir / "baked.cast");
+    auto baked = open_cast(dir / "baked.cast");
     ASSERT_TRUE(baked.has_value());
     std::optional<cast::Curve> lid;
     for (const cast::Curve& curve : baked->animations()[0].curves())

@@ -31,7 +31,8 @@ std::vector<std::byte> triangle_bytes() {
 // rewrite is itself readable and rewrites to the same bytes (the writer's output is canonical).
 // Returns true when it read.
 bool check_damaged(const std::vector<std::byte>& bytes, const std::string& what) {
-    auto document = read(Bytes(bytes), {.source_name = "damaged.cast", .max_depth = 256});
+    Diagnostics warnings;
+    auto document = read(Bytes(bytes), "damaged.cast", warnings, {.max_depth = 256});
     if (!document) {
         EXPECT_EQ(document.error().file, "damaged.cast") << what;
         EXPECT_NE(document.error().offset, Diagnostic::kNoOffset) << what;
@@ -47,7 +48,7 @@ bool check_damaged(const std::vector<std::byte>& bytes, const std::string& what)
         ADD_FAILURE() << what << ": " << first.error().to_string();
         return true;
     }
-    auto again = read(Bytes(*first));
+    auto again = read_cast(Bytes(*first));
     if (!again) {
         ADD_FAILURE() << what << ": the rewrite does not read: " << again.error().to_string();
         return true;
@@ -138,10 +139,11 @@ TEST(Corruption, EveryByteOverwriteOfBothFilesFailsCleanlyOrReads) {
 
 TEST(Corruption, TheEveryTypeFileReadsBackAsBuilt) {
     auto bytes = every_type_bytes();
-    auto document = read(Bytes(bytes));
+    Diagnostics warnings;
+    auto document = read(Bytes(bytes), "every-type.cast", warnings);
     ASSERT_TRUE(document) << document.error().to_string();
-    ASSERT_EQ(document->warnings.size(), 1u);
-    EXPECT_EQ(document->warnings[0].rule, "cast.unknown-property-type");
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_EQ(warnings[0].rule, "cast.unknown-property-type");
     auto rewritten = write_to_buffer(*document);
     ASSERT_TRUE(rewritten);
     EXPECT_EQ(*rewritten, bytes);
@@ -159,7 +161,7 @@ TEST(Corruption, ManyEmptyStringsDumpInLinearTime) {
     root.properties.emplace_back(PropertyType::String, "a", kStrings, std::move(payload));
     auto bytes = write_to_buffer(document);
     ASSERT_TRUE(bytes);
-    auto reread = read(Bytes(*bytes));
+    auto reread = read_cast(Bytes(*bytes));
     ASSERT_TRUE(reread) << reread.error().to_string();
     const auto start = std::chrono::steady_clock::now();
     std::string json;
@@ -187,7 +189,7 @@ TEST(Corruption, ManyDistinctSiblingIdsReadInLinearTime) {
     ASSERT_TRUE(bytes);
     bytes->pop_back();  // the last child's name loses its NUL
     const auto start = std::chrono::steady_clock::now();
-    auto result = read(Bytes(*bytes));
+    auto result = read_cast(Bytes(*bytes));
     const auto seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_LT(seconds, 5.0);
@@ -205,10 +207,11 @@ TEST(Corruption, DeepNestingIsAnError) {
         node = &node->add_child(std::make_unique<Node>(NodeId::Model, 0));
     auto bytes = write_to_buffer(document);
     ASSERT_TRUE(bytes);
-    auto deep = read(Bytes(*bytes));
+    auto deep = read_cast(Bytes(*bytes));
     ASSERT_FALSE(deep);
     EXPECT_EQ(deep.error().rule, "cast.too-deep");
-    auto allowed = read(Bytes(*bytes), {.source_name = "", .max_depth = 300});
+    Diagnostics warnings;
+    auto allowed = read(Bytes(*bytes), "", warnings, {.max_depth = 300});
     EXPECT_TRUE(allowed);
 }
 
@@ -219,7 +222,7 @@ TEST(Corruption, ImpossibleCountsAreRefused) {
     auto with_u32 = [&](std::size_t offset, std::uint32_t value) {
         auto damaged = bytes;
         std::memcpy(damaged.data() + offset, &value, 4);
-        return read(Bytes(damaged));
+        return read_cast(Bytes(damaged));
     };
     auto roots = with_u32(8, 0xFFFFFFFF);
     ASSERT_FALSE(roots);

@@ -44,15 +44,22 @@ std::filesystem::path edge(std::string_view name) {
     return fixtures() / "cast" / "edge" / std::string(name);
 }
 
-Document open_ok(std::string_view name) {
-    auto document = open(edge(name));
+// The document, its reader's warnings added to `warnings`.
+Document open_ok(std::string_view name, Diagnostics& warnings) {
+    auto document = open(edge(name), warnings);
     EXPECT_TRUE(document) << document.error().to_string();
     if (!document) return Document();
     return std::move(*document);
 }
 
+Document open_ok(std::string_view name) {
+    Diagnostics warnings;  // looked at by the tests that pass their own
+    return open_ok(name, warnings);
+}
+
 Diagnostic open_error(std::string_view name) {
-    auto document = open(edge(name));
+    Diagnostics warnings;
+    auto document = open(edge(name), warnings);
     EXPECT_FALSE(document) << name << " was read";
     if (document) return {};
     EXPECT_EQ(std::filesystem::path(document.error().file).filename(), name);
@@ -65,9 +72,9 @@ void expect_byte_identical_rewrite(const Document& document, std::string_view na
     EXPECT_EQ(*written, read_bytes(edge(name)));
 }
 
-std::vector<std::string> rules(const Document& document) {
+std::vector<std::string> rules(const Diagnostics& warnings) {
     std::vector<std::string> out;
-    for (const Diagnostic& d : document.warnings) out.push_back(d.rule);
+    for (const Diagnostic& d : warnings) out.push_back(d.rule);
     return out;
 }
 
@@ -78,10 +85,11 @@ std::uint32_t u32_at(const std::vector<std::byte>& bytes, std::size_t offset) {
 // A rewrite of a file whose root NodeSize is wrong: only the root's NodeSize changes, to the
 // content's size, and the result reads without warnings.
 void expect_nodesize_corrected(std::string_view name) {
-    Document document = open_ok(name);
-    ASSERT_EQ(rules(document), std::vector<std::string>{"cast.nodesize"});
-    EXPECT_EQ(document.warnings[0].offset, 0x14u);
-    EXPECT_EQ(document.warnings[0].path, "root[0]");
+    Diagnostics warnings;
+    Document document = open_ok(name, warnings);
+    ASSERT_EQ(rules(warnings), std::vector<std::string>{"cast.nodesize"});
+    EXPECT_EQ(warnings[0].offset, 0x14u);
+    EXPECT_EQ(warnings[0].path, "root[0]");
     auto original = read_bytes(edge(name));
     auto written = write_to_buffer(document);
     ASSERT_TRUE(written);
@@ -92,9 +100,10 @@ void expect_nodesize_corrected(std::string_view name) {
         if (i < 0x14 || i >= 0x18) {
             EXPECT_EQ((*written)[i], original[i]) << "byte " << i;
         }
-    auto reread = read(*written);
+    Diagnostics reread_warnings;
+    auto reread = read(*written, "", reread_warnings);
     ASSERT_TRUE(reread);
-    EXPECT_TRUE(reread->warnings.empty());
+    EXPECT_TRUE(reread_warnings.empty());
 }
 
 TEST(EdgeFixtures, CoversEveryLineOfExpectTsv) {
@@ -115,8 +124,9 @@ TEST(EdgeFixtures, CoversEveryLineOfExpectTsv) {
 }
 
 TEST(EdgeFixtures, TriangleReadsAsRootModelMesh) {
-    Document document = open_ok("triangle.cast");
-    EXPECT_TRUE(document.warnings.empty());
+    Diagnostics warnings;
+    Document document = open_ok("triangle.cast", warnings);
+    EXPECT_TRUE(warnings.empty());
     auto models = document.models();
     ASSERT_EQ(models.size(), 1u);
     EXPECT_EQ(models[0].name(), "Triangle");
@@ -130,9 +140,10 @@ TEST(EdgeFixtures, TriangleReadsAsRootModelMesh) {
 }
 
 TEST(EdgeFixtures, UnknownPropertyTypeKeepsTheRestOfTheNodeOpaque) {
-    Document document = open_ok("unknown-property-type.cast");
-    ASSERT_EQ(rules(document), std::vector<std::string>{"cast.unknown-property-type"});
-    const Diagnostic& warning = document.warnings[0];
+    Diagnostics warnings;
+    Document document = open_ok("unknown-property-type.cast", warnings);
+    ASSERT_EQ(rules(warnings), std::vector<std::string>{"cast.unknown-property-type"});
+    const Diagnostic& warning = warnings[0];
     EXPECT_EQ(warning.offset, 0x4eu);
     EXPECT_EQ(warning.path, "root[0]/model[0]");
     // EXPECT.tsv calls the type 0x7171; the file's bytes are 'q' 0x00, which is 0x0071.
@@ -174,9 +185,10 @@ TEST(EdgeFixtures, EditsToANodeWithAnOpaqueTailAreWrittenAndCounted) {
     // 4 properties; and the mesh inside the tail plus the new skeleton: 2 children.
     EXPECT_EQ(u32_at(*written, 0x28 + 16), 4u);
     EXPECT_EQ(u32_at(*written, 0x28 + 20), 2u);
-    auto reread = read(*written);
+    Diagnostics reread_warnings;
+    auto reread = read(*written, "", reread_warnings);
     ASSERT_TRUE(reread) << reread.error().to_string();
-    ASSERT_EQ(rules(*reread), std::vector<std::string>{"cast.unknown-property-type"});
+    ASSERT_EQ(rules(reread_warnings), std::vector<std::string>{"cast.unknown-property-type"});
     ASSERT_EQ(reread->roots()[0].children().size(), 2u);
     const Node& model_again = reread->roots()[0].children()[0];
     ASSERT_EQ(model_again.properties.size(), 2u);
@@ -188,8 +200,9 @@ TEST(EdgeFixtures, EditsToANodeWithAnOpaqueTailAreWrittenAndCounted) {
 }
 
 TEST(EdgeFixtures, StringCountZeroHoldsNoString) {
-    Document document = open_ok("string-count-0.cast");
-    EXPECT_TRUE(document.warnings.empty());
+    Diagnostics warnings;
+    Document document = open_ok("string-count-0.cast", warnings);
+    EXPECT_TRUE(warnings.empty());
     Metadata metadata = document.root_nodes().at(0).metadata().at(0);
     const Property* a = metadata.node().find("a");
     ASSERT_NE(a, nullptr);
@@ -219,8 +232,9 @@ TEST(EdgeFixtures, NodeSizeTooSmallWarnsAndRewriteCorrectsIt) {
 
 TEST(EdgeFixtures, NodeSizePastEndWarnsAndRewriteCorrectsIt) {
     expect_nodesize_corrected("nodesize-past-end.cast");
-    Document document = open_ok("nodesize-past-end.cast");
-    EXPECT_NE(document.warnings.at(0).message.find("past the end of the file"), std::string::npos);
+    Diagnostics warnings;
+    Document document = open_ok("nodesize-past-end.cast", warnings);
+    EXPECT_NE(warnings.at(0).message.find("past the end of the file"), std::string::npos);
 }
 
 TEST(EdgeFixtures, Version2IsAnErrorNamingTheVersion) {
@@ -230,18 +244,20 @@ TEST(EdgeFixtures, Version2IsAnErrorNamingTheVersion) {
 }
 
 TEST(EdgeFixtures, FlagsSetWarnsAndKeepsTheFlags) {
-    Document document = open_ok("flags-set.cast");
-    ASSERT_EQ(rules(document), std::vector<std::string>{"cast.flags"});
-    EXPECT_EQ(document.warnings[0].offset, 12u);
+    Diagnostics warnings;
+    Document document = open_ok("flags-set.cast", warnings);
+    ASSERT_EQ(rules(warnings), std::vector<std::string>{"cast.flags"});
+    EXPECT_EQ(warnings[0].offset, 12u);
     EXPECT_NE(document.flags, 0u);
     EXPECT_EQ(document.models().size(), 1u);
     expect_byte_identical_rewrite(document, "flags-set.cast");
 }
 
 TEST(EdgeFixtures, TrailingBytesWarnAndAreKept) {
-    Document document = open_ok("trailing-bytes.cast");
-    ASSERT_EQ(rules(document), std::vector<std::string>{"cast.trailing"});
-    EXPECT_NE(document.warnings[0].message.find("8 bytes after the last root"), std::string::npos);
+    Diagnostics warnings;
+    Document document = open_ok("trailing-bytes.cast", warnings);
+    ASSERT_EQ(rules(warnings), std::vector<std::string>{"cast.trailing"});
+    EXPECT_NE(warnings[0].message.find("8 bytes after the last root"), std::string::npos);
     EXPECT_EQ(document.trailing.size(), 8u);
     expect_byte_identical_rewrite(document, "trailing-bytes.cast");
 }
@@ -290,9 +306,10 @@ TEST(EdgeFixtures, EmptyFileIsATruncatedHeader) {
 }
 
 TEST(EdgeFixtures, NoRootsIsAValidFile) {
-    Document document = open_ok("no-roots.cast");
+    Diagnostics warnings;
+    Document document = open_ok("no-roots.cast", warnings);
     EXPECT_TRUE(document.roots().empty());
-    EXPECT_TRUE(document.warnings.empty());
+    EXPECT_TRUE(warnings.empty());
     expect_byte_identical_rewrite(document, "no-roots.cast");
 }
 

@@ -83,7 +83,7 @@ void expect_refused_everywhere(const cast::Document& document, std::string_view 
     EXPECT_EQ(written.error().rule, rule);
     EXPECT_FALSE(std::filesystem::exists(dir / "out.cast"));
     EXPECT_TRUE(std::filesystem::is_empty(dir));  // no temporary left either
-    EXPECT_TRUE(reports(cast::validate(document), rule));
+    EXPECT_TRUE(reports(validation_findings(document), rule));
 }
 
 // Item 6: a count of 1000 over a one-element payload was written and then refused by the
@@ -108,7 +108,7 @@ TEST(WriterMisuse, ANameOverSixteenBitsIsRefused) {
     document = document_with(cast::make_value<float>(std::string(65535, 'n'), 1.0f));
     auto bytes = cast::write_to_buffer(document);
     ASSERT_TRUE(bytes) << bytes.error().to_string();
-    auto back = cast::read(std::move(*bytes));
+    auto back = read_cast(std::move(*bytes));
     ASSERT_TRUE(back) << back.error().to_string();
     EXPECT_NE(back->models().at(0).meshes().at(0).node().find(std::string(65535, 'n')), nullptr);
 }
@@ -178,7 +178,7 @@ TEST(TreeMisuse, AdoptAndInsertKeepHashesUniqueAndLinksWhole) {
     EXPECT_EQ(tally.nodes, 11u);  // 2 roots, 3 models, 3 materials, 3 meshes
     EXPECT_EQ(tally.hashes.size(), tally.nodes);
     // No hash.duplicate, no mesh.material naming nothing.
-    for (const Diagnostic& d : cast::validate(target)) {
+    for (const Diagnostic& d : validation_findings(target)) {
         ADD_FAILURE() << d.to_string();
     }
     // Each copied mesh names the copied material beside it, by its new hash.
@@ -266,10 +266,10 @@ TEST(WriterMisuse, BuiltPropertiesOfEveryTypeReadBack) {
     mesh.node().set(cast::make_value<glm::vec2>("v2", {1, 2}));
     mesh.node().set(cast::make_value<glm::vec3>("v3", {1, 2, 3}));
     mesh.node().set(cast::make_value<glm::vec4>("v4", {1, 2, 3, 4}));
-    EXPECT_FALSE(reports(cast::validate(document), "property.payload"));
+    EXPECT_FALSE(reports(validation_findings(document), "property.payload"));
     auto bytes = cast::write_to_buffer(document);
     ASSERT_TRUE(bytes) << bytes.error().to_string();
-    auto back = cast::read(*bytes);
+    auto back = read_cast(*bytes);
     ASSERT_TRUE(back) << back.error().to_string();
     auto again = cast::write_to_buffer(*back);
     ASSERT_TRUE(again);

@@ -26,7 +26,7 @@ TEST(Ownership, CloneOutlivesTheMappedDocumentItCameFrom) {
     std::unique_ptr<Node> clone;
     std::vector<glm::vec3> expected;
     {
-        auto source = open(edge("triangle.cast"));
+        auto source = open_cast(edge("triangle.cast"));
         ASSERT_TRUE(source) << source.error().to_string();
         expected = triangle_positions(source->roots()[0]);
         clone = source->roots()[0].clone();
@@ -39,7 +39,7 @@ TEST(Ownership, CloneIntoAnotherDocumentOutlivesTheSource) {
     Document target;
     std::vector<glm::vec3> expected;
     {
-        auto source = open(edge("triangle.cast"));
+        auto source = open_cast(edge("triangle.cast"));
         ASSERT_TRUE(source);
         expected = triangle_positions(source->roots()[0]);
         target.insert(source->roots()[0].clone());  // an empty target: hashes kept
@@ -50,11 +50,11 @@ TEST(Ownership, CloneIntoAnotherDocumentOutlivesTheSource) {
     EXPECT_EQ(triangle_positions(target.roots()[0]), expected);
 }
 
-// read(Bytes) borrows; a clone copies borrowed payloads, so it does not depend on the caller's
+// read_cast(Bytes) borrows; a clone copies borrowed payloads, so it does not depend on the caller's
 // buffer either.
 TEST(Ownership, CloneOfABorrowingDocumentOutlivesTheBorrowedBytes) {
     auto bytes = std::make_unique<std::vector<std::byte>>(read_bytes(edge("triangle.cast")));
-    auto source = read(Bytes(*bytes));
+    auto source = read_cast(Bytes(*bytes));
     ASSERT_TRUE(source);
     const std::vector<glm::vec3> expected = triangle_positions(source->roots()[0]);
     std::unique_ptr<Node> clone = source->roots()[0].clone();
@@ -64,14 +64,14 @@ TEST(Ownership, CloneOfABorrowingDocumentOutlivesTheBorrowedBytes) {
     EXPECT_EQ(triangle_positions(*clone), expected);
 }
 
-// Issue 30 item 9: a property copied out of a read(Bytes) document kept viewing the caller's
+// Issue 30 item 9: a property copied out of a read_cast(Bytes) document kept viewing the caller's
 // bytes, and read freed memory once they were gone.
 TEST(Ownership, CopiedPropertyOfABorrowingDocumentOutlivesTheBorrowedBytes) {
     auto bytes = std::make_unique<std::vector<std::byte>>(read_bytes(edge("triangle.cast")));
     std::optional<Property> copy;
     std::vector<glm::vec3> expected;
     {
-        auto source = read(Bytes(*bytes));
+        auto source = read_cast(Bytes(*bytes));
         ASSERT_TRUE(source);
         ConstMesh mesh = std::as_const(*source).models().at(0).meshes().at(0);
         expected = mesh.positions().to_vector();
@@ -87,7 +87,7 @@ TEST(Ownership, CopiedPropertyKeepsTheMappingAlive) {
     std::optional<Property> copy;
     std::vector<glm::vec3> expected;
     {
-        auto source = open(edge("triangle.cast"));
+        auto source = open_cast(edge("triangle.cast"));
         ASSERT_TRUE(source);
         ConstMesh mesh = std::as_const(*source).models().at(0).meshes().at(0);
         expected = mesh.positions().to_vector();
@@ -100,7 +100,7 @@ TEST(Ownership, OpaqueTailOfACloneOutlivesTheSource) {
     std::unique_ptr<Node> clone;
     std::vector<std::byte> expected;
     {
-        auto source = open(edge("unknown-property-type.cast"));
+        auto source = open_cast(edge("unknown-property-type.cast"));
         ASSERT_TRUE(source);
         clone = source->roots()[0].clone();
         auto written = write_to_buffer(*source);
@@ -115,7 +115,7 @@ TEST(Ownership, OpaqueTailOfACloneOutlivesTheSource) {
 }
 
 TEST(Ownership, MovedDocumentKeepsItsViewsValid) {
-    auto source = open(edge("triangle.cast"));
+    auto source = open_cast(edge("triangle.cast"));
     ASSERT_TRUE(source);
     Mesh mesh = source->models().at(0).meshes().at(0);
     Document moved = std::move(*source);
@@ -174,7 +174,7 @@ TEST(HashCounter, AViewOutlivingItsDocumentDrawsFromTheDocumentItsNodeIsIn) {
 }
 
 TEST(HashCounter, NewNodesSkipHashesReadFromTheFile) {
-    auto document = open(edge("triangle.cast"));
+    auto document = open_cast(edge("triangle.cast"));
     ASSERT_TRUE(document);
     std::set<std::uint64_t> stored;
     for (const Node& root : document->roots()) {

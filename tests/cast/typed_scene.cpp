@@ -12,9 +12,10 @@ using namespace castkit::cast;
 Document reread(const Document& document) {
     auto bytes = write_to_buffer(document);
     EXPECT_TRUE(bytes);
-    auto copy = read(std::move(*bytes));
+    Diagnostics warnings;
+    auto copy = read(std::move(*bytes), "copy.cast", warnings);
     EXPECT_TRUE(copy) << copy.error().to_string();
-    EXPECT_TRUE(copy->warnings.empty());
+    EXPECT_TRUE(warnings.empty());
     return std::move(*copy);
 }
 

@@ -59,7 +59,9 @@ inline cast::Document character_animation(const std::string& name,
 inline void write_as(cast::Document document, const std::filesystem::path& path) {
     const FormatInfo* format = format_for_path(path);
     if (format == nullptr) throw std::runtime_error("no format for " + path.string());
-    auto written = formats::write_file(*format, document, path, formats::context_for(path));
+    Diagnostics warnings;
+    auto written =
+        formats::write_file(*format, document, path, formats::context_for(path), warnings);
     if (!written) throw std::runtime_error(written.error().to_string());
 }
 

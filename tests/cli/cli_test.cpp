@@ -103,7 +103,7 @@ TEST(Cli, VersionPrintsTheVersion) {
 TEST(Cli, InfoMentionsTheCountsTheDocumentHolds) {
     for (const char* name : {"gen_7_11.cast", "gen_7_18.cast", "gen_7_2.cast"}) {
         SCOPED_TRACE(name);
-        auto document = cast::open(reference(name));
+        auto document = open_cast(reference(name));
         ASSERT_TRUE(document);
         CommandResult result = run_cli("info " + quoted(reference(name)));
         EXPECT_EQ(result.exit_code, 0) << result.err;
@@ -194,7 +194,7 @@ TEST(Cli, DumpJsonMatchesTheLibraryAndTheReferenceDump) {
         CommandResult result = run_cli("dump --json " + quoted(reference(name)));
         ASSERT_EQ(result.exit_code, 0) << result.err;
         json dumped = json::parse(result.out);
-        auto document = cast::open(reference(name));
+        auto document = open_cast(reference(name));
         ASSERT_TRUE(document);
         std::string library;
         cast::dump_json(*document, library);
@@ -279,9 +279,10 @@ TEST(Cli, ConvertCorrectsNodeSize) {
                                    quoted(dir / "out.cast"));
     EXPECT_EQ(result.exit_code, 0);
     EXPECT_NE(result.err.find("[cast.nodesize]"), std::string::npos);
-    auto fixed = cast::open(dir / "out.cast");
+    Diagnostics warnings;
+    auto fixed = cast::open(dir / "out.cast", warnings);
     ASSERT_TRUE(fixed);
-    EXPECT_TRUE(fixed->warnings.empty());
+    EXPECT_TRUE(warnings.empty());
 }
 
 TEST(Cli, ConvertThroughStandardInputAndOutput) {

@@ -65,7 +65,7 @@ TEST_F(ConvertMerge, EveryModelFormatTakesEveryAnimationFormat) {
             CommandResult result = run_cli(in_dir(
                 dir, "convert {hero." + model + "} {walk." + animation + "} -o {" + out + "}"));
             ASSERT_EQ(result.exit_code, 0) << result.err;
-            auto merged = cast::open(dir / out);
+            auto merged = open_cast(dir / out);
             ASSERT_TRUE(merged.has_value());
             ASSERT_EQ(merged->models().size(), 1u);
             ASSERT_EQ(merged->animations().size(), 1u);

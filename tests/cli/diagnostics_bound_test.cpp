@@ -189,14 +189,15 @@ TEST_F(DiagnosticsBound, FolderReportKeepsTheFirstFewAndCountsTheRest) {
 }
 
 TEST_F(DiagnosticsBound, TheLibraryKeepsTheFirstFewAndCountsTheRest) {
-    auto document = cast::open(dir_ / "many.cast");
+    Diagnostics warnings;
+    auto document = cast::open(dir_ / "many.cast", warnings);
     ASSERT_TRUE(document) << document.error().to_string();
-    ASSERT_EQ(document->warnings.size(), kKept);
-    ASSERT_EQ(document->warnings.suppressed().size(), 1u);
-    EXPECT_EQ(document->warnings.suppressed()[0].rule, kRule);
-    EXPECT_EQ(document->warnings.suppressed()[0].count, kRoots - kKept);
-    EXPECT_EQ(document->warnings.count(Severity::Warning), kRoots);
-    const std::vector<Diagnostic> shown = document->warnings.shown();
+    ASSERT_EQ(warnings.size(), kKept);
+    ASSERT_EQ(warnings.suppressed().size(), 1u);
+    EXPECT_EQ(warnings.suppressed()[0].rule, kRule);
+    EXPECT_EQ(warnings.suppressed()[0].count, kRoots - kKept);
+    EXPECT_EQ(warnings.count(Severity::Warning), kRoots);
+    const std::vector<Diagnostic> shown = warnings.shown();
     ASSERT_EQ(shown.size(), kKept + 1);
     EXPECT_EQ(shown.back().message, fmt::format("... and {} more", kRoots - kKept));
     // Findings without an id are one kind: bounded too.

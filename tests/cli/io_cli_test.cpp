@@ -34,7 +34,7 @@ constexpr std::array<std::pair<const char*, const char*>, 8> kFormats{{
 // The triangle fixture plus an animation curve, so that every format, the animation-only SEAnim
 // included, has something to carry.
 std::filesystem::path scene(const std::filesystem::path& dir) {
-    auto document = cast::open(edge("triangle.cast"));
+    auto document = open_cast(edge("triangle.cast"));
     EXPECT_TRUE(document) << document.error().to_string();
     cast::Animation animation = document->root_nodes().front().add_animation();
     animation.set_framerate(30.0f);
@@ -85,7 +85,7 @@ TEST(CliIo, StandardInputWorksForEveryFormatInInfoDumpAndConvert) {
         auto convert = run_cli_in(cd, fmt::format("convert - {} --from {} < {}", quoted(out),
                                                   format, quoted(dir / file)));
         EXPECT_EQ(convert.exit_code, 0) << format << ": " << convert.err;
-        EXPECT_TRUE(cast::open(out)) << format;
+        EXPECT_TRUE(open_cast(out)) << format;
     }
 }
 

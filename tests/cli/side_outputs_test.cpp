@@ -53,7 +53,7 @@ cast::Document textured(const std::string& image) {
 
 // The path the first material File of `cast_file` names.
 std::string texture_path(const fs::path& cast_file) {
-    auto document = cast::open(cast_file);
+    auto document = open_cast(cast_file);
     EXPECT_TRUE(document.has_value()) << cast_file;
     if (!document) return {};
     for (const cast::ConstModel& model : document->models())
@@ -276,7 +276,7 @@ TEST_F(SideOutputFiles, BatchGivesEveryInputAnOutputOfItsOwn) {
     EXPECT_EQ(outputs["a.glb.cast"], "a.glb.cast");
     EXPECT_EQ(outputs["a.glb"], "a.glb-2.cast");
     EXPECT_NE(report.dump().find("[output.renamed]"), std::string::npos) << report.dump();
-    auto named = cast::open(dir / "out/a.glb.cast");
+    auto named = open_cast(dir / "out/a.glb.cast");
     ASSERT_TRUE(named.has_value());
     EXPECT_EQ(named->models()[0].name().value_or(""), "a.glb.cast's own");
 }

@@ -39,9 +39,10 @@ TEST(Examples, BuildSceneRegeneratesTheBundledFilesByteForByte) {
 
 TEST(Examples, BundledFilesReadWithoutWarnings) {
     for (const std::string& name : cast_files(bundled())) {
-        auto document = cast::open(bundled() / name);
+        Diagnostics warnings;
+        auto document = cast::open(bundled() / name, warnings);
         ASSERT_TRUE(document) << document.error().to_string();
-        EXPECT_TRUE(document->warnings.empty()) << name;
+        EXPECT_TRUE(warnings.empty()) << name;
         EXPECT_EQ(document->roots().size(), 1u);
     }
 }

@@ -37,12 +37,14 @@ void cli(const std::string& arguments) {
 // The warnings and errors `castkit validate` would report for a Cast file, counted by rule.
 RuleCounts findings(const std::filesystem::path& cast_file, std::string& listing) {
     RuleCounts counts;
-    auto document = cast::open(cast_file);
+    Diagnostics diagnostics;
+    auto document = cast::open(cast_file, diagnostics);
     if (!document) {
         listing += fmt::format("{}\n", document.error().to_string());
         return {{"cast.read", 1}};
     }
-    for (const Diagnostic& d : cast::validate(*document)) {
+    cast::validate(*document, diagnostics);
+    for (const Diagnostic& d : diagnostics) {
         if (d.severity == Severity::Info) continue;
         ++counts[d.rule];
         listing += fmt::format("{}\n", d.to_string());

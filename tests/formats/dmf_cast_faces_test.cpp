@@ -174,7 +174,8 @@ Expected<std::string> through_registry(const cast::Document& document) {
     BufferSink sink;
     WriteContext context;
     context.name = "out.dmf.json";
-    auto written = formats::write(*format_by_name("dmf-json"), document, sink, context);
+    Diagnostics warnings;
+    auto written = formats::write(*format_by_name("dmf-json"), document, sink, context, warnings);
     if (!written) return make_error(written.error());
     return text_of(sink);
 }

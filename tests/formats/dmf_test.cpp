@@ -112,7 +112,7 @@ dmf::Model through_cast(const dmf::Model& model, const std::filesystem::path& di
     auto bytes = cast::write_to_buffer(*document);
     EXPECT_TRUE(bytes);
     write_bytes(dir / "mid.cast", *bytes);
-    auto reread = cast::open(dir / "mid.cast");
+    auto reread = open_cast(dir / "mid.cast");
     EXPECT_TRUE(reread);
     dmf::ConvertOptions back_options;
     back_options.base_directory = dir;  // the Cast file names its textures relative to its folder

@@ -29,7 +29,8 @@ std::vector<std::byte> sample_bytes(const std::string& format) {
     BufferSink sink;
     Context context;
     context.name = "sample." + format;
-    auto written = formats::write(*info, document, sink, context);
+    Diagnostics warnings;
+    auto written = formats::write(*info, document, sink, context, warnings);
     if (!written) throw std::runtime_error(written.error().to_string());
     return std::move(sink.bytes);
 }
@@ -45,7 +46,8 @@ std::vector<std::string> every_format() {
 std::string check(const std::string& format, std::span<const std::byte> bytes) {
     Context context;
     context.name = "damaged." + format;
-    auto document = formats::read(*format_by_name(format), {bytes, nullptr}, context);
+    Diagnostics warnings;
+    auto document = formats::read(*format_by_name(format), {bytes, nullptr}, context, warnings);
     if (!document) {
         const Diagnostic& d = document.error();
         if (d.file != context.name) return "the error names no file: " + d.to_string();
@@ -55,9 +57,9 @@ std::string check(const std::string& format, std::span<const std::byte> bytes) {
         return {};
     }
     BufferSink sink;
-    auto written = formats::write(*format_by_name("cast"), *document, sink, {});
+    auto written = formats::write(*format_by_name("cast"), *document, sink, {}, warnings);
     if (!written) return "read, but does not write as Cast: " + written.error().to_string();
-    auto back = formats::read(*format_by_name("cast"), {sink.bytes, nullptr}, {});
+    auto back = formats::read(*format_by_name("cast"), {sink.bytes, nullptr}, {}, warnings);
     if (!back) return "its Cast does not read back: " + back.error().to_string();
     return {};
 }

@@ -134,7 +134,7 @@ k3d::Model through_cast(const k3d::Model& model, Diagnostics& warnings) {
     if (!document) return {};
     auto bytes = cast::write_to_buffer(*document);  // through real Cast bytes
     EXPECT_TRUE(bytes);
-    auto reread = cast::read(std::move(*bytes));
+    auto reread = read_cast(std::move(*bytes));
     EXPECT_TRUE(reread);
     auto back = k3d::from_cast(*reread, warnings);
     EXPECT_TRUE(back) << (back ? "" : back.error().to_string());

@@ -70,8 +70,9 @@ struct Written {
 Written write_as(const cast::Document& document, const std::filesystem::path& path,
                  const std::string& format, bool strict) {
     WriteContext context = formats::context_for(path, {.strict = strict});
-    auto result = formats::write_file(*format_by_name(format), document, path, context);
-    return {std::move(result), context.warnings};
+    Diagnostics warnings;
+    auto result = formats::write_file(*format_by_name(format), document, path, context, warnings);
+    return {std::move(result), std::move(warnings)};
 }
 
 // The findings of the check before writing: (severity, path, id) of each output.* one.
@@ -85,7 +86,8 @@ std::vector<Finding> findings_of(const Diagnostics& warnings) {
 
 cast::Document read_back(const std::filesystem::path& path, const std::string& format) {
     const ReadContext context = formats::context_for(path);
-    auto document = formats::read_file(*format_by_name(format), path, context);
+    Diagnostics warnings;
+    auto document = formats::read_file(*format_by_name(format), path, context, warnings);
     EXPECT_TRUE(document) << format << ": " << document.error().to_string();
     return document ? std::move(*document) : cast::Document{};
 }
@@ -200,13 +202,33 @@ TEST(PreWrite, StrictRefusesEachBreakInEveryFormatAndWritesNothing) {
     EXPECT_TRUE(std::filesystem::is_empty(dir));  // no .bin, image or temporary file either
 }
 
+// Strict names every broken part in one run: the first finding is the error, the others are
+// errors in the sink, in the order the check found them.
+TEST(PreWrite, StrictReportsEveryFindingNotOnlyTheFirst) {
+    const cast::Document broken =
+        broken_quad({.short_uvs = true, .missing_bone = true, .bad_triangle = true});
+    const std::filesystem::path dir = temp_dir("pre_write_strict_all");
+    for (const std::string& format : kMeshFormats) {
+        SCOPED_TRACE(format);
+        Written written = write_as(broken, output_for(dir, format), format, true);
+        ASSERT_FALSE(written.result);
+        EXPECT_EQ(written.result.error().rule, "output.buffer-length");
+        EXPECT_EQ(findings_of(written.warnings),
+                  std::vector<Finding>({{Severity::Error, kMeshPath, "output.weight-bone"},
+                                        {Severity::Error, kMeshPath, "output.face-index"}}));
+    }
+    EXPECT_TRUE(std::filesystem::is_empty(dir));
+}
+
 TEST(PreWrite, AWholeMeshWritesAsItIsWithoutFindings) {
     const cast::Document whole = broken_quad({});
     for (const std::string& format : kMeshFormats) {
         BufferSink sink;
         WriteContext context{.name = "quad", .options = {.strict = true}};
-        ASSERT_TRUE(formats::write(*format_by_name(format), whole, sink, context)) << format;
-        EXPECT_TRUE(findings_of(context.warnings).empty()) << format;
+        Diagnostics warnings;
+        ASSERT_TRUE(formats::write(*format_by_name(format), whole, sink, context, warnings))
+            << format;
+        EXPECT_TRUE(findings_of(warnings).empty()) << format;
     }
 }
 
@@ -217,7 +239,9 @@ TEST(PreWrite, IndicesAfterTheLastTriangleAreNoFinding) {
     for (const std::string& format : kMeshFormats) {
         BufferSink sink;
         WriteContext context{.name = "quad", .options = {.strict = true}};
-        EXPECT_TRUE(formats::write(*format_by_name(format), document, sink, context)) << format;
+        Diagnostics warnings;
+        EXPECT_TRUE(formats::write(*format_by_name(format), document, sink, context, warnings))
+            << format;
     }
 }
 
@@ -248,8 +272,10 @@ TEST(PreWrite, WeightsWithoutASkeletonAreLeftOut) {
     for (const std::string& format : kMeshFormats) {
         BufferSink sink;
         WriteContext context{.name = "rigid"};
-        ASSERT_TRUE(formats::write(*format_by_name(format), document, sink, context)) << format;
-        EXPECT_EQ(findings_of(context.warnings),
+        Diagnostics warnings;
+        ASSERT_TRUE(formats::write(*format_by_name(format), document, sink, context, warnings))
+            << format;
+        EXPECT_EQ(findings_of(warnings),
                   std::vector<Finding>({{Severity::Warning, kMeshPath, "output.weight-bone"}}))
             << format;
     }

@@ -16,21 +16,22 @@ std::filesystem::path triangle() { return fixtures() / "cast" / "edge" / "triang
 
 TEST(FormatRegistry, GltfBuffersResolveAgainstTheContextsBase) {
     auto dir = temp_dir("registry-gltf-base");
-    auto document = cast::open(triangle());
+    auto document = open_cast(triangle());
     ASSERT_TRUE(document);
     const FormatInfo& gltf = *format_by_name("gltf");
-    ASSERT_TRUE(
-        formats::write_file(gltf, *document, dir / "t.gltf", formats::context_for(dir / "t.gltf")));
+    Diagnostics warnings;
+    ASSERT_TRUE(formats::write_file(gltf, *document, dir / "t.gltf",
+                                    formats::context_for(dir / "t.gltf"), warnings));
     ASSERT_TRUE(std::filesystem::exists(dir / "t.bin"));
     const std::vector<std::byte> bytes = read_bytes(dir / "t.gltf");
 
     ReadContext beside{.name = "t.gltf", .base = dir};
-    auto read = formats::read(gltf, {bytes, nullptr}, beside);
+    auto read = formats::read(gltf, {bytes, nullptr}, beside, warnings);
     ASSERT_TRUE(read) << read.error().to_string();
     EXPECT_EQ(read->models().size(), 1u);
 
     ReadContext elsewhere{.name = "t.gltf", .base = dir / "elsewhere"};
-    auto missing = formats::read(gltf, {bytes, nullptr}, elsewhere);
+    auto missing = formats::read(gltf, {bytes, nullptr}, elsewhere, warnings);
     ASSERT_FALSE(missing);
     EXPECT_EQ(missing.error().rule, "gltf.buffer-missing");
 }
@@ -50,7 +51,7 @@ TEST(FormatRegistry, DmfWriterReadsNothingThroughTheSourceName) {
 
     BufferSink sink;
     WriteContext context{.name = "out.dmf"};
-    ASSERT_TRUE(formats::write(*format_by_name("dmf"), *document, sink, context));
+    ASSERT_TRUE(formats::write(*format_by_name("dmf"), *document, sink, context, warnings));
     auto written = dmf::read(sink.bytes, "out.dmf", warnings);
     ASSERT_TRUE(written);
     EXPECT_EQ(written->materials[0].face_side, golden->materials[0].face_side);
@@ -60,7 +61,8 @@ TEST(FormatRegistry, ReadersNameTheirInputAsTheContextSays) {
     std::vector<std::byte> junk(8, std::byte{0x55});
     for (const FormatInfo& format : all_formats()) {
         ReadContext context{.name = "named-input"};
-        auto document = formats::read(format, {junk, nullptr}, context);
+        Diagnostics warnings;
+        auto document = formats::read(format, {junk, nullptr}, context, warnings);
         ASSERT_FALSE(document) << format.name;
         EXPECT_EQ(document.error().file, "named-input") << format.name;
         EXPECT_FALSE(document.error().rule.empty()) << format.name;

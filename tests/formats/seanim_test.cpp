@@ -32,7 +32,7 @@ std::vector<std::byte> through_cast(const std::vector<std::byte>& bytes, Diagnos
     cast::Document document = seanim::to_cast(animation, warnings).value();
     auto cast_bytes = cast::write_to_buffer(document);
     EXPECT_TRUE(cast_bytes);
-    auto reread = cast::read(std::move(*cast_bytes));
+    auto reread = cast::read(std::move(*cast_bytes), "through.cast", warnings);
     EXPECT_TRUE(reread);
     auto back = seanim::from_cast(*reread, warnings);
     EXPECT_TRUE(back) << (back ? "" : back.error().to_string());

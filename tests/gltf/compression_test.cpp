@@ -77,7 +77,7 @@ void write_glb(const std::filesystem::path& path, const nlohmann::json& json,
 
 void expect_same_triangles(const std::filesystem::path& file, const PlainMesh& plain) {
     Diagnostics warnings;
-    auto read = gltf::read(file, warnings);
+    auto read = gltf::open(file, warnings);
     ASSERT_TRUE(read.has_value()) << read.error().to_string();
     cast::Mesh mesh = read->models()[0].meshes()[0];
     std::vector<glm::vec3> positions(mesh.vertex_count());

@@ -405,7 +405,7 @@ TEST_F(ExportTextures, GltfImportWritesEmbeddedImagesBesideTheOutput) {
     EXPECT_EQ(result.err.find("not kept"), std::string::npos) << result.err;
     EXPECT_EQ(read_bytes(dir / "out" / "hero_image0.png"), read_bytes(dir / "textures" / "a.png"));
     EXPECT_EQ(read_bytes(dir / "out" / "hero_image1.jpg"), read_bytes(dir / "textures" / "b.jpg"));
-    auto document = cast::open(dir / "out" / "hero.cast");
+    auto document = open_cast(dir / "out" / "hero.cast");
     ASSERT_TRUE(document) << document.error().to_string();
     std::set<std::string> paths;
     for (cast::Model model : document->models())

@@ -47,7 +47,7 @@ class GltfFidelity : public ::testing::Test {
                      std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     }
     cast::Document import(const std::string& name) {
-        auto read = gltf::read(kFixtures / name, warnings);
+        auto read = gltf::open(kFixtures / name, warnings);
         EXPECT_TRUE(read.has_value()) << read.error().to_string();
         return read ? std::move(*read) : cast::Document{};
     }
@@ -65,7 +65,7 @@ class GltfFidelity : public ::testing::Test {
 // Issue 17 #1: a morph target whose deltas are all zero became a BlendShape without vi/vp.
 TEST_F(GltfFidelity, TargetThatMovesNothingIsAValidBlendShape) {
     cast::Document document = import("morph.glb");
-    EXPECT_EQ(errors(cast::validate(document)), 0u);
+    EXPECT_EQ(errors(validation_findings(document)), 0u);
     std::vector<cast::BlendShape> shapes = document.models()[0].blend_shapes();
     ASSERT_EQ(shapes.size(), 2u);
     EXPECT_EQ(*shapes[1].name(), "nothing");
@@ -105,8 +105,8 @@ TEST_F(GltfFidelity, MorphWeightsAndDefaultsExportWithoutASkeleton) {
 // Issue 17 #4: a rigidly animated mesh node became a Model plus curves naming no bone.
 TEST_F(GltfFidelity, RigidNodeAnimationBecomesBonesTheMeshFollows) {
     cast::Document document = import("rigid.glb");
-    EXPECT_EQ(errors(cast::validate(document)), 0u);
-    EXPECT_FALSE(has_rule(cast::validate(document), "animation.node-name"));
+    EXPECT_EQ(errors(validation_findings(document)), 0u);
+    EXPECT_FALSE(has_rule(validation_findings(document), "animation.node-name"));
     cast::Model world = model_named(document, "world");
     ASSERT_TRUE(world);
     ASSERT_TRUE(world.skeleton());
@@ -140,7 +140,7 @@ TEST_F(GltfFidelity, ValidatorWarnsAboutCurvesThatMoveNothing) {
     curve.set_key_frames(std::vector<std::uint32_t>{0, 10});
     curve.set_float_values(std::vector<float>{0.0f, 1.0f});
     curve.set_mode(cast::CurveMode::Absolute);
-    EXPECT_TRUE(has_rule(cast::validate(document), "animation.unbound-curve"));
+    EXPECT_TRUE(has_rule(validation_findings(document), "animation.unbound-curve"));
     CommandResult rules = run_cli("validate --list-rules");
     EXPECT_NE(rules.out.find("animation.unbound-curve"), std::string::npos);
 }
@@ -175,7 +175,7 @@ TEST_F(GltfFidelity, OneAnimationDrivesEveryModelItNames) {
 
 // Issue 17 #7: required extensions were ignored.
 TEST_F(GltfFidelity, UnknownRequiredExtensionIsAnErrorNamingIt) {
-    auto read = gltf::read(kFixtures / "required_unknown.gltf", warnings);
+    auto read = gltf::open(kFixtures / "required_unknown.gltf", warnings);
     ASSERT_FALSE(read.has_value());
     EXPECT_NE(read.error().message.find("EXT_castkit_unknown"), std::string::npos);
     EXPECT_EQ(read.error().path, "$.extensionsRequired[0]");
@@ -206,7 +206,7 @@ TEST_F(GltfFidelity, QuantizedUvsAreTransformedIntoPlace) {
 // unknown.
 TEST_F(GltfFidelity, MaterialSettingsSurviveTheRoundTrip) {
     cast::Document document = import("materials.glb");
-    EXPECT_FALSE(has_rule(cast::validate(document), "property.unknown"));
+    EXPECT_FALSE(has_rule(validation_findings(document), "property.unknown"));
     nlohmann::json json = export_json(document);
     const nlohmann::json& material = json["materials"][0];
     EXPECT_EQ(material["alphaMode"], "MASK");
@@ -256,11 +256,11 @@ TEST_F(GltfFidelity, ResamplingIsCappedOverAllChannels) {
     json["skins"] = {{{"joints", {0, 1, 2, 3}}}};
     std::ofstream(dir / "long.gltf") << json.dump();
     // Each channel alone (601 keys) is under the limit; all four together are not.
-    auto read = gltf::read(dir / "long.gltf", gltf::ReadOptions{.max_keys = 2000}, warnings);
+    auto read = gltf::open(dir / "long.gltf", warnings, gltf::ReadOptions{.max_keys = 2000});
     ASSERT_FALSE(read.has_value());
     EXPECT_NE(read.error().message.find("max_keys"), std::string::npos) << read.error().message;
     EXPECT_TRUE(
-        gltf::read(dir / "long.gltf", gltf::ReadOptions{.max_keys = 2404}, warnings).has_value());
+        gltf::open(dir / "long.gltf", warnings, gltf::ReadOptions{.max_keys = 2404}).has_value());
 }
 
 // Issue 19 E1: one key at frame 100,000,000 made export sample every frame (19 s, 4.7 GB), and
@@ -338,7 +338,7 @@ TEST_F(GltfFidelity, AnimationWithoutAModelSurvivesAndValidates) {
     scene.rotation("hip", {0, 10}, {axis_angle_xyzw({0, 1, 0}, 0), axis_angle_xyzw({0, 1, 0}, 40)});
     export_json(scene.document);
     expect_gltf_validator_passes(dir / "out.glb");
-    auto read = gltf::read(dir / "out.glb", warnings);
+    auto read = gltf::open(dir / "out.glb", warnings);
     ASSERT_TRUE(read.has_value()) << read.error().to_string();
     std::set<std::string> keyed;
     for (cast::Animation animation : read->animations())

@@ -22,7 +22,7 @@ class GltfImportDiagnostics : public ::testing::Test {
     Diagnostic error_of(const std::string& json) {
         std::ofstream(dir / "scene.gltf") << json;
         Diagnostics warnings;
-        auto document = gltf::read(dir / "scene.gltf", {}, warnings);
+        auto document = gltf::open(dir / "scene.gltf", warnings);
         if (document) ADD_FAILURE() << "read without error";
         return document ? Diagnostic{} : document.error();
     }
@@ -33,7 +33,7 @@ class GltfImportDiagnostics : public ::testing::Test {
 // naming its version, not with a type error deep in its accessors.
 TEST_F(GltfImportDiagnostics, Gltf1FileIsRefusedByVersion) {
     Diagnostics warnings;
-    auto document = gltf::read(fixtures() / "gltf" / "v1" / "TwoBoxes.gltf", {}, warnings);
+    auto document = gltf::open(fixtures() / "gltf" / "v1" / "TwoBoxes.gltf", warnings);
     ASSERT_FALSE(document.has_value());
     EXPECT_EQ(document.error().rule, "gltf.version-unsupported");
     EXPECT_NE(document.error().message.find("glTF 1.0 is not supported (asset.version 1.0)"),
@@ -52,7 +52,7 @@ TEST_F(GltfImportDiagnostics, Gltf1WithoutVersionAndGlb1AreRefused) {
         .write(reinterpret_cast<const char*>(header), sizeof header)
         .write("{\"asset\":{}}        ", 20);
     Diagnostics warnings;
-    auto document = gltf::read(dir / "old.glb", {}, warnings);
+    auto document = gltf::open(dir / "old.glb", warnings);
     ASSERT_FALSE(document.has_value());
     EXPECT_EQ(document.error().rule, "gltf.version-unsupported");
 }
@@ -65,7 +65,7 @@ TEST_F(GltfImportDiagnostics, MinVersionAboveTwoIsRefused) {
     EXPECT_NE(d.message.find("2.1"), std::string::npos) << d.to_string();
     std::ofstream(dir / "fine.gltf") << R"({"asset":{"version":"2.0","minVersion":"2.0"}})";
     Diagnostics warnings;
-    EXPECT_TRUE(gltf::read(dir / "fine.gltf", {}, warnings).has_value());
+    EXPECT_TRUE(gltf::open(dir / "fine.gltf", warnings).has_value());
 }
 
 // A missing .bin: the error names the uri and the path it must be at, and does not send the

@@ -67,7 +67,8 @@ TEST(GltfImportJson, GlbArraysViewTheFileWhenTheirLayoutIsCasts) {
     write_bytes(path, triangle_glb());
     auto input = formats::read_input(path);
     ASSERT_TRUE(input.has_value());
-    auto document = gltf::read(*input, formats::context_for(path));
+    Diagnostics warnings;
+    auto document = gltf::read(*input, formats::context_for(path), warnings);
     ASSERT_TRUE(document.has_value()) << document.error().to_string();
     for (const char* name : {"vp", "vn", "u0"})
         EXPECT_TRUE(inside(mesh_property(*document, name).bytes(), input->bytes)) << name;
@@ -76,7 +77,8 @@ TEST(GltfImportJson, GlbArraysViewTheFileWhenTheirLayoutIsCasts) {
 
 TEST(GltfImportJson, BorrowedBytesAreCopiedNotViewed) {
     const std::vector<std::byte> bytes = triangle_glb();
-    auto document = gltf::read(cast::Bytes(bytes), ReadContext{.name = "triangle.glb"});
+    Diagnostics warnings;
+    auto document = gltf::read(cast::Bytes(bytes), ReadContext{.name = "triangle.glb"}, warnings);
     ASSERT_TRUE(document.has_value()) << document.error().to_string();
     for (const char* name : {"vp", "vn", "u0"})
         EXPECT_FALSE(inside(mesh_property(*document, name).bytes(), bytes)) << name;
@@ -89,7 +91,9 @@ TEST(GltfImportJson, DataUriBuffersDecode) {
         "data:application/octet-stream;base64," + formats::base64_encode({data, sizeof kTriangle});
     const std::string json = triangle_json(R"({"byteLength":96,"uri":")" + uri + "\"}");
     const auto* text = reinterpret_cast<const std::byte*>(json.data());
-    auto document = gltf::read(cast::Bytes(text, json.size()), ReadContext{.name = "t.gltf"});
+    Diagnostics warnings;
+    auto document =
+        gltf::read(cast::Bytes(text, json.size()), ReadContext{.name = "t.gltf"}, warnings);
     ASSERT_TRUE(document.has_value()) << document.error().to_string();
     const cast::Mesh mesh = document->models()[0].meshes()[0];
     EXPECT_EQ(mesh.positions()[1], glm::vec3(1, 0, 0));
@@ -114,7 +118,9 @@ TEST(GltfImportJson, ErrorsNameTheByteOffsetAndTheJsonPath) {
     const auto* data = reinterpret_cast<const std::byte*>(kTriangle);
     const std::vector<std::byte> bin(data, data + sizeof kTriangle);
     auto error = [&](std::string json) {
-        auto document = gltf::read(glb(std::move(json), bin), ReadContext{.name = "bad.glb"});
+        Diagnostics warnings;
+        auto document =
+            gltf::read(glb(std::move(json), bin), ReadContext{.name = "bad.glb"}, warnings);
         return document ? std::string("(read)") : document.error().to_string();
     };
     auto damaged = [](std::string_view from, std::string_view to) {

@@ -40,7 +40,7 @@ class GltfImport : public ::testing::Test {
         json["buffers"] =
             nlohmann::json::array({{{"byteLength", bin.bytes.size()}, {"uri", "scene.bin"}}});
         std::ofstream(dir / "scene.gltf") << json.dump();
-        return gltf::read(dir / "scene.gltf", warnings);
+        return gltf::open(dir / "scene.gltf", warnings);
     }
     std::filesystem::path dir;
     Diagnostics warnings;
@@ -296,21 +296,21 @@ TEST_F(GltfImport, MalformedFilesNameTheJsonPath) {
 
 TEST_F(GltfImport, BrokenJsonAndTruncatedGlbAreErrorsNotCrashes) {
     std::ofstream(dir / "broken.gltf") << "{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [";
-    auto broken = gltf::read(dir / "broken.gltf", warnings);
+    auto broken = gltf::open(dir / "broken.gltf", warnings);
     ASSERT_FALSE(broken.has_value());
     EXPECT_EQ(broken.error().file, (dir / "broken.gltf").string());
 
     const std::uint32_t header[] = {0x46546C67u, 2, 1000, 500, 0x4E4F534Au};
     std::ofstream(dir / "short.glb", std::ios::binary)
         .write(reinterpret_cast<const char*>(header), sizeof header);
-    auto truncated = gltf::read(dir / "short.glb", warnings);
+    auto truncated = gltf::open(dir / "short.glb", warnings);
     ASSERT_FALSE(truncated.has_value());
     EXPECT_EQ(truncated.error().offset, 8u) << truncated.error().to_string();
 
     const std::uint32_t lying[] = {0x46546C67u, 2, 20, 500, 0x4E4F534Au};
     std::ofstream(dir / "lying.glb", std::ios::binary)
         .write(reinterpret_cast<const char*>(lying), sizeof lying);
-    auto chunk = gltf::read(dir / "lying.glb", warnings);
+    auto chunk = gltf::open(dir / "lying.glb", warnings);
     ASSERT_FALSE(chunk.has_value());
     EXPECT_EQ(chunk.error().offset, 12u) << chunk.error().to_string();
 }
@@ -336,7 +336,7 @@ TEST(GltfImportDamage, TruncatedAndCorruptedGlbNeverCrash) {
     auto attempt = [&](const std::vector<std::byte>& bytes) {
         write_bytes(dir / "damaged.glb", bytes);
         Diagnostics ignored;
-        auto document = gltf::read(dir / "damaged.glb", ignored);
+        auto document = gltf::open(dir / "damaged.glb", ignored);
         if (!document) {
             ++errors;
             EXPECT_EQ(document.error().file, (dir / "damaged.glb").string());

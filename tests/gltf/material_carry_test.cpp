@@ -56,16 +56,18 @@ class GltfMaterialCarry : public ::testing::Test {
         FormatOptions options;
         options.side_files.folders = {dir / "textures"};
         const Context read_context = formats::context_for(dir / "scene.gltf", options);
-        auto document =
-            formats::read_file(*format_by_name("gltf"), dir / "scene.gltf", read_context);
+        import_warnings.clear();
+        auto document = formats::read_file(*format_by_name("gltf"), dir / "scene.gltf",
+                                           read_context, import_warnings);
         EXPECT_TRUE(document.has_value()) << document.error().to_string();
         if (!document) return {};
-        import_warnings = read_context.warnings;
         const Context cast_context = formats::context_for(dir / "scene.cast");
+        Diagnostics cast_warnings;
         auto written = formats::write_file(*format_by_name("cast"), *document, dir / "scene.cast",
-                                           cast_context);
+                                           cast_context, cast_warnings);
         EXPECT_TRUE(written.has_value()) << written.error().to_string();
-        auto cast = formats::read_file(*format_by_name("cast"), dir / "scene.cast", cast_context);
+        auto cast = formats::read_file(*format_by_name("cast"), dir / "scene.cast", cast_context,
+                                       cast_warnings);
         EXPECT_TRUE(cast.has_value()) << cast.error().to_string();
         if (!cast) return {};
         gltf::ExportOptions export_options;

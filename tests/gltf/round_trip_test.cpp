@@ -60,7 +60,7 @@ TEST_P(GltfRoundTrip, GeometryWeightsSkeletonAndPosesSurvive) {
                              .textures = TextureMode::Reference},
                             warnings)
                     .has_value());
-    auto read = gltf::read(file, warnings);
+    auto read = gltf::open(file, warnings);
     ASSERT_TRUE(read.has_value()) << read.error().to_string();
     cast::Document& back = *read;
 

@@ -229,7 +229,7 @@ class GltfSkins : public ::testing::Test {
                      std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     }
     cast::Document import(GltfBuilder gltf) {
-        auto read = gltf::read(gltf.write(dir), warnings);
+        auto read = gltf::open(gltf.write(dir), warnings);
         EXPECT_TRUE(read.has_value()) << (read ? "" : read.error().to_string());
         return read ? std::move(*read) : cast::Document();
     }
@@ -288,7 +288,7 @@ TEST_F(GltfSkins, GltfExportRestoresTheRestPoseAndTheInverseBinds) {
     }
     // Read back, it poses exactly as the source.
     Diagnostics again;
-    auto back = gltf::read(out, again);
+    auto back = gltf::open(out, again);
     ASSERT_TRUE(back.has_value()) << back.error().to_string();
     const float fps = *back->animations()[0].framerate();
     EXPECT_LT(largest_gap(cast_world_vertices(*back, 0, fps), leg.expected(leg.knee_keys[1])),
@@ -446,7 +446,7 @@ TEST_F(GltfSkins, MorphTargetsOfOneNameKeepTheirOwnDefaultWeights) {
     const cast::Document document = import(gltf);
     // Through a Cast file, as a user's conversion goes.
     ASSERT_TRUE(cast::write(document, dir / "scene.cast").has_value());
-    auto cast_back = cast::open(dir / "scene.cast");
+    auto cast_back = open_cast(dir / "scene.cast");
     ASSERT_TRUE(cast_back.has_value());
     ASSERT_TRUE(gltf::write(*cast_back, dir / "out.gltf", {.binary = false}, warnings).has_value());
     const nlohmann::json out = gltf_json(dir / "out.gltf");

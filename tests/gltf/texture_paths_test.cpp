@@ -28,7 +28,7 @@ class GltfTexturePaths : public ::testing::Test {
     }
     // The path the first material File of `cast_file` names.
     static std::string texture_path(const fs::path& cast_file) {
-        auto document = cast::open(cast_file);
+        auto document = open_cast(cast_file);
         EXPECT_TRUE(document.has_value());
         if (!document) return {};
         for (const cast::ConstModel& model : document->models())

@@ -307,19 +307,21 @@ class Batch {
             options_.from.empty() ? format_for_path(task.input) : format_by_name(options_.from);
         const ReadContext read_context = formats::context_for(
             task.input, read_options_for(format_options_, to_, task.input, task.output));
-        auto document = formats::read_file(*from, task.input, read_context);
-        task.warnings.append(read_context.warnings);
+        Diagnostics diagnostics;
+        auto document = formats::read_file(*from, task.input, read_context, diagnostics);
         if (!document) {
+            take(task, diagnostics);
             task.errors.push_back(document.error());
             task.status = Status::Failed;
             return;
         }
-        if (!options_.animations.empty() && has_skeleton(*document)) merge(task, *document);
+        if (!options_.animations.empty() && has_skeleton(*document))
+            merge(task, *document, diagnostics);
         // Relative names in the document (textures, instances) resolve beside the input.
         WriteContext write_context = formats::context_for(task.output, format_options_);
         write_context.base = read_context.base;
-        auto written = formats::write_file(to_, *document, task.output, write_context);
-        task.warnings.append(write_context.warnings);
+        auto written = formats::write_file(to_, *document, task.output, write_context, diagnostics);
+        take(task, diagnostics);
         if (!written) task.errors.push_back(written.error());
         task.output_bytes = written ? file_bytes(task.output) : 0;
         task.status = !task.errors.empty()     ? Status::Failed
@@ -328,21 +330,27 @@ class Batch {
     }
 
     // --anims: every animation file read again for each model (merging consumes them).
-    void merge(Task& task, cast::Document& document) {
+    void merge(Task& task, cast::Document& document, Diagnostics& diagnostics) {
         std::vector<formats::AnimationSource> sources;
         for (const fs::path& path : options_.animations) {
             const FormatInfo* format = format_for_path(path);
-            auto animation = formats::read_file(*format, path, formats::context_for(path));
+            auto animation =
+                formats::read_file(*format, path, formats::context_for(path), diagnostics);
             if (!animation) {
                 task.errors.push_back(animation.error());
                 continue;
             }
             sources.push_back({std::move(*animation), file_stem(path)});
         }
-        Diagnostics diagnostics;
         formats::merge(document, std::move(sources), diagnostics);
+    }
+
+    // The findings of one task's reads and writes: errors (a strict write's further findings)
+    // apart from the rest, as the report lists them.
+    static void take(Task& task, const Diagnostics& diagnostics) {
         task.errors.append(diagnostics.with_severity(Severity::Error));
         task.warnings.append(diagnostics.with_severity(Severity::Warning));
+        task.warnings.append(diagnostics.with_severity(Severity::Info));
     }
 
     std::size_t count(Status status) const {

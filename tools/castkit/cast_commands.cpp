@@ -80,8 +80,9 @@ static std::optional<Loaded> load_or_throw(const std::string& path, const std::s
     }
     const std::uint64_t size = input->bytes.size();
     const ReadContext context = formats::context_for(platform::path_from_utf8(path), options);
-    auto document = formats::read(*format, std::move(*input), context);
-    print_diagnostics(context.warnings);
+    Diagnostics diagnostics;
+    auto document = formats::read(*format, std::move(*input), context, diagnostics);
+    print_diagnostics(diagnostics);
     if (!document) {
         fmt::print(stderr, "{}\n", document.error().to_string());
         fail(exit_code, kInvalidInput);

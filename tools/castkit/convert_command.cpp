@@ -65,8 +65,9 @@ void write_output(const FormatInfo& format, const cast::Document& document,
     const std::filesystem::path out = platform::path_from_utf8(output);
     WriteContext context = formats::context_for(out, options.format_options);
     context.base = formats::context_for(platform::path_from_utf8(input)).base;
-    auto written = formats::write_file(format, document, out, context);
-    print_diagnostics(context.warnings);
+    Diagnostics diagnostics;
+    auto written = formats::write_file(format, document, out, context, diagnostics);
+    print_diagnostics(diagnostics);
     if (!written) {
         fmt::print(stderr, "{}\n", written.error().to_string());
         fail(exit_code, kInvalidInput);

@@ -21,7 +21,9 @@ struct Report {
 
 Report check(const std::string& path, const cast::ValidateOptions& options) {
     Report report{path == "-" ? "<stdin>" : path, {}};
-    auto document = path == "-" ? cast::read_stdin() : cast::open(platform::path_from_utf8(path));
+    // One sink: the reader's findings first, then the validator's.
+    auto document = path == "-" ? cast::read_stdin(report.diagnostics)
+                                : cast::open(platform::path_from_utf8(path), report.diagnostics);
     if (!document) {
         Diagnostic error = document.error();
         error.rule = std::string(cast::find_validation_rule("cast.read")->id);
@@ -31,7 +33,9 @@ Report check(const std::string& path, const cast::ValidateOptions& options) {
         report.diagnostics.push_back(std::move(error));
         return report;
     }
-    report.diagnostics = cast::validate(*document, options);
+    cast::validate(*document, report.diagnostics, options);
+    // --strict makes the reader's warnings errors too.
+    if (options.strict) report.diagnostics.promote(Severity::Warning, Severity::Error);
     return report;
 }
 

@@ -29,10 +29,8 @@ Expected<cast::Document> read(const std::string& name, const cast::SharedBytes& 
         return make_error(Diagnostic{Severity::Error, name, Diagnostic::kNoOffset, "/",
                                      "viewer.format",
                                      "castkit cannot tell this file's format from its name"});
-    ReadContext context{.name = name, .base = base};
-    auto document = formats::read(*format, bytes, context);
-    warnings.append(context.warnings);
-    return document;
+    const ReadContext context{.name = name, .base = base};
+    return formats::read(*format, bytes, context, warnings);
 }
 
 // Models, or Instances of other files (a scene): what a file needs to be shown as the model.
@@ -108,8 +106,9 @@ void describe_model(const cast::Document& document, json& out) {
 }  // namespace
 
 Expected<void> Session::add(std::string name, cast::SharedBytes bytes, std::filesystem::path base) {
-    Diagnostics warnings;
-    auto document = read(name, bytes, base, warnings);
+    // What the reader said, then `castkit validate`'s findings: one sink, as the CLI shows them.
+    Diagnostics findings;
+    auto document = read(name, bytes, base, findings);
     if (!document) return make_error(document.error());
     File file;
     file.name = name;
@@ -121,10 +120,7 @@ Expected<void> Session::add(std::string name, cast::SharedBytes bytes, std::file
         return make_error(Diagnostic{Severity::Error, name, Diagnostic::kNoOffset, "/",
                                      "viewer.empty", "the file holds no model and no animation"});
     file.info = cast::info_text(*document, bytes.size(), file.format);
-    // What the reader said, then `castkit validate`'s other findings (with the reader's again,
-    // what the reader only counted would be counted twice).
-    Diagnostics findings = warnings;
-    findings.append(cast::validate(*document, {.include_read_warnings = false}));
+    cast::validate(*document, findings);
     json diagnostics = json::array();
     std::set<std::string> seen;
     for (const Diagnostic& d : findings.shown())
@@ -211,9 +207,10 @@ Expected<std::vector<std::byte>> Session::glb() const {
     context.options.textures = TextureMode::Embed;
     context.options.inline_instances = true;
     // Through the registry, so that broken meshes are shown as every written file has them.
-    auto written = formats::write(*format_by_name("glb"), scene->document, sink, context);
+    Diagnostics warnings;
+    auto written = formats::write(*format_by_name("glb"), scene->document, sink, context, warnings);
     export_warnings_.clear();
-    for (const Diagnostic& d : context.warnings.shown()) export_warnings_.push_back(d.to_string());
+    for (const Diagnostic& d : warnings.shown()) export_warnings_.push_back(d.to_string());
     if (!written) return make_error(written.error());
     return std::move(sink.bytes);
 }

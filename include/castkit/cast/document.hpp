@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -74,8 +75,6 @@ class Document {
     std::uint32_t flags = 0;
     // Bytes after the last root (rule 10); written back so a round trip stays exact.
     SharedBytes trailing;
-    // Warnings found while reading (NodeSize mismatches, flags, opaque data, …).
-    Diagnostics warnings;
     // Name used in diagnostics (the path, or "<stdin>").
     std::string source_name;
 
@@ -126,22 +125,30 @@ class Document {
 };
 
 struct ReadOptions {
-    // Name shown in diagnostics when reading from memory.
-    std::string source_name;
     // Nodes nested deeper than this are an error (real files are ~5 deep).
     std::uint32_t max_depth = 256;
 };
 
-// Memory-maps `path` and parses it; payloads stay views into the mapping. O(nodes + properties).
-Expected<Document> open(const std::filesystem::path& path, const ReadOptions& options = {});
+// Every reader has this shape: the bytes, the name diagnostics give them (the path, "<stdin>",
+// or empty for unnamed memory), and the sink the reader's warnings go to (NodeSize mismatches,
+// header flags, bytes after the last root, opaque data); an error comes back in the Expected.
+// O(nodes + properties): payloads are not copied.
+
 // Parses `bytes`, which the caller keeps alive as long as the document (zero copy, borrowed).
-Expected<Document> read(Bytes bytes, const ReadOptions& options = {});
+Expected<Document> read(Bytes bytes, std::string_view file, Diagnostics& diagnostics,
+                        const ReadOptions& options = {});
 // Parses `bytes`, whose payload views keep `bytes.owner` alive (zero copy, shared).
-Expected<Document> read(SharedBytes bytes, const ReadOptions& options = {});
+Expected<Document> read(SharedBytes bytes, std::string_view file, Diagnostics& diagnostics,
+                        const ReadOptions& options = {});
 // Parses a buffer the document takes ownership of.
-Expected<Document> read(std::vector<std::byte> bytes, const ReadOptions& options = {});
-// Reads all of standard input and parses it.
-Expected<Document> read_stdin(const ReadOptions& options = {});
+Expected<Document> read(std::vector<std::byte> bytes, std::string_view file,
+                        Diagnostics& diagnostics, const ReadOptions& options = {});
+// Memory-maps `path` and parses it, named by its UTF-8 path; payloads stay views into the
+// mapping.
+Expected<Document> open(const std::filesystem::path& path, Diagnostics& diagnostics,
+                        const ReadOptions& options = {});
+// Reads all of standard input and parses it, named "<stdin>".
+Expected<Document> read_stdin(Diagnostics& diagnostics, const ReadOptions& options = {});
 
 // Size in bytes of the file `write` produces.
 std::uint64_t file_size(const Document& document);

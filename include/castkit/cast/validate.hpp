@@ -23,16 +23,15 @@ std::span<const ValidationRule> validation_rules();
 const ValidationRule* find_validation_rule(std::string_view id);
 
 struct ValidateOptions {
-    // Report warnings as errors.
+    // Report this check's warnings as errors.
     bool strict = false;
-    // Include the reader's findings (Document::warnings: NodeSize, trailing bytes, flags, opaque
-    // data) in the result.
-    bool include_read_warnings = true;
 };
 
-// Checks `document` against every rule in validation_rules(). Findings come in document order,
-// the reader's first. One pass over every node and every array payload: O(file size), no
-// allocation proportional to the payloads.
-Diagnostics validate(const Document& document, const ValidateOptions& options = {});
+// Checks `document` against every rule in validation_rules() and adds the findings, in document
+// order, to `diagnostics`: pass the sink the document was read with, and a user sees the
+// reader's findings first, then the validator's. One pass over every node and every array
+// payload: O(file size), no allocation proportional to the payloads.
+void validate(const Document& document, Diagnostics& diagnostics,
+              const ValidateOptions& options = {});
 
 }  // namespace castkit::cast

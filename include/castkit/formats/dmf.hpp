@@ -134,7 +134,7 @@ struct Model {
 
 // Parses a binary DMF held in memory; `file` names it in diagnostics. Sections may sit anywhere
 // the attribute table points; each is bounds-checked before it is read. O(file size).
-Expected<Model> read(cast::Bytes bytes, const std::string& file, Diagnostics& warnings);
+Expected<Model> read(cast::Bytes bytes, std::string_view file, Diagnostics& diagnostics);
 // Memory-maps and parses a binary DMF. O(file size).
 Expected<Model> open(const std::filesystem::path& path, Diagnostics& warnings);
 // Serialises in castkit's canonical layout: the attribute table, then the sections in table
@@ -150,10 +150,10 @@ Expected<void> write(const Model& model, const std::filesystem::path& path);
 // do not read (an unknown top-level key, say) or an error takes simdjson's index of the whole
 // text, plus a padded copy of it unless it lies in a file mapping with room after its end
 // (open_json's and the CLI's inputs, nearly always). O(text size).
-Expected<Model> read_json(std::string_view text, const std::string& file, Diagnostics& warnings);
+Expected<Model> read_json(std::string_view text, std::string_view file, Diagnostics& diagnostics);
 // The same reading in one pass over the whole text, never in windows or on a second thread: the
 // reference read_json must agree with (the fuzzers check that it does). O(text size).
-Expected<Model> read_json_in_one_pass(std::string_view text, const std::string& file);
+Expected<Model> read_json_in_one_pass(std::string_view text, std::string_view file);
 // Memory-maps and parses a DMF JSON file. O(file size).
 Expected<Model> open_json(const std::filesystem::path& path, Diagnostics& warnings);
 // Streams the JSON form into `sink`: one struct per line, floats in their shortest exact form,
@@ -190,8 +190,8 @@ struct ConvertOptions {
 // Converts to a Cast document: one mesh per material used (corners split into Cast vertices),
 // bones with local transforms decomposed, materials with albedo file and colour slots,
 // animations as curves (seconds × fps = frames). O(model size).
-Expected<cast::Document> to_cast(const Model& model, const std::string& file, Diagnostics& warnings,
-                                 const ConvertOptions& options = {});
+Expected<cast::Document> to_cast(const Model& model, std::string_view file,
+                                 Diagnostics& diagnostics, const ConvertOptions& options = {});
 // Converts the first Model and every Animation; vertices equal in position and skin are merged.
 // Texture files are embedded from paths relative to options.base_directory when
 // options.side_files allows reading them (side_files.hpp); otherwise the texture is written

@@ -123,7 +123,7 @@ struct Model {
 
 // Parses a K3D file held in memory; `file` names it in diagnostics. Every count and offset is
 // checked against the bytes before anything is allocated. O(file size).
-Expected<Model> read(cast::Bytes bytes, const std::string& file, Diagnostics& warnings);
+Expected<Model> read(cast::Bytes bytes, std::string_view file, Diagnostics& diagnostics);
 // Memory-maps and parses `path`. O(file size).
 Expected<Model> open(const std::filesystem::path& path, Diagnostics& warnings);
 // Serialises as Kohi's writer does: sections only when their count is non-zero, channel keys in
@@ -135,8 +135,8 @@ Expected<void> write(const Model& model, const std::filesystem::path& path);
 // Converts to a Cast document: nodes become the skeleton, submeshes meshes (V flipped), bones
 // world transforms on the bones they name, animations curves (ticks are frames, fr = ticks per
 // second). Warnings name what Cast cannot carry. O(model size).
-Expected<cast::Document> to_cast(const Model& model, const std::string& file,
-                                 Diagnostics& warnings);
+Expected<cast::Document> to_cast(const Model& model, std::string_view file,
+                                 Diagnostics& diagnostics);
 // Converts the first Model and every Animation of a Cast document. Warnings name what K3D
 // cannot carry. O(document size).
 Expected<Model> from_cast(const cast::Document& document, Diagnostics& warnings);

@@ -47,10 +47,10 @@ struct ReadOptions {
 // are evaluated with castkit's animation code: absolute keys are kept where linear
 // interpolation reproduces them exactly, other channels are baked at every frame. What glTF
 // cannot hold (hair, IK, constraints, unmappable material slots, segment scale compensation
-// under non-uniform scale) is reported in `warnings`. O(vertices × influences + frames ×
+// under non-uniform scale) is reported in `diagnostics`. O(vertices × influences + frames ×
 // curves) time, one buffer the size of the binary data.
 Expected<void> write(const cast::Document& document, Sink& sink, const WriteContext& context,
-                     const ExportOptions& options);
+                     Diagnostics& diagnostics, const ExportOptions& options = {});
 // write() into `path` atomically, instances and textures resolved against the document's own
 // folder.
 Expected<void> write(const cast::Document& document, const std::filesystem::path& path,
@@ -64,17 +64,15 @@ Expected<void> write(const cast::Document& document, const std::filesystem::path
 // (castkit/side_files.hpp). JSON nested deeper than 512 levels is refused. Malformed input is
 // an error naming the file, the byte offset and the JSON path ("$.accessors[3].count").
 // Buffers are not copied: arrays whose layout matches Cast's view `bytes` and keep
-// `bytes.owner` alive (borrowed bytes, a null owner, are copied). O(file size).
+// `bytes.owner` alive (borrowed bytes, a null owner, are copied). Warnings go to `diagnostics`.
+// O(file size).
 Expected<cast::Document> read(const cast::SharedBytes& bytes, const ReadContext& context,
-                              const ReadOptions& options = {});
+                              Diagnostics& diagnostics, const ReadOptions& options = {});
 // read() of borrowed bytes: the document copies what it keeps.
 Expected<cast::Document> read(cast::Bytes bytes, const ReadContext& context,
+                              Diagnostics& diagnostics, const ReadOptions& options = {});
+// read() of the file at `path` (mapped), its buffers resolved against its folder.
+Expected<cast::Document> open(const std::filesystem::path& path, Diagnostics& diagnostics,
                               const ReadOptions& options = {});
-// read() of the file at `path`, its buffers resolved against its folder.
-Expected<cast::Document> read(const std::filesystem::path& path, const ReadOptions& options,
-                              Diagnostics& warnings);
-inline Expected<cast::Document> read(const std::filesystem::path& path, Diagnostics& warnings) {
-    return read(path, ReadOptions{}, warnings);
-}
 
 }  // namespace castkit::gltf

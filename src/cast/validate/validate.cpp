@@ -91,11 +91,10 @@ class Walker {
 }  // namespace
 }  // namespace validation
 
-Diagnostics validate(const Document& document, const ValidateOptions& options) {
+void validate(const Document& document, Diagnostics& diagnostics, const ValidateOptions& options) {
     using namespace validation;
     Context context(document);
     Diagnostics& out = context.diagnostics();
-    if (options.include_read_warnings) out = document.warnings;
     const NameIndex names = index_names(document);
     Walker walker(context, names);
     SiblingCounter counter;
@@ -106,7 +105,7 @@ Diagnostics validate(const Document& document, const ValidateOptions& options) {
         if (node.is(NodeId::Root)) check_hashes(context, ref);
     }
     if (options.strict) out.promote(Severity::Warning, Severity::Error);
-    return std::move(out);
+    diagnostics.append(out);
 }
 
 }  // namespace castkit::cast

@@ -278,19 +278,22 @@ BrokenMesh check_mesh(const cast::ConstMesh& mesh, BrokenMesh found, MeshFinding
 
 Expected<std::optional<cast::Document>> check_before_write(const cast::Document& document,
                                                            WrittenModels written,
-                                                           const WriteContext& context) {
+                                                           const WriteContext& context,
+                                                           Diagnostics& diagnostics) {
     std::vector<BrokenMesh> broken;
     std::optional<Diagnostic> refusal;
     auto check = [&](const MeshPlace& at, const cast::ConstMesh& mesh, std::size_t bones) {
-        if (refusal) return;
         MeshFindings findings(context, document, at);
         BrokenMesh found = check_mesh(mesh, {.at = at, .bone_count = bones}, findings);
         if (!found.broken()) return;
-        if (context.options.strict) {
-            refusal = findings.found().front();
-            return;
+        for (Diagnostic finding : findings.found()) {
+            // Under strict the first error is the one returned and the rest go to the sink, so
+            // that one run names every broken mesh.
+            if (context.options.strict && !refusal)
+                refusal = std::move(finding);
+            else
+                diagnostics.push_back(std::move(finding));
         }
-        for (const Diagnostic& finding : findings.found()) context.warnings.push_back(finding);
         broken.push_back(std::move(found));
     };
     for_each_written_mesh(document, written, check);

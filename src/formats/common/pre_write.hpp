@@ -15,13 +15,15 @@ namespace castkit::formats {
 // do not hold one entry per vertex. Each finding names context.name, the mesh's node path and
 // its id (output.face-index, output.weight-bone, output.buffer-length).
 // Returns nullopt when nothing is broken (the document is written as it is); otherwise, with
-// the findings added to context.warnings, a copy without the broken parts: each such triangle,
+// the findings added to `diagnostics`, a copy without the broken parts: each such triangle,
 // each such weight (its vertex keeps its other weights), each such buffer whole (later UV and
-// colour layers move down one). Under context.options.strict the first finding is the error.
+// colour layers move down one). Under context.options.strict every finding is an error: the
+// first is returned, the others are added to `diagnostics`.
 // O(faces + weights + properties) when nothing is broken; a repair also copies the nodes (their
 // payloads are shared) and the buffers it rewrites.
 Expected<std::optional<cast::Document>> check_before_write(const cast::Document& document,
                                                            WrittenModels written,
-                                                           const WriteContext& context);
+                                                           const WriteContext& context,
+                                                           Diagnostics& diagnostics);
 
 }  // namespace castkit::formats

@@ -42,8 +42,9 @@ std::string generic_text(const fs::path& path) {
 // Places the images of one document being written (see place_texture_files).
 class TexturePlacement {
   public:
-    TexturePlacement(const fs::path& output, const WriteContext& context)
+    TexturePlacement(const fs::path& output, const WriteContext& context, Diagnostics& diagnostics)
         : context_(context),
+          diagnostics_(diagnostics),
           out_dir_(folder_or_here(output.parent_path())),
           outputs_(side_outputs_for(context.options)) {
         side_.name = context.name;
@@ -76,6 +77,7 @@ class TexturePlacement {
 
   private:
     const WriteContext& context_;
+    Diagnostics& diagnostics_;
     Context side_;
     fs::path out_dir_;
     bool reference_ = false;
@@ -83,11 +85,11 @@ class TexturePlacement {
     std::map<fs::path, std::string> placed_;  // image file → the path written for it
 
     void warn(const std::string& where, const char* rule, std::string message) const {
-        context_.warnings.push_back({.severity = Severity::Warning,
-                                     .file = context_.name,
-                                     .path = where,
-                                     .rule = rule,
-                                     .message = std::move(message)});
+        diagnostics_.push_back({.severity = Severity::Warning,
+                                .file = context_.name,
+                                .path = where,
+                                .rule = rule,
+                                .message = std::move(message)});
     }
 
     // Whether `named` already names a file below the output's folder (an image a reader wrote
@@ -153,13 +155,14 @@ bool has_material_file(const cast::Document& document) {
 
 std::optional<cast::Document> place_texture_files(const cast::Document& document,
                                                   const std::filesystem::path& output,
-                                                  const WriteContext& context) {
+                                                  const WriteContext& context,
+                                                  Diagnostics& diagnostics) {
     // An empty base is the working folder, as for reading (a file named without a folder).
     if (output == "-" || same_folder(context.base, output.parent_path()) ||
         !has_material_file(document))
         return std::nullopt;
     cast::Document placed = document.clone();
-    TexturePlacement placement(output, context);
+    TexturePlacement placement(output, context, diagnostics);
     const auto models = placed.models();
     for (std::size_t m = 0; m < models.size(); ++m) {
         const auto materials = models[m].materials();

@@ -22,13 +22,15 @@ namespace castkit::formats {
 // writer (context.options.side_outputs, castkit/side_outputs.hpp), which also keeps `output`'s own
 // name for it: a file already there is reused only when its bytes are the image's; otherwise the
 // copy takes a free name (`wood-2.png`, `wood-3.png`, …), so no file castkit did not write is
-// replaced. Images that cannot be found keep their path, with a `texture.not-found` warning;
+// replaced. Images that cannot be found keep their path, with a `texture.not-found` warning in
+// `diagnostics`;
 // renamed copies and failed copies are warned about too
 // (`texture.renamed`, `texture.copy-failed`). nullopt when nothing needs to change (the same
 // folder, standard output, no material File). O(nodes + bytes of the images
 // copied).
 std::optional<cast::Document> place_texture_files(const cast::Document& document,
                                                   const std::filesystem::path& output,
-                                                  const WriteContext& context);
+                                                  const WriteContext& context,
+                                                  Diagnostics& diagnostics);
 
 }  // namespace castkit::formats

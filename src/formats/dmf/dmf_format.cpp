@@ -9,25 +9,28 @@
 namespace castkit::formats {
 namespace {
 
-Expected<cast::Document> to_document(Expected<dmf::Model> model, const ReadContext& context) {
+Expected<cast::Document> to_document(Expected<dmf::Model> model, const ReadContext& context,
+                                     Diagnostics& diagnostics) {
     if (!model) return make_error(model.error());
     dmf::ConvertOptions options;
     const std::vector<std::filesystem::path>& folders = context.options.side_files.folders;
     if (!folders.empty()) options.texture_directory = folders.front();
     options.side_outputs = context.options.side_outputs;
-    auto document = dmf::to_cast(*model, context.name, context.warnings, options);
+    auto document = dmf::to_cast(*model, context.name, diagnostics, options);
     if (!document) return document;
     document->source_name = context.name;
     return document;
 }
 
-Expected<cast::Document> read_dmf(const cast::SharedBytes& bytes, const ReadContext& context) {
-    return to_document(dmf::read(bytes, context.name, context.warnings), context);
+Expected<cast::Document> read_dmf(const cast::SharedBytes& bytes, const ReadContext& context,
+                                  Diagnostics& diagnostics) {
+    return to_document(dmf::read(bytes, context.name, diagnostics), context, diagnostics);
 }
 
-Expected<cast::Document> read_dmf_json(const cast::SharedBytes& bytes, const ReadContext& context) {
+Expected<cast::Document> read_dmf_json(const cast::SharedBytes& bytes, const ReadContext& context,
+                                       Diagnostics& diagnostics) {
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-    return to_document(dmf::read_json(text, context.name, context.warnings), context);
+    return to_document(dmf::read_json(text, context.name, diagnostics), context, diagnostics);
 }
 
 // Texture files come from beside the source file, else from --textures DIR.
@@ -38,8 +41,9 @@ dmf::ConvertOptions options_of(const WriteContext& context) {
     return options;
 }
 
-Expected<void> write_dmf(const cast::Document& document, Sink& sink, const WriteContext& context) {
-    auto model = dmf::from_cast(document, context.warnings, options_of(context));
+Expected<void> write_dmf(const cast::Document& document, Sink& sink, const WriteContext& context,
+                         Diagnostics& diagnostics) {
+    auto model = dmf::from_cast(document, diagnostics, options_of(context));
     if (!model) return make_error(model.error());
     return write_serialised(sink, dmf::write_to_buffer(*model), context.name);
 }
@@ -48,8 +52,8 @@ Expected<void> write_dmf(const cast::Document& document, Sink& sink, const Write
 // or UV is not finite: then they are made first, so that write_json names the first face JSON
 // cannot hold.
 Expected<void> write_dmf_json(const cast::Document& document, Sink& sink,
-                              const WriteContext& context) {
-    auto converted = dmf::from_cast_faces_apart(document, context.warnings, options_of(context));
+                              const WriteContext& context, Diagnostics& diagnostics) {
+    auto converted = dmf::from_cast_faces_apart(document, diagnostics, options_of(context));
     if (!converted) return make_error(converted.error());
     Expected<void> written;
     if (converted->faces.all_finite()) {

@@ -1148,11 +1148,13 @@ Expected<Model> read_in_one_pass(std::string_view text, const std::string& file)
 
 }  // namespace json_reader
 
-Expected<Model> read_json_in_one_pass(std::string_view text, const std::string& file) {
-    return json_reader::read_in_one_pass(text, file);
+Expected<Model> read_json_in_one_pass(std::string_view text, std::string_view file) {
+    return json_reader::read_in_one_pass(text, std::string(file));
 }
 
-Expected<Model> read_json(std::string_view text, const std::string& file, Diagnostics&) {
+// The JSON reader finds nothing to warn about: what it cannot take is an error.
+Expected<Model> read_json(std::string_view text, std::string_view name, Diagnostics&) {
+    const std::string file(name);
     try {
         Reader windows(text, formats::Threads::automatic);
         if (auto model = windows.read_in_windows())

@@ -270,8 +270,9 @@ Expected<Model> BinaryReader::read() {
 
 }  // namespace
 
-Expected<Model> read(cast::Bytes bytes, const std::string& file, Diagnostics& warnings) {
-    return BinaryReader(bytes, file, warnings).read();
+Expected<Model> read(cast::Bytes bytes, std::string_view file, Diagnostics& diagnostics) {
+    const std::string name(file);
+    return BinaryReader(bytes, name, diagnostics).read();
 }
 
 Expected<Model> open(const std::filesystem::path& path, Diagnostics& warnings) {

@@ -295,9 +295,10 @@ Expected<cast::Document> ToCast::run() {
 
 }  // namespace
 
-Expected<cast::Document> to_cast(const Model& model, const std::string& file, Diagnostics& warnings,
-                                 const ConvertOptions& options) {
-    return ToCast(model, file, warnings, options).run();
+Expected<cast::Document> to_cast(const Model& model, std::string_view file,
+                                 Diagnostics& diagnostics, const ConvertOptions& options) {
+    const std::string name(file);
+    return ToCast(model, name, diagnostics, options).run();
 }
 
 }  // namespace castkit::dmf

@@ -7,14 +7,16 @@
 namespace castkit::formats {
 namespace {
 
-Expected<cast::Document> read_k3d(const cast::SharedBytes& bytes, const ReadContext& context) {
-    auto model = k3d::read(bytes, context.name, context.warnings);
+Expected<cast::Document> read_k3d(const cast::SharedBytes& bytes, const ReadContext& context,
+                                  Diagnostics& diagnostics) {
+    auto model = k3d::read(bytes, context.name, diagnostics);
     if (!model) return make_error(model.error());
-    return k3d::to_cast(*model, context.name, context.warnings);
+    return k3d::to_cast(*model, context.name, diagnostics);
 }
 
-Expected<void> write_k3d(const cast::Document& document, Sink& sink, const WriteContext& context) {
-    auto model = k3d::from_cast(document, context.warnings);
+Expected<void> write_k3d(const cast::Document& document, Sink& sink, const WriteContext& context,
+                         Diagnostics& diagnostics) {
+    auto model = k3d::from_cast(document, diagnostics);
     if (!model) return make_error(model.error());
     return write_serialised(sink, k3d::write_to_buffer(*model), context.name);
 }

@@ -385,8 +385,9 @@ std::uint16_t Model::add_string(std::string_view text) {
     return static_cast<std::uint16_t>(strings.size() - 1);
 }
 
-Expected<Model> read(cast::Bytes bytes, const std::string& file, Diagnostics& warnings) {
-    return Reader(bytes, file, warnings).read();
+Expected<Model> read(cast::Bytes bytes, std::string_view file, Diagnostics& diagnostics) {
+    const std::string name(file);
+    return Reader(bytes, name, diagnostics).read();
 }
 
 Expected<Model> open(const std::filesystem::path& path, Diagnostics& warnings) {

@@ -247,9 +247,10 @@ Expected<cast::Document> ToCast::run() {
 
 }  // namespace
 
-Expected<cast::Document> to_cast(const Model& model, const std::string& file,
-                                 Diagnostics& warnings) {
-    return ToCast(model, file, warnings).run();
+Expected<cast::Document> to_cast(const Model& model, std::string_view file,
+                                 Diagnostics& diagnostics) {
+    const std::string name(file);
+    return ToCast(model, name, diagnostics).run();
 }
 
 }  // namespace castkit::k3d

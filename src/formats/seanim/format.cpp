@@ -7,17 +7,18 @@
 namespace castkit::formats {
 namespace {
 
-Expected<cast::Document> read_seanim(const cast::SharedBytes& bytes, const ReadContext& context) {
-    auto animation = seanim::read(bytes, context.name, context.warnings);
+Expected<cast::Document> read_seanim(const cast::SharedBytes& bytes, const ReadContext& context,
+                                     Diagnostics& diagnostics) {
+    auto animation = seanim::read(bytes, context.name, diagnostics);
     if (!animation) return make_error(animation.error());
-    auto document = seanim::to_cast(*animation, context.warnings);
+    auto document = seanim::to_cast(*animation, diagnostics);
     if (document) document->source_name = context.name;
     return document;
 }
 
-Expected<void> write_seanim(const cast::Document& document, Sink& sink,
-                            const WriteContext& context) {
-    auto animation = seanim::from_cast(document, context.warnings);
+Expected<void> write_seanim(const cast::Document& document, Sink& sink, const WriteContext& context,
+                            Diagnostics& diagnostics) {
+    auto animation = seanim::from_cast(document, diagnostics);
     if (!animation) return make_error(animation.error());
     return write_serialised(sink, seanim::write_to_buffer(*animation), context.name);
 }

@@ -7,17 +7,18 @@
 namespace castkit::formats {
 namespace {
 
-Expected<cast::Document> read_semodel(const cast::SharedBytes& bytes, const ReadContext& context) {
-    auto model = semodel::read(bytes, context.name, context.warnings);
+Expected<cast::Document> read_semodel(const cast::SharedBytes& bytes, const ReadContext& context,
+                                      Diagnostics& diagnostics) {
+    auto model = semodel::read(bytes, context.name, diagnostics);
     if (!model) return make_error(model.error());
-    auto document = semodel::to_cast(std::move(*model), context.warnings);
+    auto document = semodel::to_cast(std::move(*model), diagnostics);
     if (document) document->source_name = context.name;
     return document;
 }
 
 Expected<void> write_semodel(const cast::Document& document, Sink& sink,
-                             const WriteContext& context) {
-    auto model = semodel::from_cast(document, context.warnings);
+                             const WriteContext& context, Diagnostics& diagnostics) {
+    auto model = semodel::from_cast(document, diagnostics);
     if (!model) return make_error(model.error());
     return write_serialised(sink, semodel::write_to_buffer(*model), context.name);
 }

@@ -23,10 +23,12 @@ TEST(ValidateRobustness, MutatedReferenceFilesValidateWithTableRules) {
             std::uniform_int_distribution<std::size_t> where(16, bytes.size() - 1);
             for (int k = 0; k < 4; ++k)
                 bytes[where(random)] = static_cast<std::byte>(random() & 0xFF);
-            auto document = cast::read(std::move(bytes));
+            Diagnostics diagnostics;  // the reader's findings, then the validator's
+            auto document = cast::read(std::move(bytes), "mutated.cast", diagnostics);
             if (!document) continue;
             ++validated;
-            for (const Diagnostic& d : cast::validate(*document)) {
+            cast::validate(*document, diagnostics);
+            for (const Diagnostic& d : diagnostics) {
                 ++findings;
                 ASSERT_NE(cast::find_validation_rule(d.rule), nullptr) << d.to_string();
                 ASSERT_FALSE(d.message.empty());

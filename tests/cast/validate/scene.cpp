@@ -135,13 +135,19 @@ Diagnostics check(const Document& document, const ValidateOptions& options) {
     auto bytes = write_to_buffer(document);
     EXPECT_TRUE(bytes.has_value());
     if (!bytes) return {};
-    auto read_back = read(std::move(*bytes), {.source_name = "scene.cast"});
+    Diagnostics diagnostics;  // the reader's findings, then the validator's
+    auto read_back = read(std::move(*bytes), "scene.cast", diagnostics);
     EXPECT_TRUE(read_back.has_value()) << read_back.error().to_string();
     if (!read_back) return {};
-    return validate(*read_back, options);
+    validate(*read_back, diagnostics, options);
+    return diagnostics;
 }
 
-Diagnostics check_in_memory(const Document& document) { return validate(document); }
+Diagnostics check_in_memory(const Document& document) {
+    Diagnostics diagnostics;
+    validate(document, diagnostics);
+    return diagnostics;
+}
 
 std::string describe(const Diagnostics& diagnostics) {
     std::string out;

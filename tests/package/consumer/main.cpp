@@ -13,7 +13,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: castkit_consumer FILE.cast OUT.glb\n");
         return 2;
     }
-    auto document = castkit::cast::open(argv[1]);
+    castkit::Diagnostics warnings;
+    auto document = castkit::cast::open(argv[1], warnings);
     if (!document) {
         std::fprintf(stderr, "%s\n", document.error().to_string().c_str());
         return 1;
@@ -25,7 +26,6 @@ int main(int argc, char** argv) {
             vertices += mesh.vertex_count();
         }
     auto bytes = castkit::cast::write_to_buffer(*document);
-    castkit::Diagnostics warnings;
     int gltf_meshes =
         castkit::gltf::write(*document, argv[2], {}, warnings) ? gltf_mesh_count(argv[2]) : -1;
     std::printf("models=%zu meshes=%zu vertices=%zu bytes=%zu gltf_meshes=%d\n",
