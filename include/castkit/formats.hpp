@@ -75,7 +75,8 @@ using WriteContext = Context;
 
 // The Models a writer writes, which the check before every write looks at.
 enum class WrittenModels : std::uint8_t {
-    None,   // no check: Cast keeps a document as it is, SEAnim holds no meshes
+    None,   // no check: Cast keeps a document as it is, SEAnim holds no meshes, glTF checks
+            // every Model itself (inlined instances too)
     First,  // the first Model of the document (SEModel, DMF, K3D)
     All,    // every Model (glTF)
 };

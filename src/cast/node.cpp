@@ -6,8 +6,20 @@
 #include <utility>
 
 #include "node_access.hpp"
+#include "storable.hpp"
 
 namespace castkit::cast {
+namespace {
+
+// The constructors' precondition (node.hpp): a count that disagrees with the payload is a bug in
+// the caller, stopped here rather than written into a file no reader takes back.
+void require_agreement(PropertyType type, const std::string& name, std::uint32_t count,
+                       Bytes payload) {
+    if (auto why = disagreement(type, name, count, payload))
+        tree_misuse(*why + "; make_property returns this as an error instead of stopping");
+}
+
+}  // namespace
 
 SharedBytes SharedBytes::detached() const {
     if (owner || bytes.empty()) return *this;
@@ -21,13 +33,16 @@ Property::Property(PropertyType type, std::string name, std::uint32_t count, Sha
       count_(count),
       data_(payload.data()),
       size_(payload.size()),
-      owner_(std::move(payload.owner)) {}
+      owner_(std::move(payload.owner)) {
+    require_agreement(type_, name_, count_, bytes());
+}
 
 Property::Property(PropertyType type, std::string name, std::uint32_t count,
                    std::vector<std::byte> payload)
     : type_(type), name_(std::move(name)), count_(count), owned_(std::move(payload)) {
     data_ = owned_.data();
     size_ = owned_.size();
+    require_agreement(type_, name_, count_, bytes());
 }
 
 // A copy never dangles: it shares the owner of a viewed payload, copies an owned one, and

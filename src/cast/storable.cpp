@@ -30,28 +30,38 @@ std::optional<UnstorableNode> check_node(const Node& node, const PathStep& step)
 
 }  // namespace
 
-std::optional<std::string> unstorable(const Property& p) {
-    if (p.name().size() > std::numeric_limits<std::uint16_t>::max())
-        return fmt::format("a property name of {} bytes does not fit Cast's 16-bit name length",
-                           p.name().size());
-    if (!is_known_type(static_cast<std::uint16_t>(p.type())))
-        return fmt::format("property '{}' has type id {}, which no Cast reader knows", p.name(),
-                           static_cast<unsigned>(p.type()));
-    if (p.type() == PropertyType::String) {
-        if (!holds_exactly_strings(p.bytes(), p.count()))
+std::optional<std::string> disagreement(PropertyType type, std::string_view name,
+                                        std::uint32_t count, Bytes payload) {
+    if (!is_known_type(static_cast<std::uint16_t>(type)))
+        return fmt::format("property '{}' has type id {}, which no Cast reader knows", name,
+                           static_cast<unsigned>(type));
+    if (type == PropertyType::String) {
+        if (!holds_exactly_strings(payload, count))
             return fmt::format(
                 "property '{}' says it holds {} strings but its {} payload bytes "
                 "are not that many NUL-terminated strings",
-                p.name(), p.count(), p.bytes().size());
+                name, count, payload.size());
         return std::nullopt;
     }
-    const std::uint64_t expected = std::uint64_t{p.count()} * element_size(p.type());
-    if (p.bytes().size() != expected)
+    const std::uint64_t expected = std::uint64_t{count} * element_size(type);
+    if (payload.size() != expected)
         return fmt::format(
             "property '{}' says it holds {} {} values ({} bytes) but its payload "
             "has {} bytes",
-            p.name(), p.count(), type_name(p.type()), expected, p.bytes().size());
+            name, count, type_name(type), expected, payload.size());
     return std::nullopt;
+}
+
+std::optional<std::string> unstorable(PropertyType type, std::string_view name, std::uint32_t count,
+                                      Bytes payload) {
+    if (name.size() > std::numeric_limits<std::uint16_t>::max())
+        return fmt::format("a property name of {} bytes does not fit Cast's 16-bit name length",
+                           name.size());
+    return disagreement(type, name, count, payload);
+}
+
+std::optional<std::string> unstorable(const Property& p) {
+    return unstorable(p.type(), p.name(), p.count(), p.bytes());
 }
 
 std::optional<UnstorableNode> find_unstorable(const Document& document) {

@@ -5,15 +5,24 @@
 #include <castkit/cast/document.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "node_path.hpp"
 
 namespace castkit::cast {
 
-// Why `property` cannot be written as it is, or nullopt: a name over 65,535 bytes (its length
-// is a u16), a type id the reader does not know, an ArrayLength that disagrees with the payload
-// (count × element size for arrays; exactly `count` NUL-terminated strings for `s`). O(payload)
-// for strings, O(1) otherwise.
+// Why a property named `name` of `type` with ArrayLength `count` over `payload` cannot be
+// built: a type id the reader does not know, or an ArrayLength that disagrees with the payload
+// (count × element size for arrays; exactly `count` NUL-terminated strings for `s`); nullopt
+// when they agree. What the Property constructors require. O(payload) for strings, O(1)
+// otherwise.
+std::optional<std::string> disagreement(PropertyType type, std::string_view name,
+                                        std::uint32_t count, Bytes payload);
+// Why such a property cannot be written as it is, or nullopt: a name over 65,535 bytes (its
+// length is a u16), or a disagreement(). O(payload) for strings, O(1) otherwise.
+std::optional<std::string> unstorable(PropertyType type, std::string_view name, std::uint32_t count,
+                                      Bytes payload);
+// unstorable() of a built property, whose constructor has already refused a disagreement.
 std::optional<std::string> unstorable(const Property& property);
 
 // A node the writer cannot store: where it is and why.

@@ -181,14 +181,13 @@ Property make_indices(std::string name, std::span<const std::uint32_t> values) {
 
 Expected<Property> make_property(PropertyType type, std::string name, std::uint32_t count,
                                  std::vector<std::byte> payload) {
-    Property property(type, std::move(name), count, std::move(payload));
-    if (auto why = unstorable(property)) {
+    if (auto why = unstorable(type, name, count, payload)) {
         Diagnostic d;
         d.rule = "property.payload";
         d.message = std::move(*why);
         return make_error(std::move(d));
     }
-    return property;
+    return Property(type, std::move(name), count, std::move(payload));
 }
 
 }  // namespace castkit::cast

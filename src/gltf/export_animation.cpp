@@ -25,6 +25,13 @@
 namespace castkit::gltf::detail {
 namespace {
 
+// Whether `curve` moves a node (tx … sz, rq, or a key property castkit does not know), not a
+// blend shape weight or a visibility.
+bool is_transform(const cast::ConstCurve& curve) {
+    const auto kp = cast::key_property_from_name(curve.key_property().value_or(""));
+    return kp != cast::KeyProperty::BlendShape && kp != cast::KeyProperty::Visibility;
+}
+
 // The skeleton an animation is evaluated on when no exported Model has one: its own Skeleton,
 // or one root bone per curve name.
 ExportedModel animation_skeleton(Exporter& exporter, const cast::ConstAnimation& animation,
@@ -42,8 +49,7 @@ ExportedModel animation_skeleton(Exporter& exporter, const cast::ConstAnimation&
         std::set<std::string> seen;
         std::vector<std::string> names;
         for (const cast::ConstCurve& curve : animation.curves()) {
-            const std::string_view kp = curve.key_property().value_or("");
-            if (kp == "bs" || kp == "vb") continue;
+            if (!is_transform(curve)) continue;
             std::string name(curve.node_name().value_or(""));
             if (seen.insert(name).second) names.push_back(std::move(name));
         }
@@ -75,11 +81,6 @@ std::size_t bound_bones(const anim::Skeleton& skeleton, const cast::ConstAnimati
     for (const cast::ConstCurve& curve : animation.curves())
         if (skeleton.find_bone(curve.node_name().value_or("")) >= 0) ++count;
     return count;
-}
-
-bool is_transform(const cast::ConstCurve& curve) {
-    const std::string_view kp = curve.key_property().value_or("");
-    return kp != "bs" && kp != "vb";
 }
 
 // What sampling one frame costs: a SamplingJob resets every bone and applies every curve.
@@ -629,7 +630,9 @@ void Exporter::warn_unbound_curves(const cast::ConstAnimation& cast_animation,
     std::set<std::string> unbound;
     for (const cast::ConstCurve& curve : cast_animation.curves()) {
         const std::string name(curve.node_name().value_or(""));
-        if (curve.key_property().value_or("") == "vb") continue;
+        if (cast::key_property_from_name(curve.key_property().value_or("")) ==
+            cast::KeyProperty::Visibility)
+            continue;
         if (!is_transform(curve)) {
             if (!used_shapes.count(name)) unbound.insert(name);
             continue;

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "../formats/common/file_sink.hpp"
+#include "../formats/common/pre_write.hpp"
 #include "../formats/common/side_files.hpp"
 #include "../platform/platform.hpp"
 #include "export_internal.hpp"
@@ -228,7 +229,17 @@ struct SceneWriter {
             return nullptr;
         }
         bytes_read += owned->size();
-        known = std::make_unique<InstanceFile>(InstanceFile{std::move(*document), opened->path});
+        // Its meshes are written too: the check before every write, under the top's policy.
+        Context checked_as = top;
+        checked_as.name = name;
+        auto repaired = formats::check_before_write(*document, WrittenModels::All, checked_as,
+                                                    exporter.warnings);
+        if (!repaired) {
+            exporter.failure = repaired.error();
+            return nullptr;
+        }
+        known = std::make_unique<InstanceFile>(
+            InstanceFile{*repaired ? std::move(**repaired) : std::move(*document), opened->path});
         return known.get();
     }
 
@@ -328,15 +339,22 @@ void read_carried(const cast::Document& document, detail::Exporter& exporter) {
 
 Expected<void> write(const cast::Document& document, Sink& sink, const WriteContext& context,
                      Diagnostics& diagnostics, const ExportOptions& options) {
+    // The check before every write (docs/diagnostics.md), here so that a direct call runs it
+    // as the registry's writers do.
+    auto repaired = formats::check_before_write(document, WrittenModels::All, context, diagnostics);
+    if (!repaired) return make_error(repaired.error());
+    const cast::Document& checked = *repaired ? **repaired : document;
     detail::Exporter exporter(context.name, options, diagnostics);
-    read_carried(document, exporter);
+    read_carried(checked, exporter);
     SceneWriter writer{
         exporter,
-        {.name = context.name, .base = context.base, .options = {.side_files = options.side_files}},
-        cast::file_size(document),
+        {.name = context.name,
+         .base = context.base,
+         .options = {.side_files = options.side_files, .strict = context.options.strict}},
+        cast::file_size(checked),
         false,
         {}};
-    writer.export_document(document, nullptr, -1, 0, true);
+    writer.export_document(checked, nullptr, -1, 0, true);
     if (exporter.failure) return make_error(*exporter.failure);
     if (auto finite = detail::keep_numbers_finite(exporter); !finite) return finite;
     detail::place_textures(exporter, context.base, sink.file());

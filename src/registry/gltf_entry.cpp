@@ -35,11 +35,12 @@ Expected<void> write_gltf_text(const cast::Document& document, Sink& sink,
 }  // namespace
 
 FormatInfo glb_format() {
-    return {"glb", {".glb"}, read_gltf, write_glb, true, WrittenModels::All};
+    // gltf::write runs the check before every write itself, on inlined instances too.
+    return {"glb", {".glb"}, read_gltf, write_glb, true, WrittenModels::None};
 }
 
 FormatInfo gltf_format() {
-    return {"gltf", {".gltf"}, read_gltf, write_gltf_text, true, WrittenModels::All};
+    return {"gltf", {".gltf"}, read_gltf, write_gltf_text, true, WrittenModels::None};
 }
 
 }  // namespace castkit::formats

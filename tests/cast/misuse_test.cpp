@@ -86,17 +86,23 @@ void expect_refused_everywhere(const cast::Document& document, std::string_view 
     EXPECT_TRUE(reports(validation_findings(document), rule));
 }
 
-// Item 6: a count of 1000 over a one-element payload was written and then refused by the
-// reader (cast.count-past-end); validate said nothing.
-TEST(WriterMisuse, ACountPastThePayloadIsRefusedNotWritten) {
-    std::vector<std::byte> one_float(4);
-    cast::Document document =
-        document_with(cast::Property(cast::PropertyType::Float, "xx", 1000, one_float));
-    expect_refused_everywhere(document, "property.payload", "root[0]/model[0]/mesh[0]");
-    // Fewer elements than the payload holds would shift every later byte: refused too.
-    document = document_with(
-        cast::Property(cast::PropertyType::Float, "xx", 1, std::vector<std::byte>(8)));
-    expect_refused_everywhere(document, "property.payload", "root[0]/model[0]/mesh[0]");
+// Items 2 and 6: a count of 1000 over a one-element payload was built, written and then refused
+// by the reader (cast.count-past-end), and validate said nothing. The constructors now stop on
+// it, naming what disagrees; make_property returns it as an error
+// (BuilderNarrowing.MakePropertyChecksTheCountAgainstThePayload).
+TEST(PropertyMisuse, ACountThatDisagreesWithThePayloadStopsWithAMessage) {
+    START_DEATH_TEST();
+    const std::vector<std::byte> one_float(4);
+    EXPECT_DEATH(cast::Property(cast::PropertyType::Float, "xx", 1000, one_float),
+                 "'xx' says it holds 1000 f values \\(4000 bytes\\) but its payload has 4 bytes; "
+                 "make_property");
+    // Fewer elements than the payload holds would shift every later byte: stopped too.
+    EXPECT_DEATH(cast::Property(cast::PropertyType::Float, "xx", 1, std::vector<std::byte>(8)),
+                 "holds 1 f values");
+    // A view of bytes the caller owns is held to the same rule.
+    EXPECT_DEATH(cast::Property(cast::PropertyType::Vector3, "vp", 2,
+                                cast::SharedBytes{cast::Bytes(one_float), nullptr}),
+                 "'vp' says it holds 2");
 }
 
 // Item 6: a name over 65,535 bytes had its length cut to 16 bits; the file read back as a
@@ -113,18 +119,21 @@ TEST(WriterMisuse, ANameOverSixteenBitsIsRefused) {
     EXPECT_NE(back->models().at(0).meshes().at(0).node().find(std::string(65535, 'n')), nullptr);
 }
 
-TEST(WriterMisuse, StringsAndTypeIdsTheReaderCannotTakeAreRefused) {
-    std::vector<std::byte> two_strings{std::byte{'a'}, std::byte{0}, std::byte{'b'}, std::byte{0}};
-    expect_refused_everywhere(
-        document_with(cast::Property(cast::PropertyType::String, "n", 1, two_strings)),
-        "property.payload", "root[0]/model[0]/mesh[0]");
-    std::vector<std::byte> unterminated{std::byte{'a'}};
-    expect_refused_everywhere(
-        document_with(cast::Property(cast::PropertyType::String, "n", 1, unterminated)),
-        "property.payload", "root[0]/model[0]/mesh[0]");
-    expect_refused_everywhere(document_with(cast::Property(static_cast<cast::PropertyType>(0x7777),
-                                                           "q", 1, std::vector<std::byte>(4))),
-                              "property.payload", "root[0]/model[0]/mesh[0]");
+TEST(PropertyMisuse, StringsAndTypeIdsTheReaderCannotTakeStopWithAMessage) {
+    START_DEATH_TEST();
+    const std::vector<std::byte> two_strings{std::byte{'a'}, std::byte{0}, std::byte{'b'},
+                                             std::byte{0}};
+    EXPECT_DEATH(cast::Property(cast::PropertyType::String, "n", 1, two_strings),
+                 "not that many NUL-terminated strings");
+    EXPECT_DEATH(cast::Property(cast::PropertyType::String, "n", 1, std::vector{std::byte{'a'}}),
+                 "not that many NUL-terminated strings");
+    EXPECT_DEATH(
+        cast::Property(static_cast<cast::PropertyType>(0x7777), "q", 1, std::vector<std::byte>(4)),
+        "type id 30583, which no Cast reader knows");
+    // What agrees builds: two strings counted as two, an empty payload as none.
+    EXPECT_EQ(cast::Property(cast::PropertyType::String, "n", 2, two_strings).string(1), "b");
+    EXPECT_EQ(cast::Property(cast::PropertyType::Float, "e", 0, std::vector<std::byte>()).size(),
+              0u);
 }
 
 // Item 9: a null node in the public vectors crashed write() and validate(). The tree is no

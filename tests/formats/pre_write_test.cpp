@@ -6,6 +6,7 @@
 
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats.hpp>
+#include <castkit/gltf/gltf.hpp>
 #include <glm/geometric.hpp>
 #include <set>
 #include <tuple>
@@ -200,6 +201,61 @@ TEST(PreWrite, StrictRefusesEachBreakInEveryFormatAndWritesNothing) {
         }
     }
     EXPECT_TRUE(std::filesystem::is_empty(dir));  // no .bin, image or temporary file either
+}
+
+// gltf::write called directly runs the check as the registry's writers do.
+TEST(PreWrite, GltfWriteCalledDirectlyChecksToo) {
+    const cast::Document broken =
+        broken_quad({.short_uvs = true, .missing_bone = true, .bad_triangle = true});
+    const std::filesystem::path dir = temp_dir("pre_write_gltf_direct");
+    Diagnostics warnings;
+    ASSERT_TRUE(gltf::write(broken, dir / "quad.glb", {}, warnings));
+    EXPECT_EQ(findings_of(warnings),
+              std::vector<Finding>({{Severity::Warning, kMeshPath, "output.buffer-length"},
+                                    {Severity::Warning, kMeshPath, "output.weight-bone"},
+                                    {Severity::Warning, kMeshPath, "output.face-index"}}));
+    EXPECT_EQ(triangles(read_back(dir / "quad.glb", "glb")), 2u);
+}
+
+// A file --inline-instances merges into a glTF is written too: its meshes are checked, named by
+// that file, and under strict its finding refuses the whole write.
+TEST(PreWrite, AnInlinedInstanceIsCheckedToo) {
+    const std::filesystem::path dir = temp_dir("pre_write_instance");
+    ASSERT_TRUE(cast::write(broken_quad({.bad_triangle = true}), dir / "prop.cast"));
+    cast::Document scene;
+    cast::Instance instance = scene.add_root().add_instance();
+    cast::File file = instance.add_file();
+    file.set_path("prop.cast");
+    instance.set_reference_file(file);
+    const FormatOptions inline_instances{.inline_instances = true};
+    Written merged = write_as(scene, dir / "scene.glb", "glb", false);
+    ASSERT_TRUE(merged.result) << merged.result.error().to_string();
+    EXPECT_TRUE(findings_of(merged.warnings).empty());  // not inlined: only named in extras
+    for (const bool strict : {true, false}) {           // strict first: it must leave no file
+        WriteContext context = formats::context_for(dir / "merged.glb", inline_instances);
+        context.options.strict = strict;
+        Diagnostics warnings;
+        auto written = formats::write_file(*format_by_name("glb"), scene, dir / "merged.glb",
+                                           context, warnings);
+        const std::vector<Finding> found = findings_of(warnings);
+        if (strict) {
+            ASSERT_FALSE(written);
+            EXPECT_EQ(written.error().rule, "output.face-index");
+            EXPECT_EQ(std::filesystem::path(written.error().file).filename(), "prop.cast");
+            EXPECT_TRUE(found.empty());
+            EXPECT_FALSE(std::filesystem::exists(dir / "merged.glb"));
+        } else {
+            ASSERT_TRUE(written) << written.error().to_string();
+            ASSERT_EQ(found,
+                      std::vector<Finding>({{Severity::Warning, kMeshPath, "output.face-index"}}));
+            for (const Diagnostic& d : warnings) {
+                if (d.rule == "output.face-index") {
+                    EXPECT_EQ(std::filesystem::path(d.file).filename(), "prop.cast");
+                }
+            }
+            EXPECT_EQ(triangles(read_back(dir / "merged.glb", "glb")), 2u);
+        }
+    }
 }
 
 // Strict names every broken part in one run: the first finding is the error, the others are

@@ -56,6 +56,10 @@ inline T load(const std::byte* bytes) {
 class Property {
   public:
     Property() = default;
+    // Both constructors require `count` to agree with the payload (count × element size for
+    // arrays, exactly `count` NUL-terminated strings for `s`) and a type id the reader knows;
+    // otherwise they print what disagrees and abort, as for every misuse of the tree. For counts
+    // and bytes that come from elsewhere, make_property (values.hpp) returns that as an error.
     // A property viewing `payload` and keeping `payload.owner` alive (borrowed when null).
     Property(PropertyType type, std::string name, std::uint32_t count, SharedBytes payload);
     // A property owning `payload`.

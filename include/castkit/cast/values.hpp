@@ -131,8 +131,8 @@ Expected<Property> make_integers(std::string name, PropertyType type,
 // A property of any type over raw payload bytes, checked as the writer checks it: an error
 // (property.payload) when `count` disagrees with the payload (count × element size for arrays,
 // exactly `count` NUL-terminated strings for `s`), the type id is unknown or the name is over
-// 65,535 bytes. The Property constructors trust their caller; this is the way for bytes and
-// counts that come from elsewhere.
+// 65,535 bytes. The Property constructors abort on the same disagreement; this is the way for
+// bytes and counts that come from elsewhere.
 Expected<Property> make_property(PropertyType type, std::string name, std::uint32_t count,
                                  std::vector<std::byte> payload);
 

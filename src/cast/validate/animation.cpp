@@ -2,6 +2,7 @@
 // rotations), node names against the file's bones, and notification frames.
 #include <fmt/format.h>
 
+#include <castkit/cast/nodes.hpp>
 #include <cmath>
 
 #include "buffers.hpp"
@@ -86,11 +87,43 @@ void check_animation(Context& context, const NodeRef& ref) {
             fmt::format("'fr' is {}; a framerate is a finite number above 0", *framerate));
 }
 
+// The value types a curve of `key` stores: quaternions for rq, indices for vb, floats else.
+TypeMask value_types(KeyProperty key) {
+    switch (key) {
+        case KeyProperty::Rotation:
+            return kVector4;
+        case KeyProperty::Visibility:
+            return kIndexTypes;
+        default:
+            return kFloat;
+    }
+}
+
+// The values of a curve whose key property castkit knows: their type, and rotations' length.
+void check_curve_values(Context& context, const NodeRef& ref, const Property& values,
+                        KeyProperty key) {
+    const TypeMask expected = value_types(key);
+    if ((type_bit(values.type()) & expected) == 0) {
+        context.report(Rule::CurveValueType, ref, values,
+                       fmt::format("'kv' is {} but '{}' keys are {}", type_name(values.type()),
+                                   key_property_name(key), type_list(expected)));
+        return;
+    }
+    if (key == KeyProperty::Rotation)
+        if (Scan bad = unnormalised_quaternions(values, kQuaternionTolerance); bad.count > 0)
+            context.report_element(
+                Rule::CurveQuaternion, ref, values, bad.first,
+                fmt::format("{} of {} rotation keys are not of unit length (first: "
+                            "key {})",
+                            bad.count, values.size(), bad.first));
+}
+
 void check_curve(Context& context, const NodeRef& ref, const NameIndex& names) {
     const Property* frames = valid_property(ref.node, "kb");
     const Property* values = valid_property(ref.node, "kv");
-    auto key_property = valid_string(ref.node, "kp");
-    check_node_name(context, ref, names, key_property == "bs", key_property == "vb");
+    const std::optional<std::string_view> key_property = valid_string(ref.node, "kp");
+    check_node_name(context, ref, names, key_property == key_property_name(KeyProperty::BlendShape),
+                    key_property == key_property_name(KeyProperty::Visibility));
     if (frames != nullptr && values != nullptr && frames->size() != values->size())
         context.report(Rule::CurveKeyCount, ref, *values,
                        fmt::format("'kb' has {} frames but 'kv' has {} values", frames->size(),
@@ -102,28 +135,9 @@ void check_curve(Context& context, const NodeRef& ref, const NameIndex& names) {
                 fmt::format("'kb' is not strictly increasing: element {} is {} after {}", bad.first,
                             frames->integer(bad.first), frames->integer(bad.first - 1)));
     if (values == nullptr || !key_property) return;
-    TypeMask expected = kFloat;
-    if (*key_property == "rq")
-        expected = kVector4;
-    else if (*key_property == "vb")
-        expected = kIndexTypes;
-    else if (*key_property != "tx" && *key_property != "ty" && *key_property != "tz" &&
-             *key_property != "sx" && *key_property != "sy" && *key_property != "sz" &&
-             *key_property != "bs")
-        return;  // an unknown kp is property.enum's finding
-    if ((type_bit(values->type()) & expected) == 0) {
-        context.report(Rule::CurveValueType, ref, *values,
-                       fmt::format("'kv' is {} but '{}' keys are {}", type_name(values->type()),
-                                   *key_property, type_list(expected)));
-        return;
-    }
-    if (*key_property == "rq")
-        if (Scan bad = unnormalised_quaternions(*values, kQuaternionTolerance); bad.count > 0)
-            context.report_element(
-                Rule::CurveQuaternion, ref, *values, bad.first,
-                fmt::format("{} of {} rotation keys are not of unit length (first: "
-                            "key {})",
-                            bad.count, values->size(), bad.first));
+    // An unknown kp is property.enum's finding.
+    if (auto key = key_property_from_name(*key_property))
+        check_curve_values(context, ref, *values, *key);
 }
 
 void check_curve_mode_override(Context& context, const NodeRef& ref, const NameIndex& names) {

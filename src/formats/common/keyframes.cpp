@@ -210,26 +210,35 @@ void warn(Diagnostics& warnings, const CurveContext& context, std::string messag
     warnings.push_back(warning(context.file, context.path, std::move(message)));
 }
 
+// The component a translation or scale key property fills (tx ty tz sx sy sz: 0 to 5); nullopt
+// for the others.
+std::optional<std::size_t> component_of(std::optional<cast::KeyProperty> key) {
+    for (std::size_t axis = 0; axis < 3; ++axis) {
+        if (key == cast::kTranslationKeys[axis]) return axis;
+        if (key == cast::kScaleKeys[axis]) return 3 + axis;
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<NodeKeys> collect_curves(const cast::ConstAnimation& animation,
                                      const std::vector<std::pair<std::string, RestPose>>& rest,
                                      const CurveContext& context, Diagnostics& warnings) {
-    static const std::map<std::string_view, int> kComponents = {{"tx", 0}, {"ty", 1}, {"tz", 2},
-                                                                {"sx", 3}, {"sy", 4}, {"sz", 5}};
     std::vector<Gathered> gathered;
     std::map<std::string, std::size_t, std::less<>> index;
     for (const cast::ConstCurve& curve : animation.curves()) {
         std::string_view property = curve.key_property().value_or("");
+        const std::optional<cast::KeyProperty> key = cast::key_property_from_name(property);
         auto name = curve.node_name();
-        if (property == "bs" || property == "vb") {
+        if (key == cast::KeyProperty::BlendShape || key == cast::KeyProperty::Visibility) {
             warn(warnings, context,
                  fmt::format("'{}' {} curve has no equivalent (dropped)", name.value_or(""),
                              property));
             continue;
         }
-        auto component = kComponents.find(property);
-        if (!name || (component == kComponents.end() && property != "rq")) {
+        const std::optional<std::size_t> component = component_of(key);
+        if (!name || (!component && key != cast::KeyProperty::Rotation)) {
             warn(warnings, context,
                  fmt::format("curve without a node name or with key property '{}' (dropped)",
                              property));
@@ -247,7 +256,7 @@ std::vector<NodeKeys> collect_curves(const cast::ConstAnimation& animation,
             gathered.back().node = std::string(*name);
         }
         Gathered& g = gathered[it->second];
-        if (property == "rq") {
+        if (key == cast::KeyProperty::Rotation) {
             cast::ArrayView<glm::vec4> values = curve.quaternion_values();
             std::size_t n = std::min(frames.size(), values.size());
             if (n != frames.size() || n != values.size())
@@ -266,8 +275,8 @@ std::vector<NodeKeys> collect_curves(const cast::ConstAnimation& animation,
             warn(warnings, context,
                  fmt::format("'{}' {} curve has {} frames and {} values; extra keys dropped", *name,
                              property, frames.size(), values.size()));
-        auto& keys = g.components[component->second];
-        g.present[component->second] = true;
+        auto& keys = g.components[*component];
+        g.present[*component] = true;
         for (std::size_t i = 0; i < n; ++i)
             keys.push_back({double(frames[i]), glm::vec3(values[i], 0, 0)});
         std::stable_sort(keys.begin(), keys.end(),

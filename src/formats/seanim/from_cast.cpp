@@ -28,10 +28,28 @@ using detail::Track;
 // Curve slots per bone: tx ty tz rq sx sy sz.
 enum Slot { kTx, kTy, kTz, kRq, kSx, kSy, kSz, kSlots };
 
-std::optional<Slot> slot_of(std::string_view key_property) {
-    static constexpr std::string_view names[kSlots] = {"tx", "ty", "tz", "rq", "sx", "sy", "sz"};
-    for (int i = 0; i < kSlots; ++i)
-        if (key_property == names[i]) return static_cast<Slot>(i);
+// The slot of a transform's key property; nullopt for bs, vb and key properties not in the spec.
+std::optional<Slot> slot_of(std::optional<cast::KeyProperty> key_property) {
+    using cast::KeyProperty;
+    switch (key_property.value_or(KeyProperty::Visibility)) {
+        case KeyProperty::TranslationX:
+            return kTx;
+        case KeyProperty::TranslationY:
+            return kTy;
+        case KeyProperty::TranslationZ:
+            return kTz;
+        case KeyProperty::Rotation:
+            return kRq;
+        case KeyProperty::ScaleX:
+            return kSx;
+        case KeyProperty::ScaleY:
+            return kSy;
+        case KeyProperty::ScaleZ:
+            return kSz;
+        case KeyProperty::BlendShape:
+        case KeyProperty::Visibility:
+            return std::nullopt;
+    }
     return std::nullopt;
 }
 
@@ -88,7 +106,8 @@ void Builder::collect_curves() {
     for (const cast::ConstCurve& curve : in_.curves()) {
         std::string_view kp = curve.key_property().value_or("");
         std::string_view nn = curve.node_name().value_or("");
-        if (auto slot = slot_of(kp)) {
+        const std::optional<cast::KeyProperty> property = cast::key_property_from_name(kp);
+        if (auto slot = slot_of(property)) {
             auto& slots = slots_[bone(nn)];
             if (slots[*slot])
                 warn(fmt::format("bone '{}' has two '{}' curves; the last one is kept", nn, kp));
@@ -98,9 +117,9 @@ void Builder::collect_curves() {
                 warn(fmt::format(
                     "curve '{}' of '{}': SEAnim has no additive blend weight; {} dropped", kp, nn,
                     curve.additive_blend_weight()));
-        } else if (kp == "bs") {
+        } else if (property == cast::KeyProperty::BlendShape) {
             blend_curves_.push_back(curve);
-        } else if (kp == "vb") {
+        } else if (property == cast::KeyProperty::Visibility) {
             ++dropped_visibility;
         } else {
             warn(fmt::format("curve of '{}' animates '{}', which SEAnim cannot hold; dropped", nn,
@@ -194,7 +213,8 @@ void Builder::bone_keys() {
 bool Builder::type_fits(std::uint8_t type, std::span<const cast::ConstCurve> curves) const {
     for (const cast::ConstCurve& curve : curves)
         if (curve.mode_name().value_or("absolute") !=
-            cast::curve_mode_name(curve_mode(type, channel_of(*slot_of(*curve.key_property())))))
+            cast::curve_mode_name(curve_mode(
+                type, channel_of(*slot_of(cast::key_property_from_name(*curve.key_property()))))))
             return false;
     return true;
 }
@@ -206,9 +226,11 @@ std::uint8_t Builder::best_type(std::span<const cast::ConstCurve> curves) const 
     for (std::uint8_t type : {0, 2, 1}) {
         std::size_t score = 0;
         for (const cast::ConstCurve& curve : curves)
-            score += curve.mode_name().value_or("absolute") ==
-                     cast::curve_mode_name(
-                         curve_mode(type, channel_of(*slot_of(*curve.key_property()))));
+            score +=
+                curve.mode_name().value_or("absolute") ==
+                cast::curve_mode_name(curve_mode(
+                    type,
+                    channel_of(*slot_of(cast::key_property_from_name(*curve.key_property())))));
         if (score > best_score) {
             best = type;
             best_score = score;

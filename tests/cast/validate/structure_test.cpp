@@ -85,17 +85,18 @@ TEST(ValidateStructure, UnknownNodeIdIsAWarning) {
     EXPECT_EQ(findings[0].path, "root[0]/0x12345678[0]");
 }
 
-// What the writer would refuse: a count the payload does not hold. check_in_memory, since the
-// writer refuses to make the bytes check() reads back.
-TEST(ValidateProperties, PayloadThatDisagreesWithItsCount) {
+// What the writer would refuse: a name whose length does not fit 16 bits (a count the payload
+// does not hold cannot be built: the Property constructors stop on it). check_in_memory, since
+// the writer refuses to make the bytes check() reads back.
+TEST(ValidateProperties, PayloadTheWriterCannotStore) {
     Scene scene;
-    // `mi` keeps its value 2 and its one byte; only its ArrayLength claims 1000.
-    scene.mesh.node().set(
-        Property(PropertyType::Byte, "mi", 1000, std::vector<std::byte>{std::byte{2}}));
-    auto findings = check_in_memory(scene.document);
-    ASSERT_TRUE(only(findings, "property.payload")) << describe(findings);
-    EXPECT_EQ(findings[0].path, "root[0]/model[0]/mesh[0]");
-    EXPECT_NE(findings[0].message.find("1000"), std::string::npos) << findings[0].message;
+    scene.mesh.node().set(make_value<float>(std::string(70000, 'n'), 1.0f));
+    const Diagnostics findings = check_in_memory(scene.document);
+    // The name is not one a Mesh defines either: an info (property.unknown) comes with it.
+    const Diagnostics errors = findings.with_severity(Severity::Error);
+    ASSERT_TRUE(only(errors, "property.payload")) << describe(findings);
+    EXPECT_EQ(errors[0].path, "root[0]/model[0]/mesh[0]");
+    EXPECT_NE(errors[0].message.find("70000"), std::string::npos);
 }
 
 TEST(ValidateProperties, RequiredPropertyMissing) {
