@@ -1,6 +1,6 @@
-// Builds three small Cast files with castkit's builder API and writes them to a directory
-// (default: examples/data). The files are committed; a test checks that this program still
-// produces them byte for byte.
+// Builds small Cast files with castkit's builder API and writes them to a directory (default:
+// examples/data). The files are committed; a test checks that this program still produces them
+// byte for byte.
 //
 //   character.cast  a skinned quad: positions, normals, two UV layers, a packed and a float
 //                   colour layer, weights over a three-bone skeleton, a material with files
@@ -9,12 +9,21 @@
 //   scene.cast      two instances of character.cast placed in a scene, with metadata whose
 //                   scene root (`sr`) is the file's own folder: the Blender add-on refuses
 //                   Instances without one
+//   hero/           the example character (hero_*.cpp): hero.cast, a skinned, textured humanoid
+//                   of 3,029 vertices over 21 bones with blend shapes "breathe_in" and "bulge";
+//                   hero_albedo.png, its texture; hero_walk.cast, a walk cycle with a
+//                   "footstep" notification track; hero_idle.cast, a breathing idle that keys
+//                   the "breathe_in" weight. scripts/make_example.sh converts them to every
+//                   format castkit writes.
 #include <array>
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/nodes.hpp>
+#include <castkit/platform.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
+
+#include "hero.hpp"
 
 namespace cast = castkit::cast;
 
@@ -164,19 +173,51 @@ cast::Document scene() {
     return document;
 }
 
+// Writes `document` to `path` (atomically: the file appears complete or not at all).
+bool save(const cast::Document& document, const std::filesystem::path& path) {
+    if (auto written = cast::write(document, path); !written) {
+        std::fprintf(stderr, "%s\n", written.error().to_string().c_str());
+        return false;
+    }
+    std::printf("wrote %s\n", path.string().c_str());
+    return true;
+}
+
+bool save(const std::vector<std::byte>& bytes, const std::filesystem::path& path) {
+    if (bytes.empty()) {
+        std::fprintf(stderr, "%s: the PNG encoder failed\n", path.string().c_str());
+        return false;
+    }
+    auto file = castkit::platform::create_atomic_file(path, bytes.size());
+    castkit::Expected<void> ok = file ? (*file)->write(bytes) : castkit::make_error(file.error());
+    if (ok) ok = (*file)->commit();
+    if (!ok) {
+        std::fprintf(stderr, "%s\n", ok.error().to_string().c_str());
+        return false;
+    }
+    std::printf("wrote %s\n", path.string().c_str());
+    return true;
+}
+
+bool write_hero(const std::filesystem::path& dir) {
+    std::error_code error;
+    std::filesystem::create_directories(dir, error);
+    // The material names its texture relative to the model file: both sit in hero/.
+    if (CASTKIT_EXAMPLE_PNG == 0)
+        std::printf("left out hero_albedo.png: built without stb_image_write\n");
+    else if (!save(hero::albedo_png(), dir / "hero_albedo.png"))
+        return false;
+    return save(hero::model("hero_albedo.png"), dir / "hero.cast") &&
+           save(hero::walk(), dir / "hero_walk.cast") && save(hero::idle(), dir / "hero_idle.cast");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     const std::filesystem::path out = argc > 1 ? argv[1] : "examples/data";
     const std::array<std::pair<const char*, cast::Document (*)()>, 3> files = {
         {{"character.cast", character}, {"wave.cast", wave}, {"scene.cast", scene}}};
-    for (const auto& [name, build] : files) {
-        // write() is atomic: the file appears complete or not at all.
-        if (auto written = cast::write(build(), out / name); !written) {
-            std::fprintf(stderr, "%s\n", written.error().to_string().c_str());
-            return 1;
-        }
-        std::printf("wrote %s\n", (out / name).string().c_str());
-    }
-    return 0;
+    for (const auto& [name, build] : files)
+        if (!save(build(), out / name)) return 1;
+    return write_hero(out / "hero") ? 0 : 1;
 }

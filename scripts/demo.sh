@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs castkit on the bundled example files: summary, validation, tree, a byte-exact rewrite,
-# and conversions to glTF and SEAnim.
+# and conversions to glTF and SEAnim; then the example character (examples/data/hero): its
+# Cast files, its walk and idle merged into one glb, and the copies in every format castkit
+# writes, ending with the command that shows it in the viewer.
 set -euo pipefail
 castkit=${1:-build/tools/castkit/castkit}
 out=$(mktemp -d)
@@ -39,3 +41,18 @@ status=0
   --report "$out/report.json" || status=$?
 echo "exit code $status (1: a file failed); the report's entry for it:"
 python3 -c 'import json,sys; print(json.dumps([f for f in json.load(open(sys.argv[1]))["files"] if f["status"] == "failed"], indent=2))' "$out/report.json"
+echo "== the example character: examples/data/hero (scripts/make_example.sh makes it)"
+hero=examples/data/hero
+"$castkit" info "$hero/hero.cast" "$hero/hero_walk.cast" "$hero/hero_idle.cast"
+"$castkit" validate "$hero"/*.cast
+echo "== castkit convert hero.cast hero_walk.cast hero_idle.cast -o hero.glb (one scene, both animations)"
+"$castkit" convert "$hero/hero.cast" "$hero/hero_walk.cast" "$hero/hero_idle.cast" -o "$out/hero.glb"
+cmp "$out/hero.glb" "$hero/hero.glb" && echo "the same bytes as the committed $hero/hero.glb"
+echo "== the character in every format castkit writes (what each format keeps, castkit info)"
+for file in "$hero"/hero.{glb,gltf,dmf,dmf.json,k3d,semodel} "$hero"/hero_{walk,idle}.seanim; do
+  # The first line (format, size) and the counts of each model and animation.
+  "$castkit" info "$file" 2>/dev/null | grep -E "^[^ ]|^root"
+done
+echo "== see it: castkit view $hero/hero.gltf   (the walk and the idle on the timeline, a slider"
+echo "   per blend shape; every file above opens the same way, an SEModel with its SEAnims:"
+echo "   castkit view $hero/hero.semodel $hero/hero_walk.seanim $hero/hero_idle.seanim)"

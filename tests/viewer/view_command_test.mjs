@@ -73,6 +73,31 @@ for (const file of ['character.cast', 'wave.cast', 'scene.cast']) {
   });
 }
 
+// The example character (examples/data/hero, scripts/make_example.sh) in every format castkit
+// writes: the mesh drawn, the 21 bones, both animations, no error. Markers show where the
+// format keeps the walk's notification track.
+const hero = join(examples, 'hero');
+for (const [files, markers] of [
+  [['hero.glb'], true], [['hero.gltf'], true], [['hero.dmf'], false], [['hero.dmf.json'], false],
+  [['hero.k3d'], false], [['hero.semodel', 'hero_walk.seanim', 'hero_idle.seanim'], true],
+  [['hero.cast', 'hero_walk.cast', 'hero_idle.cast'], true]]) {
+  test(`the example character shows: ${files.join(' + ')}`, async () => {
+    await viewing(files, async (page, errors) => {
+      await screenshot(page, artifacts, `view-${files[0]}`);
+      assert.deepEqual(errors, []);
+      assert.equal(await count(page, 'meshes'), 1);
+      assert.equal(await count(page, 'bones'), 21);
+      assert.equal(await count(page, 'animations'), 2);
+      assert.equal(await count(page, 'errors'), 0);
+      await setToggles(page, { skeleton: false, grid: false });
+      const { lit, total } = await canvasPixels(page);
+      assert.ok(lit > total * 0.02, `only ${lit} of ${total} pixels drawn`);
+      const shown = await page.$$eval('.marker', (m) => m.map((e) => `${e.dataset.name}@${e.dataset.frame}`));
+      assert.deepEqual(shown, markers ? ['footstep@0', 'footstep@15'] : []);
+    }, { cwd: hero });
+  });
+}
+
 test('a model and its animation: skeleton, timeline, markers, play, scrub to castkit pose', async () => {
   await viewing(['character.cast', 'wave.cast'], async (page, errors) => {
     assert.equal(await count(page, 'meshes'), 1);

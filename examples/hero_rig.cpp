@@ -1,0 +1,90 @@
+// The hero's skeleton, its texture layout, and the platform-independent angle functions the
+// mesh and the animations share.
+#include "hero.hpp"
+
+namespace hero {
+
+SinCos sin_cos(double radians) {
+    double x = radians;
+    while (x > kPi) x -= 2 * kPi;
+    while (x < -kPi) x += 2 * kPi;
+    // Fourteen terms of each series: the first left out is below 1e-15 for |x| <= pi.
+    double sin = 0, cos = 0, sin_term = x, cos_term = 1;
+    for (int k = 0; k < 14; ++k) {
+        sin += sin_term;
+        cos += cos_term;
+        sin_term *= -x * x / ((2 * k + 2) * (2 * k + 3));
+        cos_term *= -x * x / ((2 * k + 1) * (2 * k + 2));
+    }
+    return {sin, cos};
+}
+
+glm::vec4 axis_angle(glm::dvec3 axis, double radians) {
+    const SinCos half = sin_cos(radians / 2);
+    return glm::vec4(glm::dvec4(axis * half.sin, half.cos));
+}
+
+glm::vec4 multiply(const glm::vec4& a, const glm::vec4& b) {
+    const glm::dvec3 av(a), bv(b);
+    const glm::dvec3 v = double(a.w) * bv + double(b.w) * av + glm::cross(av, bv);
+    return glm::vec4(glm::dvec4(v, double(a.w) * b.w - glm::dot(av, bv)));
+}
+
+const std::array<BoneSpec, kBoneCount>& skeleton() {
+    // Arms hang in a relaxed A pose; the knees sit a centimetre forward so that they bend the
+    // right way in tools that solve IK.
+    static const std::array<BoneSpec, kBoneCount> bones = {{
+        {"pelvis", -1, {0, 0.95, 0}},
+        {"spine", Pelvis, {0, 1.05, 0}},
+        {"chest", Spine, {0, 1.22, 0}},
+        {"neck", Chest, {0, 1.47, 0}},
+        {"head", Neck, {0, 1.56, 0}},
+        {"clavicle_l", Chest, {0.03, 1.42, 0}},
+        {"upper_arm_l", ClavicleL, {0.18, 1.41, 0}},
+        {"forearm_l", UpperArmL, {0.235, 1.14, 0}},
+        {"hand_l", ForearmL, {0.285, 0.895, 0.01}},
+        {"clavicle_r", Chest, {-0.03, 1.42, 0}},
+        {"upper_arm_r", ClavicleR, {-0.18, 1.41, 0}},
+        {"forearm_r", UpperArmR, {-0.235, 1.14, 0}},
+        {"hand_r", ForearmR, {-0.285, 0.895, 0.01}},
+        {"thigh_l", Pelvis, {0.095, 0.92, 0}},
+        {"calf_l", ThighL, {0.1, 0.5, 0.01}},
+        {"foot_l", CalfL, {0.1, 0.09, -0.01}},
+        {"toe_l", FootL, {0.1, 0.02, 0.12}},
+        {"thigh_r", Pelvis, {-0.095, 0.92, 0}},
+        {"calf_r", ThighR, {-0.1, 0.5, 0.01}},
+        {"foot_r", CalfR, {-0.1, 0.09, -0.01}},
+        {"toe_r", FootR, {-0.1, 0.02, 0.12}},
+    }};
+    return bones;
+}
+
+Region region(Paint paint) {
+    switch (paint) {
+        case Paint::Head:
+            return {0, 0, 256, 256};
+        case Paint::Chest:
+            return {256, 0, 256, 128};
+        case Paint::Belly:
+            return {256, 128, 256, 64};
+        case Paint::Hips:
+            return {256, 192, 256, 64};
+        case Paint::Neck:
+            return {0, 256, 128, 64};
+        case Paint::Sleeve:
+            return {128, 256, 128, 64};
+        case Paint::Forearm:
+            return {256, 256, 128, 64};
+        case Paint::Hand:
+            return {384, 256, 128, 64};
+        case Paint::Thigh:
+            return {0, 320, 256, 64};
+        case Paint::Shin:
+            return {256, 320, 256, 64};
+        case Paint::Shoe:
+            return {0, 384, 256, 128};
+    }
+    return {256, 384, 256, 128};  // unused
+}
+
+}  // namespace hero
