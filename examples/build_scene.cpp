@@ -29,18 +29,12 @@ namespace cast = castkit::cast;
 
 namespace {
 
-cast::Metadata add_metadata(cast::Root& root) {
-    cast::Metadata metadata = root.add_metadata();
-    metadata.set_author("castkit examples");
-    metadata.set_software("castkit build_scene");
-    metadata.set_up_axis(cast::Axis::Y);
-    return metadata;
-}
+using hero::add_example_metadata;
 
 cast::Document character() {
     cast::Document document;
     cast::Root root = document.add_root();
-    add_metadata(root);
+    add_example_metadata(root);
     cast::Model model = root.add_model();
     model.set_name("character");
 
@@ -107,7 +101,7 @@ cast::Document character() {
 cast::Document wave() {
     cast::Document document;
     cast::Root root = document.add_root();
-    add_metadata(root);
+    add_example_metadata(root);
     cast::Animation animation = root.add_animation();
     animation.set_name("wave");
     animation.set_framerate(30);
@@ -159,7 +153,7 @@ cast::Document scene() {
     cast::Document document;
     cast::Root root = document.add_root();
     // Instance paths are relative to the scene root, itself relative to this file.
-    add_metadata(root).set_scene_root(".");
+    add_example_metadata(root).set_scene_root(".");
     for (int i = 0; i < 2; ++i) {
         cast::Instance instance = root.add_instance();
         instance.set_name(i == 0 ? "left" : "right");

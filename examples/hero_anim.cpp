@@ -55,10 +55,7 @@ struct Loop {
 
 Loop start(cast::Document& document, const char* name, std::uint32_t frames) {
     cast::Root root = document.add_root();
-    cast::Metadata metadata = root.add_metadata();
-    metadata.set_author("castkit examples");
-    metadata.set_software("castkit build_scene");
-    metadata.set_up_axis(cast::Axis::Y);
+    add_example_metadata(root);
     cast::Animation animation = root.add_animation();
     animation.set_name(name);
     animation.set_framerate(30);

@@ -367,10 +367,7 @@ void add_blend_shapes(cast::Model& model, const cast::Mesh& mesh, const std::vec
 cast::Document model(const char* texture_path) {
     cast::Document document;
     cast::Root root = document.add_root();
-    cast::Metadata metadata = root.add_metadata();
-    metadata.set_author("castkit examples");
-    metadata.set_software("castkit build_scene");
-    metadata.set_up_axis(cast::Axis::Y);
+    add_example_metadata(root);
     cast::Model model = root.add_model();
     model.set_name("hero");
     add_skeleton(model);

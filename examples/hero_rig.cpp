@@ -4,6 +4,14 @@
 
 namespace hero {
 
+castkit::cast::Metadata add_example_metadata(castkit::cast::Root& root) {
+    castkit::cast::Metadata metadata = root.add_metadata();
+    metadata.set_author("castkit examples");
+    metadata.set_software("castkit build_scene");
+    metadata.set_up_axis(castkit::cast::Axis::Y);
+    return metadata;
+}
+
 SinCos sin_cos(double radians) {
     double x = radians;
     while (x > kPi) x -= 2 * kPi;
