@@ -89,6 +89,10 @@ for (const [files, markers] of [
       assert.equal(await count(page, 'bones'), 21);
       assert.equal(await count(page, 'animations'), 2);
       assert.equal(await count(page, 'errors'), 0);
+      // The images a glb or DMF embeds are kept (unpacked into the viewer's own folder).
+      const dropped = await page.evaluate(() => window.castkitViewer.state.scene.diagnostics
+        .filter((d) => d.message.includes('not kept')).map((d) => d.text));
+      assert.deepEqual(dropped, []);
       await setToggles(page, { skeleton: false, grid: false });
       const { lit, total } = await canvasPixels(page);
       assert.ok(lit > total * 0.02, `only ${lit} of ${total} pixels drawn`);

@@ -23,13 +23,14 @@ namespace {
 using nlohmann::json;
 
 Expected<cast::Document> read(const std::string& name, const cast::SharedBytes& bytes,
-                              const std::filesystem::path& base, Diagnostics& warnings) {
+                              const std::filesystem::path& base, const FormatOptions& options,
+                              Diagnostics& warnings) {
     const FormatInfo* format = format_for_path(name);
     if (format == nullptr)
         return make_error(Diagnostic{Severity::Error, name, Diagnostic::kNoOffset, "/",
                                      "viewer.format",
                                      "castkit cannot tell this file's format from its name"});
-    const ReadContext context{.name = name, .base = base};
+    const ReadContext context{.name = name, .base = base, .options = options};
     return formats::read(*format, bytes, context, warnings);
 }
 
@@ -108,7 +109,7 @@ void describe_model(const cast::Document& document, json& out) {
 Expected<void> Session::add(std::string name, cast::SharedBytes bytes, std::filesystem::path base) {
     // What the reader said, then `castkit validate`'s findings: one sink, as the CLI shows them.
     Diagnostics findings;
-    auto document = read(name, bytes, base, findings);
+    auto document = read(name, bytes, base, options(), findings);
     if (!document) return make_error(document.error());
     File file;
     file.name = name;
@@ -136,6 +137,13 @@ void Session::clear() {
     errors_.clear();
 }
 
+FormatOptions Session::options() const {
+    FormatOptions options;
+    if (!image_folder_.empty()) options.side_files.folders.push_back(image_folder_);
+    options.side_outputs = side_outputs_;
+    return options;
+}
+
 // The file whose document is shown: the last one with models, else (animations only) the last.
 const Session::File* Session::shown() const {
     if (files_.empty()) return nullptr;
@@ -152,14 +160,14 @@ Expected<Session::Scene> Session::build() const {
                                      "viewer.empty", "no files: drop a model and its animations"});
     Scene scene;
     Diagnostics read_again;  // each file's reading was reported when it was added
-    auto document = read(base->name, base->bytes, base->base, read_again);
+    auto document = read(base->name, base->bytes, base->base, options(), read_again);
     if (!document) return make_error(document.error());
     scene.document = std::move(*document);
     if (!base->model) return scene;
     std::vector<formats::AnimationSource> animations;
     for (const File& file : files_) {
         if (file.model) continue;
-        auto animation = read(file.name, file.bytes, file.base, read_again);
+        auto animation = read(file.name, file.bytes, file.base, options(), read_again);
         if (animation) animations.push_back({std::move(*animation), file_stem(file.name)});
     }
     if (!animations.empty()) formats::merge(scene.document, std::move(animations), scene.warnings);
@@ -203,7 +211,7 @@ Expected<std::vector<std::byte>> Session::glb() const {
     auto scene = build();
     if (!scene) return make_error(scene.error());
     BufferSink sink;
-    WriteContext context{.name = "scene.glb", .base = shown()->base};
+    WriteContext context{.name = "scene.glb", .base = shown()->base, .options = options()};
     context.options.textures = TextureMode::Embed;
     context.options.inline_instances = true;
     // Through the registry, so that broken meshes are shown as every written file has them.
