@@ -121,8 +121,10 @@ test('a DMF JSON file (simdjson, alphas) gives the CLI\'s glb', { skip: noCli },
     const dmf = Buffer.from(written.toString('utf8').replace(/(rgba\(\d+, \d+, \d+, )1\)/g,
         (_, start) => `${start}${alphas[k++ % alphas.length]})`));
     assert.ok(k >= alphas.length);
-    const expected = castkitCli({ 'x.dmf.json': dmf }, ['convert', 'x.dmf.json', 'out.glb'],
-        'out.glb');
+    // The page unpacks the images a DMF embeds into a folder of its own and embeds them in
+    // the glb, as the CLI does given a texture folder.
+    const expected = castkitCli({ 'x.dmf.json': dmf },
+        ['convert', 'x.dmf.json', 'out.glb', '--textures', 'images'], 'out.glb');
     const session = sessionWith({ 'x.dmf.json': dmf });
     assert.deepEqual(Buffer.from(session.glb()), expected);
     session.delete();

@@ -82,6 +82,10 @@ Expected<std::string> ToCast::place_texture(std::size_t index) {
         const std::filesystem::path wanted = options_.texture_directory / name;
         auto outputs =
             options_.side_outputs ? options_.side_outputs : std::make_shared<SideOutputs>();
+        // The folder is made as the glTF import makes it; one that cannot be made fails the
+        // write below, named.
+        std::error_code ignored;
+        std::filesystem::create_directories(options_.texture_directory, ignored);
         auto written = outputs->write(wanted, texture.png);
         if (!written) return make_error(written.error());
         if (written->renamed)
