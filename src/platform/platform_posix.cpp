@@ -199,7 +199,9 @@ class PosixAtomicFile final : public AtomicFile {
         // No atomic no-replace rename here: a hard link fails the same way on an existing name.
         if (::link(temp_.c_str(), target_.c_str()) != 0) {
             if (errno == EEXIST) return false;
-            return make_error(os_error(target_, "cannot create", errno));
+            if (!lacks_hard_links(errno))
+                return make_error(os_error(target_, "cannot create", errno));
+            return rename_if_absent();
         }
         ::unlink(temp_.c_str());
         committed_ = true;
@@ -207,6 +209,24 @@ class PosixAtomicFile final : public AtomicFile {
     }
 
   private:
+    // Whether link() failed because the file system has no hard links (FAT and exFAT: EPERM;
+    // the browser's in-memory file system: EMLINK), not because of the name.
+    static bool lacks_hard_links(int error) {
+        return error == EPERM || error == EMLINK || error == ENOTSUP || error == ENOSYS;
+    }
+
+    // Where there are no hard links: a rename after checking that the name is free. Another
+    // process could take the name between the two; no call closes that gap on such a file
+    // system, and in the browser no other process exists.
+    Expected<bool> rename_if_absent() {
+        struct stat existing;
+        if (::lstat(target_.c_str(), &existing) == 0) return false;
+        if (::rename(temp_.c_str(), target_.c_str()) != 0)
+            return make_error(os_error(target_, "cannot create", errno));
+        committed_ = true;
+        return true;
+    }
+
     // Closes the temporary, cut to what was written (a reservation larger than that must not
     // leave zeros at the end).
     Expected<void> finish() {
