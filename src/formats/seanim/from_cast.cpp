@@ -53,6 +53,11 @@ std::optional<Slot> slot_of(std::optional<cast::KeyProperty> key_property) {
     return std::nullopt;
 }
 
+// The slot of a curve collect_curves() filed as a bone's (its key property is a transform's).
+Slot slot_of(const cast::ConstCurve& bone_curve) {
+    return *slot_of(cast::key_property_from_name(*bone_curve.key_property()));
+}
+
 Channel channel_of(Slot slot) {
     return slot == kRq ? Channel::Rotation : slot < kRq ? Channel::Translation : Channel::Scale;
 }
@@ -213,8 +218,7 @@ void Builder::bone_keys() {
 bool Builder::type_fits(std::uint8_t type, std::span<const cast::ConstCurve> curves) const {
     for (const cast::ConstCurve& curve : curves)
         if (curve.mode_name().value_or("absolute") !=
-            cast::curve_mode_name(curve_mode(
-                type, channel_of(*slot_of(cast::key_property_from_name(*curve.key_property()))))))
+            cast::curve_mode_name(curve_mode(type, channel_of(slot_of(curve)))))
             return false;
     return true;
 }
@@ -226,11 +230,8 @@ std::uint8_t Builder::best_type(std::span<const cast::ConstCurve> curves) const 
     for (std::uint8_t type : {0, 2, 1}) {
         std::size_t score = 0;
         for (const cast::ConstCurve& curve : curves)
-            score +=
-                curve.mode_name().value_or("absolute") ==
-                cast::curve_mode_name(curve_mode(
-                    type,
-                    channel_of(*slot_of(cast::key_property_from_name(*curve.key_property())))));
+            score += curve.mode_name().value_or("absolute") ==
+                     cast::curve_mode_name(curve_mode(type, channel_of(slot_of(curve))));
         if (score > best_score) {
             best = type;
             best_score = score;
