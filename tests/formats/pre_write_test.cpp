@@ -6,6 +6,9 @@
 
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats.hpp>
+#include <castkit/formats/dmf.hpp>
+#include <castkit/formats/k3d.hpp>
+#include <castkit/formats/semodel.hpp>
 #include <castkit/gltf/gltf.hpp>
 #include <glm/geometric.hpp>
 #include <set>
@@ -215,6 +218,72 @@ TEST(PreWrite, GltfWriteCalledDirectlyChecksToo) {
                                     {Severity::Warning, kMeshPath, "output.weight-bone"},
                                     {Severity::Warning, kMeshPath, "output.face-index"}}));
     EXPECT_EQ(triangles(read_back(dir / "quad.glb", "glb")), 2u);
+}
+
+// SEModel's, DMF's and K3D's from_cast called directly, not through the registry, run the same
+// check: the same findings, and the files their models write lose the same parts.
+TEST(PreWrite, EachFormatsFromCastCalledDirectlyChecksToo) {
+    const cast::Document broken =
+        broken_quad({.short_uvs = true, .missing_bone = true, .bad_triangle = true});
+    const std::filesystem::path dir = temp_dir("pre_write_from_cast");
+    using Convert =
+        Expected<void> (*)(const cast::Document&, const std::filesystem::path&, Diagnostics&);
+    const std::vector<std::pair<std::string, Convert>> formats = {
+        {"semodel",
+         [](const cast::Document& d, const std::filesystem::path& path, Diagnostics& w) {
+             auto model = semodel::from_cast(d, w);
+             return model ? semodel::write(*model, path) : make_error(model.error());
+         }},
+        {"dmf",
+         [](const cast::Document& d, const std::filesystem::path& path, Diagnostics& w) {
+             auto model = dmf::from_cast(d, w);
+             return model ? dmf::write(*model, path) : make_error(model.error());
+         }},
+        {"k3d",
+         [](const cast::Document& d, const std::filesystem::path& path, Diagnostics& w) {
+             auto model = k3d::from_cast(d, w);
+             return model ? k3d::write(*model, path) : make_error(model.error());
+         }},
+    };
+    for (const auto& [format, convert] : formats) {
+        SCOPED_TRACE(format);
+        Diagnostics warnings;
+        const std::filesystem::path path = output_for(dir, format);
+        const Expected<void> written = convert(broken, path, warnings);
+        ASSERT_TRUE(written) << written.error().to_string();
+        EXPECT_EQ(findings_of(warnings),
+                  std::vector<Finding>({{Severity::Warning, kMeshPath, "output.buffer-length"},
+                                        {Severity::Warning, kMeshPath, "output.weight-bone"},
+                                        {Severity::Warning, kMeshPath, "output.face-index"}}));
+        const cast::Document back = read_back(path, format);
+        EXPECT_EQ(triangles(back), 2u);
+        EXPECT_EQ(bones_weighing(back, {0, 0, 0}), std::set<std::string>{"root"});
+        EXPECT_FALSE(has_uv(back, kShortLayerUv));
+    }
+}
+
+// Faces and weight bones stored as `l`, which the schema does not allow but the writers' views
+// read, are checked as the writers read them: a bad triangle among them is left out too.
+TEST(PreWrite, IndicesOfATypeTheSchemaRefusesAreCheckedAsWritersReadThem) {
+    cast::Document broken = broken_quad({.missing_bone = true, .bad_triangle = true});
+    cast::Mesh mesh = broken.models().at(0).meshes().at(0);
+    const std::vector<std::uint32_t> faces = mesh.faces().to_vector();
+    const std::vector<std::uint32_t> bones = mesh.weight_bones().to_vector();
+    mesh.node().set(cast::make_integers("f", cast::PropertyType::Integer64, faces).value());
+    mesh.node().set(cast::make_integers("wb", cast::PropertyType::Integer64, bones).value());
+    const std::filesystem::path dir = temp_dir("pre_write_wide_indices");
+    for (const std::string& format : kMeshFormats) {
+        SCOPED_TRACE(format);
+        const std::filesystem::path path = output_for(dir, format);
+        Written written = write_as(broken, path, format, false);
+        ASSERT_TRUE(written.result) << written.result.error().to_string();
+        EXPECT_EQ(findings_of(written.warnings),
+                  std::vector<Finding>({{Severity::Warning, kMeshPath, "output.weight-bone"},
+                                        {Severity::Warning, kMeshPath, "output.face-index"}}));
+        const cast::Document back = read_back(path, format);
+        EXPECT_EQ(triangles(back), 2u);
+        EXPECT_EQ(bones_weighing(back, {0, 0, 0}), std::set<std::string>{"root"});
+    }
 }
 
 // A file --inline-instances merges into a glTF is written too: its meshes are checked, named by

@@ -123,11 +123,20 @@ std::string weight_lengths(const cast::Property* bones, const cast::Property* va
                        bones->size(), values->size(), vertices, influences, vertices * influences);
 }
 
+// The property `name` of `mesh` when its type is one of `types`: what the writers' views read,
+// which may be more than the schema allows (an `l` index buffer), so that nothing a writer reads
+// escapes the check.
+const cast::Property* read_by_writers(const cast::ConstMesh& mesh, std::string_view name,
+                                      bool (*types)(cast::PropertyType)) {
+    const cast::Property* property = mesh.node().find(name);
+    return property != nullptr && types(property->type()) ? property : nullptr;
+}
+bool is_float(cast::PropertyType type) { return type == cast::PropertyType::Float; }
+
 void find_weight_defects(const cast::ConstMesh& mesh, MeshFindings& findings, BrokenMesh& broken) {
-    const cast::Node& node = mesh.node();
-    const cast::Property* bones = validation::valid_property(node, "wb");
-    const cast::Property* values = validation::valid_property(node, "wv");
-    const std::uint64_t influences = validation::valid_integer(node, "mi").value_or(0);
+    const cast::Property* bones = read_by_writers(mesh, "wb", cast::is_integer_type);
+    const cast::Property* values = read_by_writers(mesh, "wv", is_float);
+    const std::uint64_t influences = mesh.max_weight_influence();
     if (influences == 0 || (bones == nullptr && values == nullptr)) return;
     const std::uint64_t needed = mesh.vertex_count() * influences;
     if (bones == nullptr || values == nullptr || bones->size() != needed ||
@@ -170,7 +179,7 @@ BadTriangles bad_triangles(const cast::IndexView& faces, std::size_t vertices) {
 }
 
 void find_bad_triangles(const cast::ConstMesh& mesh, MeshFindings& findings, BrokenMesh& broken) {
-    const cast::Property* faces = validation::valid_property(mesh.node(), "f");
+    const cast::Property* faces = read_by_writers(mesh, "f", cast::is_integer_type);
     // The validator's one vectorised pass decides whether the triangles need a look.
     if (faces == nullptr ||
         validation::scan_faces(*faces, mesh.vertex_count()).out_of_range.count == 0)
@@ -300,6 +309,13 @@ Expected<std::optional<cast::Document>> check_before_write(const cast::Document&
     if (refusal) return make_error(std::move(*refusal));
     if (broken.empty()) return std::optional<cast::Document>();
     return std::optional<cast::Document>(repaired(document, written, broken));
+}
+
+const cast::Document& checked_first_model(const cast::Document& document,
+                                          std::optional<cast::Document>& repair,
+                                          Diagnostics& diagnostics) {
+    repair = check_before_write(document, WrittenModels::First, {}, diagnostics).value();
+    return repair ? *repair : document;
 }
 
 }  // namespace castkit::formats

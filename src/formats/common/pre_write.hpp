@@ -26,4 +26,12 @@ Expected<std::optional<cast::Document>> check_before_write(const cast::Document&
                                                            const WriteContext& context,
                                                            Diagnostics& diagnostics);
 
+// What a format's from_cast converts, so that a direct call (not through the registry, which
+// checks first) loses the same parts with the same warnings: `document` itself when its first
+// Model is whole, otherwise the repaired copy, kept in `repair`. Never strict: from_cast has no
+// options, so only the registry refuses.
+const cast::Document& checked_first_model(const cast::Document& document,
+                                          std::optional<cast::Document>& repair,
+                                          Diagnostics& diagnostics);
+
 }  // namespace castkit::formats

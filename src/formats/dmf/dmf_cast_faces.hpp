@@ -15,7 +15,7 @@ namespace castkit::dmf {
 
 class CastFaces {
   public:
-    // One Cast mesh's triangles, their indices checked against its vertex count.
+    // One Cast mesh's triangles, none past its vertices (the check before writing).
     struct Mesh {
         std::uint16_t material = 0;
         cast::IndexView indices;  // three per face
@@ -55,6 +55,9 @@ struct ModelToMake {
     Model model;
     CastFaces faces;
 };
+// Expects a document that has passed the check before every write, as the registry's write does
+// first. from_cast checks itself; this cannot, since the faces it makes view the document's
+// buffers and a repaired copy made here would not outlive them.
 Expected<ModelToMake> from_cast_faces_apart(const cast::Document& document, Diagnostics& warnings,
                                             const ConvertOptions& options);
 

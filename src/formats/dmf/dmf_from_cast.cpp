@@ -17,6 +17,7 @@
 #include "../common/binary_io.hpp"
 #include "../common/keyframes.hpp"
 #include "../common/number_text.hpp"
+#include "../common/pre_write.hpp"
 #include "../common/side_files.hpp"
 #include "../common/single_model.hpp"
 #include "../common/transform.hpp"
@@ -53,7 +54,7 @@ class FromCast {
     Expected<void> skeleton(const cast::ConstModel& cast_model);
     std::int16_t texture(const cast::ConstFile& file, const std::string& path);
     void materials(const cast::ConstModel& cast_model);
-    Expected<void> meshes(const cast::ConstModel& cast_model);
+    void meshes(const cast::ConstModel& cast_model);
     Expected<void> animation(cast::ConstAnimation& animation, std::size_t index);
 
     const cast::Document& document_;
@@ -200,7 +201,7 @@ glm::u8vec4 to_bytes(const glm::vec4& rgba) {
     return out;
 }
 
-Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
+void FromCast::meshes(const cast::ConstModel& cast_model) {
     bool skinned = !model_.bones.empty();
     VertexTable merged;                                  // its keys are the DMF vertices
     std::vector<std::pair<float, std::uint32_t>> slots;  // one vertex's weights, reused
@@ -271,11 +272,7 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
                 const float value = weight_values[at];
                 const std::uint32_t bone = weight_bones[at];
                 if (value == 0.0f) continue;
-                if (bone >= model_.bones.size())
-                    return make_error(report_.error(
-                        fmt::format("{}/vertex[{}]", path, i),
-                        fmt::format("weight names bone {}, which the skeleton lacks", bone)));
-                slots.emplace_back(value, bone);
+                slots.emplace_back(value, bone);  // the check cleared bones past the skeleton
             }
             if (slots.size() > 4) {
                 float total = 0.0f, kept = 0.0f;
@@ -298,15 +295,8 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
             if (k == kBatch - 1) number_batch(i + 1 - kBatch, kBatch);
         }
         number_batch(n - n % kBatch, n % kBatch);
-        cast::IndexView faces = mesh.faces();
-        const std::size_t corners = faces.size() - faces.size() % 3;  // whole triangles only
-        if (faces.largest() >= n)  // then the error names the first bad one of a whole triangle
-            for (std::size_t c = 0; c < corners; ++c)
-                if (faces[c] >= n)
-                    return make_error(report_.error(
-                        path, fmt::format("face index {} is past the {} vertices", faces[c], n)));
         faces_.add({.material = material,
-                    .indices = faces,
+                    .indices = mesh.faces(),  // none past the vertices: the check left them out
                     .normals = mesh.normals(),
                     .uvs = mesh.uv_layer(0),
                     .packed_colors = packed_colors,
@@ -317,7 +307,6 @@ Expected<void> FromCast::meshes(const cast::ConstModel& cast_model) {
     if (trimmed)
         report_.warn("model[0]",
                      "vertices with more than 4 influences keep the 4 largest, renormalised");
-    return {};
 }
 
 Expected<void> FromCast::animation(cast::ConstAnimation& cast_animation, std::size_t index) {
@@ -395,7 +384,7 @@ Expected<ModelToMake> FromCast::run() {
         const cast::ConstModel& cast_model = *first;
         if (auto ok = skeleton(cast_model); !ok) return make_error(ok.error());
         materials(cast_model);
-        if (auto ok = meshes(cast_model); !ok) return make_error(ok.error());
+        meshes(cast_model);
     }
     std::vector<cast::ConstAnimation> animations = document_.animations();
     if (animations.size() > kMaxIndex16)
@@ -465,8 +454,10 @@ Expected<ModelToMake> from_cast_faces_apart(const cast::Document& document, Diag
     return FromCast(document, warnings, options).run();
 }
 
-Expected<Model> from_cast(const cast::Document& document, Diagnostics& warnings,
+Expected<Model> from_cast(const cast::Document& given, Diagnostics& warnings,
                           const ConvertOptions& options) {
+    std::optional<cast::Document> repair;
+    const cast::Document& document = formats::checked_first_model(given, repair, warnings);
     auto converted = from_cast_faces_apart(document, warnings, options);
     if (!converted) return make_error(converted.error());
     Model& model = converted->model;

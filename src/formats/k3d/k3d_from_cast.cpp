@@ -10,6 +10,7 @@
 #include "../cast_extras.hpp"
 #include "../common/binary_io.hpp"
 #include "../common/keyframes.hpp"
+#include "../common/pre_write.hpp"
 #include "../common/single_model.hpp"
 #include "../common/transform.hpp"
 #include "k3d_shared.hpp"
@@ -26,7 +27,7 @@ class FromCast {
 
   private:
     Expected<void> skeleton(const cast::ConstModel& cast_model);
-    Expected<Submesh> mesh(const cast::ConstMesh& mesh, const std::string& path);
+    Submesh mesh(const cast::ConstMesh& mesh, const std::string& path);
     Expected<void> animation(cast::ConstAnimation& animation, const std::string& path);
 
     const cast::Document& document_;
@@ -96,7 +97,7 @@ Expected<void> FromCast::skeleton(const cast::ConstModel& cast_model) {
     return {};
 }
 
-Expected<Submesh> FromCast::mesh(const cast::ConstMesh& mesh, const std::string& path) {
+Submesh FromCast::mesh(const cast::ConstMesh& mesh, const std::string& path) {
     Submesh out;
     out.name_id = model_.add_string(mesh.name().value_or(""));
     cast::ConstMaterial material = mesh.material();
@@ -131,12 +132,9 @@ Expected<Submesh> FromCast::mesh(const cast::ConstMesh& mesh, const std::string&
             for (std::uint32_t k = 0; k < influences; ++k) {
                 std::size_t at = i * influences + k;
                 if (at >= ids.size() || at >= values.size() || values[at] == 0.0f) continue;
-                std::uint32_t bone = ids[at];
-                if (bone >= cast_to_bone_.size() || cast_to_bone_[bone] < 0)
-                    return make_error(report_.error(
-                        fmt::format("{}/vertex[{}]", path, i),
-                        fmt::format("weight names bone {}, which the skeleton lacks", bone)));
-                slots.emplace_back(values[at], cast_to_bone_[bone]);
+                // The check before writing left weights that name bones of the skeleton, and a
+                // weighted bone is one of K3D's bones (skeleton()).
+                slots.emplace_back(values[at], cast_to_bone_[ids[at]]);
             }
             if (slots.size() > 4) {
                 // Keep the four largest and renormalise so the vertex keeps its total weight.
@@ -159,14 +157,9 @@ Expected<Submesh> FromCast::mesh(const cast::ConstMesh& mesh, const std::string&
             report_.warn(path,
                          "vertices with more than 4 influences keep the 4 largest, renormalised");
     }
-    cast::IndexView faces = mesh.faces();
+    cast::IndexView faces = mesh.faces();  // none past the vertices: the check left them out
     out.indices.resize(faces.size() / 3 * 3);
-    for (std::size_t i = 0; i < out.indices.size(); ++i) {
-        out.indices[i] = faces[i];
-        if (out.indices[i] >= n)
-            return make_error(report_.error(
-                path, fmt::format("face index {} is past the {} vertices", out.indices[i], n)));
-    }
+    for (std::size_t i = 0; i < out.indices.size(); ++i) out.indices[i] = faces[i];
     out.extents = bounds(out.vertices);
     out.center = center(out.extents);
     return out;
@@ -216,11 +209,8 @@ Expected<Model> FromCast::run() {
     }
     // Strings are added as they are met (nodes, bones, submeshes, animations): K3D ids are
     // free-form indices into the table, so any order is valid.
-    for (std::size_t i = 0; i < meshes.size(); ++i) {
-        auto submesh = mesh(meshes[i], fmt::format("model[0]/mesh[{}]", i));
-        if (!submesh) return make_error(submesh.error());
-        model_.submeshes.push_back(std::move(*submesh));
-    }
+    for (std::size_t i = 0; i < meshes.size(); ++i)
+        model_.submeshes.push_back(mesh(meshes[i], fmt::format("model[0]/mesh[{}]", i)));
     std::vector<cast::ConstAnimation> animations = document_.animations();
     for (std::size_t i = 0; i < animations.size(); ++i)
         if (auto ok = animation(animations[i], fmt::format("animation[{}]", i)); !ok)
@@ -235,7 +225,9 @@ Expected<Model> FromCast::run() {
 
 }  // namespace
 
-Expected<Model> from_cast(const cast::Document& document, Diagnostics& warnings) {
+Expected<Model> from_cast(const cast::Document& given, Diagnostics& warnings) {
+    std::optional<cast::Document> repair;
+    const cast::Document& document = formats::checked_first_model(given, repair, warnings);
     return FromCast(document, warnings).run();
 }
 

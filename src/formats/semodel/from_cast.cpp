@@ -11,6 +11,7 @@
 
 #include "../cast_extras.hpp"
 #include "../common/binary_io.hpp"
+#include "../common/pre_write.hpp"
 #include "mapping.hpp"
 
 namespace castkit::semodel {
@@ -82,11 +83,7 @@ void Builder::mesh(const cast::ConstMesh& in, std::size_t index) {
     mesh.uv_layer_count = static_cast<std::uint8_t>(layers);
     mesh.uvs.resize(vertices * layers);
     for (std::uint32_t layer = 0; layer < layers; ++layer) {
-        auto uvs = in.uv_layer(layer);
-        if (uvs.size() != vertices)
-            warn(fmt::format(
-                "mesh {}: UV layer {} has {} values for {} vertices; missing ones are 0", index,
-                layer, uvs.size(), vertices));
+        auto uvs = in.uv_layer(layer);  // one per vertex, or none: the check left out the rest
         for (std::size_t v = 0; v < std::min(vertices, uvs.size()); ++v)
             mesh.uvs[v * layers + layer] = uvs[v];
     }
@@ -108,38 +105,29 @@ void Builder::mesh(const cast::ConstMesh& in, std::size_t index) {
                         std::lround(std::clamp(rgba[v][c], 0.0f, 1.0f) * 255.0f));
         }
     }
-    const std::uint32_t influences = std::min<std::uint32_t>(in.max_weight_influence(), 0xFF);
-    if (influences > 0) {
-        auto bones = in.weight_bones();
-        auto values = in.weight_values();
-        if (bones.size() != vertices * influences || values.size() != vertices * influences) {
-            warn(
-                fmt::format("mesh {}: {} weight bones and {} values do not fill {} vertices × {} "
-                            "influences; weights dropped",
-                            index, bones.size(), values.size(), vertices, influences));
-        } else {
-            mesh_streams_ |= kWeights;
-            mesh.max_influence = static_cast<std::uint8_t>(influences);
-            mesh.weights.resize(vertices * influences);
-            for (std::size_t i = 0; i < mesh.weights.size(); ++i)
-                mesh.weights[i] = {bones[i], values[i]};
-        }
+    const std::uint32_t influences = in.max_weight_influence();
+    auto bones = in.weight_bones();
+    auto values = in.weight_values();
+    if (influences > 0xFF) {
+        warn(
+            fmt::format("mesh {}: SEModel holds 255 influences per vertex, not {}; weights dropped",
+                        index, influences));
+    } else if (influences > 0 && bones.size() == vertices * influences) {
+        // The check before writing left out weights that do not fill every vertex, so wv holds
+        // as many as wb.
+        mesh_streams_ |= kWeights;
+        mesh.max_influence = static_cast<std::uint8_t>(influences);
+        mesh.weights.resize(vertices * influences);
+        for (std::size_t i = 0; i < mesh.weights.size(); ++i)
+            mesh.weights[i] = {bones[i], values[i]};
     }
     std::vector<std::uint32_t> faces = in.faces().to_vector();
     if (faces.size() % 3 != 0)
         warn(fmt::format("mesh {}: {} face indices are not whole triangles; the rest is dropped",
                          index, faces.size()));
-    std::size_t bad = 0;
-    for (std::size_t i = 0; i + 2 < faces.size(); i += 3) {
-        if (faces[i] >= vertices || faces[i + 1] >= vertices || faces[i + 2] >= vertices) {
-            ++bad;
-            continue;
-        }
+    // The check before writing left out every triangle past the vertices.
+    for (std::size_t i = 0; i + 2 < faces.size(); i += 3)
         mesh.faces.insert(mesh.faces.end(), {faces[i + 2], faces[i + 1], faces[i]});
-    }
-    if (bad > 0)
-        warn(
-            fmt::format("mesh {}: {} triangles name vertices the mesh lacks; dropped", index, bad));
     mesh.flags =
         static_cast<std::uint8_t>(formats::integer_value(in.node(), "se.flags").value_or(0));
     if (in.tangents().size() > 0)
@@ -311,7 +299,9 @@ Expected<Model> Builder::run() {
 
 }  // namespace
 
-Expected<Model> from_cast(const cast::Document& document, Diagnostics& warnings) {
+Expected<Model> from_cast(const cast::Document& given, Diagnostics& warnings) {
+    std::optional<cast::Document> repair;
+    const cast::Document& document = formats::checked_first_model(given, repair, warnings);
     auto models = document.models();
     if (models.empty()) {
         return make_error(formats::diagnostic_at(
