@@ -51,11 +51,12 @@ def touch_node(node):
 
 
 def touch_cast_node(node):
-    """castkit.cast's nodes: touches every numeric property of `node` and its subtree."""
+    """castkit.cast's nodes: touches every numeric property of `node` and its subtree, through
+    the buffer protocol as foreach_set takes them (an unaligned payload is copied once there)."""
     total = 0
     for prop in node.properties.values():
-        if isinstance(prop.values, np.ndarray):
-            total += touch(prop.values)
+        if isinstance(prop.values, castkit.cast.CastValues):
+            total += touch(np.asarray(prop.values))
     return total + sum(touch_cast_node(child) for child in node.childNodes)
 
 
@@ -126,6 +127,45 @@ def report(path, samples, runs):
     return "\n".join(lines) + "\n"
 
 
+def per_element(values, rounds=3):
+    """The best of `rounds` times of reading every element by index, in ns per element."""
+    indices = range(len(values))
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for i in indices:
+            values[i]
+        best = min(best, time.perf_counter() - start)
+    return best / len(values) * 1e9
+
+
+def element_costs(path):
+    """The Blender add-on's access pattern, one element at a time by index: castkit.cast's
+    CastValues against the tuple cast.py would hand out for the same values, for the largest
+    float buffer (positions) and the largest index buffer (faces) of the file."""
+    scene = castkit.cast.Cast.load(str(path))
+    buffers = {}
+    def visit(node):
+        for prop in node.properties.values():
+            kind = "float" if prop.type.identifier in ("f", "2v", "3v", "4v") else "index"
+            if prop.type.identifier != "s" and len(prop.values) > len(buffers.get(kind, ())):
+                buffers[kind] = prop.values
+        for child in node.childNodes:
+            visit(child)
+    for root in scene.Roots():
+        visit(root)
+    lines = ["", "Element access, `values[i]` for every i (best of 3):", "",
+             "| buffer | elements | cast.py's tuple | castkit.cast CastValues | ratio |",
+             "|---|---|---|---|---|"]
+    for kind, values in sorted(buffers.items()):
+        values = values[0:min(len(values), 2_000_000)]
+        as_tuple = tuple(values.tolist())
+        ours, theirs = per_element(values), per_element(as_tuple)
+        lines.append(f"| {kind} ({values.dtype}) | {len(values):,} | {theirs:.1f} ns | {ours:.1f} ns "
+                     f"| {ours / theirs:.2f}x |")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build", type=Path)
@@ -146,7 +186,7 @@ def main():
             wall, cpu = way(str(path))
             samples[name]["wall"].append(wall)
             samples[name]["cpu"].append(cpu)
-    text = report(path, samples, args.runs)
+    text = report(path, samples, args.runs) + element_costs(path)
     (args.build / "bench-python.md").write_text(text)
     sys.stdout.write(text)
 

@@ -7,18 +7,24 @@ The same classes, methods, defaults, type choices and hash counter; `Cast.save` 
 cast.py writes for the same calls. Differences (docs/python.md, "castkit.cast"):
 
 - `Cast.load` reads the file into memory once with castkit's reader; a numeric property's
-  `values` is a flat, read-only `CastValues` numpy array viewing it (no copy) where cast.py
-  builds a tuple. `CastValues` keeps what callers of cast.py rely on: `len`, indexing and iteration give
-  Python ints and floats, and an empty buffer is false.
-- Buffer setters (`SetVertexPositionBuffer`, `SetFaceBuffer`, ...) store numpy arrays of the
+  `values` is a flat, read-only `CastValues` sequence viewing it (no copy) where cast.py builds
+  a tuple. Indexing and iteration give Python ints and floats, as fast as a tuple's; slices are
+  `CastValues` too; `+` with a tuple or list concatenates; the buffer protocol hands the values
+  whole to `foreach_set` and `numpy.asarray`.
+- Buffer setters (`SetVertexPositionBuffer`, `SetFaceBuffer`, ...) store `CastValues` of the
   property's type instead of Python lists; they take sequences of tuples as cast.py does, or
-  numpy arrays of any shape.
+  numpy arrays of any shape. Integers a type cannot hold (negative, or past the widest type)
+  raise `struct.error` when set, as cast.py's `struct.pack` does when it saves.
+- `Cast.save` writes a temporary file beside the target and renames it over the target, so a
+  failed save leaves the old file as it was.
 - Nodes are read whole: `CastNode.load(file)` and `CastProperty(file)` (cast.py's stream
   readers) are not offered; `Cast.load(path)` is.
 """
 
 import itertools
 import os
+import secrets
+import stat
 import struct
 
 import numpy as np
@@ -33,6 +39,7 @@ __all__ = [
 ]
 
 castHashBase = 0x534E495752545250
+_PACKED = struct.Struct("<I")
 
 
 def castNextHash():
@@ -44,8 +51,14 @@ def castNextHash():
 
 
 def castTypeForMaximum(values):
-    """The narrowest unsigned type ("b", "h" or "i") that holds the largest of `values`."""
-    largest = int(np.max(values)) if isinstance(values, np.ndarray) else max(values)
+    """The narrowest unsigned type ("b", "h" or "i") that holds the largest of `values`; raises
+    ValueError for no values, as cast.py's max() does."""
+    if isinstance(values, np.ndarray):
+        if values.size == 0:
+            raise ValueError("max() arg is an empty sequence")
+        largest = int(np.max(values))
+    else:
+        largest = max(values)
     if largest <= 0xFF:
         return "b"
     if largest <= 0xFFFF:
@@ -53,34 +66,40 @@ def castTypeForMaximum(values):
     return "i"
 
 
-class CastValues(np.ndarray):
-    """A numeric property's values: a flat numpy array (read-only when it views a loaded file).
+CastValues = _castkit.CastValues
 
-    Behaves as cast.py's tuple where callers depend on it: one element (index or iteration) is
-    a Python int or float, truth means "not empty", and `+` with a tuple or list concatenates
-    (the Maya plug-in pads each position slice with `+ (1.0,)`). Slices stay numpy arrays,
-    arithmetic with numbers and arrays is numpy's, and the buffer protocol hands the memory to
-    `foreach_set` without a copy.
-    """
+# The largest value of each integer type.
+_INTEGER_MAXIMUM = {"b": 0xFF, "h": 0xFFFF, "i": 0xFFFFFFFF, "l": 0xFFFFFFFFFFFFFFFF}
 
-    def __bool__(self):
-        return self.size > 0
 
-    def __getitem__(self, key):
-        item = np.ndarray.__getitem__(self, key)
-        return item.item() if isinstance(item, np.generic) else item
+def _out_of_range(name, identifier, index, value):
+    """The struct.error cast.py's save raises for `value`, saying which property and index."""
+    if not isinstance(value, int):
+        return struct.error(f"property {name!r}: value {value!r} at index {index} is not an "
+                            "integer (required argument is not an integer)")
+    return struct.error(f"property {name!r}: value {value} at index {index} does not fit type "
+                        f"{identifier!r}: it requires 0 <= number <= "
+                        f"{_INTEGER_MAXIMUM[identifier]}")
 
-    # cast.py's values are tuples, so `values + (w,)` means concatenation there; numpy would
-    # add w to every element (or fail to broadcast an empty tuple).
-    def __add__(self, other):
-        if isinstance(other, (tuple, list)):
-            return type(other)(self.tolist()) + other
-        return np.ndarray.__add__(self, other)
 
-    def __radd__(self, other):
-        if isinstance(other, (tuple, list)):
-            return other + type(other)(self.tolist())
-        return np.ndarray.__radd__(self, other)
+def _integers(name, identifier, values):
+    """`values` as a flat array of the integer type `identifier` ("b", "h", "i", "l"); raises
+    struct.error naming the property, the first value it cannot hold and its index (a negative
+    value, one past the type, or not an integer), where numpy would wrap it around."""
+    maximum = _INTEGER_MAXIMUM[identifier]
+    array = np.asarray(values).reshape(-1)
+    if array.size == 0:
+        return array.astype(CastProperty_t.LAYOUTS[identifier][3])
+    if array.dtype.kind in "iub":
+        bad = np.flatnonzero((array < 0) | (array > maximum)) if array.dtype.kind != "b" else []
+        if len(bad):
+            raise _out_of_range(name, identifier, int(bad[0]), array[bad[0]].item())
+    else:  # floats, strings, or ints too large for one numpy type
+        for index, value in enumerate(array.tolist()):
+            if not isinstance(value, int) or not 0 <= value <= maximum:
+                raise _out_of_range(name, identifier, index, value)
+        array = np.array(array.tolist(), dtype=np.uint64)
+    return array.astype(CastProperty_t.LAYOUTS[identifier][3])
 
 
 class CastProperty_t:
@@ -150,7 +169,8 @@ class CastColor:
     @staticmethod
     def fromInteger(color):
         """A packed colour (R in the low byte) as an rgba tuple of floats in [0, 1]."""
-        return tuple(channel / 255.0 for channel in struct.pack("<I", color))
+        r, g, b, a = _PACKED.pack(color)  # called per face corner: no generator
+        return (r / 255.0, g / 255.0, b / 255.0, a / 255.0)
 
     @staticmethod
     def toInteger(color):
@@ -187,6 +207,8 @@ class CastProperty:
         if len(self.values) % self.type.array:
             raise struct.error(f"property {self.name!r}: {len(self.values)} values do not make "
                                f"whole {self.type.identifier} elements")
+        if self.type.identifier in _INTEGER_MAXIMUM:
+            return _integers(self.name, self.type.identifier, self.values)
         return np.ascontiguousarray(self.values, dtype=self.type.dtype).reshape(-1)
 
     def _header(self):
@@ -338,16 +360,18 @@ def _set_flag(key):
 
 
 def _flat(values, dtype):
-    """`values` (a numpy array of any shape, or a sequence of tuples) as a flat array."""
+    """`values` (a numpy array of any shape, or a sequence of tuples) as flat CastValues."""
     if isinstance(values, np.ndarray):
-        return values.astype(dtype, copy=False).reshape(-1)
-    return np.fromiter(itertools.chain.from_iterable(values), dtype=dtype)
+        array = np.ascontiguousarray(values, dtype=dtype).reshape(-1)
+    else:
+        array = np.fromiter(itertools.chain.from_iterable(values), dtype=dtype)
+    return _castkit.values_of(array)
 
 
 def _set_vectors(key, type):
     """Setter: a buffer of vectors (tuples or an (n, k) array), stored flat."""
     def set(self, values):
-        self.CreateProperty(key, type).values = _flat(values, "<f4")
+        self.CreateProperty(key, type).values = _flat(values, "=f4")
     return set
 
 
@@ -356,14 +380,15 @@ def _set_indices(key):
     def set(self, values):
         array = np.asarray(values if hasattr(values, "__len__") else list(values))
         type = castTypeForMaximum(array)
-        self.CreateProperty(key, type).values = array.astype(CastProperty_t(type).dtype)
+        self.CreateProperty(key, type).values = _castkit.values_of(_integers(key, type, array))
     return set
 
 
 def _set_floats(key):
     """Setter: a buffer of floats."""
     def set(self, values):
-        self.CreateProperty(key, "f").values = np.asarray(values, dtype="<f4").reshape(-1)
+        array = np.ascontiguousarray(values, dtype="=f4").reshape(-1)
+        self.CreateProperty(key, "f").values = _castkit.values_of(array)
     return set
 
 
@@ -494,9 +519,9 @@ def _set_color_layer(self, index, values):
         packed = bool(values) and isinstance(values[0], int)
     key = "c%d" % index
     if packed:
-        self.CreateProperty(key, "i").values = np.asarray(values, dtype="<u4").reshape(-1)
+        self.CreateProperty(key, "i").values = _castkit.values_of(_integers(key, "i", values))
     else:
-        self.CreateProperty(key, "4v").values = _flat(values, "<f4")
+        self.CreateProperty(key, "4v").values = _flat(values, "=f4")
 
 
 def _color_layer_packed(self, index):
@@ -513,7 +538,7 @@ def _uv_layer(self, index):
 
 def _set_uv_layer(self, index, values):
     """UV layer `index` from (u, v) tuples or an (n, 2) array."""
-    self.CreateProperty("u%d" % index, "2v").values = _flat(values, "<f4")
+    self.CreateProperty("u%d" % index, "2v").values = _flat(values, "=f4")
 
 
 Mesh = _typed(
@@ -673,23 +698,21 @@ _LOADED_TYPES = {name: CastProperty_t({"v2": "2v", "v3": "3v", "v4": "4v"}.get(n
                  for name in ("b", "h", "i", "l", "f", "d", "s", "v2", "v3", "v4")}
 
 
-def _adopt(tree, parent, nodes):
-    """The castkit.cast node (and subtree) for one entry of _castkit.node_tree: (id, hash,
-    properties, children). A duplicate property name keeps its first place and its last value,
-    as in cast.py's dict. Appends every node made to `nodes` (the caller advances the hash
-    counter by their number, as constructing them one by one would)."""
-    identifier, hash, properties, children = tree
-    kind = typeSwitcher.get(identifier, CastNode)
-    node = kind.__new__(kind)
-    node.identifier, node.hash, node.parentNode, node.properties = identifier, hash, parent, {}
-    nodes.append(node)
-    for name, type, values in properties:
-        prop = CastProperty.__new__(CastProperty)
-        prop.name, prop.type = name, _LOADED_TYPES[type]
-        prop.values = values[:1] if type == "s" else values.view(CastValues)
-        node.properties[name] = prop
-    node.childNodes = [_adopt(child, node, nodes) for child in children]
-    return node
+def _file_beside(path):
+    """A new file in the folder of `path`, open for writing: (its name, the file). Its mode is
+    that of `path` when it exists, else what open() would give (0o666 less the umask)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mode = 0o666
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    while True:
+        name = os.path.join(folder, ".%s.%s.tmp" % (os.path.basename(path), secrets.token_hex(6)))
+        try:
+            return name, os.fdopen(os.open(name, flags, mode), "wb")
+        except FileExistsError:
+            continue
 
 
 class Cast:
@@ -720,14 +743,24 @@ class Cast:
         cast = Cast()
         global castHashBase
         document = _castkit.open(path, "cast")
-        nodes = []
-        cast.rootNodes = [_adopt(root, None, nodes) for root in _castkit.node_tree(document)]
-        castHashBase += len(nodes)
+        # The nodes are made in C++, as cast.py makes them (__new__, no __init__): a repeated
+        # property name keeps its first place and its last value, as in cast.py's dict.
+        cast.rootNodes, made = _castkit.cast_tree(document, typeSwitcher, CastNode, CastProperty,
+                                                  _LOADED_TYPES)
+        castHashBase += made  # each node read takes one value of the counter, as in cast.py
         return cast
 
     def save(self, path):
-        """Writes every root to `path` with cast.py's byte layout."""
-        with open(path, "wb") as file:
-            file.write(struct.pack("<IIII", 0x74736163, 1, len(self.rootNodes), 0))
-            for root in self.rootNodes:
-                root.save(file)
+        """Writes every root to `path` with cast.py's byte layout: into a temporary file beside
+        it, renamed over `path` once whole, so that a save that fails (a value a type cannot
+        hold) leaves the old file, and values loaded from it, as they were."""
+        name, file = _file_beside(path)
+        try:
+            with file:
+                file.write(struct.pack("<IIII", 0x74736163, 1, len(self.rootNodes), 0))
+                for root in self.rootNodes:
+                    root.save(file)
+            os.replace(name, path)
+        except BaseException:
+            os.unlink(name)
+            raise

@@ -146,7 +146,7 @@ py::object flat_values(const DocPtr& doc, cast::Node& node, const cast::Property
     const std::size_t width = width_of(p.type());
     const PropertyType type = p.type();
     auto [owner, data] = shared_payload(doc, node, p);  // may replace `p`
-    return view(type, data, count * width, 1, false, std::move(owner));
+    return cast_values(type, data, count * width, std::move(owner));
 }
 
 py::object typed_values(const DocPtr& doc, cast::Node& node, std::string_view name,

@@ -134,6 +134,7 @@ void register_document(py::module_& m);
 void register_nodes(py::module_& m);
 void register_anim(py::module_& m);
 void register_tree(py::module_& m);
+void register_values(py::module_& m);
 
 // ---- numpy ----------------------------------------------------------------------------------
 
@@ -142,9 +143,13 @@ void register_tree(py::module_& m);
 // None when the node has no such property. A payload castkit owns in the node (made in code,
 // or by a reader that converts) is moved once into a shared buffer so it can be viewed too.
 py::object property_values(const DocPtr& doc, cast::Node& node, std::string_view name);
-// The payload of `p` (a property of `node`) as property_values gives it, but vectors flat:
-// n·k components in one dimension, as the reference cast.py's flat tuples.
+// The payload of `p` (a property of `node`) for castkit.cast: a CastValues (values.cpp) of n·k
+// components for vectors, flat as the reference cast.py's tuples; strings a list of str.
 py::object flat_values(const DocPtr& doc, cast::Node& node, const cast::Property& p);
+// A CastValues of `count` components of `type` (a vector type's are floats) at `data`, which
+// `owner` keeps alive.
+py::object cast_values(cast::PropertyType type, const std::byte* data, std::size_t count,
+                       std::shared_ptr<const void> owner);
 // As property_values, but None unless the property has one of the types in `types`; vectors
 // keep their (n, k) shape; `rows` > 1 reshapes a flat array to (n / rows, rows), dropping a
 // partial last row.

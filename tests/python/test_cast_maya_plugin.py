@@ -114,8 +114,9 @@ def test_buffers_concatenate_with_tuples_and_lists_like_cast_py():
     assert values[0:3] + (1.0,) == (0.0, 1.0, 0.0, 1.0)
     assert (9.0,) + values[0:2] == (9.0, 0.0, 1.0)
     assert values[0:2] + [5] == [0.0, 1.0, 5]
-    # Numbers and arrays keep numpy's arithmetic.
-    assert (values[0:3] + 1.0).tolist() == [1.0, 2.0, 1.0]
+    # A number cannot be added, as to cast.py's tuple; a numpy array adds element-wise.
+    with pytest.raises(TypeError):
+        values[0:3] + 1.0
     assert (values[0:3] + np.ones(3)).tolist() == [1.0, 2.0, 1.0]
 
 
