@@ -322,6 +322,12 @@ namespace {
 // read-only. Growing a vector 64 KiB at a time copied and faulted the bytes several times over:
 // 40 ms for a 32 MiB file here, 13 to 18 ms this way. (Huge pages gave 8 ms, but stalls of 80 ms
 // whenever the kernel had to compact memory for them.)
+#ifdef MAP_POPULATE
+constexpr int kPopulate = MAP_POPULATE;
+#else
+constexpr int kPopulate = 0;  // macOS: the pages fault in as read() fills them
+#endif
+
 class LoadedFile final : public MappedFile {
   public:
     LoadedFile(void* address, std::size_t capacity) : address_(address), capacity_(capacity) {}
@@ -343,7 +349,7 @@ class LoadedFile final : public MappedFile {
 Expected<std::shared_ptr<const MappedFile>> read_regular(int fd, std::size_t size,
                                                          const std::filesystem::path& path) {
     void* address = ::mmap(nullptr, size, PROT_READ | PROT_WRITE,
-                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+                           MAP_PRIVATE | MAP_ANONYMOUS | kPopulate, -1, 0);
     if (address == MAP_FAILED)
         return make_error(os_error(path, "cannot allocate memory for", errno));
     auto file = std::make_shared<LoadedFile>(address, size);
