@@ -30,18 +30,6 @@ std::vector<std::string> format_names() {
     return names;
 }
 
-FormatOptions read_options_for(FormatOptions options, const FormatInfo& format,
-                               const std::filesystem::path& input,
-                               const std::filesystem::path& output) {
-    const bool gltf = format.name == "glb" || format.name == "gltf";
-    std::vector<std::filesystem::path>& folders = options.side_files.folders;
-    if (folders.empty() && !gltf && input != "-" && output != "-") {
-        const std::filesystem::path folder = output.parent_path();
-        folders.push_back(folder.empty() ? std::filesystem::path(".") : folder);
-    }
-    return options;
-}
-
 const FormatInfo* pick_format(const std::string& path, const std::string& name,
                               std::string_view fallback, int& exit_code) {
     const FormatInfo* format = nullptr;

@@ -37,16 +37,6 @@ CLI::Option* add_format_option(CLI::App* command, const char* flag, std::string&
 const FormatInfo* pick_format(const std::string& path, const std::string& name,
                               std::string_view fallback, int& exit_code);
 
-// The options to read an input with for a conversion to `output` in `format`: without
-// --textures, images embedded in the input (glTF, DMF) are written beside a file output that is
-// not glTF (whose document then names them by file name); a glTF output embeds or copies
-// textures itself. That folder is also searched for the files the input names, so standard
-// input ("-"), which has no folder of its own, gets none: it reads only folders named with
-// --textures. O(1).
-FormatOptions read_options_for(FormatOptions options, const FormatInfo& format,
-                               const std::filesystem::path& input,
-                               const std::filesystem::path& output);
-
 // A document a command read and the size of the input it came from.
 struct Loaded {
     cast::Document document;

@@ -98,11 +98,11 @@ int convert_one(const ConvertOptions& options, const std::string& input,
     for (const std::filesystem::path& file :
          formats::output_files(*format, platform::path_from_utf8(output)))
         options.format_options.side_outputs->reserve(file);
-    auto loaded =
-        load(input, options.from,
-             read_options_for(options.format_options, *format, platform::path_from_utf8(input),
-                              platform::path_from_utf8(output)),
-             exit_code);
+    auto loaded = load(
+        input, options.from,
+        batch::read_options_for(options.format_options, *format, platform::path_from_utf8(input),
+                                platform::path_from_utf8(output)),
+        exit_code);
     if (!loaded) return exit_code;
     if (!animations.empty()) merge_animations(loaded->document, animations, options, exit_code);
     write_output(*format, loaded->document, options, input, output, exit_code);
@@ -115,8 +115,9 @@ int run_convert(ConvertOptions& options) {
     std::vector<std::string> animations;
     for (const std::string& dir : options.anims_dirs) {
         Diagnostics skipped;
-        auto found = readable_files(platform::path_from_utf8(dir), true,
-                                    options.format_options.side_files.allow_any_path, skipped);
+        auto found =
+            batch::readable_files(platform::path_from_utf8(dir), true,
+                                  options.format_options.side_files.allow_any_path, skipped);
         print_diagnostics(skipped);
         if (!found) {
             fmt::print(stderr, "{}\n", found.error().to_string());
@@ -140,14 +141,14 @@ int run_convert(ConvertOptions& options) {
             fmt::print(stderr, "castkit: convert: a folder is converted on its own\n");
             return kUsage;
         }
-        options.batch.input_dir = platform::path_from_utf8(options.inputs[0]);
-        options.batch.output_dir = platform::path_from_utf8(options.output);
+        options.batch.batch.input_dir = platform::path_from_utf8(options.inputs[0]);
+        options.batch.batch.output_dir = platform::path_from_utf8(options.output);
         options.batch.report = platform::path_from_utf8(options.report);
-        options.batch.from = options.from;
-        options.batch.to = options.to;
+        options.batch.batch.from = options.from;
+        options.batch.batch.to = options.to;
         for (const std::string& animation : animations)
-            options.batch.animations.push_back(platform::path_from_utf8(animation));
-        options.batch.format_options = options.format_options;
+            options.batch.batch.animations.push_back(platform::path_from_utf8(animation));
+        options.batch.batch.format_options = options.format_options;
         return run_batch(options.batch);
     }
     animations.insert(animations.begin(), options.inputs.begin() + 1, options.inputs.end());
@@ -193,9 +194,10 @@ void register_convert_command(CLI::App& app, int& exit_code) {
                       "leaving the broken part out with a warning");
     convert->add_option("-j,--jobs", options->batch.jobs,
                         "Folder: files converted at once (default: every core)");
-    convert->add_flag("-r,--recursive", options->batch.recursive, "Folder: include sub-folders");
+    convert->add_flag("-r,--recursive", options->batch.batch.recursive,
+                      "Folder: include sub-folders");
     convert->add_flag("-q,--quiet", options->batch.quiet, "Folder: no progress line or summary");
-    convert->add_flag("-f,--force", options->batch.force,
+    convert->add_flag("-f,--force", options->batch.batch.force,
                       "Folder: convert even where the output is newer than its input");
     convert->add_option("--report", options->report,
                         "Folder: write one JSON entry per input to this file");

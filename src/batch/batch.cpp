@@ -1,0 +1,393 @@
+// The folder conversion's plan, one task's conversion and the report (castkit/batch.hpp).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <castkit/batch.hpp>
+#include <castkit/cast/nodes.hpp>
+#include <castkit/formats/merge.hpp>
+#include <castkit/json.hpp>
+#include <castkit/platform.hpp>
+#include <chrono>
+#include <map>
+#include <new>
+
+namespace castkit::batch {
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::uint64_t file_bytes(const fs::path& path) {
+    std::error_code error;
+    const auto size = fs::file_size(path, error);
+    return error ? 0 : size;
+}
+
+// True when `output` exists and is newer than `input` and every animation (to the system's
+// finest time unit, platform::last_write_ticks). One stat per file.
+bool up_to_date(const fs::path& input, const fs::path& output,
+                const std::vector<fs::path>& animations) {
+    const std::optional<std::int64_t> written = platform::last_write_ticks(output);
+    if (!written) return false;
+    auto older = [&](const fs::path& path) {
+        const std::optional<std::int64_t> time = platform::last_write_ticks(path);
+        return time && *time < *written;
+    };
+    return older(input) && std::all_of(animations.begin(), animations.end(), older);
+}
+
+// True when `path` lies strictly inside `folder` (both canonical). O(path length).
+bool inside(const fs::path& path, const fs::path& folder) {
+    const fs::path relative = path.lexically_relative(folder);
+    return !path.empty() && !relative.empty() && *relative.begin() != ".." && relative != ".";
+}
+
+// The warning for a file of a folder that is a link to somewhere outside it: skipped.
+Diagnostic link_outside(const fs::path& link, const fs::path& folder) {
+    Diagnostic d;
+    d.file = platform::utf8_of(link);
+    d.rule = "io.link-outside";
+    d.severity = Severity::Warning;
+    d.message = fmt::format("a link to a file outside '{}': skipped (--allow-any-path follows it)",
+                            platform::utf8_of(folder));
+    return d;
+}
+
+// The inputs under the input folder, without the animations and what lies in the output folder,
+// each with its output named in the same relative folder.
+std::vector<Task> tasks_for(const Options& options, const FormatInfo& to,
+                            const std::vector<fs::path>& inputs) {
+    std::error_code error;
+    const fs::path output_dir = fs::weakly_canonical(options.output_dir, error);
+    std::vector<fs::path> animations;
+    for (const fs::path& animation : options.animations)
+        animations.push_back(fs::weakly_canonical(animation, error));
+    std::vector<Task> tasks;
+    for (const fs::path& input : inputs) {
+        const fs::path canonical = fs::weakly_canonical(input, error);
+        auto [in_output, _] =
+            std::mismatch(output_dir.begin(), output_dir.end(), canonical.begin(), canonical.end());
+        if (in_output == output_dir.end()) continue;
+        if (std::find(animations.begin(), animations.end(), canonical) != animations.end())
+            continue;
+        Task task;
+        task.input = input;
+        task.bytes = file_bytes(input);
+        const fs::path relative = input.lexically_relative(options.input_dir);
+        task.output =
+            options.output_dir / relative.parent_path() /
+            platform::path_from_utf8(file_stem(input) + std::string(to.extensions.front()));
+        tasks.push_back(std::move(task));
+    }
+    return tasks;
+}
+
+Diagnostic renamed(const Task& task, const fs::path& wanted, const Task* owner) {
+    return {.severity = Severity::Warning,
+            .file = platform::utf8_of(task.input),
+            .path = "/",
+            .rule = "output.renamed",
+            .message = fmt::format("written as '{}': '{}' is the output of {}",
+                                   platform::utf8_of(task.output.filename()),
+                                   platform::utf8_of(wanted.filename()),
+                                   owner == nullptr ? std::string("another input")
+                                                    : "'" + platform::utf8_of(owner->input) + "'")};
+}
+
+// Outputs two inputs would share: the first input in path order keeps the name, a later one
+// takes its input's full file name, else that name numbered. Every output (and a .gltf's .bin)
+// is then reserved in `outputs`. O(inputs × log inputs).
+void name_outputs(std::vector<Task>& tasks, const FormatInfo& to, SideOutputs& outputs) {
+    std::map<fs::path, const Task*> owners;
+    std::vector<Task*> clashing;
+    for (Task& task : tasks) {
+        if (outputs.reserve(task.output))
+            owners[task.output] = &task;
+        else
+            clashing.push_back(&task);
+    }
+    for (Task* task : clashing) {
+        const fs::path wanted = task->output;
+        const fs::path full = wanted.parent_path() /
+                              platform::path_from_utf8(platform::utf8_of(task->input.filename()) +
+                                                       std::string(to.extensions.front()));
+        task->output = full;
+        // Bounded: fewer outputs than numbers tried, so one of them is free.
+        for (int n = 2;
+             !outputs.reserve(task->output) && static_cast<std::size_t>(n) <= tasks.size() + 1; ++n)
+            task->output = SideOutputs::numbered(full, n);
+        const auto owner = owners.find(wanted);
+        task->warnings.push_back(
+            renamed(*task, wanted, owner == owners.end() ? nullptr : owner->second));
+    }
+    for (const Task& task : tasks)
+        for (const fs::path& file : formats::output_files(to, task.output)) outputs.reserve(file);
+}
+
+bool has_skeleton(cast::Document& document) {
+    for (const cast::Model& model : document.models())
+        if (model.skeleton()) return true;
+    return false;
+}
+
+// The findings of one task's reads and writes: errors (a strict write's further findings)
+// apart from the rest, as the report lists them.
+void take(Result& result, const Diagnostics& diagnostics) {
+    result.errors.append(diagnostics.with_severity(Severity::Error));
+    result.warnings.append(diagnostics.with_severity(Severity::Warning));
+    result.warnings.append(diagnostics.with_severity(Severity::Info));
+}
+
+// --anims: every animation file read again for each model (merging consumes them).
+void merge(const Options& options, cast::Document& document, Result& result,
+           Diagnostics& diagnostics) {
+    std::vector<formats::AnimationSource> sources;
+    for (const fs::path& path : options.animations) {
+        const FormatInfo* format = format_for_path(path);
+        auto animation = formats::read_file(*format, path, formats::context_for(path), diagnostics);
+        if (!animation) {
+            result.errors.push_back(animation.error());
+            continue;
+        }
+        sources.push_back({std::move(*animation), file_stem(path)});
+    }
+    formats::merge(document, std::move(sources), diagnostics);
+}
+
+// Reads, merges and writes one file into `result`. O(file size).
+void convert_into(const Options& options, const FormatInfo& to, const Task& task,
+                  const FormatOptions& format_options, Result& result) {
+    const FormatInfo* from =
+        options.from.empty() ? format_for_path(task.input) : format_by_name(options.from);
+    const ReadContext read_context = formats::context_for(
+        task.input, read_options_for(format_options, to, task.input, task.output));
+    Diagnostics diagnostics;
+    auto document = formats::read_file(*from, task.input, read_context, diagnostics);
+    if (!document) {
+        take(result, diagnostics);
+        result.errors.push_back(document.error());
+        result.status = Status::Failed;
+        return;
+    }
+    if (!options.animations.empty() && has_skeleton(*document))
+        merge(options, *document, result, diagnostics);
+    // Relative names in the document (textures, instances) resolve beside the input.
+    WriteContext write_context = formats::context_for(task.output, format_options);
+    write_context.base = read_context.base;
+    auto written = formats::write_file(to, *document, task.output, write_context, diagnostics);
+    take(result, diagnostics);
+    if (!written) result.errors.push_back(written.error());
+    result.output_bytes = written ? file_bytes(task.output) : 0;
+    result.status = !result.errors.empty()     ? Status::Failed
+                    : !result.warnings.empty() ? Status::Warned
+                                               : Status::Converted;
+}
+
+// A file too large for the memory castkit can get fails on its own; the batch goes on.
+Diagnostic out_of_memory(const fs::path& input) {
+    Diagnostic d;
+    d.file = platform::utf8_of(input);
+    d.rule = "io.out-of-memory";
+    d.message = "out of memory reading the file";
+    return d;
+}
+
+void add_messages(json::Writer& out, std::string_view name, const Diagnostics& diagnostics) {
+    out.key(name);
+    out.begin_array();
+    for (const Diagnostic& d : diagnostics.shown()) out.string(d.to_string());
+    out.end_array();
+}
+
+// `path` with '/' separators, as UTF-8.
+std::string generic_utf8(const fs::path& path) {
+    const std::u8string text = path.generic_u8string();
+    return std::string(text.begin(), text.end());
+}
+
+}  // namespace
+
+std::string_view status_name(Status status) {
+    switch (status) {
+        case Status::NotStarted:
+            return "not-started";
+        case Status::Converted:
+            return "converted";
+        case Status::Warned:
+            return "warned";
+        case Status::Failed:
+            return "failed";
+        case Status::Skipped:
+            return "skipped";
+    }
+    return "failed";
+}
+
+// A folder conversion asked for a format castkit does not have: no file, no path, no offset.
+Diagnostic usage(std::string message) {
+    Diagnostic d;
+    d.rule = "output.format";
+    d.message = std::move(message);
+    return d;
+}
+
+Expected<const FormatInfo*> output_format(const Options& options) {
+    const FormatInfo* to = options.to.empty() ? nullptr : format_by_name(options.to);
+    if (to == nullptr) {
+        std::string names;
+        for (const FormatInfo& format : all_formats()) names += fmt::format(" {}", format.name);
+        return make_error(
+            usage(fmt::format("a folder needs a format to convert to (one of:{})", names)));
+    }
+    if (!options.from.empty() && format_by_name(options.from) == nullptr)
+        return make_error(usage(fmt::format("unknown format '{}'", options.from)));
+    return to;
+}
+
+Expected<std::vector<fs::path>> readable_files(const fs::path& dir, bool recursive,
+                                               bool allow_any_path, Diagnostics& warnings) {
+    std::vector<fs::path> files;
+    std::error_code error;
+    const fs::path real_dir = fs::canonical(dir, error);
+    auto add = [&](const fs::directory_entry& entry) {
+        std::error_code ignored;
+        if (!entry.is_regular_file(ignored) || format_for_path(entry.path()) == nullptr) return;
+        if (entry.is_symlink(ignored) && !allow_any_path &&
+            !inside(fs::canonical(entry.path(), ignored), real_dir))
+            warnings.push_back(link_outside(entry.path(), dir));
+        else
+            files.push_back(entry.path());
+    };
+    if (recursive) {
+        for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end;
+             it.increment(error))
+            add(*it);
+    } else {
+        for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error))
+            add(*it);
+    }
+    if (error) return make_error(platform::os_error(dir, "cannot list the folder", error.value()));
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+Expected<Plan> plan(const Options& options, Diagnostics& diagnostics) {
+    auto to = output_format(options);
+    if (!to) return make_error(to.error());
+    auto inputs = readable_files(options.input_dir, options.recursive,
+                                 options.format_options.side_files.allow_any_path, diagnostics);
+    if (!inputs) return make_error(inputs.error());
+    Plan plan;
+    plan.outputs = options.format_options.side_outputs ? options.format_options.side_outputs
+                                                       : std::make_shared<SideOutputs>();
+    plan.tasks = tasks_for(options, **to, *inputs);
+    name_outputs(plan.tasks, **to, *plan.outputs);
+    for (Task& task : plan.tasks)
+        task.fresh = !options.force && up_to_date(task.input, task.output, options.animations);
+    // Folders are made here, once, so that workers never race to create the same one.
+    std::error_code error;
+    for (const Task& task : plan.tasks) {
+        fs::create_directories(task.output.parent_path(), error);
+        if (error)
+            return make_error(platform::os_error(task.output.parent_path(),
+                                                 "cannot create the folder", error.value()));
+    }
+    return plan;
+}
+
+Result convert(const Options& options, const Task& task, std::shared_ptr<SideOutputs> outputs) {
+    Result result;
+    result.warnings = task.warnings;  // the plan's come first
+    if (task.fresh) {
+        result.status = Status::Skipped;
+        return result;
+    }
+    const auto begun = Clock::now();
+    auto to = output_format(options);
+    if (!to) {
+        result.errors.push_back(to.error());
+        result.status = Status::Failed;
+        return result;
+    }
+    FormatOptions format_options = options.format_options;
+    format_options.side_outputs = outputs ? std::move(outputs) : std::make_shared<SideOutputs>();
+    try {
+        convert_into(options, **to, task, format_options, result);
+    } catch (const std::bad_alloc&) {
+        result.errors.push_back(out_of_memory(task.input));
+        result.status = Status::Failed;
+    }
+    result.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - begun).count();
+    return result;
+}
+
+std::string report(const Options& options, std::span<const Task> tasks,
+                   std::span<const Result> results, unsigned jobs, double seconds) {
+    std::map<Status, std::size_t> counts;
+    for (const Result& result : results) ++counts[result.status];
+    std::string text;
+    json::Writer out(text, 2);
+    out.begin_object();
+    out.key("input");
+    out.string(generic_utf8(options.input_dir));
+    out.key("output");
+    out.string(generic_utf8(options.output_dir));
+    out.key("format");
+    out.string(options.to);
+    out.key("jobs");
+    out.unsigned_integer(jobs);
+    out.key("seconds");
+    out.number(seconds);
+    out.key("summary");
+    out.begin_object();
+    out.key("files");
+    out.unsigned_integer(tasks.size());
+    for (Status status : {Status::Converted, Status::Warned, Status::Failed, Status::Skipped}) {
+        out.key(status == Status::Warned ? "warned" : status_name(status));
+        out.unsigned_integer(counts[status]);
+    }
+    out.end_object();
+    out.key("files");
+    out.begin_array();
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+        const Task& task = tasks[i];
+        const Result& result = results[i];
+        // A task not started has only the plan's warnings; convert() starts from them.
+        const Diagnostics& warnings =
+            result.status == Status::NotStarted ? task.warnings : result.warnings;
+        out.begin_object();
+        out.key("input");
+        out.string(generic_utf8(task.input));
+        out.key("output");
+        out.string(generic_utf8(task.output));
+        out.key("status");
+        out.string(status_name(result.status));
+        add_messages(out, "warnings", warnings);
+        add_messages(out, "errors", result.errors);
+        out.key("bytes");
+        out.unsigned_integer(task.bytes);
+        out.key("output_bytes");
+        out.unsigned_integer(result.output_bytes);
+        out.key("milliseconds");
+        out.number(result.milliseconds);
+        out.end_object();
+    }
+    out.end_array();
+    out.end_object();
+    text += "\n";
+    return text;
+}
+
+FormatOptions read_options_for(FormatOptions options, const FormatInfo& format,
+                               const fs::path& input, const fs::path& output) {
+    const bool gltf = format.name == "glb" || format.name == "gltf";
+    std::vector<fs::path>& folders = options.side_files.folders;
+    if (folders.empty() && !gltf && input != "-" && output != "-") {
+        const fs::path folder = output.parent_path();
+        folders.push_back(folder.empty() ? fs::path(".") : folder);
+    }
+    return options;
+}
+
+}  // namespace castkit::batch
