@@ -19,8 +19,9 @@ packages=(
 )
 test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
-  # The Python module's tests; pip, setuptools and venv for the `pip install .` test.
-  python3-pytest python3-pip python3-setuptools python3-venv
+  # The Python module's tests; pip, setuptools and venv for the `pip install .` test; Dask for
+  # castkit.batch on a cluster (a LocalCluster in the tests).
+  python3-pytest python3-pip python3-setuptools python3-venv python3-distributed python3-dask
   # The viewer's tests drive Debian's Chromium.
   chromium
   clang libclang-rt-14-dev

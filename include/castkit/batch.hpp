@@ -84,6 +84,10 @@ Expected<Plan> plan(const Options& options, Diagnostics& diagnostics);
 // Safe to call from several threads at once. O(file size).
 Result convert(const Options& options, const Task& task, std::shared_ptr<SideOutputs> outputs);
 
+// The finding for a task that ended without a result (io.worker-failed): its worker process
+// died, more often than the runner retries, or the runner lost it; `reason` says how.
+Diagnostic task_failure(const std::filesystem::path& input, std::string_view reason);
+
 // The JSON report of a run (`--report`), results[i] being that of tasks[i]: the input and
 // output folders, the format, `jobs`, `seconds`, a summary by status and one entry per file
 // (input, output, status, warnings, errors, bytes, output_bytes, milliseconds).

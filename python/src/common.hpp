@@ -135,6 +135,7 @@ void register_nodes(py::module_& m);
 void register_anim(py::module_& m);
 void register_tree(py::module_& m);
 void register_values(py::module_& m);
+void register_batch(py::module_& m);
 
 // ---- numpy ----------------------------------------------------------------------------------
 

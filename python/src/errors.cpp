@@ -95,6 +95,22 @@ void register_errors(py::module_& m) {
             "Node path such as 'root[0]/model[2]/mesh[0]'")
         .def_property_readonly("message", [](const Diagnostic& d) { return to_str(d.message); })
         .def("__str__", [](const Diagnostic& d) { return to_str(d.to_string()); })
+        // Findings travel between processes (castkit.batch's workers, Dask): by value.
+        .def(py::pickle(
+            [](const Diagnostic& d) {
+                return py::make_tuple(static_cast<int>(d.severity), to_str(d.file), d.offset,
+                                      to_str(d.path), to_str(d.rule), to_str(d.message));
+            },
+            [](const py::tuple& state) {
+                Diagnostic d;
+                d.severity = static_cast<Severity>(state[0].cast<int>());
+                d.file = state[1].cast<std::string>();
+                d.offset = state[2].cast<std::uint64_t>();
+                d.path = state[3].cast<std::string>();
+                d.rule = state[4].cast<std::string>();
+                d.message = state[5].cast<std::string>();
+                return d;
+            }))
         .def("__repr__",
              [](const Diagnostic& d) {
                  return to_str("<castkit.Diagnostic " + std::string(severity_name(d.severity)) +

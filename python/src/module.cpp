@@ -11,4 +11,5 @@ PYBIND11_MODULE(_castkit, m) {
     castkit::python::register_anim(m);
     castkit::python::register_tree(m);
     castkit::python::register_values(m);
+    castkit::python::register_batch(m);
 }

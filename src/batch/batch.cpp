@@ -237,8 +237,10 @@ Expected<const FormatInfo*> output_format(const Options& options) {
     if (to == nullptr) {
         std::string names;
         for (const FormatInfo& format : all_formats()) names += fmt::format(" {}", format.name);
-        return make_error(
-            usage(fmt::format("a folder needs a format to convert to (one of:{})", names)));
+        const std::string wanted = options.to.empty()
+                                       ? std::string("a folder needs a format to convert to")
+                                       : fmt::format("unknown format '{}'", options.to);
+        return make_error(usage(fmt::format("{} (one of:{})", wanted, names)));
     }
     if (!options.from.empty() && format_by_name(options.from) == nullptr)
         return make_error(usage(fmt::format("unknown format '{}'", options.from)));
@@ -320,6 +322,14 @@ Result convert(const Options& options, const Task& task, std::shared_ptr<SideOut
     }
     result.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - begun).count();
     return result;
+}
+
+Diagnostic task_failure(const fs::path& input, std::string_view reason) {
+    Diagnostic d;
+    d.file = platform::utf8_of(input);
+    d.rule = "io.worker-failed";
+    d.message = fmt::format("converting it ended without a result: {}", reason);
+    return d;
 }
 
 std::string report(const Options& options, std::span<const Task> tasks,

@@ -1,0 +1,64 @@
+"""`python3 -m castkit convert DIR -o OUT --to FORMAT [--scheduler tcp://HOST:8786]`: a folder
+conversion with castkit.batch, on this machine's cores or, with --scheduler, on a Dask cluster.
+The options and exit codes are those of `castkit convert DIR` (0 done, 1 a file failed, 2 a usage
+error, 130 interrupted); docs/batch.md."""
+
+import argparse
+import sys
+
+from . import Error
+from . import batch
+
+
+def parser():
+    root = argparse.ArgumentParser(prog="python3 -m castkit",
+                                   description="castkit's folder conversion on local processes "
+                                   "or a Dask cluster")
+    commands = root.add_subparsers(dest="command", required=True)
+    convert = commands.add_parser("convert", help="Convert every file castkit reads under DIR")
+    convert.add_argument("input", metavar="DIR", help="the folder to convert")
+    convert.add_argument("-o", "--output", required=True, metavar="OUT", help="the output folder")
+    convert.add_argument("--to", required=True, metavar="FORMAT", help="the output format")
+    convert.add_argument("--from", dest="from_format", metavar="FORMAT",
+                         help="input format, overriding the extensions")
+    convert.add_argument("--anims", action="append", default=[], metavar="DIR",
+                         help="attach every animation file under this folder to the models")
+    convert.add_argument("--textures", action="append", default=[], metavar="DIR",
+                         help="texture folder (repeatable), searched after each input's own")
+    convert.add_argument("--texture-mode", default="automatic",
+                         choices=["automatic", "embed", "copy", "reference"])
+    convert.add_argument("--allow-any-path", action="store_true",
+                         help="read files the inputs name anywhere")
+    convert.add_argument("--inline-instances", action="store_true",
+                         help="glTF: merge the files Instances reference")
+    convert.add_argument("--strict", action="store_true",
+                         help="refuse to write a broken mesh instead of leaving the part out")
+    convert.add_argument("-r", "--recursive", action="store_true", help="include sub-folders")
+    convert.add_argument("-f", "--force", action="store_true",
+                         help="convert even where the output is newer than its input")
+    convert.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
+    convert.add_argument("--report", metavar="FILE", help="write the JSON report here")
+    convert.add_argument("-j", "--jobs", type=int, metavar="N",
+                         help="local worker processes (default: one per core)")
+    convert.add_argument("--scheduler", metavar="ADDRESS",
+                         help="run on the Dask cluster of this scheduler (tcp://HOST:8786)")
+    return root
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    try:
+        run = batch.convert(args.input, args.output, args.to, jobs=args.jobs,
+                            scheduler=args.scheduler, report=args.report, quiet=args.quiet,
+                            from_format=args.from_format, anims=args.anims,
+                            recursive=args.recursive, force=args.force, textures=args.textures,
+                            texture_mode=args.texture_mode, allow_any_path=args.allow_any_path,
+                            inline_instances=args.inline_instances, strict=args.strict)
+    except Error as error:
+        sys.stderr.write(f"python3 -m castkit: convert: {error}\n")
+        return 2 if error.rule == "output.format" else 1
+    return run.exit_code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,288 @@
+"""castkit.batch: `castkit convert DIR -o OUT --to FORMAT` from Python, on local processes or a
+Dask cluster (docs/batch.md).
+
+    import castkit.batch
+    run = castkit.batch.convert("ripped", "converted", to="glb", recursive=True)
+    print(run.exit_code, run.report["summary"])
+
+    from dask.distributed import Client
+    run = castkit.batch.convert("/share/ripped", "/share/glb", to="glb",
+                                client=Client("tcp://scheduler:8786"))
+
+What is converted, the output names, `anims` merging, textures, skipping what is up to date,
+`force` and the report's fields are the library's (castkit/batch.hpp), the code `castkit convert`
+runs: this module only decides where each task runs. Every input file is one task. Workers must
+see the same paths as the client (shared storage); they read and write the files themselves.
+"""
+
+import concurrent.futures
+import json
+import os
+import re
+import sys
+import time
+
+from . import _castkit
+
+__all__ = ["Run", "convert", "options"]
+
+# Exit codes, as the CLI's.
+SUCCESS, FAILED, INTERRUPTED = 0, 1, 130
+
+
+class Run:
+    """What a conversion did: `report` (the dict `castkit convert DIR --report` writes),
+    `exit_code` (0, 1 when a file failed, 130 when interrupted), and `report_text`, its JSON."""
+
+    def __init__(self, report_text, exit_code):
+        self.report_text = report_text
+        self.report = json.loads(report_text)
+        self.exit_code = exit_code
+
+    def __repr__(self):
+        return f"<castkit.batch.Run exit_code={self.exit_code} summary={self.report['summary']}>"
+
+
+def options(input_dir, output_dir, to, *, from_format=None, anims=(), recursive=False,
+            force=False, textures=(), texture_mode="automatic", allow_any_path=False,
+            inline_instances=False, strict=False):
+    """The run's options as the library takes them (a dict that pickles), by the CLI's names:
+    `anims` are folders whose animation files are merged into every model with a skeleton
+    (--anims), `textures` folders searched for the files inputs name (--textures)."""
+    animations = []
+    for folder in anims:  # as --anims: every file castkit reads under the folder
+        found, skipped = _castkit.batch_files(os.fspath(folder), True, allow_any_path)
+        for diagnostic in skipped:
+            sys.stderr.write(f"{diagnostic}\n")
+        animations += found
+    return {"input_dir": os.fspath(input_dir), "output_dir": os.fspath(output_dir), "to": to,
+            "from": from_format, "animations": animations, "recursive": recursive,
+            "force": force, "textures": [os.fspath(t) for t in textures],
+            "texture_mode": texture_mode, "allow_any_path": allow_any_path,
+            "inline_instances": inline_instances, "strict": strict}
+
+
+def convert_task(options, task):
+    """Converts one task of the plan where it runs (a worker process or a Dask worker):
+    the result dict of castkit/batch.hpp's convert()."""
+    return _castkit.batch_convert(options, task)
+
+
+class _Progress:
+    """The CLI's progress line on stderr: files, MB/s, ETA and failures, redrawn at most every
+    100 ms while stderr is a terminal (or when asked)."""
+
+    def __init__(self, tasks, shown):
+        self.total = len(tasks)
+        self.total_bytes = sum(task["bytes"] for task in tasks)
+        self.done = self.done_bytes = self.failed = 0
+        self.start = time.monotonic()
+        self.drawn = 0.0
+        self.shown = shown
+
+    def add(self, task, result):
+        self.done += 1
+        self.done_bytes += task["bytes"]
+        self.failed += result["status"] == "failed"
+        now = time.monotonic()
+        if self.shown and (now - self.drawn > 0.1 or self.done == self.total):
+            self.drawn = now
+            elapsed = now - self.start
+            rate = self.done_bytes / elapsed if elapsed > 0 else 0
+            left = int((self.total_bytes - self.done_bytes) / rate) if rate > 0 else 0
+            sys.stderr.write(f"\r\033[K{self.done}/{self.total} files, {rate / 1e6:.1f} MB/s, "
+                             f"ETA {left // 60}:{left % 60:02}, {self.failed} failed")
+            sys.stderr.flush()
+
+    def finish(self):
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
+def _print_failure(result):
+    kept, more = result["errors"]
+    for error in kept:
+        sys.stderr.write(f"{error}\n")
+    for _, file, rule, count in more:
+        sys.stderr.write(f"{file}: error: ... and {count} more [{rule}]\n")
+
+
+# A task that was running in a worker process that died this many times is reported failed,
+# not run again: the file itself kills workers (as Dask's scheduler decides with its
+# allowed-failures setting).
+_STRIKES = 2
+
+
+def _run_local(run_options, tasks, jobs, on_result):
+    """Every task on `jobs` worker processes of this machine, `jobs` at a time (so that the
+    tasks in flight are the ones running). A worker that dies breaks the pool: a new one takes
+    the tasks not finished, and those that were running get a strike (_STRIKES of them and the
+    task is reported failed)."""
+    queue = list(range(len(tasks)))
+    strikes = {}
+    while queue:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+            running = {}
+            try:
+                while queue or running:
+                    while queue and len(running) < jobs:
+                        i = queue.pop(0)
+                        running[pool.submit(convert_task, run_options, tasks[i])] = i
+                    done, _ = concurrent.futures.wait(
+                        running, return_when=concurrent.futures.FIRST_COMPLETED)
+                    for future in done:
+                        result = future.result()  # raises when the pool broke: still running
+                        on_result(running.pop(future), result)
+            except concurrent.futures.process.BrokenProcessPool:
+                for future, i in running.items():
+                    if future.done() and future.exception() is None:
+                        on_result(i, future.result())  # finished before the pool broke
+                        continue
+                    strikes[i] = strikes.get(i, 0) + 1
+                    if strikes[i] < _STRIKES:
+                        queue.insert(0, i)
+                    else:
+                        on_result(i, _failed(tasks[i], "its worker process died "
+                                             f"{_STRIKES} times while converting it"))
+            except KeyboardInterrupt:
+                for future in running:
+                    future.cancel()
+                raise
+
+
+def _run_dask(run_options, tasks, client, on_result):
+    """Every task on the cluster `client` reaches, one Dask task per input, results taken as
+    they finish. A task whose worker dies runs again elsewhere (Dask's own retry); one that
+    kills workers more often than the scheduler allows is reported failed with the reason."""
+    from dask.distributed import as_completed
+    futures = {}
+    for i, task in enumerate(tasks):
+        # The key names the input, for the dashboard; the random part keeps runs apart.
+        key = f"castkit-convert-{os.path.basename(task['input'])}-{i}-{os.urandom(4).hex()}"
+        future = client.submit(convert_task, run_options, task, key=key, pure=False)
+        futures[future] = i
+    try:
+        for future in as_completed(futures):
+            i = futures[future]
+            try:
+                result = future.result()
+            except Exception as error:  # KilledWorker, a crash the task itself raised
+                result = _failed(tasks[i], f"the task failed on the cluster: {error!r}")
+            on_result(i, result)
+    except KeyboardInterrupt:
+        client.cancel(list(futures))
+        raise
+
+
+def _failed(task, reason):
+    diagnostic = _castkit.batch_failure(task["input"], reason)
+    return {"status": "failed", "warnings": task["warnings"], "errors": ([diagnostic], []),
+            "output_bytes": 0, "milliseconds": 0.0}
+
+
+def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None, report=None,
+            quiet=False, progress=None, **option_names):
+    """Converts every file castkit reads under `input_dir` to `to` into the same relative tree
+    under `output_dir`, as `castkit convert DIR -o OUT --to FORMAT` does (`recursive`, `force`,
+    `anims`, `textures`, `texture_mode`, `allow_any_path`, `inline_instances`, `strict`,
+    `from_format` as there). Runs on `jobs` local processes (default: one per core), or with
+    `client` (a dask.distributed.Client) or `scheduler` (its address) on that cluster, one task
+    per input. Failures are printed to stderr as they come, with a progress line when stderr is
+    a terminal (`progress=True` forces it) and a summary unless `quiet`; `report` also writes
+    the JSON report there. Ctrl-C stops the run, keeps what is finished and reports the rest not
+    started; run again to resume (up-to-date files are skipped). Returns a Run."""
+    run_options = options(input_dir, output_dir, to, **option_names)
+    tasks, skipped = _castkit.batch_plan(run_options)
+    for diagnostic in skipped:
+        sys.stderr.write(f"{diagnostic}\n")
+    results = [None] * len(tasks)
+    shown = (sys.stderr.isatty() if progress is None else progress) and not quiet
+    meter = _Progress(tasks, shown)
+
+    def on_result(i, result):
+        results[i] = result
+        if result["status"] == "failed":
+            if shown:
+                sys.stderr.write("\r\033[K")
+            _print_failure(result)
+        meter.add(tasks[i], result)
+
+    start = time.monotonic()
+    started_at = time.time()
+    interrupted = False
+    workers = jobs or os.cpu_count() or 1
+    try:
+        if client is None and scheduler is not None:
+            from dask.distributed import Client
+            client = Client(scheduler)
+        if client is not None:
+            workers = sum(client.nthreads().values()) or workers
+            _run_dask(run_options, tasks, client, on_result)
+        elif tasks:
+            _run_local(run_options, tasks, min(workers, len(tasks)), on_result)
+    except KeyboardInterrupt:
+        interrupted = True
+    meter.finish()
+    _remove_temporaries(tasks, started_at)
+    seconds = time.monotonic() - start
+    text = _castkit.batch_report(run_options, tasks, results, workers, seconds)
+    failed = any(r is not None and r["status"] == "failed" for r in results)
+    exit_code = INTERRUPTED if interrupted else FAILED if failed else SUCCESS
+    run = Run(text, exit_code)
+    if not quiet:
+        _print_summary(run, interrupted)
+    if report is not None:
+        _write_atomically(report, text)
+    return run
+
+
+# The temporary name castkit writes a file under before renaming it into place
+# (platform_posix.cpp, platform_windows.cpp): `<name>.castkit-<random>`.
+_TEMPORARY = re.compile(r".+\.castkit-[A-Za-z0-9-]+")
+
+
+def _remove_temporaries(tasks, since):
+    """Removes the temporary files of this run's writes that a worker killed mid-write left in
+    the output folders (a killed process cannot clean up after itself): files named as castkit
+    names its temporaries, made since the run started. The finished outputs were renamed into
+    place whole, so no partial file remains."""
+    for folder in {os.path.dirname(task["output"]) or "." for task in tasks}:
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(folder, name)
+            try:
+                if _TEMPORARY.fullmatch(name) and os.stat(path).st_mtime >= since - 1:
+                    os.unlink(path)
+            except OSError:
+                pass
+
+
+def _print_summary(run, interrupted):
+    summary = run.report["summary"]
+    not_started = sum(1 for f in run.report["files"] if f["status"] == "not-started")
+    sys.stdout.write(f"{summary['files']} files: {summary['converted']} converted, "
+                     f"{summary['warned']} with warnings, {summary['failed']} failed, "
+                     f"{summary['skipped']} skipped"
+                     + (f", {not_started} not started (interrupted)" if interrupted else "") + "\n")
+    megabytes = sum(f["bytes"] for f in run.report["files"] if f["status"] != "not-started") / 1e6
+    seconds = run.report["seconds"]
+    sys.stdout.write(f"{megabytes:.1f} MB in {seconds:.2f} s on {run.report['jobs']} workers "
+                     f"({megabytes / seconds if seconds > 0 else 0:.1f} MB/s)\n")
+
+
+def _write_atomically(path, text):
+    """`text` into `path`: a new file beside it, renamed over it once whole."""
+    path = os.fspath(path)
+    temporary = f"{path}.castkit-{os.urandom(6).hex()}"
+    try:
+        with open(temporary, "x", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise

@@ -1,0 +1,212 @@
+// castkit.batch's access to the library's folder conversion (castkit/batch.hpp). Options,
+// tasks and results cross as plain Python values (dicts of str, int, float, bool and
+// Diagnostic, all of which pickle), so that they travel to worker processes and Dask workers
+// and back; the rules themselves stay in the library.
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <castkit/batch.hpp>
+#include <castkit/platform.hpp>
+
+#include "common.hpp"
+
+namespace castkit::python {
+namespace {
+
+namespace fs = std::filesystem;
+
+TextureMode texture_mode_named(const std::string& name) {
+    if (name == "embed") return TextureMode::Embed;
+    if (name == "copy") return TextureMode::Copy;
+    if (name == "reference") return TextureMode::Reference;
+    if (name == "automatic") return TextureMode::Automatic;
+    throw py::value_error("texture_mode: 'automatic', 'embed', 'copy' or 'reference', not '" +
+                          name + "'");
+}
+
+template <class T>
+T get(const py::dict& d, const char* key, T fallback) {
+    return d.contains(key) && !d[key].is_none() ? d[key].cast<T>() : fallback;
+}
+
+std::vector<fs::path> paths(const py::dict& d, const char* key) {
+    std::vector<fs::path> out;
+    if (d.contains(key) && !d[key].is_none())
+        for (py::handle item : d[key]) out.push_back(item.cast<fs::path>());
+    return out;
+}
+
+// The options castkit.batch keeps as a dict: the CLI's, by the same names.
+batch::Options options_from(const py::dict& d) {
+    batch::Options options;
+    options.input_dir = d["input_dir"].cast<fs::path>();
+    options.output_dir = d["output_dir"].cast<fs::path>();
+    options.to = get<std::string>(d, "to", "");
+    options.from = get<std::string>(d, "from", "");
+    options.animations = paths(d, "animations");
+    options.recursive = get<bool>(d, "recursive", false);
+    options.force = get<bool>(d, "force", false);
+    FormatOptions& format = options.format_options;
+    format.place_textures = true;  // as `castkit convert`: images travel with their model
+    format.side_files.folders = paths(d, "textures");
+    format.side_files.allow_any_path = get<bool>(d, "allow_any_path", false);
+    format.inline_instances = get<bool>(d, "inline_instances", false);
+    format.strict = get<bool>(d, "strict", false);
+    format.textures = texture_mode_named(get<std::string>(d, "texture_mode", "automatic"));
+    return options;
+}
+
+// A Diagnostics as plain values: (the kept findings, (severity, file, rule, count) for each
+// kind counted past them), so that a worker's "... and 18 more" survives the trip.
+py::tuple diagnostics_of(const Diagnostics& diagnostics) {
+    py::list kept, more;
+    for (const Diagnostic& d : diagnostics) kept.append(py::cast(d));
+    for (const Diagnostics::Suppressed& kind : diagnostics.suppressed())
+        more.append(py::make_tuple(static_cast<int>(kind.severity), to_str(kind.file),
+                                   to_str(kind.rule), kind.count));
+    return py::make_tuple(kept, more);
+}
+
+Diagnostics diagnostics_from(const py::handle& value) {
+    const py::tuple parts = value.cast<py::tuple>();
+    Diagnostics out;
+    for (py::handle item : parts[0]) out.push_back(item.cast<Diagnostic>());
+    // Kept findings fill their kind, so each further one of it is only counted.
+    for (py::handle item : parts[1]) {
+        const py::tuple kind = item.cast<py::tuple>();
+        Diagnostic counted;
+        counted.severity = static_cast<Severity>(kind[0].cast<int>());
+        counted.file = kind[1].cast<std::string>();
+        counted.rule = kind[2].cast<std::string>();
+        for (std::uint64_t n = kind[3].cast<std::uint64_t>(); n > 0; --n) out.push_back(counted);
+    }
+    return out;
+}
+
+// What a user is shown of `diagnostics`: a list of Diagnostic.
+py::list shown(const Diagnostics& diagnostics) {
+    py::list out;
+    for (const Diagnostic& d : diagnostics.shown()) out.append(py::cast(d));
+    return out;
+}
+
+py::str utf8(const fs::path& path) { return to_str(platform::utf8_of(path)); }
+
+py::dict task_dict(const batch::Task& task) {
+    py::dict d;
+    d["input"] = utf8(task.input);
+    d["output"] = utf8(task.output);
+    d["bytes"] = task.bytes;
+    d["fresh"] = task.fresh;
+    d["warnings"] = diagnostics_of(task.warnings);
+    return d;
+}
+
+batch::Task task_from(const py::dict& d) {
+    batch::Task task;
+    task.input = d["input"].cast<fs::path>();
+    task.output = d["output"].cast<fs::path>();
+    task.bytes = d["bytes"].cast<std::uint64_t>();
+    task.fresh = d["fresh"].cast<bool>();
+    task.warnings = diagnostics_from(d["warnings"]);
+    return task;
+}
+
+batch::Status status_named(const std::string& name) {
+    for (batch::Status status :
+         {batch::Status::NotStarted, batch::Status::Converted, batch::Status::Warned,
+          batch::Status::Failed, batch::Status::Skipped})
+        if (batch::status_name(status) == name) return status;
+    throw py::value_error("unknown status '" + name + "'");
+}
+
+py::dict result_dict(const batch::Result& result) {
+    py::dict d;
+    d["status"] = std::string(batch::status_name(result.status));
+    d["warnings"] = diagnostics_of(result.warnings);
+    d["errors"] = diagnostics_of(result.errors);
+    d["output_bytes"] = result.output_bytes;
+    d["milliseconds"] = result.milliseconds;
+    return d;
+}
+
+batch::Result result_from(const py::dict& d) {
+    batch::Result result;
+    result.status = status_named(d["status"].cast<std::string>());
+    result.warnings = diagnostics_from(d["warnings"]);
+    result.errors = diagnostics_from(d["errors"]);
+    result.output_bytes = d["output_bytes"].cast<std::uint64_t>();
+    result.milliseconds = d["milliseconds"].cast<double>();
+    return result;
+}
+
+py::tuple plan(const py::dict& options_dict) {
+    const batch::Options options = options_from(options_dict);
+    Diagnostics skipped;
+    Expected<batch::Plan> planned = [&] {
+        py::gil_scoped_release release;
+        return batch::plan(options, skipped);
+    }();
+    if (!planned) raise_error(planned.error());
+    py::list tasks;
+    for (const batch::Task& task : planned->tasks) tasks.append(task_dict(task));
+    return py::make_tuple(tasks, shown(skipped));
+}
+
+py::dict convert(const py::dict& options_dict, const py::dict& task_entry) {
+    const batch::Options options = options_from(options_dict);
+    const batch::Task task = task_from(task_entry);
+    batch::Result result;
+    {
+        py::gil_scoped_release release;
+        // The task's own outputs reserved, so no side file it writes takes their names.
+        auto outputs = std::make_shared<SideOutputs>();
+        if (auto to = batch::output_format(options))
+            for (const fs::path& file : formats::output_files(**to, task.output))
+                outputs->reserve(file);
+        result = batch::convert(options, task, outputs);
+    }
+    return result_dict(result);
+}
+
+std::string report(const py::dict& options_dict, const py::list& task_entries,
+                   const py::list& result_entries, unsigned jobs, double seconds) {
+    if (task_entries.size() != result_entries.size())
+        throw py::value_error("report: one result per task");
+    std::vector<batch::Task> tasks;
+    std::vector<batch::Result> results;
+    for (py::handle entry : task_entries) tasks.push_back(task_from(entry.cast<py::dict>()));
+    for (py::handle entry : result_entries)
+        results.push_back(entry.is_none() ? batch::Result{} : result_from(entry.cast<py::dict>()));
+    return batch::report(options_from(options_dict), tasks, results, jobs, seconds);
+}
+
+py::tuple files(const fs::path& folder, bool recursive, bool allow_any_path) {
+    Diagnostics skipped;
+    auto found = batch::readable_files(folder, recursive, allow_any_path, skipped);
+    if (!found) raise_error(found.error());
+    py::list out;
+    for (const fs::path& path : *found) out.append(utf8(path));
+    return py::make_tuple(out, shown(skipped));
+}
+
+}  // namespace
+
+void register_batch(py::module_& m) {
+    m.def("batch_files", &files, py::arg("folder"), py::arg("recursive"), py::arg("allow_any_path"),
+          "(files castkit reads under `folder`, sorted; links skipped as io.link-outside)");
+    m.def("batch_failure", &batch::task_failure, py::arg("input"), py::arg("reason"),
+          "The io.worker-failed finding for a task that ended without a result");
+    m.def("batch_plan", &plan, py::arg("options"),
+          "The folder conversion's tasks (castkit/batch.hpp): (tasks, skipped), each task a "
+          "dict (input, output, bytes, fresh, warnings); output folders are made");
+    m.def("batch_convert", &convert, py::arg("options"), py::arg("task"),
+          "Converts one task of batch_plan: a dict (status, warnings, errors, output_bytes, "
+          "milliseconds)");
+    m.def("batch_report", &report, py::arg("options"), py::arg("tasks"), py::arg("results"),
+          py::arg("jobs"), py::arg("seconds"),
+          "The JSON report of `castkit convert DIR --report` for these tasks and results (None "
+          "for a task not started)");
+}
+
+}  // namespace castkit::python

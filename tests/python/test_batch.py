@@ -1,0 +1,245 @@
+"""castkit.batch (issue 33): a folder tree of every format, with corrupt files, textures and an
+animation folder, converted on local processes and on a Dask LocalCluster of two worker
+processes gives the files and the report `castkit convert DIR` gives, byte for byte and entry for
+entry; a worker killed while it converts loses nothing."""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import castkit.batch
+import castkit.cast as ck
+from conftest import EXAMPLES, cli_path
+
+HERO = EXAMPLES / "hero"
+
+
+# The example character's files, by the folder of in/ each goes to. Three share a folder, so
+# their outputs share a name (output.renamed); the files that unpack embedded images (glb, DMF)
+# have folders of their own: two inputs putting different images under one name in one folder
+# get the plain name in the order they finish, on threads as on a cluster (docs/batch.md).
+HERO_FOLDERS = {"models": ["hero.cast", "hero.k3d", "hero.semodel", "hero_albedo.png"],
+                "dmf": ["hero.dmf"], "json": ["hero.dmf.json"], "glb": ["hero.glb"],
+                "gltf": ["hero.gltf", "hero.bin", "hero_albedo.png"]}
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    """in/: the example character in every format, its texture, the small examples in a
+    sub-folder, and broken files; anims/: two animations, outside in/."""
+    root = tmp_path_factory.mktemp("batch")
+    for folder, names in HERO_FOLDERS.items():
+        (root / "in" / folder).mkdir(parents=True)
+        for name in names:
+            shutil.copy(HERO / name, root / "in" / folder / name)
+    shutil.copytree(EXAMPLES, root / "in" / "small", ignore=shutil.ignore_patterns("hero"))
+    broken = root / "in" / "broken"
+    broken.mkdir()
+    (broken / "noise.cast").write_bytes(os.urandom(3000))
+    (broken / "cut.glb").write_bytes((HERO / "hero.glb").read_bytes()[:5000])
+    (broken / "empty.semodel").write_bytes(b"")
+    anims = root / "anims"
+    anims.mkdir()
+    shutil.copy(HERO / "hero_walk.seanim", anims)
+    shutil.copy(HERO / "hero_idle.cast", anims)
+    return root
+
+
+def run_cli(*args):
+    path = cli_path()
+    if path is None:
+        pytest.skip("the castkit CLI is not built (set CASTKIT_CLI)")
+    return subprocess.run([path, *map(str, args)], capture_output=True, text=True)
+
+
+def files_under(folder):
+    """{relative path: bytes} of every file under `folder`."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def entries(report, output):
+    """The report's summary and entries without what differs between two runs: timings, the
+    number of workers, and the output folder's name."""
+    def plain(text):
+        return text.replace(os.fspath(output), "OUT")
+    files = [{**entry, "output": plain(entry["output"]), "milliseconds": None,
+              "warnings": [plain(w) for w in entry["warnings"]],
+              "errors": [plain(e) for e in entry["errors"]]} for entry in report["files"]]
+    return report["summary"], files
+
+
+def cli_run(tree, to, name):
+    out = tree / name
+    done = run_cli("convert", tree / "in", "-o", out, "--to", to, "-r", "--anims", tree / "anims",
+                   "-q", "--report", tree / f"{name}.json")
+    return out, done.returncode, json.loads((tree / f"{name}.json").read_text())
+
+
+@pytest.mark.parametrize("to", ["glb", "semodel"])
+def test_local_processes_match_the_cli(tree, to):
+    cli_out, cli_code, cli_report = cli_run(tree, to, f"cli-{to}")
+    out = tree / f"local-{to}"
+    run = castkit.batch.convert(tree / "in", out, to, recursive=True, anims=[tree / "anims"],
+                                jobs=2, quiet=True)
+    assert run.exit_code == cli_code == 1  # the broken files fail
+    assert files_under(out) == files_under(cli_out)
+    assert entries(run.report, out) == entries(cli_report, cli_out)
+    # 7 forms of the character, 3 small examples, 3 broken files; two of the examples hold no
+    # model, which SEModel needs.
+    assert run.report["summary"]["files"] == 13
+    assert run.report["summary"]["failed"] == {"glb": 3, "semodel": 5}[to]
+
+
+def test_a_second_run_skips_what_is_up_to_date_and_force_converts_it(tree):
+    out = tree / "again"
+    first = castkit.batch.convert(tree / "in", out, "glb", recursive=True, quiet=True)
+    second = castkit.batch.convert(tree / "in", out, "glb", recursive=True, quiet=True)
+    converted = first.report["summary"]["files"] - first.report["summary"]["failed"]
+    assert second.report["summary"]["skipped"] == converted
+    forced = castkit.batch.convert(tree / "in", out, "glb", recursive=True, quiet=True, force=True)
+    assert forced.report["summary"]["skipped"] == 0
+
+
+def test_the_module_command_takes_the_clis_options_and_exit_codes(tree):
+    env = dict(os.environ)
+    out = tree / "module"
+    done = subprocess.run([sys.executable, "-m", "castkit", "convert", tree / "in", "-o", out,
+                           "--to", "glb", "-r", "--anims", tree / "anims", "--report",
+                           tree / "module.json"],
+                          capture_output=True, text=True, env=env)
+    assert done.returncode == 1, done.stderr  # the broken files
+    assert "3 failed" in done.stdout and "noise.cast" in done.stderr
+    cli_out, _, _ = cli_run(tree, "glb", "cli-module")
+    assert files_under(out) == files_under(cli_out)
+    usage = subprocess.run([sys.executable, "-m", "castkit", "convert", tree / "in", "-o", out,
+                            "--to", "obj"], capture_output=True, text=True, env=env)
+    assert usage.returncode == 2
+    assert "unknown format 'obj' (one of: cast" in usage.stderr
+
+
+# ---- Dask ---------------------------------------------------------------------------------
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """Two worker processes on 127.0.0.1, set up as docs/batch.md advises: a task whose worker
+    dies twice is failed (allowed-failures: 1), and a worker is given only the task it runs
+    (worker-saturation: 1.0), so that a worker's death counts against that task alone."""
+    import dask
+    from distributed import Client, LocalCluster
+    with dask.config.set({"distributed.scheduler.allowed-failures": 1,
+                          "distributed.scheduler.worker-saturation": 1.0}):
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                          dashboard_address=None) as local, Client(local) as client:
+            yield client
+
+
+def test_a_dask_cluster_with_shared_paths_matches_the_cli(tree, cluster):
+    cli_out, cli_code, cli_report = cli_run(tree, "glb", "cli-dask")
+    out = tree / "dask"
+    run = castkit.batch.convert(tree / "in", out, "glb", recursive=True, anims=[tree / "anims"],
+                                client=cluster, quiet=True)
+    assert run.exit_code == cli_code
+    assert files_under(out) == files_under(cli_out)
+    assert entries(run.report, out) == entries(cli_report, cli_out)
+    assert run.report["jobs"] == 2
+
+
+def big_model(path, side):
+    """A grid of side² vertices: slow enough to convert that a worker can be killed mid-task."""
+    u, v = np.meshgrid(np.arange(side, dtype=np.float32), np.arange(side, dtype=np.float32))
+    quads = np.arange(side * side).reshape(side, side)[:-1, :-1].ravel()
+    scene = ck.Cast()
+    mesh = scene.CreateRoot().CreateModel().CreateMesh()
+    mesh.SetVertexPositionBuffer(np.stack([u.ravel(), np.zeros(side * side), v.ravel()], axis=1))
+    mesh.SetFaceBuffer(np.stack([quads, quads + side, quads + 1, quads + 1, quads + side,
+                                 quads + side + 1], axis=1).ravel())
+    scene.save(path)
+
+
+def worker_running(client, name, killed):
+    """(address, pid) of a worker converting the input `name`, once one is, leaving out the
+    addresses in `killed` (the scheduler may list a dead worker's tasks for a moment)."""
+    for _ in range(4000):
+        for address, keys in client.processing().items():
+            if address not in killed and any(name in key for key in keys):
+                try:
+                    return address, client.run(os.getpid, workers=[address])[address]
+                except OSError:
+                    continue  # it died meanwhile
+        time.sleep(0.005)
+    raise AssertionError(f"no worker took {name}")
+
+
+@pytest.fixture(scope="module")
+def grids(tmp_path_factory):
+    """Four large models, and their outputs as the CLI writes them."""
+    root = tmp_path_factory.mktemp("grids")
+    inputs = root / "in"
+    inputs.mkdir()
+    for i in range(4):
+        big_model(inputs / f"grid{i}.cast", 900)
+    assert run_cli("convert", inputs, "-o", root / "cli", "--to", "glb", "-q").returncode == 0
+    return inputs, root / "cli"
+
+
+def convert_killing(client, inputs, out, kills):
+    """castkit.batch.convert on the cluster while the worker converting grid0 is killed by its
+    pid `kills` times, each once it has begun that file."""
+    result = {}
+    thread = threading.Thread(target=lambda: result.setdefault(
+        "run", castkit.batch.convert(inputs, out, "glb", client=client, quiet=True)))
+    thread.start()
+    killed = set()
+    for _ in range(kills):
+        address, pid = worker_running(client, "grid0", killed)
+        os.kill(pid, signal.SIGKILL)
+        killed.add(address)
+    thread.join(120)
+    for _ in range(3000):  # until the nannies have put new workers in place of the killed
+        workers = client.scheduler_info()["workers"]
+        if not killed & set(workers) and len(workers) == 2:
+            break
+        time.sleep(0.01)
+    else:
+        raise AssertionError("the killed workers were not replaced")
+    return result["run"]
+
+
+def test_a_worker_killed_mid_task_loses_nothing(tmp_path, cluster, grids):
+    inputs, expected = grids
+    out = tmp_path / "out"
+    run = convert_killing(cluster, inputs, out, 1)
+    assert run.exit_code == 0
+    assert files_under(out) == files_under(expected)  # complete, and no temporary left
+    assert sorted(entry["input"] for entry in run.report["files"]) == \
+        sorted((inputs / f"grid{i}.cast").as_posix() for i in range(4))
+    assert all(entry["status"] == "converted" for entry in run.report["files"])
+
+
+def test_a_file_whose_worker_dies_twice_is_reported_failed_and_the_run_goes_on(tmp_path, cluster,
+                                                                             grids):
+    inputs, expected = grids
+    out = tmp_path / "out"
+    run = convert_killing(cluster, inputs, out, 2)
+    assert run.exit_code == 1
+    statuses = {os.path.basename(e["input"]): (e["status"], e["errors"]) for e in run.report["files"]}
+    status, errors = statuses.pop("grid0.cast")
+    assert status == "failed" and len(errors) == 1
+    assert "[io.worker-failed]" in errors[0] and "KilledWorker" in errors[0]
+    assert all(status == "converted" for status, _ in statuses.values())
+    written = files_under(out)
+    assert "grid0.glb" not in written  # no partial file
+    assert written == {name: data for name, data in files_under(expected).items()
+                       if name != "grid0.glb"}
