@@ -19,6 +19,7 @@ import concurrent.futures
 import json
 import os
 import re
+import signal
 import sys
 import time
 
@@ -122,7 +123,8 @@ def _run_local(run_options, tasks, jobs, on_result):
     queue = list(range(len(tasks)))
     strikes = {}
     while queue:
-        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs,
+                                                    initializer=_ignore_interrupts) as pool:
             running = {}
             try:
                 while queue or running:
@@ -146,9 +148,17 @@ def _run_local(run_options, tasks, jobs, on_result):
                         on_result(i, _failed(tasks[i], "its worker process died "
                                              f"{_STRIKES} times while converting it"))
             except KeyboardInterrupt:
-                for future in running:
-                    future.cancel()
+                # As the CLI: the files being written are finished, no more are begun. A
+                # second Ctrl-C stops at once.
+                for future in concurrent.futures.as_completed(running):
+                    if future.exception() is None:
+                        on_result(running[future], future.result())
                 raise
+
+
+def _ignore_interrupts():
+    """Worker processes leave Ctrl-C to the parent, which lets them finish their file."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_dask(run_options, tasks, client, on_result):
@@ -156,20 +166,28 @@ def _run_dask(run_options, tasks, client, on_result):
     they finish. A task whose worker dies runs again elsewhere (Dask's own retry); one that
     kills workers more often than the scheduler allows is reported failed with the reason."""
     from dask.distributed import as_completed
-    futures = {}
-    for i, task in enumerate(tasks):
-        # The key names the input, for the dashboard; the random part keeps runs apart.
-        key = f"castkit-convert-{os.path.basename(task['input'])}-{i}-{os.urandom(4).hex()}"
-        future = client.submit(convert_task, run_options, task, key=key, pure=False)
-        futures[future] = i
+    # One message for every task (submitting them one by one cost the client and the scheduler
+    # a few milliseconds each). The options go with each task, not scattered once: a task that
+    # depends on nothing is queued on the scheduler until a worker is free (with the
+    # worker-saturation docs/batch.md advises), so that a worker holds only what it runs and its
+    # death counts against that alone. Each key names its input, for the dashboard; the random
+    # part keeps runs apart.
+    run = os.urandom(4).hex()
+    keys = [f"castkit-convert-{os.path.basename(task['input'])}-{i}-{run}"
+            for i, task in enumerate(tasks)]
+    futures = {future: i for i, future in enumerate(
+        client.map(convert_task, [run_options] * len(tasks), tasks, key=keys, pure=False))}
     try:
-        for future in as_completed(futures):
-            i = futures[future]
-            try:
-                result = future.result()
-            except Exception as error:  # KilledWorker, a crash the task itself raised
-                result = _failed(tasks[i], f"the task failed on the cluster: {error!r}")
-            on_result(i, result)
+        # Results come with the futures, a batch at a time (asking each future for its result
+        # was one more round trip per file).
+        finished = as_completed(futures, with_results=True, raise_errors=False)
+        for batch in finished.batches():
+            for future, result in batch:
+                i = futures[future]
+                if future.status != "finished":  # KilledWorker, or the task raised
+                    error = future.exception()
+                    result = _failed(tasks[i], f"the task failed on the cluster: {error!r}")
+                on_result(i, result)
     except KeyboardInterrupt:
         client.cancel(list(futures))
         raise

@@ -1,0 +1,90 @@
+"""castkit.batch on Dask against `castkit convert DIR -j 2` (issue 33): the folder of
+bench/batch.py (280 files of every format, from a generated ~1 MB scene) converted to glb by the
+CLI on two threads, by castkit.batch on two local processes, and by castkit.batch on a Dask
+LocalCluster of two single-threaded worker processes, interleaved round by round; medians of the
+wall-clock time (what a cluster improves). Also the per-task overhead of Dask: the median time of
+a task that converts nothing (an up-to-date file, skipped) through the cluster.
+
+    PYTHONPATH=build/python /usr/bin/python3 bench/batch_dask.py BUILD [--files 280] [--runs 5]
+
+Writes a markdown report to stdout and to BUILD/bench-batch-dask.md. Target: the Dask run within
+1.3x the CLI's wall-clock time on this 2-core machine."""
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import castkit.batch
+from batch import make_folder
+
+
+def wall(call):
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("build", type=Path)
+    parser.add_argument("--files", type=int, default=280)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--saturation", type=float, default=1.1,
+                        help="the scheduler's worker-saturation (Dask's default: 1.1)")
+    args = parser.parse_args()
+    import dask
+    from dask.distributed import Client, LocalCluster
+    castkit_cli = args.build / "tools" / "castkit" / "castkit"
+    work = Path(tempfile.mkdtemp(prefix="castkit-bench-dask-"))
+    try:
+        folder, size = make_folder(args.build, castkit_cli, work, args.files)
+        samples = {"cli": [], "local": [], "dask": []}
+        with dask.config.set({"distributed.scheduler.worker-saturation": args.saturation}), \
+                LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                             host="127.0.0.1", dashboard_address=None) as cluster, \
+                Client(cluster) as client:
+            for run in range(args.runs):
+                for name in samples:
+                    out = work / f"out-{name}-{run}"
+                    if name == "cli":
+                        call = lambda: subprocess.run(  # noqa: E731
+                            [castkit_cli, "convert", folder, "-o", out, "--to", "glb", "-r",
+                             "-j", "2", "-q"], check=False, stderr=subprocess.DEVNULL)
+                    else:
+                        call = lambda: castkit.batch.convert(  # noqa: E731
+                            folder, out, "glb", recursive=True, quiet=True, jobs=2,
+                            client=client if name == "dask" else None)
+                    samples[name].append(wall(call))
+            # Overhead: every output up to date, so each task only checks and returns.
+            skipped = work / "out-dask-0"
+            overhead = [wall(lambda: castkit.batch.convert(folder, skipped, "glb", recursive=True,
+                                                           quiet=True, client=client))
+                        for _ in range(args.runs)]
+        cli = statistics.median(samples["cli"])
+        lines = [f"# castkit.batch on Dask: {args.files} files, {size / 1e6:.1f} MB, to glb",
+                 "", f"Median of {args.runs} interleaved rounds, wall-clock; the scheduler's "
+                 f"worker-saturation {args.saturation}.", "",
+                 "| run | wall | against `castkit convert -j 2` |", "|---|---|---|"]
+        names = {"cli": "`castkit convert DIR -j 2` (threads)",
+                 "local": "`castkit.batch.convert(jobs=2)` (local processes)",
+                 "dask": "`castkit.batch.convert(client=...)` (LocalCluster, 2 workers)"}
+        for name, label in names.items():
+            median = statistics.median(samples[name])
+            lines.append(f"| {label} | {median:.2f} s | {median / cli:.2f}x |")
+        per_task = statistics.median(overhead) / args.files * 1000
+        lines += ["", f"Per-task overhead on the cluster: {per_task:.2f} ms (a run whose "
+                  f"{args.files} tasks are all up to date: {statistics.median(overhead):.2f} s). "
+                  "Target: Dask within 1.30x of the CLI."]
+        report = "\n".join(lines) + "\n"
+        print(report)
+        (args.build / "bench-batch-dask.md").write_text(report)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
