@@ -21,6 +21,7 @@ import os
 import re
 import signal
 import sys
+import threading
 import time
 
 from . import _castkit
@@ -115,24 +116,54 @@ def _print_failure(result):
 _STRIKES = 2
 
 
-def _run_local(run_options, tasks, jobs, on_result):
+class _Interrupt:
+    """Ctrl-C during a run, as the CLI takes it: the first sets `requested` (the runner finishes
+    the files being written and begins no more), a second stops at once (KeyboardInterrupt).
+    A flag rather than an exception at whatever line is running, so no result is lost between
+    a task's end and its entry in the report. Only the main thread receives signals; elsewhere
+    nothing is installed."""
+
+    def __init__(self):
+        self.requested = False
+        self.previous = None
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+    def _handle(self, signum, frame):
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+
+# How often a runner waiting for results looks at the interrupt flag.
+_POLL_SECONDS = 0.1
+
+
+def _run_local(run_options, tasks, jobs, on_result, interrupt):
     """Every task on `jobs` worker processes of this machine, `jobs` at a time (so that the
     tasks in flight are the ones running). A worker that dies breaks the pool: a new one takes
     the tasks not finished, and those that were running get a strike (_STRIKES of them and the
     task is reported failed)."""
     queue = list(range(len(tasks)))
     strikes = {}
-    while queue:
+    while queue and not interrupt.requested:
         with concurrent.futures.ProcessPoolExecutor(max_workers=jobs,
                                                     initializer=_ignore_interrupts) as pool:
             running = {}
             try:
-                while queue or running:
-                    while queue and len(running) < jobs:
+                while (queue and not interrupt.requested) or running:
+                    while queue and len(running) < jobs and not interrupt.requested:
                         i = queue.pop(0)
                         running[pool.submit(convert_task, run_options, tasks[i])] = i
-                    done, _ = concurrent.futures.wait(
-                        running, return_when=concurrent.futures.FIRST_COMPLETED)
+                    done, _ = concurrent.futures.wait(running, timeout=_POLL_SECONDS,
+                                                      return_when=concurrent.futures.FIRST_COMPLETED)
                     for future in done:
                         result = future.result()  # raises when the pool broke: still running
                         on_result(running.pop(future), result)
@@ -147,13 +178,6 @@ def _run_local(run_options, tasks, jobs, on_result):
                     else:
                         on_result(i, _failed(tasks[i], "its worker process died "
                                              f"{_STRIKES} times while converting it"))
-            except KeyboardInterrupt:
-                # As the CLI: the files being written are finished, no more are begun. A
-                # second Ctrl-C stops at once.
-                for future in concurrent.futures.as_completed(running):
-                    if future.exception() is None:
-                        on_result(running[future], future.result())
-                raise
 
 
 def _ignore_interrupts():
@@ -161,10 +185,11 @@ def _ignore_interrupts():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _run_dask(run_options, tasks, client, on_result):
+def _run_dask(run_options, tasks, client, on_result, interrupt):
     """Every task on the cluster `client` reaches, one Dask task per input, results taken as
     they finish. A task whose worker dies runs again elsewhere (Dask's own retry); one that
-    kills workers more often than the scheduler allows is reported failed with the reason."""
+    kills workers more often than the scheduler allows is reported failed with the reason.
+    After Ctrl-C the tasks no worker has begun are cancelled; those running finish."""
     from dask.distributed import as_completed
     # One message for every task (submitting them one by one cost the client and the scheduler
     # a few milliseconds each). The options go with each task, not scattered once: a task that
@@ -177,20 +202,29 @@ def _run_dask(run_options, tasks, client, on_result):
             for i, task in enumerate(tasks)]
     futures = {future: i for i, future in enumerate(
         client.map(convert_task, [run_options] * len(tasks), tasks, key=keys, pure=False))}
-    try:
-        # Results come with the futures, a batch at a time (asking each future for its result
-        # was one more round trip per file).
-        finished = as_completed(futures, with_results=True, raise_errors=False)
-        for batch in finished.batches():
-            for future, result in batch:
-                i = futures[future]
-                if future.status != "finished":  # KilledWorker, or the task raised
-                    error = future.exception()
-                    result = _failed(tasks[i], f"the task failed on the cluster: {error!r}")
-                on_result(i, result)
-    except KeyboardInterrupt:
-        client.cancel(list(futures))
-        raise
+    # Results come with the futures, a batch at a time (asking each future for its result was
+    # one more round trip per file).
+    finished = as_completed(futures, with_results=True, raise_errors=False)
+    cancelled = False
+    while not finished.is_empty():
+        if interrupt.requested and not cancelled:
+            cancelled = True
+            begun = {key for keys in client.processing().values() for key in keys}
+            client.cancel([f for f in futures if not f.done() and f.key not in begun])
+        try:
+            batch = finished.next_batch(block=False) or []
+        except StopIteration:
+            break
+        if not batch:
+            time.sleep(_POLL_SECONDS / 10)
+        for future, result in batch:
+            i = futures[future]
+            if future.status == "cancelled":
+                continue  # not started: the report says so
+            if future.status != "finished":  # KilledWorker, or the task raised
+                error = future.exception()
+                result = _failed(tasks[i], f"the task failed on the cluster: {error!r}")
+            on_result(i, result)
 
 
 def _failed(task, reason):
@@ -228,19 +262,17 @@ def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None
 
     start = time.monotonic()
     started_at = time.time()
-    interrupted = False
     workers = jobs or os.cpu_count() or 1
-    try:
+    with _Interrupt() as interrupt:
         if client is None and scheduler is not None:
             from dask.distributed import Client
             client = Client(scheduler)
         if client is not None:
             workers = sum(client.nthreads().values()) or workers
-            _run_dask(run_options, tasks, client, on_result)
+            _run_dask(run_options, tasks, client, on_result, interrupt)
         elif tasks:
-            _run_local(run_options, tasks, min(workers, len(tasks)), on_result)
-    except KeyboardInterrupt:
-        interrupted = True
+            _run_local(run_options, tasks, min(workers, len(tasks)), on_result, interrupt)
+    interrupted = interrupt.requested
     meter.finish()
     _remove_temporaries(tasks, started_at)
     seconds = time.monotonic() - start

@@ -150,11 +150,13 @@ def grids(tmp_path_factory):
     return inputs, root / "cli"
 
 
-def test_ctrl_c_keeps_what_is_finished_and_a_second_run_resumes(tmp_path, grids):
+def interrupt_and_resume(tmp_path, grids, where):
+    """`python3 -m castkit convert` (with the options `where`) interrupted once its first file
+    is written: exit 130, every file written whole, the rest not started; run again, the rest."""
     inputs, expected = grids
     out = tmp_path / "out"
     command = [sys.executable, "-m", "castkit", "convert", inputs, "-o", out, "--to", "glb",
-               "-j", "1", "-q", "--report", tmp_path / "first.json"]
+               "-q", "--report", tmp_path / "first.json", *where]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     for _ in range(6000):  # once the first file is written
         if (out / "grid0.glb").exists():
@@ -173,21 +175,41 @@ def test_ctrl_c_keeps_what_is_finished_and_a_second_run_resumes(tmp_path, grids)
     assert files_under(out) == whole
 
 
+def test_ctrl_c_keeps_what_is_finished_and_a_second_run_resumes(tmp_path, grids):
+    interrupt_and_resume(tmp_path, grids, ["-j", "1"])
+
+
 # ---- Dask ---------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def cluster():
-    """Two worker processes on 127.0.0.1, set up as docs/batch.md advises: a task whose worker
-    dies twice is failed (allowed-failures: 1), and a worker is given only the task it runs
-    (worker-saturation: 1.0), so that a worker's death counts against that task alone."""
+def local_cluster(workers):
+    """`workers` worker processes on 127.0.0.1, set up as docs/batch.md advises: a task whose
+    worker dies twice is failed (allowed-failures: 1), and a worker is given only the task it
+    runs (worker-saturation: 1.0), so that a worker's death counts against that task alone."""
     dask = pytest.importorskip("dask")
     pytest.importorskip("distributed")
     from distributed import Client, LocalCluster
     with dask.config.set({"distributed.scheduler.allowed-failures": 1,
                           "distributed.scheduler.worker-saturation": 1.0}):
-        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                          dashboard_address=None) as local, Client(local) as client:
-            yield client
+        local = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                             host="127.0.0.1", dashboard_address=None)
+    return local, Client(local)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """Two worker processes."""
+    local, client = local_cluster(2)
+    with local, client:
+        yield client
+
+
+@pytest.fixture
+def one_worker():
+    """One worker process: while it converts one file, the others wait on the scheduler, so
+    killing it counts against that file alone."""
+    local, client = local_cluster(1)
+    with local, client:
+        yield client
 
 
 def test_a_dask_cluster_with_shared_paths_matches_the_cli(tree, cluster):
@@ -230,7 +252,7 @@ def convert_killing(client, inputs, out, kills):
     thread.join(120)
     for _ in range(3000):  # until the nannies have put new workers in place of the killed
         workers = client.scheduler_info()["workers"]
-        if not killed & set(workers) and len(workers) == 2:
+        if not killed & set(workers) and len(workers) == len(client.cluster.workers):
             break
         time.sleep(0.01)
     else:
@@ -249,10 +271,9 @@ def test_a_worker_killed_mid_task_loses_nothing(tmp_path, cluster, grids):
     assert all(entry["status"] == "converted" for entry in run.report["files"])
 
 
-def test_a_file_whose_worker_dies_twice_is_reported_failed_and_the_run_goes_on(tmp_path, cluster,
-                                                                             grids):
-    """One large file, whose worker is killed twice, among small ones (which finish at once, so
-    that no other task is on a worker when it dies)."""
+def test_a_file_whose_worker_dies_twice_is_reported_failed_and_the_run_goes_on(tmp_path,
+                                                                             one_worker, grids):
+    """One large file, whose worker is killed twice, among small ones, on one worker."""
     inputs = tmp_path / "in"
     inputs.mkdir()
     shutil.copy(grids[0] / "grid0.cast", inputs)
@@ -263,7 +284,7 @@ def test_a_file_whose_worker_dies_twice_is_reported_failed_and_the_run_goes_on(t
     cli_statuses = {os.path.basename(e["input"]): e["status"]
                     for e in json.loads((tmp_path / "r.json").read_text())["files"]}
     out = tmp_path / "out"
-    run = convert_killing(cluster, inputs, out, 2)
+    run = convert_killing(one_worker, inputs, out, 2)
     assert run.exit_code == 1
     statuses = {os.path.basename(e["input"]): (e["status"], e["errors"]) for e in run.report["files"]}
     status, errors = statuses.pop("grid0.cast")
@@ -275,3 +296,7 @@ def test_a_file_whose_worker_dies_twice_is_reported_failed_and_the_run_goes_on(t
     assert "grid0.glb" not in written  # no partial file
     assert written == {name: data for name, data in files_under(expected).items()
                        if name != "grid0.glb"}
+
+
+def test_ctrl_c_on_a_cluster_run_cancels_what_no_worker_began(tmp_path, grids, one_worker):
+    interrupt_and_resume(tmp_path, grids, ["--scheduler", one_worker.scheduler.address])
