@@ -5,6 +5,7 @@ entry; a worker killed while it converts loses nothing."""
 
 import json
 import os
+import pathlib
 import shutil
 import signal
 import subprocess
@@ -177,6 +178,45 @@ def interrupt_and_resume(tmp_path, grids, where):
 
 def test_ctrl_c_keeps_what_is_finished_and_a_second_run_resumes(tmp_path, grids):
     interrupt_and_resume(tmp_path, grids, ["-j", "1"])
+
+
+def forked_children():
+    """The pids of this process's children forked from it (a process pool's workers): same
+    command line, this process as parent."""
+    me = os.getpid()
+    mine = pathlib.Path(f"/proc/{me}/cmdline").read_bytes()
+    pids = []
+    for entry in pathlib.Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text()
+            parent = int(stat[stat.rindex(")") + 2:].split()[1])
+            if parent == me and (entry / "cmdline").read_bytes() == mine:
+                pids.append(int(entry.name))
+        except (OSError, ValueError):
+            continue
+    return pids
+
+
+def test_a_local_worker_process_killed_mid_task_loses_nothing(tmp_path, grids):
+    inputs, expected = grids
+    out = tmp_path / "out"
+    result = {}
+    thread = threading.Thread(target=lambda: result.setdefault(
+        "run", castkit.batch.convert(inputs, out, "glb", jobs=1, quiet=True)))
+    thread.start()
+    for _ in range(6000):  # the worker is on the second file once the first is written
+        if (out / "grid0.glb").exists():
+            break
+        time.sleep(0.005)
+    workers = forked_children()
+    assert workers
+    for pid in workers:
+        os.kill(pid, signal.SIGKILL)
+    thread.join(120)
+    run = result["run"]
+    assert run.exit_code == 0
+    assert files_under(out) == files_under(expected)
+    assert [e["status"] for e in run.report["files"]] == ["converted"] * 4
 
 
 # ---- Dask ---------------------------------------------------------------------------------
