@@ -263,15 +263,20 @@ def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None
     start = time.monotonic()
     started_at = time.time()
     workers = jobs or os.cpu_count() or 1
-    with _Interrupt() as interrupt:
-        if client is None and scheduler is not None:
-            from dask.distributed import Client
-            client = Client(scheduler)
-        if client is not None:
-            workers = sum(client.nthreads().values()) or workers
-            _run_dask(run_options, tasks, client, on_result, interrupt)
-        elif tasks:
-            _run_local(run_options, tasks, min(workers, len(tasks)), on_result, interrupt)
+    own_client = None
+    if client is None and scheduler is not None:
+        from dask.distributed import Client
+        client = own_client = Client(scheduler)
+    try:
+        with _Interrupt() as interrupt:
+            if client is not None:
+                workers = sum(client.nthreads().values()) or workers
+                _run_dask(run_options, tasks, client, on_result, interrupt)
+            elif tasks:
+                _run_local(run_options, tasks, min(workers, len(tasks)), on_result, interrupt)
+    finally:
+        if own_client is not None:
+            own_client.close()
     interrupted = interrupt.requested
     meter.finish()
     _remove_temporaries(tasks, started_at)
