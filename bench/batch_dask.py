@@ -45,7 +45,7 @@ def main():
         samples = {"cli": [], "local": [], "dask": []}
         with dask.config.set({"distributed.scheduler.worker-saturation": args.saturation}), \
                 LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                             host="127.0.0.1", dashboard_address=None) as cluster, \
+                             host="127.0.0.1", dashboard_address=":0") as cluster, \
                 Client(cluster) as client:
             for run in range(args.runs):
                 for name in samples:

@@ -231,7 +231,7 @@ def local_cluster(workers):
     with dask.config.set({"distributed.scheduler.allowed-failures": 1,
                           "distributed.scheduler.worker-saturation": 1.0}):
         local = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                             host="127.0.0.1", dashboard_address=None)
+                             host="127.0.0.1", dashboard_address=":0")
     return local, Client(local)
 
 
