@@ -267,8 +267,17 @@ PyObject* repr(PyObject* self) {
     return out;
 }
 
+// pickle and copy.deepcopy give a tuple of the values, what cast.py holds: a copy never views
+// the file.
+PyObject* reduce(PyObject* self, PyObject*) {
+    PyObject* tuple = as_tuple(self);
+    if (tuple == nullptr) return nullptr;
+    return Py_BuildValue("(O(N))", reinterpret_cast<PyObject*>(&PyTuple_Type), tuple);
+}
+
 PyMethodDef methods[] = {
     {"tolist", to_list, METH_NOARGS, "The values as a list of Python ints or floats."},
+    {"__reduce__", reduce, METH_NOARGS, "Pickles as the tuple of the values."},
     {nullptr, nullptr, 0, nullptr},
 };
 

@@ -94,6 +94,17 @@ def test_elements_are_python_numbers_and_values_act_as_cast_py_tuples():
         cast.CastValues()  # handed out by castkit.cast only
 
 
+def test_values_pickle_and_deep_copy_as_cast_py_tuples():
+    import copy
+    import pickle
+    scene = cast.Cast.load(GOLDEN / "character.cast")
+    positions = scene.Roots()[0].ChildrenOfType(cast.Model)[0].Meshes()[0].VertexPositionBuffer()
+    assert pickle.loads(pickle.dumps(positions)) == tuple(positions.tolist())
+    copied = copy.deepcopy(scene)
+    mesh = copied.Roots()[0].ChildrenOfType(cast.Model)[0].Meshes()[0]
+    assert mesh.VertexPositionBuffer() == tuple(positions.tolist())
+
+
 def test_setters_store_values_that_index_as_loaded_ones_do():
     mesh = cast.Mesh()
     mesh.SetFaceBuffer([0, 1, 300])
