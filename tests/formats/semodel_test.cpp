@@ -38,6 +38,28 @@ std::vector<std::byte> through_cast(const std::vector<std::byte>& bytes, Diagnos
     return back ? write_ok(*back) : std::vector<std::byte>{};
 }
 
+// What SEModel cannot hold is named where every Cast finding names it: the file and the node
+// path of the mesh, material or Model (the message used to say "mesh 0: …", with no file).
+TEST(SEModel, FromCastWarningsNameTheFileAndTheNodePath) {
+    cast::Document document;
+    document.source_name = "props.cast";
+    document.add_root();  // the model is in the second root
+    cast::Model model = document.add_root().add_model();
+    cast::Mesh mesh = model.add_mesh();
+    mesh.set_positions(std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}});
+    mesh.set_tangents(std::vector<glm::vec3>(3, glm::vec3(1, 0, 0)));
+    mesh.set_faces(std::vector<std::uint32_t>{0, 1, 2});
+    model.add_hair();
+    Diagnostics warnings;
+    ASSERT_TRUE(semodel::from_cast(document, warnings));
+    std::vector<std::pair<std::string, std::string>> places;
+    for (const Diagnostic& d : warnings) places.emplace_back(d.file, d.path);
+    EXPECT_EQ(places,
+              (std::vector<std::pair<std::string, std::string>>{
+                  {"props.cast", "root[1]/model[0]/mesh[0]"}, {"props.cast", "root[1]/model[0]"}}));
+    EXPECT_EQ(warnings[0].message, "SEModel has no tangents; dropped");
+}
+
 TEST(SEModel, GoldenVectorReads) {
     auto bytes = semodel_golden_vector();
     EXPECT_EQ(bytes.size(), 0xC4u + 14);

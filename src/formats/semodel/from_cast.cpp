@@ -19,13 +19,19 @@ namespace {
 
 class Builder {
   public:
-    Builder(cast::ConstModel in, Diagnostics& warnings) : in_(in), warnings_(warnings) {}
+    // `place` is the Model's node path ("root[0]/model[0]"), which every warning extends.
+    Builder(cast::ConstModel in, std::string file, std::string place, Diagnostics& warnings)
+        : in_(in), file_(std::move(file)), place_(std::move(place)), warnings_(warnings) {}
     Expected<Model> run();
 
   private:
-    void warn(std::string message) {
-        warnings_.push_back(formats::warning("", {}, std::move(message)));
+    // A warning at `below` under the Model ("mesh[2]", or empty for the Model itself), located
+    // as every Cast finding is: the file and the node path.
+    void warn(std::string_view below, std::string message) {
+        std::string path = below.empty() ? place_ : fmt::format("{}/{}", place_, below);
+        warnings_.push_back(formats::warning(file_, std::move(path), std::move(message)));
     }
+    static std::string mesh_at(std::size_t index) { return fmt::format("mesh[{}]", index); }
     void bones();
     void mesh(const cast::ConstMesh& in, std::size_t index);
     void fill_streams();
@@ -34,6 +40,7 @@ class Builder {
     void dropped();
 
     cast::ConstModel in_;
+    std::string file_, place_;
     Diagnostics& warnings_;
     Model out_;
     std::vector<cast::ConstMesh> meshes_;
@@ -45,7 +52,9 @@ class Builder {
 void Builder::bones() {
     cast::ConstSkeleton skeleton = in_.skeleton();
     if (!skeleton) return;
-    for (const cast::ConstBone& in : skeleton.bones()) {
+    const std::vector<cast::ConstBone> bones = skeleton.bones();
+    for (std::size_t index = 0; index < bones.size(); ++index) {
+        const cast::ConstBone& in = bones[index];
         Bone& bone = out_.bones.emplace_back();
         bone.name = in.name().value_or("");
         bone.parent = in.parent_index();
@@ -60,7 +69,8 @@ void Builder::bones() {
         bone.flags =
             static_cast<std::uint8_t>(formats::integer_value(in.node(), "se.flags").value_or(0));
         if (!in.segment_scale_compensate())
-            warn(fmt::format("bone '{}': SEModel has no segment scale compensate flag; dropped",
+            warn(fmt::format("skeleton[0]/bone[{}]", index),
+                 fmt::format("bone '{}': SEModel has no segment scale compensate flag; dropped",
                              bone.name));
     }
     // Transforms castkit derived on the way in (to_cast.cpp) are left out again.
@@ -78,7 +88,7 @@ void Builder::mesh(const cast::ConstMesh& in, std::size_t index) {
     if (!mesh.normals.empty()) mesh_streams_ |= kNormals;
     const std::uint32_t layers = std::min<std::uint32_t>(in.uv_layer_count(), 0xFF);
     if (in.uv_layer_count() > 0xFF)
-        warn(fmt::format("mesh {}: SEModel holds 255 UV layers; the rest are dropped", index));
+        warn(mesh_at(index), "SEModel holds 255 UV layers; the rest are dropped");
     if (layers > 0) mesh_streams_ |= kUVs;
     mesh.uv_layer_count = static_cast<std::uint8_t>(layers);
     mesh.uvs.resize(vertices * layers);
@@ -90,8 +100,8 @@ void Builder::mesh(const cast::ConstMesh& in, std::size_t index) {
     if (in.color_layer_count() > 0) {
         mesh_streams_ |= kColors;
         if (in.color_layer_count() > 1)
-            warn(fmt::format("mesh {}: SEModel holds one colour layer; {} dropped", index,
-                             in.color_layer_count() - 1));
+            warn(mesh_at(index), fmt::format("SEModel holds one colour layer; {} dropped",
+                                             in.color_layer_count() - 1));
         const cast::Property* packed = in.color_layer_property(0);
         mesh.colors.resize(vertices);
         if (packed != nullptr && packed->type() == cast::PropertyType::Integer32) {
@@ -109,9 +119,9 @@ void Builder::mesh(const cast::ConstMesh& in, std::size_t index) {
     auto bones = in.weight_bones();
     auto values = in.weight_values();
     if (influences > 0xFF) {
-        warn(
-            fmt::format("mesh {}: SEModel holds 255 influences per vertex, not {}; weights dropped",
-                        index, influences));
+        warn(mesh_at(index),
+             fmt::format("SEModel holds 255 influences per vertex, not {}; weights dropped",
+                         influences));
     } else if (influences > 0 && bones.size() == vertices * influences) {
         // The check before writing left out weights that do not fill every vertex, so wv holds
         // as many as wb.
@@ -123,20 +133,20 @@ void Builder::mesh(const cast::ConstMesh& in, std::size_t index) {
     }
     std::vector<std::uint32_t> faces = in.faces().to_vector();
     if (faces.size() % 3 != 0)
-        warn(fmt::format("mesh {}: {} face indices are not whole triangles; the rest is dropped",
-                         index, faces.size()));
+        warn(mesh_at(index),
+             fmt::format("{} face indices are not whole triangles; the rest is dropped",
+                         faces.size()));
     // The check before writing left out every triangle past the vertices.
     for (std::size_t i = 0; i + 2 < faces.size(); i += 3)
         mesh.faces.insert(mesh.faces.end(), {faces[i + 2], faces[i + 1], faces[i]});
     mesh.flags =
         static_cast<std::uint8_t>(formats::integer_value(in.node(), "se.flags").value_or(0));
-    if (in.tangents().size() > 0)
-        warn(fmt::format("mesh {}: SEModel has no tangents; dropped", index));
+    if (in.tangents().size() > 0) warn(mesh_at(index), "SEModel has no tangents; dropped");
     if (in.name())
-        warn(fmt::format("mesh {}: SEModel meshes have no names; '{}' dropped", index, *in.name()));
+        warn(mesh_at(index), fmt::format("SEModel meshes have no names; '{}' dropped", *in.name()));
     if (in.skinning_method_name() != "linear")
-        warn(fmt::format("mesh {}: SEModel has no skinning method; '{}' dropped", index,
-                         in.skinning_method_name()));
+        warn(mesh_at(index), fmt::format("SEModel has no skinning method; '{}' dropped",
+                                         in.skinning_method_name()));
 }
 
 // SEModel's stream flags are per file: meshes lacking a stream another mesh has get zeros.
@@ -146,20 +156,18 @@ void Builder::fill_streams() {
         const std::size_t vertices = mesh.positions.size();
         const std::uint8_t streams = out_.header.mesh_presence;
         if ((streams & kNormals) && mesh.normals.size() != vertices) {
-            warn(
-                fmt::format("mesh {}: {} normals for {} vertices; SEModel stores normals for every "
-                            "mesh, missing ones are 0",
-                            i, mesh.normals.size(), vertices));
+            warn(mesh_at(i),
+                 fmt::format("{} normals for {} vertices; SEModel stores normals for every mesh, "
+                             "missing ones are 0",
+                             mesh.normals.size(), vertices));
             mesh.normals.resize(vertices, glm::vec3(0.0f));
         }
         if (!(streams & kNormals)) mesh.normals.clear();
         if (!(streams & kColors)) mesh.colors.clear();
         if ((streams & kColors) && mesh.colors.size() != vertices) {
             if (!mesh.colors.empty() || vertices > 0)
-                warn(fmt::format(
-                    "mesh {}: no colours; SEModel stores colours for every mesh, written "
-                    "as opaque white",
-                    i));
+                warn(mesh_at(i),
+                     "no colours; SEModel stores colours for every mesh, written as opaque white");
             mesh.colors.resize(vertices, {255, 255, 255, 255});
         }
     }
@@ -170,7 +178,9 @@ void Builder::materials() {
     // `se.simple` sits on the Model: every other property of a Material is a slot to readers.
     auto simple = formats::byte_array(in_.node(), "se.simple");
     if (simple && simple->size() != materials_.size()) simple.reset();
-    for (const cast::ConstMaterial& in : materials_) {
+    for (std::size_t index = 0; index < materials_.size(); ++index) {
+        const cast::ConstMaterial& in = materials_[index];
+        const std::string at = fmt::format("material[{}]", index);
         Material& material = out_.materials.emplace_back();
         material.name = in.name().value_or("");
         material.simple =
@@ -178,10 +188,9 @@ void Builder::materials() {
         auto path = [&](std::string_view slot) {
             cast::ConstFile file = in.slot_file(slot);
             if (file && file.path().value_or("").empty())
-                warn(
-                    fmt::format("material '{}': slot '{}' has a File with an empty path (a "
-                                "texture packed in a .blend?); written without a map",
-                                material.name, slot));
+                warn(at, fmt::format("material '{}': slot '{}' has a File with an empty path (a "
+                                     "texture packed in a .blend?); written without a map",
+                                     material.name, slot));
             return file ? std::string(file.path().value_or("")) : std::string();
         };
         if (material.simple == 0) continue;
@@ -191,10 +200,9 @@ void Builder::materials() {
         for (const cast::ConstMaterial::Slot& slot : in.slots())
             if (slot.name != "diffuse" && slot.name != "normal" && slot.name != "specular" &&
                 !(slot.name == "albedo" && !in.slot_file("diffuse")))
-                warn(fmt::format(
-                    "material '{}': SEModel has diffuse, normal and specular maps; slot "
-                    "'{}' dropped",
-                    material.name, slot.name));
+                warn(at, fmt::format("material '{}': SEModel has diffuse, normal and specular "
+                                     "maps; slot '{}' dropped",
+                                     material.name, slot.name));
     }
     for (std::size_t i = 0; i < out_.meshes.size(); ++i) {
         Mesh& mesh = out_.meshes[i];
@@ -204,10 +212,9 @@ void Builder::materials() {
             for (std::size_t m = 0; m < materials_.size(); ++m)
                 if (materials_[m].hash() == material.hash()) linked = static_cast<std::int32_t>(m);
         if (linked >= 0 && mesh.uv_layer_count == 0)
-            warn(
-                fmt::format("mesh {}: SEModel links materials through UV layers; without one the "
-                            "material link is dropped",
-                            i));
+            warn(mesh_at(i),
+                 "SEModel links materials through UV layers; without one the material link is "
+                 "dropped");
         mesh.material_indices.assign(mesh.uv_layer_count, linked);
         if (auto stored = formats::integer_array(in.node(), "se.materials");
             stored && stored->size() == mesh.uv_layer_count) {
@@ -274,7 +281,8 @@ void Builder::header() {
 
 void Builder::dropped() {
     auto note = [&](std::size_t count, const char* what) {
-        if (count > 0) warn(fmt::format("{} {} dropped: SEModel cannot hold them", count, what));
+        if (count > 0)
+            warn({}, fmt::format("{} {} dropped: SEModel cannot hold them", count, what));
     };
     note(in_.hairs().size(), "hair nodes");
     note(in_.blend_shapes().size(), "blend shapes");
@@ -283,7 +291,7 @@ void Builder::dropped() {
         note(skeleton.constraints().size(), "constraints");
     }
     if (in_.position() || in_.rotation() || in_.scale())
-        warn("the Model's own position, rotation and scale are dropped: SEModel has none");
+        warn({}, "the Model's own position, rotation and scale are dropped: SEModel has none");
 }
 
 Expected<Model> Builder::run() {
@@ -295,6 +303,17 @@ Expected<Model> Builder::run() {
     fill_streams();
     dropped();
     return std::move(out_);
+}
+
+// "root[r]/model[m]": where `model` is in `document`, as node paths count.
+std::string model_place(const cast::Document& document, const cast::ConstModel& model) {
+    const auto roots = document.root_nodes();
+    for (std::size_t r = 0; r < roots.size(); ++r) {
+        const auto models = roots[r].models();
+        for (std::size_t m = 0; m < models.size(); ++m)
+            if (&models[m].node() == &model.node()) return fmt::format("root[{}]/model[{}]", r, m);
+    }
+    return "model[0]";
 }
 
 }  // namespace
@@ -312,7 +331,9 @@ Expected<Model> from_cast(const cast::Document& given, Diagnostics& warnings) {
         warnings.push_back(formats::warning(
             document.source_name, {},
             fmt::format("SEModel holds one model; the first of {} is written", models.size())));
-    return Builder(models.front(), warnings).run();
+    return Builder(models.front(), document.source_name, model_place(document, models.front()),
+                   warnings)
+        .run();
 }
 
 }  // namespace castkit::semodel
