@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 
-from . import _castkit
+from . import _castkit, _files
 
 __all__ = ["Run", "convert", "options"]
 
@@ -103,11 +103,8 @@ class _Progress:
 
 
 def _print_failure(result):
-    kept, more = result["errors"]
-    for error in kept:
+    for error in _castkit.batch_shown(result["errors"]):
         sys.stderr.write(f"{error}\n")
-    for _, file, rule, count in more:
-        sys.stderr.write(f"{file}: error: ... and {count} more [{rule}]\n")
 
 
 # A task that was running in a worker process that died this many times is reported failed,
@@ -288,7 +285,7 @@ def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None
     if not quiet:
         _print_summary(run, interrupted)
     if report is not None:
-        _write_atomically(report, text)
+        _files.replace(report, lambda file: file.write(text.encode("utf-8")))
     return run
 
 
@@ -327,17 +324,3 @@ def _print_summary(run, interrupted):
     seconds = run.report["seconds"]
     sys.stdout.write(f"{megabytes:.1f} MB in {seconds:.2f} s on {run.report['jobs']} workers "
                      f"({megabytes / seconds if seconds > 0 else 0:.1f} MB/s)\n")
-
-
-def _write_atomically(path, text):
-    """`text` into `path`: a new file beside it, renamed over it once whole."""
-    path = os.fspath(path)
-    temporary = f"{path}.castkit-{os.urandom(6).hex()}"
-    try:
-        with open(temporary, "x", encoding="utf-8") as file:
-            file.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise

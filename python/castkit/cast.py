@@ -23,13 +23,11 @@ cast.py writes for the same calls. Differences (docs/python.md, "castkit.cast"):
 
 import itertools
 import os
-import secrets
-import stat
 import struct
 
 import numpy as np
 
-from . import _castkit
+from . import _castkit, _files
 
 __all__ = [
     "Animation", "BlendShape", "Bone", "Cast", "CastColor", "CastNode", "CastProperty",
@@ -698,23 +696,6 @@ _LOADED_TYPES = {name: CastProperty_t({"v2": "2v", "v3": "3v", "v4": "4v"}.get(n
                  for name in ("b", "h", "i", "l", "f", "d", "s", "v2", "v3", "v4")}
 
 
-def _file_beside(path):
-    """A new file in the folder of `path`, open for writing: (its name, the file). Its mode is
-    that of `path` when it exists, else what open() would give (0o666 less the umask)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-    except OSError:
-        mode = 0o666
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    while True:
-        name = os.path.join(folder, ".%s.%s.tmp" % (os.path.basename(path), secrets.token_hex(6)))
-        try:
-            return name, os.fdopen(os.open(name, flags, mode), "wb")
-        except FileExistsError:
-            continue
-
-
 class Cast:
     """A Cast file: a list of root nodes."""
 
@@ -754,13 +735,8 @@ class Cast:
         """Writes every root to `path` with cast.py's byte layout: into a temporary file beside
         it, renamed over `path` once whole, so that a save that fails (a value a type cannot
         hold) leaves the old file, and values loaded from it, as they were."""
-        name, file = _file_beside(path)
-        try:
-            with file:
-                file.write(struct.pack("<IIII", 0x74736163, 1, len(self.rootNodes), 0))
-                for root in self.rootNodes:
-                    root.save(file)
-            os.replace(name, path)
-        except BaseException:
-            os.unlink(name)
-            raise
+        def write(file):
+            file.write(struct.pack("<IIII", 0x74736163, 1, len(self.rootNodes), 0))
+            for root in self.rootNodes:
+                root.save(file)
+        _files.replace(path, write)

@@ -15,15 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-TextureMode texture_mode_named(const std::string& name) {
-    if (name == "embed") return TextureMode::Embed;
-    if (name == "copy") return TextureMode::Copy;
-    if (name == "reference") return TextureMode::Reference;
-    if (name == "automatic") return TextureMode::Automatic;
-    throw py::value_error("texture_mode: 'automatic', 'embed', 'copy' or 'reference', not '" +
-                          name + "'");
-}
-
 template <class T>
 T get(const py::dict& d, const char* key, T fallback) {
     return d.contains(key) && !d[key].is_none() ? d[key].cast<T>() : fallback;
@@ -52,7 +43,8 @@ batch::Options options_from(const py::dict& d) {
     format.side_files.allow_any_path = get<bool>(d, "allow_any_path", false);
     format.inline_instances = get<bool>(d, "inline_instances", false);
     format.strict = get<bool>(d, "strict", false);
-    format.textures = texture_mode_named(get<std::string>(d, "texture_mode", "automatic"));
+    format.textures =
+        texture_mode(get<std::string>(d, "texture_mode", "automatic"), "texture_mode");
     return options;
 }
 
@@ -80,13 +72,6 @@ Diagnostics diagnostics_from(const py::handle& value) {
         counted.rule = kind[2].cast<std::string>();
         for (std::uint64_t n = kind[3].cast<std::uint64_t>(); n > 0; --n) out.push_back(counted);
     }
-    return out;
-}
-
-// What a user is shown of `diagnostics`: a list of Diagnostic.
-py::list shown(const Diagnostics& diagnostics) {
-    py::list out;
-    for (const Diagnostic& d : diagnostics.shown()) out.append(py::cast(d));
     return out;
 }
 
@@ -150,7 +135,7 @@ py::tuple plan(const py::dict& options_dict) {
     if (!planned) raise_error(planned.error());
     py::list tasks;
     for (const batch::Task& task : planned->tasks) tasks.append(task_dict(task));
-    return py::make_tuple(tasks, shown(skipped));
+    return py::make_tuple(tasks, diagnostics_list(skipped));
 }
 
 py::dict convert(const py::dict& options_dict, const py::dict& task_entry) {
@@ -187,7 +172,7 @@ py::tuple files(const fs::path& folder, bool recursive, bool allow_any_path) {
     if (!found) raise_error(found.error());
     py::list out;
     for (const fs::path& path : *found) out.append(utf8(path));
-    return py::make_tuple(out, shown(skipped));
+    return py::make_tuple(out, diagnostics_list(skipped));
 }
 
 }  // namespace
@@ -195,6 +180,12 @@ py::tuple files(const fs::path& folder, bool recursive, bool allow_any_path) {
 void register_batch(py::module_& m) {
     m.def("batch_files", &files, py::arg("folder"), py::arg("recursive"), py::arg("allow_any_path"),
           "(files castkit reads under `folder`, sorted; links skipped as io.link-outside)");
+    m.def(
+        "batch_shown",
+        [](const py::handle& value) { return diagnostics_list(diagnostics_from(value)); },
+        py::arg("diagnostics"),
+        "What a user is shown of a result's warnings or errors: a list of Diagnostic, with one "
+        "'... and N more' per kind only counted");
     m.def("batch_failure", &batch::task_failure, py::arg("input"), py::arg("reason"),
           "The io.worker-failed finding for a task that ended without a result");
     m.def("batch_plan", &plan, py::arg("options"),

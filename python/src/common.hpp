@@ -9,6 +9,7 @@
 #include <castkit/cast/nodes.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
+#include <castkit/formats.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -127,6 +128,12 @@ inline py::str to_str(const char* text) { return to_str(std::string_view(text));
 std::string encode(const py::str& text);
 // A Python str as the bytes of a Cast string value; refuses NUL, which ends one.
 std::string from_str(const py::str& text);
+
+// glTF export's texture placement (FormatOptions::textures) by name; a ValueError naming
+// `option` (the keyword the caller took it as) for any other.
+TextureMode texture_mode(const std::string& name, const char* option);
+// The kept findings, then one "... and N more" Diagnostic per kind that was only counted.
+py::list diagnostics_list(const Diagnostics& diagnostics);
 
 // Registration, one file each.
 void register_errors(py::module_& m);

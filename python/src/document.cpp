@@ -44,22 +44,6 @@ const FormatInfo& named_format(const std::string& name) {
     return pick_format(std::optional<std::string>(name), {});
 }
 
-// glTF export's texture placement (FormatOptions::textures) by name.
-TextureMode texture_mode(const std::string& name) {
-    if (name == "automatic") return TextureMode::Automatic;
-    if (name == "embed") return TextureMode::Embed;
-    if (name == "copy") return TextureMode::Copy;
-    if (name == "reference") return TextureMode::Reference;
-    throw py::value_error("textures: '" + name + "' is not automatic, embed, copy or reference");
-}
-
-// The kept findings, then one "... and N more" Diagnostic per kind that was only counted.
-py::list diagnostics_list(const Diagnostics& diagnostics) {
-    py::list out;
-    for (const Diagnostic& d : diagnostics.shown()) out.append(py::cast(d));
-    return out;
-}
-
 // Parses `input` with `format` into a new DocState that registers the input's storage. The GIL
 // is released while parsing: nothing else can see the new state yet.
 DocPtr read_into_state(const FormatInfo& format, const formats::Input& input,
@@ -113,8 +97,8 @@ py::list write_path(const DocPtr& state, const fs::path& path,
                     const std::optional<std::string>& format_name, const std::string& textures,
                     bool strict) {
     const FormatInfo& format = pick_format(format_name, path);
-    WriteContext context =
-        formats::context_for(path, {.textures = texture_mode(textures), .strict = strict});
+    WriteContext context = formats::context_for(
+        path, {.textures = texture_mode(textures, "textures"), .strict = strict});
     context.base = state->base;
     Diagnostics diagnostics;
     unwrap(formats::write_file(format, state->document, path, context, diagnostics));
@@ -133,7 +117,7 @@ py::bytes to_bytes(const DocPtr& state, const std::string& format_name, const py
             textures + "'");
     BufferSink sink;
     WriteContext context;
-    context.options.textures = texture_mode(textures);
+    context.options.textures = texture_mode(textures, "textures");
     context.options.strict = strict;
     context.name = state->document.source_name;
     context.base = state->base;
@@ -203,6 +187,21 @@ DocPtr merge_documents(const py::handle& model, const py::args& animations,
 }
 
 }  // namespace
+
+TextureMode texture_mode(const std::string& name, const char* option) {
+    if (name == "automatic") return TextureMode::Automatic;
+    if (name == "embed") return TextureMode::Embed;
+    if (name == "copy") return TextureMode::Copy;
+    if (name == "reference") return TextureMode::Reference;
+    throw py::value_error(std::string(option) + ": '" + name +
+                          "' is not automatic, embed, copy or reference");
+}
+
+py::list diagnostics_list(const Diagnostics& diagnostics) {
+    py::list out;
+    for (const Diagnostic& d : diagnostics.shown()) out.append(py::cast(d));
+    return out;
+}
 
 void register_document(py::module_& m) {
     py::class_<DocState, DocPtr>(
