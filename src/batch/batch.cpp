@@ -206,6 +206,14 @@ std::string generic_utf8(const fs::path& path) {
     return std::string(text.begin(), text.end());
 }
 
+// A folder conversion asked for a format castkit does not have: no file, no path, no offset.
+Diagnostic usage(std::string message) {
+    Diagnostic d;
+    d.rule = "output.format";
+    d.message = std::move(message);
+    return d;
+}
+
 }  // namespace
 
 std::string_view status_name(Status status) {
@@ -222,14 +230,6 @@ std::string_view status_name(Status status) {
             return "skipped";
     }
     return "failed";
-}
-
-// A folder conversion asked for a format castkit does not have: no file, no path, no offset.
-Diagnostic usage(std::string message) {
-    Diagnostic d;
-    d.rule = "output.format";
-    d.message = std::move(message);
-    return d;
 }
 
 Expected<const FormatInfo*> output_format(const Options& options) {

@@ -9,6 +9,7 @@
 #include <castkit/formats/semodel.hpp>
 #include <cmath>
 
+#include "../../cast/node_path.hpp"
 #include "../cast_extras.hpp"
 #include "../common/binary_io.hpp"
 #include "../common/pre_write.hpp"
@@ -16,6 +17,8 @@
 
 namespace castkit::semodel {
 namespace {
+
+constexpr std::uint32_t id(cast::NodeId node) { return static_cast<std::uint32_t>(node); }
 
 class Builder {
   public:
@@ -31,7 +34,9 @@ class Builder {
         std::string path = below.empty() ? place_ : fmt::format("{}/{}", place_, below);
         warnings_.push_back(formats::warning(file_, std::move(path), std::move(message)));
     }
-    static std::string mesh_at(std::size_t index) { return fmt::format("mesh[{}]", index); }
+    static std::string mesh_at(std::size_t index) {
+        return cast::step_name(id(cast::NodeId::Mesh), static_cast<std::uint32_t>(index));
+    }
     void bones();
     void mesh(const cast::ConstMesh& in, std::size_t index);
     void fill_streams();
@@ -69,7 +74,9 @@ void Builder::bones() {
         bone.flags =
             static_cast<std::uint8_t>(formats::integer_value(in.node(), "se.flags").value_or(0));
         if (!in.segment_scale_compensate())
-            warn(fmt::format("skeleton[0]/bone[{}]", index),
+            warn(fmt::format(
+                     "{}/{}", cast::step_name(id(cast::NodeId::Skeleton), 0),
+                     cast::step_name(id(cast::NodeId::Bone), static_cast<std::uint32_t>(index))),
                  fmt::format("bone '{}': SEModel has no segment scale compensate flag; dropped",
                              bone.name));
     }
@@ -180,7 +187,8 @@ void Builder::materials() {
     if (simple && simple->size() != materials_.size()) simple.reset();
     for (std::size_t index = 0; index < materials_.size(); ++index) {
         const cast::ConstMaterial& in = materials_[index];
-        const std::string at = fmt::format("material[{}]", index);
+        const std::string at =
+            cast::step_name(id(cast::NodeId::Material), static_cast<std::uint32_t>(index));
         Material& material = out_.materials.emplace_back();
         material.name = in.name().value_or("");
         material.simple =
@@ -311,9 +319,13 @@ std::string model_place(const cast::Document& document, const cast::ConstModel& 
     for (std::size_t r = 0; r < roots.size(); ++r) {
         const auto models = roots[r].models();
         for (std::size_t m = 0; m < models.size(); ++m)
-            if (&models[m].node() == &model.node()) return fmt::format("root[{}]/model[{}]", r, m);
+            if (&models[m].node() == &model.node()) {
+                const cast::PathStep root{nullptr, id(cast::NodeId::Root), std::uint32_t(r)};
+                const cast::PathStep at{&root, id(cast::NodeId::Model), std::uint32_t(m)};
+                return cast::format_path(&at);
+            }
     }
-    return "model[0]";
+    return cast::step_name(id(cast::NodeId::Model), 0);
 }
 
 }  // namespace
