@@ -64,12 +64,12 @@ DocPtr read_into_state(const FormatInfo& format, const formats::Input& input,
 DocPtr open_path(const fs::path& path, const std::optional<std::string>& format_name,
                  FormatOptions options = {}) {
     const FormatInfo& format = pick_format(format_name, path);
-    // Read into memory, not mapped: the interpreter (and Blender around it) keeps the document
+    // Guarded, never plainly mapped: the interpreter (and Blender around it) keeps the document
     // while other programs may rewrite or truncate the file, and a mapping of a file that
     // shrank kills the process when its lost pages are touched (docs/security.md).
     Expected<formats::Input> input = [&] {
         py::gil_scoped_release release;
-        return formats::read_input(path, formats::InputMode::Copy);
+        return formats::read_input(path, formats::InputMode::Guarded);
     }();
     if (!input) raise_error(input.error());
     const ReadContext context = formats::context_for(path, std::move(options));
