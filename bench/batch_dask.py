@@ -1,8 +1,9 @@
 """castkit.batch on Dask against `castkit convert DIR -j 2` (issue 33): the folder of
 bench/batch.py (280 files of every format, from a generated ~1 MB scene) converted to glb by the
 CLI on two threads, by castkit.batch on two local processes, and by castkit.batch on a Dask
-LocalCluster of two single-threaded worker processes, interleaved round by round; medians of the
-wall-clock time (what a cluster improves). Also the per-task overhead of Dask: the median time of
+LocalCluster of two single-threaded worker processes (workers that see the paths, and workers
+sent the bytes: transfer="bytes"), interleaved round by round; medians of the wall-clock time
+(what a cluster improves). Also the per-task overhead of Dask: the median time of
 a task that converts nothing (an up-to-date file, skipped) through the cluster.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/batch_dask.py BUILD [--files 280] [--runs 5]
@@ -42,7 +43,7 @@ def main():
     work = Path(tempfile.mkdtemp(prefix="castkit-bench-dask-"))
     try:
         folder, size = make_folder(args.build, castkit_cli, work, args.files)
-        samples = {"cli": [], "local": [], "dask": []}
+        samples = {"cli": [], "local": [], "dask": [], "bytes": []}
         with dask.config.set({"distributed.scheduler.worker-saturation": args.saturation}), \
                 LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                              host="127.0.0.1", dashboard_address=":0") as cluster, \
@@ -57,7 +58,8 @@ def main():
                     else:
                         call = lambda: castkit.batch.convert(  # noqa: E731
                             folder, out, "glb", recursive=True, quiet=True, jobs=2,
-                            client=client if name == "dask" else None)
+                            client=client if name in ("dask", "bytes") else None,
+                            transfer="bytes" if name == "bytes" else "paths")
                     samples[name].append(wall(call))
             # Overhead: every output up to date, so each task only checks and returns.
             skipped = work / "out-dask-0"
@@ -71,7 +73,8 @@ def main():
                  "| run | wall | against `castkit convert -j 2` |", "|---|---|---|"]
         names = {"cli": "`castkit convert DIR -j 2` (threads)",
                  "local": "`castkit.batch.convert(jobs=2)` (local processes)",
-                 "dask": "`castkit.batch.convert(client=...)` (LocalCluster, 2 workers)"}
+                 "dask": "`castkit.batch.convert(client=...)` (LocalCluster, 2 workers)",
+                 "bytes": "the same, `transfer=\"bytes\"` (workers sent the bytes)"}
         for name, label in names.items():
             median = statistics.median(samples[name])
             lines.append(f"| {label} | {median:.2f} s | {median / cli:.2f}x |")

@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace castkit::batch {
@@ -40,6 +41,10 @@ struct Task {
     bool fresh = false;
     // The plan's findings about this input (output.renamed).
     Diagnostics warnings;
+    // Side-output names (textures written beside the output) that hold other files where the
+    // run's client writes, which the conversion must not take: a run whose workers do not see
+    // the client's folders converts a task again with those that place_outputs() found taken.
+    std::vector<std::filesystem::path> taken;
 };
 
 // What converting one task did.
@@ -93,6 +98,53 @@ Diagnostic task_failure(const std::filesystem::path& input, std::string_view rea
 // (input, output, status, warnings, errors, bytes, output_bytes, milliseconds).
 std::string report(const Options& options, std::span<const Task> tasks,
                    std::span<const Result> results, unsigned jobs, double seconds);
+
+// ---- Workers that do not see the client's folders (docs/batch.md, "Bytes only") ----------
+// The client sends an input's bytes with those of side_files(); the worker lays them out in a
+// private folder as they are laid out on the client, converts there with convert(), and sends
+// back every file it wrote; the client writes them with place_outputs() and gives the findings
+// the client's paths with relocated(). Same outputs, byte for byte, as converting where the
+// files are.
+
+// The files converting `task` may read besides its input and Options::animations, found under
+// the side-file policy as the conversion finds them (resolve_side_file, with the read options
+// of read_options_for and the write options): a .gltf's or .glb's buffers and images named by
+// URI; the files every Cast File node of the input names (textures, instanced scenes), for
+// inputs of the other formats as their reader gives them (read with no texture folder, so
+// nothing is written); with Options::format_options.inline_instances and a glTF output, the
+// instanced scenes' own files, recursively. Names the policy refuses (outside the folders, a
+// link out of them) or that are missing are not listed: the conversion does not read them
+// either. A superset of what is read (a name is tried beside the input and in the policy's
+// folders alike); no file twice, in the order met. An input that does not read gives none.
+// O(input size) for the formats read (Cast's payloads are not copied); a glTF's JSON only.
+std::vector<std::filesystem::path> side_files(const Options& options, const Task& task);
+
+// A file a worker wrote for a task: where it goes on the client, and its bytes.
+struct OutputFile {
+    std::filesystem::path path;
+    std::vector<std::byte> bytes;
+};
+
+// Writes what a worker wrote for `task` where the client keeps it, as converting there would
+// have: the task's outputs (formats::output_files) each replaced whole (a temporary file, then
+// a rename), after every side output (a texture beside the output, an image a reader unpacked)
+// is in place; a side output is written only under a name that is free, or reused when that
+// file holds the same bytes, never over another file. The names taken by other files are
+// returned, and nothing is written: convert the task again with them in Task::taken. A file
+// outside the output folder and the texture folders (Options::format_options.side_files), or
+// no output of the task, is refused (io.worker-output). O(bytes).
+Expected<std::vector<std::filesystem::path>> place_outputs(const Options& options, const Task& task,
+                                                           std::span<const OutputFile> files);
+
+// `result`, of `task` converted by a worker that was sent it without the plan's warnings, with
+// those first (as convert() gives them) and the paths its own findings name moved from the
+// worker's folder to the client's: each finding's file starting with one of the `files`
+// prefixes (first match, whole path parts) gets the client's spelling of that path; in the
+// other files and in messages, every `folder.first` becomes `folder.second`. O(findings ×
+// length).
+using PathPrefix = std::pair<std::string, std::string>;
+Result relocated(Result result, const Task& task, std::span<const PathPrefix> files,
+                 const PathPrefix& folder);
 
 // The options to read an input with for a conversion to `output` in `format`: without
 // folders of its own (--textures), images embedded in the input (glTF, DMF) are written beside

@@ -42,18 +42,27 @@ def parser():
                          help="local worker processes (default: one per core)")
     convert.add_argument("--scheduler", metavar="ADDRESS",
                          help="run on the Dask cluster of this scheduler (tcp://HOST:8786)")
+    convert.add_argument("--send-bytes", action="store_true",
+                         help="with --scheduler: workers that do not see these paths get each "
+                              "file's bytes and send back what they write")
     return root
 
 
 def main(argv=None):
-    args = parser().parse_args(argv)
+    arguments = parser()
+    args = arguments.parse_args(argv)
+    if args.send_bytes and args.scheduler is None:
+        arguments.error("--send-bytes needs --scheduler")
+    if args.send_bytes and args.allow_any_path:
+        arguments.error("--send-bytes cannot send the files --allow-any-path lets inputs name")
     try:
         run = batch.convert(args.input, args.output, args.to, jobs=args.jobs,
                             scheduler=args.scheduler, report=args.report, quiet=args.quiet,
                             from_format=args.from_format, anims=args.anims,
                             recursive=args.recursive, force=args.force, textures=args.textures,
                             texture_mode=args.texture_mode, allow_any_path=args.allow_any_path,
-                            inline_instances=args.inline_instances, strict=args.strict)
+                            inline_instances=args.inline_instances, strict=args.strict,
+                            transfer="bytes" if args.send_bytes else "paths")
     except Error as error:
         sys.stderr.write(f"python3 -m castkit: convert: {error}\n")
         return 2 if error.rule == "output.format" else 1

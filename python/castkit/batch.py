@@ -11,18 +11,24 @@ Dask cluster (docs/batch.md).
 
 What is converted, the output names, `anims` merging, textures, skipping what is up to date,
 `force` and the report's fields are the library's (castkit/batch.hpp), the code `castkit convert`
-runs: this module only decides where each task runs. Every input file is one task. Workers must
-see the same paths as the client (shared storage); they read and write the files themselves.
+runs: this module only decides where each task runs. Every input file is one task. Workers see
+the same paths as the client (shared storage) and read and write the files themselves, or, with
+`transfer="bytes"`, see none of them: the client sends each input's bytes and those of the files
+it reads besides, and writes what the worker sends back.
 """
 
 import concurrent.futures
 import json
 import os
+import posixpath
 import re
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
+import warnings
 
 from . import _castkit, _files
 
@@ -68,6 +74,115 @@ def convert_task(options, task):
     """Converts one task of the plan where it runs (a worker process or a Dask worker):
     the result dict of castkit/batch.hpp's convert()."""
     return _castkit.batch_convert(options, task)
+
+
+def convert_bytes_task(run_options, task, files):
+    """Converts one task where the client's folders are not (a Dask worker of a bytes-only run):
+    `run_options` and `task` name paths relative to the run's folder, `files` ({relative path:
+    bytes}) the input, the files it reads besides and the animations. They are laid out in a
+    private temporary folder as on the client, converted there by the library, and removed.
+    Returns (the result dict, [(relative path, bytes)] of every file written, the private
+    folder's path, for the client to put its own in the findings' place)."""
+    root = os.path.realpath(tempfile.mkdtemp(prefix="castkit-batch-"))
+    try:
+        def private(relative):
+            relative = posixpath.normpath(relative)
+            return root if relative == "." else os.path.join(root, *relative.split("/"))
+
+        for relative, data in files.items():
+            path = private(relative)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as file:
+                file.write(data)
+        options = dict(run_options, input_dir=private(run_options["input_dir"]),
+                       output_dir=private(run_options["output_dir"]),
+                       textures=[private(t) for t in run_options["textures"]],
+                       animations=[private(a) for a in run_options["animations"]])
+        # The folders the plan made on the client, and those the policy searches.
+        for folder in (options["input_dir"], options["output_dir"], *options["textures"]):
+            os.makedirs(folder, exist_ok=True)
+        here = dict(task, input=private(task["input"]), output=private(task["output"]),
+                    taken=[private(t) for t in task["taken"]])
+        os.makedirs(os.path.dirname(here["output"]), exist_ok=True)
+        result = _castkit.batch_convert(options, here)
+        written = []
+        for folder, _, names in os.walk(root):
+            for name in names:
+                path = os.path.join(folder, name)
+                relative = os.path.relpath(path, root).replace(os.sep, "/")
+                if relative not in files:
+                    with open(path, "rb") as file:
+                        written.append((relative, file.read()))
+        return result, written, root
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+class _Sender:
+    """The client's half of a bytes-only run: what it sends for a task (paths relative to the
+    folder holding the input, output, texture and animation folders, and the bytes of every file
+    the task reads), and what it makes of the worker's answer (its files written in place, its
+    findings naming the client's paths)."""
+
+    def __init__(self, run_options):
+        self.options = run_options
+        absolute = [os.path.abspath(run_options["input_dir"]),
+                    os.path.abspath(run_options["output_dir"]),
+                    *map(os.path.abspath, run_options["textures"]),
+                    *map(os.path.abspath, run_options["animations"])]
+        self.anchor = os.path.commonpath(absolute)
+        self.sent_options = dict(run_options, input_dir=self.relative(run_options["input_dir"]),
+                                 output_dir=self.relative(run_options["output_dir"]),
+                                 textures=[self.relative(t) for t in run_options["textures"]],
+                                 animations=[self.relative(a) for a in run_options["animations"]])
+        self.animations = {self.relative(a): _read(a) for a in run_options["animations"]}
+
+    def relative(self, path):
+        """`path` relative to the run's folder, with '/'."""
+        return os.path.relpath(os.path.abspath(path), self.anchor).replace(os.sep, "/")
+
+    def payload(self, task):
+        """(the task as sent, {relative path: bytes}): its input, the files side_files lists
+        and the animations. No path of the client's is in either."""
+        files = dict(self.animations)
+        for path in [task["input"], *_castkit.batch_side_files(self.options, task)]:
+            relative = self.relative(path)
+            if not relative.startswith("../") and relative not in files:
+                files[relative] = _read(path)
+        sent = {"input": self.relative(task["input"]), "output": self.relative(task["output"]),
+                "bytes": task["bytes"], "fresh": False, "warnings": ([], []),
+                "taken": [self.relative(t) for t in task.get("taken", [])]}
+        return sent, files
+
+    def receive(self, task, answer):
+        """The worker's answer placed: (the result, with the client's paths; the side-output
+        names other files hold, [] when every file was written)."""
+        result, written, root = answer
+        files = [(os.path.join(self.anchor, *relative.split("/")), data)
+                 for relative, data in written]
+        taken, error = _castkit.batch_place(self.options, task, files)
+
+        def private(path):
+            relative = posixpath.normpath(self.relative(path))
+            return root if relative == "." else os.path.join(root, *relative.split("/"))
+
+        prefixes = [(private(task["input"]), task["input"]),
+                    (private(task["output"]), task["output"]),
+                    (private(self.options["input_dir"]), self.options["input_dir"]),
+                    (private(self.options["output_dir"]), self.options["output_dir"])]
+        prefixes += [(private(p), p) for p in self.options["textures"]]
+        prefixes += [(private(p), p) for p in self.options["animations"]]
+        folder = (root + os.sep, self.anchor.rstrip(os.sep) + os.sep)
+        result = _castkit.batch_relocated(result, task, prefixes, folder)
+        if error is not None:
+            kept, more = result["errors"]
+            result = dict(result, status="failed", errors=([*kept, error], more))
+        return result, taken
+
+
+def _read(path):
+    with open(path, "rb") as file:
+        return file.read()
 
 
 class _Progress:
@@ -224,6 +339,78 @@ def _run_dask(run_options, tasks, client, on_result, interrupt):
             on_result(i, result)
 
 
+# A task whose side outputs keep meeting other files under their names on the client is converted
+# again at most this many times (each time with those names taken), then failed.
+_RENAMES = 8
+
+
+def _run_dask_bytes(run_options, tasks, client, on_result, interrupt):
+    """_run_dask for workers that do not see the client's folders: each task goes with the bytes
+    it reads (read and sent as workers take tasks, a few more than they run at a time, so that
+    the client holds only those), and the files it wrote come back and are written here. A task
+    up to date is skipped here. A task whose side output meets another file under its name is
+    converted again with that name taken, as converting where the files are would have named
+    it."""
+    from dask.distributed import as_completed
+    sender = _Sender(run_options)
+    queue = []
+    for i, task in enumerate(tasks):
+        if task["fresh"]:
+            on_result(i, convert_task(run_options, task))  # skipped: nothing is read
+        else:
+            queue.append(i)
+    window = 2 * max(1, sum(client.nthreads().values())) + 2
+    run = os.urandom(4).hex()
+    futures = {}
+    finished = as_completed([], with_results=True, raise_errors=False)
+    renames = {}
+    cancelled = False
+    while queue or futures:
+        if interrupt.requested and not cancelled:
+            cancelled = True
+            queue.clear()
+            begun = {key for keys in client.processing().values() for key in keys}
+            client.cancel([f for f in futures if not f.done() and f.key not in begun])
+        if queue and len(futures) < window:
+            chosen = queue[:window - len(futures)]
+            del queue[:len(chosen)]
+            payloads = [sender.payload(tasks[i]) for i in chosen]
+            keys = [f"castkit-bytes-{os.path.basename(tasks[i]['input'])}-{i}-"
+                    f"{renames.get(i, 0)}-{run}" for i in chosen]
+            # The bytes go in the task itself, not scattered to a worker ahead: a task whose
+            # worker dies is run again from what the scheduler holds, and a scattered copy
+            # would die with its worker. Dask's advice against that is not for this case.
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message="Large object of size")
+                submitted = client.map(convert_bytes_task, [sender.sent_options] * len(chosen),
+                                       [sent for sent, _ in payloads],
+                                       [files for _, files in payloads], key=keys, pure=False)
+            for future, i in zip(submitted, chosen):
+                futures[future] = i
+                finished.add(future)
+        batch = finished.next_batch(block=False) if futures else []
+        if not batch:
+            time.sleep(_POLL_SECONDS / 10)
+        for future, answer in batch:
+            i = futures.pop(future)
+            if future.status == "cancelled":
+                continue  # not started: the report says so
+            if future.status != "finished":  # KilledWorker, or the task raised
+                error = future.exception()
+                on_result(i, _failed(tasks[i], f"the task failed on the cluster: {error!r}"))
+                continue
+            result, taken = sender.receive(tasks[i], answer)
+            if taken and not interrupt.requested and renames.get(i, 0) < _RENAMES:
+                renames[i] = renames.get(i, 0) + 1
+                tasks[i] = dict(tasks[i], taken=[*tasks[i].get("taken", []), *taken])
+                queue.insert(0, i)
+                continue
+            if taken:
+                result = _failed(tasks[i], "its side outputs' names hold other files: "
+                                 + ", ".join(taken))
+            on_result(i, result)
+
+
 def _failed(task, reason):
     diagnostic = _castkit.batch_failure(task["input"], reason)
     return {"status": "failed", "warnings": task["warnings"], "errors": ([diagnostic], []),
@@ -231,7 +418,7 @@ def _failed(task, reason):
 
 
 def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None, report=None,
-            quiet=False, progress=None, **option_names):
+            quiet=False, progress=None, transfer="paths", **option_names):
     """Converts every file castkit reads under `input_dir` to `to` into the same relative tree
     under `output_dir`, as `castkit convert DIR -o OUT --to FORMAT` does (`recursive`, `force`,
     `anims`, `textures`, `texture_mode`, `allow_any_path`, `inline_instances`, `strict`,
@@ -240,7 +427,17 @@ def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None
     per input. Failures are printed to stderr as they come, with a progress line when stderr is
     a terminal (`progress=True` forces it) and a summary unless `quiet`; `report` also writes
     the JSON report there. Ctrl-C stops the run, keeps what is finished and reports the rest not
-    started; run again to resume (up-to-date files are skipped). Returns a Run."""
+    started; run again to resume (up-to-date files are skipped). `transfer` says how a cluster's
+    workers reach the files: "paths" (they see the client's paths) or "bytes" (they see none:
+    the client sends each input with the files it reads, and writes what comes back; not with
+    `allow_any_path`). Returns a Run."""
+    if transfer not in ("paths", "bytes"):
+        raise ValueError(f"transfer must be 'paths' or 'bytes', not {transfer!r}")
+    if transfer == "bytes" and client is None and scheduler is None:
+        raise ValueError("transfer='bytes' is for a cluster: give client or scheduler")
+    if transfer == "bytes" and option_names.get("allow_any_path"):
+        raise ValueError("transfer='bytes' cannot send the files --allow-any-path lets inputs "
+                         "name anywhere: give the workers the paths (transfer='paths')")
     run_options = options(input_dir, output_dir, to, **option_names)
     tasks, skipped = _castkit.batch_plan(run_options)
     for diagnostic in skipped:
@@ -268,7 +465,8 @@ def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None
         with _Interrupt() as interrupt:
             if client is not None:
                 workers = sum(client.nthreads().values()) or workers
-                _run_dask(run_options, tasks, client, on_result, interrupt)
+                run_on = _run_dask_bytes if transfer == "bytes" else _run_dask
+                run_on(run_options, tasks, client, on_result, interrupt)
             elif tasks:
                 _run_local(run_options, tasks, min(workers, len(tasks)), on_result, interrupt)
     finally:

@@ -84,6 +84,9 @@ py::dict task_dict(const batch::Task& task) {
     d["bytes"] = task.bytes;
     d["fresh"] = task.fresh;
     d["warnings"] = diagnostics_of(task.warnings);
+    py::list taken;
+    for (const fs::path& path : task.taken) taken.append(utf8(path));
+    d["taken"] = taken;
     return d;
 }
 
@@ -94,6 +97,7 @@ batch::Task task_from(const py::dict& d) {
     task.bytes = d["bytes"].cast<std::uint64_t>();
     task.fresh = d["fresh"].cast<bool>();
     task.warnings = diagnostics_from(d["warnings"]);
+    task.taken = paths(d, "taken");
     return task;
 }
 
@@ -166,6 +170,46 @@ std::string report(const py::dict& options_dict, const py::list& task_entries,
     return batch::report(options_from(options_dict), tasks, results, jobs, seconds);
 }
 
+py::list side_files(const py::dict& options_dict, const py::dict& task_entry) {
+    const batch::Options options = options_from(options_dict);
+    const batch::Task task = task_from(task_entry);
+    std::vector<fs::path> found;
+    {
+        py::gil_scoped_release release;
+        found = batch::side_files(options, task);
+    }
+    py::list out;
+    for (const fs::path& path : found) out.append(utf8(path));
+    return out;
+}
+
+// (the names taken by other files, an error or None): place_outputs.
+py::tuple place(const py::dict& options_dict, const py::dict& task_entry, const py::list& written) {
+    const batch::Options options = options_from(options_dict);
+    const batch::Task task = task_from(task_entry);
+    std::vector<batch::OutputFile> files;
+    for (py::handle item : written) {
+        const py::tuple pair = item.cast<py::tuple>();
+        const std::string_view data = pair[1].cast<std::string_view>();
+        const auto* begin = reinterpret_cast<const std::byte*>(data.data());
+        files.push_back({pair[0].cast<fs::path>(), {begin, begin + data.size()}});
+    }
+    Expected<std::vector<fs::path>> placed = [&] {
+        py::gil_scoped_release release;
+        return batch::place_outputs(options, task, files);
+    }();
+    if (!placed) return py::make_tuple(py::list(), py::cast(placed.error()));
+    py::list taken;
+    for (const fs::path& path : *placed) taken.append(utf8(path));
+    return py::make_tuple(taken, py::none());
+}
+
+py::dict relocated(const py::dict& result_entry, const py::dict& task_entry,
+                   const std::vector<batch::PathPrefix>& files, const batch::PathPrefix& folder) {
+    return result_dict(
+        batch::relocated(result_from(result_entry), task_from(task_entry), files, folder));
+}
+
 py::tuple files(const fs::path& folder, bool recursive, bool allow_any_path) {
     Diagnostics skipped;
     auto found = batch::readable_files(folder, recursive, allow_any_path, skipped);
@@ -194,6 +238,19 @@ void register_batch(py::module_& m) {
     m.def("batch_convert", &convert, py::arg("options"), py::arg("task"),
           "Converts one task of batch_plan: a dict (status, warnings, errors, output_bytes, "
           "milliseconds)");
+    m.def("batch_side_files", &side_files, py::arg("options"), py::arg("task"),
+          "The files converting a task may read besides its input and the animations, found "
+          "under the side-file policy (castkit/batch.hpp, side_files): what a run whose workers "
+          "do not see the client's folders sends with the input");
+    m.def("batch_place", &place, py::arg("options"), py::arg("task"), py::arg("files"),
+          "Writes the files a worker wrote for a task, [(path, bytes)], where the client keeps "
+          "them (castkit/batch.hpp, place_outputs): (the side-output names other files hold, "
+          "to convert again with in task['taken'], or []; a Diagnostic when refused, or None)");
+    m.def("batch_relocated", &relocated, py::arg("result"), py::arg("task"), py::arg("files"),
+          py::arg("folder"),
+          "A worker's result of batch_convert for `task` (sent without its warnings), with the "
+          "plan's warnings first and its findings' paths moved from the worker's folder to the "
+          "client's: files [(worker prefix, client spelling)], folder (worker, client)");
     m.def("batch_report", &report, py::arg("options"), py::arg("tasks"), py::arg("results"),
           py::arg("jobs"), py::arg("seconds"),
           "The JSON report of `castkit convert DIR --report` for these tasks and results (None "

@@ -8,8 +8,15 @@
 #include <castkit/json.hpp>
 #include <castkit/platform.hpp>
 #include <chrono>
+#include <cstring>
+#include <fstream>
 #include <map>
 #include <new>
+#include <set>
+
+#include "../formats/common/binary_io.hpp"
+#include "../formats/common/side_files.hpp"
+#include "../gltf/references.hpp"
 
 namespace castkit::batch {
 namespace fs = std::filesystem;
@@ -214,6 +221,161 @@ Diagnostic usage(std::string message) {
     return d;
 }
 
+// ---- Bytes only ------------------------------------------------------------------------------
+
+// Every File node's path under `node`, in file order. O(nodes).
+void file_paths(const cast::Node& node, std::vector<std::string>& paths) {
+    if (node.is(cast::NodeId::File))
+        if (auto path = cast::view_of<cast::ConstFile>(node).path()) paths.emplace_back(*path);
+    for (const cast::Node& child : node.children()) file_paths(child, paths);
+}
+
+// The scene roots (`sr`) the document's metadata give. O(roots).
+std::vector<std::string> scene_roots(const cast::Document& document) {
+    std::vector<std::string> roots;
+    for (const cast::ConstRoot& root : document.root_nodes())
+        for (const cast::ConstMetadata& metadata : root.metadata())
+            if (auto sr = metadata.scene_root()) roots.emplace_back(*sr);
+    return roots;
+}
+
+// The files side_files() lists, found as the conversion finds them.
+class SideFileList {
+  public:
+    SideFileList(const Context& read, const Context& write) : read_(read), write_(write) {}
+
+    // `name` as the reader and as the writer resolve it; the file it leads to, when new.
+    std::vector<fs::path> add(const std::string& name) {
+        std::vector<fs::path> added;
+        for (const Context* context : {&read_, &write_}) {
+            auto found = formats::resolve_side_file(*context, name);
+            if (!found) continue;
+            std::error_code error;
+            const fs::path path = fs::absolute(*found, error).lexically_normal();
+            if (seen_.insert(path).second) {
+                files_.push_back(path);
+                added.push_back(path);
+            }
+        }
+        return added;
+    }
+
+    // The files `document` names (found under `folder`, relative to the allowed folders, for
+    // an instanced scene), and with `instances` those of the scenes it instances, recursively.
+    void add_document(const cast::Document& document, const fs::path& folder, bool instances,
+                      int depth) {
+        std::vector<std::string> names;
+        for (const cast::Node& root : document.roots()) file_paths(root, names);
+        const std::vector<std::string> roots = scene_roots(document);
+        for (const std::string& name : names) {
+            // Tried as written, below the scene roots and below the instancing file's folder,
+            // as the glTF export looks up an Instance's file (a superset of what it reads).
+            std::vector<fs::path> texts{formats::portable_path(name)};
+            for (const std::string& root : roots)
+                texts.push_back(formats::portable_path(root) / formats::portable_path(name));
+            if (!folder.empty())
+                for (std::size_t i = 0, n = texts.size(); i < n; ++i)
+                    texts.push_back(folder / texts[i]);
+            for (const fs::path& text : texts)
+                for (const fs::path& file : add(platform::utf8_of(text)))
+                    if (instances && depth < kInstanceDepth) add_instance(file, depth + 1);
+        }
+    }
+
+    std::vector<fs::path> take() { return std::move(files_); }
+
+  private:
+    static constexpr int kInstanceDepth = 16;
+
+    // A found file that is a Cast scene: its own names, relative to its folder.
+    void add_instance(const fs::path& file, int depth) {
+        const FormatInfo* format = format_for_path(file);
+        if (format == nullptr || format->name != "cast") return;
+        auto bytes = formats::read_input(file, formats::InputMode::Copy);
+        if (!bytes) return;
+        Diagnostics ignored;
+        auto document = cast::read(*bytes, platform::utf8_of(file), ignored);
+        if (document) add_document(*document, relative_to_allowed(file.parent_path()), true, depth);
+    }
+
+    // `folder` relative to the folder of the input or the policy folder that holds it.
+    fs::path relative_to_allowed(const fs::path& folder) const {
+        std::error_code error;
+        std::vector<fs::path> roots{fs::absolute(write_.base, error).lexically_normal()};
+        for (const fs::path& extra : write_.options.side_files.folders)
+            roots.push_back(fs::absolute(extra, error).lexically_normal());
+        for (const fs::path& root : roots)
+            if (folder == root || inside(folder, root)) {
+                const fs::path relative = folder.lexically_relative(root);
+                return relative == "." ? fs::path() : relative;
+            }
+        return folder;
+    }
+
+    const Context& read_;
+    const Context& write_;
+    std::set<fs::path> seen_;
+    std::vector<fs::path> files_;
+};
+
+// Whether the regular file at `path` holds exactly `bytes`. O(size).
+bool holds(const fs::path& path, std::span<const std::byte> bytes) {
+    std::error_code error;
+    if (fs::file_size(path, error) != bytes.size() || error) return false;
+    std::ifstream in(path, std::ios::binary);
+    std::vector<char> held(bytes.size());
+    if (!held.empty() && !in.read(held.data(), static_cast<std::streamsize>(held.size())))
+        return false;
+    return bytes.empty() || std::memcmp(held.data(), bytes.data(), bytes.size()) == 0;
+}
+
+Diagnostic worker_output(const fs::path& path, std::string message) {
+    Diagnostic d;
+    d.file = platform::utf8_of(path);
+    d.rule = "io.worker-output";
+    d.message = std::move(message);
+    return d;
+}
+
+// `text` with every `from` written as `to`. O(length).
+std::string replaced(std::string text, const PathPrefix& prefix) {
+    if (prefix.first.empty()) return text;
+    for (std::size_t at = text.find(prefix.first); at != std::string::npos;
+         at = text.find(prefix.first, at + prefix.second.size()))
+        text.replace(at, prefix.first.size(), prefix.second);
+    return text;
+}
+
+// A finding's file as the client names it.
+std::string relocated_file(const std::string& file, std::span<const PathPrefix> files,
+                           const PathPrefix& folder) {
+    for (const auto& [from, to] : files) {
+        if (from.empty() || file.compare(0, from.size(), from) != 0) continue;
+        if (file.size() == from.size() || file[from.size()] == '/' || file[from.size()] == '\\')
+            return to + file.substr(from.size());
+    }
+    return replaced(file, folder);
+}
+
+Diagnostics relocated(const Diagnostics& diagnostics, std::span<const PathPrefix> files,
+                      const PathPrefix& folder) {
+    Diagnostics out;
+    for (Diagnostic d : diagnostics) {
+        d.file = relocated_file(d.file, files, folder);
+        d.message = replaced(std::move(d.message), folder);
+        out.push_back(std::move(d));
+    }
+    // Each finding only counted, counted again under its new file.
+    for (const Diagnostics::Suppressed& kind : diagnostics.suppressed()) {
+        Diagnostic counted;
+        counted.severity = kind.severity;
+        counted.file = relocated_file(kind.file, files, folder);
+        counted.rule = kind.rule;
+        for (std::uint64_t n = kind.count; n > 0; --n) out.push_back(counted);
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string_view status_name(Status status) {
@@ -314,6 +476,7 @@ Result convert(const Options& options, const Task& task, std::shared_ptr<SideOut
     }
     FormatOptions format_options = options.format_options;
     format_options.side_outputs = outputs ? std::move(outputs) : std::make_shared<SideOutputs>();
+    for (const fs::path& name : task.taken) format_options.side_outputs->reserve(name);
     try {
         convert_into(options, **to, task, format_options, result);
     } catch (const std::bad_alloc&) {
@@ -387,6 +550,102 @@ std::string report(const Options& options, std::span<const Task> tasks,
     out.end_object();
     text += "\n";
     return text;
+}
+
+std::vector<fs::path> side_files(const Options& options, const Task& task) {
+    auto to = output_format(options);
+    const FormatInfo* from =
+        options.from.empty() ? format_for_path(task.input) : format_by_name(options.from);
+    if (!to || from == nullptr) return {};
+    const Context read = formats::context_for(
+        task.input, read_options_for(options.format_options, **to, task.input, task.output));
+    Context write = formats::context_for(task.output, options.format_options);
+    write.base = read.base;
+    SideFileList list(read, write);
+    auto bytes = formats::read_input(task.input);
+    if (!bytes) return {};
+    if (from->name == "gltf" || from->name == "glb") {
+        for (const std::string& name : gltf::detail::referenced_files(*bytes)) list.add(name);
+        return list.take();
+    }
+    // Read with no texture folder, so that no embedded image is written; a side output's name
+    // is the conversion's to find, not the client's to send.
+    Context listing = read;
+    listing.options.side_files.folders.clear();
+    listing.options.side_outputs = std::make_shared<SideOutputs>();
+    Diagnostics ignored;
+    try {
+        auto document = formats::read(*from, std::move(*bytes), listing, ignored);
+        if (!document) return {};
+        const bool gltf_out = (*to)->name == "gltf" || (*to)->name == "glb";
+        list.add_document(*document, {}, gltf_out && options.format_options.inline_instances, 0);
+    } catch (const std::bad_alloc&) {
+        return {};  // the conversion fails the same way
+    }
+    return list.take();
+}
+
+Expected<std::vector<fs::path>> place_outputs(const Options& options, const Task& task,
+                                              std::span<const OutputFile> files) {
+    auto to = output_format(options);
+    if (!to) return make_error(to.error());
+    std::error_code error;
+    auto normal = [&](const fs::path& path) {
+        return fs::absolute(path, error).lexically_normal();
+    };
+    std::vector<fs::path> outputs;
+    for (const fs::path& path : formats::output_files(**to, task.output))
+        outputs.push_back(normal(path));
+    std::vector<fs::path> folders{normal(options.output_dir)};
+    for (const fs::path& folder : options.format_options.side_files.folders)
+        folders.push_back(normal(folder));
+    std::vector<const OutputFile*> sides, named;
+    for (const OutputFile& file : files) {
+        const fs::path path = normal(file.path);
+        if (std::find(outputs.begin(), outputs.end(), path) != outputs.end()) {
+            named.push_back(&file);
+            continue;
+        }
+        if (std::none_of(folders.begin(), folders.end(),
+                         [&](const fs::path& folder) { return inside(path, folder); }))
+            return make_error(worker_output(
+                file.path, "a worker wrote it outside the output and texture folders: refused"));
+        sides.push_back(&file);
+    }
+    // Side outputs as SideOutputs::write places them, under the name the converted document
+    // gives them: free, or holding these bytes already; else that name is taken.
+    std::vector<fs::path> taken;
+    std::vector<const OutputFile*> free;
+    for (const OutputFile* file : sides) {
+        const fs::file_status status = fs::symlink_status(file->path, error);
+        if (status.type() == fs::file_type::not_found)
+            free.push_back(file);
+        else if (!fs::is_regular_file(status) || !holds(file->path, file->bytes))
+            taken.push_back(file->path);
+    }
+    for (const OutputFile* file : taken.empty() ? free : std::vector<const OutputFile*>{}) {
+        fs::create_directories(file->path.parent_path(), error);
+        auto created = formats::write_new_file(file->path, file->bytes);
+        if (!created) return make_error(created.error());
+        if (!*created && !holds(file->path, file->bytes)) taken.push_back(file->path);
+    }
+    if (!taken.empty()) return taken;
+    // The outputs last: an output is newer than its side files, and up to date only when whole.
+    for (const OutputFile* file : named) {
+        fs::create_directories(file->path.parent_path(), error);
+        if (auto written = formats::write_file(file->path, file->bytes); !written)
+            return make_error(written.error());
+    }
+    return taken;
+}
+
+Result relocated(Result result, const Task& task, std::span<const PathPrefix> files,
+                 const PathPrefix& folder) {
+    Diagnostics warnings = task.warnings;  // the plan's come first, as convert() puts them
+    warnings.append(relocated(result.warnings, files, folder));
+    result.warnings = std::move(warnings);
+    result.errors = relocated(result.errors, files, folder);
+    return result;
 }
 
 FormatOptions read_options_for(FormatOptions options, const FormatInfo& format,

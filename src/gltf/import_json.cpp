@@ -19,6 +19,7 @@
 #include "../json/path.hpp"
 #include "import_internal.hpp"
 #include "problem.hpp"
+#include "references.hpp"
 
 namespace castkit::gltf::detail {
 namespace {
@@ -809,6 +810,35 @@ Expected<Gltf> parse_gltf(std::string_view json, const cast::SharedBytes* bin,
         return make_error(problem(file, "", "out of memory", Severity::Error, "gltf.parse"));
     }
     return out;
+}
+
+std::vector<std::string> referenced_files(std::span<const std::byte> bytes) {
+    auto u32_at = [&](std::size_t offset) {
+        std::uint32_t value = 0;
+        for (std::size_t i = 0; i < 4; ++i)
+            value |= std::to_integer<std::uint32_t>(bytes[offset + i]) << (8 * i);
+        return value;
+    };
+    std::string_view json(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    if (bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0) {
+        if (bytes.size() < 20 || u32_at(12) > bytes.size() - 20) return {};
+        json = json.substr(20, u32_at(12));
+    }
+    const simdjson::padded_string padded(json);
+    dom::parser parser;
+    dom::element document;
+    std::vector<std::string> names;
+    if (parser.parse(padded).get(document)) return names;
+    for (const char* list : {"buffers", "images"}) {
+        dom::array items;
+        if (document[list].get(items)) continue;
+        for (dom::element item : items) {
+            std::string_view uri;
+            if (item["uri"].get(uri) || uri.empty() || uri.rfind("data:", 0) == 0) continue;
+            names.push_back(percent_decoded(uri));
+        }
+    }
+    return names;
 }
 
 }  // namespace castkit::gltf::detail

@@ -6,6 +6,7 @@ entry; a worker killed while it converts loses nothing."""
 import json
 import os
 import pathlib
+import pickle
 import shutil
 import signal
 import subprocess
@@ -277,12 +278,13 @@ def worker_running(client, name, killed):
     raise AssertionError(f"no worker took {name}")
 
 
-def convert_killing(client, inputs, out, kills):
+def convert_killing(client, inputs, out, kills, transfer="paths"):
     """castkit.batch.convert on the cluster while the worker converting grid0 is killed by its
     pid `kills` times, each once it has begun that file."""
     result = {}
     thread = threading.Thread(target=lambda: result.setdefault(
-        "run", castkit.batch.convert(inputs, out, "glb", client=client, quiet=True)))
+        "run", castkit.batch.convert(inputs, out, "glb", client=client, quiet=True,
+                                     transfer=transfer)))
     thread.start()
     killed = set()
     for _ in range(kills):
@@ -300,10 +302,11 @@ def convert_killing(client, inputs, out, kills):
     return result["run"]
 
 
-def test_a_worker_killed_mid_task_loses_nothing(tmp_path, cluster, grids):
+@pytest.mark.parametrize("transfer", ["paths", "bytes"])
+def test_a_worker_killed_mid_task_loses_nothing(tmp_path, cluster, grids, transfer):
     inputs, expected = grids
     out = tmp_path / "out"
-    run = convert_killing(cluster, inputs, out, 1)
+    run = convert_killing(cluster, inputs, out, 1, transfer)
     assert run.exit_code == 0
     assert files_under(out) == files_under(expected)  # complete, and no temporary left
     assert sorted(entry["input"] for entry in run.report["files"]) == \
@@ -340,3 +343,85 @@ def test_a_file_whose_worker_dies_twice_is_reported_failed_and_the_run_goes_on(t
 
 def test_ctrl_c_on_a_cluster_run_cancels_what_no_worker_began(tmp_path, grids, one_worker):
     interrupt_and_resume(tmp_path, grids, ["--scheduler", one_worker.scheduler.address])
+
+
+# ---- Bytes only: workers that do not see the client's folders ------------------------------
+
+@pytest.mark.parametrize("to", ["glb", "semodel"])
+def test_a_dask_cluster_sent_bytes_only_matches_the_cli(tree, cluster, to):
+    """SEModel outputs get their textures copied beside them: side outputs that come back."""
+    cli_out, cli_code, cli_report = cli_run(tree, to, f"cli-bytes-{to}")
+    out = tree / f"bytes-{to}"
+    run = castkit.batch.convert(tree / "in", out, to, recursive=True, anims=[tree / "anims"],
+                                client=cluster, quiet=True, transfer="bytes")
+    assert run.exit_code == cli_code
+    assert files_under(out) == files_under(cli_out)
+    assert entries(run.report, out) == entries(cli_report, cli_out)
+    assert run.report["jobs"] == 2
+
+
+def test_a_side_output_whose_name_holds_another_file_is_named_as_where_the_files_are(tmp_path,
+                                                                                 cluster):
+    """The output folder holds another image under the name a texture copied beside an SEModel
+    takes: the CLI writes hero_albedo-2.png and names it in the SEModel; so does a bytes-only
+    run, whose worker saw no such file (the client finds the name taken, and the task is
+    converted again with it taken)."""
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    for name in HERO_FOLDERS["models"]:
+        shutil.copy(HERO / name, inputs)
+    outs = {}
+    for how in ("cli", "bytes"):
+        outs[how] = tmp_path / how
+        outs[how].mkdir()
+        (outs[how] / "hero_albedo.png").write_bytes(b"another image")
+    assert run_cli("convert", inputs, "-o", outs["cli"], "--to", "semodel", "-q").returncode == 0
+    run = castkit.batch.convert(inputs, outs["bytes"], "semodel", client=cluster, quiet=True,
+                                transfer="bytes")
+    assert run.exit_code == 0
+    written = files_under(outs["bytes"])
+    assert written == files_under(outs["cli"])
+    assert written["hero_albedo.png"] == b"another image"
+    assert "hero_albedo-2.png" in written
+
+
+def test_workers_sent_bytes_get_no_client_path_and_need_no_client_file(tmp_path, cluster):
+    """Every task sent to the cluster is captured: no path of the client's is in any (pickled),
+    and once the client's folder is moved away, each captured task converted again where it
+    is gives the same files as the run wrote."""
+    client_dir = tmp_path / "client"
+    shutil.copytree(HERO, client_dir / "in" / "hero",
+                    ignore=shutil.ignore_patterns("*.glb", "*.dmf*", "*walk*", "*idle*"))
+    shutil.copy(EXAMPLES / "scene.cast", client_dir / "in")
+    shutil.copy(EXAMPLES / "character.cast", client_dir / "in")
+    (client_dir / "anims").mkdir()
+    shutil.copy(HERO / "hero_walk.seanim", client_dir / "anims")
+    sent = []
+    real_map = cluster.map
+
+    def capturing_map(function, *iterables, **kwargs):
+        sent.extend(zip(*iterables))
+        return real_map(function, *iterables, **kwargs)
+
+    cluster.map = capturing_map
+    try:
+        run = castkit.batch.convert(client_dir / "in", client_dir / "out", "semodel",
+                                    recursive=True, anims=[client_dir / "anims"], client=cluster,
+                                    quiet=True, transfer="bytes")
+    finally:
+        del cluster.map
+    converted = [e for e in run.report["files"] if e["status"] in ("converted", "warned")]
+    assert len(sent) == run.report["summary"]["files"] and converted
+    for root in {os.fspath(tmp_path), os.path.realpath(tmp_path)}:
+        assert all(root.encode() not in pickle.dumps(task) for task in sent)
+    written = files_under(client_dir / "out")
+    moved = tmp_path / "elsewhere"
+    client_dir.rename(moved)
+    again, statuses = {}, {}
+    for options, task, files in sent:
+        result, files_written, _ = castkit.batch.convert_bytes_task(options, task, files)
+        statuses[task["input"]] = result["status"]
+        again.update({path.removeprefix("out/"): data for path, data in files_written})
+    assert again == written
+    assert statuses == {os.path.relpath(e["input"], client_dir): e["status"]
+                        for e in run.report["files"]}

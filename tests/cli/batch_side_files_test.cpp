@@ -1,0 +1,126 @@
+// castkit::batch::side_files (castkit/batch.hpp): the files a folder conversion's task reads
+// besides its input, which a run whose workers do not see the client's folders sends with it
+// (docs/batch.md, "Bytes only"). Found under the side-file policy, so nothing it refuses is sent.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <castkit/batch.hpp>
+#include <castkit/cast/document.hpp>
+#include <castkit/cast/nodes.hpp>
+#include <fstream>
+
+#include "../test_support.hpp"
+
+namespace castkit::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A Cast document of one model whose material names `textures`.
+cast::Document textured(const std::vector<std::string>& textures) {
+    cast::Document document;
+    cast::Material material = document.add_root().add_model().add_material();
+    for (std::size_t i = 0; i < textures.size(); ++i) {
+        cast::File file = material.add_file();
+        file.set_path(textures[i]);
+        material.set_slot(i == 0 ? "albedo" : "extra" + std::to_string(i), file);
+    }
+    return document;
+}
+
+void save(const cast::Document& document, const fs::path& path) {
+    fs::create_directories(path.parent_path());
+    ASSERT_TRUE(cast::write(document, path));
+}
+
+void touch(const fs::path& path, std::string_view text = "image") {
+    fs::create_directories(path.parent_path());
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+class BatchSideFiles : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        dir = fs::absolute(
+            temp_dir("batch-side-files-" +
+                     std::string(::testing::UnitTest::GetInstance()->current_test_info()->name())));
+        fs::create_directories(dir / "in");
+    }
+
+    // The side files of in/`name` converted to `to`, relative to in/, sorted.
+    std::vector<std::string> listed(const std::string& name, const std::string& to,
+                                    bool inline_instances = false) const {
+        batch::Options options;
+        options.input_dir = dir / "in";
+        options.output_dir = dir / "out";
+        options.to = to;
+        options.format_options.place_textures = true;  // as `castkit convert`
+        options.format_options.inline_instances = inline_instances;
+        batch::Task task;
+        task.input = dir / "in" / name;
+        task.output = (dir / "out" / name).replace_extension(to == "glb" ? ".glb" : ".semodel");
+        std::vector<std::string> out;
+        for (const fs::path& path : batch::side_files(options, task)) {
+            EXPECT_TRUE(path.is_absolute()) << path;
+            out.push_back(path.lexically_relative(dir / "in").generic_string());
+        }
+        std::sort(out.begin(), out.end());
+        return out;
+    }
+
+    fs::path dir;
+};
+
+TEST_F(BatchSideFiles, ACastModelListsTheTexturesItsMaterialsNameAndFindsNothingOutside) {
+    touch(dir / "in/tex/albedo.png");
+    touch(dir / "in/normal.png");
+    touch(dir / "outside.png", "a file outside the input's folder");
+    fs::create_symlink(dir / "outside.png", dir / "in/link.png");
+    save(textured({"tex/albedo.png", "normal.png", "missing.png", "../outside.png",
+                   (dir / "outside.png").string(), "link.png"}),
+         dir / "in/hero.cast");
+    // The texture named by a Windows path from another machine is found by its name.
+    save(textured({"C:\\art\\tex\\albedo.png"}), dir / "in/tex/other.cast");
+    for (const std::string to : {"semodel", "glb"}) {
+        EXPECT_EQ(listed("hero.cast", to),
+                  (std::vector<std::string>{"normal.png", "tex/albedo.png"}))
+            << to;
+        EXPECT_EQ(listed("tex/other.cast", to), (std::vector<std::string>{"tex/albedo.png"}));
+    }
+}
+
+TEST_F(BatchSideFiles, AGltfListsItsBuffersAndImagesAndABrokenFileNone) {
+    const fs::path sample = fs::path(CASTKIT_FIXTURES) / "gltf/real/BoxTextured-glTF";
+    fs::create_directories(dir / "in/box");
+    for (const char* name : {"BoxTextured.gltf", "BoxTextured0.bin", "CesiumLogoFlat.png"})
+        fs::copy_file(sample / name, dir / "in/box" / name);
+    touch(dir / "in/box/unrelated.png");
+    EXPECT_EQ(listed("box/BoxTextured.gltf", "semodel"),
+              (std::vector<std::string>{"box/BoxTextured0.bin", "box/CesiumLogoFlat.png"}));
+    touch(dir / "in/broken.gltf", "{ not json");
+    EXPECT_TRUE(listed("broken.gltf", "glb").empty());
+    touch(dir / "in/noise.cast", "not a cast file");
+    EXPECT_TRUE(listed("noise.cast", "glb").empty());
+}
+
+TEST_F(BatchSideFiles, AnInstanceListsItsSceneAndWhenInlinedTheScenesOwnFiles) {
+    touch(dir / "in/parts/wood.png");
+    save(textured({"wood.png"}), dir / "in/parts/prop.cast");
+    cast::Document scene;
+    cast::Root root = scene.add_root();
+    for (const char* path : {"parts/prop.cast", "../elsewhere/prop.cast"}) {
+        cast::Instance instance = root.add_instance();
+        cast::File file = instance.add_file();
+        file.set_path(path);
+        instance.set_reference_file(file);
+    }
+    save(textured({"wood.png"}), dir / "elsewhere/prop.cast");
+    save(scene, dir / "in/scene.cast");
+    EXPECT_EQ(listed("scene.cast", "glb", true),
+              (std::vector<std::string>{"parts/prop.cast", "parts/wood.png"}));
+    // Not inlined: the scene is named, not read, so its own files are not needed.
+    EXPECT_EQ(listed("scene.cast", "glb", false), (std::vector<std::string>{"parts/prop.cast"}));
+}
+
+}  // namespace
+}  // namespace castkit::test
