@@ -30,6 +30,7 @@ std::vector<std::byte> pattern(std::size_t size, unsigned seed) {
     return bytes;
 }
 
+#ifndef _WIN32
 // Whether this process maps `path` (Linux; false elsewhere).
 bool maps_file(const std::filesystem::path& path) {
     std::ifstream maps("/proc/self/maps");
@@ -38,6 +39,7 @@ bool maps_file(const std::filesystem::path& path) {
         if (line.size() >= name.size() && line.ends_with(name)) return true;
     return false;
 }
+#endif
 
 // How many leases this process holds (Linux's /proc/locks; 0 elsewhere).
 int leases_held() {
