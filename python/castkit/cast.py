@@ -37,7 +37,6 @@ __all__ = [
 ]
 
 castHashBase = 0x534E495752545250
-_PACKED = struct.Struct("<I")
 
 
 def castNextHash():
@@ -164,11 +163,9 @@ class CastColor:
         r, g, b = (CastColor.linearToSRGB(c) for c in color[:3])
         return (r, g, b, color[3])
 
-    @staticmethod
-    def fromInteger(color):
-        """A packed colour (R in the low byte) as an rgba tuple of floats in [0, 1]."""
-        r, g, b, a = _PACKED.pack(color)  # called per face corner: no generator
-        return (r / 255.0, g / 255.0, b / 255.0, a / 255.0)
+    # A packed colour (R in the low byte) as an rgba tuple of floats in [0, 1]; in C, as the
+    # Blender add-on calls it once per face corner (python/src/values.cpp).
+    fromInteger = staticmethod(_castkit.color_from_integer)
 
     @staticmethod
     def toInteger(color):

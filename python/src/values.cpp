@@ -351,6 +351,36 @@ py::object values_of(const py::array& array) {
 
 }  // namespace
 
+// CastColor.fromInteger, which the Blender add-on calls once per face corner of a mesh with
+// packed colours (two million calls for the 28 MiB model of bench/blender_addon.py, a seventh
+// of its import in Python): the four bytes of a packed colour, R in the low byte, as floats in
+// [0, 1], shared from 256 made once (floats are immutable). A plain C function, not a pybind11
+// one, whose dispatch would cost more than the work. Anything but an int in range goes through
+// `pack` (cast.py's struct.pack("<I", ...)), so that errors are cast.py's.
+PyObject* color_from_integer(PyObject* pack, PyObject* color) {
+    static PyObject* channels[256] = {};
+    if (channels[255] == nullptr)
+        for (int i = 0; i < 256; ++i)
+            if ((channels[i] = PyFloat_FromDouble(i / 255.0)) == nullptr) return nullptr;
+    unsigned long long packed = 0;
+    int overflow = 0;
+    const long long value =
+        PyLong_Check(color) ? PyLong_AsLongLongAndOverflow(color, &overflow) : -1;
+    if (PyErr_Occurred()) return nullptr;
+    if (overflow == 0 && value >= 0 && value <= 0xFFFFFFFFLL) {
+        packed = static_cast<unsigned long long>(value);
+    } else {
+        PyObject* bytes = PyObject_CallOneArg(pack, color);  // raises struct.error
+        if (bytes == nullptr) return nullptr;
+        const auto* data = reinterpret_cast<const unsigned char*>(PyBytes_AS_STRING(bytes));
+        packed =
+            data[0] | data[1] << 8 | data[2] << 16 | static_cast<unsigned long long>(data[3]) << 24;
+        Py_DECREF(bytes);
+    }
+    return PyTuple_Pack(4, channels[packed & 0xFF], channels[(packed >> 8) & 0xFF],
+                        channels[(packed >> 16) & 0xFF], channels[(packed >> 24) & 0xFF]);
+}
+
 void register_values(py::module_& m) {
     static PyType_Slot slots[] = {
         {Py_tp_dealloc, reinterpret_cast<void*>(dealloc)},
@@ -379,6 +409,14 @@ void register_values(py::module_& m) {
     m.add_object("CastValues", reinterpret_cast<PyObject*>(values_type));
     m.def("values_of", &values_of, py::arg("array"),
           "A CastValues viewing a flat, contiguous numpy array (castkit.cast's setters)");
+    // Bound to struct.Struct("<I").pack, whose errors it raises for what it cannot unpack.
+    static PyMethodDef from_integer{
+        "color_from_integer", color_from_integer, METH_O,
+        "A packed colour (R in the low byte) as an rgba tuple of floats in [0, 1]"};
+    py::object pack = py::module_::import("struct").attr("Struct")("<I").attr("pack");
+    PyObject* function = PyCFunction_NewEx(&from_integer, pack.ptr(), m.ptr());
+    if (function == nullptr) throw py::error_already_set();
+    m.add_object("color_from_integer", py::reinterpret_steal<py::object>(function));
 }
 
 }  // namespace castkit::python

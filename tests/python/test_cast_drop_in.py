@@ -4,6 +4,7 @@ reads them), its hash counter, defaults and colour helpers."""
 
 import json
 import os
+import struct
 import subprocess
 import sys
 
@@ -154,6 +155,18 @@ def test_setters_pick_cast_py_types():
 
 def test_cast_color_arithmetic_is_cast_py_s():
     assert cast.CastColor.fromInteger(0x80FF0001) == (1 / 255, 0.0, 1.0, 128 / 255)
+    # fromInteger is C (the add-on calls it per face corner): cast.py's arithmetic for every
+    # byte in every place, anything with __index__ taken, and struct.pack's own errors.
+    for value in [*range(256), *(b << 8 for b in range(256)), *(b << 16 for b in range(256)),
+                  *(b << 24 for b in range(256)), 0xFFFFFFFF, True, np.uint32(0x01020304)]:
+        channels = struct.pack("<I", value)
+        assert cast.CastColor.fromInteger(value) == tuple(c / 255.0 for c in channels), value
+    for value in (-1, 2**32, 2**70, 1.5, "a", None):
+        with pytest.raises(struct.error) as raised:
+            cast.CastColor.fromInteger(value)
+        with pytest.raises(struct.error) as expected:
+            struct.pack("<I", value)
+        assert str(raised.value) == str(expected.value)
     assert cast.CastColor.toInteger((1.2, 0.5, -1.0, 0.999)) == 0xFE00_7FFF
     assert cast.CastColor.sRGBToLinear(0.04) == 0.04 / 12.92
     assert cast.CastColor.sRGBToLinear(0.5) == pytest.approx(0.21404114)
