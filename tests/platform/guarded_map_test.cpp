@@ -41,6 +41,21 @@ bool maps_file(const std::filesystem::path& path) {
 }
 #endif
 
+// Whether the file system under `path` grants read leases (a local Linux file system does; a
+// network or some container file systems may not, and then castkit reads files instead, which
+// the tests of what is kept still check, but not that the file is mapped).
+bool leases_granted([[maybe_unused]] const std::filesystem::path& path) {
+#ifdef __linux__
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    if (fd < 0) return false;
+    const bool granted = ::fcntl(fd, F_SETLEASE, F_RDLCK) == 0;
+    ::close(fd);
+    return granted;
+#else
+    return false;
+#endif
+}
+
 // How many leases this process holds (Linux's /proc/locks; 0 elsewhere).
 int leases_held() {
     std::ifstream locks("/proc/locks");
@@ -73,7 +88,9 @@ TEST_F(GuardedMap, ReadsTheFile) {
     ASSERT_TRUE(mapped) << mapped.error().message;
     EXPECT_TRUE(same_bytes((*mapped)->bytes(), original_));
 #ifdef __linux__
-    EXPECT_TRUE(maps_file(path_)) << "mapped under a lease, not copied";
+    if (leases_granted(path_)) {
+        EXPECT_TRUE(maps_file(path_)) << "mapped under a lease, not copied";
+    }
 #endif
 }
 
@@ -170,9 +187,9 @@ TEST_F(GuardedMap, ManyMappingsComeAndGo) {
             held.push_back(*mapped);
         }
         for (const auto& m : held) EXPECT_TRUE(same_bytes(m->bytes(), original_));
-#ifdef __linux__
-        EXPECT_EQ(leases_held(), 50);
-#endif
+        if (leases_granted(path_)) {
+            EXPECT_EQ(leases_held(), 50);
+        }
     }
     EXPECT_EQ(leases_held(), 0) << "every lease given back with its mapping";
 }
