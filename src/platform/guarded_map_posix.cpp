@@ -89,27 +89,32 @@ void wait_for_copying_children() {
         ::nanosleep(&millisecond, nullptr);
 }
 
+// Whether the fork under way was counted in children_copying: set before the fork, so that the
+// child, which inherits it, counts down exactly what was counted.
+bool fork_counted = false;
+
 extern "C" void count_child_before_fork() {
+    fork_counted = false;
     for (const Slot& slot : slots)
         if (const int state = slot.state.load(); state == kActive || state == kCopying) {
             children_copying->fetch_add(1);
+            fork_counted = true;
             return;
         }
 }
 
 extern "C" void copy_mappings_in_child() {
-    bool counted = false;
     // Only the forking thread lives on here: a slot another thread was copying (in the
     // parent's handler) is copied again, and one being mapped stays taken.
     for (Slot& slot : slots) {
         const int state = slot.state.load();
         if (state == kActive || state == kCopying) {
-            counted = true;
             copy_in_place(slot);
             slot.state.store(kCopied);
         }
     }
-    if (counted) children_copying->fetch_sub(1);
+    if (fork_counted) children_copying->fetch_sub(1);
+    fork_counted = false;
 }
 
 // Whether the signal was for a lease of ours; if so, the pages are copied in (or, before they are
