@@ -136,15 +136,16 @@ struct OutputFile {
 Expected<std::vector<std::filesystem::path>> place_outputs(const Options& options, const Task& task,
                                                            std::span<const OutputFile> files);
 
-// `result`, of `task` converted by a worker that was sent it without the plan's warnings, with
-// those first (as convert() gives them) and the paths its own findings name moved from the
-// worker's folder to the client's: each finding's file starting with one of the `files`
-// prefixes (first match, whole path parts) gets the client's spelling of that path; in the
-// other files and in messages, every `folder.first` becomes `folder.second`. O(findings ×
-// length).
+// `result`, of `task` converted where the client's paths are spelled otherwise (a worker sent
+// the bytes, or given absolute paths for the client's relative ones) and sent without the
+// plan's warnings: those first (as convert() gives them), and the paths its own findings name
+// put back in the client's spelling: each finding's file starting with one of the `files`
+// prefixes (first match, whole path parts) gets that prefix's client spelling; in the other
+// files and in messages, each `folders` pair's first becomes its second, in order. A converted
+// file that now has warnings is Warned, as convert() would have said. O(findings × length).
 using PathPrefix = std::pair<std::string, std::string>;
 Result relocated(Result result, const Task& task, std::span<const PathPrefix> files,
-                 const PathPrefix& folder);
+                 std::span<const PathPrefix> folders);
 
 // The options to read an input with for a conversion to `output` in `format`: without
 // folders of its own (--textures), images embedded in the input (glTF, DMF) are written beside

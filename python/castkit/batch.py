@@ -173,7 +173,7 @@ class _Sender:
         prefixes += [(private(p), p) for p in self.options["textures"]]
         prefixes += [(private(p), p) for p in self.options["animations"]]
         folder = (root + os.sep, self.anchor.rstrip(os.sep) + os.sep)
-        result = _castkit.batch_relocated(result, task, prefixes, folder)
+        result = _castkit.batch_relocated(result, task, prefixes, [folder])
         if error is not None:
             kept, more = result["errors"]
             result = dict(result, status="failed", errors=([*kept, error], more))
@@ -312,8 +312,10 @@ def _run_dask(run_options, tasks, client, on_result, interrupt):
     run = os.urandom(4).hex()
     keys = [f"castkit-convert-{os.path.basename(task['input'])}-{i}-{run}"
             for i, task in enumerate(tasks)]
+    paths = _AbsolutePaths(run_options)
+    sent = [paths.task(task) for task in tasks]
     futures = {future: i for i, future in enumerate(
-        client.map(convert_task, [run_options] * len(tasks), tasks, key=keys, pure=False))}
+        client.map(convert_task, [paths.options] * len(tasks), sent, key=keys, pure=False))}
     # Results come with the futures, a batch at a time (asking each future for its result was
     # one more round trip per file).
     finished = as_completed(futures, with_results=True, raise_errors=False)
@@ -336,7 +338,40 @@ def _run_dask(run_options, tasks, client, on_result, interrupt):
             if future.status != "finished":  # KilledWorker, or the task raised
                 error = future.exception()
                 result = _failed(tasks[i], f"the task failed on the cluster: {error!r}")
+            else:
+                result = paths.result(tasks[i], result)
             on_result(i, result)
+
+
+class _AbsolutePaths:
+    """The run's paths as workers that see the client's paths take them: absolute, since each
+    worker has a working folder of its own (a `dask worker` started elsewhere), and their
+    findings put back in the client's spelling, so that the report is the CLI's whatever the
+    folders were given as. Tasks go without the plan's warnings, which the client adds back."""
+
+    def __init__(self, run_options):
+        self.pairs = []  # (absolute, as given) for each folder given relative
+        self.options = dict(run_options, input_dir=self.absolute(run_options["input_dir"]),
+                            output_dir=self.absolute(run_options["output_dir"]),
+                            textures=[self.absolute(t) for t in run_options["textures"]],
+                            animations=[self.absolute(a) for a in run_options["animations"]])
+
+    def absolute(self, path):
+        full = os.path.abspath(path)
+        if full != os.fspath(path):
+            self.pairs.append((full, os.fspath(path)))
+        return full
+
+    def task(self, task):
+        return dict(task, input=os.path.abspath(task["input"]),
+                    output=os.path.abspath(task["output"]), warnings=([], []))
+
+    def result(self, task, result):
+        files = [(os.path.abspath(task["input"]), task["input"]),
+                 (os.path.abspath(task["output"]), task["output"]), *self.pairs]
+        folders = [(full.rstrip(os.sep) + os.sep, given.rstrip(os.sep) + os.sep)
+                   for full, given in self.pairs]
+        return _castkit.batch_relocated(result, task, files, folders)
 
 
 # A task whose side outputs keep meeting other files under their names on the client is converted

@@ -205,9 +205,10 @@ py::tuple place(const py::dict& options_dict, const py::dict& task_entry, const 
 }
 
 py::dict relocated(const py::dict& result_entry, const py::dict& task_entry,
-                   const std::vector<batch::PathPrefix>& files, const batch::PathPrefix& folder) {
+                   const std::vector<batch::PathPrefix>& files,
+                   const std::vector<batch::PathPrefix>& folders) {
     return result_dict(
-        batch::relocated(result_from(result_entry), task_from(task_entry), files, folder));
+        batch::relocated(result_from(result_entry), task_from(task_entry), files, folders));
 }
 
 py::tuple files(const fs::path& folder, bool recursive, bool allow_any_path) {
@@ -247,10 +248,10 @@ void register_batch(py::module_& m) {
           "them (castkit/batch.hpp, place_outputs): (the side-output names other files hold, "
           "to convert again with in task['taken'], or []; a Diagnostic when refused, or None)");
     m.def("batch_relocated", &relocated, py::arg("result"), py::arg("task"), py::arg("files"),
-          py::arg("folder"),
+          py::arg("folders"),
           "A worker's result of batch_convert for `task` (sent without its warnings), with the "
-          "plan's warnings first and its findings' paths moved from the worker's folder to the "
-          "client's: files [(worker prefix, client spelling)], folder (worker, client)");
+          "plan's warnings first and its findings' paths put back in the client's spelling: "
+          "files [(worker prefix, client spelling)], folders [(worker text, client text)]");
     m.def("batch_report", &report, py::arg("options"), py::arg("tasks"), py::arg("results"),
           py::arg("jobs"), py::arg("seconds"),
           "The JSON report of `castkit convert DIR --report` for these tasks and results (None "

@@ -346,30 +346,36 @@ std::string replaced(std::string text, const PathPrefix& prefix) {
     return text;
 }
 
+// `text` with each folder's `from` written as its `to`, in order. O(folders × length).
+std::string replaced(std::string text, std::span<const PathPrefix> folders) {
+    for (const PathPrefix& folder : folders) text = replaced(std::move(text), folder);
+    return text;
+}
+
 // A finding's file as the client names it.
 std::string relocated_file(const std::string& file, std::span<const PathPrefix> files,
-                           const PathPrefix& folder) {
+                           std::span<const PathPrefix> folders) {
     for (const auto& [from, to] : files) {
         if (from.empty() || file.compare(0, from.size(), from) != 0) continue;
         if (file.size() == from.size() || file[from.size()] == '/' || file[from.size()] == '\\')
             return to + file.substr(from.size());
     }
-    return replaced(file, folder);
+    return replaced(file, folders);
 }
 
 Diagnostics relocated(const Diagnostics& diagnostics, std::span<const PathPrefix> files,
-                      const PathPrefix& folder) {
+                      std::span<const PathPrefix> folders) {
     Diagnostics out;
     for (Diagnostic d : diagnostics) {
-        d.file = relocated_file(d.file, files, folder);
-        d.message = replaced(std::move(d.message), folder);
+        d.file = relocated_file(d.file, files, folders);
+        d.message = replaced(std::move(d.message), folders);
         out.push_back(std::move(d));
     }
     // Each finding only counted, counted again under its new file.
     for (const Diagnostics::Suppressed& kind : diagnostics.suppressed()) {
         Diagnostic counted;
         counted.severity = kind.severity;
-        counted.file = relocated_file(kind.file, files, folder);
+        counted.file = relocated_file(kind.file, files, folders);
         counted.rule = kind.rule;
         for (std::uint64_t n = kind.count; n > 0; --n) out.push_back(counted);
     }
@@ -640,11 +646,14 @@ Expected<std::vector<fs::path>> place_outputs(const Options& options, const Task
 }
 
 Result relocated(Result result, const Task& task, std::span<const PathPrefix> files,
-                 const PathPrefix& folder) {
+                 std::span<const PathPrefix> folders) {
     Diagnostics warnings = task.warnings;  // the plan's come first, as convert() puts them
-    warnings.append(relocated(result.warnings, files, folder));
+    warnings.append(relocated(result.warnings, files, folders));
     result.warnings = std::move(warnings);
-    result.errors = relocated(result.errors, files, folder);
+    result.errors = relocated(result.errors, files, folders);
+    // A file whose only warnings are the plan's (output.renamed) is warned, as convert() says.
+    if (result.status == Status::Converted && !result.warnings.empty())
+        result.status = Status::Warned;
     return result;
 }
 

@@ -123,5 +123,44 @@ TEST_F(BatchSideFiles, AnInstanceListsItsSceneAndWhenInlinedTheScenesOwnFiles) {
     EXPECT_EQ(listed("scene.cast", "glb", false), (std::vector<std::string>{"parts/prop.cast"}));
 }
 
+// A worker converts a task without the plan's warnings; put back, they make a converted file
+// warned, as convert() on the client says, and the worker's paths become the client's.
+TEST(BatchRelocated, ThePlansWarningsComeFirstAndMakeAConvertedFileWarned) {
+    batch::Task task;
+    task.input = "/client/in/hero.k3d";
+    Diagnostic renamed;
+    renamed.severity = Severity::Warning;
+    renamed.file = "/client/in/hero.k3d";
+    renamed.rule = "output.renamed";
+    renamed.message = "written as 'hero.k3d.glb'";
+    task.warnings.push_back(renamed);
+    batch::Result converted;
+    converted.status = batch::Status::Converted;
+    const std::vector<batch::PathPrefix> files{{"/w/in/hero.k3d", "/client/in/hero.k3d"}};
+    const std::vector<batch::PathPrefix> folder{{"/w/", "/client/"}};
+    batch::Result result = batch::relocated(converted, task, files, folder);
+    EXPECT_EQ(result.status, batch::Status::Warned);
+    ASSERT_EQ(result.warnings.size(), 1u);
+    EXPECT_EQ(result.warnings.begin()->rule, "output.renamed");
+
+    Diagnostic dropped;
+    dropped.severity = Severity::Warning;
+    dropped.file = "/w/out/hero.k3d.glb";
+    dropped.rule = "gltf.export";
+    dropped.message = "see /w/out/hero.k3d.glb";
+    converted.warnings.push_back(dropped);
+    converted.status = batch::Status::Warned;
+    result = batch::relocated(converted, task, files, folder);
+    EXPECT_EQ(result.status, batch::Status::Warned);
+    ASSERT_EQ(result.warnings.size(), 2u);
+    const Diagnostic& moved = *std::next(result.warnings.begin());
+    EXPECT_EQ(moved.file, "/client/out/hero.k3d.glb");
+    EXPECT_EQ(moved.message, "see /client/out/hero.k3d.glb");
+
+    batch::Result failed;
+    failed.status = batch::Status::Failed;
+    EXPECT_EQ(batch::relocated(failed, task, files, folder).status, batch::Status::Failed);
+}
+
 }  // namespace
 }  // namespace castkit::test

@@ -360,6 +360,45 @@ def test_a_dask_cluster_sent_bytes_only_matches_the_cli(tree, cluster, to):
     assert run.report["jobs"] == 2
 
 
+def test_relative_folders_reach_workers_whose_working_folder_is_another(tmp_path, cluster,
+                                                                      monkeypatch):
+    """`python3 -m castkit convert in -o out --scheduler ...` from the folder holding in/: the
+    workers were started elsewhere (here: before the client moved), so they are sent absolute
+    paths, and the report names the files as the CLI run from the same folder does."""
+    if cli_path() is None:
+        pytest.skip("the castkit CLI is not built (set CASTKIT_CLI)")
+    cli = os.path.abspath(cli_path())  # before the working folder changes
+    shutil.copytree(HERO, tmp_path / "in", ignore=shutil.ignore_patterns("*walk*", "*idle*"))
+    monkeypatch.chdir(tmp_path)
+    done = subprocess.run([cli, "convert", "in", "-o", "cli", "--to", "glb", "-q", "--report",
+                           "cli.json"], capture_output=True, text=True)
+    cli_report = json.loads(pathlib.Path("cli.json").read_text())
+    run = castkit.batch.convert("in", "out", "glb", client=cluster, quiet=True)
+    assert run.exit_code == done.returncode == 0
+    assert files_under(tmp_path / "out") == files_under(tmp_path / "cli")
+    assert entries(run.report, "out/") == entries(cli_report, "cli/")
+    assert run.report["files"][0]["input"].startswith("in/")
+
+
+def test_bytes_only_reports_a_file_warned_only_by_the_plan_as_the_cli_does(tmp_path, cluster):
+    """hero.k3d and hero.semodel beside hero.cast are written as hero.k3d.glb and
+    hero.semodel.glb with the plan's output.renamed warning and no other: 'warned' in the
+    CLI's report, and so here, although the worker converting them saw no plan."""
+    for name in HERO_FOLDERS["models"]:
+        (tmp_path / "in").mkdir(exist_ok=True)
+        shutil.copy(HERO / name, tmp_path / "in" / name)
+    done = run_cli("convert", tmp_path / "in", "-o", tmp_path / "cli", "--to", "glb", "-q",
+                   "--report", tmp_path / "cli.json")
+    cli_report = json.loads((tmp_path / "cli.json").read_text())
+    run = castkit.batch.convert(tmp_path / "in", tmp_path / "bytes", "glb", client=cluster,
+                                quiet=True, transfer="bytes")
+    assert run.exit_code == done.returncode == 0
+    assert files_under(tmp_path / "bytes") == files_under(tmp_path / "cli")
+    assert entries(run.report, tmp_path / "bytes") == entries(cli_report, tmp_path / "cli")
+    renamed = [e for e in run.report["files"] if e["output"].endswith((".k3d.glb", ".semodel.glb"))]
+    assert [e["status"] for e in renamed] == ["warned", "warned"]
+
+
 def test_a_side_output_whose_name_holds_another_file_is_named_as_where_the_files_are(tmp_path,
                                                                                  cluster):
     """The output folder holds another image under the name a texture copied beside an SEModel
@@ -423,5 +462,9 @@ def test_workers_sent_bytes_get_no_client_path_and_need_no_client_file(tmp_path,
         statuses[task["input"]] = result["status"]
         again.update({path.removeprefix("out/"): data for path, data in files_written})
     assert again == written
-    assert statuses == {os.path.relpath(e["input"], client_dir): e["status"]
+    # The worker's own status: the plan's output.renamed warnings are the client's to add.
+    def worker_status(entry):
+        plan_only = entry["warnings"] and all("[output.renamed]" in w for w in entry["warnings"])
+        return "converted" if entry["status"] == "warned" and plan_only else entry["status"]
+    assert statuses == {os.path.relpath(e["input"], client_dir): worker_status(e)
                         for e in run.report["files"]}
