@@ -125,15 +125,20 @@ TEST_F(BatchSideFiles, AnInstanceListsItsSceneAndWhenInlinedTheScenesOwnFiles) {
 
 // A worker converts a task without the plan's warnings; put back, they make a converted file
 // warned, as convert() on the client says, and the worker's paths become the client's.
+Diagnostic warning(std::string file, std::string rule, std::string message) {
+    Diagnostic d;
+    d.severity = Severity::Warning;
+    d.file = std::move(file);
+    d.rule = std::move(rule);
+    d.message = std::move(message);
+    return d;
+}
+
 TEST(BatchRelocated, ThePlansWarningsComeFirstAndMakeAConvertedFileWarned) {
     batch::Task task;
     task.input = "/client/in/hero.k3d";
-    Diagnostic renamed;
-    renamed.severity = Severity::Warning;
-    renamed.file = "/client/in/hero.k3d";
-    renamed.rule = "output.renamed";
-    renamed.message = "written as 'hero.k3d.glb'";
-    task.warnings.push_back(renamed);
+    task.warnings.push_back(
+        warning("/client/in/hero.k3d", "output.renamed", "written as 'hero.k3d.glb'"));
     batch::Result converted;
     converted.status = batch::Status::Converted;
     const std::vector<batch::PathPrefix> files{{"/w/in/hero.k3d", "/client/in/hero.k3d"}};
@@ -143,12 +148,8 @@ TEST(BatchRelocated, ThePlansWarningsComeFirstAndMakeAConvertedFileWarned) {
     ASSERT_EQ(result.warnings.size(), 1u);
     EXPECT_EQ(result.warnings.begin()->rule, "output.renamed");
 
-    Diagnostic dropped;
-    dropped.severity = Severity::Warning;
-    dropped.file = "/w/out/hero.k3d.glb";
-    dropped.rule = "gltf.export";
-    dropped.message = "see /w/out/hero.k3d.glb";
-    converted.warnings.push_back(dropped);
+    converted.warnings.push_back(
+        warning("/w/out/hero.k3d.glb", "gltf.export", "see /w/out/hero.k3d.glb"));
     converted.status = batch::Status::Warned;
     result = batch::relocated(converted, task, files, folder);
     EXPECT_EQ(result.status, batch::Status::Warned);
