@@ -94,10 +94,7 @@ def convert_bytes_task(run_options, task, files):
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "wb") as file:
                 file.write(data)
-        options = dict(run_options, input_dir=private(run_options["input_dir"]),
-                       output_dir=private(run_options["output_dir"]),
-                       textures=[private(t) for t in run_options["textures"]],
-                       animations=[private(a) for a in run_options["animations"]])
+        options = _with_folders(run_options, private)
         # The folders the plan made on the client, and those the policy searches.
         for folder in (options["input_dir"], options["output_dir"], *options["textures"]):
             os.makedirs(folder, exist_ok=True)
@@ -126,15 +123,8 @@ class _Sender:
 
     def __init__(self, run_options):
         self.options = run_options
-        absolute = [os.path.abspath(run_options["input_dir"]),
-                    os.path.abspath(run_options["output_dir"]),
-                    *map(os.path.abspath, run_options["textures"]),
-                    *map(os.path.abspath, run_options["animations"])]
-        self.anchor = os.path.commonpath(absolute)
-        self.sent_options = dict(run_options, input_dir=self.relative(run_options["input_dir"]),
-                                 output_dir=self.relative(run_options["output_dir"]),
-                                 textures=[self.relative(t) for t in run_options["textures"]],
-                                 animations=[self.relative(a) for a in run_options["animations"]])
+        self.anchor = os.path.commonpath(list(map(os.path.abspath, _folders(run_options))))
+        self.sent_options = _with_folders(run_options, self.relative)
         self.animations = {self.relative(a): _read(a) for a in run_options["animations"]}
 
     def relative(self, path):
@@ -166,18 +156,29 @@ class _Sender:
             relative = posixpath.normpath(self.relative(path))
             return root if relative == "." else os.path.join(root, *relative.split("/"))
 
-        prefixes = [(private(task["input"]), task["input"]),
-                    (private(task["output"]), task["output"]),
-                    (private(self.options["input_dir"]), self.options["input_dir"]),
-                    (private(self.options["output_dir"]), self.options["output_dir"])]
-        prefixes += [(private(p), p) for p in self.options["textures"]]
-        prefixes += [(private(p), p) for p in self.options["animations"]]
+        prefixes = [(private(path), path) for path in
+                    (task["input"], task["output"], *_folders(self.options))]
         folder = (root + os.sep, self.anchor.rstrip(os.sep) + os.sep)
         result = _castkit.batch_relocated(result, task, prefixes, [folder])
         if error is not None:
             kept, more = result["errors"]
             result = dict(result, status="failed", errors=([*kept, error], more))
         return result, taken
+
+
+def _folders(run_options):
+    """Every folder the run's options name: input, output, textures, animations."""
+    return [run_options["input_dir"], run_options["output_dir"], *run_options["textures"],
+            *run_options["animations"]]
+
+
+def _with_folders(run_options, convert):
+    """`run_options` with each folder of _folders() passed through `convert`: the same run seen
+    from where a worker stands."""
+    return dict(run_options, input_dir=convert(run_options["input_dir"]),
+                output_dir=convert(run_options["output_dir"]),
+                textures=[convert(t) for t in run_options["textures"]],
+                animations=[convert(a) for a in run_options["animations"]])
 
 
 def _read(path):
@@ -351,10 +352,7 @@ class _AbsolutePaths:
 
     def __init__(self, run_options):
         self.pairs = []  # (absolute, as given) for each folder given relative
-        self.options = dict(run_options, input_dir=self.absolute(run_options["input_dir"]),
-                            output_dir=self.absolute(run_options["output_dir"]),
-                            textures=[self.absolute(t) for t in run_options["textures"]],
-                            animations=[self.absolute(a) for a in run_options["animations"]])
+        self.options = _with_folders(run_options, self.absolute)
 
     def absolute(self, path):
         full = os.path.abspath(path)

@@ -8,14 +8,13 @@
 #include <castkit/json.hpp>
 #include <castkit/platform.hpp>
 #include <chrono>
-#include <cstring>
-#include <fstream>
 #include <map>
 #include <new>
 #include <set>
 
 #include "../formats/common/binary_io.hpp"
 #include "../formats/common/side_files.hpp"
+#include "../formats/common/side_outputs.hpp"
 #include "../gltf/references.hpp"
 
 namespace castkit::batch {
@@ -162,6 +161,14 @@ void merge(const Options& options, cast::Document& document, Result& result,
     formats::merge(document, std::move(sources), diagnostics);
 }
 
+// What a conversion that ran came to: failed with any error, warned with any warning (the
+// plan's included), else converted.
+Status outcome(const Result& result) {
+    return !result.errors.empty()     ? Status::Failed
+           : !result.warnings.empty() ? Status::Warned
+                                      : Status::Converted;
+}
+
 // Reads, merges and writes one file into `result`. O(file size).
 void convert_into(const Options& options, const FormatInfo& to, const Task& task,
                   const FormatOptions& format_options, Result& result) {
@@ -186,9 +193,7 @@ void convert_into(const Options& options, const FormatInfo& to, const Task& task
     take(result, diagnostics);
     if (!written) result.errors.push_back(written.error());
     result.output_bytes = written ? file_bytes(task.output) : 0;
-    result.status = !result.errors.empty()     ? Status::Failed
-                    : !result.warnings.empty() ? Status::Warned
-                                               : Status::Converted;
+    result.status = outcome(result);
 }
 
 // A file too large for the memory castkit can get fails on its own; the batch goes on.
@@ -317,17 +322,6 @@ class SideFileList {
     std::set<fs::path> seen_;
     std::vector<fs::path> files_;
 };
-
-// Whether the regular file at `path` holds exactly `bytes`. O(size).
-bool holds(const fs::path& path, std::span<const std::byte> bytes) {
-    std::error_code error;
-    if (fs::file_size(path, error) != bytes.size() || error) return false;
-    std::ifstream in(path, std::ios::binary);
-    std::vector<char> held(bytes.size());
-    if (!held.empty() && !in.read(held.data(), static_cast<std::streamsize>(held.size())))
-        return false;
-    return bytes.empty() || std::memcmp(held.data(), bytes.data(), bytes.size()) == 0;
-}
 
 Diagnostic worker_output(const fs::path& path, std::string message) {
     Diagnostic d;
@@ -626,14 +620,14 @@ Expected<std::vector<fs::path>> place_outputs(const Options& options, const Task
         const fs::file_status status = fs::symlink_status(file->path, error);
         if (status.type() == fs::file_type::not_found)
             free.push_back(file);
-        else if (!fs::is_regular_file(status) || !holds(file->path, file->bytes))
+        else if (!fs::is_regular_file(status) || !formats::holds(file->path, file->bytes))
             taken.push_back(file->path);
     }
     for (const OutputFile* file : taken.empty() ? free : std::vector<const OutputFile*>{}) {
         fs::create_directories(file->path.parent_path(), error);
         auto created = formats::write_new_file(file->path, file->bytes);
         if (!created) return make_error(created.error());
-        if (!*created && !holds(file->path, file->bytes)) taken.push_back(file->path);
+        if (!*created && !formats::holds(file->path, file->bytes)) taken.push_back(file->path);
     }
     if (!taken.empty()) return taken;
     // The outputs last: an output is newer than its side files, and up to date only when whole.
@@ -651,9 +645,9 @@ Result relocated(Result result, const Task& task, std::span<const PathPrefix> fi
     warnings.append(relocated(result.warnings, files, folders));
     result.warnings = std::move(warnings);
     result.errors = relocated(result.errors, files, folders);
-    // A file whose only warnings are the plan's (output.renamed) is warned, as convert() says.
-    if (result.status == Status::Converted && !result.warnings.empty())
-        result.status = Status::Warned;
+    // The plan's warnings count as convert() counts them (a file with only output.renamed is
+    // warned); a file skipped or failed stays so.
+    if (result.status == Status::Converted) result.status = outcome(result);
     return result;
 }
 

@@ -204,6 +204,8 @@ void take_back(Slot& slot) {
     }
 }
 
+// Empties `slot` for the next mapping, once the handler is done with it (taking back a slot its
+// owner holds already changes nothing).
 void free_slot(Slot& slot) {
     take_back(slot);
     slot.fd = -1;
@@ -218,9 +220,7 @@ class GuardedMapping final : public MappedFile {
         take_back(slot_);
         ::munmap(slot_.address, slot_.size);
         ::close(slot_.fd);  // gives the lease back if it was still held
-        slot_.fd = -1;
-        slot_.address = nullptr;
-        slot_.state.store(kFree);
+        free_slot(slot_);
     }
     std::span<const std::byte> bytes() const override {
         return {static_cast<const std::byte*>(slot_.address), slot_.size};

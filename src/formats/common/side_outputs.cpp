@@ -36,8 +36,10 @@ std::uint64_t hash_of(std::span<const std::byte> bytes) {
         std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
-// Whether the regular file at `path` holds exactly `bytes` (its size is compared first, so a
-// large file is not read). O(size).
+}  // namespace
+
+namespace formats {
+
 bool holds(const fs::path& path, std::span<const std::byte> bytes) {
     std::error_code error;
     if (fs::file_size(path, error) != bytes.size() || error) return false;
@@ -48,7 +50,7 @@ bool holds(const fs::path& path, std::span<const std::byte> bytes) {
            (bytes.empty() || std::memcmp(held.data(), bytes.data(), bytes.size()) == 0);
 }
 
-}  // namespace
+}  // namespace formats
 
 bool SideOutputs::reserve(const fs::path& path) {
     std::lock_guard lock(mutex_);
@@ -71,13 +73,13 @@ SideOutputs::Fit SideOutputs::fit(const fs::path& candidate, std::span<const std
     if (reserved_.contains(key)) return Fit::Taken;
     if (auto it = written_.find(key); it != written_.end())
         return it->second.size == bytes.size() && it->second.hash == hash &&
-                       it->second.path == candidate && holds(candidate, bytes)
+                       it->second.path == candidate && formats::holds(candidate, bytes)
                    ? Fit::Same
                    : Fit::Taken;
     std::error_code error;
     const fs::file_status status = fs::symlink_status(candidate, error);
     if (status.type() == fs::file_type::not_found) return Fit::Free;
-    return fs::is_regular_file(status) && holds(candidate, bytes) ? Fit::Same : Fit::Taken;
+    return fs::is_regular_file(status) && formats::holds(candidate, bytes) ? Fit::Same : Fit::Taken;
 }
 
 fs::path SideOutputs::numbered(const fs::path& wanted, int n) {

@@ -13,6 +13,11 @@
 
 namespace castkit::formats {
 
+// Whether the regular file at `path` holds exactly `bytes` (its size is compared first, so a
+// large file is not read): a side output reuses such a file instead of taking another name.
+// O(size).
+bool holds(const std::filesystem::path& path, std::span<const std::byte> bytes);
+
 // options.side_outputs, or a writer of its own for one read or write when the caller gave none.
 std::shared_ptr<SideOutputs> side_outputs_for(const FormatOptions& options);
 
