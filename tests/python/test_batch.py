@@ -3,10 +3,12 @@ animation folder, converted on local processes and on a Dask LocalCluster of two
 processes gives the files and the report `castkit convert DIR` gives, byte for byte and entry for
 entry; a worker killed while it converts loses nothing."""
 
+import contextlib
 import json
 import os
 import pathlib
 import pickle
+import resource
 import shutil
 import signal
 import subprocess
@@ -153,17 +155,18 @@ def grids(tmp_path_factory):
 
 
 def interrupt_and_resume(tmp_path, grids, where):
-    """`python3 -m castkit convert` (with the options `where`) interrupted once its first file
-    is written: exit 130, every file written whole, the rest not started; run again, the rest."""
+    """`python3 -m castkit convert` (with the options `where`) interrupted once it writes its
+    first file (as early as can be, so that some are not begun on any machine): exit 130, every
+    file written whole, the rest not started; run again, the rest."""
     inputs, expected = grids
     out = tmp_path / "out"
     command = [sys.executable, "-m", "castkit", "convert", inputs, "-o", out, "--to", "glb",
                "-q", "--report", tmp_path / "first.json", *where]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    for _ in range(6000):  # once the first file is written
-        if (out / "grid0.glb").exists():
+    for _ in range(30000):  # once the first file is begun: its temporary, or itself, is there
+        if out.is_dir() and any(name.startswith("grid0.glb") for name in os.listdir(out)):
             break
-        time.sleep(0.005)
+        time.sleep(0.001)
     process.send_signal(signal.SIGINT)
     process.communicate(timeout=120)
     assert process.returncode == 130
@@ -181,42 +184,43 @@ def test_ctrl_c_keeps_what_is_finished_and_a_second_run_resumes(tmp_path, grids)
     interrupt_and_resume(tmp_path, grids, ["-j", "1"])
 
 
-def forked_children():
-    """The pids of this process's children forked from it (a process pool's workers): same
-    command line, this process as parent."""
-    me = os.getpid()
-    mine = pathlib.Path(f"/proc/{me}/cmdline").read_bytes()
-    pids = []
-    for entry in pathlib.Path("/proc").iterdir():
-        try:
-            stat = (entry / "stat").read_text()
-            parent = int(stat[stat.rindex(")") + 2:].split()[1])
-            if parent == me and (entry / "cmdline").read_bytes() == mine:
-                pids.append(int(entry.name))
-        except (OSError, ValueError):
-            continue
-    return pids
+@contextlib.contextmanager
+def next_child_dies_writing():
+    """The next process this process forks (a process pool's worker) is ended by the kernel at
+    its first write past 1 MiB, as a crash or the out-of-memory killer would end it, whatever the
+    machine's speed: the file size limit it inherits is lowered, and SIGXFSZ's action (which
+    Python ignores) is the default. This process gets its own back right after that fork."""
+    limits = {which: resource.getrlimit(which)
+              for which in (resource.RLIMIT_FSIZE, resource.RLIMIT_CORE)}
+    action = signal.getsignal(signal.SIGXFSZ)
+    pending = [True]  # until restored: after the fork, or on leaving when nothing forked
+
+    def restore():
+        if pending:
+            pending.clear()
+            for which, limit in limits.items():
+                resource.setrlimit(which, limit)
+            signal.signal(signal.SIGXFSZ, action)
+
+    os.register_at_fork(after_in_parent=restore)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, limits[resource.RLIMIT_CORE][1]))
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, limits[resource.RLIMIT_FSIZE][1]))
+    try:
+        yield
+    finally:
+        forked = not pending
+        restore()
+    assert forked, "nothing was forked"
 
 
 def test_a_local_worker_process_killed_mid_task_loses_nothing(tmp_path, grids):
     inputs, expected = grids
     out = tmp_path / "out"
-    result = {}
-    thread = threading.Thread(target=lambda: result.setdefault(
-        "run", castkit.batch.convert(inputs, out, "glb", jobs=1, quiet=True)))
-    thread.start()
-    for _ in range(6000):  # the worker is on the second file once the first is written
-        if (out / "grid0.glb").exists():
-            break
-        time.sleep(0.005)
-    workers = forked_children()
-    assert workers
-    for pid in workers:
-        os.kill(pid, signal.SIGKILL)
-    thread.join(120)
-    run = result["run"]
+    with next_child_dies_writing():
+        run = castkit.batch.convert(inputs, out, "glb", jobs=1, quiet=True)
     assert run.exit_code == 0
-    assert files_under(out) == files_under(expected)
+    assert files_under(out) == files_under(expected)  # complete, and no temporary left
     assert [e["status"] for e in run.report["files"]] == ["converted"] * 4
 
 
@@ -264,42 +268,50 @@ def test_a_dask_cluster_with_shared_paths_matches_the_cli(tree, cluster):
     assert run.report["jobs"] == 2
 
 
-def worker_running(client, name, killed):
-    """(address, pid) of a worker converting the input `name`, once one is, leaving out the
-    addresses in `killed` (the scheduler may list a dead worker's tasks for a moment)."""
-    for _ in range(4000):
-        for address, keys in client.processing().items():
-            if address not in killed and any(name in key for key in keys):
-                try:
-                    return address, client.run(os.getpid, workers=[address])[address]
-                except OSError:
-                    continue  # it died meanwhile
-        time.sleep(0.005)
-    raise AssertionError(f"no worker took {name}")
+class DiesWritingGrid0:
+    """A worker plugin that has the worker process beginning grid0 killed while it writes, the
+    first `kills` times (counted in the file `tally`, shared by the worker processes): it lowers
+    the process's file size limit to 1 MiB and restores SIGXFSZ's default action (Python ignores
+    it), so the kernel ends the process at its first write past 1 MiB, as a crash or the
+    out-of-memory killer would, whatever the machine's speed."""
+
+    name = "castkit-dies-writing-grid0"
+
+    def __init__(self, tally, kills):
+        self.tally, self.kills = os.fspath(tally), kills
+
+    def transition(self, key, start, finish, **kwargs):
+        if finish != "executing" or "grid0" not in str(key):
+            return
+        with open(self.tally, "a+") as tally:
+            tally.seek(0)
+            if len(tally.read()) >= self.kills:
+                return
+            tally.write("x")
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # no core file of the worker
+        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+        resource.setrlimit(resource.RLIMIT_FSIZE,
+                           (1 << 20, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
 
 
 def convert_killing(client, inputs, out, kills, transfer="paths"):
-    """castkit.batch.convert on the cluster while the worker converting grid0 is killed by its
-    pid `kills` times, each once it has begun that file."""
-    result = {}
-    thread = threading.Thread(target=lambda: result.setdefault(
-        "run", castkit.batch.convert(inputs, out, "glb", client=client, quiet=True,
-                                     transfer=transfer)))
-    thread.start()
-    killed = set()
-    for _ in range(kills):
-        address, pid = worker_running(client, "grid0", killed)
-        os.kill(pid, signal.SIGKILL)
-        killed.add(address)
-    thread.join(120)
+    """castkit.batch.convert on the cluster while the worker converting grid0 is killed
+    mid-write `kills` times."""
+    tally = out.parent / f"{out.name}-kills"
+    client.register_worker_plugin(DiesWritingGrid0(tally, kills), name=DiesWritingGrid0.name)
+    try:
+        run = castkit.batch.convert(inputs, out, "glb", client=client, quiet=True,
+                                    transfer=transfer)
+    finally:
+        client.unregister_worker_plugin(DiesWritingGrid0.name)
+    assert tally.read_text() == "x" * kills
     for _ in range(3000):  # until the nannies have put new workers in place of the killed
-        workers = client.scheduler_info()["workers"]
-        if not killed & set(workers) and len(workers) == len(client.cluster.workers):
+        if len(client.scheduler_info()["workers"]) == len(client.cluster.workers):
             break
         time.sleep(0.01)
     else:
         raise AssertionError("the killed workers were not replaced")
-    return result["run"]
+    return run
 
 
 @pytest.mark.parametrize("transfer", ["paths", "bytes"])
