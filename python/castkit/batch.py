@@ -144,6 +144,23 @@ class _Sender:
                 "taken": [self.relative(t) for t in task.get("taken", [])]}
         return sent, files
 
+    @staticmethod
+    def window(client):
+        """The tasks sent ahead: a few more than the workers run at a time, so that the client
+        holds the bytes of those alone."""
+        return 2 * max(1, sum(client.nthreads().values())) + 2
+
+    def submit(self, client, tasks, keys):
+        payloads = [self.payload(task) for task in tasks]
+        # The bytes go in the task itself, not scattered to a worker ahead: a task whose worker
+        # dies is run again from what the scheduler holds, and a scattered copy would die with
+        # its worker. Dask's advice against that is not for this case.
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Large object of size")
+            return client.map(convert_bytes_task, [self.sent_options] * len(tasks),
+                              [sent for sent, _ in payloads], [files for _, files in payloads],
+                              key=keys, pure=False)
+
     def receive(self, task, answer):
         """The worker's answer placed: (the result, with the client's paths; the side-output
         names other files hold, [] when every file was written)."""
@@ -298,103 +315,28 @@ def _ignore_interrupts():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _run_dask(run_options, tasks, client, on_result, interrupt):
+def _run_dask(run_options, tasks, client, on_result, interrupt, transfer):
     """Every task on the cluster `client` reaches, one Dask task per input, results taken as
-    they finish. A task whose worker dies runs again elsewhere (Dask's own retry); one that
-    kills workers more often than the scheduler allows is reported failed with the reason.
-    After Ctrl-C the tasks no worker has begun are cancelled; those running finish."""
-    from dask.distributed import as_completed
-    # One message for every task (submitting them one by one cost the client and the scheduler
-    # a few milliseconds each). The options go with each task, not scattered once: a task that
-    # depends on nothing is queued on the scheduler until a worker is free (with the
-    # worker-saturation docs/batch.md advises), so that a worker holds only what it runs and its
-    # death counts against that alone. Each key names its input, for the dashboard; the random
-    # part keeps runs apart.
-    run = os.urandom(4).hex()
-    keys = [f"castkit-convert-{os.path.basename(task['input'])}-{i}-{run}"
-            for i, task in enumerate(tasks)]
-    paths = _AbsolutePaths(run_options)
-    sent = [paths.task(task) for task in tasks]
-    futures = {future: i for i, future in enumerate(
-        client.map(convert_task, [paths.options] * len(tasks), sent, key=keys, pure=False))}
-    # Results come with the futures, a batch at a time (asking each future for its result was
-    # one more round trip per file).
-    finished = as_completed(futures, with_results=True, raise_errors=False)
-    cancelled = False
-    while not finished.is_empty():
-        if interrupt.requested and not cancelled:
-            cancelled = True
-            begun = {key for keys in client.processing().values() for key in keys}
-            client.cancel([f for f in futures if not f.done() and f.key not in begun])
-        try:
-            batch = finished.next_batch(block=False) or []
-        except StopIteration:
-            break
-        if not batch:
-            time.sleep(_POLL_SECONDS / 10)
-        for future, result in batch:
-            i = futures[future]
-            if future.status == "cancelled":
-                continue  # not started: the report says so
-            if future.status != "finished":  # KilledWorker, or the task raised
-                error = future.exception()
-                result = _failed(tasks[i], f"the task failed on the cluster: {error!r}")
-            else:
-                result = paths.result(tasks[i], result)
-            on_result(i, result)
-
-
-class _AbsolutePaths:
-    """The run's paths as workers that see the client's paths take them: absolute, since each
-    worker has a working folder of its own (a `dask worker` started elsewhere), and their
-    findings put back in the client's spelling, so that the report is the CLI's whatever the
-    folders were given as. Tasks go without the plan's warnings, which the client adds back."""
-
-    def __init__(self, run_options):
-        self.pairs = []  # (absolute, as given) for each folder given relative
-        self.options = _with_folders(run_options, self.absolute)
-
-    def absolute(self, path):
-        full = os.path.abspath(path)
-        if full != os.fspath(path):
-            self.pairs.append((full, os.fspath(path)))
-        return full
-
-    def task(self, task):
-        return dict(task, input=os.path.abspath(task["input"]),
-                    output=os.path.abspath(task["output"]), warnings=([], []))
-
-    def result(self, task, result):
-        files = [(os.path.abspath(task["input"]), task["input"]),
-                 (os.path.abspath(task["output"]), task["output"]), *self.pairs]
-        folders = [(full.rstrip(os.sep) + os.sep, given.rstrip(os.sep) + os.sep)
-                   for full, given in self.pairs]
-        return _castkit.batch_relocated(result, task, files, folders)
-
-
-# A task whose side outputs keep meeting other files under their names on the client is converted
-# again at most this many times (each time with those names taken), then failed.
-_RENAMES = 8
-
-
-def _run_dask_bytes(run_options, tasks, client, on_result, interrupt):
-    """_run_dask for workers that do not see the client's folders: each task goes with the bytes
-    it reads (read and sent as workers take tasks, a few more than they run at a time, so that
-    the client holds only those), and the files it wrote come back and are written here. A task
-    up to date is skipped here. A task whose side output meets another file under its name is
+    they finish; `transfer` ("paths" or "bytes") says how a task reaches a worker (_SharedPaths,
+    _Sender). A task up to date is skipped here. A task whose worker dies runs again elsewhere
+    (Dask's own retry); one that kills workers more often than the scheduler allows is reported
+    failed with the reason. A task whose side output meets another file under its name is
     converted again with that name taken, as converting where the files are would have named
-    it."""
+    it. After Ctrl-C the tasks no worker has begun are cancelled; those running finish."""
     from dask.distributed import as_completed
-    sender = _Sender(run_options)
+    way = _SharedPaths(run_options) if transfer == "paths" else _Sender(run_options)
     queue = []
     for i, task in enumerate(tasks):
         if task["fresh"]:
             on_result(i, convert_task(run_options, task))  # skipped: nothing is read
         else:
             queue.append(i)
-    window = 2 * max(1, sum(client.nthreads().values())) + 2
+    window = way.window(client) or len(queue)
+    # Each key names its input, for the dashboard; the random part keeps runs apart.
     run = os.urandom(4).hex()
     futures = {}
+    # Results come with the futures, a batch at a time (asking each future for its result was
+    # one more round trip per file).
     finished = as_completed([], with_results=True, raise_errors=False)
     renames = {}
     cancelled = False
@@ -407,18 +349,9 @@ def _run_dask_bytes(run_options, tasks, client, on_result, interrupt):
         if queue and len(futures) < window:
             chosen = queue[:window - len(futures)]
             del queue[:len(chosen)]
-            payloads = [sender.payload(tasks[i]) for i in chosen]
-            keys = [f"castkit-bytes-{os.path.basename(tasks[i]['input'])}-{i}-"
+            keys = [f"castkit-{transfer}-{os.path.basename(tasks[i]['input'])}-{i}-"
                     f"{renames.get(i, 0)}-{run}" for i in chosen]
-            # The bytes go in the task itself, not scattered to a worker ahead: a task whose
-            # worker dies is run again from what the scheduler holds, and a scattered copy
-            # would die with its worker. Dask's advice against that is not for this case.
-            with warnings.catch_warnings():
-                warnings.filterwarnings("ignore", message="Large object of size")
-                submitted = client.map(convert_bytes_task, [sender.sent_options] * len(chosen),
-                                       [sent for sent, _ in payloads],
-                                       [files for _, files in payloads], key=keys, pure=False)
-            for future, i in zip(submitted, chosen):
+            for future, i in zip(way.submit(client, [tasks[i] for i in chosen], keys), chosen):
                 futures[future] = i
                 finished.add(future)
         batch = finished.next_batch(block=False) if futures else []
@@ -432,7 +365,7 @@ def _run_dask_bytes(run_options, tasks, client, on_result, interrupt):
                 error = future.exception()
                 on_result(i, _failed(tasks[i], f"the task failed on the cluster: {error!r}"))
                 continue
-            result, taken = sender.receive(tasks[i], answer)
+            result, taken = way.receive(tasks[i], answer)
             if taken and not interrupt.requested and renames.get(i, 0) < _RENAMES:
                 renames[i] = renames.get(i, 0) + 1
                 tasks[i] = dict(tasks[i], taken=[*tasks[i].get("taken", []), *taken])
@@ -442,6 +375,50 @@ def _run_dask_bytes(run_options, tasks, client, on_result, interrupt):
                 result = _failed(tasks[i], "its side outputs' names hold other files: "
                                  + ", ".join(taken))
             on_result(i, result)
+
+
+class _SharedPaths:
+    """How a task reaches workers that see the client's paths: the run's paths absolute, since
+    each worker has a working folder of its own (a `dask worker` started elsewhere), and their
+    findings put back in the client's spelling, so that the report is the CLI's whatever the
+    folders were given as. Tasks go without the plan's warnings, which the client adds back."""
+
+    def __init__(self, run_options):
+        self.pairs = []  # (absolute, as given) for each folder given relative
+        self.options = _with_folders(run_options, self.absolute)
+
+    def absolute(self, path):
+        full = os.path.abspath(path)
+        if full != os.fspath(path):
+            self.pairs.append((full, os.fspath(path)))
+        return full
+
+    @staticmethod
+    def window(client):
+        """None: every task is sent at once, in one message (one by one cost the client and the
+        scheduler a few milliseconds each). A task that depends on nothing is queued on the
+        scheduler until a worker is free (with the worker-saturation docs/batch.md advises), so
+        that a worker holds only what it runs and its death counts against that alone."""
+        return None
+
+    def submit(self, client, tasks, keys):
+        sent = [dict(task, input=os.path.abspath(task["input"]),
+                     output=os.path.abspath(task["output"]), warnings=([], []))
+                for task in tasks]
+        return client.map(convert_task, [self.options] * len(tasks), sent, key=keys, pure=False)
+
+    def receive(self, task, result):
+        """(the result with the client's paths, [] : the worker wrote its side outputs itself)."""
+        files = [(os.path.abspath(task["input"]), task["input"]),
+                 (os.path.abspath(task["output"]), task["output"]), *self.pairs]
+        folders = [(full.rstrip(os.sep) + os.sep, given.rstrip(os.sep) + os.sep)
+                   for full, given in self.pairs]
+        return _castkit.batch_relocated(result, task, files, folders), []
+
+
+# A task whose side outputs keep meeting other files under their names on the client is converted
+# again at most this many times (each time with those names taken), then failed.
+_RENAMES = 8
 
 
 def _failed(task, reason):
@@ -498,8 +475,7 @@ def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None
         with _Interrupt() as interrupt:
             if client is not None:
                 workers = sum(client.nthreads().values()) or workers
-                run_on = _run_dask_bytes if transfer == "bytes" else _run_dask
-                run_on(run_options, tasks, client, on_result, interrupt)
+                _run_dask(run_options, tasks, client, on_result, interrupt, transfer)
             elif tasks:
                 _run_local(run_options, tasks, min(workers, len(tasks)), on_result, interrupt)
     finally:

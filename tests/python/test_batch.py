@@ -294,6 +294,20 @@ class DiesWritingGrid0:
                            (1 << 20, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
 
 
+class TasksBegun:
+    """A worker plugin that writes the key of every task a worker begins to the file `log`."""
+
+    name = "castkit-tasks-begun"
+
+    def __init__(self, log):
+        self.log = os.fspath(log)
+
+    def transition(self, key, start, finish, **kwargs):
+        if finish == "executing":
+            with open(self.log, "a") as log:
+                log.write(f"{key}\n")
+
+
 def convert_killing(client, inputs, out, kills, transfer="paths"):
     """castkit.batch.convert on the cluster while the worker converting grid0 is killed
     mid-write `kills` times."""
@@ -324,6 +338,26 @@ def test_a_worker_killed_mid_task_loses_nothing(tmp_path, cluster, grids, transf
     assert sorted(entry["input"] for entry in run.report["files"]) == \
         sorted((inputs / f"grid{i}.cast").as_posix() for i in range(4))
     assert all(entry["status"] == "converted" for entry in run.report["files"])
+
+
+@pytest.mark.parametrize("transfer", ["paths", "bytes"])
+def test_a_second_cluster_run_skips_what_is_up_to_date_and_sends_none_of_it(tmp_path, cluster,
+                                                                           grids, transfer):
+    inputs, expected = grids
+    out = tmp_path / "out"
+    first = castkit.batch.convert(inputs, out, "glb", client=cluster, quiet=True,
+                                  transfer=transfer)
+    assert first.report["summary"]["converted"] == 4
+    written = {path: path.stat().st_mtime_ns for path in out.iterdir()}
+    cluster.register_worker_plugin(TasksBegun(tmp_path / "begun"), name=TasksBegun.name)
+    try:
+        second = castkit.batch.convert(inputs, out, "glb", client=cluster, quiet=True,
+                                       transfer=transfer)
+    finally:
+        cluster.unregister_worker_plugin(TasksBegun.name)
+    assert [e["status"] for e in second.report["files"]] == ["skipped"] * 4
+    assert {path: path.stat().st_mtime_ns for path in out.iterdir()} == written
+    assert not (tmp_path / "begun").exists()  # no worker began a task
 
 
 def test_a_file_whose_worker_dies_twice_is_reported_failed_and_the_run_goes_on(tmp_path,
