@@ -24,6 +24,7 @@ import posixpath
 import re
 import shutil
 import signal
+import socket
 import sys
 import tempfile
 import threading
@@ -83,7 +84,8 @@ def convert_bytes_task(run_options, task, files):
     private temporary folder as on the client, converted there by the library, and removed.
     Returns (the result dict, [(relative path, bytes)] of every file written, the private
     folder's path, for the client to put its own in the findings' place)."""
-    root = os.path.realpath(tempfile.mkdtemp(prefix="castkit-batch-"))
+    _remove_orphans()
+    root = os.path.realpath(tempfile.mkdtemp(prefix=f"{_PRIVATE}{os.getpid()}_"))
     try:
         def private(relative):
             relative = posixpath.normpath(relative)
@@ -113,6 +115,41 @@ def convert_bytes_task(run_options, task, files):
         return result, written, root
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+# The start of the names of the private folders of bytes-only tasks on this machine, followed by
+# the worker process's id: the machine's name (with no "_") keeps apart hosts that share a
+# temporary folder.
+_PRIVATE = "castkit-batch-" + re.sub(r"[^A-Za-z0-9.-]", "-", socket.gethostname()) + "_"
+
+
+_orphans_removed = False
+
+
+def _remove_orphans():
+    """Once per worker process: removes the private folders that worker processes of this
+    machine no longer running left (one killed mid-task cannot remove its own). A folder whose
+    process still runs, or runs as another user, stays."""
+    global _orphans_removed
+    if _orphans_removed:
+        return
+    _orphans_removed = True
+    mine = re.compile(re.escape(_PRIVATE) + r"(\d+)_")
+    with os.scandir(tempfile.gettempdir()) as entries:
+        for entry in entries:
+            found = mine.match(entry.name)
+            if found and entry.is_dir(follow_symlinks=False) and not _running(int(found[1])):
+                shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _running(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's
+    return True
 
 
 class _Sender:

@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -226,33 +227,35 @@ def test_a_local_worker_process_killed_mid_task_loses_nothing(tmp_path, grids):
 
 # ---- Dask ---------------------------------------------------------------------------------
 
-def local_cluster(workers):
+def local_cluster(workers, temporary):
     """`workers` worker processes on 127.0.0.1, set up as docs/batch.md advises: a task whose
     worker dies twice is failed (allowed-failures: 1), and a worker is given only the task it
-    runs (worker-saturation: 1.0), so that a worker's death counts against that task alone."""
+    runs (worker-saturation: 1.0), so that a worker's death counts against that task alone.
+    Their temporary folder is `temporary`."""
     dask = pytest.importorskip("dask")
     pytest.importorskip("distributed")
     from distributed import Client, LocalCluster
     with dask.config.set({"distributed.scheduler.allowed-failures": 1,
                           "distributed.scheduler.worker-saturation": 1.0}):
         local = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                             host="127.0.0.1", dashboard_address=":0")
+                             host="127.0.0.1", dashboard_address=":0",
+                             env={"TMPDIR": os.fspath(temporary)})
     return local, Client(local)
 
 
 @pytest.fixture(scope="module")
-def cluster():
+def cluster(tmp_path_factory):
     """Two worker processes."""
-    local, client = local_cluster(2)
+    local, client = local_cluster(2, tmp_path_factory.mktemp("workers-tmp"))
     with local, client:
         yield client
 
 
 @pytest.fixture
-def one_worker():
+def one_worker(tmp_path_factory):
     """One worker process: while it converts one file, the others wait on the scheduler, so
     killing it counts against that file alone."""
-    local, client = local_cluster(1)
+    local, client = local_cluster(1, tmp_path_factory.mktemp("worker-tmp"))
     with local, client:
         yield client
 
@@ -385,6 +388,40 @@ def test_a_file_whose_worker_dies_twice_is_reported_failed_and_the_run_goes_on(t
     assert "grid0.glb" not in written  # no partial file
     assert written == {name: data for name, data in files_under(expected).items()
                        if name != "grid0.glb"}
+
+
+def test_the_private_folder_of_a_worker_killed_mid_task_is_removed(tmp_path, one_worker, grids):
+    """Bytes only: the worker taking the task of the one killed removes the folder it left."""
+    inputs, expected = grids
+    out = tmp_path / "out"
+    run = convert_killing(one_worker, inputs, out, 1, "bytes")
+    assert run.exit_code == 0
+    assert files_under(out) == files_under(expected)
+    [temporary] = set(one_worker.run(tempfile.gettempdir).values())
+    assert [p.name for p in pathlib.Path(temporary).iterdir()
+            if p.name.startswith("castkit-batch-")] == []
+
+
+def test_a_worker_removes_only_private_folders_of_processes_gone_from_its_machine(tmp_path,
+                                                                                 one_worker):
+    [temporary] = map(pathlib.Path, set(one_worker.run(tempfile.gettempdir).values()))
+    host = castkit.batch._PRIVATE
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    folders = {"gone": f"{host}{gone.pid}_a", "running": f"{host}{os.getpid()}_b",
+               "other host": f"castkit-batch-elsewhere_{gone.pid}_c",
+               "host name sharing a start": f"{host[:-1]}-2_{gone.pid}_d"}
+    for name in folders.values():
+        (temporary / name).mkdir()
+        (temporary / name / "partial.cast").write_bytes(b"CAST")
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    shutil.copy(EXAMPLES / "wave.cast", inputs)
+    run = castkit.batch.convert(inputs, tmp_path / "out", "glb", client=one_worker, quiet=True,
+                                transfer="bytes")
+    assert run.exit_code == 0
+    assert sorted(p.name for p in temporary.iterdir()) == \
+        sorted(name for kind, name in folders.items() if kind != "gone")
 
 
 def test_ctrl_c_on_a_cluster_run_cancels_what_no_worker_began(tmp_path, grids, one_worker):
