@@ -143,6 +143,8 @@ def _remove_orphans():
 
 
 def _running(pid):
+    if os.name == "nt":
+        return True  # os.kill would end the process there: every folder is kept
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
