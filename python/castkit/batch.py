@@ -154,6 +154,11 @@ def _running(pid):
     return True
 
 
+def _same(data):
+    """A shared file's bytes, as a task's result (_Sender.share)."""
+    return data
+
+
 class _Sender:
     """The client's half of a bytes-only run: what it sends for a task (paths relative to the
     folder holding the input, output, texture and animation folders, and the bytes of every file
@@ -164,24 +169,61 @@ class _Sender:
         self.options = run_options
         self.anchor = os.path.commonpath(list(map(os.path.abspath, _folders(run_options))))
         self.sent_options = _with_folders(run_options, self.relative)
-        self.animations = {self.relative(a): _read(a) for a in run_options["animations"]}
+        self.animations = {self.relative(a): a for a in run_options["animations"]}
+        self.shared = {}  # relative path: [its future, the tasks in flight that name it]
+        self.naming = {}  # a task's key: the relative paths of the shared files it names
+        self.run = os.urandom(4).hex()
 
     def relative(self, path):
         """`path` relative to the run's folder, with '/'."""
         return os.path.relpath(os.path.abspath(path), self.anchor).replace(os.sep, "/")
 
-    def payload(self, task):
-        """(the task as sent, {relative path: bytes}): its input, the files side_files lists
-        and the animations. No path of the client's is in either."""
-        files = dict(self.animations)
-        for path in [task["input"], *_castkit.batch_side_files(self.options, task)]:
+    def payload(self, client, task, key):
+        """(the task as sent, {relative path: bytes, or the future of a shared file's bytes}): its
+        input, the files side_files lists and the animations. No path of the client's is in
+        either."""
+        input_name = self.relative(task["input"])
+        shared = {}  # relative path: path, in the order met
+        for path in _castkit.batch_side_files(self.options, task):
             relative = self.relative(path)
-            if not relative.startswith("../") and relative not in files:
-                files[relative] = _read(path)
-        sent = {"input": self.relative(task["input"]), "output": self.relative(task["output"]),
+            if not relative.startswith("../"):
+                shared.setdefault(relative, path)
+        for relative, path in self.animations.items():
+            shared.setdefault(relative, path)
+        shared.pop(input_name, None)
+        self.naming[key] = list(shared)
+        files = {input_name: _read(task["input"]),
+                 **{relative: self.share(client, relative, path)
+                    for relative, path in shared.items()}}
+        sent = {"input": input_name, "output": self.relative(task["output"]),
                 "bytes": task["bytes"], "fresh": False, "warnings": ([], []),
                 "taken": [self.relative(t) for t in task.get("taken", [])]}
         return sent, files
+
+    def share(self, client, relative, path):
+        """The future of the bytes of the file a task names besides its input (a texture, a
+        buffer, an animation): sent once while tasks in flight name it, however many do, and
+        fetched by each worker once. It is a task's result, not data scattered to a worker, so
+        that the scheduler, which holds the bytes in the task, makes it again when the workers
+        holding it die."""
+        entry = self.shared.get(relative)
+        if entry is None:
+            key = f"castkit-file-{posixpath.basename(relative)}-{len(self.shared)}-{self.run}"
+            with warnings.catch_warnings():  # the bytes go in the task: that is the point
+                warnings.filterwarnings("ignore", message="Large object of size")
+                future = client.submit(_same, _read(path), key=key, pure=False)
+            entry = self.shared[relative] = [future, 0]
+        entry[1] += 1
+        return entry[0]
+
+    def finished(self, key):
+        """The task `key` is done (or will be sent again): the shared files no task in flight
+        names any more are let go, but for the animations, which every task names."""
+        for relative in self.naming.pop(key, []):
+            entry = self.shared[relative]
+            entry[1] -= 1
+            if entry[1] == 0 and relative not in self.animations:
+                del self.shared[relative]
 
     @staticmethod
     def window(client):
@@ -190,10 +232,10 @@ class _Sender:
         return 2 * max(1, sum(client.nthreads().values())) + 2
 
     def submit(self, client, tasks, keys):
-        payloads = [self.payload(task) for task in tasks]
-        # The bytes go in the task itself, not scattered to a worker ahead: a task whose worker
-        # dies is run again from what the scheduler holds, and a scattered copy would die with
-        # its worker. Dask's advice against that is not for this case.
+        payloads = [self.payload(client, task, key) for task, key in zip(tasks, keys)]
+        # The input's bytes go in the task itself, not scattered to a worker ahead: a task whose
+        # worker dies is run again from what the scheduler holds, and a scattered copy would die
+        # with its worker. Dask's advice against that is not for this case.
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message="Large object of size")
             return client.map(convert_bytes_task, [self.sent_options] * len(tasks),
@@ -398,6 +440,7 @@ def _run_dask(run_options, tasks, client, on_result, interrupt, transfer):
             time.sleep(_POLL_SECONDS / 10)
         for future, answer in batch:
             i = futures.pop(future)
+            way.finished(future.key)
             if future.status == "cancelled":
                 continue  # not started: the report says so
             if future.status != "finished":  # KilledWorker, or the task raised
@@ -445,6 +488,10 @@ class _SharedPaths:
                      output=os.path.abspath(task["output"]), warnings=([], []))
                 for task in tasks]
         return client.map(convert_task, [self.options] * len(tasks), sent, key=keys, pure=False)
+
+    @staticmethod
+    def finished(key):
+        """Nothing to let go: workers read the files themselves."""
 
     def receive(self, task, result):
         """(the result with the client's paths, [] : the worker wrote its side outputs itself)."""

@@ -311,14 +311,14 @@ class TasksBegun:
                 log.write(f"{key}\n")
 
 
-def convert_killing(client, inputs, out, kills, transfer="paths"):
+def convert_killing(client, inputs, out, kills, transfer="paths", **options):
     """castkit.batch.convert on the cluster while the worker converting grid0 is killed
     mid-write `kills` times."""
     tally = out.parent / f"{out.name}-kills"
     client.register_worker_plugin(DiesWritingGrid0(tally, kills), name=DiesWritingGrid0.name)
     try:
         run = castkit.batch.convert(inputs, out, "glb", client=client, quiet=True,
-                                    transfer=transfer)
+                                    transfer=transfer, **options)
     finally:
         client.unregister_worker_plugin(DiesWritingGrid0.name)
     assert tally.read_text() == "x" * kills
@@ -424,6 +424,23 @@ def test_a_worker_removes_only_private_folders_of_processes_gone_from_its_machin
         sorted(name for kind, name in folders.items() if kind != "gone")
 
 
+def test_files_shared_between_tasks_outlive_the_worker_holding_them(tmp_path, one_worker, tree,
+                                                                    grids):
+    """Bytes only: the animations and a texture, sent once for every task naming them, are on
+    the one worker when it is killed; the tasks run again get them all the same."""
+    inputs = tmp_path / "in"
+    shutil.copytree(tree / "in" / "models", inputs)
+    shutil.copy(grids[0] / "grid0.cast", inputs)
+    expected = tmp_path / "cli"
+    run_cli("convert", inputs, "-o", expected, "--to", "glb", "--anims", tree / "anims", "-q",
+            "--report", tmp_path / "cli.json")
+    out = tmp_path / "out"
+    run = convert_killing(one_worker, inputs, out, 1, "bytes", anims=[tree / "anims"])
+    assert files_under(out) == files_under(expected)
+    assert entries(run.report, out) == \
+        entries(json.loads((tmp_path / "cli.json").read_text()), expected)
+
+
 def test_ctrl_c_on_a_cluster_run_cancels_what_no_worker_began(tmp_path, grids, one_worker):
     interrupt_and_resume(tmp_path, grids, ["--scheduler", one_worker.scheduler.address])
 
@@ -518,24 +535,34 @@ def test_workers_sent_bytes_get_no_client_path_and_need_no_client_file(tmp_path,
     shutil.copy(EXAMPLES / "character.cast", client_dir / "in")
     (client_dir / "anims").mkdir()
     shutil.copy(HERO / "hero_walk.seanim", client_dir / "anims")
-    sent = []
-    real_map = cluster.map
+    sent, shared = [], []  # the tasks (files shared between tasks resolved), the shared files
+    real_map, real_submit = cluster.map, cluster.submit
 
-    def capturing_map(function, *iterables, **kwargs):
-        sent.extend(zip(*iterables))
-        return real_map(function, *iterables, **kwargs)
+    def capturing_map(function, options, tasks, files, **kwargs):
+        sent.extend((options, task, {name: data if isinstance(data, bytes) else data.result()
+                                     for name, data in names.items()})
+                    for options, task, names in zip(options, tasks, files))
+        return real_map(function, options, tasks, files, **kwargs)
 
-    cluster.map = capturing_map
+    def capturing_submit(function, *arguments, **kwargs):
+        shared.append((kwargs["key"], arguments))
+        return real_submit(function, *arguments, **kwargs)
+
+    cluster.map, cluster.submit = capturing_map, capturing_submit
     try:
         run = castkit.batch.convert(client_dir / "in", client_dir / "out", "semodel",
                                     recursive=True, anims=[client_dir / "anims"], client=cluster,
                                     quiet=True, transfer="bytes")
     finally:
-        del cluster.map
+        del cluster.map, cluster.submit
     converted = [e for e in run.report["files"] if e["status"] in ("converted", "warned")]
     assert len(sent) == run.report["summary"]["files"] and converted
     for root in {os.fspath(tmp_path), os.path.realpath(tmp_path)}:
-        assert all(root.encode() not in pickle.dumps(task) for task in sent)
+        assert all(root.encode() not in pickle.dumps((options, task)) for options, task, _ in sent)
+        assert all(root.encode() not in pickle.dumps(key) for key, _ in shared)
+    # The animation every task merges is sent once, not with each task.
+    assert len([key for key, _ in shared if "hero_walk" in key]) == 1
+    assert len(sent) > 1 and all("anims/hero_walk.seanim" in files for _, _, files in sent)
     written = files_under(client_dir / "out")
     moved = tmp_path / "elsewhere"
     client_dir.rename(moved)
