@@ -18,6 +18,7 @@ it reads besides, and writes what the worker sends back.
 """
 
 import concurrent.futures
+import itertools
 import json
 import os
 import posixpath
@@ -173,6 +174,7 @@ class _Sender:
         self.shared = {}  # relative path: [its future, the tasks in flight that name it]
         self.naming = {}  # a task's key: the relative paths of the shared files it names
         self.run = os.urandom(4).hex()
+        self.sent = itertools.count()  # a key once let go may still name its bytes: never reused
 
     def relative(self, path):
         """`path` relative to the run's folder, with '/'."""
@@ -208,7 +210,7 @@ class _Sender:
         holding it die."""
         entry = self.shared.get(relative)
         if entry is None:
-            key = f"castkit-file-{posixpath.basename(relative)}-{len(self.shared)}-{self.run}"
+            key = f"castkit-file-{posixpath.basename(relative)}-{next(self.sent)}-{self.run}"
             with warnings.catch_warnings():  # the bytes go in the task: that is the point
                 warnings.filterwarnings("ignore", message="Large object of size")
                 future = client.submit(_same, _read(path), key=key, pure=False)
