@@ -227,7 +227,7 @@ def test_a_local_worker_process_killed_mid_task_loses_nothing(tmp_path, grids):
 
 # ---- Dask ---------------------------------------------------------------------------------
 
-def local_cluster(workers, temporary):
+def local_cluster(workers, temporary, saturation=1.0):
     """`workers` worker processes on 127.0.0.1, set up as docs/batch.md advises: a task whose
     worker dies twice is failed (allowed-failures: 1), and a worker is given only the task it
     runs (worker-saturation: 1.0), so that a worker's death counts against that task alone.
@@ -236,7 +236,7 @@ def local_cluster(workers, temporary):
     pytest.importorskip("distributed")
     from distributed import Client, LocalCluster
     with dask.config.set({"distributed.scheduler.allowed-failures": 1,
-                          "distributed.scheduler.worker-saturation": 1.0}):
+                          "distributed.scheduler.worker-saturation": saturation}):
         local = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                              host="127.0.0.1", dashboard_address=":0",
                              env={"TMPDIR": os.fspath(temporary)})
@@ -445,6 +445,56 @@ def test_ctrl_c_on_a_cluster_run_cancels_what_no_worker_began(tmp_path, grids, o
     interrupt_and_resume(tmp_path, grids, ["--scheduler", one_worker.scheduler.address])
 
 
+def wait_for(name):
+    """A task that holds its worker until the Dask Event `name` is set."""
+    from distributed import Event
+    Event(name).wait()
+
+
+def stop_events(dask_scheduler):
+    """The names of the castkit runs' stop events the scheduler holds set."""
+    events = dask_scheduler.extensions["events"]._events
+    return [name for name, event in events.items()
+            if str(name).startswith("castkit-stop-") and event.is_set()]
+
+
+def test_tasks_a_worker_holds_but_has_not_begun_at_ctrl_c_convert_nothing(tmp_path,
+                                                                          tmp_path_factory,
+                                                                          grids):
+    """Every task given to the one worker at once (worker-saturation inf), while it is held by
+    another task: after Ctrl-C, none of them converts, although the scheduler had given them."""
+    from distributed import Event
+    inputs, _ = grids
+    local, client = local_cluster(1, tmp_path_factory.mktemp("worker-tmp"), saturation="inf")
+    with local, client:
+        holder = client.submit(wait_for, "castkit-test-go", pure=False)
+        out = tmp_path / "out"
+        process = subprocess.Popen(
+            [sys.executable, "-m", "castkit", "convert", inputs, "-o", out, "--to", "glb", "-q",
+             "--report", tmp_path / "r.json", "--scheduler", client.scheduler.address],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for _ in range(6000):  # until the worker holds the four
+            held = [key for keys in client.processing().values() for key in keys]
+            if sum("grid" in str(key) for key in held) == 4:
+                break
+            time.sleep(0.01)
+        else:
+            raise AssertionError(f"the worker was not given the tasks: {held}")
+        process.send_signal(signal.SIGINT)
+        for _ in range(3000):  # until the run has taken Ctrl-C (set its stop event), or 30 s
+            if client.run_on_scheduler(stop_events):
+                break
+            time.sleep(0.01)
+        Event("castkit-test-go", client=client).set()
+        holder.result()
+        _, err = process.communicate(timeout=120)
+        assert process.returncode == 130, err
+        statuses = [e["status"] for e in json.loads((tmp_path / "r.json").read_text())["files"]]
+        assert statuses == ["not-started"] * 4
+        assert not out.exists() or files_under(out) == {}
+        assert client.run_on_scheduler(stop_events) == []  # let go once the run ended
+
+
 # ---- Bytes only: workers that do not see the client's folders ------------------------------
 
 @pytest.mark.parametrize("to", ["glb", "semodel"])
@@ -538,11 +588,11 @@ def test_workers_sent_bytes_get_no_client_path_and_need_no_client_file(tmp_path,
     sent, shared = [], []  # the tasks (files shared between tasks resolved), the shared files
     real_map, real_submit = cluster.map, cluster.submit
 
-    def capturing_map(function, options, tasks, files, **kwargs):
+    def capturing_map(function, stops, functions, options, tasks, files, **kwargs):
         sent.extend((options, task, {name: data if isinstance(data, bytes) else data.result()
                                      for name, data in names.items()})
                     for options, task, names in zip(options, tasks, files))
-        return real_map(function, options, tasks, files, **kwargs)
+        return real_map(function, stops, functions, options, tasks, files, **kwargs)
 
     def capturing_submit(function, *arguments, **kwargs):
         shared.append((kwargs["key"], arguments))
