@@ -18,6 +18,7 @@ it reads besides, and writes what the worker sends back.
 """
 
 import concurrent.futures
+import contextlib
 import itertools
 import json
 import os
@@ -130,9 +131,9 @@ _orphans_removed = False
 def _remove_orphans():
     """Once per worker process: removes the private folders that worker processes of this
     machine no longer running left (one killed mid-task cannot remove its own). A folder whose
-    process still runs, or runs as another user, stays."""
+    process still runs, or runs as another user, stays; on Windows every folder stays."""
     global _orphans_removed
-    if _orphans_removed:
+    if _orphans_removed or os.name == "nt":  # os.kill(pid, 0) would end the process there
         return
     _orphans_removed = True
     mine = re.compile(re.escape(_PRIVATE) + r"(\d+)_")
@@ -144,8 +145,6 @@ def _remove_orphans():
 
 
 def _running(pid):
-    if os.name == "nt":
-        return True  # os.kill would end the process there: every folder is kept
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -163,6 +162,16 @@ def _unless_stopped(stop, function, *arguments):
     return None if Event(stop).is_set() else function(*arguments)
 
 
+@contextlib.contextmanager
+def _bytes_in_tasks():
+    """Quiets Dask's warning of large objects in a task: a bytes-only run puts the bytes there
+    on purpose, so that a task whose worker dies is run again from what the scheduler holds (a
+    copy scattered to a worker would die with it)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Large object of size")
+        yield
+
+
 def _same(data):
     """A shared file's bytes, as a task's result (_Sender.share)."""
     return data
@@ -174,15 +183,15 @@ class _Sender:
     the task reads), and what it makes of the worker's answer (its files written in place, its
     findings naming the client's paths)."""
 
-    def __init__(self, run_options):
+    def __init__(self, run_options, run):
         self.options = run_options
         self.anchor = os.path.commonpath(list(map(os.path.abspath, _folders(run_options))))
         self.sent_options = _with_folders(run_options, self.relative)
         self.animations = {self.relative(a): a for a in run_options["animations"]}
         self.shared = {}  # relative path: [its future, the tasks in flight that name it]
         self.naming = {}  # a task's key: the relative paths of the shared files it names
-        self.run = os.urandom(4).hex()
-        self.sent = itertools.count()  # a key once let go may still name its bytes: never reused
+        self.run = run  # the run's part of the keys
+        self.shares = itertools.count()  # a key once let go may still name its bytes: never reused
 
     def relative(self, path):
         """`path` relative to the run's folder, with '/'."""
@@ -218,9 +227,8 @@ class _Sender:
         holding it die."""
         entry = self.shared.get(relative)
         if entry is None:
-            key = f"castkit-file-{posixpath.basename(relative)}-{next(self.sent)}-{self.run}"
-            with warnings.catch_warnings():  # the bytes go in the task: that is the point
-                warnings.filterwarnings("ignore", message="Large object of size")
+            key = f"castkit-file-{posixpath.basename(relative)}-{next(self.shares)}-{self.run}"
+            with _bytes_in_tasks():
                 future = client.submit(_same, _read(path), key=key, pure=False)
             entry = self.shared[relative] = [future, 0]
         entry[1] += 1
@@ -241,17 +249,13 @@ class _Sender:
         holds the bytes of those alone."""
         return 2 * max(1, sum(client.nthreads().values())) + 2
 
-    def submit(self, client, stop, tasks, keys):
+    def sent(self, client, tasks, keys):
+        """(the function workers run, its arguments for each task): the input's bytes go in the
+        task itself (_bytes_in_tasks)."""
         payloads = [self.payload(client, task, key) for task, key in zip(tasks, keys)]
-        # The input's bytes go in the task itself, not scattered to a worker ahead: a task whose
-        # worker dies is run again from what the scheduler holds, and a scattered copy would die
-        # with its worker. Dask's advice against that is not for this case.
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message="Large object of size")
-            return client.map(_unless_stopped, [stop] * len(tasks),
-                              [convert_bytes_task] * len(tasks), [self.sent_options] * len(tasks),
-                              [sent for sent, _ in payloads], [files for _, files in payloads],
-                              key=keys, pure=False)
+        return convert_bytes_task, ([self.sent_options] * len(tasks),
+                                    [sent for sent, _ in payloads],
+                                    [files for _, files in payloads])
 
     def receive(self, task, answer):
         """The worker's answer placed: (the result, with the client's paths; the side-output
@@ -417,7 +421,9 @@ def _run_dask(run_options, tasks, client, on_result, interrupt, transfer):
     it. After Ctrl-C no task begins (_unless_stopped) and those not given to a worker are
     cancelled; those running finish."""
     from dask.distributed import Event, as_completed
-    way = _SharedPaths(run_options) if transfer == "paths" else _Sender(run_options)
+    # Each key names its input, for the dashboard; the random part keeps runs apart.
+    run = os.urandom(4).hex()
+    way = _SharedPaths(run_options) if transfer == "paths" else _Sender(run_options, run)
     queue = []
     for i, task in enumerate(tasks):
         if task["fresh"]:
@@ -425,8 +431,6 @@ def _run_dask(run_options, tasks, client, on_result, interrupt, transfer):
         else:
             queue.append(i)
     window = way.window(client) or len(queue)
-    # Each key names its input, for the dashboard; the random part keeps runs apart.
-    run = os.urandom(4).hex()
     stop = Event(f"castkit-stop-{run}", client=client)
     futures = {}
     # Results come with the futures, a batch at a time (asking each future for its result was
@@ -449,8 +453,11 @@ def _run_dask(run_options, tasks, client, on_result, interrupt, transfer):
             del queue[:len(chosen)]
             keys = [f"castkit-{transfer}-{os.path.basename(tasks[i]['input'])}-{i}-"
                     f"{renames.get(i, 0)}-{run}" for i in chosen]
-            for future, i in zip(way.submit(client, stop.name, [tasks[i] for i in chosen], keys),
-                                 chosen):
+            function, arguments = way.sent(client, [tasks[i] for i in chosen], keys)
+            with _bytes_in_tasks():
+                submitted = client.map(_unless_stopped, [stop.name] * len(chosen),
+                                       [function] * len(chosen), *arguments, key=keys, pure=False)
+            for future, i in zip(submitted, chosen):
                 futures[future] = i
                 finished.add(future)
         batch = finished.next_batch(block=False) if futures else []
@@ -503,12 +510,12 @@ class _SharedPaths:
         that a worker holds only what it runs and its death counts against that alone."""
         return None
 
-    def submit(self, client, stop, tasks, keys):
-        sent = [dict(task, input=os.path.abspath(task["input"]),
-                     output=os.path.abspath(task["output"]), warnings=([], []))
-                for task in tasks]
-        return client.map(_unless_stopped, [stop] * len(tasks), [convert_task] * len(tasks),
-                          [self.options] * len(tasks), sent, key=keys, pure=False)
+    def sent(self, client, tasks, keys):
+        """(the function workers run, its arguments for each task)."""
+        return convert_task, ([self.options] * len(tasks),
+                              [dict(task, input=os.path.abspath(task["input"]),
+                                    output=os.path.abspath(task["output"]), warnings=([], []))
+                               for task in tasks])
 
     @staticmethod
     def finished(key):

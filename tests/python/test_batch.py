@@ -184,12 +184,21 @@ def test_ctrl_c_keeps_what_is_finished_and_a_second_run_resumes(tmp_path, grids)
     interrupt_and_resume(tmp_path, grids, ["-j", "1"])
 
 
+def die_at_a_write_past_one_mebibyte():
+    """From now on the kernel ends this process at its first write past 1 MiB, as a crash or the
+    out-of-memory killer would, whatever the machine's speed: the file size limit is lowered and
+    SIGXFSZ's action (which Python ignores) is the default. No core file is written."""
+    resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+    resource.setrlimit(resource.RLIMIT_FSIZE,
+                       (1 << 20, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+
+
 @contextlib.contextmanager
 def next_child_dies_writing():
-    """The next process this process forks (a process pool's worker) is ended by the kernel at
-    its first write past 1 MiB, as a crash or the out-of-memory killer would end it, whatever the
-    machine's speed: the file size limit it inherits is lowered, and SIGXFSZ's action (which
-    Python ignores) is the default. This process gets its own back right after that fork."""
+    """The next process this process forks (a process pool's worker) inherits
+    die_at_a_write_past_one_mebibyte(); this process gets its own limits back right after that
+    fork."""
     limits = {which: resource.getrlimit(which)
               for which in (resource.RLIMIT_FSIZE, resource.RLIMIT_CORE)}
     action = signal.getsignal(signal.SIGXFSZ)
@@ -203,9 +212,7 @@ def next_child_dies_writing():
             signal.signal(signal.SIGXFSZ, action)
 
     os.register_at_fork(after_in_parent=restore)
-    resource.setrlimit(resource.RLIMIT_CORE, (0, limits[resource.RLIMIT_CORE][1]))
-    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, limits[resource.RLIMIT_FSIZE][1]))
+    die_at_a_write_past_one_mebibyte()
     try:
         yield
     finally:
@@ -271,11 +278,9 @@ def test_a_dask_cluster_with_shared_paths_matches_the_cli(tree, cluster):
 
 
 class DiesWritingGrid0:
-    """A worker plugin that has the worker process beginning grid0 killed while it writes, the
-    first `kills` times (counted in the file `tally`, shared by the worker processes): it lowers
-    the process's file size limit to 1 MiB and restores SIGXFSZ's default action (Python ignores
-    it), so the kernel ends the process at its first write past 1 MiB, as a crash or the
-    out-of-memory killer would, whatever the machine's speed."""
+    """A worker plugin that has the worker process beginning grid0 killed while it writes
+    (die_at_a_write_past_one_mebibyte), the first `kills` times (counted in the file `tally`,
+    shared by the worker processes)."""
 
     name = "castkit-dies-writing-grid0"
 
@@ -290,10 +295,7 @@ class DiesWritingGrid0:
             if len(tally.read()) >= self.kills:
                 return
             tally.write("x")
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # no core file of the worker
-        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
-        resource.setrlimit(resource.RLIMIT_FSIZE,
-                           (1 << 20, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+        die_at_a_write_past_one_mebibyte()
 
 
 class TasksBegun:
@@ -310,16 +312,23 @@ class TasksBegun:
                 log.write(f"{key}\n")
 
 
+@contextlib.contextmanager
+def worker_plugin(client, plugin):
+    """`plugin` on every worker of `client`'s cluster (new ones too) while in the block."""
+    client.register_worker_plugin(plugin, name=plugin.name)
+    try:
+        yield
+    finally:
+        client.unregister_worker_plugin(plugin.name)
+
+
 def convert_killing(client, inputs, out, kills, transfer="paths", **options):
     """castkit.batch.convert on the cluster while the worker converting grid0 is killed
     mid-write `kills` times."""
     tally = out.parent / f"{out.name}-kills"
-    client.register_worker_plugin(DiesWritingGrid0(tally, kills), name=DiesWritingGrid0.name)
-    try:
+    with worker_plugin(client, DiesWritingGrid0(tally, kills)):
         run = castkit.batch.convert(inputs, out, "glb", client=client, quiet=True,
                                     transfer=transfer, **options)
-    finally:
-        client.unregister_worker_plugin(DiesWritingGrid0.name)
     assert tally.read_text() == "x" * kills
     for _ in range(3000):  # until the nannies have put new workers in place of the killed
         if len(client.scheduler_info()["workers"]) == len(client.cluster.workers):
@@ -351,12 +360,9 @@ def test_a_second_cluster_run_skips_what_is_up_to_date_and_sends_none_of_it(tmp_
                                   transfer=transfer)
     assert first.report["summary"]["converted"] == 4
     written = {path: path.stat().st_mtime_ns for path in out.iterdir()}
-    cluster.register_worker_plugin(TasksBegun(tmp_path / "begun"), name=TasksBegun.name)
-    try:
+    with worker_plugin(cluster, TasksBegun(tmp_path / "begun")):
         second = castkit.batch.convert(inputs, out, "glb", client=cluster, quiet=True,
                                        transfer=transfer)
-    finally:
-        cluster.unregister_worker_plugin(TasksBegun.name)
     assert [e["status"] for e in second.report["files"]] == ["skipped"] * 4
     assert {path: path.stat().st_mtime_ns for path in out.iterdir()} == written
     assert not (tmp_path / "begun").exists()  # no worker began a task
