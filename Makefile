@@ -11,6 +11,16 @@
 #                      WebAssembly inside (open index.html from disk, or host it anywhere)
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# ccache, where installed (scripts/setup.sh installs it), keeps compiled objects outside the
+# clone (~/.cache/ccache): paths are taken relative to the checkout, so a build in another clone
+# of the same sources (CI's fresh one) is mostly cache hits; a machine without it builds as usual.
+ifneq ($(shell command -v ccache 2>/dev/null),)
+export CMAKE_C_COMPILER_LAUNCHER ?= ccache
+export CMAKE_CXX_COMPILER_LAUNCHER ?= ccache
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= true
+export CCACHE_MAXSIZE ?= 20G
+endif
 CASTKIT = $(BUILD)/tools/castkit/castkit
 
 .PHONY: setup setup-run build demo test test-sanitize fuzz windows test-windows dist test-dist bench \

@@ -8,7 +8,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config git
+  build-essential cmake ninja-build pkg-config git ccache
   libfmt-dev libcli11-dev nlohmann-json3-dev libglm-dev
   libtinygltf-dev libdraco-dev libmeshoptimizer-dev libsimdjson-dev
   libstb-dev libsquish-dev
