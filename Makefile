@@ -23,7 +23,7 @@ export CCACHE_MAXSIZE ?= 20G
 endif
 CASTKIT = $(BUILD)/tools/castkit/castkit
 
-.PHONY: setup setup-run build demo test test-sanitize fuzz windows test-windows dist test-dist bench \
+.PHONY: setup setup-run build demo test build-sanitize test-sanitize build-fuzz fuzz windows test-windows dist test-dist bench \
   viewer viewer-wasm test-viewer clean
 
 # Everything the tests need; setup-run only what building and running castkit needs.
@@ -46,15 +46,28 @@ demo: setup-run
 	cmake --build $(BUILD) -j $(JOBS)
 	bash scripts/demo.sh $(CASTKIT)
 
-test: build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
-	$(MAKE) test-viewer
+# Each stage is timed (scripts/ci/stage.sh) into $(STAGE_LOG), each CTest run prints its slowest
+# tests (scripts/ci/ctest.sh), and the run ends with the stage table and a warning past 45
+# minutes (scripts/ci/summary.sh; docs/testing.md, "How long it takes").
+STAGE_LOG = $(CURDIR)/$(BUILD)/stage-times.tsv
+STAGE = bash scripts/ci/stage.sh $(STAGE_LOG)
+CTEST = bash scripts/ci/ctest.sh
+test:
+	@mkdir -p $(BUILD) && rm -f $(STAGE_LOG)
+	@$(STAGE) "Release build" $(MAKE) --no-print-directory build
+	@$(STAGE) "Release tests" $(CTEST) $(BUILD) --output-on-failure -j $(JOBS)
+	@$(STAGE) "viewer page build" $(MAKE) --no-print-directory viewer
+	@$(STAGE) "viewer page tests" $(MAKE) --no-print-directory test-viewer
 ifeq ($(CI),true)
-	$(MAKE) test-windows
-	$(MAKE) test-dist
-	$(MAKE) test-sanitize
-	$(MAKE) fuzz FUZZ_SECONDS=45 FUZZ_SEED=1
+	@$(STAGE) "Windows build" $(MAKE) --no-print-directory windows
+	@$(STAGE) "Windows tests (Wine)" $(MAKE) --no-print-directory test-windows
+	@$(STAGE) "release archives" $(MAKE) --no-print-directory test-dist
+	@$(STAGE) "ASan+UBSan build" $(MAKE) --no-print-directory build-sanitize
+	@$(STAGE) "ASan+UBSan tests" $(MAKE) --no-print-directory test-sanitize
+	@$(STAGE) "fuzzers build" $(MAKE) --no-print-directory build-fuzz
+	@$(STAGE) "fuzzers" $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=45 FUZZ_SEED=1
 endif
+	@bash scripts/ci/summary.sh $(STAGE_LOG)
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the library and tests. The tests that
 # drive whole programs written elsewhere over files the Release stage already converted (the
@@ -62,15 +75,18 @@ endif
 # the sanitizers they cost CI minutes and find nothing the C++ tests and fuzzers do not. The
 # viewer's browser test and the Blender add-on's imports are left out for the same reason: the
 # programs they time are Chromium and Blender, and the Release stage runs them. The compile-fail
-# tests run the compiler, not castkit. The two DmfJsonWindows damage sweeps (a few hundred damaged
+# tests run the compiler, not castkit; the doc test runs the documented commands, which the
+# Release stage runs and the C++ tests cover under the sanitizers. The two DmfJsonWindows damage sweeps (a few hundred damaged
 # megabyte texts, 3 minutes under the sanitizers) are left to the Release stage and to the
 # dmf_json fuzzer, which runs the same reader under the sanitizers.
-SANITIZE_SKIP = ^((GltfSamples|Blender|BlenderAddon|Package|Viewer|CompileFail)\.|DmfJsonWindows\.Damage)
-test-sanitize: setup
+SANITIZE_SKIP = ^((GltfSamples|Blender|BlenderAddon|Package|Viewer|CompileFail|Docs)\.|DmfJsonWindows\.Damage)
+build-sanitize: setup
 	cmake -S . -B $(BUILD)-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCASTKIT_WERROR=ON \
 	  -DCASTKIT_SANITIZE=address,undefined -DCASTKIT_BUILD_BENCH=OFF -DCASTKIT_UNITY_LIBRARY=ON
 	cmake --build $(BUILD)-asan -j $(JOBS)
-	ctest --test-dir $(BUILD)-asan --output-on-failure -j $(JOBS) -E '$(SANITIZE_SKIP)'
+
+test-sanitize: build-sanitize
+	$(CTEST) $(BUILD)-asan --output-on-failure -j $(JOBS) -E '$(SANITIZE_SKIP)'
 
 # Every libFuzzer harness in fuzz/ (clang, ASan + UBSan) for FUZZ_SECONDS each, JOBS at a time,
 # after replaying fuzz/regressions/; fails on any crash, sanitizer report, broken invariant,
@@ -79,12 +95,14 @@ test-sanitize: setup
 # Statistics in $(BUILD)-fuzz/fuzz-stats.tsv.
 FUZZ_SECONDS ?= 60
 FUZZ_SEED ?=
-fuzz: setup
+build-fuzz: setup
 	cmake -S . -B $(BUILD)-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_COMPILER=clang++ -DCASTKIT_FUZZ=ON -DCASTKIT_SANITIZE=address,undefined \
 	  -DCASTKIT_BUILD_TESTS=OFF -DCASTKIT_BUILD_TOOLS=OFF -DCASTKIT_BUILD_BENCH=OFF \
 	  -DCASTKIT_BUILD_EXAMPLES=OFF -DCASTKIT_UNITY_LIBRARY=ON
 	cmake --build $(BUILD)-fuzz -j $(JOBS)
+
+fuzz: build-fuzz
 	bash fuzz/run.sh $(BUILD)-fuzz $(FUZZ_SECONDS) $(JOBS) $(FUZZ_SEED)
 
 # Windows x86_64 with Debian's mingw-w64 (cmake/mingw-w64-x86_64.cmake); static runtime.
@@ -102,7 +120,7 @@ windows: setup
 # same code, never when run again), so a failing test runs once more; a failure that repeats
 # still fails.
 test-windows: windows
-	ctest --test-dir $(BUILD)-windows --output-on-failure -j $(JOBS) --repeat until-pass:2
+	$(CTEST) $(BUILD)-windows --output-on-failure -j $(JOBS) --repeat until-pass:2
 
 dist: build windows
 	bash scripts/dist.sh $(BUILD) $(BUILD)-windows $(BUILD)-dist

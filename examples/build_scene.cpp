@@ -57,10 +57,8 @@ cast::Document character() {
     cast::Material material = model.add_material();
     material.set_name("skin");
     material.set_type("pbr");
-    cast::File albedo = material.add_file();
-    albedo.set_path("textures/skin_albedo.png");
-    cast::File normal = material.add_file();
-    normal.set_path("textures/skin_normal.png");
+    cast::File albedo = material.add_file("textures/skin_albedo.png");
+    cast::File normal = material.add_file("textures/skin_normal.png");
     material.set_slot("albedo", albedo);
     material.set_slot("normal", normal);
 
@@ -157,8 +155,7 @@ cast::Document scene() {
     for (int i = 0; i < 2; ++i) {
         cast::Instance instance = root.add_instance();
         instance.set_name(i == 0 ? "left" : "right");
-        cast::File file = instance.add_file();
-        file.set_path("character.cast");
+        cast::File file = instance.add_file("character.cast");
         instance.set_reference_file(file);
         instance.set_position({i == 0 ? -2.0f : 2.0f, 0, 0});
         instance.set_rotation({0, 0, 0, 1});

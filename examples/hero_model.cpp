@@ -375,8 +375,7 @@ cast::Document model(const char* texture_path) {
     cast::Material material = model.add_material();
     material.set_name("hero");
     material.set_type("pbr");
-    cast::File albedo = material.add_file();
-    albedo.set_path(texture_path);
+    cast::File albedo = material.add_file(texture_path);
     material.set_slot("albedo", albedo);
     // Cloth and skin, not metal: glTF's default metallic factor is 1, which renders dark grey
     // under a viewer's plain lights.

@@ -117,8 +117,7 @@ TEST(SideFiles, ConvertToDmfEmbedsNoHostFilesUnlessAllowed) {
     for (const char* path : paths) {
         cast::Material material = model.add_material();
         material.set_name(fs::path(path).filename().string());
-        cast::File file = material.add_file();
-        file.set_path(path);
+        cast::File file = material.add_file(path);
         material.set_slot("albedo", file);
     }
     auto bytes = cast::write_to_buffer(document);
@@ -242,8 +241,7 @@ TEST(SideFiles, StandardInputReadsTexturesOnlyFromAFolderTheCallerNames) {
     cast::Model model = document.add_root().add_model();
     cast::Material material = model.add_material();
     material.set_name("wall");
-    cast::File file = material.add_file();
-    file.set_path("wall.png");
+    cast::File file = material.add_file("wall.png");
     material.set_slot("albedo", file);
     cast::Mesh mesh = model.add_mesh();
     mesh.set_positions(std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}});

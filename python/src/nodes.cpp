@@ -541,7 +541,13 @@ void register_nodes(py::module_& m) {
             "scale", "set_scale", [](const cast::Instance& v) { return v.scale(); },
             [](cast::Instance& v, const glm::vec3& x) { v.set_scale(x); })
         .list_ro("files", [](const cast::Instance& v) { return v.files(); })
-        .add("add_file", [](cast::Instance& v) { return v.add_file(); });
+        .fn(
+            "add_file",
+            [](const NodeRef& r, const py::str& path) {
+                return wrap_view(r.doc, r.view<cast::Instance>().add_file(encode(path)));
+            },
+            py::arg("path"),
+            "A File child naming path (the file the Instance places), which the spec requires");
 
     // ---- models ----
     Def<ColorRef, cast::Color>(m, "Color", "A material colour.")
@@ -616,7 +622,13 @@ void register_nodes(py::module_& m) {
             "Links slot ('albedo', 'normal', ...) to a File or Color")
         .list_ro("files", [](const cast::Material& v) { return v.files(); })
         .list_ro("colors", [](const cast::Material& v) { return v.colors(); })
-        .add("add_file", [](cast::Material& v) { return v.add_file(); })
+        .fn(
+            "add_file",
+            [](const NodeRef& r, const py::str& path) {
+                return wrap_view(r.doc, r.view<cast::Material>().add_file(encode(path)));
+            },
+            py::arg("path"),
+            "A File child naming path (the image a slot links to), which the spec requires")
         .add("add_color", [](cast::Material& v) { return v.add_color(); });
 
     Def<MeshRef, cast::Mesh>(m, "Mesh", "A mesh: vertex arrays, faces, layers, weights.")

@@ -195,6 +195,36 @@ std::optional<Expected<CurveMode>> ConstCurveModeOverride::mode() const {
     return Expected<CurveMode>(unknown_value(*node_, "m", *text, "absolute, relative, additive"));
 }
 
+// ---- Builders with the spec's required properties -----------------------------------------
+
+File Instance::add_file(std::string_view path) const {
+    File file = add<File>(NodeId::File);
+    file.set_path(path);
+    return file;
+}
+File Material::add_file(std::string_view path) const {
+    File file = add<File>(NodeId::File);
+    file.set_path(path);
+    return file;
+}
+Material Model::add_material() const {
+    const std::size_t index = materials().size();
+    Material material = add<Material>(NodeId::Material);
+    material.set_name(fmt::format("material{}", index));
+    material.set_type("pbr");
+    return material;
+}
+Curve Animation::add_curve() const {
+    Curve curve = add<Curve>(NodeId::Curve);
+    curve.set_mode(CurveMode::Absolute);
+    return curve;
+}
+Animation Root::add_animation() const {
+    Animation animation = add<Animation>(NodeId::Animation);
+    animation.set_framerate(30.0f);
+    return animation;
+}
+
 // ---- Links ---------------------------------------------------------------------------------
 
 File Material::slot_file(std::string_view slot) const {

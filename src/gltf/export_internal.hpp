@@ -189,9 +189,17 @@ class Exporter {
     // its primitive's attributes, indices and material, then its morph targets.
     void export_mesh(const cast::ConstModel& model, const cast::ConstMesh& mesh,
                      ExportedModel& exported, int skin, const std::string& path);
-    // NORMAL and TANGENT, then one warning counting the zero-length ones replaced.
-    void add_normals_and_tangents(const cast::ConstMesh& mesh, std::size_t count,
-                                  tinygltf::Primitive& primitive, const std::string& path);
+    // NORMAL and TANGENT, then one warning counting the zero-length ones replaced. Returns
+    // add_normals()'s normals.
+    std::shared_ptr<const std::vector<glm::vec3>> add_normals_and_tangents(
+        const cast::ConstMesh& mesh, std::size_t count, tinygltf::Primitive& primitive,
+        const std::string& path);
+    // TANGENT made from the UV layer of the material's normal texture, when the primitive has
+    // NORMAL but the mesh stores no tangents: glTF viewers would otherwise each make their own
+    // (the Khronos validator's MESH_PRIMITIVE_GENERATED_TANGENT_SPACE). O(faces + vertices).
+    void add_generated_tangents(const cast::ConstMesh& mesh, std::size_t count,
+                                const std::vector<glm::vec3>* fixed_normals,
+                                tinygltf::Primitive& primitive);
     // NORMAL: borrowed when every normal is of unit length, else normalised into a copy
     // (returned, for the tangents; empty when borrowed). Null when the mesh has no normals of
     // its vertex count (a wrong count is dropped with a warning).

@@ -121,14 +121,19 @@ glm::vec3 unit(const glm::vec3& v, const glm::vec3& fallback, std::size_t& repla
     return v / length;
 }
 
-// Per-vertex bitangent directions from UV layer 0 (the sum over the triangles around each
-// vertex), from which glTF's TANGENT.w handedness follows; empty without UVs. O(faces).
-std::vector<glm::vec3> uv_bitangents(const cast::ConstMesh& mesh, std::size_t count) {
-    auto uvs = mesh.uv_layer(0);
+// Per vertex, the sums over its triangles of the directions in which the u and the v of UV
+// layer `layer` grow (Lengyel's method): the tangent, and the bitangent from which glTF's
+// TANGENT.w handedness follows. Both empty when the layer has not one UV per vertex. O(faces).
+struct UvFrames {
+    std::vector<glm::vec3> tangents, bitangents;
+};
+UvFrames uv_frames(const cast::ConstMesh& mesh, std::size_t count, std::uint32_t layer) {
+    auto uvs = mesh.uv_layer(layer);
     auto positions = mesh.positions();
     const cast::Property* faces = mesh.node().find("f");
     if (uvs.size() < count || faces == nullptr) return {};
-    std::vector<glm::vec3> bitangents(count, glm::vec3(0.0f));
+    UvFrames frames{std::vector<glm::vec3>(count, glm::vec3(0.0f)),
+                    std::vector<glm::vec3>(count, glm::vec3(0.0f))};
     for_each_triangle(*faces, faces->size() / 3,
                       [&](std::uint32_t a, std::uint32_t b, std::uint32_t c) {
                           if (a >= count || b >= count || c >= count) return;
@@ -138,12 +143,14 @@ std::vector<glm::vec3> uv_bitangents(const cast::ConstMesh& mesh, std::size_t co
                           const glm::vec2 d1 = uvs[b] - ua, d2 = uvs[c] - ua;
                           const float det = d1.x * d2.y - d2.x * d1.y;
                           if (det == 0.0f) return;
+                          const glm::vec3 tangent = (e1 * d2.y - e2 * d1.y) / det;
                           const glm::vec3 bitangent = (e2 * d1.x - e1 * d2.x) / det;
-                          bitangents[a] += bitangent;
-                          bitangents[b] += bitangent;
-                          bitangents[c] += bitangent;
+                          for (std::uint32_t v : {a, b, c}) {
+                              frames.tangents[v] += tangent;
+                              frames.bitangents[v] += bitangent;
+                          }
                       });
-    return bitangents;
+    return frames;
 }
 
 // True when every normal is of unit length (within float rounding): glTF can take them as
@@ -404,15 +411,17 @@ void Exporter::export_mesh(const cast::ConstModel& cast_model, const cast::Const
             borrow(positions.bytes()), count, TINYGLTF_TYPE_VEC3, TINYGLTF_COMPONENT_TYPE_FLOAT,
             false, TINYGLTF_TARGET_ARRAY_BUFFER, low, high);
     }
-    add_normals_and_tangents(mesh, count, primitive, path);
+    const auto normals = add_normals_and_tangents(mesh, count, primitive, path);
     add_uv_layers(mesh, count, primitive, path);
     add_color_layers(mesh, count, primitive, path);
     if (skin >= 0 &&
         !add_joints_and_weights(mesh, count, exported.skeleton.bone_count(), primitive, path))
         skin = -1;
     if (!add_indices(mesh, count, primitive, path)) return;
-    if (cast::ConstMaterial material = mesh.material())
+    if (cast::ConstMaterial material = mesh.material()) {
         primitive.material = export_material(material, path + "/material");
+        add_generated_tangents(mesh, count, normals.get(), primitive);
+    }
 
     tinygltf::Mesh gltf_mesh;
     gltf_mesh.name = std::string(mesh.name().value_or(""));
@@ -430,14 +439,42 @@ void Exporter::export_mesh(const cast::ConstModel& cast_model, const cast::Const
     exported.meshes.push_back(std::move(exported_mesh));
 }
 
-void Exporter::add_normals_and_tangents(const cast::ConstMesh& mesh, std::size_t count,
-                                        tinygltf::Primitive& primitive, const std::string& path) {
+std::shared_ptr<const std::vector<glm::vec3>> Exporter::add_normals_and_tangents(
+    const cast::ConstMesh& mesh, std::size_t count, tinygltf::Primitive& primitive,
+    const std::string& path) {
     std::size_t replaced = 0;
-    const auto normals = add_normals(mesh, count, primitive, replaced, path);
+    auto normals = add_normals(mesh, count, primitive, replaced, path);
     add_tangents(mesh, count, normals.get(), primitive, replaced, path);
     if (replaced > 0)
         warn(path, fmt::format("{} zero-length normals or tangents were replaced by unit vectors",
                                replaced));
+    return normals;
+}
+
+void Exporter::add_generated_tangents(const cast::ConstMesh& mesh, std::size_t count,
+                                      const std::vector<glm::vec3>* fixed_normals,
+                                      tinygltf::Primitive& primitive) {
+    if (primitive.material < 0 || fixed_normals == nullptr ||
+        primitive.attributes.contains("TANGENT"))
+        return;
+    const tinygltf::NormalTextureInfo& normal_texture =
+        model.materials[static_cast<std::size_t>(primitive.material)].normalTexture;
+    if (normal_texture.index < 0 || normal_texture.texCoord < 0) return;
+    const UvFrames frames =
+        uv_frames(mesh, count, static_cast<std::uint32_t>(normal_texture.texCoord));
+    if (frames.tangents.empty()) return;
+    const auto stored_normals = mesh.normals();
+    // A vertex whose triangles give its UVs no direction gets any tangent perpendicular to
+    // its normal, as MikkTSpace gives it: nothing of the input is lost, so no warning.
+    std::size_t without_direction = 0;
+    std::vector<glm::vec4> packed;
+    packed.reserve(count);
+    for (std::size_t v = 0; v < count; ++v)
+        packed.push_back(
+            gltf_tangent(fixed_normals->empty() ? stored_normals[v] : (*fixed_normals)[v],
+                         frames.tangents[v], &frames.bitangents[v], without_direction));
+    primitive.attributes["TANGENT"] =
+        add_floats(std::move(packed), TINYGLTF_TYPE_VEC4, TINYGLTF_TARGET_ARRAY_BUFFER);
 }
 
 std::shared_ptr<const std::vector<glm::vec3>> Exporter::add_normals(const cast::ConstMesh& mesh,
@@ -477,7 +514,7 @@ void Exporter::add_tangents(const cast::ConstMesh& mesh, std::size_t count,
         return;
     }
     const auto stored_normals = mesh.normals();
-    const std::vector<glm::vec3> bitangents = uv_bitangents(mesh, count);
+    const std::vector<glm::vec3> bitangents = uv_frames(mesh, count, 0).bitangents;
     std::vector<glm::vec4> packed;
     packed.reserve(count);
     for (std::size_t v = 0; v < count; ++v)

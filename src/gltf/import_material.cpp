@@ -106,8 +106,7 @@ int texture_image(const tinygltf::Texture& texture) {
 void link_file(cast::Material& material, const std::string& slot, const std::string& path) {
     for (const cast::File& file : material.files())
         if (file.path() == path) return material.set_slot(slot, file);
-    cast::File created = material.add_file();
-    created.set_path(path);
+    cast::File created = material.add_file(path);
     material.set_slot(slot, created);
 }
 

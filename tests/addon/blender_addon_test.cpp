@@ -207,8 +207,7 @@ TEST(BlenderAddon, RulesFindWhatBreaksTheImport) {
     mesh.node().set(cast::make_integer("ul", cast::PropertyType::Byte, 1).value());  // no u0
     cast::Root root = scene.document.root_nodes()[0];
     cast::Instance instance = root.add_instance();
-    cast::File file = instance.add_file();
-    file.set_path("prop.cast");
+    cast::File file = instance.add_file("prop.cast");
     instance.set_reference_file(file);
     EXPECT_EQ(joined(blender_addon_failures(scene.document)),
               "root[0]/model[0]/bone[1]: no 'lp'\n"

@@ -25,11 +25,9 @@ std::filesystem::path packed_texture_cast() {
     cast::Material material = model.add_material();
     material.set_name("wood");
     material.set_type("pbr");
-    cast::File packed = material.add_file();
-    packed.set_path("");
+    cast::File packed = material.add_file("");
     material.set_slot("albedo", packed);
-    cast::File normal = material.add_file();
-    normal.set_path("wood_n.png");
+    cast::File normal = material.add_file("wood_n.png");
     material.set_slot("normal", normal);
     cast::Mesh mesh = model.add_mesh();
     mesh.set_positions(std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}});
@@ -40,8 +38,7 @@ std::filesystem::path packed_texture_cast() {
     instance.set_position({2, 0, 0});
     instance.set_rotation({0, 0, 0, 1});
     instance.set_scale({1, 1, 1});
-    cast::File nothing = instance.add_file();
-    nothing.set_path("");
+    cast::File nothing = instance.add_file("");
     instance.set_reference_file(nothing);
     EXPECT_TRUE(cast::write(document, dir / "packed.cast"));
     return dir;

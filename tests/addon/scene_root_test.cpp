@@ -25,8 +25,7 @@ TEST(SceneRoot, InlinedInstancesResolveUnderTheSceneRoot) {
     cast::Root root = scene.add_root();
     root.add_metadata().set_scene_root("models");
     cast::Instance instance = root.add_instance();
-    cast::File file = instance.add_file();
-    file.set_path("prop.cast");
+    cast::File file = instance.add_file("prop.cast");
     instance.set_reference_file(file);
     instance.set_position({1, 0, 0});
     instance.set_rotation({0, 0, 0, 1});

@@ -77,8 +77,7 @@ Document every_node_type_scene() {
     Material material = model.add_material();
     material.set_name("skin");
     material.set_type("pbr");
-    File albedo = material.add_file();
-    albedo.set_path("textures/skin_albedo.png");
+    File albedo = material.add_file("textures/skin_albedo.png");
     Color tint = material.add_color();
     tint.set_name("tint");
     tint.set_color_space(cast::ColorSpace::Linear);
@@ -175,8 +174,7 @@ Document every_node_type_scene() {
 
     Instance instance = root.add_instance();
     instance.set_name("crate");
-    File crate = instance.add_file();
-    crate.set_path("props/crate.cast");
+    File crate = instance.add_file("props/crate.cast");
     instance.set_reference_file(crate);
     instance.set_position({10, 0, 0});
     instance.set_rotation({0, 0, 0, 1});

@@ -21,8 +21,7 @@ cast::Document textured(const std::vector<std::string>& textures) {
     cast::Document document;
     cast::Material material = document.add_root().add_model().add_material();
     for (std::size_t i = 0; i < textures.size(); ++i) {
-        cast::File file = material.add_file();
-        file.set_path(textures[i]);
+        cast::File file = material.add_file(textures[i]);
         material.set_slot(i == 0 ? "albedo" : "extra" + std::to_string(i), file);
     }
     return document;
@@ -111,8 +110,7 @@ TEST_F(BatchSideFiles, AnInstanceListsItsSceneAndWhenInlinedTheScenesOwnFiles) {
     cast::Root root = scene.add_root();
     for (const char* path : {"parts/prop.cast", "../elsewhere/prop.cast"}) {
         cast::Instance instance = root.add_instance();
-        cast::File file = instance.add_file();
-        file.set_path(path);
+        cast::File file = instance.add_file(path);
         instance.set_reference_file(file);
     }
     save(textured({"wood.png"}), dir / "elsewhere/prop.cast");

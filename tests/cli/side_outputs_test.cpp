@@ -45,8 +45,7 @@ const std::vector<std::byte> kUsersFile = bytes_of("the user's own file, not cas
 cast::Document textured(const std::string& image) {
     cast::Document document = character();
     cast::Material material = document.models()[0].materials()[0];
-    cast::File file = material.add_file();
-    file.set_path(image);
+    cast::File file = material.add_file(image);
     material.set_slot("albedo", file);
     return document;
 }

@@ -123,8 +123,7 @@ cast::Document generated_scene() {
     cast::Material material = model.add_material();
     material.set_name(long_name("material", 0));
     material.set_type("pbr");
-    cast::File file = material.add_file();
-    file.set_path("textures/skin.png");
+    cast::File file = material.add_file("textures/skin.png");
     material.set_slot("diffuse", file);
     cast::Mesh mesh = model.add_mesh();
     mesh.set_name(long_name("mesh", 0));

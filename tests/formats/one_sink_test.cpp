@@ -55,8 +55,7 @@ TEST(OneSink, AnInlinedInstanceReportsItsReadersWarnings) {
     write_bytes(dir / "prop.cast", prop);
     cast::Document scene;
     cast::Instance instance = scene.add_root().add_instance();
-    cast::File file = instance.add_file();
-    file.set_path("prop.cast");
+    cast::File file = instance.add_file("prop.cast");
     instance.set_reference_file(file);
     Diagnostics sink;
     ASSERT_TRUE(gltf::write(scene, dir / "scene.glb", {.inline_instances = true}, sink));

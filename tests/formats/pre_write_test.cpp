@@ -293,8 +293,7 @@ TEST(PreWrite, AnInlinedInstanceIsCheckedToo) {
     ASSERT_TRUE(cast::write(broken_quad({.bad_triangle = true}), dir / "prop.cast"));
     cast::Document scene;
     cast::Instance instance = scene.add_root().add_instance();
-    cast::File file = instance.add_file();
-    file.set_path("prop.cast");
+    cast::File file = instance.add_file("prop.cast");
     instance.set_reference_file(file);
     const FormatOptions inline_instances{.inline_instances = true};
     Written merged = write_as(scene, dir / "scene.glb", "glb", false);

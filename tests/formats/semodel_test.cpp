@@ -247,8 +247,7 @@ TEST(SEModel, CastWithoutSeExtrasBecomesACanonicalFile) {
     cast::Model model = document.add_root().add_model();
     cast::Material material = model.add_material();
     material.set_name("m");
-    cast::File albedo = material.add_file();
-    albedo.set_path("a.png");
+    cast::File albedo = material.add_file("a.png");
     material.set_slot("albedo", albedo);
     cast::Mesh a = model.add_mesh();
     const glm::vec3 positions[3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};

@@ -63,8 +63,7 @@ TEST_F(GltfExport, NonFiniteNumbersAreNeverWritten) {
     cast::Document document;
     cast::Root root = document.add_root();
     cast::Instance instance = root.add_instance();
-    cast::File file = instance.add_file();
-    file.set_path("a.cast");
+    cast::File file = instance.add_file("a.cast");
     instance.set_reference_file(file);
     instance.set_position({0.0f, nan, 0.0f});
     instance.set_scale({2.0f, 2.0f, 2.0f});

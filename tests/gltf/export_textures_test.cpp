@@ -175,12 +175,12 @@ cast::Document textured(const std::vector<std::string>& files) {
         cast::Mesh mesh = model.add_mesh();
         mesh.set_name(name);
         mesh.set_positions(first.positions().to_vector());
+        mesh.set_normals(first.normals().to_vector());
         EXPECT_TRUE(mesh.set_uv_layer(0, first.uv_layer(0).to_vector()));
         mesh.set_faces(std::vector<std::uint32_t>{0, 1, 2});
         cast::Material material = model.add_material();
         material.set_name(name);
-        cast::File file = material.add_file();
-        file.set_path("textures/" + name);
+        cast::File file = material.add_file("textures/" + name);
         material.set_slot("albedo", file);
         mesh.set_material(material);
     }
@@ -302,8 +302,7 @@ TEST_F(ExportTextures, AMissingOrDamagedTextureIsAWarningAndTheOtherMapsStay) {
     cast::Material material = document.models()[0].materials()[1];
     // The a.png material also names a normal map that is not there.
     for (const char* slot : {"normal", "emissive"}) {
-        cast::File missing = material.add_file();
-        missing.set_path(std::string("textures/") + slot + "_missing.png");
+        cast::File missing = material.add_file(std::string("textures/") + slot + "_missing.png");
         material.set_slot(slot, missing);
     }
     write_as(std::move(document), dir / "hero.cast");

@@ -65,8 +65,7 @@ inline void build_full_scene(AnimScene& scene) {
     material.set_name("skin");
     material.set_type("pbr");
     auto file = [&](std::string slot, std::string_view path) {
-        cast::File f = material.add_file();
-        f.set_path(path);
+        cast::File f = material.add_file(path);
         material.set_slot(std::move(slot), f);
     };
     file("albedo", "textures/body albedo.png");
@@ -83,8 +82,7 @@ inline void build_full_scene(AnimScene& scene) {
     cast::Instance instance = root.add_instance();
     instance.set_name("crate");
     instance.set_position({5, 0, 0});
-    cast::File reference = instance.add_file();
-    reference.set_path("prop.cast");
+    cast::File reference = instance.add_file("prop.cast");
     instance.set_reference_file(reference);
 
     scene.animation.set_name("wave");
@@ -125,17 +123,18 @@ struct ValidatorResult {
 };
 
 // Runs the Khronos glTF Validator (tools/gltf-validator, a Node.js program) on a file or
-// directory; its exit code and report. Nothing in the Windows build (std::nullopt): its tests run
-// under Wine, where a Windows program cannot start the Linux Node.js, and the Linux build runs the
-// validator on the same files. Starts a Node.js process: about a second.
+// directory; its exit code (1 on any error or warning) and report. Nothing in the Windows build
+// (std::nullopt): its tests run under Wine, where a Windows program cannot start the Linux Node.js,
+// and the Linux build runs the validator on the same files. Starts a Node.js process: about a
+// second.
 inline std::optional<ValidatorResult> run_gltf_validator(const std::filesystem::path& target) {
 #ifndef CASTKIT_GLTF_VALIDATOR
     (void)target;
     return std::nullopt;
 #else
     ValidatorResult result;
-    const std::string command =
-        "node '" + std::string(CASTKIT_GLTF_VALIDATOR) + "' '" + target.string() + "' 2>&1";
+    const std::string command = "node '" + std::string(CASTKIT_GLTF_VALIDATOR) + "' --strict '" +
+                                target.string() + "' 2>&1";
     FILE* pipe = popen(command.c_str(), "r");
     if (pipe == nullptr) return result;
     char buffer[4096];

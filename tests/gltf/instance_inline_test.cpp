@@ -37,8 +37,7 @@ void write_scene(const fs::path& path, const std::string& file, int count,
     if (!scene_root.empty()) root.add_metadata().set_scene_root(scene_root);
     for (int i = 0; i < count; ++i) {
         cast::Instance instance = root.add_instance();
-        cast::File named = instance.add_file();
-        named.set_path(file);
+        cast::File named = instance.add_file(file);
         instance.set_reference_file(named);
         instance.set_position({static_cast<float>(i), 0, 0});
     }

@@ -36,8 +36,7 @@ def build_scene():
     material = model.add_material()
     material.name = "skin"
     material.type = "pbr"
-    albedo = material.add_file()
-    albedo.path = "skin.png"
+    albedo = material.add_file("skin.png")
     material.set_slot("albedo", albedo)
     tint = material.add_color()
     tint.rgba = (1, 0.5, 0.25, 1)
@@ -249,3 +248,27 @@ def test_the_cast_dump_of_a_built_file_matches_the_module(tmp_path, dump_json):
     doc.write(path)
     assert_same_document(doc, dump_json(path))
     assert json.loads(json.dumps(dump_json(path)))["version"] == 1
+
+
+def test_nodes_built_without_their_required_properties_get_them(tmp_path):
+    doc = castkit.Document()
+    root = doc.add_root()
+    model = root.add_model()
+    model.add_skeleton().add_bone().name = "root"
+    first, second = model.add_material(), model.add_material()
+    first.set_slot("albedo", first.add_file("skin.png"))
+    curve = root.add_animation().add_curve()
+    curve.node_name, curve.key_property = "root", "tx"
+    curve.set_key_frames([0, 10])
+    curve.set_float_values([0.0, 1.0])
+    assert (first.name, first.type, second.name) == ("material0", "pbr", "material1")
+    assert root.animations[0].framerate == 30.0
+    assert curve.mode_name == "absolute"
+    doc.write(str(tmp_path / "built.cast"))
+    assert castkit.validate(str(tmp_path / "built.cast")) == []
+
+
+def test_a_file_node_cannot_be_made_without_its_path():
+    material = castkit.Document().add_root().add_model().add_material()
+    with pytest.raises(TypeError):
+        material.add_file()

@@ -228,7 +228,8 @@ class Instance : public MutableView<ConstInstance> {
     void set_rotation(const glm::vec4& v) { set_vec4("r", v); }
     void set_scale(const glm::vec3& v) { set_vec3("s", v); }
     std::vector<File> files() const { return children<File>(NodeId::File); }
-    File add_file() { return add<File>(NodeId::File); }
+    // A File child naming `path`, which the spec requires (the file the Instance places).
+    File add_file(std::string_view path) const;
 };
 
 // ---- Models -------------------------------------------------------------------------------
@@ -288,7 +289,8 @@ class Material : public MutableView<ConstMaterial> {
     }
     std::vector<File> files() const { return children<File>(NodeId::File); }
     std::vector<Color> colors() const { return children<Color>(NodeId::Color); }
-    File add_file() { return add<File>(NodeId::File); }
+    // A File child naming `path`, which the spec requires (the image a slot links to).
+    File add_file(std::string_view path) const;
     Color add_color() { return add<Color>(NodeId::Color); }
     // The File or Color child a slot links to, writable (either view may be empty).
     File slot_file(std::string_view slot) const;
@@ -582,7 +584,9 @@ class Model : public MutableView<ConstModel> {
     Mesh add_mesh() { return add<Mesh>(NodeId::Mesh); }
     Hair add_hair() { return add<Hair>(NodeId::Hair); }
     BlendShape add_blend_shape() { return add<BlendShape>(NodeId::BlendShape); }
-    Material add_material() { return add<Material>(NodeId::Material); }
+    // A Material with the properties the spec requires, until set otherwise: the name
+    // "material<i>" (its index among the Model's materials) and the type "pbr".
+    Material add_material() const;
 };
 
 // ---- Animation ----------------------------------------------------------------------------
@@ -732,7 +736,9 @@ class Animation : public MutableView<ConstAnimation> {
         return children<NotificationTrack>(NodeId::NotificationTrack);
     }
     Skeleton add_skeleton() { return add<Skeleton>(NodeId::Skeleton); }
-    Curve add_curve() { return add<Curve>(NodeId::Curve); }
+    // A Curve with the mode the spec requires, absolute until set (set_mode). Its node name, key
+    // property, key frames and values are the caller's to set.
+    Curve add_curve() const;
     CurveModeOverride add_curve_mode_override() {
         return add<CurveModeOverride>(NodeId::CurveModeOverride);
     }
@@ -764,7 +770,8 @@ class Root : public MutableView<ConstRoot> {
     std::vector<Instance> instances() const { return children<Instance>(NodeId::Instance); }
     std::vector<Metadata> metadata() const { return children<Metadata>(NodeId::Metadata); }
     Model add_model() { return add<Model>(NodeId::Model); }
-    Animation add_animation() { return add<Animation>(NodeId::Animation); }
+    // An Animation with the framerate the spec requires, 30 until set (set_framerate).
+    Animation add_animation() const;
     Instance add_instance() { return add<Instance>(NodeId::Instance); }
     Metadata add_metadata() { return add<Metadata>(NodeId::Metadata); }
 };

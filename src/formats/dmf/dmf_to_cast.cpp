@@ -121,8 +121,7 @@ Expected<void> ToCast::materials(cast::Model& cast_model) {
         if (m.texture >= 0) {
             auto file_name = place_texture(static_cast<std::size_t>(m.texture));
             if (!file_name) return make_error(file_name.error());
-            cast::File file = out.add_file();
-            file.set_path(*file_name);
+            cast::File file = out.add_file(*file_name);
             out.set_slot("albedo", file);
         }
         const std::pair<const char*, glm::vec4> colors[] = {

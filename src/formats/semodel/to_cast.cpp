@@ -135,8 +135,7 @@ void material(const Material& in, cast::Material& material) {
         {"diffuse", &in.diffuse}, {"normal", &in.normal}, {"specular", &in.specular}};
     for (auto [slot, path] : slots) {
         if (path->empty()) continue;
-        cast::File file = material.add_file();
-        file.set_path(*path);
+        cast::File file = material.add_file(*path);
         material.set_slot(slot, file);
     }
 }

@@ -36,8 +36,7 @@ Scene::Scene() {
     material = model.add_material();
     material.set_name("skin");
     material.set_type("pbr");
-    texture = material.add_file();
-    texture.set_path("skin.png");
+    texture = material.add_file("skin.png");
     tint = material.add_color();
     tint.set_rgba({1, 0.5f, 0.25f, 1});
     material.set_slot("albedo", texture);
@@ -119,8 +118,7 @@ Scene::Scene() {
 
     instance = root.add_instance();
     instance.set_name("prop");
-    instance_file = instance.add_file();
-    instance_file.set_path("crate.cast");
+    instance_file = instance.add_file("crate.cast");
     instance.set_reference_file(instance_file);
     instance.set_position({1, 2, 3});
     instance.set_rotation({0, 0, 0, 1});
