@@ -7,7 +7,8 @@
 #   sudo make install   the CLI, the library, headers and CMake package of $(BUILD) into PREFIX
 # and for releases:
 #   make windows   cross-build castkit.exe, the library, tests and examples for x86_64 Windows
-#   make dist      castkit-VERSION-linux-x86_64.tar.gz and -windows-x86_64.zip in $(BUILD)-dist
+#   make dist      castkit-VERSION-linux-x86_64.tar.gz and -windows-x86_64.zip in $(BUILD)-dist,
+#                  each with the static viewer page (make viewer)
 # and for the browser viewer:
 #   make viewer        viewer/dist/: the viewer page as static files, castkit compiled to
 #                      WebAssembly inside (open index.html from disk, or host it anywhere)
@@ -121,7 +122,8 @@ windows: setup
 test-windows: windows
 	ctest --test-dir $(BUILD)-windows --output-on-failure -j $(JOBS) --repeat until-pass:2
 
-dist: build windows
+# The archives carry the static viewer page (viewer/dist, from make viewer) too.
+dist: build windows viewer
 	bash scripts/dist.sh $(BUILD) $(BUILD)-windows $(BUILD)-dist
 
 # Unpacks both archives and runs them (Windows under Wine); a consumer builds against Linux's.
