@@ -3,9 +3,12 @@
 #   make test   set up, build, and run every test (plus, when CI=true, the Windows build and its
 #               tests under Wine, the release archives, the sanitizer build and every fuzzer for
 #               45 s from libFuzzer seed 1)
+# then, to put castkit on PATH:
+#   sudo make install   the CLI, the library, headers and CMake package of $(BUILD) into PREFIX
 # and for releases:
 #   make windows   cross-build castkit.exe, the library, tests and examples for x86_64 Windows
-#   make dist      castkit-VERSION-linux-x86_64.tar.gz and -windows-x86_64.zip in $(BUILD)-dist
+#   make dist      castkit-VERSION-linux-x86_64.tar.gz and -windows-x86_64.zip in $(BUILD)-dist,
+#                  each with the static viewer page (make viewer)
 # and for the browser viewer:
 #   make viewer        viewer/dist/: the viewer page as static files, castkit compiled to
 #                      WebAssembly inside (open index.html from disk, or host it anywhere)
@@ -22,9 +25,10 @@ export CCACHE_NOHASHDIR ?= true
 export CCACHE_MAXSIZE ?= 20G
 endif
 CASTKIT = $(BUILD)/tools/castkit/castkit
+PREFIX ?= /usr/local
 
-.PHONY: setup setup-run build demo test build-sanitize test-sanitize build-fuzz fuzz windows test-windows dist test-dist bench \
-  viewer viewer-wasm test-viewer clean
+.PHONY: setup setup-run build demo install test build-sanitize test-sanitize build-fuzz fuzz \
+  windows test-windows dist test-dist bench viewer viewer-wasm test-viewer clean
 
 # Everything the tests need; setup-run only what building and running castkit needs.
 setup:
@@ -45,6 +49,20 @@ demo: setup-run
 	  -DCASTKIT_BUILD_TESTS=OFF -DCASTKIT_BUILD_BENCH=OFF
 	cmake --build $(BUILD) -j $(JOBS)
 	bash scripts/demo.sh $(CASTKIT)
+	@echo "== castkit is built: $(CASTKIT). To run it as castkit from anywhere:"
+	@echo "   sudo make install    (into $(PREFIX); PREFIX=DIR for another prefix)"
+
+# What `cmake --install` puts in PREFIX (bin/castkit, lib/libcastkit.a, include/castkit,
+# lib/cmake/castkit, share/doc/castkit) from the build folder as it is: it builds nothing, so
+# `sudo make install` after `make demo` or `make build` leaves the build folder the user's (the
+# list of installed files, $(BUILD)/install_manifest.txt, is given back to the sudo user).
+# DESTDIR stages the files under another root (packaging).
+install:
+	@test -f $(BUILD)/CMakeCache.txt || \
+	  { echo "make install: no build in $(BUILD); run make demo (or make build) first" >&2; exit 1; }
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
+	@if [ -n "$$SUDO_UID" ] && [ -f $(BUILD)/install_manifest.txt ]; then \
+	  chown "$$SUDO_UID:$$SUDO_GID" $(BUILD)/install_manifest.txt; fi
 
 # Each stage is timed (scripts/ci/stage.sh) into $(STAGE_LOG), each CTest run prints its slowest
 # tests (scripts/ci/ctest.sh), and the run ends with the stage table and a warning past 45
@@ -122,7 +140,8 @@ windows: setup
 test-windows: windows
 	$(CTEST) $(BUILD)-windows --output-on-failure -j $(JOBS) --repeat until-pass:2
 
-dist: build windows
+# The archives carry the static viewer page (viewer/dist, from make viewer) too.
+dist: build windows viewer
 	bash scripts/dist.sh $(BUILD) $(BUILD)-windows $(BUILD)-dist
 
 # Unpacks both archives and runs them (Windows under Wine); a consumer builds against Linux's.

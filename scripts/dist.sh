@@ -6,8 +6,10 @@
 # the CMake package for find_package(castkit)) under one folder, with README.md and LICENSE at
 # its top. The Linux CLI also carries, in lib/castkit, every shared library it loads beyond the C
 # library itself (glibc, the loader, libm), found with ldd; its RUNPATH points there, so it runs
-# on a system without Debian's fmt, simdjson, draco, … packages. Entries are sorted, owned by root and dated by the last commit, so the same commit
-# gives the same archives.
+# on a system without Debian's fmt, simdjson, draco, … packages. Both also hold the static viewer
+# page, viewer/index.html with its scripts (viewer/dist of the checkout, from `make viewer`), to
+# open from disk without Emscripten or Node.js. Entries are sorted, owned by root and dated by the
+# last commit, so the same commit gives the same archives.
 set -euo pipefail
 linux_build=$1
 windows_build=$2
@@ -16,6 +18,12 @@ source_dir=$(cd "$(dirname "$0")/.." && pwd)
 
 version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$linux_build/CMakeCache.txt")
 [ -n "$version" ] || { echo "dist: no project version in $linux_build" >&2; exit 1; }
+viewer_page="$source_dir/viewer/dist"
+viewer_files="index.html viewer.js castkit.js"
+for file in $viewer_files; do
+  [ -f "$viewer_page/$file" ] ||
+    { echo "dist: no $viewer_page/$file: build the viewer page first (make viewer)" >&2; exit 1; }
+done
 epoch=$(git -C "$source_dir" log -1 --format=%ct 2>/dev/null || echo 0)
 # Also the time stamp that strip writes into a Windows executable's header.
 export SOURCE_DATE_EPOCH=$epoch
@@ -41,6 +49,8 @@ pack() {  # pack BUILD_DIR NAME FORMAT
   cmake --install "$1" --prefix "$root" --strip >/dev/null
   if [ "$3" != zip ]; then bundle_shared_libraries "$root"; fi
   cp "$source_dir/README.md" "$source_dir/LICENSE" "$root/"
+  mkdir -p "$root/viewer"
+  for file in $viewer_files; do cp "$viewer_page/$file" "$root/viewer/"; done
   (
     cd "$out/stage"
     find "$name" -print0 | sort -z | xargs -0 touch -h -d "@$epoch"

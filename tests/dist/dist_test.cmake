@@ -2,7 +2,9 @@
 #   cmake -DDIST_DIR=... -DWORK_DIR=... -DSOURCE_DIR=... -DWINE_PREFIX=... -DLINUX_BUILD=...
 #         -DWINDOWS_BUILD=... -P dist_test.cmake
 # Unpacks each archive into an empty folder and runs the CLI from there (the Windows one under
-# Wine): --version, info, convert, validate. The two CLIs must write the same bytes for the same
+# Wine): --version, info, convert, validate. Each must hold the static viewer page
+# (viewer/index.html, naming its scripts viewer.js and castkit.js, which are there too), the same
+# bytes as the checkout's viewer/dist. The two CLIs must write the same bytes for the same
 # conversion (character.cast to .semodel, .glb and .cast; wave.cast, which holds the animation,
 # to .seanim). A consumer project then builds
 # with find_package(castkit) against the unpacked Linux archive and nothing else of castkit, and
@@ -61,9 +63,21 @@ foreach(system linux windows)
       "${CMAKE_COMMAND}" -E tar xf "${${system}_archive}")
   set(root "${unpacked}/castkit-${version}-${system}-x86_64")
   foreach(expected README.md LICENSE include/castkit/cast/document.hpp
-                   lib/cmake/castkit/castkitConfig.cmake)
+                   lib/cmake/castkit/castkitConfig.cmake
+                   viewer/index.html viewer/viewer.js viewer/castkit.js)
     if(NOT EXISTS "${root}/${expected}")
       message(FATAL_ERROR "the ${system} archive has no ${expected}")
+    endif()
+  endforeach()
+  file(READ "${root}/viewer/index.html" page)
+  foreach(script viewer.js castkit.js)
+    if(NOT page MATCHES "src=\"${script}\"")
+      message(FATAL_ERROR "the ${system} archive's viewer/index.html loads no ${script}")
+    endif()
+    file(SHA256 "${root}/viewer/${script}" packed)
+    file(SHA256 "${SOURCE_DIR}/viewer/dist/${script}" built)
+    if(NOT packed STREQUAL built)
+      message(FATAL_ERROR "the ${system} archive's viewer/${script} is not viewer/dist's")
     endif()
   endforeach()
   if(system STREQUAL "linux")

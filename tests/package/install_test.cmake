@@ -1,0 +1,64 @@
+# The install test, run by CTest as `cmake -P`: `make install` as a user runs it, staged with
+# DESTDIR under a fresh folder (the build's CMAKE_INSTALL_PREFIX, /usr/local by default, below
+# it), then the installed CLI runs from there: `castkit --version` and `castkit info` of the
+# example character. The installed program must carry no path of the build tree (its RPATH is
+# $ORIGIN/../lib/castkit, for the release archive's bundled libraries) and must find every shared
+# library it needs without one.
+# Inputs: BUILD_DIR, SOURCE_DIR, WORK_DIR, VERSION.
+file(REMOVE_RECURSE "${WORK_DIR}")
+set(stage "${WORK_DIR}/stage")
+
+function(run what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${code}):\n${out}\n${err}")
+  endif()
+  set(last_output "${out}" PARENT_SCOPE)
+endfunction()
+
+# `make install DESTDIR=...`, the Makefile's own rule, with the build folder as BUILD.
+find_program(MAKE_PROGRAM NAMES make gmake REQUIRED)
+run("make install" "${CMAKE_COMMAND}" -E env "DESTDIR=${stage}"
+    "${MAKE_PROGRAM}" --no-print-directory -C "${SOURCE_DIR}" install "BUILD=${BUILD_DIR}")
+file(STRINGS "${BUILD_DIR}/CMakeCache.txt" prefix REGEX "^CMAKE_INSTALL_PREFIX:")
+string(REGEX REPLACE "^[^=]*=" "" prefix "${prefix}")
+set(root "${stage}${prefix}")
+set(cli "${root}/bin/castkit")
+foreach(expected bin/castkit include/castkit/cast/document.hpp lib/cmake/castkit/castkitConfig.cmake)
+  if(NOT EXISTS "${root}/${expected}")
+    message(FATAL_ERROR "make install put no ${expected} in ${root}")
+  endif()
+endforeach()
+file(GLOB library "${root}/lib*/libcastkit.a")
+if(NOT library)
+  message(FATAL_ERROR "make install put no libcastkit.a in ${root}")
+endif()
+
+# No path of the build tree in what the loader reads.
+file(READ_ELF "${cli}" RPATH rpath RUNPATH runpath)
+foreach(tree "${BUILD_DIR}" "${SOURCE_DIR}")
+  string(FIND "${rpath};${runpath}" "${tree}" at)
+  if(at GREATER -1)
+    message(FATAL_ERROR "the installed castkit's RPATH names ${tree}: '${rpath}' '${runpath}'")
+  endif()
+endforeach()
+find_program(LDD ldd)
+if(LDD)
+  run("ldd of the installed castkit" "${LDD}" "${cli}")
+  if(last_output MATCHES "not found")
+    message(FATAL_ERROR "the installed castkit misses shared libraries:\n${last_output}")
+  endif()
+endif()
+
+# Run from a folder of its own, with nothing of the build on the library path.
+set(ENV{LD_LIBRARY_PATH} "")
+run("castkit --version" "${CMAKE_COMMAND}" -E chdir "${WORK_DIR}" "${cli}" --version)
+if(NOT last_output MATCHES "^castkit ${VERSION} ")
+  message(FATAL_ERROR "the installed castkit --version printed '${last_output}'")
+endif()
+run("castkit info" "${CMAKE_COMMAND}" -E chdir "${WORK_DIR}" "${cli}" info
+    "${SOURCE_DIR}/examples/data/hero/hero.glb")
+if(NOT last_output MATCHES "hero\\.glb" OR NOT last_output MATCHES "animation")
+  message(FATAL_ERROR "the installed castkit info printed '${last_output}'")
+endif()
+file(REMOVE_RECURSE "${WORK_DIR}")
