@@ -156,11 +156,12 @@ bench: build
 
 # The browser viewer's module (viewer/wasm/), with Debian's Emscripten in $(BUILD)-wasm
 # (cmake/emscripten-wasm32.cmake; simdjson from Debian's sources): one classic script,
-# viewer/dist/castkit.js, with the WebAssembly inside.
+# viewer/dist/castkit.js, with the WebAssembly inside. Not through ccache, which does not know
+# Emscripten's compiler driver.
 viewer-wasm: setup
 	bash scripts/debian-source.sh simdjson $(BUILD)-wasm/debian-sources
 	cmake -S . -B $(BUILD)-wasm -G Ninja --toolchain cmake/emscripten-wasm32.cmake \
-	  -DCMAKE_BUILD_TYPE=Release -DCASTKIT_WERROR=ON -DCASTKIT_BUILD_TOOLS=OFF \
+	  -DCMAKE_C_COMPILER_LAUNCHER= -DCMAKE_CXX_COMPILER_LAUNCHER= -DCMAKE_BUILD_TYPE=Release -DCASTKIT_WERROR=ON -DCASTKIT_BUILD_TOOLS=OFF \
 	  -DCASTKIT_BUILD_TESTS=OFF -DCASTKIT_BUILD_BENCH=OFF -DCASTKIT_BUILD_EXAMPLES=OFF \
 	  -DCASTKIT_INSTALL=OFF -DCASTKIT_PYTHON=OFF
 	cmake --build $(BUILD)-wasm -j $(JOBS) --target castkit_wasm

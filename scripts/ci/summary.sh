@@ -16,10 +16,10 @@ while IFS=$'\t' read -r name seconds status; do
   printf '  %-28s %6d s  %s%s\n' "$name" "$seconds" "$(minutes "$seconds")" \
     "$([ "$status" -eq 0 ] || echo "  FAILED")"
 done < <(sort -t $'\t' -k2,2nr "$log")
-line=$(sort -t $'\t' -k2,2nr "$log" | awk -F'\t' '{ printf "%s%s %ds", NR > 1 ? ", " : "", $1, $2 }')
+line=$(sort -t $'\t' -k2,2nr "$log" | awk -F'\t' '{ printf "%s%s %ds", (NR > 1 ? ", " : ""), $1, $2 }')
 echo "stage total: $total s ($(minutes "$total")): $line"
 if [ "$total" -gt "$budget" ]; then
-  slowest=$(sort -t $'\t' -k2,2nr "$log" | head -3 | awk -F'\t' '{ printf "%s%s (%ds)", NR > 1 ? ", " : "", $1, $2 }')
+  slowest=$(sort -t $'\t' -k2,2nr "$log" | head -3 | awk -F'\t' '{ printf "%s%s (%ds)", (NR > 1 ? ", " : ""), $1, $2 }')
   echo "WARNING: the stages took $(minutes "$total"), over the $((budget / 60))-minute budget" \
     "(CI stops at 90). Slowest: $slowest. See docs/testing.md, \"How long it takes\"."
 fi
