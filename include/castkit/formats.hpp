@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -107,6 +108,11 @@ struct FormatInfo {
 const std::vector<FormatInfo>& all_formats();
 // The format a path's extension names, or nullptr.
 const FormatInfo* format_for_path(const std::filesystem::path& path);
+// The format a file's first bytes name, for standard input and extensions that name none: the
+// magic of Cast (`cast`), SEAnim, SEModel, DMF (`DASH`), K3D (0xDECAFBAD) or glb (`glTF`); for
+// JSON (a `{` after whitespace), glTF when its object has a top-level "asset" member, else DMF
+// JSON. nullptr for anything else. O(1) for the magics; O(size) for JSON.
+const FormatInfo* format_for_bytes(std::span<const std::byte> bytes);
 // The file name without the extension its format matched ("run" for "a/run.dmf.json"); for no
 // known format, without its last extension. UTF-8.
 std::string file_stem(const std::filesystem::path& path);
