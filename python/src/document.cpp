@@ -27,17 +27,25 @@ std::string known_formats() {
     return out;
 }
 
-// The format `name` names, else the one the extension of `path` names.
-const FormatInfo& pick_format(const std::optional<std::string>& name, const fs::path& path) {
-    if (name) {
-        if (const FormatInfo* format = format_by_name(*name)) return *format;
-        raise_error("unknown format '" + *name + "' (castkit knows " + known_formats() + ")",
-                    "python.format");
-    }
-    if (const FormatInfo* format = format_for_path(path)) return *format;
-    raise_error(path.string() + ": cannot tell the format from the extension; pass format= (" +
+// The format `name` names, else the one the extension of `path` names, else null.
+const FormatInfo* named_or_by_extension(const std::optional<std::string>& name,
+                                        const fs::path& path) {
+    if (!name) return format_for_path(path);
+    if (const FormatInfo* format = format_by_name(*name)) return format;
+    raise_error("unknown format '" + *name + "' (castkit knows " + known_formats() + ")",
+                "python.format");
+}
+
+[[noreturn]] void cannot_tell(const fs::path& path, const char* from) {
+    raise_error(path.string() + ": cannot tell the format from " + from + "; pass format= (" +
                     known_formats() + ")",
                 "python.format");
+}
+
+// The format `name` names, else the one the extension of `path` names.
+const FormatInfo& pick_format(const std::optional<std::string>& name, const fs::path& path) {
+    if (const FormatInfo* format = named_or_by_extension(name, path)) return *format;
+    cannot_tell(path, "the extension");
 }
 
 const FormatInfo& named_format(const std::string& name) {
@@ -61,9 +69,11 @@ DocPtr read_into_state(const FormatInfo& format, const formats::Input& input,
     return state;
 }
 
+// Reads `path` in the format `format_name` names, else the one its extension names, else the one
+// its first bytes name (format_for_bytes), as `castkit` does.
 DocPtr open_path(const fs::path& path, const std::optional<std::string>& format_name,
                  FormatOptions options = {}) {
-    const FormatInfo& format = pick_format(format_name, path);
+    const FormatInfo* format = named_or_by_extension(format_name, path);
     // Guarded, never plainly mapped: the interpreter (and Blender around it) keeps the document
     // while other programs may rewrite or truncate the file, and a mapping of a file that
     // shrank kills the process when its lost pages are touched (docs/security.md).
@@ -72,8 +82,10 @@ DocPtr open_path(const fs::path& path, const std::optional<std::string>& format_
         return formats::read_input(path, formats::InputMode::Guarded);
     }();
     if (!input) raise_error(input.error());
+    if (format == nullptr) format = format_for_bytes(input->bytes);
+    if (format == nullptr) cannot_tell(path, "the extension or the contents");
     const ReadContext context = formats::context_for(path, std::move(options));
-    return read_into_state(format, *input, context);
+    return read_into_state(*format, *input, context);
 }
 
 DocPtr read_bytes(const py::object& data, const std::string& format_name, const std::string& name,

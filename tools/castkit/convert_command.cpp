@@ -40,16 +40,13 @@ void merge_animations(cast::Document& document, const std::vector<std::string>& 
 
 // DMF to DMF (binary or JSON) converts the model itself: through the Cast document, what only
 // DMF holds (material settings, embedded images) would be lost. O(size).
-Expected<void> convert_dmf(const FormatInfo& from, const FormatInfo& to, const std::string& input,
+Expected<void> convert_dmf(const Source& source, const FormatInfo& to, const std::string& input,
                            const std::string& output, Diagnostics& warnings) {
-    const std::filesystem::path in = platform::path_from_utf8(input);
-    auto bytes = formats::read_input(in);
-    if (!bytes) return make_error(bytes.error());
-    const std::string name = formats::context_for(in).name;
-    const std::string_view text(reinterpret_cast<const char*>(bytes->bytes.data()),
-                                bytes->bytes.size());
-    auto model = from.name == "dmf" ? dmf::read(bytes->bytes, name, warnings)
-                                    : dmf::read_json(text, name, warnings);
+    const std::string name = formats::context_for(platform::path_from_utf8(input)).name;
+    const cast::Bytes bytes = source.input.bytes;
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    auto model = source.format->name == "dmf" ? dmf::read(bytes, name, warnings)
+                                              : dmf::read_json(text, name, warnings);
     if (!model) return make_error(model.error());
     const std::filesystem::path out = platform::path_from_utf8(output);
     return to.name == "dmf" ? dmf::write(*model, out) : dmf::write_json(*model, out);
@@ -74,32 +71,33 @@ void write_output(const FormatInfo& format, const cast::Document& document,
     }
 }
 
+// Prints the outcome of convert_dmf and raises `exit_code` when it failed.
+void report_dmf(const Expected<void>& converted, const Diagnostics& warnings, int& exit_code) {
+    print_diagnostics(warnings);
+    if (converted) return;
+    fmt::print(stderr, "{}\n", converted.error().to_string());
+    fail(exit_code, kInvalidInput);
+}
+
 int convert_one(const ConvertOptions& options, const std::string& input,
                 const std::vector<std::string>& animations, const std::string& output) {
     int exit_code = kSuccess;
     // The output format first: a usage error should not wait for a large input to parse.
-    const FormatInfo* format = pick_format(output, options.to, "cast", exit_code);
+    const FormatInfo* format = output_format(output, options.to, exit_code);
     if (format == nullptr) return exit_code;
-    if (is_dmf(*format) && animations.empty()) {
-        const FormatInfo* from = pick_format(input, options.from, "cast", exit_code);
-        if (from == nullptr) return exit_code;
-        if (is_dmf(*from)) {
-            Diagnostics warnings;
-            auto converted = convert_dmf(*from, *format, input, output, warnings);
-            print_diagnostics(warnings);
-            if (!converted) {
-                fmt::print(stderr, "{}\n", converted.error().to_string());
-                fail(exit_code, kInvalidInput);
-            }
-            return exit_code;
-        }
+    std::optional<Source> source = open_or_fail(input, options.from, exit_code);
+    if (!source) return exit_code;
+    if (is_dmf(*format) && is_dmf(*source->format) && animations.empty()) {
+        Diagnostics warnings;
+        report_dmf(convert_dmf(*source, *format, input, output, warnings), warnings, exit_code);
+        return exit_code;
     }
     // The output's own names are never a side file's (an image the input unpacks, a texture).
     for (const std::filesystem::path& file :
          formats::output_files(*format, platform::path_from_utf8(output)))
         options.format_options.side_outputs->reserve(file);
-    auto loaded = load(
-        input, options.from,
+    auto loaded = read_source(
+        input, std::move(*source),
         batch::read_options_for(options.format_options, *format, platform::path_from_utf8(input),
                                 platform::path_from_utf8(output)),
         exit_code);
