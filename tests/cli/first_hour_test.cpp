@@ -95,5 +95,28 @@ TEST(CliErrors, AMissingInputSaysItIsMissing) {
     EXPECT_FALSE(fs::exists(dir / "out"));
 }
 
+// ---- 3. bake writes the format its output names ------------------------------------------------
+
+TEST(CliBake, TheOutputsExtensionNamesItsFormat) {
+    const fs::path dir = temp_dir("cli-bake-format");
+    const std::string bake = fmt::format("bake --model {} --anim {} -o ", quoted(hero("hero.cast")),
+                                         quoted(hero("hero_walk.cast")));
+    for (const auto& [name, magic] : std::vector<std::pair<std::string, std::string>>{
+             {"walk.cast", "cast"}, {"walk.seanim", "SEAnim"}, {"walk.glb", "glTF"}}) {
+        SCOPED_TRACE(name);
+        CommandResult result = run_cli(bake + quoted(dir / name));
+        ASSERT_EQ(result.exit_code, 0) << result.err;
+        EXPECT_EQ(first_bytes(dir / name, magic.size()), magic);
+    }
+    EXPECT_EQ(gltf_json(dir / "walk.glb")["animations"].size(), 1u);
+    CommandResult unknown = run_cli(bake + quoted(dir / "walk.xyz"));
+    EXPECT_EQ(unknown.exit_code, 2);
+    EXPECT_NE(unknown.err.find("cannot tell the format"), std::string::npos) << unknown.err;
+    EXPECT_FALSE(fs::exists(dir / "walk.xyz"));
+    CommandResult to = run_cli(bake + quoted(dir / "walk.bin") + " --to seanim");
+    EXPECT_EQ(to.exit_code, 0) << to.err;
+    EXPECT_EQ(first_bytes(dir / "walk.bin", 6), "SEAnim");
+}
+
 }  // namespace
 }  // namespace castkit::test
