@@ -336,17 +336,11 @@ void register_document(py::module_& m) {
                 return validate_state(*open_path(path, format), strict);
             } catch (py::error_already_set& error) {
                 if (!error.matches(error_type())) throw;
-                // As `castkit validate`: a file that cannot be read is one finding.
+                // As `castkit validate`: a file that cannot be read is one finding, with the
+                // reader's own id (cast.truncated, as castkit.open raises it).
                 py::object diagnostic = error.value().attr("diagnostic");
                 Diagnostic d = diagnostic.cast<Diagnostic>();
                 if (d.file.empty()) d.file = path.string();
-                // A Cast file that cannot be read breaks the rule `cast.read` (the reader's
-                // finer id is in castkit.open's error).
-                const FormatInfo* cast_format = format_by_name("cast");
-                const FormatInfo* read_as =
-                    format ? format_by_name(*format) : format_for_path(path);
-                if (read_as == cast_format)
-                    d.rule = std::string(cast::find_validation_rule("cast.read")->id);
                 py::list out;
                 out.append(py::cast(d));
                 return out;

@@ -118,5 +118,81 @@ TEST(CliBake, TheOutputsExtensionNamesItsFormat) {
     EXPECT_EQ(first_bytes(dir / "walk.bin", 6), "SEAnim");
 }
 
+// ---- 1. validate reads every format ---------------------------------------------------------
+
+TEST(CliValidateAnyFormat, EveryExampleFileValidates) {
+    const std::vector<fs::path> files = example_models();
+    ASSERT_GE(files.size(), 12u);
+    std::string arguments = "validate --json";
+    // fmt rather than operator+: g++ 12 at -O3 reports a false -Wrestrict for " " + s.
+    for (const fs::path& file : files) arguments += fmt::format(" {}", quoted(file));
+    CommandResult result = run_cli(arguments);
+    EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+    const nlohmann::json report = nlohmann::json::parse(result.out);
+    ASSERT_EQ(report["files"].size(), files.size());
+    for (const nlohmann::json& file : report["files"]) {
+        EXPECT_TRUE(file["valid"].get<bool>()) << file.dump(2);
+        for (const nlohmann::json& finding : file["diagnostics"])
+            EXPECT_FALSE(finding["rule"].get<std::string>().starts_with("cast.")) << file.dump(2);
+    }
+}
+
+TEST(CliValidateAnyFormat, TheIssuesFilesAreReadByTheirOwnReaders) {
+    CommandResult result =
+        run_cli("validate " + quoted(hero("hero.glb")) + " " + quoted(hero("hero_walk.seanim")));
+    EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+    EXPECT_EQ(result.out.find("bad magic"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("hero.glb: valid"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("hero_walk.seanim: valid"), std::string::npos) << result.out;
+}
+
+// The Cast rules run on the document a reader made: a SEModel with a broken face says so.
+TEST(CliValidateAnyFormat, TheCastRulesRunOnWhatTheReaderMade) {
+    const fs::path dir = temp_dir("cli-validate-rules");
+    cast::Document document;
+    cast::Model model = document.add_root().add_model();
+    cast::Mesh mesh = model.add_mesh();
+    mesh.set_positions(std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}});
+    mesh.set_faces(std::vector<std::uint32_t>{0, 1, 1});
+    ASSERT_TRUE(cast::write(document, dir / "flat.cast"));
+    ASSERT_EQ(run_cli(in_dir(dir, "convert {flat.cast} {flat.k3d}")).exit_code, 0);
+    CommandResult result = run_cli(in_dir(dir, "validate {flat.k3d}"));
+    EXPECT_NE(result.out.find("[mesh.degenerate-face]"), std::string::npos) << result.out;
+}
+
+TEST(CliValidateAnyFormat, FromOverridesTheExtensionAndStandardInputIsSniffed) {
+    const fs::path dir = temp_dir("cli-validate-from");
+    fs::copy_file(hero("hero.semodel"), dir / "hero.cast");
+    EXPECT_EQ(run_cli(in_dir(dir, "validate {hero.cast}")).exit_code, 1);
+    CommandResult from = run_cli(in_dir(dir, "validate --from semodel {hero.cast}"));
+    EXPECT_EQ(from.exit_code, 0) << from.out;
+    CommandResult piped = run_cli("validate - < " + quoted(hero("hero.k3d")));
+    EXPECT_EQ(piped.exit_code, 0) << piped.out << piped.err;
+    EXPECT_NE(piped.out.find("<stdin>: valid"), std::string::npos) << piped.out;
+}
+
+// ---- 6d. one condition, one id -----------------------------------------------------------------
+
+TEST(CliValidateAnyFormat, AnUnreadableFileKeepsTheReadersId) {
+    const fs::path dir = temp_dir("cli-validate-ids");
+    for (const char* name : {"hero.cast", "hero_walk.seanim", "hero.semodel", "hero.dmf"}) {
+        SCOPED_TRACE(name);
+        std::vector<std::byte> bytes = read_bytes(hero(name));
+        bytes.resize(bytes.size() / 2);
+        write_bytes(dir / name, bytes);
+        CommandResult dump = run_cli(in_dir(dir, fmt::format("dump {{{}}}", name)));
+        EXPECT_EQ(dump.exit_code, 1);
+        const std::size_t open = dump.err.rfind('[');
+        ASSERT_NE(open, std::string::npos) << dump.err;
+        const std::string id = dump.err.substr(open + 1, dump.err.find(']', open) - open - 1);
+        EXPECT_NE(id, "cast.read") << dump.err;
+        CommandResult validate = run_cli(in_dir(dir, fmt::format("validate --json {{{}}}", name)));
+        EXPECT_EQ(validate.exit_code, 1);
+        const nlohmann::json report = nlohmann::json::parse(validate.out);
+        ASSERT_EQ(report["files"][0]["diagnostics"].size(), 1u) << validate.out;
+        EXPECT_EQ(report["files"][0]["diagnostics"][0]["rule"], id) << validate.out;
+    }
+}
+
 }  // namespace
 }  // namespace castkit::test
