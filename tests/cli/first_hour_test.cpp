@@ -194,5 +194,37 @@ TEST(CliValidateAnyFormat, AnUnreadableFileKeepsTheReadersId) {
     }
 }
 
+// ---- 4 and 6a. folders
+// ---------------------------------------------------------------------------
+
+TEST(CliErrors, AFolderWithoutOutputFolderSaysHowToConvertIt) {
+    const fs::path dir = temp_dir("cli-folder-no-o");
+    CommandResult result =
+        run_cli("convert " + quoted(examples() / "hero") + " " + quoted(dir / "out2"));
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_NE(result.err.find("is a folder"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("-o OUTDIR"), std::string::npos) << result.err;
+    EXPECT_FALSE(fs::exists(dir / "out2"));
+}
+
+TEST(CliErrors, AnOutputFolderInsideTheInputFolderIsRefused) {
+    const fs::path dir = temp_dir("cli-folder-inside");
+    fs::create_directories(dir / "in" / "sub");
+    fs::copy_file(hero("hero.semodel"), dir / "in" / "hero.semodel");
+    for (const char* output : {"in", "in/", "in/out", "in/sub/../out", "in/sub"}) {
+        SCOPED_TRACE(output);
+        CommandResult result =
+            run_cli(in_dir(dir, "convert {in} -o ") + quoted(dir / output) + " --to cast");
+        EXPECT_EQ(result.exit_code, 2);
+        EXPECT_NE(result.err.find("is the input folder"), std::string::npos) << result.err;
+    }
+    EXPECT_FALSE(fs::exists(dir / "in" / "out"));
+    EXPECT_FALSE(fs::exists(dir / "in" / "hero.cast"));
+    // A sibling whose name starts with the input's is outside it.
+    CommandResult beside = run_cli(in_dir(dir, "convert {in} -o {in2} --to cast"));
+    EXPECT_EQ(beside.exit_code, 0) << beside.err;
+    EXPECT_TRUE(fs::exists(dir / "in2" / "hero.cast"));
+}
+
 }  // namespace
 }  // namespace castkit::test

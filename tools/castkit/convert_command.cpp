@@ -107,7 +107,59 @@ int convert_one(const ConvertOptions& options, const std::string& input,
     return exit_code;
 }
 
+bool is_folder(const std::string& path) {
+    std::error_code error;
+    return path != "-" && std::filesystem::is_directory(platform::path_from_utf8(path), error);
+}
+
+// True when `path` is `folder` or lies inside it, after following links and "..". O(length).
+bool same_or_inside(const std::string& path, const std::string& folder) {
+    std::error_code error;
+    const auto inner = std::filesystem::weakly_canonical(platform::path_from_utf8(path), error);
+    const auto outer = std::filesystem::weakly_canonical(platform::path_from_utf8(folder), error);
+    auto part = inner.begin();
+    for (const std::filesystem::path& name : outer) {
+        // "a/b/" ends in an empty name, which matches the end of "a/b" too.
+        if (name.empty()) continue;
+        if (part == inner.end() || *part != name) return false;
+        ++part;
+    }
+    return true;
+}
+
+// The mistakes a person makes before any file is read, said in words: a missing input, a
+// folder without -o, an output folder inside the input folder. Returns the exit code for one
+// (1 for a missing input, 2 for the others), else 0.
+int check_paths(const ConvertOptions& options) {
+    const std::size_t count = options.output.empty() ? 1 : options.inputs.size();
+    for (std::size_t i = 0; i < count && i < options.inputs.size(); ++i) {
+        std::error_code error;
+        const std::string& input = options.inputs[i];
+        if (input != "-" && !std::filesystem::exists(platform::path_from_utf8(input), error)) {
+            fmt::print(stderr, "castkit: {}: no such file or folder\n", input);
+            return kInvalidInput;
+        }
+    }
+    const std::string& first = options.inputs.front();
+    if (options.output.empty() && is_folder(first)) {
+        fmt::print(stderr,
+                   "castkit: convert: {} is a folder: a folder is converted into another with "
+                   "-o OUTDIR (castkit convert {} -o OUTDIR --to FORMAT)\n",
+                   first, first);
+        return kUsage;
+    }
+    if (!options.output.empty() && is_folder(first) && same_or_inside(options.output, first)) {
+        fmt::print(stderr,
+                   "castkit: convert: the output folder {} is the input folder {} or inside it; "
+                   "give an output folder outside {}\n",
+                   options.output, first, first);
+        return kUsage;
+    }
+    return kSuccess;
+}
+
 int run_convert(ConvertOptions& options) {
+    if (int mistake = check_paths(options); mistake != kSuccess) return mistake;
     // One writer for every side file of this run (docs/security.md, "What castkit writes").
     options.format_options.side_outputs = std::make_shared<SideOutputs>();
     std::vector<std::string> animations;
@@ -133,8 +185,7 @@ int run_convert(ConvertOptions& options) {
         }
         return convert_one(options, options.inputs[0], {}, options.inputs[1]);
     }
-    std::error_code error;
-    if (std::filesystem::is_directory(platform::path_from_utf8(options.inputs[0]), error)) {
+    if (is_folder(options.inputs[0])) {
         if (options.inputs.size() != 1) {
             fmt::print(stderr, "castkit: convert: a folder is converted on its own\n");
             return kUsage;
