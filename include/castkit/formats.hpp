@@ -29,8 +29,11 @@ enum class TextureMode {
 // Options for the formats that use them; each format reads what applies to it and ignores the
 // rest.
 struct FormatOptions {
-    // glTF export: merge the files Instances reference instead of naming them in `extras`.
-    bool inline_instances = false;
+    // glTF export: merge the files Instances reference instead of only naming them in
+    // `extras`. On by default: no glTF reader follows a name of a Cast file, so a scene of
+    // Instances written as references shows nothing (`castkit convert
+    // --keep-instance-references` turns it off). Other formats ignore it.
+    bool inline_instances = true;
     // glTF export: where textures go.
     TextureMode textures = TextureMode::Automatic;
     // Other formats' write_file to another folder than the context's base: the images material

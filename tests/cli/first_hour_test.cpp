@@ -226,5 +226,33 @@ TEST(CliErrors, AnOutputFolderInsideTheInputFolderIsRefused) {
     EXPECT_TRUE(fs::exists(dir / "in2" / "hero.cast"));
 }
 
+// ---- 5. Instances in glTF ----------------------------------------------------------------------
+
+std::size_t meshes_in(const fs::path& glb) {
+    return gltf_json(glb).value("meshes", nlohmann::json::array()).size();
+}
+
+TEST(CliInstances, GltfOutputInlinesInstancesByDefault) {
+    const fs::path dir = temp_dir("cli-instances");
+    const std::string scene = quoted(examples() / "scene.cast");
+    ASSERT_EQ(run_cli("convert " + scene + " " + quoted(dir / "default.glb")).exit_code, 0);
+    EXPECT_GT(meshes_in(dir / "default.glb"), 0u);
+    ASSERT_EQ(
+        run_cli("convert --inline-instances " + scene + " " + quoted(dir / "inline.glb")).exit_code,
+        0);
+    EXPECT_EQ(read_bytes(dir / "inline.glb"), read_bytes(dir / "default.glb"));
+    ASSERT_EQ(
+        run_cli("convert --keep-instance-references " + scene + " " + quoted(dir / "refs.glb"))
+            .exit_code,
+        0);
+    EXPECT_EQ(meshes_in(dir / "refs.glb"), 0u);
+    const nlohmann::json refs = gltf_json(dir / "refs.glb");
+    EXPECT_EQ(refs["nodes"][0]["extras"]["castkit_instance"]["file"], "character.cast");
+    EXPECT_EQ(run_cli("convert --inline-instances --keep-instance-references " + scene + " " +
+                      quoted(dir / "both.glb"))
+                  .exit_code,
+              2);
+}
+
 }  // namespace
 }  // namespace castkit::test

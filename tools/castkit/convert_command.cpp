@@ -19,6 +19,7 @@ struct ConvertOptions {
     std::string output, from, to;
     std::vector<std::string> anims_dirs, texture_dirs;
     std::string report;
+    bool keep_instance_references = false;
     FormatOptions format_options;
     BatchOptions batch;
 };
@@ -160,6 +161,7 @@ int check_paths(const ConvertOptions& options) {
 
 int run_convert(ConvertOptions& options) {
     if (int mistake = check_paths(options); mistake != kSuccess) return mistake;
+    if (options.keep_instance_references) options.format_options.inline_instances = false;
     // One writer for every side file of this run (docs/security.md, "What castkit writes").
     options.format_options.side_outputs = std::make_shared<SideOutputs>();
     std::vector<std::string> animations;
@@ -222,8 +224,15 @@ void register_convert_command(CLI::App& app, int& exit_code) {
     add_format_option(convert, "--to", options->to, "Output format, overriding the extension");
     convert->add_option("--anims", options->anims_dirs,
                         "Attach every animation file under this folder to the model(s)");
-    convert->add_flag("--inline-instances", options->format_options.inline_instances,
-                      "glTF: merge the files Instances reference instead of naming them");
+    CLI::Option* keep =
+        convert->add_flag("--keep-instance-references", options->keep_instance_references,
+                          "glTF: name the files Instances reference (in extras) instead of "
+                          "merging them into the output, which is the default");
+    // Scripts written when references were the default still pass it.
+    convert
+        ->add_flag("--inline-instances", options->format_options.inline_instances,
+                   "glTF: merge the files Instances reference (the default; kept for scripts)")
+        ->excludes(keep);
     convert->add_option("--textures", options->texture_dirs,
                         "Texture folder (repeatable): searched for the files the input names "
                         "after its own folder; DMF input writes its images into the first");
