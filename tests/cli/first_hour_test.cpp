@@ -254,5 +254,35 @@ TEST(CliInstances, GltfOutputInlinesInstancesByDefault) {
               2);
 }
 
+// ---- 6b and 6c. commands and their help ---------------------------------------------------------
+
+TEST(CliErrors, AnUnknownCommandIsNamedWithTheCommands) {
+    CommandResult result = run_cli("frobnicate");
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_NE(result.err.find("castkit: unknown command 'frobnicate'"), std::string::npos)
+        << result.err;
+    for (const char* command : {"info", "dump", "validate", "convert", "pose", "bake"})
+        EXPECT_NE(result.err.find(command), std::string::npos) << command << "\n" << result.err;
+    EXPECT_EQ(result.err.find("A subcommand is required"), std::string::npos) << result.err;
+}
+
+TEST(CliErrors, HelpShowsWordsNotEnumNumbers) {
+    for (const char* command : {"info", "dump", "validate", "convert", "pose", "bake"}) {
+        SCOPED_TRACE(command);
+        CommandResult help = run_cli(fmt::format("{} --help", command));
+        ASSERT_EQ(help.exit_code, 0);
+        EXPECT_EQ(help.out.find("ENUM"), std::string::npos) << help.out;
+        EXPECT_EQ(help.out.find("->"), std::string::npos) << help.out;
+    }
+    CommandResult convert = run_cli("convert --help");
+    EXPECT_NE(convert.out.find("{automatic,embed,copy,reference}"), std::string::npos)
+        << convert.out;
+    CommandResult reference =
+        run_cli(fmt::format("convert --texture-mode Reference {} {}", quoted(hero("hero.cast")),
+                            quoted(temp_dir("cli-mode") / "hero.gltf")));
+    EXPECT_EQ(reference.exit_code, 0) << reference.err;
+    EXPECT_EQ(run_cli("convert --texture-mode 3 a.cast b.glb").exit_code, 2);
+}
+
 }  // namespace
 }  // namespace castkit::test

@@ -6,7 +6,6 @@
 #include <castkit/formats/dmf.hpp>
 #include <castkit/formats/merge.hpp>
 #include <castkit/platform.hpp>
-#include <map>
 
 #include "batch.hpp"
 #include "commands.hpp"
@@ -18,7 +17,7 @@ struct ConvertOptions {
     std::vector<std::string> inputs;
     std::string output, from, to;
     std::vector<std::string> anims_dirs, texture_dirs;
-    std::string report;
+    std::string report, texture_mode = "automatic";
     bool keep_instance_references = false;
     FormatOptions format_options;
     BatchOptions batch;
@@ -108,6 +107,20 @@ int convert_one(const ConvertOptions& options, const std::string& input,
     return exit_code;
 }
 
+// --texture-mode's words, in TextureMode's order.
+const std::vector<std::string>& texture_mode_names() {
+    static const std::vector<std::string> names{"automatic", "embed", "copy", "reference"};
+    return names;
+}
+
+// The TextureMode a word of texture_mode_names() names (any case: CLI11 checked it).
+TextureMode texture_mode_named(const std::string& word) {
+    const auto& names = texture_mode_names();
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (CLI::detail::to_lower(word) == names[i]) return static_cast<TextureMode>(i);
+    return TextureMode::Automatic;
+}
+
 bool is_folder(const std::string& path) {
     std::error_code error;
     return path != "-" && std::filesystem::is_directory(platform::path_from_utf8(path), error);
@@ -162,6 +175,7 @@ int check_paths(const ConvertOptions& options) {
 int run_convert(ConvertOptions& options) {
     if (int mistake = check_paths(options); mistake != kSuccess) return mistake;
     if (options.keep_instance_references) options.format_options.inline_instances = false;
+    options.format_options.textures = texture_mode_named(options.texture_mode);
     // One writer for every side file of this run (docs/security.md, "What castkit writes").
     options.format_options.side_outputs = std::make_shared<SideOutputs>();
     std::vector<std::string> animations;
@@ -238,14 +252,13 @@ void register_convert_command(CLI::App& app, int& exit_code) {
                         "after its own folder; DMF input writes its images into the first");
     convert->add_flag("--allow-any-path", options->format_options.side_files.allow_any_path,
                       "Read files the input names anywhere: absolute paths, '..' and links");
-    const std::map<std::string, TextureMode> modes{{"embed", TextureMode::Embed},
-                                                   {"copy", TextureMode::Copy},
-                                                   {"reference", TextureMode::Reference}};
+    // Words in, words in --help: a CheckedTransformer on the enum printed "ENUM:value in
+    // {copy->2,...}".
     convert
-        ->add_option("--texture-mode", options->format_options.textures,
+        ->add_option("--texture-mode", options->texture_mode,
                      "glTF: embed (default for .glb), copy (default for .gltf) or reference; "
                      "other formats written to another folder: copy (default) or reference")
-        ->transform(CLI::CheckedTransformer(modes, CLI::ignore_case));
+        ->check(CLI::IsMember(texture_mode_names(), CLI::ignore_case));
     convert->add_flag("--strict", options->format_options.strict,
                       "Refuse to write a broken mesh (a face index past its vertices, a weight "
                       "naming a missing bone, a per-vertex buffer of another length) instead of "
