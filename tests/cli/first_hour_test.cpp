@@ -284,5 +284,33 @@ TEST(CliErrors, HelpShowsWordsNotEnumNumbers) {
     EXPECT_EQ(run_cli("convert --texture-mode 3 a.cast b.glb").exit_code, 2);
 }
 
+// ---- 6e. counts and articles -------------------------------------------------------------------
+
+TEST(CliWording, OneIsSingularAndAnAnimationTakesAn) {
+    const fs::path dir = temp_dir("cli-wording");
+    cast::Document document;
+    cast::Root root = document.add_root();
+    cast::Model model = root.add_model();
+    model.add_mesh().set_positions(std::vector<glm::vec3>{{0, 0, 0}});
+    cast::Animation animation = root.add_animation();
+    animation.set_framerate(30);
+    animation.set_string("zz", "unknown");
+    ASSERT_TRUE(cast::write(document, dir / "one.cast"));
+    CommandResult info = run_cli(in_dir(dir, "info {one.cast}"));
+    EXPECT_NE(info.out.find(", 1 root\n"), std::string::npos) << info.out;
+    EXPECT_NE(info.out.find("root 0: 1 model, 1 animation, 0 instances"), std::string::npos)
+        << info.out;
+    EXPECT_NE(info.out.find(": 1 mesh\n"), std::string::npos) << info.out;
+    EXPECT_NE(info.out.find("1 vertex, 0 faces, 0 UV layers"), std::string::npos) << info.out;
+    EXPECT_NE(info.out.find("0 curves, 0 overrides, 0 notification tracks"), std::string::npos)
+        << info.out;
+    CommandResult dump = run_cli(in_dir(dir, "dump {one.cast}"));
+    EXPECT_NE(dump.out.find("flags 0x0, 1 root\n"), std::string::npos) << dump.out;
+    CommandResult validate = run_cli(in_dir(dir, "validate {one.cast}"));
+    EXPECT_NE(validate.out.find("is not defined for an Animation"), std::string::npos)
+        << validate.out;
+    EXPECT_EQ(validate.out.find(" a Animation"), std::string::npos) << validate.out;
+}
+
 }  // namespace
 }  // namespace castkit::test
