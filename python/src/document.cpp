@@ -167,33 +167,50 @@ DocPtr clone_state(const DocState& source) {
     return state;
 }
 
-// A Document as it is, or a path read as the format its extension names; with the name its
-// unnamed animations take.
-std::pair<DocPtr, std::string> document_or_file(const py::handle& target) {
+// A Document as it is, or a path read as open() reads it; with the name its unnamed animations
+// take. The reader's warnings of a path read here go to `read_warnings` (a Document given
+// keeps its own in Document.warnings).
+std::pair<DocPtr, std::string> document_or_file(const py::handle& target,
+                                                Diagnostics& read_warnings) {
     if (py::isinstance<DocState>(target)) {
         DocPtr state = target.cast<DocPtr>();
         // The name it was read under (a path, or "<bytes>"), as `castkit convert` names them.
         return {state, file_stem(fs::path(state->document.source_name))};
     }
     const fs::path path = target.cast<fs::path>();
-    return {open_path(path, std::nullopt), file_stem(path)};
+    DocPtr state = open_path(path, std::nullopt);
+    read_warnings.append(state->read_warnings);
+    return {state, file_stem(path)};
+}
+
+// Each of `diagnostics` as a Python UserWarning (the text `castkit convert` prints on stderr);
+// raises when a warnings filter makes them errors.
+void emit_warnings(const Diagnostics& diagnostics) {
+    for (const Diagnostic& d : diagnostics.shown())
+        if (PyErr_WarnEx(PyExc_UserWarning, d.to_string().c_str(), 1) != 0)
+            throw py::error_already_set();
 }
 
 DocPtr merge_documents(const py::handle& model, const py::args& animations,
                        const py::object& warnings) {
-    DocPtr merged = clone_state(*document_or_file(model).first);
+    // What `castkit convert MODEL ANIM... -o OUT` prints: the readers' warnings of the files
+    // read here, then the merge's (curves naming nothing, dropped).
+    Diagnostics diagnostics;
+    DocPtr merged = clone_state(*document_or_file(model, diagnostics).first);
     std::vector<formats::AnimationSource> sources;
     for (py::handle animation : animations) {
-        auto [original, name] = document_or_file(animation);
+        auto [original, name] = document_or_file(animation, diagnostics);
         DocPtr source = clone_state(*original);
         merged->buffers.insert(source->buffers.begin(), source->buffers.end());
         sources.push_back({std::move(source->document), name.empty() ? "animation" : name});
     }
-    Diagnostics diagnostics;
     formats::merge(merged->document, std::move(sources), diagnostics);
     for (const Diagnostic& d : diagnostics)
         if (d.severity == Severity::Error) raise_error(d);
-    if (!warnings.is_none())
+    // Never silent: collected in the list given, else shown as Python warnings.
+    if (warnings.is_none())
+        emit_warnings(diagnostics);
+    else
         for (py::handle w : diagnostics_list(diagnostics)) warnings.attr("append")(w);
     return merged;
 }
@@ -324,8 +341,10 @@ void register_document(py::module_& m) {
           "`animations` (Documents or paths) moved onto its skeleton, as `castkit convert "
           "model anim... -o out` does. Animations keep their names, else take their file's "
           "stem. The inputs are left unchanged; curves naming nothing in the model are dropped "
-          "with a warning (appended to `warnings` when it is a list); an animation matching "
-          "nothing raises castkit.Error.");
+          "with a warning. The warnings `castkit convert` prints (those of the files read from "
+          "paths, then the merge's) are appended to `warnings` when it is a list, else issued "
+          "as Python warnings (UserWarning); an animation matching nothing raises "
+          "castkit.Error.");
     m.def(
         "validate",
         [](const py::object& target, bool strict, const std::optional<std::string>& format) {
