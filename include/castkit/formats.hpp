@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,8 +29,11 @@ enum class TextureMode {
 // Options for the formats that use them; each format reads what applies to it and ignores the
 // rest.
 struct FormatOptions {
-    // glTF export: merge the files Instances reference instead of naming them in `extras`.
-    bool inline_instances = false;
+    // glTF export: merge the files Instances reference instead of only naming them in
+    // `extras`. On by default: no glTF reader follows a name of a Cast file, so a scene of
+    // Instances written as references shows nothing (`castkit convert
+    // --keep-instance-references` turns it off). Other formats ignore it.
+    bool inline_instances = true;
     // glTF export: where textures go.
     TextureMode textures = TextureMode::Automatic;
     // Other formats' write_file to another folder than the context's base: the images material
@@ -107,6 +111,11 @@ struct FormatInfo {
 const std::vector<FormatInfo>& all_formats();
 // The format a path's extension names, or nullptr.
 const FormatInfo* format_for_path(const std::filesystem::path& path);
+// The format a file's first bytes name, for standard input and extensions that name none: the
+// magic of Cast (`cast`), SEAnim, SEModel, DMF (`DASH`), K3D (0xDECAFBAD) or glb (`glTF`); for
+// JSON (a `{` after whitespace), glTF when its object has a top-level "asset" member, else DMF
+// JSON. nullptr for anything else. O(1) for the magics; O(size) for JSON.
+const FormatInfo* format_for_bytes(std::span<const std::byte> bytes);
 // The file name without the extension its format matched ("run" for "a/run.dmf.json"); for no
 // known format, without its last extension. UTF-8.
 std::string file_stem(const std::filesystem::path& path);

@@ -29,8 +29,14 @@ def parser():
                          choices=["automatic", "embed", "copy", "reference"])
     convert.add_argument("--allow-any-path", action="store_true",
                          help="read files the inputs name anywhere")
-    convert.add_argument("--inline-instances", action="store_true",
-                         help="glTF: merge the files Instances reference")
+    instances = convert.add_mutually_exclusive_group()
+    instances.add_argument("--keep-instance-references", dest="inline_instances",
+                           action="store_false", default=True,
+                           help="glTF: name the files Instances reference instead of merging "
+                                "them (merging is the default)")
+    instances.add_argument("--inline-instances", dest="inline_instances", action="store_true",
+                           help="glTF: merge the files Instances reference (the default; kept "
+                                "for scripts)")
     convert.add_argument("--strict", action="store_true",
                          help="refuse to write a broken mesh instead of leaving the part out")
     convert.add_argument("-r", "--recursive", action="store_true", help="include sub-folders")

@@ -56,10 +56,11 @@ class Run:
 
 def options(input_dir, output_dir, to, *, from_format=None, anims=(), recursive=False,
             force=False, textures=(), texture_mode="automatic", allow_any_path=False,
-            inline_instances=False, strict=False):
+            inline_instances=True, strict=False):
     """The run's options as the library takes them (a dict that pickles), by the CLI's names:
     `anims` are folders whose animation files are merged into every model with a skeleton
-    (--anims), `textures` folders searched for the files inputs name (--textures)."""
+    (--anims), `textures` folders searched for the files inputs name (--textures);
+    `inline_instances=False` is --keep-instance-references."""
     animations = []
     for folder in anims:  # as --anims: every file castkit reads under the folder
         found, skipped = _castkit.batch_files(os.fspath(folder), True, allow_any_path)

@@ -41,7 +41,7 @@ batch::Options options_from(const py::dict& d) {
     format.place_textures = true;  // as `castkit convert`: images travel with their model
     format.side_files.folders = paths(d, "textures");
     format.side_files.allow_any_path = get<bool>(d, "allow_any_path", false);
-    format.inline_instances = get<bool>(d, "inline_instances", false);
+    format.inline_instances = get<bool>(d, "inline_instances", true);
     format.strict = get<bool>(d, "strict", false);
     format.textures =
         texture_mode(get<std::string>(d, "texture_mode", "automatic"), "texture_mode");

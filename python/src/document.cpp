@@ -27,17 +27,25 @@ std::string known_formats() {
     return out;
 }
 
-// The format `name` names, else the one the extension of `path` names.
-const FormatInfo& pick_format(const std::optional<std::string>& name, const fs::path& path) {
-    if (name) {
-        if (const FormatInfo* format = format_by_name(*name)) return *format;
-        raise_error("unknown format '" + *name + "' (castkit knows " + known_formats() + ")",
-                    "python.format");
-    }
-    if (const FormatInfo* format = format_for_path(path)) return *format;
-    raise_error(path.string() + ": cannot tell the format from the extension; pass format= (" +
+// The format `name` names, else the one the extension of `path` names, else null.
+const FormatInfo* named_or_by_extension(const std::optional<std::string>& name,
+                                        const fs::path& path) {
+    if (!name) return format_for_path(path);
+    if (const FormatInfo* format = format_by_name(*name)) return format;
+    raise_error("unknown format '" + *name + "' (castkit knows " + known_formats() + ")",
+                "python.format");
+}
+
+[[noreturn]] void cannot_tell(const fs::path& path, const char* from) {
+    raise_error(path.string() + ": cannot tell the format from " + from + "; pass format= (" +
                     known_formats() + ")",
                 "python.format");
+}
+
+// The format `name` names, else the one the extension of `path` names.
+const FormatInfo& pick_format(const std::optional<std::string>& name, const fs::path& path) {
+    if (const FormatInfo* format = named_or_by_extension(name, path)) return *format;
+    cannot_tell(path, "the extension");
 }
 
 const FormatInfo& named_format(const std::string& name) {
@@ -61,9 +69,11 @@ DocPtr read_into_state(const FormatInfo& format, const formats::Input& input,
     return state;
 }
 
+// Reads `path` in the format `format_name` names, else the one its extension names, else the one
+// its first bytes name (format_for_bytes), as `castkit` does.
 DocPtr open_path(const fs::path& path, const std::optional<std::string>& format_name,
                  FormatOptions options = {}) {
-    const FormatInfo& format = pick_format(format_name, path);
+    const FormatInfo* format = named_or_by_extension(format_name, path);
     // Guarded, never plainly mapped: the interpreter (and Blender around it) keeps the document
     // while other programs may rewrite or truncate the file, and a mapping of a file that
     // shrank kills the process when its lost pages are touched (docs/security.md).
@@ -72,8 +82,10 @@ DocPtr open_path(const fs::path& path, const std::optional<std::string>& format_
         return formats::read_input(path, formats::InputMode::Guarded);
     }();
     if (!input) raise_error(input.error());
+    if (format == nullptr) format = format_for_bytes(input->bytes);
+    if (format == nullptr) cannot_tell(path, "the extension or the contents");
     const ReadContext context = formats::context_for(path, std::move(options));
-    return read_into_state(format, *input, context);
+    return read_into_state(*format, *input, context);
 }
 
 DocPtr read_bytes(const py::object& data, const std::string& format_name, const std::string& name,
@@ -155,33 +167,50 @@ DocPtr clone_state(const DocState& source) {
     return state;
 }
 
-// A Document as it is, or a path read as the format its extension names; with the name its
-// unnamed animations take.
-std::pair<DocPtr, std::string> document_or_file(const py::handle& target) {
+// A Document as it is, or a path read as open() reads it; with the name its unnamed animations
+// take. The reader's warnings of a path read here go to `read_warnings` (a Document given
+// keeps its own in Document.warnings).
+std::pair<DocPtr, std::string> document_or_file(const py::handle& target,
+                                                Diagnostics& read_warnings) {
     if (py::isinstance<DocState>(target)) {
         DocPtr state = target.cast<DocPtr>();
         // The name it was read under (a path, or "<bytes>"), as `castkit convert` names them.
         return {state, file_stem(fs::path(state->document.source_name))};
     }
     const fs::path path = target.cast<fs::path>();
-    return {open_path(path, std::nullopt), file_stem(path)};
+    DocPtr state = open_path(path, std::nullopt);
+    read_warnings.append(state->read_warnings);
+    return {state, file_stem(path)};
+}
+
+// Each of `diagnostics` as a Python UserWarning (the text `castkit convert` prints on stderr);
+// raises when a warnings filter makes them errors.
+void emit_warnings(const Diagnostics& diagnostics) {
+    for (const Diagnostic& d : diagnostics.shown())
+        if (PyErr_WarnEx(PyExc_UserWarning, d.to_string().c_str(), 1) != 0)
+            throw py::error_already_set();
 }
 
 DocPtr merge_documents(const py::handle& model, const py::args& animations,
                        const py::object& warnings) {
-    DocPtr merged = clone_state(*document_or_file(model).first);
+    // What `castkit convert MODEL ANIM... -o OUT` prints: the readers' warnings of the files
+    // read here, then the merge's (curves naming nothing, dropped).
+    Diagnostics diagnostics;
+    DocPtr merged = clone_state(*document_or_file(model, diagnostics).first);
     std::vector<formats::AnimationSource> sources;
     for (py::handle animation : animations) {
-        auto [original, name] = document_or_file(animation);
+        auto [original, name] = document_or_file(animation, diagnostics);
         DocPtr source = clone_state(*original);
         merged->buffers.insert(source->buffers.begin(), source->buffers.end());
         sources.push_back({std::move(source->document), name.empty() ? "animation" : name});
     }
-    Diagnostics diagnostics;
     formats::merge(merged->document, std::move(sources), diagnostics);
     for (const Diagnostic& d : diagnostics)
         if (d.severity == Severity::Error) raise_error(d);
-    if (!warnings.is_none())
+    // Never silent: collected in the list given, else shown as Python warnings.
+    if (warnings.is_none())
+        emit_warnings(diagnostics);
+    else
         for (py::handle w : diagnostics_list(diagnostics)) warnings.attr("append")(w);
     return merged;
 }
@@ -312,8 +341,10 @@ void register_document(py::module_& m) {
           "`animations` (Documents or paths) moved onto its skeleton, as `castkit convert "
           "model anim... -o out` does. Animations keep their names, else take their file's "
           "stem. The inputs are left unchanged; curves naming nothing in the model are dropped "
-          "with a warning (appended to `warnings` when it is a list); an animation matching "
-          "nothing raises castkit.Error.");
+          "with a warning. The warnings `castkit convert` prints (those of the files read from "
+          "paths, then the merge's) are appended to `warnings` when it is a list, else issued "
+          "as Python warnings (UserWarning); an animation matching nothing raises "
+          "castkit.Error.");
     m.def(
         "validate",
         [](const py::object& target, bool strict, const std::optional<std::string>& format) {
@@ -324,17 +355,11 @@ void register_document(py::module_& m) {
                 return validate_state(*open_path(path, format), strict);
             } catch (py::error_already_set& error) {
                 if (!error.matches(error_type())) throw;
-                // As `castkit validate`: a file that cannot be read is one finding.
+                // As `castkit validate`: a file that cannot be read is one finding, with the
+                // reader's own id (cast.truncated, as castkit.open raises it).
                 py::object diagnostic = error.value().attr("diagnostic");
                 Diagnostic d = diagnostic.cast<Diagnostic>();
                 if (d.file.empty()) d.file = path.string();
-                // A Cast file that cannot be read breaks the rule `cast.read` (the reader's
-                // finer id is in castkit.open's error).
-                const FormatInfo* cast_format = format_by_name("cast");
-                const FormatInfo* read_as =
-                    format ? format_by_name(*format) : format_for_path(path);
-                if (read_as == cast_format)
-                    d.rule = std::string(cast::find_validation_rule("cast.read")->id);
                 py::list out;
                 out.append(py::cast(d));
                 return out;

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <iterator>
 
+#include "english.hpp"
+
 namespace castkit::cast {
 namespace {
 
@@ -124,19 +126,19 @@ void text_node(std::string& out, const Node& node, int depth, const DumpOptions&
         out += '\n';
     }
     if (!node.opaque().empty())
-        fmt::format_to(Out(out), "{}  <{} opaque bytes: unknown property type>\n", indent,
-                       node.opaque().size());
+        fmt::format_to(Out(out), "{}  <{}: unknown property type>\n", indent,
+                       count_of(node.opaque().size(), "opaque byte"));
     for (const Node& child : node.children()) text_node(out, child, depth + 1, options);
 }
 
 }  // namespace
 
 std::string dump_text(const Document& document, const DumpOptions& options) {
-    std::string out = fmt::format("cast version {}, flags {:#x}, {} roots\n", document.version,
-                                  document.flags, document.roots().size());
+    std::string out = fmt::format("cast version {}, flags {:#x}, {}\n", document.version,
+                                  document.flags, count_of(document.roots().size(), "root"));
     for (const Node& root : document.roots()) text_node(out, root, 0, options);
     if (!document.trailing.empty())
-        fmt::format_to(Out(out), "<{} trailing bytes>\n", document.trailing.size());
+        fmt::format_to(Out(out), "<{}>\n", count_of(document.trailing.size(), "trailing byte"));
     return out;
 }
 

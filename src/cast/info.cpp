@@ -8,6 +8,8 @@
 #include <limits>
 #include <unordered_map>
 
+#include "english.hpp"
+
 namespace castkit::cast {
 namespace {
 
@@ -45,9 +47,10 @@ std::string linked_name(const NamesByHash& names, std::optional<std::uint64_t> h
 }
 
 void mesh_info(std::string& out, const ConstMesh& mesh, const NamesByHash& materials) {
-    fmt::format_to(Out(out), "    mesh {}: {} vertices, {} faces, {} UV layers, {} colour layers",
-                   quoted(mesh.name()), mesh.vertex_count(), mesh.face_count(),
-                   mesh.uv_layer_count(), mesh.color_layer_count());
+    fmt::format_to(Out(out), "    mesh {}: {}, {}, {}, {}", quoted(mesh.name()),
+                   count_of(mesh.vertex_count(), "vertex", "vertices"),
+                   count_of(mesh.face_count(), "face"), count_of(mesh.uv_layer_count(), "UV layer"),
+                   count_of(mesh.color_layer_count(), "colour layer"));
     if (mesh.normals().size() > 0) out += ", normals";
     if (mesh.tangents().size() > 0) out += ", tangents";
     if (std::uint32_t mi = mesh.max_weight_influence(); mi > 0)
@@ -61,24 +64,28 @@ void model_info(std::string& out, const ConstModel& model) {
     auto meshes = model.meshes();
     const auto materials = model.materials();
     const NamesByHash material_names = names_by_hash(materials);
-    fmt::format_to(Out(out), "  model {}: {} meshes\n", quoted(model.name()), meshes.size());
+    fmt::format_to(Out(out), "  model {}: {}\n", quoted(model.name()),
+                   count_of(meshes.size(), "mesh", "meshes"));
     for (const ConstMesh& mesh : meshes) mesh_info(out, mesh, material_names);
     for (const ConstHair& hair : model.hairs())
-        fmt::format_to(Out(out), "    hair {}: {} strands, {} particles\n", quoted(hair.name()),
-                       hair.segments().size(), hair.particles().size());
+        fmt::format_to(Out(out), "    hair {}: {}, {}\n", quoted(hair.name()),
+                       count_of(hair.segments().size(), "strand"),
+                       count_of(hair.particles().size(), "particle"));
     const NamesByHash mesh_names = names_by_hash(meshes);
     for (const ConstBlendShape& shape : model.blend_shapes())
-        fmt::format_to(Out(out), "    blend shape {}: {} target vertices, base {}\n",
-                       quoted(shape.name()), shape.vertex_indices().size(),
+        fmt::format_to(Out(out), "    blend shape {}: {}, base {}\n", quoted(shape.name()),
+                       count_of(shape.vertex_indices().size(), "target vertex", "target vertices"),
                        linked_name(mesh_names, shape.base_shape_hash()));
     if (ConstSkeleton skeleton = model.skeleton())
-        fmt::format_to(Out(out), "    skeleton: {} bones, {} IK handles, {} constraints\n",
-                       skeleton.bones().size(), skeleton.ik_handles().size(),
-                       skeleton.constraints().size());
+        fmt::format_to(Out(out), "    skeleton: {}, {}, {}\n",
+                       count_of(skeleton.bones().size(), "bone"),
+                       count_of(skeleton.ik_handles().size(), "IK handle"),
+                       count_of(skeleton.constraints().size(), "constraint"));
     for (const ConstMaterial& material : materials)
-        fmt::format_to(Out(out), "    material {} ({}): {} slots, {} files, {} colours\n",
-                       quoted(material.name()), material.type().value_or("?"),
-                       material.slots().size(), material.files().size(), material.colors().size());
+        fmt::format_to(Out(out), "    material {} ({}): {}, {}, {}\n", quoted(material.name()),
+                       material.type().value_or("?"), count_of(material.slots().size(), "slot"),
+                       count_of(material.files().size(), "file"),
+                       count_of(material.colors().size(), "colour"));
 }
 
 // `index` counts animations over every root in file order: what `--animation INDEX` picks.
@@ -92,9 +99,10 @@ void animation_info(std::string& out, const ConstAnimation& animation, std::size
             last = std::max(last, frames[i]);
         }
     }
-    fmt::format_to(Out(out), "  animation {} {}: {} curves, {} overrides, {} notification tracks, ",
-                   index, quoted(animation.name()), curves.size(),
-                   animation.curve_mode_overrides().size(), animation.notification_tracks().size());
+    fmt::format_to(Out(out), "  animation {} {}: {}, {}, {}, ", index, quoted(animation.name()),
+                   count_of(curves.size(), "curve"),
+                   count_of(animation.curve_mode_overrides().size(), "override"),
+                   count_of(animation.notification_tracks().size(), "notification track"));
     if (first <= last)
         fmt::format_to(Out(out), "frames {}..{}", first, last);
     else
@@ -109,12 +117,15 @@ void animation_info(std::string& out, const ConstAnimation& animation, std::size
 std::string info_text(const Document& document, std::uint64_t file_bytes, std::string_view format) {
     std::string kind = format == "cast" ? fmt::format("cast v{}", document.version)
                                         : fmt::format("{}, read as Cast", format);
-    std::string out = fmt::format("{}: {}, {}, {} roots\n", document.source_name, kind,
-                                  human_bytes(file_bytes), document.roots().size());
+    std::string out =
+        fmt::format("{}: {}, {}, {}\n", document.source_name, kind, human_bytes(file_bytes),
+                    count_of(document.roots().size(), "root"));
     std::size_t index = 0, animation_index = 0;
     for (const ConstRoot& root : document.root_nodes()) {
-        fmt::format_to(Out(out), "root {}: {} models, {} animations, {} instances\n", index++,
-                       root.models().size(), root.animations().size(), root.instances().size());
+        fmt::format_to(Out(out), "root {}: {}, {}, {}\n", index++,
+                       count_of(root.models().size(), "model"),
+                       count_of(root.animations().size(), "animation"),
+                       count_of(root.instances().size(), "instance"));
         for (const ConstMetadata& meta : root.metadata())
             fmt::format_to(Out(out), "  metadata: author {}, software {}, up {}, scene root {}\n",
                            quoted(meta.author()), quoted(meta.software()),

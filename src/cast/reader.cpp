@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "../platform/platform.hpp"
+#include "english.hpp"
 #include "node_access.hpp"
 #include "node_path.hpp"
 
@@ -26,8 +27,8 @@ std::string human_size(double bytes) {
         bytes /= 1000.0;
         ++unit;
     }
-    return unit == 0 ? fmt::format("{:.0f} bytes", bytes)
-                     : fmt::format("{:.3g} {}", bytes, units[unit]);
+    if (unit == 0) return count_of(static_cast<std::uint64_t>(bytes), "byte");
+    return fmt::format("{:.3g} {}", bytes, units[unit]);
 }
 
 // A property type id as hex plus its file bytes when they are printable ("0x0071 'q'").
@@ -104,9 +105,11 @@ Expected<void> Reader::read_file() {
 
     std::size_t pos = kFileHeaderSize;
     if (root_count > (data_.size() - pos) / kNodeHeaderSize)
-        return make_error(at(8, nullptr, "cast.count-past-end",
-                             fmt::format("header claims {} roots but only {} bytes follow",
-                                         root_count, data_.size() - pos)));
+        return make_error(
+            at(8, nullptr, "cast.count-past-end",
+               fmt::format("header claims {} but only {} {}", count_of(root_count, "root"),
+                           count_of(data_.size() - pos, "byte"),
+                           data_.size() - pos == 1 ? "follows" : "follow")));
     NodeAccess::reserve_roots(document_, root_count);
     SiblingCounter counter;
     for (std::uint32_t i = 0; i < root_count; ++i) {
@@ -119,7 +122,7 @@ Expected<void> Reader::read_file() {
     if (pos < data_.size()) {
         document_.trailing = data_.subspan(pos);
         warn(pos, nullptr, "cast.trailing",
-             fmt::format("{} bytes after the last root", data_.size() - pos));
+             fmt::format("{} after the last root", count_of(data_.size() - pos, "byte")));
     }
     return {};
 }
@@ -132,9 +135,9 @@ Expected<std::unique_ptr<Node>> Reader::read_node(std::size_t& pos, std::size_t 
                              fmt::format("nodes nested deeper than {}", options_.max_depth)));
     if (bound - pos < kNodeHeaderSize)
         return make_error(at(start, &step, "cast.truncated",
-                             fmt::format("truncated: the file ends {} bytes into this node's "
+                             fmt::format("truncated: the file ends {} into this node's "
                                          "24-byte header",
-                                         bound - pos)));
+                                         count_of(bound - pos, "byte"))));
     const std::byte* header = data_.data() + pos;
     auto node =
         std::make_unique<Node>(load<std::uint32_t>(header), load<std::uint64_t>(header + 8));
@@ -147,13 +150,15 @@ Expected<std::unique_ptr<Node>> Reader::read_node(std::size_t& pos, std::size_t 
 
     const std::size_t left = bound - pos;
     if (property_count > left / kPropertyHeaderSize)
-        return make_error(at(
-            start + 16, &step, "cast.count-past-end",
-            fmt::format("node claims {} properties but has {} bytes left", property_count, left)));
+        return make_error(at(start + 16, &step, "cast.count-past-end",
+                             fmt::format("node claims {} but has {} left",
+                                         count_of(property_count, "property", "properties"),
+                                         count_of(left, "byte"))));
     if (child_count > left / kNodeHeaderSize)
         return make_error(
             at(start + 20, &step, "cast.count-past-end",
-               fmt::format("node claims {} children but has {} bytes left", child_count, left)));
+               fmt::format("node claims {} but has {} left",
+                           count_of(child_count, "child", "children"), count_of(left, "byte"))));
 
     // Counts are reserved only up to a small cap and grown by what is actually read: a node may
     // stop early at an unknown property type, and nested nodes all claim the bytes left, so
@@ -191,9 +196,9 @@ Expected<std::unique_ptr<Node>> Reader::read_node(std::size_t& pos, std::size_t 
     if (content_size != declared_size) {
         std::string where = declared_end > data_.size() ? " (past the end of the file)" : "";
         warn(start + 4, &step, "cast.nodesize",
-             fmt::format("NodeSize says {} bytes{} but the content is {}; content wins, a "
+             fmt::format("NodeSize says {}{} but the content is {}; content wins, a "
                          "rewrite corrects it",
-                         declared_size, where, content_size));
+                         count_of(declared_size, "byte"), where, content_size));
     }
     return node;
 }
@@ -209,10 +214,11 @@ Expected<void> Reader::read_property(Node& node, std::size_t& pos, std::size_t b
             header_left >= 2
                 ? fmt::format(" (type {})", type_text(load<std::uint16_t>(data_.data() + pos)))
                 : std::string();
-        return make_error(at(start, &step, "cast.truncated",
-                             fmt::format("truncated: the file ends {} bytes into the 8-byte header "
-                                         "of property {} of {}{}",
-                                         header_left, index + 1, property_count, type)));
+        return make_error(
+            at(start, &step, "cast.truncated",
+               fmt::format("truncated: the file ends {} into the 8-byte header "
+                           "of property {} of {}{}",
+                           count_of(header_left, "byte"), index + 1, property_count, type)));
     }
     const std::byte* header = data_.data() + pos;
     const auto type_id = load<std::uint16_t>(header);
@@ -225,10 +231,11 @@ Expected<void> Reader::read_property(Node& node, std::size_t& pos, std::size_t b
     const auto type = static_cast<PropertyType>(type_id);
     pos += kPropertyHeaderSize;
     if (bound - pos < name_size)
-        return make_error(at(start + 2, &step, "cast.truncated",
-                             fmt::format("truncated: the name of property {} of {} has {} bytes "
-                                         "but the file ends after {}",
-                                         index + 1, property_count, name_size, bound - pos)));
+        return make_error(
+            at(start + 2, &step, "cast.truncated",
+               fmt::format("truncated: the name of property {} of {} has {} "
+                           "but the file ends after {}",
+                           index + 1, property_count, count_of(name_size, "byte"), bound - pos)));
     std::string name(reinterpret_cast<const char*>(data_.data() + pos), name_size);
     pos += name_size;
 
@@ -256,10 +263,11 @@ Expected<void> Reader::read_property(Node& node, std::size_t& pos, std::size_t b
             // else is a corrupt count.
             const bool truncated = double(pos) + claimed <= double(node_end);
             return make_error(at(start + 4, &step, "cast.count-past-end",
-                                 fmt::format("{}property '{}' claims {} {} values ({}) but the "
-                                             "node has {} bytes left",
+                                 fmt::format("{}property '{}' claims {} {} {} ({}) but the "
+                                             "node has {} left",
                                              truncated ? "truncated: " : "", name, count,
-                                             type_name(type), human_size(claimed), left)));
+                                             type_name(type), count == 1 ? "value" : "values",
+                                             human_size(claimed), count_of(left, "byte"))));
         }
         payload_size = std::size_t{count} * stride;
     }
@@ -275,10 +283,11 @@ Expected<void> Reader::read_opaque_tail(Node& node, std::size_t property_start,
                                         std::uint32_t opaque_children) {
     // Rule 6: only NodeSize can say where this node ends; it must lie inside the parent.
     if (declared_end < property_start || declared_end > bound)
-        return make_error(at(node_start + 4, &step, "cast.unknowable-size",
-                             fmt::format("unknown property type {}: its size is unknowable "
-                                         "and NodeSize ({} bytes) does not end inside the file",
-                                         type_text(type_id), declared_end - node_start)));
+        return make_error(
+            at(node_start + 4, &step, "cast.unknowable-size",
+               fmt::format("unknown property type {}: its size is unknowable "
+                           "and NodeSize ({}) does not end inside the file",
+                           type_text(type_id), count_of(declared_end - node_start, "byte"))));
     NodeAccess::set_opaque(
         node,
         data_.subspan(property_start, static_cast<std::size_t>(declared_end) - property_start),
@@ -295,9 +304,9 @@ Expected<void> Reader::read_opaque_tail(Node& node, std::size_t property_start,
         if (name_size > kQuotedAtMost) name += "...";
     }
     warn(property_start, &step, "cast.unknown-property-type",
-         fmt::format("property '{}' has unknown type {}; the rest of the node ({} bytes) is "
+         fmt::format("property '{}' has unknown type {}; the rest of the node ({}) is "
                      "kept opaque and written back unchanged",
-                     name, type_text(type_id), node.opaque().size()));
+                     name, type_text(type_id), count_of(node.opaque().size(), "byte")));
     return {};
 }
 

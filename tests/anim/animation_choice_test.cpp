@@ -96,9 +96,9 @@ TEST(AnimationChoice, InfoListsEachAnimationWithItsIndex) {
     auto dir = three_animations();
     CommandResult result = run_cli(fmt::format("info \"{}\"", (dir / "three.cast").string()));
     ASSERT_EQ(result.exit_code, 0) << result.err;
-    EXPECT_NE(result.out.find("  animation 0 'idle': 1 curves"), std::string::npos) << result.out;
-    EXPECT_NE(result.out.find("  animation 1 'walk': 1 curves"), std::string::npos) << result.out;
-    EXPECT_NE(result.out.find("  animation 2 'run': 1 curves"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("  animation 0 'idle': 1 curve,"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("  animation 1 'walk': 1 curve,"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("  animation 2 'run': 1 curve,"), std::string::npos) << result.out;
 }
 
 // The one skeleton rule pose, bake and Python share (anim::choose_skeleton): a model document

@@ -181,7 +181,7 @@ TEST(ConstDocument, ReadOnlyFunctionsAcceptAConstDocument) {
     Document built = one_mesh(mesh);
     mesh.set_faces(std::vector<std::uint32_t>{0, 1, 5});  // vertex 5 does not exist
     const Document& document = built;
-    EXPECT_NE(info_text(document, 0).find("1 models"), std::string::npos);
+    EXPECT_NE(info_text(document, 0).find("1 model,"), std::string::npos);
     EXPECT_FALSE(dump_text(document).empty());
     std::string json;
     dump_json(document, json);

@@ -59,6 +59,11 @@ std::vector<std::string> subcommands() {
     return names;
 }
 
+// "1 root", "2 roots": what info prints for a count.
+std::string counted(std::size_t n, const std::string& one, const std::string& many = "") {
+    return fmt::format("{} {}", n, n == 1 ? one : many.empty() ? one + "s" : many);
+}
+
 // Every file in `dir` except the ones listed.
 std::vector<std::string> entries(const std::filesystem::path& dir) {
     std::vector<std::string> names;
@@ -107,23 +112,25 @@ TEST(Cli, InfoMentionsTheCountsTheDocumentHolds) {
         ASSERT_TRUE(document);
         CommandResult result = run_cli("info " + quoted(reference(name)));
         EXPECT_EQ(result.exit_code, 0) << result.err;
-        EXPECT_NE(result.out.find(fmt::format("{} roots", document->roots().size())),
+        EXPECT_NE(result.out.find(counted(document->roots().size(), "root") + "\n"),
                   std::string::npos);
         auto roots = document->root_nodes();
         ASSERT_FALSE(roots.empty());
-        EXPECT_NE(result.out.find(fmt::format(
-                      "root 0: {} models, {} animations, {} instances", roots[0].models().size(),
-                      roots[0].animations().size(), roots[0].instances().size())),
+        EXPECT_NE(result.out.find(fmt::format("root 0: {}, {}, {}",
+                                              counted(roots[0].models().size(), "model"),
+                                              counted(roots[0].animations().size(), "animation"),
+                                              counted(roots[0].instances().size(), "instance"))),
                   std::string::npos)
             << result.out;
         for (cast::Model& model : document->models())
             for (cast::Mesh& mesh : model.meshes())
-                EXPECT_NE(result.out.find(fmt::format("{} vertices, {} faces", mesh.vertex_count(),
-                                                      mesh.face_count())),
+                EXPECT_NE(result.out.find(fmt::format(
+                              "{}, {}", counted(mesh.vertex_count(), "vertex", "vertices"),
+                              counted(mesh.face_count(), "face"))),
                           std::string::npos)
                     << result.out;
         for (cast::Animation& animation : document->animations())
-            EXPECT_NE(result.out.find(fmt::format("{} curves", animation.curves().size())),
+            EXPECT_NE(result.out.find(counted(animation.curves().size(), "curve")),
                       std::string::npos);
     }
 }
@@ -166,7 +173,7 @@ TEST(Cli, InfoReportsEveryFileAndFailsIfAnyIsInvalid) {
         run_cli("info " + quoted(edge("triangle.cast")) + " " + quoted(edge("bad-magic.cast")) +
                 " " + quoted(edge("legacy-vc.cast")));
     EXPECT_EQ(result.exit_code, 1);
-    EXPECT_NE(result.out.find("triangle.cast: cast v1, 182 B, 1 roots"), std::string::npos)
+    EXPECT_NE(result.out.find("triangle.cast: cast v1, 182 B, 1 root\n"), std::string::npos)
         << result.out;
     EXPECT_NE(result.out.find("legacy-vc.cast"), std::string::npos);
     EXPECT_NE(result.err.find("bad-magic.cast: offset 0x0: /: "), std::string::npos) << result.err;
@@ -176,8 +183,9 @@ TEST(Cli, InfoReportsEveryFileAndFailsIfAnyIsInvalid) {
 TEST(Cli, InfoReadsStandardInput) {
     CommandResult result = run_cli("info - < " + quoted(edge("triangle.cast")));
     EXPECT_EQ(result.exit_code, 0) << result.err;
-    EXPECT_NE(result.out.find("<stdin>: cast v1, 182 B, 1 roots"), std::string::npos) << result.out;
-    EXPECT_NE(result.out.find("mesh 'Triangle': 3 vertices, 1 faces"), std::string::npos)
+    EXPECT_NE(result.out.find("<stdin>: cast v1, 182 B, 1 root\n"), std::string::npos)
+        << result.out;
+    EXPECT_NE(result.out.find("mesh 'Triangle': 3 vertices, 1 face,"), std::string::npos)
         << result.out;
 }
 

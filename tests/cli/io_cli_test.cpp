@@ -145,6 +145,8 @@ TEST(CliIo, AFailedWriteToStandardOutputIsAnError) {
 TEST(CliIo, UnknownFormatNamesAreUsageErrors) {
     const std::string triangle = quoted(edge("triangle.cast"));
     auto dir = temp_dir("io-unknown-format");
+    // An input of no known extension is told from its bytes: these are none castkit knows.
+    write_bytes(dir / "no-extension", {std::byte{'?'}});
     for (const std::string& command :
          {"info --from nope " + triangle, "dump --from nope " + triangle,
           "convert --from nope " + triangle + " " + quoted(dir / "a.cast"),

@@ -5,6 +5,7 @@
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats.hpp>
 #include <castkit/formats/dmf.hpp>
+#include <set>
 
 #include "../test_support.hpp"
 #include "dmf_golden.hpp"
@@ -67,6 +68,37 @@ TEST(FormatRegistry, ReadersNameTheirInputAsTheContextSays) {
         EXPECT_EQ(document.error().file, "named-input") << format.name;
         EXPECT_FALSE(document.error().rule.empty()) << format.name;
     }
+}
+
+// format_for_bytes: the example files, one of every format castkit reads, are told from their
+// bytes alone as from their extension; the two JSON formats apart by glTF's "asset" member.
+TEST(FormatRegistry, EveryFormatIsToldFromItsBytes) {
+    std::set<std::string_view> told;
+    const auto examples = std::filesystem::path(CASTKIT_SOURCE_DIR) / "examples" / "data" / "hero";
+    for (const auto& entry : std::filesystem::directory_iterator(examples)) {
+        const FormatInfo* by_name = format_for_path(entry.path());
+        if (by_name == nullptr) continue;  // images, a .gltf's buffer
+        SCOPED_TRACE(entry.path().string());
+        EXPECT_EQ(format_for_bytes(read_bytes(entry.path())), by_name);
+        told.insert(by_name->name);
+    }
+    EXPECT_EQ(told.size(), all_formats().size());
+}
+
+TEST(FormatRegistry, JsonIsGltfOnlyWithATopLevelAssetMember) {
+    auto told = [](std::string_view text) -> std::string_view {
+        const FormatInfo* format = format_for_bytes(std::as_bytes(std::span(text)));
+        return format == nullptr ? "none" : format->name;
+    };
+    EXPECT_EQ(told(" \n{\"asset\" : {\"version\": \"2.0\"}}"), "gltf");
+    EXPECT_EQ(told("\xEF\xBB\xBF{\"scenes\": [], \"asset\": {}}"), "gltf");
+    // "asset" as a value, nested, or inside another string is not glTF's member.
+    EXPECT_EQ(told("{\"name\": \"asset\", \"format\": \"DASH\"}"), "dmf-json");
+    EXPECT_EQ(told("{\"meshes\": [{\"asset\": 1}]}"), "dmf-json");
+    EXPECT_EQ(told("{\"a\": \"x\\\"asset\\\": 1\"}"), "dmf-json");
+    EXPECT_EQ(told(""), "none");
+    EXPECT_EQ(told("not a model"), "none");
+    EXPECT_EQ(told("[1, 2]"), "none");
 }
 
 }  // namespace

@@ -58,10 +58,10 @@ TEST(SECli, InfoAndDumpReadBothFormats) {
     ASSERT_EQ(info.exit_code, 0) << info.err;
     EXPECT_NE(info.out.find("walk.seanim: seanim, read as Cast"), std::string::npos) << info.out;
     EXPECT_NE(info.out.find("gun.semodel: semodel, read as Cast"), std::string::npos) << info.out;
-    EXPECT_NE(info.out.find("7 curves, 1 overrides, 1 notification tracks, frames 0..2 at 30 fps"),
+    EXPECT_NE(info.out.find("7 curves, 1 override, 1 notification track, frames 0..2 at 30 fps"),
               std::string::npos)
         << info.out;
-    EXPECT_NE(info.out.find("mesh (unnamed): 3 vertices, 1 faces, 1 UV layers"), std::string::npos)
+    EXPECT_NE(info.out.find("mesh (unnamed): 3 vertices, 1 face, 1 UV layer,"), std::string::npos)
         << info.out;
     CommandResult dump = run_cli(fmt::format("dump {}", quoted(dir / "walk.seanim")));
     ASSERT_EQ(dump.exit_code, 0) << dump.err;

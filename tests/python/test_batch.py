@@ -633,3 +633,24 @@ def test_workers_sent_bytes_get_no_client_path_and_need_no_client_file(tmp_path,
         return "converted" if entry["status"] == "warned" and plan_only else entry["status"]
     assert statuses == {os.path.relpath(e["input"], client_dir): worker_status(e)
                         for e in run.report["files"]}
+
+
+def glb_meshes(path):
+    """The number of meshes in a .glb's JSON chunk."""
+    data = path.read_bytes()
+    length = int.from_bytes(data[12:16], "little")
+    return len(json.loads(data[20:20 + length]).get("meshes", []))
+
+
+def test_instances_are_inlined_unless_kept_as_references(tmp_path):
+    # As `castkit convert`: a glTF cannot name a Cast file, so a scene of Instances is merged.
+    from castkit.__main__ import main
+    (tmp_path / "in").mkdir()
+    for name in ("scene.cast", "character.cast"):
+        shutil.copy(EXAMPLES / name, tmp_path / "in")
+    common = [os.fspath(tmp_path / "in"), "--to", "glb", "-q", "-j", "1"]
+    assert main(["convert", *common, "-o", os.fspath(tmp_path / "inline")]) == 0
+    assert main(["convert", *common, "-o", os.fspath(tmp_path / "refs"),
+                 "--keep-instance-references"]) == 0
+    assert glb_meshes(tmp_path / "inline" / "scene.glb") > 0
+    assert glb_meshes(tmp_path / "refs" / "scene.glb") == 0

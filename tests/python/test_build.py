@@ -121,7 +121,7 @@ def test_a_scene_built_from_numpy_reads_back(tmp_path, cli):
     code, out, err = cli("validate", path)
     assert "valid" in out
     info = cli("info", path)[1]
-    assert "mesh 'body': 4 vertices, 2 faces, 1 UV layers, 2 colour layers, normals, weights (2 per vertex, quaternion), material 'skin'" in info
+    assert "mesh 'body': 4 vertices, 2 faces, 1 UV layer, 2 colour layers, normals, weights (2 per vertex, quaternion), material 'skin'" in info
 
 
 def test_new_nodes_get_fresh_distinct_hashes():

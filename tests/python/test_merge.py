@@ -48,7 +48,7 @@ def test_unnamed_animations_take_their_file_stem(tmp_path):
     unnamed, named = tmp_path / "run.seanim", tmp_path / "walk.dmf.json"
     castkit.convert(WAVE, unnamed)
     castkit.convert(WAVE, named)
-    merged = castkit.merge(CHARACTER, unnamed, castkit.open(unnamed), named)
+    merged = castkit.merge(CHARACTER, unnamed, castkit.open(unnamed), named, warnings=[])
     assert [a.name for a in merged.animations] == ["run", "run_2", "wave"]
 
 
@@ -66,3 +66,21 @@ def test_curves_naming_nothing_are_dropped_with_a_warning(tmp_path):
     merged = castkit.merge(CHARACTER, scene, warnings=warnings)
     assert len(merged.animations[0].curves) == len(scene.animations[0].curves) - 1
     assert any("no_such_bone" in w.message for w in warnings)
+
+
+def test_merge_reports_what_the_cli_prints(cli, tmp_path):
+    # Curves naming nothing are dropped by both; neither may drop them silently.
+    scene = castkit.open(WAVE)
+    for curve in scene.animations[0].curves[:2]:
+        curve.node_name = "no_such_bone"
+    animation = tmp_path / "wave.cast"
+    scene.write(animation)
+    _, _, err = cli("convert", CHARACTER, animation, "-o", tmp_path / "out.cast")
+    printed = err.splitlines()
+    assert printed and all("no_such_bone" in line for line in printed)
+    collected = []
+    castkit.merge(CHARACTER, animation, warnings=collected)
+    assert [str(w) for w in collected] == printed
+    with pytest.warns(UserWarning) as shown:
+        castkit.merge(CHARACTER, animation)
+    assert [str(w.message) for w in shown] == printed

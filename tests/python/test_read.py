@@ -204,12 +204,15 @@ def test_gltf_fixtures_read_as_the_cli_dumps_them(path, dump_json, cli):
     assert_same_document(doc, dump_json(path))
 
 
-def test_the_format_can_be_named_or_told_by_the_extension(tmp_path):
+def test_the_format_can_be_named_or_told_by_the_extension_or_the_bytes(tmp_path):
     data = (EXAMPLES / "character.cast").read_bytes()
     odd = tmp_path / "character.bin"
     odd.write_bytes(data)
+    assert castkit.open(odd).models[0].name == "character"  # the `cast` magic
+    noise = tmp_path / "noise.bin"
+    noise.write_bytes(b"\x00" * 64)
     with pytest.raises(castkit.Error, match="cannot tell the format"):
-        castkit.open(odd)
+        castkit.open(noise)
     assert castkit.open(odd, format="cast").models[0].name == "character"
     assert castkit.open(str(EXAMPLES / "character.cast")).models[0].name == "character"
     with pytest.raises(castkit.Error, match="unknown format 'obj'"):

@@ -1,13 +1,18 @@
-"""castkit.validate against `castkit validate --json`: the same findings, field by field."""
+"""castkit.validate against `castkit validate --json`: the same findings, field by field, for
+every format castkit reads."""
 
 import json
 
 import pytest
 
 import castkit
-from conftest import EDGE, EXAMPLE_FILES, REFERENCE_FILES
+from conftest import EDGE, EXAMPLES, EXAMPLE_FILES, REFERENCE_FILES
 
-FILES = sorted(EDGE.glob("*.cast")) + EXAMPLE_FILES + REFERENCE_FILES
+# The examples of every other format (examples/data/hero/): read by their own readers, then
+# checked against the Cast rules, as `castkit validate` does.
+OTHER_FORMATS = sorted(p for p in (EXAMPLES / "hero").iterdir()
+                       if p.suffix in (".seanim", ".semodel", ".k3d", ".dmf", ".json", ".glb", ".gltf"))
+FILES = sorted(EDGE.glob("*.cast")) + EXAMPLE_FILES + REFERENCE_FILES + OTHER_FORMATS
 
 
 def cli_findings(cli, path, strict=False):
@@ -43,7 +48,8 @@ def test_edge_findings_name_rule_offset_and_path():
     assert (finding.severity, finding.rule, finding.id) == ("error", "structure.top-level", "structure.top-level")
     assert (finding.offset, finding.path) == (0x10, "model[0]")
     [finding] = castkit.validate(EDGE / "truncated.cast")
-    assert finding.rule == "cast.read" and finding.severity == "error"  # as castkit validate
+    # The reader's own id, as castkit.open raises it and castkit validate reports it.
+    assert finding.rule == "cast.truncated" and finding.severity == "error"
     assert finding.offset == 0xAA and finding.path == "root[0]/model[0]/mesh[0]"
     [finding] = castkit.validate(EDGE / "nodesize-too-small.cast")
     assert finding.severity == "warning" and finding.offset == 20
@@ -54,7 +60,18 @@ def test_a_file_that_cannot_be_read_is_one_finding(tmp_path):
     [finding] = castkit.validate(tmp_path / "missing.cast")
     assert finding.severity == "error" and "missing.cast" in str(finding)
     [finding] = castkit.validate(tmp_path / "missing.xyz")
-    assert "cannot tell the format" in finding.message
+    assert finding.severity == "error" and "missing.xyz" in str(finding)
+    (tmp_path / "notes.xyz").write_text("not a model")
+    [finding] = castkit.validate(tmp_path / "notes.xyz")
+    assert "cannot tell the format from the extension or the contents" in finding.message
+
+
+def test_an_unknown_extension_is_read_as_its_bytes_say(tmp_path, cli):
+    for name in ("hero.glb", "hero.dmf.json", "hero_walk.seanim"):
+        renamed = tmp_path / (name + ".download")
+        renamed.write_bytes((EXAMPLES / "hero" / name).read_bytes())
+        assert castkit.open(renamed).format == castkit.open(EXAMPLES / "hero" / name).format
+        assert as_dicts(castkit.validate(renamed)) == cli_findings(cli, renamed)
 
 
 def test_the_rule_table_is_the_cli_table(cli):

@@ -211,11 +211,26 @@ std::string pose_text(const LoadedAnimation& loaded, float frame, const Pose& po
     return out;
 }
 
+// Writes the baked document in `format` through the registry, as `convert` writes (the format's
+// warnings: what it cannot hold).
+void write_baked(const FormatInfo& format, const cast::Document& baked, const std::string& output,
+                 int& exit_code) {
+    const std::filesystem::path path = platform::path_from_utf8(output);
+    Diagnostics diagnostics;
+    auto written =
+        formats::write_file(format, baked, path, formats::context_for(path), diagnostics);
+    print_diagnostics(diagnostics);
+    if (!written) {
+        fmt::print(stderr, "{}\n", written.error().to_string());
+        fail(exit_code, kInvalidInput);
+    }
+}
+
 }  // namespace
 
 void register_anim_commands(CLI::App& app, int& exit_code) {
     struct Options {
-        std::string model, animation, output, which;
+        std::string model, animation, output, which, to;
         float frame = 0.0f;
         bool json = false, looped = false;
         float framerate = 0.0f;
@@ -279,8 +294,11 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
     bake->add_option("--anim", options->animation,
                      "File with the Animation (and maybe its own Skeleton)")
         ->required();
-    bake->add_option("-o,--output", options->output, "Output .cast file ('-' for stdout)")
+    bake->add_option("-o,--output", options->output,
+                     "Output file, in the format its extension names ('-' for stdout: Cast "
+                     "unless --to)")
         ->required();
+    add_format_option(bake, "--to", options->to, "Output format, overriding the extension");
     bake->add_option("--animation", options->which,
                      "Which of the file's animations: a 0-based index or a name (castkit info "
                      "lists them; default: the first)");
@@ -289,6 +307,9 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
     bake->add_option("--tolerance", options->tolerance,
                      "Reduce keys within this error (units; radians for rotations)");
     bake->callback([options, &exit_code] {
+        // The output format first: a usage error should not wait for the bake.
+        const FormatInfo* format = output_format(options->output, options->to, exit_code);
+        if (format == nullptr) return;
         auto loaded = load_animation(options->model, options->animation, options->which, exit_code);
         if (!loaded) {
             fail(exit_code, kInvalidInput);
@@ -303,11 +324,7 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
             fail(exit_code, kInvalidInput);
             return;
         }
-        if (auto written = cast::write(*baked, platform::path_from_utf8(options->output));
-            !written) {
-            fmt::print(stderr, "{}\n", written.error().to_string());
-            fail(exit_code, kInvalidInput);
-        }
+        write_baked(*format, *baked, options->output, exit_code);
     });
 }
 

@@ -6,6 +6,7 @@
 #include <castkit/formats.hpp>
 #include <castkit/platform.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <new>
 
 #include "commands.hpp"
@@ -30,21 +31,15 @@ std::vector<std::string> format_names() {
     return names;
 }
 
-const FormatInfo* pick_format(const std::string& path, const std::string& name,
-                              std::string_view fallback, int& exit_code) {
-    const FormatInfo* format = nullptr;
-    if (!name.empty())
-        format = format_by_name(name);
-    else if (path == "-")
-        format = format_by_name(fallback);
-    else
-        format = format_for_path(path);
+const FormatInfo* output_format(const std::string& path, const std::string& name, int& exit_code) {
+    const FormatInfo* format = !name.empty() ? format_by_name(name)
+                               : path == "-" ? format_by_name("cast")
+                                             : format_for_path(platform::path_from_utf8(path));
     if (format != nullptr) return format;
     if (!name.empty())
         fmt::print(stderr, "castkit: unknown format '{}'\n", name);
     else
-        fmt::print(stderr,
-                   "castkit: {}: cannot tell the format from the extension; use --from/--to\n",
+        fmt::print(stderr, "castkit: {}: cannot tell the format from the extension; use --to\n",
                    path);
     fail(exit_code, kUsage);
     return nullptr;
@@ -55,39 +50,105 @@ CLI::Option* add_format_option(CLI::App* command, const char* flag, std::string&
     return command->add_option(flag, target, help)->check(CLI::IsMember(format_names()));
 }
 
-// load(), where running out of memory throws std::bad_alloc.
-static std::optional<Loaded> load_or_throw(const std::string& path, const std::string& format_name,
-                                           const FormatOptions& options, int& exit_code) {
-    const FormatInfo* format = pick_format(path, format_name, "cast", exit_code);
-    if (format == nullptr) return std::nullopt;
+namespace {
+
+// The name an input goes by in messages.
+std::string display_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+// Why `path` could not be read: a missing path and a folder said in words, else the system's.
+SourceError unreadable(const std::string& path, Diagnostic why) {
+    std::error_code error;
+    const std::filesystem::path file = platform::path_from_utf8(path);
+    if (path != "-" && !std::filesystem::exists(file, error))
+        return {std::move(why), kInvalidInput, "no such file or folder"};
+    if (path != "-" && std::filesystem::is_directory(file, error))
+        return {std::move(why), kUsage,
+                "a folder: convert one with `castkit convert DIR -o OUTDIR --to FORMAT`"};
+    return {std::move(why), kInvalidInput, {}};
+}
+
+}  // namespace
+
+std::variant<Source, SourceError> open_source(const std::string& path,
+                                              const std::string& format_name) {
+    const FormatInfo* format = nullptr;
+    if (!format_name.empty())
+        format = format_by_name(format_name);
+    else if (path != "-")
+        format = format_for_path(platform::path_from_utf8(path));
     auto input = formats::read_input(platform::path_from_utf8(path));
-    if (!input) {
-        fmt::print(stderr, "{}\n", input.error().to_string());
-        fail(exit_code, kInvalidInput);
-        return std::nullopt;
+    if (!input) return unreadable(path, input.error());
+    // Standard input and extensions that name no format: the first bytes tell.
+    if (format == nullptr) format = format_for_bytes(input->bytes);
+    if (format == nullptr) {
+        Diagnostic why;
+        why.file = display_name(path);
+        why.message = "cannot tell the format";
+        return SourceError{
+            std::move(why), kUsage,
+            fmt::format("cannot tell the format from {}; use --from",
+                        path == "-" ? "the contents" : "the extension or the contents")};
     }
-    const std::uint64_t size = input->bytes.size();
+    return Source{std::move(*input), format};
+}
+
+void print_source_error(const std::string& path, const SourceError& error) {
+    if (error.words.empty())
+        fmt::print(stderr, "{}\n", error.diagnostic.to_string());
+    else
+        fmt::print(stderr, "castkit: {}: {}\n", display_name(path), error.words);
+}
+
+// read_source(), where running out of memory throws std::bad_alloc.
+static std::optional<Loaded> read_or_throw(const std::string& path, Source source,
+                                           const FormatOptions& options, int& exit_code) {
+    const std::uint64_t size = source.input.bytes.size();
     const ReadContext context = formats::context_for(platform::path_from_utf8(path), options);
     Diagnostics diagnostics;
-    auto document = formats::read(*format, std::move(*input), context, diagnostics);
+    auto document = formats::read(*source.format, std::move(source.input), context, diagnostics);
     print_diagnostics(diagnostics);
     if (!document) {
         fmt::print(stderr, "{}\n", document.error().to_string());
         fail(exit_code, kInvalidInput);
         return std::nullopt;
     }
-    return Loaded{std::move(*document), size, format->name};
+    return Loaded{std::move(*document), size, source.format->name};
+}
+
+static void out_of_memory(const std::string& path, int& exit_code) {
+    fmt::print(stderr, "castkit: out of memory reading {}\n", display_name(path));
+    fail(exit_code, kInvalidInput);
+}
+
+std::optional<Loaded> read_source(const std::string& path, Source source,
+                                  const FormatOptions& options, int& exit_code) {
+    try {
+        return read_or_throw(path, std::move(source), options, exit_code);
+    } catch (const std::bad_alloc&) {
+        out_of_memory(path, exit_code);
+        return std::nullopt;
+    }
+}
+
+std::optional<Source> open_or_fail(const std::string& path, const std::string& format_name,
+                                   int& exit_code) {
+    try {
+        auto opened = open_source(path, format_name);
+        if (auto* source = std::get_if<Source>(&opened)) return std::move(*source);
+        const SourceError& error = std::get<SourceError>(opened);
+        print_source_error(path, error);
+        fail(exit_code, error.code);
+    } catch (const std::bad_alloc&) {
+        out_of_memory(path, exit_code);  // standard input larger than memory
+    }
+    return std::nullopt;
 }
 
 std::optional<Loaded> load(const std::string& path, const std::string& format_name,
                            const FormatOptions& options, int& exit_code) {
-    try {
-        return load_or_throw(path, format_name, options, exit_code);
-    } catch (const std::bad_alloc&) {
-        fmt::print(stderr, "castkit: out of memory reading {}\n", path == "-" ? "<stdin>" : path);
-        fail(exit_code, kInvalidInput);
-        return std::nullopt;
-    }
+    auto source = open_or_fail(path, format_name, exit_code);
+    if (!source) return std::nullopt;
+    return read_source(path, std::move(*source), options, exit_code);
 }
 
 void register_cast_commands(CLI::App& app, int& exit_code) {

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace castkit::cli {
@@ -32,10 +33,35 @@ std::vector<std::string> format_names();
 // --from or --to on `command`: one of the registered names.
 CLI::Option* add_format_option(CLI::App* command, const char* flag, std::string& target,
                                const char* help);
-// The format `name` names, else the one `path`'s extension names ("-" is `fallback`). An
-// unknown name or extension is printed and raises `exit_code` to 2 (usage).
-const FormatInfo* pick_format(const std::string& path, const std::string& name,
-                              std::string_view fallback, int& exit_code);
+// The format an output is written in: the one `name` (--to) names, else the one `path`'s
+// extension names; Cast for "-". An unknown name or extension is printed and raises
+// `exit_code` to 2 (usage).
+const FormatInfo* output_format(const std::string& path, const std::string& name, int& exit_code);
+
+// An input's bytes and the format they are read as.
+struct Source {
+    formats::Input input;
+    const FormatInfo* format = nullptr;
+};
+// Why an input cannot be read: the reader's finding, the exit code (1 for a path that is
+// missing or cannot be read, 2 for a folder or bytes of no known format) and, when not empty,
+// the words that say it better than the finding ("no such file or folder").
+struct SourceError {
+    Diagnostic diagnostic;
+    ExitCode code = kInvalidInput;
+    std::string words;
+};
+// Reads `path` ("-" is standard input) and picks the format to read it as: the one
+// `format_name` names (--from), else the one the extension names, else the one the first bytes
+// name (format_for_bytes). O(1) for a file (mapped); O(size) for standard input and JSON.
+std::variant<Source, SourceError> open_source(const std::string& path,
+                                              const std::string& format_name);
+// Prints `error` for `path` to stderr: "castkit: PATH: WORDS", else the finding.
+void print_source_error(const std::string& path, const SourceError& error);
+// open_source(), printing why it failed (or that standard input did not fit in memory) and
+// raising `exit_code` as load() does; nullopt then.
+std::optional<Source> open_or_fail(const std::string& path, const std::string& format_name,
+                                   int& exit_code);
 
 // A document a command read and the size of the input it came from.
 struct Loaded {
@@ -44,11 +70,14 @@ struct Loaded {
     std::string_view format;
 };
 
-// Reads `path` ("-" is standard input) in the format `format` names, else the one its extension
-// names (Cast for "-"). Warnings and errors go to stderr; on failure returns nullopt after
-// raising `exit_code` (2 when no format can be told, 1 for input that cannot be read).
+// Reads `path` ("-" is standard input) in the format open_source() picks. Warnings and errors go
+// to stderr; on failure returns nullopt after raising `exit_code` (2 when no format can be told
+// or the path is a folder, 1 for input that is missing or cannot be read).
 std::optional<Loaded> load(const std::string& path, const std::string& format,
                            const FormatOptions& options, int& exit_code);
+// Parses `source` (opened from `path`) as load() does.
+std::optional<Loaded> read_source(const std::string& path, Source source,
+                                  const FormatOptions& options, int& exit_code);
 // Prints to stderr what `diagnostics` kept, then one "... and N more" line per kind it counted.
 void print_diagnostics(const Diagnostics& diagnostics);
 // Writes `text` to standard output; when that fails (a full disk, a closed pipe) prints why and

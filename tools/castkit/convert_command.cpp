@@ -6,7 +6,6 @@
 #include <castkit/formats/dmf.hpp>
 #include <castkit/formats/merge.hpp>
 #include <castkit/platform.hpp>
-#include <map>
 
 #include "batch.hpp"
 #include "commands.hpp"
@@ -18,7 +17,8 @@ struct ConvertOptions {
     std::vector<std::string> inputs;
     std::string output, from, to;
     std::vector<std::string> anims_dirs, texture_dirs;
-    std::string report;
+    std::string report, texture_mode = "automatic";
+    bool keep_instance_references = false;
     FormatOptions format_options;
     BatchOptions batch;
 };
@@ -40,16 +40,13 @@ void merge_animations(cast::Document& document, const std::vector<std::string>& 
 
 // DMF to DMF (binary or JSON) converts the model itself: through the Cast document, what only
 // DMF holds (material settings, embedded images) would be lost. O(size).
-Expected<void> convert_dmf(const FormatInfo& from, const FormatInfo& to, const std::string& input,
+Expected<void> convert_dmf(const Source& source, const FormatInfo& to, const std::string& input,
                            const std::string& output, Diagnostics& warnings) {
-    const std::filesystem::path in = platform::path_from_utf8(input);
-    auto bytes = formats::read_input(in);
-    if (!bytes) return make_error(bytes.error());
-    const std::string name = formats::context_for(in).name;
-    const std::string_view text(reinterpret_cast<const char*>(bytes->bytes.data()),
-                                bytes->bytes.size());
-    auto model = from.name == "dmf" ? dmf::read(bytes->bytes, name, warnings)
-                                    : dmf::read_json(text, name, warnings);
+    const std::string name = formats::context_for(platform::path_from_utf8(input)).name;
+    const cast::Bytes bytes = source.input.bytes;
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    auto model = source.format->name == "dmf" ? dmf::read(bytes, name, warnings)
+                                              : dmf::read_json(text, name, warnings);
     if (!model) return make_error(model.error());
     const std::filesystem::path out = platform::path_from_utf8(output);
     return to.name == "dmf" ? dmf::write(*model, out) : dmf::write_json(*model, out);
@@ -74,32 +71,33 @@ void write_output(const FormatInfo& format, const cast::Document& document,
     }
 }
 
+// Prints the outcome of convert_dmf and raises `exit_code` when it failed.
+void report_dmf(const Expected<void>& converted, const Diagnostics& warnings, int& exit_code) {
+    print_diagnostics(warnings);
+    if (converted) return;
+    fmt::print(stderr, "{}\n", converted.error().to_string());
+    fail(exit_code, kInvalidInput);
+}
+
 int convert_one(const ConvertOptions& options, const std::string& input,
                 const std::vector<std::string>& animations, const std::string& output) {
     int exit_code = kSuccess;
     // The output format first: a usage error should not wait for a large input to parse.
-    const FormatInfo* format = pick_format(output, options.to, "cast", exit_code);
+    const FormatInfo* format = output_format(output, options.to, exit_code);
     if (format == nullptr) return exit_code;
-    if (is_dmf(*format) && animations.empty()) {
-        const FormatInfo* from = pick_format(input, options.from, "cast", exit_code);
-        if (from == nullptr) return exit_code;
-        if (is_dmf(*from)) {
-            Diagnostics warnings;
-            auto converted = convert_dmf(*from, *format, input, output, warnings);
-            print_diagnostics(warnings);
-            if (!converted) {
-                fmt::print(stderr, "{}\n", converted.error().to_string());
-                fail(exit_code, kInvalidInput);
-            }
-            return exit_code;
-        }
+    std::optional<Source> source = open_or_fail(input, options.from, exit_code);
+    if (!source) return exit_code;
+    if (is_dmf(*format) && is_dmf(*source->format) && animations.empty()) {
+        Diagnostics warnings;
+        report_dmf(convert_dmf(*source, *format, input, output, warnings), warnings, exit_code);
+        return exit_code;
     }
     // The output's own names are never a side file's (an image the input unpacks, a texture).
     for (const std::filesystem::path& file :
          formats::output_files(*format, platform::path_from_utf8(output)))
         options.format_options.side_outputs->reserve(file);
-    auto loaded = load(
-        input, options.from,
+    auto loaded = read_source(
+        input, std::move(*source),
         batch::read_options_for(options.format_options, *format, platform::path_from_utf8(input),
                                 platform::path_from_utf8(output)),
         exit_code);
@@ -109,7 +107,75 @@ int convert_one(const ConvertOptions& options, const std::string& input,
     return exit_code;
 }
 
+// --texture-mode's words, in TextureMode's order.
+const std::vector<std::string>& texture_mode_names() {
+    static const std::vector<std::string> names{"automatic", "embed", "copy", "reference"};
+    return names;
+}
+
+// The TextureMode a word of texture_mode_names() names (any case: CLI11 checked it).
+TextureMode texture_mode_named(const std::string& word) {
+    const auto& names = texture_mode_names();
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (CLI::detail::to_lower(word) == names[i]) return static_cast<TextureMode>(i);
+    return TextureMode::Automatic;
+}
+
+bool is_folder(const std::string& path) {
+    std::error_code error;
+    return path != "-" && std::filesystem::is_directory(platform::path_from_utf8(path), error);
+}
+
+// True when `path` is `folder` or lies inside it, after following links and "..". O(length).
+bool same_or_inside(const std::string& path, const std::string& folder) {
+    std::error_code error;
+    const auto inner = std::filesystem::weakly_canonical(platform::path_from_utf8(path), error);
+    const auto outer = std::filesystem::weakly_canonical(platform::path_from_utf8(folder), error);
+    auto part = inner.begin();
+    for (const std::filesystem::path& name : outer) {
+        // "a/b/" ends in an empty name, which matches the end of "a/b" too.
+        if (name.empty()) continue;
+        if (part == inner.end() || *part != name) return false;
+        ++part;
+    }
+    return true;
+}
+
+// The mistakes a person makes before any file is read, said in words: a missing input, a
+// folder without -o, an output folder inside the input folder. Returns the exit code for one
+// (1 for a missing input, 2 for the others), else 0.
+int check_paths(const ConvertOptions& options) {
+    const std::size_t count = options.output.empty() ? 1 : options.inputs.size();
+    for (std::size_t i = 0; i < count && i < options.inputs.size(); ++i) {
+        std::error_code error;
+        const std::string& input = options.inputs[i];
+        if (input != "-" && !std::filesystem::exists(platform::path_from_utf8(input), error)) {
+            fmt::print(stderr, "castkit: {}: no such file or folder\n", input);
+            return kInvalidInput;
+        }
+    }
+    const std::string& first = options.inputs.front();
+    if (options.output.empty() && is_folder(first)) {
+        fmt::print(stderr,
+                   "castkit: convert: {} is a folder: a folder is converted into another with "
+                   "-o OUTDIR (castkit convert {} -o OUTDIR --to FORMAT)\n",
+                   first, first);
+        return kUsage;
+    }
+    if (!options.output.empty() && is_folder(first) && same_or_inside(options.output, first)) {
+        fmt::print(stderr,
+                   "castkit: convert: the output folder {} is the input folder {} or inside it; "
+                   "give an output folder outside {}\n",
+                   options.output, first, first);
+        return kUsage;
+    }
+    return kSuccess;
+}
+
 int run_convert(ConvertOptions& options) {
+    if (int mistake = check_paths(options); mistake != kSuccess) return mistake;
+    if (options.keep_instance_references) options.format_options.inline_instances = false;
+    options.format_options.textures = texture_mode_named(options.texture_mode);
     // One writer for every side file of this run (docs/security.md, "What castkit writes").
     options.format_options.side_outputs = std::make_shared<SideOutputs>();
     std::vector<std::string> animations;
@@ -135,8 +201,7 @@ int run_convert(ConvertOptions& options) {
         }
         return convert_one(options, options.inputs[0], {}, options.inputs[1]);
     }
-    std::error_code error;
-    if (std::filesystem::is_directory(platform::path_from_utf8(options.inputs[0]), error)) {
+    if (is_folder(options.inputs[0])) {
         if (options.inputs.size() != 1) {
             fmt::print(stderr, "castkit: convert: a folder is converted on its own\n");
             return kUsage;
@@ -173,21 +238,27 @@ void register_convert_command(CLI::App& app, int& exit_code) {
     add_format_option(convert, "--to", options->to, "Output format, overriding the extension");
     convert->add_option("--anims", options->anims_dirs,
                         "Attach every animation file under this folder to the model(s)");
-    convert->add_flag("--inline-instances", options->format_options.inline_instances,
-                      "glTF: merge the files Instances reference instead of naming them");
+    CLI::Option* keep =
+        convert->add_flag("--keep-instance-references", options->keep_instance_references,
+                          "glTF: name the files Instances reference (in extras) instead of "
+                          "merging them into the output, which is the default");
+    // Scripts written when references were the default still pass it.
+    convert
+        ->add_flag("--inline-instances", options->format_options.inline_instances,
+                   "glTF: merge the files Instances reference (the default; kept for scripts)")
+        ->excludes(keep);
     convert->add_option("--textures", options->texture_dirs,
                         "Texture folder (repeatable): searched for the files the input names "
                         "after its own folder; DMF input writes its images into the first");
     convert->add_flag("--allow-any-path", options->format_options.side_files.allow_any_path,
                       "Read files the input names anywhere: absolute paths, '..' and links");
-    const std::map<std::string, TextureMode> modes{{"embed", TextureMode::Embed},
-                                                   {"copy", TextureMode::Copy},
-                                                   {"reference", TextureMode::Reference}};
+    // Words in, words in --help: a CheckedTransformer on the enum printed "ENUM:value in
+    // {copy->2,...}".
     convert
-        ->add_option("--texture-mode", options->format_options.textures,
+        ->add_option("--texture-mode", options->texture_mode,
                      "glTF: embed (default for .glb), copy (default for .gltf) or reference; "
                      "other formats written to another folder: copy (default) or reference")
-        ->transform(CLI::CheckedTransformer(modes, CLI::ignore_case));
+        ->check(CLI::IsMember(texture_mode_names(), CLI::ignore_case));
     convert->add_flag("--strict", options->format_options.strict,
                       "Refuse to write a broken mesh (a face index past its vertices, a weight "
                       "naming a missing bone, a per-vertex buffer of another length) instead of "

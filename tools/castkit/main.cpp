@@ -35,6 +35,25 @@ constexpr const char* kTarget =
     "Linux";
 #endif
 
+// The subcommand names, comma-separated, for the unknown-command message.
+std::string command_list(CLI::App& app) {
+    std::string names;
+    for (const CLI::App* command : app.get_subcommands({}))
+        names += (names.empty() ? "" : ", ") + command->get_name();
+    return names;
+}
+
+// True (having said so) when the first argument is a word that names no command. CLI11 would
+// say "A subcommand is required", which reads as if none had been given.
+bool unknown_command(CLI::App& app, const std::vector<std::string>& arguments) {
+    if (arguments.size() < 2 || arguments[1].empty() || arguments[1][0] == '-') return false;
+    for (const CLI::App* command : app.get_subcommands({}))
+        if (command->check_name(arguments[1])) return false;
+    fmt::print(stderr, "castkit: unknown command '{}'\ncommands: {}\nRun with --help for more.\n",
+               arguments[1], command_list(app));
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -58,6 +77,7 @@ int main(int argc, char** argv) {
     try {
         // UTF-8 arguments on every system (file names outside the Windows code page).
         std::vector<std::string> arguments = castkit::platform::utf8_arguments(argc, argv);
+        if (unknown_command(app, arguments)) return castkit::cli::kUsage;
         std::vector<char*> pointers;
         for (std::string& argument : arguments) pointers.push_back(argument.data());
         app.parse(static_cast<int>(pointers.size()), pointers.data());

@@ -1,4 +1,5 @@
-// `castkit validate`: checks Cast files against every rule of the spec and castkit's rulings;
+// `castkit validate`: reads files of any format castkit reads with their format's reader and
+// checks the Cast document each gives against every rule of the spec and castkit's rulings;
 // findings as text or JSON (schema in docs/validate.md). Exit 0 without errors, 1 with, 2 on
 // usage errors.
 #include <fmt/format.h>
@@ -19,18 +20,38 @@ struct Report {
     std::uint64_t count(Severity severity) const { return diagnostics.count(severity); }
 };
 
-Report check(const std::string& path, const cast::ValidateOptions& options) {
+// The one finding of a file that cannot be read: the reader's own, with its id (cast.truncated
+// stays cast.truncated, as under `dump`), naming the file and, as every read error through the
+// registry, the path "/" when it is about the file as a whole.
+Diagnostic unreadable_finding(Diagnostic error, const std::string& file) {
+    if (error.file.empty()) error.file = file;
+    if (error.path.empty()) error.path.assign(1, '/');
+    return error;
+}
+
+// Reads `path` with its format's reader (its findings first), then checks the Cast document it
+// made against every rule. nullopt, having printed why and raised `exit_code` to 2, when no
+// format can be told or the path is a folder.
+std::optional<Report> check(const std::string& path, const std::string& from,
+                            const cast::ValidateOptions& options, int& exit_code) {
     Report report{path == "-" ? "<stdin>" : path, {}};
-    // One sink: the reader's findings first, then the validator's.
-    auto document = path == "-" ? cast::read_stdin(report.diagnostics)
-                                : cast::open(platform::path_from_utf8(path), report.diagnostics);
+    auto opened = open_source(path, from);
+    if (auto* error = std::get_if<SourceError>(&opened)) {
+        if (error->code == kUsage) {
+            print_source_error(path, *error);
+            fail(exit_code, kUsage);
+            return std::nullopt;
+        }
+        report.diagnostics.push_back(unreadable_finding(error->diagnostic, report.file));
+        return report;
+    }
+    Source& source = std::get<Source>(opened);
+    // Nothing is written: images a DMF or glTF embeds stay in it (no folder to put them in).
+    const ReadContext context = formats::context_for(platform::path_from_utf8(path));
+    auto document =
+        formats::read(*source.format, std::move(source.input), context, report.diagnostics);
     if (!document) {
-        Diagnostic error = document.error();
-        error.rule = std::string(cast::find_validation_rule("cast.read")->id);
-        if (error.file.empty()) error.file = report.file;
-        // As every read error through the registry: "/" is the file as a whole.
-        if (error.path.empty()) error.path.assign(1, '/');
-        report.diagnostics.push_back(std::move(error));
+        report.diagnostics.push_back(unreadable_finding(document.error(), report.file));
         return report;
     }
     cast::validate(*document, report.diagnostics, options);
@@ -135,12 +156,15 @@ std::string rules_markdown() {
 void register_validate_commands(CLI::App& app, int& exit_code) {
     struct Options {
         std::vector<std::string> files;
+        std::string from;
         bool json = false, strict = false, list_rules = false;
     };
     auto options = std::make_shared<Options>();
-    CLI::App* validate =
-        app.add_subcommand("validate", "Check Cast files against every rule of the spec");
-    validate->add_option("files", options->files, "Cast files to check ('-' for stdin)");
+    CLI::App* validate = app.add_subcommand(
+        "validate", "Check files of any format castkit reads against every rule of the Cast spec");
+    validate->add_option("files", options->files, "Files to check ('-' for stdin)");
+    add_format_option(validate, "--from", options->from,
+                      "Input format, when the extension does not say (else the contents tell)");
     validate->add_flag("--json", options->json,
                        "Print the findings as JSON (schema in docs/validate.md)");
     validate->add_flag("--strict", options->strict, "Treat warnings as errors");
@@ -157,7 +181,8 @@ void register_validate_commands(CLI::App& app, int& exit_code) {
         }
         std::vector<Report> reports;
         for (const std::string& path : options->files)
-            reports.push_back(check(path, {.strict = options->strict}));
+            if (auto report = check(path, options->from, {.strict = options->strict}, exit_code))
+                reports.push_back(std::move(*report));
         bool errors = false;
         for (const Report& report : reports) errors |= report.count(Severity::Error) > 0;
         fail(exit_code, errors ? kInvalidInput : kSuccess);

@@ -5,6 +5,7 @@
 #include <castkit/cast/nodes.hpp>
 #include <cmath>
 
+#include "../english.hpp"
 #include "buffers.hpp"
 #include "checks.hpp"
 
@@ -113,9 +114,8 @@ void check_curve_values(Context& context, const NodeRef& ref, const Property& va
         if (Scan bad = unnormalised_quaternions(values, kQuaternionTolerance); bad.count > 0)
             context.report_element(
                 Rule::CurveQuaternion, ref, values, bad.first,
-                fmt::format("{} of {} rotation keys are not of unit length (first: "
-                            "key {})",
-                            bad.count, values.size(), bad.first));
+                fmt::format("{} not of unit length (first: key {})",
+                            part_of(bad.count, values.size(), "rotation keys"), bad.first));
 }
 
 void check_curve(Context& context, const NodeRef& ref, const NameIndex& names) {
@@ -126,8 +126,8 @@ void check_curve(Context& context, const NodeRef& ref, const NameIndex& names) {
                     key_property == key_property_name(KeyProperty::Visibility));
     if (frames != nullptr && values != nullptr && frames->size() != values->size())
         context.report(Rule::CurveKeyCount, ref, *values,
-                       fmt::format("'kb' has {} frames but 'kv' has {} values", frames->size(),
-                                   values->size()));
+                       fmt::format("'kb' has {} but 'kv' has {}", count_of(frames->size(), "frame"),
+                                   count_of(values->size(), "value")));
     if (frames != nullptr)
         if (Scan bad = out_of_order(*frames, true); bad.count > 0)
             context.report_element(

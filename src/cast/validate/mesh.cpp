@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "../english.hpp"
 #include "buffers.hpp"
 #include "checks.hpp"
 
@@ -17,10 +18,6 @@ constexpr float kWeightSumTolerance = 0.01f;
 // work a corrupt count can cause.
 constexpr std::uint64_t kMaxLayersChecked = 4096;
 
-// "1 vertex", "3 vertices".
-std::string count_of(std::uint64_t n, std::string_view one, std::string_view many) {
-    return fmt::format("{} {}", n, n == 1 ? one : many);
-}
 std::string vertices(std::uint64_t n) { return count_of(n, "vertex", "vertices"); }
 std::string index_count(std::uint64_t n) { return count_of(n, "index", "indices"); }
 
@@ -109,12 +106,12 @@ void check_weights(Context& context, const NodeRef& ref, std::uint64_t vertex_co
             context.report(Rule::WeightBone, ref, *bones,
                            "the mesh is weighted but its Model has no Skeleton");
         } else if (Scan bad = at_least(*bones, *bone_count); bad.count > 0) {
-            context.report_element(
-                Rule::WeightBone, ref, *bones, bad.first,
-                fmt::format("'wb' holds {} bone indices beyond the Skeleton's {} (first: "
-                            "element {} = {})",
-                            bad.count, count_of(*bone_count, "bone", "bones"), bad.first,
-                            bones->integer(bad.first)));
+            context.report_element(Rule::WeightBone, ref, *bones, bad.first,
+                                   fmt::format("'wb' holds {} beyond the Skeleton's {} (first: "
+                                               "element {} = {})",
+                                               count_of(bad.count, "bone index", "bone indices"),
+                                               count_of(*bone_count, "bone", "bones"), bad.first,
+                                               bones->integer(bad.first)));
         }
     }
     if (sized && values != nullptr && *influences > 0) {
@@ -122,9 +119,10 @@ void check_weights(Context& context, const NodeRef& ref, std::uint64_t vertex_co
             scan_weight_sums(*values, static_cast<std::uint32_t>(*influences), kWeightSumTolerance);
         if (sums.vertices.count > 0)
             context.report_element(Rule::WeightSum, ref, *values, sums.vertices.first * *influences,
-                                   fmt::format("{} of {} have weights summing far from 1 (first: "
+                                   fmt::format("{} of {} {} weights summing far from 1 (first: "
                                                "vertex {} sums to {:.4g})",
                                                sums.vertices.count, vertices(vertex_count),
+                                               sums.vertices.count == 1 ? "has" : "have",
                                                sums.vertices.first, sums.sum));
     }
 }
@@ -146,8 +144,8 @@ void check_faces(Context& context, const NodeRef& ref, std::uint64_t vertex_coun
     if (scan.degenerate.count > 0)
         context.report_element(
             Rule::DegenerateFace, ref, *faces, scan.degenerate.first * 3,
-            fmt::format("{} of {} are degenerate (two equal indices; first: face {})",
-                        scan.degenerate.count, count_of(faces->size() / 3, "face", "faces"),
+            fmt::format("{} degenerate (two equal indices; first: face {})",
+                        part_of(scan.degenerate.count, faces->size() / 3, "faces"),
                         scan.degenerate.first));
 }
 

@@ -23,8 +23,8 @@ void check_value(Context& context, const NodeRef& ref, const NodeSchema& schema,
     if ((entry.types & type_bit(p.type())) == 0) {
         context.report(
             Rule::Type, ref, p,
-            fmt::format("'{}' is {}; a {}'s '{}' must be {}", p.name(), type_name(p.type()),
-                        schema.title, p.name(), type_list(entry.types)));
+            fmt::format("'{}' is {}; {}'s '{}' must be {}", p.name(), type_name(p.type()),
+                        with_article(schema.title), p.name(), type_list(entry.types)));
         return;
     }
     if (p.type() == PropertyType::String && p.count() != 1) return;  // property.string-count
@@ -119,8 +119,8 @@ void check_properties(Context& context, const NodeRef& ref, const NodeSchema& sc
             check_value(context, ref, schema, *entry, p);
         else
             context.report(Rule::UnknownProperty, ref, p,
-                           fmt::format("property '{}' ({}) is not defined for a {}", p.name(),
-                                       type_name(p.type()), schema.title));
+                           fmt::format("property '{}' ({}) is not defined for {}", p.name(),
+                                       type_name(p.type()), with_article(schema.title)));
         if (Scan bad = non_finite(p); bad.count > 0)
             context.report_element(
                 Rule::NonFinite, ref, p, bad.first,

@@ -10,7 +10,9 @@ namespace {
 using enum Severity;
 
 constexpr std::array<ValidationRule, static_cast<std::size_t>(validation::Rule::Count)> kRules{{
-    {"cast.read", Error, "the file cannot be read as Cast (bad magic, version, truncated data)"},
+    {"cast.read", Error,
+     "the file cannot be read; the one finding keeps the reader's own id where it has one "
+     "(cast.truncated, cast.bad-magic, seanim.truncated, gltf.parse, ...; docs/diagnostics.md)"},
     {"cast.nodesize", Warning, "a node's NodeSize disagrees with its content (the content wins)"},
     {"cast.trailing", Warning, "bytes follow the last root node"},
     {"cast.flags", Warning, "the header's reserved flags are not zero"},

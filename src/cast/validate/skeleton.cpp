@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "../english.hpp"
 #include "buffers.hpp"
 #include "checks.hpp"
 
@@ -48,9 +49,9 @@ void check_skeleton(Context& context, const NodeRef& ref) {
         if (!parent) continue;
         if (*parent < -1 || *parent >= count) {
             PathStep step{&ref.step, bones[i]->id, static_cast<std::uint32_t>(i)};
-            context.report(
-                Rule::BoneParent, {*bones[i], &ref.node, step}, *bones[i]->find("p"),
-                fmt::format("parent index {} is outside the Skeleton's {} bones", *parent, count));
+            context.report(Rule::BoneParent, {*bones[i], &ref.node, step}, *bones[i]->find("p"),
+                           fmt::format("parent index {} is outside the Skeleton's {}", *parent,
+                                       count_of(static_cast<std::uint64_t>(count), "bone")));
             continue;
         }
         parents[i] = *parent;

@@ -10,9 +10,9 @@ namespace castkit::cast::validation {
 void check_structure(Context& context, const NodeRef& ref) {
     const NodeSchema* schema = node_schema(ref.node.id);
     if (ref.parent == nullptr && !ref.node.is(NodeId::Root))
-        context.report(
-            Rule::TopLevel, ref,
-            fmt::format("a top-level node must be a Root, not a {}", node_title(ref.node.id)));
+        context.report(Rule::TopLevel, ref,
+                       fmt::format("a top-level node must be a Root, not {}",
+                                   with_article(node_title(ref.node.id))));
     if (schema == nullptr) {
         context.report(Rule::UnknownNode, ref,
                        fmt::format("node id {:#010x} is not registered; it is kept as is and its "

@@ -162,7 +162,7 @@ TEST(ValidateAnimation, RotationKeysAreUnitQuaternions) {
     scene.rotation_curve.set_quaternion_values(values);
     auto findings = check(scene.document);
     ASSERT_TRUE(only(findings, "curve.quaternion"));
-    EXPECT_EQ(findings[0].message, "1 of 2 rotation keys are not of unit length (first: key 1)");
+    EXPECT_EQ(findings[0].message, "1 of 2 rotation keys is not of unit length (first: key 1)");
 }
 
 TEST(ValidateAnimation, CurveModeIsRequired) {
