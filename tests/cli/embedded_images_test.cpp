@@ -1,7 +1,7 @@
 // Issue 42 #3: nothing embedded is lost between formats. An image read from inside a glb, a
 // glTF data: URI or a DMF travels with the document in memory (cast::Document::embedded): the
 // CLI embeds it again, byte for byte, into a glb or DMF without --textures and without a
-// warning, and writes it beside a Cast output (never over another file).
+// warning, writes it beside a Cast output (never over another file), and `info` counts it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -186,6 +186,21 @@ TEST_F(EmbeddedImages, TheTexturesFolderStillReceivesTheImages) {
     EXPECT_EQ(read_bytes(dir / "maps/hero_albedo.png"), albedo);
     EXPECT_EQ(glb_image(dir / "out/hero.glb"), albedo);
     EXPECT_EQ(read_bytes(dir / "out/hero_albedo.png"), albedo);
+}
+
+// `info` says what the viewer says: the image is the material's file, and the document's.
+TEST_F(EmbeddedImages, InfoCountsTheEmbeddedImage) {
+    for (const char* name : {"hero.glb", "hero.dmf", "hero.dmf.json"}) {
+        const CommandResult result = run_cli(in_dir(dir, std::string("info {src/") + name + "}"));
+        ASSERT_EQ(result.exit_code, 0) << result.err;
+        EXPECT_EQ(result.err, "") << name;
+        EXPECT_NE(result.out.find("1 files"), std::string::npos) << result.out;
+        EXPECT_NE(result.out.find("embedded file '"), std::string::npos) << result.out;
+        EXPECT_NE(result.out.find("': 8.8 KiB"), std::string::npos) << result.out;
+    }
+    const CommandResult glb = run_cli(in_dir(dir, "info {src/hero.glb}"));
+    EXPECT_NE(glb.out.find("3 slots, 1 files"), std::string::npos) << glb.out;
+    EXPECT_EQ(listing(dir / "src").size(), 3u);  // reading writes nothing
 }
 
 }  // namespace
