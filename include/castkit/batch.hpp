@@ -107,8 +107,8 @@ std::string report(const Options& options, std::span<const Task> tasks,
 // files are.
 
 // The files converting `task` may read besides its input and Options::animations, found under
-// the side-file policy as the conversion finds them (resolve_side_file, with the read options
-// of read_options_for and the write options): a .gltf's or .glb's buffers and images named by
+// the side-file policy as the conversion finds them (resolve_side_file, with the run's read
+// and write options): a .gltf's or .glb's buffers and images named by
 // URI; the files every Cast File node of the input names (textures, instanced scenes), for
 // inputs of the other formats as their reader gives them (read with no texture folder, so
 // nothing is written); with Options::format_options.inline_instances and a glTF output, the
@@ -146,14 +146,5 @@ Expected<std::vector<std::filesystem::path>> place_outputs(const Options& option
 using PathPrefix = std::pair<std::string, std::string>;
 Result relocated(Result result, const Task& task, std::span<const PathPrefix> files,
                  std::span<const PathPrefix> folders);
-
-// The options to read an input with for a conversion to `output` in `format`: without
-// folders of its own (--textures), images embedded in the input (glTF, DMF) are written beside
-// a file output that is not glTF (whose document then names them by file name); a glTF output
-// embeds or copies textures itself. That folder is also searched for the files the input names,
-// so standard input ("-"), which has no folder of its own, gets none. O(1).
-FormatOptions read_options_for(FormatOptions options, const FormatInfo& format,
-                               const std::filesystem::path& input,
-                               const std::filesystem::path& output);
 
 }  // namespace castkit::batch

@@ -40,14 +40,15 @@ struct FormatOptions {
     // Files name are copied beside the output (or, with TextureMode::Reference, named by a path
     // relative to it) so that the written paths hold there (docs/workflows.md, "Textures").
     // `castkit convert` sets it; left false, a document is written with its paths as they are.
+    // The images a document carries in memory are written beside the output either way.
     bool place_textures = false;
     // Where the files a document names (textures, instances) may be read from: the base folder,
     // then side_files.folders (--textures DIR), within the policy of castkit/side_files.hpp.
-    // DMF import writes each embedded image into the first of those folders as
-    // `<texture name>.<ext>`, glTF import each as `<stem>_<image name>.<ext>`, the extension
-    // the bytes call for (`.png`, `.jpg`, else `.bin`), through side_outputs (a taken name
-    // gives `name-2.png`), and names that file in the Cast File (with no folder, the images
-    // stay behind, with a warning).
+    // The images a glTF or DMF holds inside travel in the document (cast::Document::embedded)
+    // as `<stem>_<image name>.<ext>` (glTF) or `<texture name>.<ext>` (DMF), the extension the
+    // bytes call for (`.png`, `.jpg`, else `.bin`), which the Cast File names; with folders,
+    // the import also writes each into the first of them through side_outputs (a taken name
+    // gives `name-2.png`, which the File then names).
     SideFilePolicy side_files{};
     // The run's writer of every file written besides the named output (images unpacked by the
     // glTF and DMF imports, textures copied or converted beside an output): it never replaces a
@@ -98,9 +99,9 @@ struct FormatInfo {
     // cannot hold and was dropped.
     Expected<void> (*write)(const cast::Document& document, Sink& sink, const WriteContext& context,
                             Diagnostics& diagnostics);
-    // The writer reads the images materials name itself (glTF embeds, copies or references
-    // them; DMF embeds them), so write_file leaves their paths to it (FormatOptions::
-    // place_textures).
+    // The writer reads the images materials name itself, the document's embedded files first
+    // (glTF embeds, copies or references them; DMF embeds them), so write_file leaves their
+    // paths to it (FormatOptions::place_textures).
     bool places_own_images = false;
     // What formats::write and write_file check before they call `write` (docs/diagnostics.md,
     // "Before every write").
@@ -159,7 +160,9 @@ Expected<cast::Document> read_file(const FormatInfo& format, const std::filesyst
 // entry per vertex. By default the broken part is left out of a repaired copy (the triangle,
 // the weight, the whole buffer) with a warning; with context.options.strict the write is
 // refused with an error and nothing is written (docs/diagnostics.md, "Before every write").
-// O(output size).
+// A format that cannot embed images (not places_own_images) cannot keep those the document
+// carries in memory either (a sink has no folder): each gets a texture.embedded-not-kept
+// warning. O(output size).
 Expected<void> write(const FormatInfo& format, const cast::Document& document, Sink& sink,
                      const WriteContext& context, Diagnostics& diagnostics);
 
@@ -172,7 +175,10 @@ std::vector<std::filesystem::path> output_files(const FormatInfo& format,
 // Writes `document` with `format` to `path` atomically (a temporary file renamed when the whole
 // output is written; on failure `path` is left as it was), or to standard output for "-".
 // Fails when any byte cannot be written. Meshes are checked as write() does, before any image
-// is copied beside the output.
+// is copied beside the output. A format that cannot embed images (not places_own_images) gets
+// those the document carries in memory written beside `path` (never over another file: a
+// taken name gives `name-2.png`), and with options.place_textures the files it names copied
+// there (docs/workflows.md, "Textures").
 Expected<void> write_file(const FormatInfo& format, const cast::Document& document,
                           const std::filesystem::path& path, const WriteContext& context,
                           Diagnostics& diagnostics);

@@ -70,9 +70,9 @@ DocPtr read_into_state(const FormatInfo& format, const formats::Input& input,
 }
 
 // Reads `path` in the format `format_name` names, else the one its extension names, else the one
-// its first bytes name (format_for_bytes), as `castkit` does.
-DocPtr open_path(const fs::path& path, const std::optional<std::string>& format_name,
-                 FormatOptions options = {}) {
+// its first bytes name (format_for_bytes), as `castkit` does. Images the file embeds travel in the
+// document (cast::Document::embedded).
+DocPtr open_path(const fs::path& path, const std::optional<std::string>& format_name) {
     const FormatInfo* format = named_or_by_extension(format_name, path);
     // Guarded, never plainly mapped: the interpreter (and Blender around it) keeps the document
     // while other programs may rewrite or truncate the file, and a mapping of a file that
@@ -84,7 +84,7 @@ DocPtr open_path(const fs::path& path, const std::optional<std::string>& format_
     if (!input) raise_error(input.error());
     if (format == nullptr) format = format_for_bytes(input->bytes);
     if (format == nullptr) cannot_tell(path, "the extension or the contents");
-    const ReadContext context = formats::context_for(path, std::move(options));
+    const ReadContext context = formats::context_for(path);
     return read_into_state(*format, *input, context);
 }
 
@@ -315,14 +315,9 @@ void register_document(py::module_& m) {
            const std::optional<std::string>& from_format,
            const std::optional<std::string>& to_format, const std::string& textures, bool strict) {
             const FormatInfo& to = pick_format(to_format, destination);
-            // As `castkit convert`: images embedded in the input (glTF, DMF) are written
-            // beside an output that is not glTF, whose document names them by file name.
-            FormatOptions options;
-            if (to.name != "glb" && to.name != "gltf") {
-                fs::path folder = destination.parent_path();
-                options.side_files.folders.push_back(folder.empty() ? fs::path(".") : folder);
-            }
-            DocPtr state = open_path(source, from_format, options);
+            // As `castkit convert`: images embedded in the input (glTF, DMF) travel in the
+            // document, and the writer embeds them again or writes them beside the output.
+            DocPtr state = open_path(source, from_format);
             py::list warnings = diagnostics_list(state->read_warnings);
             for (py::handle w :
                  write_path(state, destination, std::string(to.name), textures, strict))

@@ -174,8 +174,9 @@ void convert_into(const Options& options, const FormatInfo& to, const Task& task
                   const FormatOptions& format_options, Result& result) {
     const FormatInfo* from =
         options.from.empty() ? format_for_path(task.input) : format_by_name(options.from);
-    const ReadContext read_context = formats::context_for(
-        task.input, read_options_for(format_options, to, task.input, task.output));
+    // Images embedded in the input travel in the document; the writer embeds them or writes
+    // them beside the output.
+    const ReadContext read_context = formats::context_for(task.input, format_options);
     Diagnostics diagnostics;
     auto document = formats::read_file(*from, task.input, read_context, diagnostics);
     if (!document) {
@@ -557,8 +558,7 @@ std::vector<fs::path> side_files(const Options& options, const Task& task) {
     const FormatInfo* from =
         options.from.empty() ? format_for_path(task.input) : format_by_name(options.from);
     if (!to || from == nullptr) return {};
-    const Context read = formats::context_for(
-        task.input, read_options_for(options.format_options, **to, task.input, task.output));
+    const Context read = formats::context_for(task.input, options.format_options);
     Context write = formats::context_for(task.output, options.format_options);
     write.base = read.base;
     SideFileList list(read, write);
@@ -649,17 +649,6 @@ Result relocated(Result result, const Task& task, std::span<const PathPrefix> fi
     // warned); a file skipped or failed stays so.
     if (result.status == Status::Converted) result.status = outcome(result);
     return result;
-}
-
-FormatOptions read_options_for(FormatOptions options, const FormatInfo& format,
-                               const fs::path& input, const fs::path& output) {
-    const bool gltf = format.name == "glb" || format.name == "gltf";
-    std::vector<fs::path>& folders = options.side_files.folders;
-    if (folders.empty() && !gltf && input != "-" && output != "-") {
-        const fs::path folder = output.parent_path();
-        folders.push_back(folder.empty() ? fs::path(".") : folder);
-    }
-    return options;
 }
 
 }  // namespace castkit::batch

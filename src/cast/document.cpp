@@ -63,6 +63,7 @@ Document::Document(Document&& other) noexcept
       flags(other.flags),
       trailing(std::move(other.trailing)),
       source_name(std::move(other.source_name)),
+      embedded(std::move(other.embedded)),
       roots_(std::move(other.roots_)),
       hashes_(std::move(other.hashes_)) {
     attach_roots();
@@ -74,6 +75,7 @@ Document& Document::operator=(Document&& other) noexcept {
         flags = other.flags;
         trailing = std::move(other.trailing);
         source_name = std::move(other.source_name);
+        embedded = std::move(other.embedded);
         roots_ = std::move(other.roots_);
         hashes_ = std::move(other.hashes_);
         attach_roots();
@@ -92,6 +94,7 @@ Document Document::clone() const {
     copy.flags = flags;
     copy.trailing = trailing;
     copy.source_name = source_name;
+    copy.embedded = embedded.detached();
     for (const auto& root : roots_) NodeAccess::append_root(copy, root->clone());
     return copy;
 }

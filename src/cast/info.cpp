@@ -120,6 +120,11 @@ std::string info_text(const Document& document, std::uint64_t file_bytes, std::s
     std::string out =
         fmt::format("{}: {}, {}, {}\n", document.source_name, kind, human_bytes(file_bytes),
                     count_of(document.roots().size(), "root"));
+    // Images read from inside the file (a glb, a DMF) are files of the document as those on
+    // disk are: its File nodes name them, and `convert` embeds or writes them.
+    for (const EmbeddedFile& file : document.embedded)
+        fmt::format_to(Out(out), "embedded file '{}': {}\n", file.name,
+                       human_bytes(file.bytes.size()));
     std::size_t index = 0, animation_index = 0;
     for (const ConstRoot& root : document.root_nodes()) {
         fmt::format_to(Out(out), "root {}: {}, {}, {}\n", index++,

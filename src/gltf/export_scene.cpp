@@ -357,7 +357,7 @@ Expected<void> write(const cast::Document& document, Sink& sink, const WriteCont
     writer.export_document(checked, nullptr, -1, 0, true);
     if (exporter.failure) return make_error(*exporter.failure);
     if (auto finite = detail::keep_numbers_finite(exporter); !finite) return finite;
-    detail::place_textures(exporter, context.base, sink.file());
+    detail::place_textures(exporter, context.base, sink.file(), checked.embedded);
     return detail::write_files(exporter.model, exporter.binary, exporter.binary_size, sink,
                                context.name, options.binary);
 }

@@ -1,6 +1,7 @@
 // Texture files into the exported glTF: each image the materials reference (a URI holding the
-// path the Cast document names) is read where the side-file policy allows (beside the source
-// document or in the texture folders), then embedded in the binary buffer, written beside the
+// path the Cast document names) is taken from the document's embedded files (an image read from
+// inside a glb or DMF), else read where the side-file policy allows (beside the source document
+// or in the texture folders), then embedded in the binary buffer, written beside the
 // output, or left as a reference. Images that cannot be found (or may not be read) stay
 // references to the path the document names; images that cannot be decoded are removed with the
 // texture slots that used them, so the file stays valid. KTX2 and WebP images (shown through
@@ -15,6 +16,7 @@
 #include "../formats/common/images.hpp"
 #include "../formats/common/side_files.hpp"
 #include "../formats/common/side_outputs.hpp"
+#include "../formats/common/texture_files.hpp"
 #include "../platform/platform.hpp"
 
 namespace castkit::gltf::detail {
@@ -53,15 +55,16 @@ std::string name_to_uri(std::string_view name) {
 
 class TexturePlacer {
   public:
-    TexturePlacer(Exporter& exporter, const fs::path& source_dir, const fs::path& output)
+    TexturePlacer(Exporter& exporter, const fs::path& source_dir, const fs::path& output,
+                  const cast::EmbeddedFiles& embedded)
         : exporter_(exporter),
           side_{.base = source_dir, .options = {.side_files = exporter.options.side_files}},
           output_(output),
           mode_(exporter.options.textures),
+          embedded_(embedded),
           outputs_(exporter.options.side_outputs ? exporter.options.side_outputs
                                                  : std::make_shared<SideOutputs>()) {
-        if (mode_ == TextureMode::Automatic)
-            mode_ = exporter.options.binary ? TextureMode::Embed : TextureMode::Copy;
+        if (mode_ == TextureMode::Automatic) mode_ = automatic_mode();
         // The output and its buffer are this export's own names, never a copied texture's.
         if (!output_.empty()) {
             outputs_->reserve(output_);
@@ -71,7 +74,6 @@ class TexturePlacer {
     }
 
     void run() {
-        if (mode_ == TextureMode::Reference) return;
         std::vector<bool> keep(exporter_.model.images.size(), true);
         for (std::size_t i = 0; i < keep.size(); ++i) keep[i] = place(i);
         remove_images(keep);
@@ -82,14 +84,39 @@ class TexturePlacer {
     const Context side_;  // where texture files are read (the source folder and the policy)
     fs::path output_;
     TextureMode mode_;
+    const cast::EmbeddedFiles& embedded_;  // the images the document carries in memory
     std::shared_ptr<SideOutputs> outputs_;
 
-    // Embeds or copies image `index`; false when it must be removed.
+    TextureMode automatic_mode() const {
+        return exporter_.options.binary ? TextureMode::Embed : TextureMode::Copy;
+    }
+
+    // An image's bytes, where they come from (a file found on disk, or the document's memory:
+    // `path` is then the File's name) and how this image is placed.
+    struct Source {
+        fs::path path;
+        cast::SharedBytes bytes;
+        bool on_disk = true;
+        TextureMode mode = TextureMode::Embed;
+    };
+
+    // Embeds or copies image `index`; false when it must be removed. An image the document
+    // carries is taken from memory before the disk is looked at, and, as there is no file to
+    // refer to, kept in Reference mode too (embedded in a .glb, written beside a .gltf) and
+    // embedded when the output has no folder (standard output, memory).
     bool place(std::size_t index) {
         tinygltf::Image& image = exporter_.model.images[index];
         if (image.uri.empty()) return true;
         const std::string named = uri_to_path(image.uri);
         const std::string where = fmt::format("/images/{}", index);
+        if (const cast::EmbeddedFile* carried = embedded_.find(named)) {
+            TextureMode mode = mode_ == TextureMode::Reference ? automatic_mode() : mode_;
+            if (output_.empty()) mode = TextureMode::Embed;
+            return place_bytes(
+                image, {platform::path_from_utf8(carried->name), carried->bytes, false, mode},
+                named, where);
+        }
+        if (mode_ == TextureMode::Reference) return true;
         const Expected<fs::path> found = formats::resolve_side_file(side_, named);
         if (!found) {
             exporter_.warn(where, fmt::format("texture {}; it stays a reference to that path",
@@ -103,70 +130,96 @@ class TexturePlacer {
                                               named, mapped.error().message));
             return false;
         }
+        return place_bytes(image, {*found, {(*mapped)->bytes(), *mapped}, true, mode_}, named,
+                           where);
+    }
+
+    // Embeds or copies the image `source` holds; false when it must be removed.
+    bool place_bytes(tinygltf::Image& image, const Source& source, const std::string& named,
+                     const std::string& where) {
         if (const std::string mime = extension_image(named).mime_type; !mime.empty())
-            return place_as_is(image, *found, (*mapped)->bytes(), mime, named, where);
+            return place_as_is(image, source, mime, named, where);
+        // PNG and JPEG travel as they are, byte for byte, embedded without a copy.
+        if (const std::string_view mime = images::signature_mime_type(source.bytes);
+            !mime.empty() && source.mode == TextureMode::Embed) {
+            embed(image, source.bytes, std::string(mime));
+            return true;
+        }
         images::GltfImage prepared =
-            images::prepare_for_gltf((*mapped)->bytes(), platform::utf8_of(found->filename()));
+            images::prepare_for_gltf(source.bytes, platform::utf8_of(source.path.filename()));
         if (prepared.outcome == images::Outcome::Failed) {
             exporter_.warn(where, fmt::format("texture '{}' could not be decoded ({}); its texture "
                                               "slots were dropped",
                                               named, prepared.message));
             return false;
         }
-        if (prepared.outcome == images::Outcome::External) {
-            keep_external(image, *found, (*mapped)->bytes(), named, prepared.message, where);
-            return true;
-        }
-        if (mode_ == TextureMode::Embed) {
+        if (prepared.outcome == images::Outcome::External)
+            return keep_external(image, source, named, prepared.message, where);
+        if (source.mode == TextureMode::Embed) {
             image.mimeType = prepared.mime_type;
             image.bufferView = exporter_.add_view(own(std::move(prepared.bytes)), 0);
             image.uri.clear();
             return true;
         }
         const std::optional<std::string> name =
-            write_beside(prepared.converted ? platform::utf8_of(found->stem()) + ".png"
-                                            : platform::utf8_of(found->filename()),
+            write_beside(prepared.converted ? platform::utf8_of(source.path.stem()) + ".png"
+                                            : platform::utf8_of(source.path.filename()),
                          prepared.bytes, named, where);
         if (!name) return false;
         image.uri = name_to_uri(*name);
         return true;
     }
 
+    // The image's bytes in the binary buffer, viewed where they lie (the document's memory or
+    // the file read), kept alive by their owner.
+    void embed(tinygltf::Image& image, const cast::SharedBytes& bytes, std::string mime) {
+        image.mimeType = std::move(mime);
+        image.bufferView = exporter_.add_view({bytes.bytes, bytes.owner}, 0);
+        image.uri.clear();
+    }
+
     // A KTX2 or WebP image (shown through its extension) as it is: embedded with its mime type,
     // or copied beside the output.
-    bool place_as_is(tinygltf::Image& image, const fs::path& found,
-                     std::span<const std::byte> bytes, const std::string& mime,
+    bool place_as_is(tinygltf::Image& image, const Source& source, const std::string& mime,
                      const std::string& named, const std::string& where) {
-        if (mode_ == TextureMode::Embed) {
-            image.mimeType = mime;
-            image.bufferView =
-                exporter_.add_view(own(std::vector<std::byte>(bytes.begin(), bytes.end())), 0);
-            image.uri.clear();
+        if (source.mode == TextureMode::Embed) {
+            embed(image, source.bytes, mime);
             return true;
         }
         const std::optional<std::string> name =
-            write_beside(platform::utf8_of(found.filename()), bytes, named, where);
+            write_beside(platform::utf8_of(source.path.filename()), source.bytes, named, where);
         if (!name) return false;
         image.uri = name_to_uri(*name);
         return true;
     }
 
     // BC6H/BC7: the file itself, copied beside a .gltf, or referenced where it is from a .glb.
-    void keep_external(tinygltf::Image& image, const fs::path& found,
-                       std::span<const std::byte> bytes, const std::string& named,
+    // One the document carries has no file to refer to: it is written beside either, and
+    // removed (false) when there is no folder to write it to or the write fails.
+    bool keep_external(tinygltf::Image& image, const Source& source, const std::string& named,
                        const std::string& why, const std::string& where) {
-        if (mode_ == TextureMode::Copy) {
-            if (const std::optional<std::string> name =
-                    write_beside(platform::utf8_of(found.filename()), bytes, named, where)) {
+        if (!source.on_disk && output_.empty()) {
+            exporter_.warn(where,
+                           fmt::format("texture '{}' uses {}, which glTF cannot embed, and "
+                                       "the output has no folder to write it beside; its "
+                                       "texture slots were dropped",
+                                       named, why),
+                           formats::kNotKeptRule);
+            return false;
+        }
+        if (source.mode == TextureMode::Copy || !source.on_disk) {
+            if (const std::optional<std::string> name = write_beside(
+                    platform::utf8_of(source.path.filename()), source.bytes, named, where)) {
                 image.uri = name_to_uri(*name);
                 exporter_.warn(where, fmt::format("texture '{}' uses {}: copied beside the output "
                                                   "as it is, glTF viewers may not show it",
                                                   named, why));
-                return;
+                return true;
             }
+            if (!source.on_disk) return false;
         }
         std::error_code error;
-        const fs::path relative = fs::relative(fs::absolute(found, error),
+        const fs::path relative = fs::relative(fs::absolute(source.path, error),
                                                fs::absolute(output_, error).parent_path(), error);
         const std::u8string generic = relative.generic_u8string();
         const std::string shown(generic.begin(), generic.end());
@@ -174,6 +227,7 @@ class TexturePlacer {
         exporter_.warn(where, fmt::format("texture '{}' uses {}: it stays an external file, "
                                           "referenced as '{}', glTF viewers may not show it",
                                           named, why, shown));
+        return true;
     }
 
     static std::string uri_path(const std::string& path) {
@@ -279,8 +333,9 @@ class TexturePlacer {
 
 }  // namespace
 
-void place_textures(Exporter& exporter, const fs::path& source_dir, const fs::path& output) {
-    TexturePlacer(exporter, source_dir, output).run();
+void place_textures(Exporter& exporter, const fs::path& source_dir, const fs::path& output,
+                    const cast::EmbeddedFiles& embedded) {
+    TexturePlacer(exporter, source_dir, output, embedded).run();
 }
 
 }  // namespace castkit::gltf::detail

@@ -155,7 +155,8 @@ Expected<cast::Document> import_gltf(std::string_view json, const cast::SharedBy
         return make_error(decoded.error());
 
     detail::Importer importer(*parsed, file, options, diagnostics);
-    // Embedded images go where DMF's do: the first texture folder.
+    // Embedded images travel in the document; with a texture folder they are also unpacked
+    // there, as DMF's are.
     if (const auto& folders = context.options.side_files.folders; !folders.empty())
         importer.image_directory = folders.front();
     importer.side_outputs = formats::side_outputs_for(context.options);
@@ -173,6 +174,7 @@ Expected<cast::Document> import_gltf(std::string_view json, const cast::SharedBy
         cast::Metadata carrier = metadata.empty() ? root.add_metadata() : metadata[0];
         carrier.set_string("gltf", importer.carried.dump());
     }
+    document.embedded = std::move(importer.embedded);
     return document;
 }
 

@@ -263,18 +263,30 @@ class Importer {
     // for the animation import.
     std::map<int, std::string> bone_names;
     std::map<int, std::vector<std::string>> mesh_target_names;
-    // Where embedded images are written (ReadContext's texture folder); empty keeps none.
+    // Where embedded images are also unpacked (ReadContext's first texture folder, as
+    // --textures DIR asks); empty unpacks none.
     std::filesystem::path image_directory;
-    // The file name each embedded image was written as ("" when it could not be), by index.
+    // The file name each embedded image's File names ("" when it could not be kept), by index.
     std::map<int, std::string> placed_images;
     // The run's side-output writer (ReadContext's options.side_outputs, or the import's own).
     std::shared_ptr<SideOutputs> side_outputs;
-    // Writes embedded image `source` (a buffer view or a data: URI) into image_directory as
+    // The images the document carries in memory (cast::Document::embedded), by File name.
+    cast::EmbeddedFiles embedded;
+    // The name embedded image `source` (a buffer view or a data: URI) travels under, once:
     // `<source file stem>_<image name or imageN>.<png|jpg|…|bin>` (the extension its bytes call
-    // for) once, through side_outputs (`-2`, `-3`, … before the extension when that name holds
-    // another file, with a texture.renamed warning), and returns that file name; "" with a
-    // warning when there is no folder or the bytes cannot be had. O(image size).
+    // for), kept in `embedded` (`-2`, `-3`, … for another image of that name) and, with an
+    // image_directory, unpacked there through side_outputs (`-2`, … when that name holds another
+    // file, with a texture.renamed warning). "" with a warning when the bytes cannot be had.
+    // O(image size).
     Expected<std::string> place_embedded_image(int source);
+    // The bytes of embedded image `source`: a view of its buffer (a glb's binary chunk), or a
+    // decoded data: URI; nullopt, with a warning, when they do not decode or are empty.
+    Expected<std::optional<cast::SharedBytes>> embedded_image_bytes(int source);
+    // `<source file stem>_<image name or imageN>` with the extension `bytes` call for.
+    std::string embedded_image_name(int source, cast::Bytes bytes) const;
+    // Writes the image into image_directory as `name` (or the name side_outputs gives it); the
+    // file name it holds. O(size).
+    Expected<std::string> unpack_image(int source, const std::string& name, cast::Bytes bytes);
 
     // What Cast cannot hold but a Cast → glTF export restores: the castkit-gltf JSON written
     // to the Metadata `gltf` property (default morph weights, material settings).

@@ -409,55 +409,77 @@ Expected<void> Importer::import_material(cast::Model& model, int index,
     return {};
 }
 
-Expected<std::string> Importer::place_embedded_image(int source) {
-    if (auto it = placed_images.find(source); it != placed_images.end()) return it->second;
-    std::string& placed = placed_images[source];
-    const std::string at = fmt::format("/images/{}", source);
-    if (image_directory.empty()) {
-        warn(at,
-             "embedded image not kept: Cast materials reference image files, and no texture "
-             "folder was given to write it to");
-        return placed;
-    }
+Expected<std::optional<cast::SharedBytes>> Importer::embedded_image_bytes(int source) {
     const tinygltf::Image& image = gltf.images[static_cast<std::size_t>(source)];
-    std::vector<unsigned char> bytes;
+    const std::string at = fmt::format("/images/{}", source);
+    std::optional<cast::SharedBytes> bytes;
     if (image.bufferView >= 0) {
         auto view = view_bytes(image.bufferView, at + "/bufferView");
         if (!view) return make_error(view.error());
-        bytes.assign(view->begin(), view->end());
+        // A view of the buffer (a glb's binary chunk) that keeps its storage alive; borrowed
+        // bytes are copied, as the arrays' are.
+        const int buffer = gltf.bufferViews[static_cast<std::size_t>(image.bufferView)].buffer;
+        bytes =
+            cast::SharedBytes{std::as_bytes(*view), buffers[static_cast<std::size_t>(buffer)].owner}
+                .detached();
     } else if (auto decoded = decode_data_uri(image.uri)) {
-        const auto* data = reinterpret_cast<const unsigned char*>(decoded->data());
-        bytes.assign(data, data + decoded->size());
+        auto owned = std::make_shared<const std::vector<std::byte>>(std::move(*decoded));
+        bytes = cast::SharedBytes{cast::Bytes(*owned), owned};
     } else {
         warn(at + "/uri", "embedded image not kept: its data URI does not decode");
-        return placed;
+        return bytes;
     }
-    if (bytes.empty()) {  // never written: it would replace a real file of that name
+    if (bytes->empty()) {  // never kept: it would stand for a real file of that name
         warn(at, "embedded image not kept: it has no bytes");
-        return placed;
+        return std::optional<cast::SharedBytes>();
     }
-    const std::string stem = std::filesystem::path(file).stem().string();
+    return bytes;
+}
+
+std::string Importer::embedded_image_name(int source, cast::Bytes bytes) const {
+    const tinygltf::Image& image = gltf.images[static_cast<std::size_t>(source)];
+    std::string stem = std::filesystem::path(file).stem().string();
+    // "<stdin>", "<bytes>": a source without a name of its own.
+    if (stem.empty() || (stem.front() == '<' && stem.back() == '>')) stem = "gltf";
     const std::string base =
-        fmt::format("{}_{}", file_name_part(stem.empty() ? "gltf" : stem),
+        fmt::format("{}_{}", file_name_part(stem),
                     file_name_part(image.name.empty() ? fmt::format("image{}", source)
                                                       : without_image_extension(image.name)));
     // The extension the bytes call for, never the MIME type's (which a file may set to anything).
-    const std::span<const std::byte> data = std::as_bytes(std::span(bytes));
-    const std::filesystem::path wanted =
-        image_directory /
-        platform::path_from_utf8(base + std::string(formats::image_extension_of(data)));
+    return base + std::string(formats::image_extension_of(bytes));
+}
+
+Expected<std::string> Importer::place_embedded_image(int source) {
+    if (auto it = placed_images.find(source); it != placed_images.end()) return it->second;
+    std::string& placed = placed_images[source];
+    auto bytes = embedded_image_bytes(source);
+    if (!bytes) return make_error(bytes.error());
+    if (!*bytes) return placed;
+    const std::string name = embedded_image_name(source, **bytes);
+    // Without a texture folder the image travels in the document alone (its File names it);
+    // with one it is also unpacked there, as --textures DIR asks.
+    if (image_directory.empty()) return placed = embedded.add(name, std::move(**bytes));
+    auto written = unpack_image(source, name, **bytes);
+    if (!written) return make_error(written.error());
+    return placed = embedded.add(*written, std::move(**bytes));
+}
+
+Expected<std::string> Importer::unpack_image(int source, const std::string& name,
+                                             cast::Bytes bytes) {
+    const std::filesystem::path wanted = image_directory / platform::path_from_utf8(name);
     std::error_code ignored;  // a folder that cannot be made fails the write below, named
     std::filesystem::create_directories(image_directory, ignored);
     // Never over a file this run did not write, nor over another image of this import.
-    auto written = side_outputs->write(wanted, data);
+    auto written = side_outputs->write(wanted, bytes);
     if (!written) return make_error(written.error());
     if (written->renamed)
-        warn(at,
-             formats::renamed_message(fmt::format("embedded image '{}'", image.name), wanted,
-                                      *written),
+        warn(fmt::format("/images/{}", source),
+             formats::renamed_message(
+                 fmt::format("embedded image '{}'",
+                             gltf.images[static_cast<std::size_t>(source)].name),
+                 wanted, *written),
              formats::kRenamedRule);
-    placed = platform::utf8_of(written->path.filename());
-    return placed;
+    return platform::utf8_of(written->path.filename());
 }
 
 }  // namespace castkit::gltf::detail

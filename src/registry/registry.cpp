@@ -118,6 +118,8 @@ Expected<void> write(const FormatInfo& format, const cast::Document& document, S
                      const WriteContext& context, Diagnostics& diagnostics) {
     auto repaired = check_before_write(document, format.written_models, context, diagnostics);
     if (!repaired) return make_error(repaired.error());
+    // Bytes have no folder beside them for the images the document carries.
+    if (!format.places_own_images) warn_embedded_not_kept(document, context, diagnostics);
     return write_checked(format, *repaired ? **repaired : document, sink, context, diagnostics);
 }
 
@@ -129,9 +131,8 @@ Expected<void> write_file(const FormatInfo& format, const cast::Document& docume
     if (!repaired) return make_error(repaired.error());
     const cast::Document& checked = *repaired ? **repaired : document;
     const std::optional<cast::Document> placed =
-        !format.places_own_images && context.options.place_textures
-            ? place_texture_files(checked, path, context, diagnostics)
-            : std::nullopt;
+        !format.places_own_images ? place_texture_files(checked, path, context, diagnostics)
+                                  : std::nullopt;
     const cast::Document& written = placed ? *placed : checked;
     return write_to_path(path, [&](Sink& sink) {
         return write_checked(format, written, sink, context, diagnostics);

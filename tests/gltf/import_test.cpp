@@ -164,7 +164,9 @@ TEST_F(GltfImport, NodeHierarchyFlattensIntoModelTransforms) {
     EXPECT_EQ(model.meshes()[0].positions()[1], glm::vec3(1, 1, 0));
 }
 
-TEST_F(GltfImport, EmbeddedImagesAreAcceptedAndNamedAsNotKept) {
+// An image inside the file travels with the document (a view of scene.bin, the buffer the
+// view lies in), named by its File; an image named by URI keeps the URI, decoded.
+TEST_F(GltfImport, EmbeddedImagesTravelInTheDocumentNamedByTheirFile) {
     Bin bin;
     const std::size_t points = bin.put<float>({0, 0, 0, 1, 0, 0, 0, 1, 0});
     const std::size_t image = bin.put<std::uint8_t>({0x89, 'P', 'N', 'G'});
@@ -183,13 +185,18 @@ TEST_F(GltfImport, EmbeddedImagesAreAcceptedAndNamedAsNotKept) {
     ASSERT_TRUE(document.has_value()) << document.error().to_string();
     cast::Material material = document->models()[0].meshes()[0].material();
     EXPECT_EQ(*material.name(), "paint");
-    EXPECT_FALSE(material.slot_file("albedo"));
+    ASSERT_TRUE(material.slot_file("albedo"));
+    EXPECT_EQ(*material.slot_file("albedo").path(), "scene_image0.bin");
     EXPECT_EQ(*material.slot_file("roughness").path(), "maps/rough metal.png");
     EXPECT_EQ(material.slot_hash("metal"), material.slot_hash("roughness"));
-    bool named = false;
-    for (const Diagnostic& d : warnings)
-        named |= d.path == "$.images[0]" && d.message.find("embedded") != std::string::npos;
-    EXPECT_TRUE(named);
+    ASSERT_EQ(document->embedded.size(), 1u);
+    const cast::EmbeddedFile* kept = document->embedded.find("scene_image0.bin");
+    ASSERT_NE(kept, nullptr);
+    EXPECT_EQ(
+        std::vector<std::byte>(kept->bytes.begin(), kept->bytes.end()),
+        (std::vector<std::byte>{std::byte{0x89}, std::byte{'P'}, std::byte{'N'}, std::byte{'G'}}));
+    for (const Diagnostic& d : warnings) EXPECT_NE(d.path, "$.images[0]") << d.to_string();
+    EXPECT_FALSE(std::filesystem::exists(dir / "scene_image0.bin"));
 }
 
 TEST_F(GltfImport, AnimationsKeepWholeFrameKeysAndResampleTheRest) {

@@ -44,8 +44,9 @@ def test_every_format_reads_from_bytes(fmt, dump_json, tmp_path):
     doc = castkit.read(data, fmt, name="memory" + EXTENSIONS[fmt])
     assert doc.format == fmt
     assert doc.source_name == "memory" + EXTENSIONS[fmt]
-    # The same bytes from a file, through the CLI: the same document.
-    path = tmp_path / ("file" + EXTENSIONS[fmt])
+    # The same bytes from a file of the same name (images inside a glb are named after it),
+    # through the CLI: the same document.
+    path = tmp_path / ("memory" + EXTENSIONS[fmt])
     path.write_bytes(data)
     assert_same_document(doc, dump_json(path))
     assert_same_document(castkit.open(path), dump_json(path))

@@ -89,7 +89,7 @@ for (const [files, markers] of [
       assert.equal(await count(page, 'bones'), 21);
       assert.equal(await count(page, 'animations'), 2);
       assert.equal(await count(page, 'errors'), 0);
-      // The images a glb or DMF embeds are kept (unpacked into the viewer's own folder).
+      // The images a glb or DMF embeds are kept (they travel with the document).
       const dropped = await page.evaluate(() => window.castkitViewer.state.scene.diagnostics
         .filter((d) => d.message.includes('not kept')).map((d) => d.text));
       assert.deepEqual(dropped, []);

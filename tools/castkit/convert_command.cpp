@@ -96,11 +96,9 @@ int convert_one(const ConvertOptions& options, const std::string& input,
     for (const std::filesystem::path& file :
          formats::output_files(*format, platform::path_from_utf8(output)))
         options.format_options.side_outputs->reserve(file);
-    auto loaded = read_source(
-        input, std::move(*source),
-        batch::read_options_for(options.format_options, *format, platform::path_from_utf8(input),
-                                platform::path_from_utf8(output)),
-        exit_code);
+    // Images embedded in the input travel in the document: the writer embeds them again or
+    // writes them beside the output.
+    auto loaded = read_source(input, std::move(*source), options.format_options, exit_code);
     if (!loaded) return exit_code;
     if (!animations.empty()) merge_animations(loaded->document, animations, options, exit_code);
     write_output(*format, loaded->document, options, input, output, exit_code);

@@ -197,7 +197,6 @@ struct UploadFolder {
 
 // The scene, shared by the server's worker threads.
 struct SharedSession {
-    explicit SharedSession(fs::path image_folder) : session(std::move(image_folder)) {}
     std::mutex mutex;
     viewer::Session session;
 };
@@ -297,17 +296,15 @@ void add_files(SharedSession& shared, const std::vector<std::string>& files, int
 }
 
 int serve(const ViewOptions& options, int& exit_code) {
-    // Dropped files, and the images a glb or DMF embeds, each in a private folder of their own
-    // that is removed on exit.
+    // Dropped files in a private folder that is removed on exit (the images a glb or DMF
+    // embeds travel in the documents: cast::Document::embedded).
     const std::optional<fs::path> private_folder = make_private_folder();
-    const std::optional<fs::path> image_folder = make_private_folder();
-    if (!private_folder || !image_folder) {
+    if (!private_folder) {
         fmt::print(stderr, "castkit view: cannot create a private folder for dropped files\n");
         return kInvalidInput;
     }
     const UploadFolder uploads{*private_folder};
-    const UploadFolder images{*image_folder};
-    SharedSession shared(images.path);
+    SharedSession shared;
     add_files(shared, options.files, exit_code);
     httplib::Server server;
     bound_connections(server);

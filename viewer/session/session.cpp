@@ -139,7 +139,6 @@ void Session::clear() {
 
 FormatOptions Session::options() const {
     FormatOptions options;
-    if (!image_folder_.empty()) options.side_files.folders.push_back(image_folder_);
     options.side_outputs = side_outputs_;
     return options;
 }

@@ -18,12 +18,9 @@ namespace castkit::viewer {
 
 class Session {
   public:
-    // `image_folder`: where the images a glb or a DMF embeds are unpacked (once: a reread finds
-    // them there), so that the shown scene keeps its textures; a folder of the viewer's own
-    // (`castkit view`: a private temporary folder; the page: one in the browser's memory).
-    // Empty leaves them out, with a warning, as `castkit convert` without --textures does.
-    explicit Session(std::filesystem::path image_folder = {})
-        : image_folder_(std::move(image_folder)) {}
+    // The images a glb or a DMF embeds travel in the documents the session reads
+    // (cast::Document::embedded), so the shown scene keeps its textures without a folder.
+    Session() = default;
 
     // Adds a file. `name` is its file name (its extension picks the format); `base` is the
     // folder where the files it names (textures) are looked up. A file that cannot be read is
@@ -69,11 +66,9 @@ class Session {
     const File* shown() const;
     Expected<Scene> build() const;
 
-    // The options every read and the export use: the image folder, and one side-output writer
-    // for the session, so a file read again reuses the images it unpacked before.
+    // The options every read and the export use: one side-output writer for the session.
     FormatOptions options() const;
 
-    std::filesystem::path image_folder_;
     std::shared_ptr<SideOutputs> side_outputs_ = std::make_shared<SideOutputs>();
     std::vector<File> files_;
     std::vector<std::string> errors_;

@@ -32,8 +32,6 @@ namespace fs = std::filesystem;
 using emscripten::val;
 
 const fs::path kFolder = "/files";
-// Where the images a dropped glb or DMF embeds are unpacked (Session's image folder).
-const fs::path kImages = "/images";
 
 std::string error_text(const std::string& name, std::string rule, std::string message) {
     return castkit::Diagnostic{
@@ -143,10 +141,9 @@ class WasmSession {
         std::error_code error;
         for (const fs::path& path : names_) fs::remove(path, error);
         names_.clear();
-        fs::remove_all(kImages, error);
     }
 
-    castkit::viewer::Session session_{kImages};
+    castkit::viewer::Session session_;
     std::set<fs::path> names_;  // the files this session wrote into /files
     std::string last_error_;
 };

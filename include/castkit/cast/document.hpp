@@ -49,6 +49,45 @@ class HashCounter {
     bool prepared_ = false;
 };
 
+// A file that travels with a document in memory: an image a reader found inside its input (a
+// glb's buffer view, a glTF data: URI, a DMF texture).
+struct EmbeddedFile {
+    // The path the document's File nodes name it by (their `p`), such as "hero_skin.png".
+    std::string name;
+    // Its bytes, which keep their storage alive: a view of the input where the file lies whole
+    // in it (a glb's binary chunk), else a buffer of their own (a decoded data: URI).
+    SharedBytes bytes;
+};
+
+// The files a document carries in memory, by the name its File nodes give them, so that a
+// writer can embed them again (glb, DMF) or write them beside its output (Cast, SEModel, .gltf)
+// although no file of that name exists on disk (docs/document-model.md, "Embedded files").
+// Names are compared blind to ASCII case, as the file systems they are written to compare them,
+// so no two of them can land on one file. A document holds few: lookups are linear.
+class EmbeddedFiles {
+  public:
+    // Adds `bytes` under `name`, or, when another file holds that name already (blind to case),
+    // under the first of `stem-2.ext`, `stem-3.ext`, … that is free or holds the same bytes; a
+    // file of the same name and bytes is kept once. The name the bytes are kept under, for the
+    // File node to name. O(files × size of the files compared).
+    std::string add(std::string_view name, SharedBytes bytes);
+    // The file a File node naming `name` stands for (blind to ASCII case), or null. O(files).
+    const EmbeddedFile* find(std::string_view name) const;
+
+    bool empty() const { return files_.empty(); }
+    std::size_t size() const { return files_.size(); }
+    // In the order they were added.
+    auto begin() const { return files_.cbegin(); }
+    auto end() const { return files_.cend(); }
+
+    // The same files, each holding its bytes on its own (shared when owned, borrowed bytes
+    // copied): what Document::clone keeps. O(borrowed bytes).
+    EmbeddedFiles detached() const;
+
+  private:
+    std::vector<EmbeddedFile> files_;
+};
+
 // Ownership: the Document owns its nodes (roots()), and keeps alive every buffer their payloads
 // view: each Property and opaque tail that views stored bytes holds a handle to them (the file
 // mapping or an adopted buffer), so copies and clones stay valid after the Document is gone.
@@ -66,9 +105,9 @@ class Document {
     ~Document() = default;
     Document(Document&& other) noexcept;
     Document& operator=(Document&& other) noexcept;
-    // A deep copy (Node::clone of every root): viewed payloads share their owner, borrowed ones
-    // are copied, so the copy may outlive this document and changing it leaves this one as it
-    // was. O(nodes + properties + borrowed bytes).
+    // A deep copy (Node::clone of every root, and the embedded files): viewed payloads and
+    // embedded files share their owner, borrowed ones are copied, so the copy may outlive this
+    // document and changing it leaves this one as it was. O(nodes + properties + borrowed bytes).
     Document clone() const;
 
     std::uint32_t version = 1;
@@ -77,6 +116,10 @@ class Document {
     SharedBytes trailing;
     // Name used in diagnostics (the path, or "<stdin>").
     std::string source_name;
+    // Files the document carries in memory, named by its File nodes: the images a glTF or DMF
+    // reader found inside its input. The Cast file cannot hold them: cast::write writes the
+    // tree alone, and formats::write_file writes them beside a Cast output.
+    EmbeddedFiles embedded;
 
     // The top-level nodes in file order; a const document gives const nodes.
     NodeRange<Node> roots() { return {roots_.begin(), roots_.end()}; }

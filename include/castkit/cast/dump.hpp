@@ -22,9 +22,9 @@ std::string dump_text(const Document& document, const DumpOptions& options = {})
 // strings "nan", "inf", "-inf". Appends to `out`. O(file size).
 void dump_json(const Document& document, std::string& out);
 
-// A summary of what the document holds: roots, models, meshes, skeletons, materials,
-// animations, instances, sizes. `format` names the file's format when it was not Cast
-// (the summary then describes the Cast document it converts to).
+// A summary of what the document holds: the files it carries in memory (embedded images),
+// roots, models, meshes, skeletons, materials, animations, instances, sizes. `format` names the
+// file's format when it was not Cast (the summary then describes the Cast document it converts to).
 std::string info_text(const Document& document, std::uint64_t file_bytes,
                       std::string_view format = "cast");
 

@@ -168,10 +168,11 @@ Expected<void> write_json(const Model& model, const std::filesystem::path& path)
 struct ConvertOptions {
     // DMF UVs are bottom-left (Three.js flipY); Cast is top-left, so V becomes 1 − V.
     bool flip_v = true;
-    // When set, to_cast writes each embedded image here as `<texture name>.png` (`.jpg`, else
-    // `.bin`, when its bytes are not a PNG) through `side_outputs` (a name that holds another
-    // file gives `name-2.png`, with a texture.renamed warning); otherwise the Cast File names
-    // `<texture name>.png` and the image stays behind (with a warning).
+    // to_cast keeps each embedded image in the document's embedded files (cast::Document::
+    // embedded) as `<texture name>.png` (`.jpg`, else `.bin`, when its bytes are not a PNG),
+    // which its File names. When set, it also writes the image here through `side_outputs` (a
+    // name that holds another file gives `name-2.png`, with a texture.renamed warning; the File
+    // then names that).
     std::filesystem::path texture_directory;
     // to_cast only: the run's side-output writer (castkit/side_outputs.hpp); null gives the
     // conversion one of its own.
@@ -193,8 +194,9 @@ struct ConvertOptions {
 Expected<cast::Document> to_cast(const Model& model, std::string_view file,
                                  Diagnostics& diagnostics, const ConvertOptions& options = {});
 // Converts the first Model and every Animation; vertices equal in position and skin are merged.
-// Texture files are embedded from paths relative to options.base_directory when
-// options.side_files allows reading them (side_files.hpp); otherwise the texture is written
+// Each texture's image is the one the document carries under its File's path (Document::
+// embedded), else the file at that path relative to options.base_directory when
+// options.side_files allows reading it (side_files.hpp); otherwise the texture is written
 // without an image, with a warning. O(size).
 Expected<Model> from_cast(const cast::Document& document, Diagnostics& warnings,
                           const ConvertOptions& options = {});

@@ -53,6 +53,7 @@ class FromCast {
     }
     Expected<void> skeleton(const cast::ConstModel& cast_model);
     std::int16_t texture(const cast::ConstFile& file, const std::string& path);
+    Expected<cast::SharedBytes> image_bytes(const std::string& file_path) const;
     void materials(const cast::ConstModel& cast_model);
     void meshes(const cast::ConstModel& cast_model);
     Expected<void> animation(cast::ConstAnimation& animation, std::size_t index);
@@ -99,17 +100,27 @@ Expected<void> FromCast::skeleton(const cast::ConstModel& cast_model) {
     return {};
 }
 
+// The image a File names: the one the document carries (read from inside a glb or DMF), else
+// the file found where the side-file policy allows. O(image size).
+Expected<cast::SharedBytes> FromCast::image_bytes(const std::string& file_path) const {
+    if (const cast::EmbeddedFile* embedded = document_.embedded.find(file_path))
+        return embedded->bytes;
+    const Context side{.base = options_.base_directory,
+                       .options = {.side_files = options_.side_files}};
+    auto image = formats::read_side_file(side, file_path);
+    if (!image) return make_error(image.error());
+    return cast::SharedBytes{(*image)->bytes(), *image};
+}
+
 std::int16_t FromCast::texture(const cast::ConstFile& file, const std::string& path) {
     std::string file_path(file.path().value_or(""));
     if (auto it = texture_by_path_.find(file_path); it != texture_by_path_.end()) return it->second;
     if (model_.textures.size() >= kMaxIndex16) return -1;
-    const Context side{.base = options_.base_directory,
-                       .options = {.side_files = options_.side_files}};
     std::string stem = platform::utf8_of(platform::path_from_utf8(file_path).stem());
     Texture texture = default_texture(name(stem, path), model_.textures.size(), {}, 0, 0);
-    auto image = formats::read_side_file(side, file_path);
+    auto image = image_bytes(file_path);
     if (image) {
-        texture.png.assign((*image)->bytes().begin(), (*image)->bytes().end());
+        texture.png.assign(image->begin(), image->end());
         if (auto size = png_size(texture.png);
             size && size->first <= 0xFFFF && size->second <= 0xFFFF) {
             texture.width = static_cast<std::uint16_t>(size->first);

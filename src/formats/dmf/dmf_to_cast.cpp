@@ -37,6 +37,8 @@ class ToCast {
     void skeleton(cast::Model& cast_model);
     Expected<void> materials(cast::Model& cast_model);
     Expected<std::string> place_texture(std::size_t index);
+    Expected<std::filesystem::path> unpack(const Texture& texture, const std::string& texture_path,
+                                           const std::filesystem::path& name);
     Expected<void> meshes(cast::Model& cast_model);
     Expected<void> animations(cast::Root& root);
 
@@ -49,6 +51,8 @@ class ToCast {
     std::vector<cast::Material> materials_;
     // The file name each texture's File names, by texture index, once placed.
     std::map<std::size_t, std::string> placed_;
+    // The images the document carries (cast::Document::embedded).
+    cast::EmbeddedFiles embedded_;
 };
 
 void ToCast::skeleton(cast::Model& cast_model) {
@@ -67,41 +71,28 @@ void ToCast::skeleton(cast::Model& cast_model) {
     anim::complete_rest_transforms(skeleton);  // wp/wr too: every Cast bone has all four
 }
 
-// The file texture `index` is named by: its embedded image written into the texture folder
-// through the run's side-output writer (the extension its bytes call for; another name when that
-// one holds another file, with a warning), or, with no folder, its name with the image left
-// behind (with a warning). O(image size).
+// The file texture `index` is named by: `<texture name>` with the extension its image's bytes
+// call for, kept in the document's embedded files (`-2`, … for another image of that name) and,
+// with a texture folder, also written there through the run's side-output writer (another name
+// when that one holds another file, with a warning). A texture without an image keeps its
+// `.png` name. O(image size).
 Expected<std::string> ToCast::place_texture(std::size_t index) {
     if (auto done = placed_.find(index); done != placed_.end()) return done->second;
     const Texture& texture = model_.textures[index];
     const std::string texture_path = fmt::format("texture[{}]", index);
     std::filesystem::path name = platform::path_from_utf8(texture_file_name(texture, index));
-    // An empty image is never written: it would stand for a real file of that name.
-    if (!options_.texture_directory.empty() && !texture.png.empty()) {
+    // An empty image is never kept: it would stand for a real file of that name.
+    if (!texture.png.empty()) {
         name.replace_extension(formats::image_extension_of(texture.png));
-        const std::filesystem::path wanted = options_.texture_directory / name;
-        auto outputs =
-            options_.side_outputs ? options_.side_outputs : std::make_shared<SideOutputs>();
-        // The folder is made as the glTF import makes it; one that cannot be made fails the
-        // write below, named.
-        std::error_code ignored;
-        std::filesystem::create_directories(options_.texture_directory, ignored);
-        auto written = outputs->write(wanted, texture.png);
-        if (!written) return make_error(written.error());
-        if (written->renamed)
-            warnings_.push_back(
-                {.severity = Severity::Warning,
-                 .file = file_,
-                 .path = texture_path,
-                 .rule = formats::kRenamedRule,
-                 .message = formats::renamed_message(
-                     fmt::format("embedded image '{}'", texture.name), wanted, *written)});
-        name = written->path.filename();
-    } else if (!texture.png.empty()) {
-        report_.warn(texture_path,
-                     fmt::format("the embedded {}-byte PNG is not carried by Cast; the File names "
-                                 "'{}'",
-                                 texture.png.size(), platform::utf8_of(name)));
+        if (!options_.texture_directory.empty()) {
+            auto written = unpack(texture, texture_path, name);
+            if (!written) return make_error(written.error());
+            name = *written;
+        }
+        // dmf::Texture owns its bytes, so the document keeps a copy of its own.
+        auto bytes = std::make_shared<const std::vector<std::byte>>(texture.png);
+        name = platform::path_from_utf8(
+            embedded_.add(platform::utf8_of(name), {cast::Bytes(*bytes), bytes}));
     }
     Texture expected =
         default_texture(texture.name, index, texture.png, texture.width, texture.height);
@@ -109,6 +100,30 @@ Expected<std::string> ToCast::place_texture(std::size_t index) {
         texture.wrap_t != expected.wrap_t || texture.id != expected.id)
         report_.warn(texture_path, "id, flip_y and wrap modes have no Cast field");
     return placed_[index] = platform::utf8_of(name);
+}
+
+// Writes the texture's image into the texture folder as `name`, or the name the side-output
+// writer gives it; the file name it holds. O(image size).
+Expected<std::filesystem::path> ToCast::unpack(const Texture& texture,
+                                               const std::string& texture_path,
+                                               const std::filesystem::path& name) {
+    const std::filesystem::path wanted = options_.texture_directory / name;
+    auto outputs = options_.side_outputs ? options_.side_outputs : std::make_shared<SideOutputs>();
+    // The folder is made as the glTF import makes it; one that cannot be made fails the write
+    // below, named.
+    std::error_code ignored;
+    std::filesystem::create_directories(options_.texture_directory, ignored);
+    auto written = outputs->write(wanted, texture.png);
+    if (!written) return make_error(written.error());
+    if (written->renamed)
+        warnings_.push_back(
+            {.severity = Severity::Warning,
+             .file = file_,
+             .path = texture_path,
+             .rule = formats::kRenamedRule,
+             .message = formats::renamed_message(fmt::format("embedded image '{}'", texture.name),
+                                                 wanted, *written)});
+    return written->path.filename();
 }
 
 Expected<void> ToCast::materials(cast::Model& cast_model) {
@@ -293,6 +308,7 @@ Expected<cast::Document> ToCast::run() {
     if (auto ok = materials(cast_model); !ok) return make_error(ok.error());
     if (auto ok = meshes(cast_model); !ok) return make_error(ok.error());
     if (auto ok = animations(root); !ok) return make_error(ok.error());
+    document.embedded = std::move(embedded_);
     return document;
 }
 

@@ -1,0 +1,59 @@
+// The viewer's scene (viewer/session) on the example character's glb and DMF, with no folder
+// to unpack into: the embedded image is the material's file in the page's `info` (what
+// `castkit info` prints), and it is embedded, byte for byte, in the glb the page draws.
+#include "../../viewer/session/session.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "../test_support.hpp"
+
+namespace castkit::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path hero() { return fs::path(CASTKIT_SOURCE_DIR) / "examples/data/hero"; }
+
+cast::SharedBytes file_bytes(const fs::path& path) {
+    auto bytes = std::make_shared<const std::vector<std::byte>>(read_bytes(path));
+    return {cast::Bytes(*bytes), bytes};
+}
+
+// The bytes of image `index` of a glb held in memory.
+std::vector<std::byte> glb_image(const std::vector<std::byte>& glb, int index = 0) {
+    std::uint32_t json_length = 0;
+    std::memcpy(&json_length, glb.data() + 12, 4);
+    const nlohmann::json json = nlohmann::json::parse(
+        std::string(reinterpret_cast<const char*>(glb.data()) + 20, json_length));
+    if (!json.contains("images")) return {};
+    const nlohmann::json& view =
+        json["bufferViews"][json["images"][index]["bufferView"].get<int>()];
+    const std::size_t offset = 20 + json_length + 8 + view.value("byteOffset", 0u);
+    const auto begin = glb.begin() + static_cast<std::ptrdiff_t>(offset);
+    return {begin, begin + view["byteLength"].get<std::ptrdiff_t>()};
+}
+
+TEST(ViewerSession, ShowsAnEmbeddedImageWithoutAFolder) {
+    for (const char* name : {"hero.glb", "hero.dmf", "hero.dmf.json"}) {
+        // Dropped on the page: a folder of its own, where no texture lies.
+        const fs::path dropped = temp_dir(std::string("viewer-session-") + name);
+        viewer::Session session;
+        ASSERT_TRUE(session.add(name, file_bytes(hero() / name), dropped)) << name;
+        const nlohmann::json scene = nlohmann::json::parse(session.scene_json());
+        const std::string info = scene["files"][0]["info"];
+        EXPECT_NE(info.find("1 files"), std::string::npos) << info;
+        EXPECT_NE(info.find("embedded file '"), std::string::npos) << info;
+        for (const auto& warning : scene["warnings"])
+            EXPECT_EQ(warning.get<std::string>().find("not kept"), std::string::npos) << warning;
+        auto glb = session.glb();
+        ASSERT_TRUE(glb) << glb.error().to_string();
+        EXPECT_EQ(glb_image(*glb), read_bytes(hero() / "hero_albedo.png")) << name;
+        EXPECT_TRUE(fs::is_empty(dropped)) << name;
+    }
+}
+
+}  // namespace
+}  // namespace castkit::test
