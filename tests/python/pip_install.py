@@ -3,7 +3,8 @@ environment (with the system's numpy) from the checkout, reusing the build's mod
 (CASTKIT_BUILD_DIR), imports it from there and runs the `castkit` command pip put in the
 environment's bin (the C++ CLI: --help lists every subcommand, info reads a bundled file); then
 builds a wheel, installs the wheel into a second fresh environment and does the same from that
-one. Run by CTest (Python.PipInstall):
+one. Each pip call gets a fresh, empty TMPDIR, which must be empty again afterwards (no build
+folder left behind). Run by CTest (Python.PipInstall):
 
     python3 pip_install.py SOURCE_DIR BUILD_DIR WORK_DIR
 
@@ -14,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import venv
 import zipfile
 
@@ -36,12 +38,15 @@ def make_environment(name):
 
 
 def pip(python, *args):
-    """pip offline, with its and setup.py's temporary folders inside the work folder."""
-    scratch = os.path.join(work, "tmp")
-    os.makedirs(scratch, exist_ok=True)
+    """pip offline, with its and setup.py's temporary folders in a fresh folder of the work
+    folder, which must be empty again when pip is done."""
+    scratch = tempfile.mkdtemp(prefix="tmp-", dir=work)
     subprocess.run([python, "-m", "pip", *args, "--no-build-isolation", "--no-index", "--no-deps",
                     "--quiet"],
                    check=True, env={**os.environ, "CASTKIT_BUILD_DIR": build, "TMPDIR": scratch})
+    left = os.listdir(scratch)
+    assert not left, f"pip {args[0]} left {left} in its TMPDIR"
+    os.rmdir(scratch)
 
 
 def check_import(environment, python):
