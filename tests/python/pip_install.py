@@ -1,7 +1,10 @@
 """`pip install .` and `pip wheel .` work offline: installs the package into a fresh virtual
-environment (with the system's numpy) from the checkout, reusing the build's module
-(CASTKIT_BUILD_DIR), and imports it from there; then builds a wheel, installs the wheel into a
-second fresh environment and imports it from that one. Run by CTest (Python.PipInstall):
+environment (with the system's numpy) from the checkout, reusing the build's module and CLI
+(CASTKIT_BUILD_DIR), imports it from there and runs the `castkit` command pip put in the
+environment's bin (the C++ CLI: --help lists every subcommand, info reads a bundled file); then
+builds a wheel, installs the wheel into a second fresh environment and does the same from that
+one. Each pip call gets a fresh, empty TMPDIR, which must be empty again afterwards (no build
+folder left behind). Run by CTest (Python.PipInstall):
 
     python3 pip_install.py SOURCE_DIR BUILD_DIR WORK_DIR
 
@@ -12,7 +15,9 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import venv
+import zipfile
 
 source, build, work = sys.argv[1:4]
 shutil.rmtree(work, ignore_errors=True)
@@ -33,12 +38,15 @@ def make_environment(name):
 
 
 def pip(python, *args):
-    """pip offline, with its and setup.py's temporary folders inside the work folder."""
-    scratch = os.path.join(work, "tmp")
-    os.makedirs(scratch, exist_ok=True)
+    """pip offline, with its and setup.py's temporary folders in a fresh folder of the work
+    folder, which must be empty again when pip is done."""
+    scratch = tempfile.mkdtemp(prefix="tmp-", dir=work)
     subprocess.run([python, "-m", "pip", *args, "--no-build-isolation", "--no-index", "--no-deps",
                     "--quiet"],
                    check=True, env={**os.environ, "CASTKIT_BUILD_DIR": build, "TMPDIR": scratch})
+    left = os.listdir(scratch)
+    assert not left, f"pip {args[0]} left {left} in its TMPDIR"
+    os.rmdir(scratch)
 
 
 def check_import(environment, python):
@@ -61,6 +69,30 @@ print("installed:", castkit.__file__)
                    env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
 
 
+def check_command(environment):
+    """The `castkit` command in the environment's bin is the C++ CLI, every subcommand."""
+    castkit = os.path.join(environment, "bin", "castkit")
+    environ = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+    def run(*args):
+        done = subprocess.run([castkit, *args], cwd=work, env=environ, capture_output=True,
+                              text=True)
+        assert done.returncode == 0, f"castkit {args} exited {done.returncode}:\n{done.stderr}"
+        return done.stdout
+
+    usage = run("--help")
+    for command in ("info", "dump", "convert", "validate", "pose", "bake"):
+        assert f"\n  {command} " in usage, f"castkit --help lists no {command}:\n{usage}"
+    hero = os.path.join(source, "examples", "data", "hero", "hero.glb")
+    summary = run("info", hero)
+    assert "hero.glb" in summary and "walk" in summary, summary
+    # Exit codes come through: 2 for a usage error.
+    wrong = subprocess.run([castkit, "no-such-command"], cwd=work, env=environ,
+                           capture_output=True)
+    assert wrong.returncode == 2, f"castkit no-such-command exited {wrong.returncode}"
+    print("installed:", castkit)
+
+
 def source_state():
     return subprocess.run(["git", "-C", source, "status", "--porcelain", "--ignored"],
                           capture_output=True, text=True).stdout
@@ -69,14 +101,19 @@ def source_state():
 before = source_state()
 pip(python, "install", source)
 check_import(environment, python)
+check_command(environment)
 
 wheels = os.path.join(work, "wheels")
 pip(python, "wheel", "--wheel-dir", wheels, source)
 built = [name for name in os.listdir(wheels) if name.startswith("castkit-") and name.endswith(".whl")]
 assert len(built) == 1, f"pip wheel made {os.listdir(wheels)}"
+with zipfile.ZipFile(os.path.join(wheels, built[0])) as wheel:
+    cli = wheel.getinfo("castkit/bin/castkit")
+    assert (cli.external_attr >> 16) & 0o111, "the wheel's castkit/bin/castkit is not executable"
 wheel_environment, wheel_python = make_environment("wheel-venv")
 pip(wheel_python, "install", os.path.join(wheels, built[0]))
 check_import(wheel_environment, wheel_python)
+check_command(wheel_environment)
 
 after = source_state()
 assert before == after, f"pip wrote into the source tree:\n{after}"
