@@ -194,12 +194,12 @@ TEST_F(EmbeddedImages, InfoCountsTheEmbeddedImage) {
         const CommandResult result = run_cli(in_dir(dir, std::string("info {src/") + name + "}"));
         ASSERT_EQ(result.exit_code, 0) << result.err;
         EXPECT_EQ(result.err, "") << name;
-        EXPECT_NE(result.out.find("1 files"), std::string::npos) << result.out;
+        EXPECT_NE(result.out.find("1 file,"), std::string::npos) << result.out;
         EXPECT_NE(result.out.find("embedded file '"), std::string::npos) << result.out;
         EXPECT_NE(result.out.find("': 8.8 KiB"), std::string::npos) << result.out;
     }
     const CommandResult glb = run_cli(in_dir(dir, "info {src/hero.glb}"));
-    EXPECT_NE(glb.out.find("3 slots, 1 files"), std::string::npos) << glb.out;
+    EXPECT_NE(glb.out.find("3 slots, 1 file,"), std::string::npos) << glb.out;
     EXPECT_EQ(listing(dir / "src").size(), 3u);  // reading writes nothing
 }
 

@@ -193,12 +193,14 @@ class Runner:
     def run_command(self, block: Block, command: str, expected: int | None) -> str:
         """Runs `command` from the copy's root; fails unless it exits `expected` (None: any)."""
         try:
+            # One stream, as a terminal shows them: in the order they were written.
             done = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=self.copy,
-                                  env=self.env, capture_output=True, timeout=COMMAND_TIMEOUT)
+                                  env=self.env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, timeout=COMMAND_TIMEOUT)
         except subprocess.TimeoutExpired:
             self.fail(block, f"`{command.strip()}` did not end within {COMMAND_TIMEOUT} s")
             return ""
-        output = (done.stdout + done.stderr).decode("utf-8", "replace")
+        output = done.stdout.decode("utf-8", "replace")
         if expected is not None and done.returncode != expected:
             self.fail(block, f"`{command.strip()}` exited {done.returncode}, expected "
                       f"{expected}:\n{output}")

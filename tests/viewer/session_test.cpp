@@ -44,7 +44,7 @@ TEST(ViewerSession, ShowsAnEmbeddedImageWithoutAFolder) {
         ASSERT_TRUE(session.add(name, file_bytes(hero() / name), dropped)) << name;
         const nlohmann::json scene = nlohmann::json::parse(session.scene_json());
         const std::string info = scene["files"][0]["info"];
-        EXPECT_NE(info.find("1 files"), std::string::npos) << info;
+        EXPECT_NE(info.find("1 file,"), std::string::npos) << info;
         EXPECT_NE(info.find("embedded file '"), std::string::npos) << info;
         for (const auto& warning : scene["warnings"])
             EXPECT_EQ(warning.get<std::string>().find("not kept"), std::string::npos) << warning;
