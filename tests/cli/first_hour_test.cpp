@@ -88,6 +88,7 @@ TEST(CliErrors, AMissingInputSaysItIsMissing) {
     CommandResult folder =
         run_cli_in(fmt::format("cd {} && ", quoted(dir)), "convert assets/ -o out/ --to glb");
     EXPECT_EQ(folder.exit_code, 1);
+    std::erase(folder.err, '\r');  // Windows ends text lines with "\r\n"
     EXPECT_EQ(folder.err, "castkit: assets/: no such file or folder\n");
     CommandResult file = run_cli(in_dir(dir, "info {gone.xyz}"));
     EXPECT_EQ(file.exit_code, 1);
