@@ -12,7 +12,7 @@
 
 #include "test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::diagnostic_ids_test {
 namespace {
 
 std::string slurp_text(const std::filesystem::path& path) {
@@ -136,4 +136,4 @@ TEST(DiagnosticIds, ReadErrorsNameTheirKind) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::diagnostic_ids_test

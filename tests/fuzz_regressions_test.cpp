@@ -14,7 +14,7 @@
 #include "../fuzz/harnesses.hpp"
 #include "test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::fuzz_regressions_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -110,4 +110,4 @@ TEST(FuzzRegressions, FixturesAreTheFuzzersReproducersAndAllListed) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::fuzz_regressions_test

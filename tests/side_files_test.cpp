@@ -15,7 +15,7 @@
 #include "gltf/gltf_scene.hpp"
 #include "test_support.hpp"
 
-namespace castkit {
+namespace castkit::side_files_test {
 namespace {
 
 using namespace castkit::test;
@@ -265,4 +265,4 @@ TEST(SideFiles, StandardInputReadsTexturesOnlyFromAFolderTheCallerNames) {
 }
 
 }  // namespace
-}  // namespace castkit
+}  // namespace castkit::side_files_test

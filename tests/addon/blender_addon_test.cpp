@@ -20,7 +20,7 @@
 #include "../gltf/gltf_scene.hpp"
 #include "../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::blender_addon_test {
 namespace {
 
 // `castkit convert source out.cast` into `dir` (default: beside the source), then the add-on's
@@ -222,4 +222,4 @@ TEST(BlenderAddon, RulesFindWhatBreaksTheImport) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::blender_addon_test

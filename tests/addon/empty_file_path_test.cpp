@@ -10,7 +10,7 @@
 #include "../gltf/gltf_scene.hpp"
 #include "../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::empty_file_path_test {
 namespace {
 
 // A triangle whose material has a packed (empty-path) albedo and a normal map on disk, and an
@@ -90,4 +90,4 @@ TEST(EmptyFilePath, DmfAndSemodelSkipItWithAWarning) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::empty_file_path_test

@@ -9,7 +9,7 @@
 #include "../gltf/gltf_scene.hpp"
 #include "../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::scene_root_test {
 namespace {
 
 TEST(SceneRoot, InlinedInstancesResolveUnderTheSceneRoot) {
@@ -40,4 +40,4 @@ TEST(SceneRoot, InlinedInstancesResolveUnderTheSceneRoot) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::scene_root_test

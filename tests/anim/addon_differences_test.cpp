@@ -9,7 +9,7 @@
 
 #include "scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::addon_differences_test {
 namespace {
 
 constexpr int kBones = 64;
@@ -94,4 +94,4 @@ TEST(BlenderAddonDifference, RestScaleWithoutCompensation) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::addon_differences_test

@@ -8,7 +8,7 @@
 #include "../test_support.hpp"
 #include "scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::anim_cli_test {
 namespace {
 
 using nlohmann::json;
@@ -172,4 +172,4 @@ TEST(AnimCli, BakeAtAnotherFramerate) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::anim_cli_test

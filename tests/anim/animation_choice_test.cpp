@@ -10,7 +10,7 @@
 #include "../test_support.hpp"
 #include "scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::animation_choice_test {
 namespace {
 
 using nlohmann::json;
@@ -141,4 +141,4 @@ TEST(SkeletonChoice, TheModelDocumentThenTheAnimationsOwnThenItsFilesFirstModel)
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::animation_choice_test

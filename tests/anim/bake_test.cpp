@@ -9,7 +9,7 @@
 #include "../test_support.hpp"
 #include "scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::bake_test {
 namespace {
 
 // Every feature at once: modes, overrides, ab, rq with a sign flip, scale, bs, vb, notifications.
@@ -272,4 +272,4 @@ TEST(KeyReduction, SlerpAtConstantSpeedCollapsesToItsEnds) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::bake_test

@@ -3,7 +3,7 @@
 
 #include "scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::binding_test {
 namespace {
 
 TEST(Binding, Rule24ExactNameFirstThenCaseInsensitive) {
@@ -176,4 +176,4 @@ TEST(Binding, SamplingJobValidatesItsInputs) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::binding_test

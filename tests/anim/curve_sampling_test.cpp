@@ -7,7 +7,7 @@
 
 #include "scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::curve_sampling_test {
 namespace {
 
 anim::CurveKeys keys_of(const cast::ConstCurve& curve) {
@@ -223,4 +223,4 @@ TEST(CurveSampling, UnevenKeysAreFound) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::curve_sampling_test

@@ -3,7 +3,7 @@
 
 #include "scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::looping_test {
 namespace {
 
 AnimScene ramp(bool looping) {
@@ -69,4 +69,4 @@ TEST(Notifications, LoopedEventsRepeatEveryCycle) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::looping_test

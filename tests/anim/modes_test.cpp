@@ -4,7 +4,7 @@
 
 #include "scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::modes_test {
 namespace {
 
 const glm::vec4 kRestRotation = axis_angle_xyzw({1, 0, 0}, 90.0f);
@@ -203,4 +203,4 @@ TEST(CurveModes, UnkeyedChannelsKeepTheRestPose) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::modes_test

@@ -6,7 +6,7 @@
 
 #include "scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::overrides_test {
 namespace {
 
 AnimScene chain() {
@@ -137,4 +137,4 @@ TEST(CurveModeOverride, Rule23UsesTheSkeletonHierarchyNotFileOrder) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::overrides_test

@@ -12,7 +12,7 @@
 #include "../test_support.hpp"
 #include "scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::reference_animation_test {
 namespace {
 
 std::vector<cast::Document> reference_documents() {
@@ -136,4 +136,4 @@ TEST(ReferenceAnimations, BakeAndRebuildWithoutReports) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::reference_animation_test

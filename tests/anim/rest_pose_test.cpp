@@ -6,7 +6,7 @@
 
 #include "scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::rest_pose_test {
 namespace {
 
 // World matrices of the skeleton's rest pose, by LocalToWorldJob.
@@ -97,4 +97,4 @@ TEST(RestPose, CyclesAndOutOfRangeParentsCountAsRoots) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::rest_pose_test

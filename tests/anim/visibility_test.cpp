@@ -8,7 +8,7 @@
 
 #include "../gltf/gltf_scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::visibility_test {
 namespace {
 
 using json = nlohmann::json;
@@ -115,4 +115,4 @@ TEST(Visibility, RelativeZeroKeyHidesTheMeshInGltf) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::visibility_test

@@ -4,7 +4,7 @@
 
 #include "scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::world_test {
 namespace {
 
 anim::Transform world_of(const AnimScene& scene, const Pose& pose, std::size_t bone) {
@@ -130,4 +130,4 @@ TEST(WorldTransform, LocalToWorldJobValidatesSpans) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::world_test

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace castkit::test {
+namespace castkit::test::builder_defaults_test {
 namespace {
 
 using namespace castkit::cast;
@@ -71,4 +71,4 @@ TEST(BuilderDefaults, ASetValueReplacesTheDefault) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::builder_defaults_test

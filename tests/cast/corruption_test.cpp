@@ -12,7 +12,7 @@
 #include "../test_support.hpp"
 #include "sample_documents.hpp"
 
-namespace castkit::test {
+namespace castkit::test::corruption_test {
 namespace {
 
 using namespace castkit::cast;
@@ -239,4 +239,4 @@ TEST(Corruption, ImpossibleCountsAreRefused) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::corruption_test

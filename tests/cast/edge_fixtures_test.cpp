@@ -12,7 +12,7 @@
 
 #include "../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::edge_fixtures_test {
 namespace {
 
 using namespace castkit::cast;
@@ -351,4 +351,4 @@ TEST(EdgeFixtures, LegacyVcIsColourLayerZero) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::edge_fixtures_test

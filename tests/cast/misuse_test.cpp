@@ -14,7 +14,7 @@
 
 #include "../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::misuse_test {
 namespace {
 
 // Starts a death test: it re-runs this program in a child process ("threadsafe"). Under Wine
@@ -429,4 +429,4 @@ TEST(BuilderNarrowing, AKeyPropertyOutsideTheEnumStopsWithAMessage) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::misuse_test

@@ -9,7 +9,7 @@
 
 #include "../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::ownership_test {
 namespace {
 
 using namespace castkit::cast;
@@ -187,4 +187,4 @@ TEST(HashCounter, NewNodesSkipHashesReadFromTheFile) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::ownership_test

@@ -10,7 +10,7 @@
 
 #include "../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::reference_fixtures_test {
 namespace {
 
 using nlohmann::json;
@@ -105,4 +105,4 @@ TEST(ReferenceFixtures, RewriteThroughTheFileWriterIsIdentical) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::reference_fixtures_test

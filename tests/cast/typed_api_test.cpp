@@ -9,7 +9,7 @@
 
 #include "typed_scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::typed_api_test {
 namespace {
 
 using namespace castkit::cast;
@@ -227,4 +227,4 @@ TEST(TypedApi, AnimationNodesRoundTrip) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::typed_api_test

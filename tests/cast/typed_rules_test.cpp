@@ -9,7 +9,7 @@
 
 #include "typed_scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::typed_rules_test {
 namespace {
 
 using namespace castkit::cast;
@@ -306,4 +306,4 @@ TEST(TypedApi, GettersIgnorePropertiesOfTheWrongType) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::typed_rules_test

@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace castkit::test {
+namespace castkit::test::typed_values_test {
 namespace {
 
 using namespace castkit::cast;
@@ -193,4 +193,4 @@ TEST(ConstDocument, ReadOnlyFunctionsAcceptAConstDocument) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::typed_values_test

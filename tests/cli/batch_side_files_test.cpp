@@ -11,7 +11,7 @@
 
 #include "../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::batch_side_files_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -162,4 +162,4 @@ TEST(BatchRelocated, ThePlansWarningsComeFirstAndMakeAConvertedFileWarned) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::batch_side_files_test

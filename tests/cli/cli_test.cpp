@@ -16,7 +16,7 @@
 
 #include "../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::cli_cli_test {
 namespace {
 
 using nlohmann::json;
@@ -371,4 +371,4 @@ TEST(Cli, WriteIntoAnUnwritableDirectoryLeavesTheOldFile) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::cli_cli_test

@@ -8,7 +8,7 @@
 #include "../gltf/gltf_scene.hpp"
 #include "character.hpp"
 
-namespace castkit::test {
+namespace castkit::test::convert_folder_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -195,4 +195,4 @@ TEST_F(ConvertFolder, AFolderNeedsAnOutputFormat) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::convert_folder_test

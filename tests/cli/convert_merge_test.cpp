@@ -8,7 +8,7 @@
 #include "../gltf/gltf_scene.hpp"
 #include "character.hpp"
 
-namespace castkit::test {
+namespace castkit::test::convert_merge_test {
 namespace {
 
 class ConvertMerge : public ::testing::Test {
@@ -126,4 +126,4 @@ TEST_F(ConvertMerge, TheTwoArgumentFormStillConverts) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::convert_merge_test

@@ -26,7 +26,7 @@
 extern char** environ;
 #endif
 
-namespace castkit::test {
+namespace castkit::test::diagnostics_bound_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -252,4 +252,4 @@ TEST(DiagnosticsBoundMemory, AMegabyteOfFindingsIsReadInTensOfMegabytes) {
 #endif
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::diagnostics_bound_test

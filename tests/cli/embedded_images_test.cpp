@@ -17,7 +17,7 @@
 #include "../gltf/gltf_scene.hpp"
 #include "../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::embedded_images_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -204,4 +204,4 @@ TEST_F(EmbeddedImages, InfoCountsTheEmbeddedImage) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::embedded_images_test

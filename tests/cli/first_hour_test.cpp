@@ -12,7 +12,7 @@
 #include "../gltf/gltf_scene.hpp"
 #include "../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::first_hour_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -314,4 +314,4 @@ TEST(CliWording, OneIsSingularAndAnAnimationTakesAn) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::first_hour_test

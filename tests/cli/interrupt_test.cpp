@@ -24,7 +24,7 @@
 #include <unistd.h>
 #endif
 
-namespace castkit::test {
+namespace castkit::test::interrupt_test {
 namespace {
 
 #ifndef _WIN32
@@ -202,4 +202,4 @@ TEST(Interrupt, NeedsPosixSignals) { GTEST_SKIP() << "signals are sent on POSIX 
 #endif
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::interrupt_test

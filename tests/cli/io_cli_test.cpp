@@ -14,7 +14,7 @@
 #include "../formats/dmf_golden.hpp"
 #include "../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::io_cli_test {
 namespace {
 
 std::filesystem::path edge(const std::string& name) { return fixtures() / "cast" / "edge" / name; }
@@ -235,4 +235,4 @@ TEST(CliIo, DmfTexturesGoIntoTheFolderTexturesNames) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::io_cli_test

@@ -15,7 +15,7 @@
 
 #include "../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::paths_test {
 namespace {
 
 // A path quoted for the shell, as UTF-8 (run_cli takes UTF-8 on every system).
@@ -133,4 +133,4 @@ TEST(CliPaths, ReplacingAFileAnotherProcessIsReading) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::paths_test

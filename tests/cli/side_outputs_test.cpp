@@ -14,7 +14,7 @@
 #include "../test_support.hpp"
 #include "character.hpp"
 
-namespace castkit::test {
+namespace castkit::test::side_outputs_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -299,4 +299,4 @@ TEST_F(SideOutputFiles, ForcedBatchRewritesItsOutputsButNeverAUsersFile) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::side_outputs_test

@@ -19,7 +19,7 @@
 #endif
 #endif
 
-namespace castkit::test {
+namespace castkit::test::trust_boundary_cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -130,4 +130,4 @@ TEST(TrustBoundary, AllowAnyPathReadsAGltfBufferOutsideItsFolder) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::trust_boundary_cli_test

@@ -13,7 +13,7 @@
 
 #include "../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::examples_test {
 namespace {
 
 std::filesystem::path bundled() {
@@ -174,4 +174,4 @@ TEST(Examples, BundledFilesReadWithoutWarnings) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::examples_test

@@ -28,7 +28,7 @@
 #endif
 #endif
 
-namespace castkit {
+namespace castkit::bounded_work_test {
 namespace {
 
 using namespace castkit::test;
@@ -336,4 +336,4 @@ TEST(BoundedWork, GltfSignedJointsAreRefused) {
 }
 
 }  // namespace
-}  // namespace castkit
+}  // namespace castkit::bounded_work_test

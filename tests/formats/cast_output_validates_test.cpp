@@ -15,7 +15,7 @@
 #include "k3d_golden.hpp"
 #include "se_golden.hpp"
 
-namespace castkit::test {
+namespace castkit::test::cast_output_validates_test {
 namespace {
 
 using RuleCounts = std::map<std::string, std::size_t>;
@@ -217,4 +217,4 @@ TEST_F(CastOutput, BakedAnimationsValidateClean) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::cast_output_validates_test

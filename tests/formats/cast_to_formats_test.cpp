@@ -7,7 +7,7 @@
 #include <castkit/formats/dmf.hpp>
 #include <castkit/formats/k3d.hpp>
 
-namespace castkit::test {
+namespace castkit::test::cast_to_formats_test {
 namespace {
 
 bool warned(const Diagnostics& warnings, std::string_view text) {
@@ -195,4 +195,4 @@ TEST(CastToFormats, SingleModelFormatsNameWhatTheyDrop) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::cast_to_formats_test

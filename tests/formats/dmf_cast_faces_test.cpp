@@ -15,7 +15,7 @@
 
 #include "../../src/formats/dmf/dmf_json_writer.hpp"
 
-namespace castkit::test {
+namespace castkit::test::dmf_cast_faces_test {
 namespace {
 
 using formats::Threads;
@@ -233,4 +233,4 @@ TEST(DmfCastFaces, ANonFiniteNormalNoFaceUsesIsNotWritten) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::dmf_cast_faces_test

@@ -9,7 +9,7 @@
 #include "../../src/formats/common/ordered_chunks.hpp"
 #include "../../src/formats/dmf/dmf_json_writer.hpp"
 
-namespace castkit::test {
+namespace castkit::test::dmf_json_chunks_test {
 namespace {
 
 using formats::ChunkText;
@@ -152,4 +152,4 @@ TEST(DmfJsonChunks, TheFirstSinkErrorIsReportedOnEitherPath) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::dmf_json_chunks_test

@@ -11,7 +11,7 @@
 #include "../test_support.hpp"
 #include "dmf_golden.hpp"
 
-namespace castkit::test {
+namespace castkit::test::dmf_json_mapped_test {
 namespace {
 
 constexpr std::size_t kPadding = 64;  // SIMDJSON_PADDING
@@ -128,4 +128,4 @@ TEST(DmfJsonMapped, AFileOfManyMegabytesReadsAsItsText) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::dmf_json_mapped_test

@@ -7,7 +7,7 @@
 #include "../test_support.hpp"
 #include "dmf_golden.hpp"
 
-namespace castkit::test {
+namespace castkit::test::dmf_json_test {
 namespace {
 
 dmf::Model binary_golden() {
@@ -174,4 +174,4 @@ TEST(DmfJson, TruncationsAndFlipsNeverCrash) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::dmf_json_test

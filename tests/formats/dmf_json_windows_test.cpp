@@ -11,7 +11,7 @@
 
 #include "../../src/formats/dmf/dmf_json_reader.hpp"
 
-namespace castkit::test {
+namespace castkit::test::dmf_json_windows_test {
 namespace {
 
 using dmf::json_reader::read_in_one_pass;
@@ -268,4 +268,4 @@ TEST(DmfJsonWindows, ErrorsAreTheOnePassesWithTheirOffsets) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::dmf_json_windows_test

@@ -10,7 +10,7 @@
 #include "dmf_golden.hpp"
 #include "mutations.hpp"
 
-namespace castkit::test {
+namespace castkit::test::dmf_test {
 namespace {
 
 dmf::Model read_golden() {
@@ -315,4 +315,4 @@ TEST(Dmf, CliConvertsBetweenBinaryAndJsonKeepingWhatCastCannotCarry) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::dmf_test

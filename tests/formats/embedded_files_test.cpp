@@ -12,7 +12,7 @@
 #include "../../src/formats/common/base64.hpp"
 #include "../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::embedded_files_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -176,4 +176,4 @@ TEST(EmbeddedFiles, WriteFileWritesThemBesideACastFile) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::embedded_files_test

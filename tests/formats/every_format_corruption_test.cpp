@@ -13,7 +13,7 @@
 
 #include "../cli/character.hpp"
 
-namespace castkit::test {
+namespace castkit::test::every_format_corruption_test {
 namespace {
 
 struct Sample {
@@ -166,4 +166,4 @@ TEST(JsonSpecials, AHundredMegabyteStringFailsCleanlyOrReads) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::every_format_corruption_test

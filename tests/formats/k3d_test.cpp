@@ -11,7 +11,7 @@
 #include "k3d_golden.hpp"
 #include "mutations.hpp"
 
-namespace castkit::test {
+namespace castkit::test::k3d_test {
 namespace {
 
 k3d::Model read_golden() {
@@ -282,4 +282,4 @@ TEST(K3d, CliConvertsToCastAndBack) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::k3d_test

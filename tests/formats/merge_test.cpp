@@ -8,7 +8,7 @@
 
 #include "../anim/scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::merge_test {
 namespace {
 
 // A model with bones root > Spine > head and a mesh with a "smile" blend shape.
@@ -180,4 +180,4 @@ TEST(Merge, MovedNodesGetFreshHashesAndKeepTheirLinks) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::merge_test

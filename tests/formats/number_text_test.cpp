@@ -11,7 +11,7 @@
 #include <limits>
 #include <random>
 
-namespace castkit::test {
+namespace castkit::test::number_text_test {
 namespace {
 
 std::string written(float v) {
@@ -78,4 +78,4 @@ TEST(NumberText, IntegersIncludingTheExtremes) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::number_text_test

@@ -11,7 +11,7 @@
 
 #include "../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::one_sink_test {
 namespace {
 
 std::vector<std::string> rules_of(const Diagnostics& diagnostics) {
@@ -64,4 +64,4 @@ TEST(OneSink, AnInlinedInstanceReportsItsReadersWarnings) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::one_sink_test

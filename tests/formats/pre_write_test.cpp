@@ -16,7 +16,7 @@
 
 #include "../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::pre_write_test {
 namespace {
 
 const std::vector<std::string> kMeshFormats = {"glb", "gltf", "semodel", "dmf", "dmf-json", "k3d"};
@@ -430,4 +430,4 @@ TEST(PreWrite, ConvertStrictRefusesThroughTheCommandLine) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::pre_write_test

@@ -10,7 +10,7 @@
 #include "../test_support.hpp"
 #include "dmf_golden.hpp"
 
-namespace castkit::test {
+namespace castkit::test::registry_test {
 namespace {
 
 std::filesystem::path triangle() { return fixtures() / "cast" / "edge" / "triangle.cast"; }
@@ -102,4 +102,4 @@ TEST(FormatRegistry, JsonIsGltfOnlyWithATopLevelAssetMember) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::registry_test

@@ -9,7 +9,7 @@
 #include "cli_command.hpp"
 #include "se_golden.hpp"
 
-namespace castkit::test {
+namespace castkit::test::se_cli_test {
 namespace {
 
 void expect_cli(const std::string& arguments) {
@@ -93,4 +93,4 @@ TEST(SECli, BadInputIsAnErrorWithAnOffset) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::se_cli_test

@@ -12,7 +12,7 @@
 #include "hand_bytes.hpp"
 #include "mutations.hpp"
 
-namespace castkit::test {
+namespace castkit::test::se_malformed_test {
 namespace {
 
 // A small animation touching every block, so mutations hit every parsing path quickly.
@@ -179,4 +179,4 @@ TEST(SEModelMalformed, HugeVertexCountFailsBeforeAllocating) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::se_malformed_test

@@ -8,7 +8,7 @@
 
 #include "se_golden.hpp"
 
-namespace castkit::test {
+namespace castkit::test::seanim_from_cast_test {
 namespace {
 
 cast::Curve add_curve(cast::Animation& animation, std::string_view bone, std::string_view kp,
@@ -207,4 +207,4 @@ TEST(CastToSEAnim, ADocumentWithoutAnimationIsAnError) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::seanim_from_cast_test

@@ -8,7 +8,7 @@
 
 #include "se_golden.hpp"
 
-namespace castkit::test {
+namespace castkit::test::seanim_test {
 namespace {
 
 using seanim::Animation;
@@ -305,11 +305,11 @@ TEST(SEAnim, KeylessBonesAreKeptInTheBoneList) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::seanim_test
 
 #include <random>
 
-namespace castkit::test {
+namespace castkit::test::seanim_test {
 namespace {
 
 // Seeded random animations over every header choice: each must come back byte for byte.
@@ -358,4 +358,4 @@ TEST(SEAnim, RandomAnimationsRoundTripThroughCastByteForByte) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::seanim_test

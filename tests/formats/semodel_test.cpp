@@ -8,7 +8,7 @@
 
 #include "se_golden.hpp"
 
-namespace castkit::test {
+namespace castkit::test::semodel_test {
 namespace {
 
 using semodel::Model;
@@ -280,9 +280,9 @@ TEST(SEModel, CastWithoutSeExtrasBecomesACanonicalFile) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::semodel_test
 
-namespace castkit::test {
+namespace castkit::test::semodel_test {
 namespace {
 
 TEST(SEModel, TakingTheModelViewsItsStreamsAndWritesTheSameCast) {
@@ -298,11 +298,11 @@ TEST(SEModel, TakingTheModelViewsItsStreamsAndWritesTheSameCast) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::semodel_test
 
 #include <random>
 
-namespace castkit::test {
+namespace castkit::test::semodel_test {
 namespace {
 
 // Seeded random models over every flag combination: each must come back byte for byte.
@@ -360,4 +360,4 @@ TEST(SEModel, RandomModelsRoundTripThroughCastByteForByte) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::semodel_test

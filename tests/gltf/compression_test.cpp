@@ -13,7 +13,7 @@
 #include <meshoptimizer.h>
 #endif
 
-namespace castkit::test {
+namespace castkit::test::compression_test {
 namespace {
 
 // Builds without either encoder (the Windows cross-build has neither library) have no test here.
@@ -207,4 +207,4 @@ TEST(GltfCompression, MeshoptMeshImports) {
 #endif
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::compression_test

@@ -7,7 +7,7 @@
 
 #include "gltf_scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::export_test {
 namespace {
 
 bool mentions(const Diagnostics& warnings, std::string_view text) {
@@ -242,4 +242,4 @@ TEST_F(GltfExport, InstancesAreReferencedOrMerged) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::export_test

@@ -14,7 +14,7 @@
 #include "../formats/cli_command.hpp"
 #include "gltf_scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::export_textures_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -439,4 +439,4 @@ TEST_F(ExportTextures, ReadingWithoutATextureFolderWritesNothing) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::export_textures_test

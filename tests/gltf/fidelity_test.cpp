@@ -10,7 +10,7 @@
 
 #include "gltf_scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::fidelity_test {
 namespace {
 
 const std::filesystem::path kFixtures = std::filesystem::path(CASTKIT_FIXTURES) / "gltf";
@@ -360,4 +360,4 @@ TEST_F(GltfFidelity, AnimationWithoutAModelSurvivesAndValidates) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::fidelity_test

@@ -8,7 +8,7 @@
 
 #include "../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::import_diagnostics_test {
 namespace {
 
 class GltfImportDiagnostics : public ::testing::Test {
@@ -82,4 +82,4 @@ TEST_F(GltfImportDiagnostics, MissingBufferNamesUriAndResolvedPath) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::import_diagnostics_test

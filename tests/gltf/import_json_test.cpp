@@ -8,7 +8,7 @@
 #include "../../src/formats/common/base64.hpp"
 #include "gltf_scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::import_json_test {
 namespace {
 
 // One triangle: POSITION and NORMAL (float VEC3) and TEXCOORD_0 (float VEC2), packed.
@@ -149,4 +149,4 @@ TEST(GltfImportJson, ErrorsNameTheByteOffsetAndTheJsonPath) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::import_json_test

@@ -6,7 +6,7 @@
 
 #include "gltf_scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::import_test {
 namespace {
 
 // Little-endian bytes for a hand-written buffer.
@@ -323,9 +323,9 @@ TEST_F(GltfImport, BrokenJsonAndTruncatedGlbAreErrorsNotCrashes) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::import_test
 
-namespace castkit::test {
+namespace castkit::test::import_test {
 namespace {
 
 // Every truncation of an exported GLB, and every byte of its JSON and chunk headers set to
@@ -362,4 +362,4 @@ TEST(GltfImportDamage, TruncatedAndCorruptedGlbNeverCrash) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::import_test

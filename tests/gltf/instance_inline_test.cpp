@@ -11,7 +11,7 @@
 #include "../test_support.hpp"
 #include "gltf_scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::instance_inline_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -124,4 +124,4 @@ TEST(InstanceInline, AnInstanceChainStopsAtTheBudgetWithAClearWarning) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::instance_inline_test

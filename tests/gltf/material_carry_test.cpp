@@ -8,7 +8,7 @@
 
 #include "gltf_scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::material_carry_test {
 namespace {
 
 // One triangle (positions and UVs in a data URI), drawn once with each of `materials`.
@@ -309,4 +309,4 @@ TEST_F(GltfMaterialCarry, UnknownOptionalExtensionIsNamedOnce) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::material_carry_test

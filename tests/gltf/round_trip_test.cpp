@@ -8,7 +8,7 @@
 
 #include "gltf_scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::round_trip_test {
 namespace {
 
 // Per vertex, bone name → weight (normalised, zero weights and repeats merged).
@@ -158,4 +158,4 @@ TEST(GltfCli, ConvertWritesAndReadsGltf) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::round_trip_test

@@ -13,7 +13,7 @@
 
 #include "gltf_scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::skin_import_test {
 namespace {
 
 glm::quat axis_angle(glm::vec3 axis, float degrees) {
@@ -518,4 +518,4 @@ TEST_F(GltfSkins, RenormalisedWeightsAreNamedOnExport) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::skin_import_test

@@ -9,7 +9,7 @@
 #include "../formats/cli_command.hpp"
 #include "gltf_scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::texture_paths_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -109,4 +109,4 @@ TEST_F(GltfTexturePaths, AMissingImageIsNamedInAWarning) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::texture_paths_test

@@ -6,7 +6,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-namespace castkit::json {
+namespace castkit::json::writer_test {
 namespace {
 
 std::string quoted(std::string_view text) {
@@ -122,4 +122,4 @@ TEST(JsonWriter, StreamsIntoASinkAndReportsItsFailure) {
 }
 
 }  // namespace
-}  // namespace castkit::json
+}  // namespace castkit::json::writer_test

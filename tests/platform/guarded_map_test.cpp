@@ -21,7 +21,7 @@
 #include <unistd.h>
 #endif
 
-namespace castkit {
+namespace castkit::guarded_map_test {
 namespace {
 
 std::vector<std::byte> pattern(std::size_t size, unsigned seed) {
@@ -195,4 +195,4 @@ TEST_F(GuardedMap, ManyMappingsComeAndGo) {
 }
 
 }  // namespace
-}  // namespace castkit
+}  // namespace castkit::guarded_map_test

@@ -7,7 +7,7 @@
 #include "../../src/platform/platform.hpp"
 #include "../test_support.hpp"
 
-namespace castkit {
+namespace castkit::mapping_test {
 namespace {
 
 std::shared_ptr<const platform::MappedFile> map_bytes(const std::filesystem::path& path,
@@ -67,4 +67,4 @@ TEST(PlatformMapping, ReleasingMemoryThatIsNotAMappingKeepsItsBytes) {
 }
 
 }  // namespace
-}  // namespace castkit
+}  // namespace castkit::mapping_test

@@ -8,7 +8,7 @@
 #include "../../src/platform/platform.hpp"
 #include "../test_support.hpp"
 
-namespace castkit {
+namespace castkit::output_test {
 namespace {
 
 std::vector<std::byte> bytes_of(std::string_view text) {
@@ -108,4 +108,4 @@ TEST(PlatformOutput, CommitIfAbsentNeverReplacesAFileThatAppearedMeanwhile) {
     EXPECT_EQ(test::read_bytes(dir / "floor.png"), bytes_of("castkit's image"));
 }
 }  // namespace
-}  // namespace castkit
+}  // namespace castkit::output_test

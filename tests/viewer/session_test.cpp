@@ -10,7 +10,7 @@
 
 #include "../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::session_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -56,4 +56,4 @@ TEST(ViewerSession, ShowsAnEmbeddedImageWithoutAFolder) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::session_test

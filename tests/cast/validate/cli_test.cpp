@@ -11,7 +11,7 @@
 
 #include "../../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::validate_cli_test {
 namespace {
 
 std::string edge(const char* name) {
@@ -124,4 +124,4 @@ TEST(ValidateRules, IdsAreUniqueAndEveryRuleHasATest) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::validate_cli_test

@@ -8,7 +8,7 @@
 
 #include "../../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::fixtures_test {
 namespace {
 
 using RuleCounts = std::map<std::string, std::size_t>;
@@ -145,4 +145,4 @@ TEST(ValidateFixtures, OpaqueNodeIsNotMissingItsRequiredProperties) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::fixtures_test

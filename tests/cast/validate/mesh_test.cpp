@@ -3,7 +3,7 @@
 
 #include "scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::mesh_test {
 namespace {
 
 using namespace castkit::cast;
@@ -189,4 +189,4 @@ TEST(ValidateHair, MaterialResolves) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::mesh_test

@@ -7,7 +7,7 @@
 
 #include "../../test_support.hpp"
 
-namespace castkit::test {
+namespace castkit::test::robustness_test {
 namespace {
 
 TEST(ValidateRobustness, MutatedReferenceFilesValidateWithTableRules) {
@@ -41,4 +41,4 @@ TEST(ValidateRobustness, MutatedReferenceFilesValidateWithTableRules) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::robustness_test

@@ -4,7 +4,7 @@
 
 #include "scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::skeleton_test {
 namespace {
 
 using namespace castkit::cast;
@@ -263,4 +263,4 @@ TEST(ValidateHashes, HashesOfDifferentRootsMayRepeat) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::skeleton_test

@@ -8,7 +8,7 @@
 
 #include "scene.hpp"
 
-namespace castkit::test {
+namespace castkit::test::structure_test {
 namespace {
 
 using namespace castkit::cast;
@@ -257,4 +257,4 @@ TEST(ValidateOptions, StrictLeavesInfoAlone) {
 }
 
 }  // namespace
-}  // namespace castkit::test
+}  // namespace castkit::test::structure_test
