@@ -129,7 +129,8 @@ windows: setup
 	bash scripts/debian-source.sh libsquish $(BUILD)-windows/debian-sources
 	bash scripts/debian-source.sh meshoptimizer $(BUILD)-windows/debian-sources
 	cmake -S . -B $(BUILD)-windows -G Ninja --toolchain cmake/mingw-w64-x86_64.cmake \
-	  -DCMAKE_BUILD_TYPE=Release -DCASTKIT_WERROR=ON -DCASTKIT_BUILD_BENCH=OFF
+	  -DCMAKE_BUILD_TYPE=Release -DCASTKIT_WERROR=ON -DCASTKIT_BUILD_BENCH=OFF \
+	  -DCASTKIT_UNITY_LIBRARY=ON
 	cmake --build $(BUILD)-windows -j $(JOBS)
 
 # The whole CTest suite against the Windows programs, run under Wine (scripts/wine-run.sh).
@@ -163,7 +164,7 @@ viewer-wasm: setup
 	cmake -S . -B $(BUILD)-wasm -G Ninja --toolchain cmake/emscripten-wasm32.cmake \
 	  -DCMAKE_C_COMPILER_LAUNCHER= -DCMAKE_CXX_COMPILER_LAUNCHER= -DCMAKE_BUILD_TYPE=Release -DCASTKIT_WERROR=ON -DCASTKIT_BUILD_TOOLS=OFF \
 	  -DCASTKIT_BUILD_TESTS=OFF -DCASTKIT_BUILD_BENCH=OFF -DCASTKIT_BUILD_EXAMPLES=OFF \
-	  -DCASTKIT_INSTALL=OFF -DCASTKIT_PYTHON=OFF
+	  -DCASTKIT_INSTALL=OFF -DCASTKIT_PYTHON=OFF -DCASTKIT_UNITY_LIBRARY=ON
 	cmake --build $(BUILD)-wasm -j $(JOBS) --target castkit_wasm
 	mkdir -p viewer/dist
 	cp $(BUILD)-wasm/viewer/wasm/castkit.js viewer/dist/castkit.js
