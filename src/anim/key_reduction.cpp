@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <castkit/anim/bake.hpp>
 #include <castkit/anim/curve_sampling.hpp>
+#include <castkit/anim/skeleton.hpp>
 #include <cmath>
 #include <limits>
 
@@ -47,14 +48,6 @@ std::vector<std::uint32_t> reduce_linear_keys(std::span<const float> frames,
     return kept;
 }
 
-namespace {
-// The rotation angle between two unit quaternions, in radians.
-float angle_between(const glm::quat& a, const glm::quat& b) {
-    float cosine = std::min(1.0f, std::abs(glm::dot(a, b)));
-    return 2.0f * std::acos(cosine);
-}
-}  // namespace
-
 std::vector<std::uint32_t> reduce_slerp_keys(std::span<const float> frames,
                                              std::span<const glm::quat> values, float tolerance) {
     const auto count = static_cast<std::uint32_t>(std::min(frames.size(), values.size()));
@@ -71,7 +64,7 @@ std::vector<std::uint32_t> reduce_slerp_keys(std::span<const float> frames,
         for (std::uint32_t k = anchor + 1; k < end; ++k) {
             glm::quat q =
                 shortest_slerp(values[anchor], values[end], (frames[k] - frames[anchor]) / span);
-            if (angle_between(q, values[k]) > tolerance) return false;
+            if (rotation_angle(q, values[k]) > tolerance) return false;
         }
         return true;
     };

@@ -42,6 +42,11 @@ Transform decompose(const glm::mat4& matrix) {
     return out;
 }
 
+float rotation_angle(const glm::quat& a, const glm::quat& b) {
+    const glm::quat near_b = glm::dot(a, b) < 0.0f ? -b : b;
+    return 4.0f * std::asin(std::min(1.0f, glm::length(a - near_b) / 2.0f));
+}
+
 std::string fold_case(std::string_view text) {
     std::string out(text);
     for (char& c : out)

@@ -160,10 +160,14 @@ Expected<std::unique_ptr<Node>> Reader::read_node(std::size_t& pos, std::size_t 
                fmt::format("node claims {} but has {} left",
                            count_of(child_count, "child", "children"), count_of(left, "byte"))));
 
-    // Counts are reserved only up to a small cap and grown by what is actually read: a node may
-    // stop early at an unknown property type, and nested nodes all claim the bytes left, so
-    // reserving what they claim would let a small file allocate many times its size.
-    node->properties.reserve(std::min(property_count, kReserveAtMost));
+    // Counts are reserved only up to a small cap, and no more than the node's own declared bytes
+    // can hold, and grown by what is actually read: a node may stop early at an unknown property
+    // type, and nodes all claim the bytes left, so reserving what they claim (or the cap, for
+    // each of 40,000 nodes of 26 bytes) would let a small file allocate many times its size.
+    const auto own_end = static_cast<std::size_t>(std::min<std::uint64_t>(declared_end, bound));
+    const std::size_t own_bytes = own_end > pos ? own_end - pos : 0;
+    node->properties.reserve(
+        std::min<std::size_t>({property_count, kReserveAtMost, own_bytes / kPropertyHeaderSize}));
     for (std::uint32_t i = 0; i < property_count; ++i) {
         const std::size_t property_start = pos;
         bool unknown_type = false;
@@ -182,7 +186,8 @@ Expected<std::unique_ptr<Node>> Reader::read_node(std::size_t& pos, std::size_t 
         }
     }
 
-    NodeAccess::reserve_children(*node, std::min(child_count, kReserveAtMost));
+    NodeAccess::reserve_children(
+        *node, std::min<std::size_t>({child_count, kReserveAtMost, own_bytes / kNodeHeaderSize}));
     SiblingCounter counter;
     for (std::uint32_t i = 0; i < child_count; ++i) {
         std::uint32_t id = bound - pos >= 4 ? load<std::uint32_t>(data_.data() + pos) : 0;

@@ -294,14 +294,6 @@ void Importer::warn_unkept_content() {
         warn(
             "/extensions/KHR_materials_variants",
             "material variants have no Cast equivalent; each primitive keeps its default material");
-    std::size_t instanced = 0;
-    for (const tinygltf::Node& node : gltf.nodes)
-        if (node.mesh >= 0 && extension(node.extensions, "EXT_mesh_gpu_instancing")) ++instanced;
-    if (instanced > 0)
-        warn("/nodes",
-             fmt::format("EXT_mesh_gpu_instancing on {} node{}: Cast has no instancing of meshes, "
-                         "so only each node's own transform was kept",
-                         instanced, instanced == 1 ? "" : "s"));
     warn_unknown_extensions();
     warn_unkept_extras();
 }

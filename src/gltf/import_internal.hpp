@@ -221,6 +221,15 @@ class Importer {
         std::optional<std::uint32_t> rigid_bone;  // the bone a rigidly animated mesh follows
     };
     Expected<MeshPlacement> place_mesh_node(cast::Root& root, std::size_t node);
+    // The transforms, relative to node `node`, of its EXT_mesh_gpu_instancing instances: one
+    // identity without the extension, for a skinned mesh (the extension leaves skinning
+    // undefined), or when copying the mesh for every instance would decode more values than the
+    // file's budget allows (counted in `instancing`; the import then warns).
+    Expected<std::vector<glm::mat4>> instance_transforms(std::size_t node);
+    struct InstancingCounts {
+        std::size_t copied_nodes = 0, copies = 0, kept_nodes = 0;
+    } instancing;
+    void warn_instancing();
     // Each primitive of mesh node `node` a Cast Mesh of the placement's Model.
     Expected<void> import_mesh_node(const MeshPlacement& placement, std::size_t node);
     // One primitive being imported, for the passes below (one per kind of attribute).

@@ -246,9 +246,96 @@ Expected<void> Importer::import_models(cast::Root& root) {
         if (gltf.nodes[i].mesh < 0 || !in_scene[i]) continue;
         auto placement = place_mesh_node(root, i);
         if (!placement) return make_error(placement.error());
-        if (auto imported = import_mesh_node(*placement, i); !imported) return imported;
+        auto instances = instance_transforms(i);
+        if (!instances) return make_error(instances.error());
+        // Cast has no instancing of meshes: each instance is a copy of the mesh.
+        for (const glm::mat4& instance : *instances) {
+            MeshPlacement copy = *placement;
+            copy.transform = placement->transform * instance;
+            copy.transformed = !near_identity(copy.transform);
+            if (auto imported = import_mesh_node(copy, i); !imported) return imported;
+        }
     }
+    warn_instancing();
     return {};
+}
+
+Expected<std::vector<glm::mat4>> Importer::instance_transforms(std::size_t i) {
+    const tinygltf::Node& node = gltf.nodes[i];
+    const auto found = node.extensions.find("EXT_mesh_gpu_instancing");
+    if (found == node.extensions.end() || !found->second.Has("attributes"))
+        return {{glm::mat4(1.0f)}};
+    const tinygltf::Value& attributes = found->second.Get("attributes");
+    const std::string at =
+        fmt::format("/nodes/{}/extensions/EXT_mesh_gpu_instancing/attributes", i);
+    std::vector<anim::Transform> transforms;
+    auto read = [&](const char* name, int components, auto apply) -> Expected<void> {
+        if (!attributes.Has(name) || !attributes.Get(name).IsInt()) return {};
+        auto values = read_floats(attributes.Get(name).Get<int>(), components,
+                                  fmt::format("{}/{}", at, name));
+        if (!values) return make_error(values.error());
+        const std::size_t count = values->size() / static_cast<std::size_t>(components);
+        if (!transforms.empty() && count != transforms.size())
+            return fail(at + "/" + name, fmt::format("{} instances where another attribute has {}",
+                                                     count, transforms.size()));
+        transforms.resize(count);
+        for (std::size_t k = 0; k < count; ++k)
+            apply(transforms[k], values->data() + k * static_cast<std::size_t>(components));
+        return {};
+    };
+    if (auto done = read("TRANSLATION", 3,
+                         [](anim::Transform& t, const float* v) {
+                             t.translation = glm::vec3(v[0], v[1], v[2]);
+                         });
+        !done)
+        return make_error(done.error());
+    if (auto done = read("ROTATION", 4,
+                         [](anim::Transform& t, const float* v) {
+                             t.rotation = glm::normalize(glm::quat(v[3], v[0], v[1], v[2]));
+                         });
+        !done)
+        return make_error(done.error());
+    if (auto done =
+            read("SCALE", 3,
+                 [](anim::Transform& t, const float* v) { t.scale = glm::vec3(v[0], v[1], v[2]); });
+        !done)
+        return make_error(done.error());
+    if (transforms.empty()) return {{glm::mat4(1.0f)}};
+    // What the copies decode: every vertex value of the mesh once per instance.
+    std::size_t values_per_copy = 0;
+    for (const tinygltf::Primitive& primitive :
+         gltf.meshes[static_cast<std::size_t>(node.mesh)].primitives)
+        for (const auto& [name, index] : primitive.attributes)
+            if (index >= 0 && static_cast<std::size_t>(index) < gltf.accessors.size())
+                values_per_copy += gltf.accessors[static_cast<std::size_t>(index)].count * 4;
+    std::size_t total_buffer = 0;
+    for (const cast::SharedBytes& buffer : buffers) total_buffer += buffer.size();
+    const std::size_t budget = kDecodeBytesFactor * total_buffer + kDecodeConstant;
+    if (node.skin >= 0 || (values_per_copy > 0 && transforms.size() > budget / values_per_copy)) {
+        ++instancing.kept_nodes;
+        return {{glm::mat4(1.0f)}};
+    }
+    ++instancing.copied_nodes;
+    instancing.copies += transforms.size();
+    std::vector<glm::mat4> out;
+    out.reserve(transforms.size());
+    for (const anim::Transform& t : transforms) out.push_back(anim::to_matrix(t));
+    return out;
+}
+
+void Importer::warn_instancing() {
+    if (instancing.copied_nodes > 0)
+        warn("/nodes",
+             fmt::format("EXT_mesh_gpu_instancing on {} node{}: Cast has no instancing of meshes, "
+                         "so each of the {} instances is a copy of its mesh",
+                         instancing.copied_nodes, instancing.copied_nodes == 1 ? "" : "s",
+                         instancing.copies),
+             "gltf.instances-copied");
+    if (instancing.kept_nodes > 0)
+        warn("/nodes",
+             fmt::format("EXT_mesh_gpu_instancing on {} node{} (skinned, or more copies than the "
+                         "file's size allows): only each node's own transform was kept",
+                         instancing.kept_nodes, instancing.kept_nodes == 1 ? "" : "s"));
 }
 
 Expected<Importer::MeshPlacement> Importer::place_mesh_node(cast::Root& root, std::size_t i) {

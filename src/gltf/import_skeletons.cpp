@@ -47,10 +47,9 @@ struct Differences {
 };
 Differences differences(const anim::Transform& a, const anim::Transform& b) {
     const float size = std::max({1.0f, glm::length(a.translation), glm::length(b.translation)});
-    const float same_rotation = std::abs(glm::dot(a.rotation, b.rotation));
     const glm::vec3 scale_gap = glm::abs(a.scale - b.scale);
     return {glm::length(a.translation - b.translation) > 1e-4f * size,
-            same_rotation < 1.0f - 1e-8f && 2.0f * std::acos(std::min(same_rotation, 1.0f)) > 1e-4f,
+            anim::rotation_angle(a.rotation, b.rotation) > 1e-4f,
             std::max({scale_gap.x, scale_gap.y, scale_gap.z}) >
                 1e-4f * std::max(1.0f, glm::length(a.scale))};
 }

@@ -44,6 +44,19 @@ TEST(WorldTransform, DecomposeGivesOneQuaternionPerRotation) {
     expect_same_rotation(back.rotation, turn);
 }
 
+// The angle between two rotations is exact where 2·acos(a·b) of floats is not: one rotation
+// written with w < 0 and 1e-7 short of unit length (as exporters write them) against its
+// normalised opposite reads 0, not the 1e-3 rad the rounded dot product gives.
+TEST(WorldTransform, RotationAngleIsExactForNearlyEqualRotations) {
+    const glm::quat file(-0.70946515f, -0.70474035f, 0.0f, 0.0f);  // w, x, y, z
+    const glm::quat normalised = -glm::normalize(file);
+    EXPECT_GT(2.0f * std::acos(std::min(1.0f, std::abs(glm::dot(file, normalised)))), 1e-4f);
+    EXPECT_LT(anim::rotation_angle(file, normalised), 1e-6f);
+    const glm::quat turned = glm::angleAxis(0.3f, glm::vec3(0, 1, 0)) * normalised;
+    EXPECT_NEAR(anim::rotation_angle(normalised, turned), 0.3f, 1e-6f);
+    EXPECT_NEAR(anim::rotation_angle(turned, -normalised), 0.3f, 1e-6f);
+}
+
 // A zero-scale axis (a bone scaled flat) keeps the rotation the other two axes show.
 TEST(WorldTransform, DecomposeKeepsTheRotationOfAFlattenedAxis) {
     const glm::vec4 turn = axis_angle_xyzw({0, 0, 1}, 90.0f);

@@ -152,6 +152,33 @@ TEST(BoundedWork, CastNodeStoppingAtAnUnknownTypeReservesNothingItClaims) {
     EXPECT_EQ(result.err.find("bad_alloc"), std::string::npos) << result.err;
 }
 
+// C2: a 1 MB Cast of 40,000 nodes of 26 bytes, each claiming a property per 8 bytes left and
+// stopping at an unknown property type: 176 MB when each node reserved 64 properties; now what
+// its own 26 bytes can hold.
+TEST(BoundedWork, ManyNodesClaimingPropertiesReserveWhatTheirOwnBytesHold) {
+    fs::path dir = temp_dir("bounded-c2");
+    const std::size_t nodes = 40000, node_size = 26, size = 40 + nodes * node_size;
+    std::vector<std::byte> bytes(size);
+    put<std::uint32_t>(bytes, 0, 0x74736163);  // "cast"
+    put<std::uint32_t>(bytes, 4, 1);
+    put<std::uint32_t>(bytes, 8, 1);            // one root
+    put<std::uint32_t>(bytes, 16, 0x746F6F72);  // "root"
+    put<std::uint32_t>(bytes, 20, static_cast<std::uint32_t>(size - 16));
+    put<std::uint64_t>(bytes, 24, 1);
+    put<std::uint32_t>(bytes, 36, static_cast<std::uint32_t>(nodes));
+    for (std::size_t n = 0, at = 40; n < nodes; ++n, at += node_size) {
+        put<std::uint32_t>(bytes, at, 0x6C646F6D);  // "modl"
+        put<std::uint32_t>(bytes, at + 4, static_cast<std::uint32_t>(node_size));
+        put<std::uint64_t>(bytes, at + 8, n + 2);
+        put<std::uint32_t>(bytes, at + 16, static_cast<std::uint32_t>((size - at - 24) / 8));
+        put<std::uint16_t>(bytes, at + 24, 0x7A7A);  // an unknown property type
+    }
+    write_bytes(dir / "x.cast", bytes);
+    auto result = run_bounded(in_dir(dir, "info {x.cast}"), 160, 60);
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("40000 models"), std::string::npos) << result.out.substr(0, 400);
+}
+
 // S1: a 20 MB SEAnim of empty bone names (one byte each on disk, over 100 in memory) and an
 // SEModel of minimal bones.
 TEST(BoundedWork, SeFilesWithMoreElementsThanMemoryAllowsAreRefused) {

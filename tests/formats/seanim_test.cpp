@@ -202,6 +202,43 @@ TEST(SEAnim, RelativeAndDeltaModifiersBecomeTwoOverrides) {
     EXPECT_NE(overrides[2].node().find("se.type"), nullptr);  // DELTA is not a Cast mode
 }
 
+// io_anim_seanim writes modifier type 7 (on bone `Root`), which SEAnim does not define: one
+// warning naming the value, the bone and the modifier's offset; the type survives a trip.
+TEST(SEAnim, UnknownModifierTypesAreWarnedAboutAndKept) {
+    HandBytes b;
+    b.text("SEAnim").u16(1).u16(0x1C).u8(0).u8(0).u8(seanim::kBoneLocation).u8(0).u16(0);
+    b.f32(30).u32(1).u32(2).u8(2).hex({0, 0, 0}).u32(0);
+    b.cstr("Root").cstr("Hip");
+    const std::size_t modifiers_at = b.bytes.size();
+    b.u8(0).u8(7).u8(1).u8(9);
+    b.u8(0).u8(0).u8(0).u8(0);  // each bone: its flags, no location keys
+    Diagnostics warnings;
+    Animation a = parse_ok(b.bytes, &warnings);
+    ASSERT_EQ(warnings.size(), 1u) << warnings[0].to_string();
+    EXPECT_EQ(warnings[0].offset, modifiers_at);
+    EXPECT_EQ(warnings[0].message,
+              "2 modifiers of unknown type (7 on bone 'Root', 9 on bone 'Hip'): kept, their "
+              "curves treated as absolute");
+    Diagnostics more;
+    Animation back = parse_ok(through_cast(b.bytes, more));
+    ASSERT_EQ(back.modifiers.size(), 2u);
+    EXPECT_EQ(back.modifiers[0].type, 7);
+    EXPECT_EQ(back.modifiers[1].type, 9);
+}
+
+// One unknown animation type is one warning, at the header's type byte (0x0A).
+TEST(SEAnim, AnUnknownAnimationTypeIsOneWarningWithItsOffset) {
+    HandBytes b;
+    b.text("SEAnim").u16(1).u16(0x1C).u8(7).u8(0).u8(seanim::kNotes).u8(0).u16(0);
+    b.f32(30).u32(1).u32(0).u8(0).hex({0, 0, 0}).u32(1);
+    b.u8(0).cstr("x");
+    Diagnostics warnings;
+    cast::Document document = seanim::to_cast(parse_ok(b.bytes, &warnings), warnings).value();
+    ASSERT_EQ(warnings.size(), 1u) << warnings[1].message;
+    EXPECT_EQ(warnings[0].file, "test.seanim");
+    EXPECT_EQ(warnings[0].offset, 0x0Au);
+}
+
 TEST(SEAnim, BlendTrailerBecomesBsCurves) {
     HandBytes b;
     b.text("SEAnim").u16(1).u16(0x1C).u8(0).u8(0).u8(seanim::kNotes).u8(0).u16(0);

@@ -148,5 +148,48 @@ TEST(GltfImportJson, ErrorsNameTheByteOffsetAndTheJsonPath) {
               "[gltf.parse]");
 }
 
+// A GLB of one mesh of `vertices` points at the origin on a node drawing it at `instances`
+// EXT_mesh_gpu_instancing translations, instance k moved by k along x.
+std::vector<std::byte> instanced_glb(std::size_t vertices, std::size_t instances) {
+    std::vector<float> floats(vertices * 3, 0.0f);
+    for (std::size_t k = 0; k < instances; ++k) floats.insert(floats.end(), {float(k), 0, 0});
+    const auto* data = reinterpret_cast<const std::byte*>(floats.data());
+    const std::size_t points = vertices * 12, moves = instances * 12;
+    const std::string json = fmt::format(
+        R"({{"asset":{{"version":"2.0"}},"extensionsUsed":["EXT_mesh_gpu_instancing"],)"
+        R"("buffers":[{{"byteLength":{}}}],"bufferViews":[{{"buffer":0,"byteLength":{}}},)"
+        R"({{"buffer":0,"byteOffset":{},"byteLength":{}}}],)"
+        R"("accessors":[{{"bufferView":0,"componentType":5126,"count":{},"type":"VEC3"}},)"
+        R"({{"bufferView":1,"componentType":5126,"count":{},"type":"VEC3"}}],)"
+        R"("meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}},"mode":4}}]}}],)"
+        R"("nodes":[{{"mesh":0,"extensions":{{"EXT_mesh_gpu_instancing":)"
+        R"({{"attributes":{{"TRANSLATION":1}}}}}}}}],"scenes":[{{"nodes":[0]}}]}})",
+        points + moves, points, points, moves, vertices, instances);
+    return glb(json, {data, data + points + moves});
+}
+
+TEST(GltfImportJson, EachGpuInstanceBecomesACopyOfItsMeshWithinTheFilesBudget) {
+    Diagnostics warnings;
+    auto document = gltf::read(instanced_glb(3, 4), ReadContext{.name = "four.glb"}, warnings);
+    ASSERT_TRUE(document.has_value()) << document.error().to_string();
+    ASSERT_EQ(document->models()[0].meshes().size(), 4u);
+    for (std::size_t k = 0; k < 4; ++k)
+        EXPECT_EQ(document->models()[0].meshes()[k].positions()[2], glm::vec3(float(k), 0, 0));
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_EQ(warnings[0].rule, "gltf.instances-copied");
+    EXPECT_NE(warnings[0].message.find("each of the 4 instances is a copy"), std::string::npos)
+        << warnings[0].message;
+
+    // 20,000 copies of 20,000 vertices from a 480 KB file: past its budget, one mesh is kept.
+    Diagnostics more;
+    auto many = gltf::read(instanced_glb(20000, 20000), ReadContext{.name = "many.glb"}, more);
+    ASSERT_TRUE(many.has_value()) << many.error().to_string();
+    EXPECT_EQ(many->models()[0].meshes().size(), 1u);
+    ASSERT_EQ(more.size(), 1u);
+    EXPECT_EQ(more[0].rule, "gltf.import");
+    EXPECT_NE(more[0].message.find("only each node's own transform was kept"), std::string::npos)
+        << more[0].message;
+}
+
 }  // namespace
 }  // namespace castkit::test::import_json_test

@@ -36,6 +36,11 @@ glm::mat4 to_matrix(const Transform& transform);
 // every importer and exporter uses. A few dozen operations.
 Transform decompose(const glm::mat4& matrix);
 
+// The angle in radians of the rotation from `a` to `b` (unit quaternions, either sign), from
+// the chord between them, 4·asin(|a − b| / 2): accurate to float rounding for small angles,
+// where 2·acos(a·b) of floats is off by up to 7e-4 (the dot product rounds to 1).
+float rotation_angle(const glm::quat& a, const glm::quat& b);
+
 // Read-only once built: made by build_skeleton (from a Cast Skeleton) or from_arrays, which
 // check the arrays and compute the evaluation order, so a Skeleton is always consistent. The
 // default one has no bones.

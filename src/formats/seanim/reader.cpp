@@ -3,6 +3,7 @@
 // the legacy widths and the SELib-style bone block are tried before giving up. Every count is
 // checked against the bytes left before anything is allocated.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <castkit/formats/seanim.hpp>
 
@@ -35,6 +36,7 @@ struct Body {
     std::vector<BlendShape> blend_shapes;
     std::vector<std::byte> trailing;
     std::size_t trailing_offset = 0;
+    std::size_t first_unknown_modifier = 0;  // the offset of the first of a type above 3
 };
 
 class BodyParser {
@@ -116,6 +118,7 @@ Expected<void> BodyParser::bones(ByteReader& in, Body& body) {
         if (modifier.bone >= count)
             return fail(at, fmt::format("modifier names bone {} but the file has {} bones",
                                         modifier.bone, count));
+        if (modifier.type > 3 && body.first_unknown_modifier == 0) body.first_unknown_modifier = at;
     }
     for (Bone& bone : body.bones) {
         if (!in.has(1))
@@ -294,6 +297,27 @@ Header parse_header(const std::byte* h) {
     return header;
 }
 
+// One warning for every modifier of a type SEAnim does not define (io_anim_seanim writes 7):
+// the first few with their bone and value. The type is kept (a Cast override's `se.type`) and
+// its curves are read as absolute.
+void warn_unknown_modifiers(const Animation& animation, std::string_view file, std::size_t offset,
+                            Diagnostics& warnings) {
+    std::vector<std::string> named;
+    std::size_t unknown = 0;
+    for (const Modifier& modifier : animation.modifiers) {
+        if (modifier.type <= 3) continue;
+        if (++unknown <= 3)
+            named.push_back(
+                fmt::format("{} on bone '{}'", modifier.type, animation.bones[modifier.bone].name));
+    }
+    warnings.push_back(diagnostic_at(
+        file, offset, {},
+        fmt::format("{} modifier{} of unknown type ({}{}): kept, their curves treated as absolute",
+                    unknown, unknown == 1 ? "" : "s", fmt::join(named, ", "),
+                    unknown > named.size() ? ", ..." : ""),
+        Severity::Warning));
+}
+
 }  // namespace
 
 Expected<Animation> read(cast::Bytes bytes, std::string_view source_name, Diagnostics& warnings) {
@@ -351,6 +375,8 @@ Expected<Animation> read(cast::Bytes bytes, std::string_view source_name, Diagno
     animation.custom = std::move(body->custom);
     animation.blend_shapes = std::move(body->blend_shapes);
     animation.trailing = std::move(body->trailing);
+    if (body->first_unknown_modifier != 0)
+        warn_unknown_modifiers(animation, source_name, body->first_unknown_modifier, warnings);
     return animation;
 }
 

@@ -69,11 +69,6 @@ cast::Document Converter::run() {
     cast::Animation out = root.add_animation();
     out.set_framerate(a_.header.framerate);
     out.set_looping(a_.looped());
-    if (a_.header.type > 3)
-        warnings_.push_back(
-            formats::warning("", {},
-                             fmt::format("animation type {} is unknown: curves are marked absolute",
-                                         a_.header.type)));
     std::unordered_set<std::string_view> names;
     for (const Bone& bone : a_.bones) {
         if (!names.insert(bone.name).second)
