@@ -98,8 +98,11 @@ endif
 # megabyte texts, 3 minutes under the sanitizers) are left to the Release stage and to the
 # dmf_json fuzzer, which runs the same reader under the sanitizers.
 SANITIZE_SKIP = ^((GltfSamples|Blender|BlenderAddon|Package|Viewer|CompileFail|Docs)\.|DmfJsonWindows\.Damage)
+# Debug (assertions on) at -O1, as AddressSanitizer's documentation advises: the sanitized tests
+# run about twice as fast as at -O0 and every check stays.
 build-sanitize: setup
 	cmake -S . -B $(BUILD)-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCASTKIT_WERROR=ON \
+	  "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" \
 	  -DCASTKIT_SANITIZE=address,undefined -DCASTKIT_BUILD_BENCH=OFF -DCASTKIT_UNITY_LIBRARY=ON
 	cmake --build $(BUILD)-asan -j $(JOBS)
 
