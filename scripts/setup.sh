@@ -29,6 +29,8 @@ test_packages=(
   clang-format
   # Blender's own glTF importer opens the files castkit writes (tests/blender).
   blender
+  # Quantized and meshopt-compressed variants of the Khronos samples (GltfSamples.KhronosSamples).
+  gltfpack
   # The Windows cross-build (make windows) and its tests under Wine; GoogleTest's sources, built
   # for Windows.
   g++-mingw-w64-x86-64-posix wine64 googletest
