@@ -301,13 +301,21 @@ Expected<std::vector<glm::mat4>> Importer::instance_transforms(std::size_t i) {
         !done)
         return make_error(done.error());
     if (transforms.empty()) return {{glm::mat4(1.0f)}};
-    // What the copies decode: every vertex value of the mesh once per instance.
+    // What the copies cost: every vertex value of the mesh once per instance (each count capped
+    // at 16 Mi, so the sum cannot wrap), plus a Cast mesh's own node and properties, counted as
+    // 256 values, so that a million instances of a one-vertex mesh are not a million meshes.
+    constexpr std::size_t kValuesPerMesh = 256;
     std::size_t values_per_copy = 0;
     for (const tinygltf::Primitive& primitive :
-         gltf.meshes[static_cast<std::size_t>(node.mesh)].primitives)
+         gltf.meshes[static_cast<std::size_t>(node.mesh)].primitives) {
+        values_per_copy += kValuesPerMesh;
         for (const auto& [name, index] : primitive.attributes)
             if (index >= 0 && static_cast<std::size_t>(index) < gltf.accessors.size())
-                values_per_copy += gltf.accessors[static_cast<std::size_t>(index)].count * 4;
+                values_per_copy +=
+                    std::min<std::size_t>(gltf.accessors[static_cast<std::size_t>(index)].count,
+                                          kDecodeConstant) *
+                    4;
+    }
     std::size_t total_buffer = 0;
     for (const cast::SharedBytes& buffer : buffers) total_buffer += buffer.size();
     const std::size_t budget = kDecodeBytesFactor * total_buffer + kDecodeConstant;
