@@ -81,6 +81,19 @@ T get(const std::vector<std::byte>& in, std::size_t at) {
     return value;
 }
 
+// A Cast file of `size` bytes, zeros after the file header and one Root's node header (hash 1,
+// no properties, no children: the caller sets the counts at offsets 32 and 36).
+std::vector<std::byte> cast_with_one_root(std::size_t size) {
+    std::vector<std::byte> bytes(size);
+    put<std::uint32_t>(bytes, 0, 0x74736163);  // "cast"
+    put<std::uint32_t>(bytes, 4, 1);
+    put<std::uint32_t>(bytes, 8, 1);            // one root
+    put<std::uint32_t>(bytes, 16, 0x746F6F72);  // "root"
+    put<std::uint32_t>(bytes, 20, static_cast<std::uint32_t>(size - 16));
+    put<std::uint64_t>(bytes, 24, 1);
+    return bytes;
+}
+
 // The CLI ended by itself with a clean error that names the file.
 void expect_clean_error(const CommandResult& result, const std::string& file) {
     EXPECT_EQ(result.exit_code, 1) << result.err;
@@ -137,13 +150,7 @@ TEST(BoundedWork, DeeplyNestedGltfJsonIsACleanErrorWithItsOffset) {
 TEST(BoundedWork, CastNodeStoppingAtAnUnknownTypeReservesNothingItClaims) {
     fs::path dir = temp_dir("bounded-c1");
     const std::size_t size = 30u << 20;
-    std::vector<std::byte> bytes(size);
-    put<std::uint32_t>(bytes, 0, 0x74736163);  // "cast"
-    put<std::uint32_t>(bytes, 4, 1);
-    put<std::uint32_t>(bytes, 8, 1);            // one root
-    put<std::uint32_t>(bytes, 16, 0x746F6F72);  // "root"
-    put<std::uint32_t>(bytes, 20, static_cast<std::uint32_t>(size - 16));
-    put<std::uint64_t>(bytes, 24, 1);
+    std::vector<std::byte> bytes = cast_with_one_root(size);
     put<std::uint32_t>(bytes, 32, static_cast<std::uint32_t>((size - 40) / 8));
     put<std::uint16_t>(bytes, 40, 0x7A7A);  // an unknown property type
     write_bytes(dir / "x.cast", bytes);
@@ -158,13 +165,7 @@ TEST(BoundedWork, CastNodeStoppingAtAnUnknownTypeReservesNothingItClaims) {
 TEST(BoundedWork, ManyNodesClaimingPropertiesReserveWhatTheirOwnBytesHold) {
     fs::path dir = temp_dir("bounded-c2");
     const std::size_t nodes = 40000, node_size = 26, size = 40 + nodes * node_size;
-    std::vector<std::byte> bytes(size);
-    put<std::uint32_t>(bytes, 0, 0x74736163);  // "cast"
-    put<std::uint32_t>(bytes, 4, 1);
-    put<std::uint32_t>(bytes, 8, 1);            // one root
-    put<std::uint32_t>(bytes, 16, 0x746F6F72);  // "root"
-    put<std::uint32_t>(bytes, 20, static_cast<std::uint32_t>(size - 16));
-    put<std::uint64_t>(bytes, 24, 1);
+    std::vector<std::byte> bytes = cast_with_one_root(size);
     put<std::uint32_t>(bytes, 36, static_cast<std::uint32_t>(nodes));
     for (std::size_t n = 0, at = 40; n < nodes; ++n, at += node_size) {
         put<std::uint32_t>(bytes, at, 0x6C646F6D);  // "modl"
