@@ -98,8 +98,11 @@ endif
 # megabyte texts, 3 minutes under the sanitizers) are left to the Release stage and to the
 # dmf_json fuzzer, which runs the same reader under the sanitizers.
 SANITIZE_SKIP = ^((GltfSamples|Blender|BlenderAddon|Package|Viewer|CompileFail|Docs)\.|DmfJsonWindows\.Damage)
+# Debug (assertions on) at -O1, as AddressSanitizer's documentation advises for speed, with
+# line tables only (-g1): file and line are what the sanitizers' reports need.
 build-sanitize: setup
 	cmake -S . -B $(BUILD)-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCASTKIT_WERROR=ON \
+	  "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" \
 	  -DCASTKIT_SANITIZE=address,undefined -DCASTKIT_BUILD_BENCH=OFF -DCASTKIT_UNITY_LIBRARY=ON
 	cmake --build $(BUILD)-asan -j $(JOBS)
 
@@ -110,11 +113,12 @@ test-sanitize: build-sanitize
 # after replaying fuzz/regressions/; fails on any crash, sanitizer report, broken invariant,
 # timeout or out-of-memory (docs/fuzzing.md). Random seeds, unless FUZZ_SEED is set: then the
 # same inputs on every machine (the CI gate; check it with a longer FUZZ_SECONDS before pushing).
-# Statistics in $(BUILD)-fuzz/fuzz-stats.tsv.
+# Statistics in $(BUILD)-fuzz/fuzz-stats.tsv. Line tables only (-g1), as in the sanitizer build.
 FUZZ_SECONDS ?= 60
 FUZZ_SEED ?=
 build-fuzz: setup
 	cmake -S . -B $(BUILD)-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
 	  -DCMAKE_CXX_COMPILER=clang++ -DCASTKIT_FUZZ=ON -DCASTKIT_SANITIZE=address,undefined \
 	  -DCASTKIT_BUILD_TESTS=OFF -DCASTKIT_BUILD_TOOLS=OFF -DCASTKIT_BUILD_BENCH=OFF \
 	  -DCASTKIT_BUILD_EXAMPLES=OFF -DCASTKIT_UNITY_LIBRARY=ON
@@ -138,8 +142,11 @@ windows: setup
 # or a test program ending at once with no output: twice in one of two clean CI runs of the
 # same code, never when run again), so a failing test runs once more; a failure that repeats
 # still fails.
+# Every test runs first in JOBS Wine processes at once (Wine.EveryTestInShards,
+# scripts/wine-batch.py): starting Wine once per test cost more than the tests themselves.
 test-windows: windows
-	$(CTEST) $(BUILD)-windows --output-on-failure -j $(JOBS) --repeat until-pass:2
+	CASTKIT_WINE_BATCH=1 CASTKIT_WINE_SHARDS=$(JOBS) \
+	  $(CTEST) $(BUILD)-windows --output-on-failure -j $(JOBS) --repeat until-pass:2
 
 # The archives carry the static viewer page (viewer/dist, from make viewer) too.
 dist: build windows viewer

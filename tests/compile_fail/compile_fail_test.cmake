@@ -1,17 +1,21 @@
-# A compile-fail test, run by CTest as `cmake -P` (the way fmt tests what must not compile):
-# compiles SOURCE with no CASE, which must succeed, then with -DCASE=<CASE>, which must fail, the
-# compiler naming the line right under `#elif CASE == <CASE>` (or `#if`): an error there, or
-# "required from here" there for an error inside a template, so the failure is the misuse the
-# case names. Inputs: COMPILER, SOURCE, CASE, INCLUDES (a list of directories).
+# A compile-fail test, run by CTest as `cmake -P` (the way fmt tests what must not compile).
+# With CASE 0 it compiles SOURCE with no case, which must succeed (the fixture every case of the
+# file requires, so a failing case is the misuse and not a typo). With CASE N it compiles with
+# -DCASE=N, which must fail, the compiler naming the line right under `#elif CASE == N` (or
+# `#if`): an error there, or "required from here" there for an error inside a template, so the
+# failure is the misuse the case names. Inputs: COMPILER, SOURCE, CASE, INCLUDES (directories).
 set(flags -std=c++20 -fsyntax-only)
 foreach(dir IN LISTS INCLUDES)
   list(APPEND flags "-I${dir}")
 endforeach()
 
-execute_process(COMMAND "${COMPILER}" ${flags} "${SOURCE}"
-                RESULT_VARIABLE code ERROR_VARIABLE err OUTPUT_VARIABLE out)
-if(NOT code EQUAL 0)
-  message(FATAL_ERROR "without a CASE, ${SOURCE} must compile:\n${err}")
+if(CASE EQUAL 0)
+  execute_process(COMMAND "${COMPILER}" ${flags} "${SOURCE}"
+                  RESULT_VARIABLE code ERROR_VARIABLE err OUTPUT_VARIABLE out)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "without a CASE, ${SOURCE} must compile:\n${err}")
+  endif()
+  return()
 endif()
 
 file(STRINGS "${SOURCE}" lines)
