@@ -133,12 +133,11 @@ Context context_for(const std::filesystem::path& path, FormatOptions options = {
 // (a null owner: borrowed bytes the caller keeps alive).
 using Input = cast::SharedBytes;
 
-// How read_input holds a file: Map (zero-copy, for one command), Copy (read into memory, for
-// a process that keeps the document while other programs may rewrite or truncate the file:
-// touching a mapping's pages after its file shrank kills the process on POSIX; docs/security.md),
-// or Guarded: zero-copy where the system warns castkit before another program changes the file
-// (a read lease, Linux), which then copies the pages in; elsewhere as Copy.
-enum class InputMode : std::uint8_t { Map, Copy, Guarded };
+// How read_input holds a file. Map: zero-copy, for one command; its one risk is that touching a
+// mapping's pages after another program cut the file short kills the process (SIGBUS on
+// POSIX). Copy: read into memory once and closed, for a process that keeps the document while
+// other programs may rewrite or truncate the file (Python, `castkit view`; docs/security.md).
+enum class InputMode : std::uint8_t { Map, Copy };
 
 // Maps `path` read-only (or reads it, InputMode::Copy), or reads all of standard input once for
 // "-". O(1) for a mapped file until its pages are touched; O(size) otherwise.

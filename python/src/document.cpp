@@ -74,12 +74,12 @@ DocPtr read_into_state(const FormatInfo& format, const formats::Input& input,
 // document (cast::Document::embedded).
 DocPtr open_path(const fs::path& path, const std::optional<std::string>& format_name) {
     const FormatInfo* format = named_or_by_extension(format_name, path);
-    // Guarded, never plainly mapped: the interpreter (and Blender around it) keeps the document
+    // Read into memory, never mapped: the interpreter (and Blender around it) keeps the document
     // while other programs may rewrite or truncate the file, and a mapping of a file that
     // shrank kills the process when its lost pages are touched (docs/security.md).
     Expected<formats::Input> input = [&] {
         py::gil_scoped_release release;
-        return formats::read_input(path, formats::InputMode::Guarded);
+        return formats::read_input(path, formats::InputMode::Copy);
     }();
     if (!input) raise_error(input.error());
     if (format == nullptr) format = format_for_bytes(input->bytes);

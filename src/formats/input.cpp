@@ -27,9 +27,7 @@ Expected<Input> read_input(const std::filesystem::path& path, InputMode mode) {
         const cast::Bytes bytes(*buffer);
         return Input{bytes, std::move(buffer)};
     }
-    auto mapped = mode == InputMode::Copy      ? platform::load_file(path)
-                  : mode == InputMode::Guarded ? platform::map_file_guarded(path)
-                                               : platform::map_file(path);
+    auto mapped = mode == InputMode::Copy ? platform::load_file(path) : platform::map_file(path);
     if (!mapped) return make_error(mapped.error());
     const cast::Bytes bytes = (*mapped)->bytes();
     return Input{bytes, std::move(*mapped)};

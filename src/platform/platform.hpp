@@ -37,16 +37,6 @@ Expected<std::shared_ptr<const MappedFile>> map_file(const std::filesystem::path
 // (SIGBUS) when its lost pages are touched; a copy cannot. O(file size).
 Expected<std::shared_ptr<const MappedFile>> load_file(const std::filesystem::path& path);
 
-// Maps `path` read-only where the system can warn castkit before another program changes the
-// file, else reads it (load_file): for processes that keep a document (the Python module). On
-// Linux the mapping holds a read lease on the file: before another program's open for writing
-// or truncation goes through, the mapped pages are copied into the process's own memory at the
-// same addresses, so readers never see the file change and nothing is copied while no one
-// writes to it. Elsewhere (Windows, macOS), or when no lease can be had (a file open for
-// writing, another user's file, a network file system), it reads the file. O(1) until pages are
-// touched, or O(size).
-Expected<std::shared_ptr<const MappedFile>> map_file_guarded(const std::filesystem::path& path);
-
 // How many bytes after the end of `bytes` may be read when `bytes` lies in a live file mapping
 // made by map_file: the rest of the mapping, then the rest of its last page, which the system
 // fills with zeros past the end of the file. 0 for memory that is not such a mapping. Parsers

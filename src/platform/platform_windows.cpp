@@ -160,12 +160,6 @@ Expected<std::shared_ptr<const MappedFile>> map_file(const std::filesystem::path
         std::make_shared<WindowsMappedFile>(view, static_cast<std::size_t>(size.QuadPart)));
 }
 
-// Windows has no read leases: a mapping there would stop other programs from cutting the file
-// short or replacing it, where a user expects their exporter to overwrite it, so it is read.
-Expected<std::shared_ptr<const MappedFile>> map_file_guarded(const std::filesystem::path& path) {
-    return load_file(path);
-}
-
 Expected<std::shared_ptr<const MappedFile>> load_file(const std::filesystem::path& path) {
     HANDLE file = CreateFileW(path.c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE,
                               nullptr, OPEN_EXISTING, FILE_FLAG_SEQUENTIAL_SCAN, nullptr);
