@@ -58,7 +58,7 @@ inline Outcome broke(std::string invariant) {
 }
 
 // The work limits the library takes as options (anim::BakeOptions::max_samples,
-// gltf::ExportOptions::max_samples), lowered from their defaults of 2^26 so that an input at
+// gltf::ExportOptions::max_samples), set below their default ceiling of 2^26 so that an input at
 // the limit still runs well within the fuzzers' 10 s timeout under the sanitizers. An input
 // past the limit is refused as it would be at the default; a missing limit still shows.
 inline constexpr std::uint64_t kMaxSamples = std::uint64_t{1} << 22;

@@ -72,6 +72,11 @@ void Diagnostics::count_suppressed(const Suppressed& more) {
 }
 
 void Diagnostics::append(const Diagnostics& other) {
+    if (&other == this) {  // push_back would grow the vectors being read
+        const Diagnostics copy = other;
+        append(copy);
+        return;
+    }
     for (const Diagnostic& d : other.kept_) push_back(d);
     for (const Suppressed& more : other.suppressed_) count_suppressed(more);
 }

@@ -93,8 +93,9 @@ Result convert(const Options& options, const Task& task, std::shared_ptr<SideOut
 // died, more often than the runner retries, or the runner lost it; `reason` says how.
 Diagnostic task_failure(const std::filesystem::path& input, std::string_view reason);
 
-// The JSON report of a run (`--report`), results[i] being that of tasks[i]: the input and
-// output folders, the format, `jobs`, `seconds`, a summary by status and one entry per file
+// The JSON report of a run (`--report`), results[i] being that of tasks[i] (a task past the end
+// of `results` is reported as not started; results past the end of `tasks` are left out): the input
+// and output folders, the format, `jobs`, `seconds`, a summary by status and one entry per file
 // (input, output, status, warnings, errors, bytes, output_bytes, milliseconds).
 std::string report(const Options& options, std::span<const Task> tasks,
                    std::span<const Result> results, unsigned jobs, double seconds);

@@ -41,6 +41,9 @@ Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::
 // before the process ends: on POSIX SIGINT, SIGTERM and SIGHUP (the process then ends by the
 // same signal, which a shell reports as 130, 143 or 129; signals it ignores stay ignored), on
 // Windows Ctrl-C, Ctrl-Break and a closed console (then the system ends the process as before).
+// A temporary another thread creates while that happens removes itself. On POSIX it also
+// ignores SIGXFSZ, so a file-size limit (ulimit -f) makes a write fail with a message (EFBIG)
+// instead of ending the process with its temporary left behind.
 // Call once at the start of a program; a handler installed later for a signal replaces this one.
 // O(1).
 void remove_temporaries_on_interrupt();

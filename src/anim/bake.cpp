@@ -69,11 +69,19 @@ Expected<void> check_budget(double frames, const Animation& animation, const Ske
                             std::size_t channels, std::uint64_t max_samples) {
     const double per_frame =
         std::max(1.0, double(skeleton.bone_count() + animation.curves().size() + channels));
-    if (frames * per_frame <= double(max_samples)) return {};
-    return make_error(problem(
-        "anim.bake", fmt::format("{} frames × {} bones, curves and channels to bake is more than "
-                                 "the limit of {} samples (anim::BakeOptions::max_samples)",
-                                 frames, per_frame, max_samples)));
+    const std::uint64_t keys =
+        animation.scalar_frames().size() + animation.rotation_frames().size();
+    const std::uint64_t budget = sample_budget(keys, max_samples);
+    if (frames * per_frame <= double(budget)) return {};
+    const std::string limit =
+        max_samples == 0 ? fmt::format(
+                               "{} for the animation's {} keys ({} per key, plus {}, at most {}; "
+                               "anim::BakeOptions::max_samples sets another)",
+                               budget, keys, kSamplesPerKey, kSampleFloor, kSampleCeiling)
+                         : fmt::format("{} samples (anim::BakeOptions::max_samples)", max_samples);
+    return make_error(problem("anim.bake", fmt::format("{} frames × {} bones, curves and channels "
+                                                       "to bake is more than the limit of {}",
+                                                       frames, per_frame, limit)));
 }
 
 template <class T>

@@ -498,8 +498,13 @@ Diagnostic task_failure(const fs::path& input, std::string_view reason) {
 
 std::string report(const Options& options, std::span<const Task> tasks,
                    std::span<const Result> results, unsigned jobs, double seconds) {
+    // A task past the end of `results` has none: it is reported as not started.
+    static const Result kNotStarted{};
+    auto result_of = [&](std::size_t i) -> const Result& {
+        return i < results.size() ? results[i] : kNotStarted;
+    };
     std::map<Status, std::size_t> counts;
-    for (const Result& result : results) ++counts[result.status];
+    for (std::size_t i = 0; i < tasks.size(); ++i) ++counts[result_of(i).status];
     std::string text;
     json::Writer out(text, 2);
     out.begin_object();
@@ -526,7 +531,7 @@ std::string report(const Options& options, std::span<const Task> tasks,
     out.begin_array();
     for (std::size_t i = 0; i < tasks.size(); ++i) {
         const Task& task = tasks[i];
-        const Result& result = results[i];
+        const Result& result = result_of(i);
         // A task not started has only the plan's warnings; convert() starts from them.
         const Diagnostics& warnings =
             result.status == Status::NotStarted ? task.warnings : result.warnings;

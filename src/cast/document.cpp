@@ -92,7 +92,7 @@ Document Document::clone() const {
     Document copy;
     copy.version = version;
     copy.flags = flags;
-    copy.trailing = trailing;
+    copy.trailing = trailing.detached();  // borrowed bytes may go before the copy does
     copy.source_name = source_name;
     copy.embedded = embedded.detached();
     for (const auto& root : roots_) NodeAccess::append_root(copy, root->clone());

@@ -194,6 +194,11 @@ Node& Node::add_child(NodeId kind) {
 
 Node& Node::add_child(std::unique_ptr<Node> child) {
     if (child == nullptr) tree_misuse("Node::add_child was given a null node");
+    for (const Node* above = this; above != nullptr; above = above->parent_)
+        if (above == child.get())
+            tree_misuse(
+                "Node::add_child was given the node itself or one of its ancestors: the "
+                "tree would be a loop");
     Document* owner = document();
     if (owner != nullptr) return owner->insert(std::move(child), this);
     return NodeAccess::append_child(*this, std::move(child));

@@ -315,13 +315,19 @@ struct ChannelWriter {
 }  // namespace
 
 void Exporter::fail_sample_limit(const std::string& path, const std::string& need) {
+    const std::string limit =
+        options.max_samples == 0
+            ? fmt::format(
+                  "{} for the file's {} keys ({} per key, plus {}, at most {}; "
+                  "gltf::ExportOptions::max_samples sets another)",
+                  sample_limit(), input_keys, anim::kSamplesPerKey, anim::kSampleFloor,
+                  anim::kSampleCeiling)
+            : fmt::format("{} (gltf::ExportOptions::max_samples)", options.max_samples);
     failure = Diagnostic{.severity = Severity::Error,
                          .file = file,
                          .path = path,
-                         .rule = "gltf.export",
-                         .message = fmt::format("{}, more than the limit of {} "
-                                                "(gltf::ExportOptions::max_samples)",
-                                                need, options.max_samples)};
+                         .rule = "gltf.sample-limit",
+                         .message = fmt::format("{}, more than the limit of {}", need, limit)};
 }
 
 bool Exporter::sample_bone_poses(const anim::Animation& animation, const anim::Skeleton& skeleton,
@@ -330,7 +336,7 @@ bool Exporter::sample_bone_poses(const anim::Animation& animation, const anim::S
                                  const std::string& path) {
     const std::size_t bones = skeleton.bone_count();
     samples += static_cast<std::uint64_t>(frames.size()) * work_per_frame(animation, skeleton);
-    if (samples > options.max_samples) {
+    if (samples > sample_limit()) {
         fail_sample_limit(path, fmt::format("sampling the animations needs {} samples (frames x "
                                             "(bones + curves))",
                                             samples));
@@ -390,7 +396,7 @@ bool Exporter::export_bone_channels(const anim::Animation& animation, const Expo
         const double last = std::ceil(channels.key_frames.back());
         const double needed =
             (last - first + 1.0) * static_cast<double>(work_per_frame(animation, skeleton));
-        if (needed + static_cast<double>(samples) > static_cast<double>(options.max_samples)) {
+        if (needed + static_cast<double>(samples) > static_cast<double>(sample_limit())) {
             samples += static_cast<std::uint64_t>(std::min(needed, 1e18));
             fail_sample_limit(path, fmt::format("baking the animation at every frame needs {} "
                                                 "samples (frames x (bones + curves))",
@@ -447,7 +453,7 @@ bool Exporter::export_visibility(const anim::Animation& animation, const anim::S
     const double count = last - first + 1.0;
     // Each frame runs a SamplingJob and keeps one value per vb name.
     const double needed = count * static_cast<double>(work_per_frame(animation, skeleton) + slots);
-    if (needed + static_cast<double>(samples) > static_cast<double>(options.max_samples)) {
+    if (needed + static_cast<double>(samples) > static_cast<double>(sample_limit())) {
         fail_sample_limit(path, fmt::format("sampling visibility at every frame needs {} samples "
                                             "(frames x (bones + curves + vb names))",
                                             needed));
@@ -514,6 +520,8 @@ bool Exporter::export_visibility(const anim::Animation& animation, const anim::S
 
 void Exporter::export_animation(const cast::ConstAnimation& cast_animation,
                                 const std::string& path) {
+    for (const cast::ConstCurve& curve : cast_animation.curves())
+        input_keys += curve.key_frames().size();
     const std::vector<std::size_t> targets = animation_targets(cast_animation, path);
     tinygltf::Animation out;
     ChannelWriter writer(*this, out);

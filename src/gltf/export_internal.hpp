@@ -5,6 +5,7 @@
 #pragma once
 
 #include <castkit/anim/animation.hpp>
+#include <castkit/anim/bake.hpp>
 #include <castkit/anim/jobs.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/nodes.hpp>
@@ -83,8 +84,15 @@ class Exporter {
 
     // The first error that stops the export (a limit passed), reported by write().
     std::optional<Diagnostic> failure;
-    // Poses sampled by the animation export so far (frames × bones), against max_samples.
+    // Poses sampled by the animation export so far (frames × bones), against sample_limit().
     std::uint64_t samples = 0;
+    // Keys of the animations met so far: the sampling budget grows with them
+    // (anim::sample_budget), so a file of a few keys far apart cannot make a thousand-fold
+    // larger output (an 8.8 KB Cast made a 137 MB glb).
+    std::uint64_t input_keys = 0;
+    std::uint64_t sample_limit() const {
+        return anim::sample_budget(input_keys, options.max_samples);
+    }
     // Default morph weights by blend shape node hash (older imports: by target name), from the
     // Metadata `gltf` property an import wrote.
     std::map<std::string, float> default_weights;
@@ -161,7 +169,7 @@ class Exporter {
     void warn_unbound_curves(const cast::ConstAnimation& cast_animation,
                              const std::vector<std::size_t>& targets,
                              const std::set<std::string>& used_shapes, const std::string& path);
-    // Sets `failure`: sampling needs `need` ("... needs N samples (...)"), past max_samples.
+    // Sets `failure`: sampling needs `need` ("... needs N samples (...)"), past sample_limit().
     void fail_sample_limit(const std::string& path, const std::string& need);
     bool export_visibility(const anim::Animation& animation, const anim::Skeleton& skeleton,
                            const ChannelSink& add_channel, const std::string& path);

@@ -5,10 +5,12 @@
 #include <array>
 #include <castkit/anim/jobs.hpp>
 #include <cmath>
+#include <glm/common.hpp>
 #include <glm/geometric.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
 #include <glm/matrix.hpp>
+#include <glm/vector_relational.hpp>
 #include <limits>
 
 #include "export_internal.hpp"
@@ -26,15 +28,21 @@ void set_transform(tinygltf::Node& node, const anim::Transform& transform) {
     if (transform.scale != glm::vec3(1.0f)) node.scale = as_doubles(transform.scale);
 }
 
-// The component-wise bounds glTF requires on POSITION accessors.
+// The component-wise bounds glTF requires on POSITION accessors. A NaN anywhere makes both
+// bounds NaN, as an infinity makes one infinite, so the export refuses both alike (glm::min and
+// max would pass over a NaN).
 template <class Values>
 std::pair<std::vector<double>, std::vector<double>> bounds(const Values& values) {
     glm::vec3 low(std::numeric_limits<float>::max()), high(std::numeric_limits<float>::lowest());
+    bool any_nan = false;
     for (std::size_t i = 0; i < values.size(); ++i) {
-        low = glm::min(low, glm::vec3(values[i]));
-        high = glm::max(high, glm::vec3(values[i]));
+        const glm::vec3 value(values[i]);
+        any_nan = any_nan || glm::any(glm::isnan(value));
+        low = glm::min(low, value);
+        high = glm::max(high, value);
     }
     if (values.size() == 0) low = high = glm::vec3(0.0f);
+    if (any_nan) low = high = glm::vec3(std::numeric_limits<float>::quiet_NaN());
     return {as_doubles(low), as_doubles(high)};
 }
 

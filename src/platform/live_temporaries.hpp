@@ -31,7 +31,7 @@ class LiveTemporaries {
             if (!slots_[i].state.compare_exchange_strong(expected, kFilling)) continue;
             std::memcpy(slots_[i].path.data(), path.data(), path.size() * sizeof(Char));
             slots_[i].path[path.size()] = Char{};
-            slots_[i].state.store(kLive, std::memory_order_release);
+            slots_[i].state.store(kLive);
             return static_cast<int>(i);
         }
         return -1;
@@ -45,16 +45,24 @@ class LiveTemporaries {
         slots_[static_cast<std::size_t>(slot)].state.compare_exchange_strong(expected, kFree);
     }
 
-    // Calls `remove_file` (unlink, DeleteFileW) on every recorded path, each once.
-    // Async-signal-safe when `remove_file` is. O(slots).
+    // Calls `remove_file` (unlink, DeleteFileW) on every recorded path, each once, and marks the
+    // process as ending. Async-signal-safe when `remove_file` is. O(slots).
     template <typename RemoveFile>
     void remove_all(RemoveFile remove_file) {
+        ending_.store(true);
         for (Slot& slot : slots_) {
             std::uint8_t expected = kLive;
-            if (slot.state.compare_exchange_strong(expected, kRemoving, std::memory_order_acquire))
+            if (slot.state.compare_exchange_strong(expected, kRemoving))
                 remove_file(slot.path.data());
         }
     }
+
+    // Whether remove_all has begun: the process is ending. Another thread creates its temporary
+    // after add(), so remove_all may pass before the file exists: that thread then asks here,
+    // after creating it, and removes it itself. Every operation is sequentially consistent, so
+    // of the two (remove_all seeing the slot live, the creator seeing the process ending) at
+    // least one happens. O(1).
+    bool ending() const { return ending_.load(); }
 
   private:
     static constexpr std::uint8_t kFree = 0, kFilling = 1, kLive = 2, kRemoving = 3;
@@ -64,6 +72,7 @@ class LiveTemporaries {
         std::array<Char, kPathCapacity> path{};
     };
     std::array<Slot, kSlots> slots_{};
+    std::atomic<bool> ending_{false};
 };
 
 }  // namespace castkit::platform::detail

@@ -426,6 +426,11 @@ Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::
         const int slot = live_temporaries.add(temp);
         // Mode 0666 less the umask: the usual permissions of a new file.
         const int fd = ::open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 && live_temporaries.ending()) {  // interrupted meanwhile: leave nothing
+            ::close(fd);
+            ::unlink(temp.c_str());
+            return make_error(os_error(path, "interrupted before writing", EINTR));
+        }
         if (fd >= 0) {
             const std::uint64_t reserved = reserve(fd, expected_size);
             return std::unique_ptr<AtomicFile>(
@@ -441,6 +446,9 @@ void remove_temporaries_on_interrupt() {
     struct sigaction action {};
     action.sa_handler = remove_temporaries_and_reraise;
     sigemptyset(&action.sa_mask);
+    // Past a file-size limit (ulimit -f), a write fails with EFBIG and the writer removes its
+    // temporary and says why, where SIGXFSZ would end the process with neither.
+    ::signal(SIGXFSZ, SIG_IGN);
     for (int signal : {SIGINT, SIGTERM, SIGHUP}) {
         struct sigaction previous {};
         // A signal ignored from the start (a background job, nohup) stays ignored.

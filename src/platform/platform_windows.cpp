@@ -14,6 +14,7 @@
 // shellapi.h needs windows.h first.
 #include <shellapi.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <vector>
 
@@ -233,6 +234,11 @@ Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::
         Diagnostic error = last_error(path, "cannot create a temporary file");
         live_temporaries.forget(slot);
         return make_error(std::move(error));
+    }
+    if (live_temporaries.ending()) {  // interrupted meanwhile: leave nothing
+        CloseHandle(handle);
+        DeleteFileW(temp.c_str());
+        return make_error(os_error(path, "interrupted before writing", EINTR));
     }
     if (expected_size > 0) {  // reserves clusters without moving the end of file; advice only
         FILE_ALLOCATION_INFO allocation{};

@@ -208,6 +208,30 @@ TEST(Bake, RefusesMoreSamplesThanTheLimit) {
     EXPECT_FALSE(anim::bake(huge.compiled, huge.compiled_skeleton).has_value());
 }
 
+// Issue 45 item 7: under the fixed 2^26 limit, Python's bake() of a 7.7 KB file took 601 MB. The
+// default limit now grows with the keys (anim::sample_budget): two keys 838,000 frames apart on
+// one bone (838,001 frames × 3) pass 2^20 + 512; 300,000 frames apart (900,003) do not.
+TEST(Bake, TheLimitGrowsWithTheKeysTheAnimationHolds) {
+    EXPECT_EQ(anim::sample_budget(2, 0), (1u << 20) + 512u);
+    EXPECT_EQ(anim::sample_budget(1u << 20, 0), std::uint64_t{1} << 26);
+    EXPECT_EQ(anim::sample_budget(1u << 20, 600), 600u);  // the caller's own limit
+
+    AnimScene far;
+    far.bone("a");
+    far.curve("a", "tx", {0, 838000}, {0.0f, 1.0f});
+    far.build();
+    auto refused = anim::bake(far.compiled, far.compiled_skeleton);
+    ASSERT_FALSE(refused.has_value());
+    EXPECT_NE(refused.error().message.find("for the animation's 2 keys"), std::string::npos)
+        << refused.error().message;
+
+    AnimScene near;
+    near.bone("a");
+    near.curve("a", "tx", {0, 300000}, {0.0f, 1.0f});
+    near.build();
+    EXPECT_TRUE(anim::bake(near.compiled, near.compiled_skeleton).has_value());
+}
+
 TEST(KeyReduction, LinearRunCollapsesToItsEnds) {
     std::vector<float> frames, values;
     for (int i = 0; i <= 100; ++i) {

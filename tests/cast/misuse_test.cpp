@@ -148,6 +148,19 @@ TEST(TreeMisuse, ANullNodeCannotEnterTheTree) {
     EXPECT_DEATH(free_tree->add_child(std::unique_ptr<cast::Node>()), "null node");
 }
 
+// Issue 45 item 6: a node given one of its ancestors as a child made a loop, after which
+// document() walked up forever.
+TEST(TreeMisuse, ANodeCannotTakeItselfOrAnAncestorAsAChild) {
+    START_DEATH_TEST();
+    cast::Document document;
+    document.add_root().add_model();
+    std::unique_ptr<cast::Node> root = document.take_root(0);
+    cast::Node& model = root->children()[0];
+    cast::Node* top = root.get();
+    EXPECT_DEATH(model.add_child(std::move(root)), "one of its ancestors");
+    EXPECT_DEATH(top->add_child(std::unique_ptr<cast::Node>(top)), "the node itself");
+}
+
 TEST(TreeMisuse, AParentFromAnotherDocumentIsRefused) {
     START_DEATH_TEST();
     cast::Document first, second;
@@ -426,6 +439,19 @@ TEST(BuilderNarrowing, AKeyPropertyOutsideTheEnumStopsWithAMessage) {
                  "40 is not a KeyProperty");
     EXPECT_DEATH((void)cast::constraint_type_name(static_cast<cast::ConstraintType>(3)),
                  "3 is not a ConstraintType");
+}
+
+// Issue 45 item 6: appending a Diagnostics to itself read the vector it was growing (a use after
+// free once it reallocated). It now adds a copy of what it held.
+TEST(DiagnosticsMisuse, AppendingItselfDoublesItsFindings) {
+    Diagnostics diagnostics;
+    for (int i = 0; i < 2; ++i)
+        diagnostics.push_back(Diagnostic{Severity::Warning, "a.cast", Diagnostic::kNoOffset, "",
+                                         "cast.read", fmt::format("w{}", i)});
+    diagnostics.append(diagnostics);
+    ASSERT_EQ(diagnostics.size(), 4u);
+    EXPECT_EQ(diagnostics[2].message, "w0");
+    EXPECT_EQ(diagnostics[3].message, "w1");
 }
 
 }  // namespace

@@ -64,6 +64,27 @@ TEST(Ownership, CloneOfABorrowingDocumentOutlivesTheBorrowedBytes) {
     EXPECT_EQ(triangle_positions(*clone), expected);
 }
 
+// Issue 45 item 6: Document::clone kept the bytes after the last root (rule 10) borrowed, so a
+// clone of a read_cast(Bytes) document read freed memory once the caller's bytes were gone.
+TEST(Ownership, DocumentCloneOwnsTheTrailingBytesOfABorrowingDocument) {
+    const std::string tail = "TAIL1234";
+    std::vector<std::byte> file = read_bytes(edge("triangle.cast"));
+    for (char c : tail) file.push_back(std::byte(c));
+    auto bytes = std::make_unique<std::vector<std::byte>>(file);
+    std::optional<Document> clone;
+    {
+        auto source = read_cast(Bytes(*bytes));
+        ASSERT_TRUE(source);
+        ASSERT_EQ(source->trailing.size(), tail.size());
+        clone = source->clone();
+    }
+    std::fill(bytes->begin(), bytes->end(), std::byte{0xCD});
+    bytes.reset();
+    auto written = write_to_buffer(*clone);
+    ASSERT_TRUE(written);
+    EXPECT_EQ(*written, file);
+}
+
 // Issue 30 item 9: a property copied out of a read_cast(Bytes) document kept viewing the caller's
 // bytes, and read freed memory once they were gone.
 TEST(Ownership, CopiedPropertyOfABorrowingDocumentOutlivesTheBorrowedBytes) {

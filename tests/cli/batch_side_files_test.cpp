@@ -161,5 +161,25 @@ TEST(BatchRelocated, ThePlansWarningsComeFirstAndMakeAConvertedFileWarned) {
     EXPECT_EQ(batch::relocated(failed, task, files, folder).status, batch::Status::Failed);
 }
 
+// Issue 45 item 6: a report given fewer results than tasks read past the end of the results.
+TEST(BatchReport, ATaskWithoutAResultIsReportedAsNotStarted) {
+    batch::Options options;
+    options.to = "glb";
+    std::vector<batch::Task> tasks(3);
+    tasks[0].input = "a.cast";
+    tasks[1].input = "b.cast";
+    tasks[2].input = "c.cast";
+    std::vector<batch::Result> results(1);
+    results[0].status = batch::Status::Converted;
+    const std::string report = batch::report(options, tasks, results, 1, 0.5);
+    EXPECT_NE(report.find("\"converted\": 1"), std::string::npos) << report;
+    EXPECT_NE(report.find("\"input\": \"c.cast\""), std::string::npos) << report;
+    std::size_t not_started = 0;
+    for (std::size_t at = report.find("\"not-started\""); at != std::string::npos;
+         at = report.find("\"not-started\"", at + 1))
+        ++not_started;
+    EXPECT_EQ(not_started, 2u) << report;
+}
+
 }  // namespace
 }  // namespace castkit::test::batch_side_files_test

@@ -30,5 +30,7 @@ void misuse(const Document& document, const ConstModel& model, Document& editabl
     Node copy = root;
 #elif CASE == 8  // hashes change through set_hash, which the document's counter hears of
     editable_root.hash_ = 42;
+#elif CASE == 9  // a const document's range gives no way to its mutable node pointers
+    document.roots().begin().base()->get()->set_hash(42);
 #endif
 }

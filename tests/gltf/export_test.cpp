@@ -85,6 +85,13 @@ TEST_F(GltfExport, NonFiniteNumbersAreNeverWritten) {
     ASSERT_FALSE(refused.has_value());
     EXPECT_EQ(refused.error().rule, "gltf.export");
     EXPECT_NE(refused.error().message.find("not all finite"), std::string::npos);
+
+    // A NaN position is refused as an infinite one is (it was written, bounds and all).
+    mesh.set_positions(std::vector<glm::vec3>{{0, 0, 0}, {1, nan, 0}, {0, 1, 0}});
+    auto nan_refused = gltf::write(document, dir / "nan-mesh.glb", {}, warnings);
+    ASSERT_FALSE(nan_refused.has_value());
+    EXPECT_NE(nan_refused.error().message.find("not all finite"), std::string::npos);
+    EXPECT_FALSE(std::filesystem::exists(dir / "nan-mesh.glb"));
 }
 
 // Colour layers are borrowed as stored: a layer of another type than i or v4 is dropped, not

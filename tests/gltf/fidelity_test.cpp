@@ -324,8 +324,33 @@ TEST_F(GltfFidelity, FarVisibilityKeysAreRefusedNotAllocated) {
     auto written = gltf::write(scene.document, dir / "vb.glb", {}, export_warnings);
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
     ASSERT_FALSE(written.has_value());
-    EXPECT_EQ(written.error().rule, "gltf.export");
-    EXPECT_NE(written.error().message.find("max_samples"), std::string::npos);
+    EXPECT_EQ(written.error().rule, "gltf.sample-limit");
+    EXPECT_NE(written.error().message.find("for the file's 40 keys"), std::string::npos)
+        << written.error().message;
+}
+
+// Issue 45 item 7: an 8.8 KB Cast whose keys sat at frames 0 and 838,000 became a 137 MB glb in
+// 801 MB: baking at every frame was bounded by a fixed 2^26 samples, whatever the input held.
+// The budget now grows with the file's keys (anim::sample_budget), so two keys allow about a
+// million samples, not 1.7 million.
+TEST_F(GltfFidelity, AFewKeysFarApartCannotMakeAHugeOutput) {
+    AnimScene scene;
+    scene.bone("root");
+    scene.curve("root", "sx", {0, 838000u}, {1.0f, 2.0f}, "additive");
+    Diagnostics export_warnings;
+    auto written = gltf::write(scene.document, dir / "far.glb", {}, export_warnings);
+    ASSERT_FALSE(written.has_value());
+    EXPECT_EQ(written.error().rule, "gltf.sample-limit");
+    EXPECT_NE(written.error().message.find("for the file's 2 keys (256 per key, plus 1048576,"),
+              std::string::npos)
+        << written.error().message;
+    EXPECT_FALSE(std::filesystem::exists(dir / "far.glb"));
+
+    // The same two keys 400,000 frames apart fit: 800,002 samples.
+    AnimScene near;
+    near.bone("root");
+    near.curve("root", "sx", {0, 400000u}, {1.0f, 2.0f}, "additive");
+    EXPECT_TRUE(gltf::write(near.document, dir / "near.glb", {}, export_warnings).has_value());
 }
 
 // An animation file without a model (one .glb per move, as games ship them) keeps every curve

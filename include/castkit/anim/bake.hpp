@@ -23,16 +23,31 @@ struct BakeOptions {
     // A Skeleton node copied into the baked Animation (for self-contained animation files).
     const cast::Node* skeleton_node = nullptr;
     // Every output frame resets every bone, applies every curve and stores every output channel.
-    // More of that work than this (frames × (bones + curves + channels)) is an error rather than
-    // unbounded time and memory: a few bytes of key frames can name millions of frames.
-    std::uint64_t max_samples = std::uint64_t{1} << 26;
+    // More of that work (frames × (bones + curves + channels)) than sample_budget allows is an
+    // error rather than unbounded time and memory: a few bytes of key frames can name millions
+    // of frames. 0: in proportion to the animation's keys; another value: that many at most.
+    std::uint64_t max_samples = 0;
 };
+
+// How many samples (frames × (bones + curves + ...)) baking or resampling `keys` keys may take
+// when the caller set no limit of its own (`max_samples` 0): 256 per key plus 2^20, at most
+// 2^26, so a file of a few keys far apart cannot make work or output thousands of times its
+// own size. A caller's own `max_samples` is taken as it is (a file known to be sparse). O(1).
+inline constexpr std::uint64_t kSampleFloor = std::uint64_t{1} << 20;
+inline constexpr std::uint64_t kSamplesPerKey = 256;
+inline constexpr std::uint64_t kSampleCeiling = std::uint64_t{1} << 26;
+constexpr std::uint64_t sample_budget(std::uint64_t keys, std::uint64_t max_samples) {
+    if (max_samples != 0) return max_samples;
+    if (keys >= (kSampleCeiling - kSampleFloor) / kSamplesPerKey) return kSampleCeiling;
+    return kSampleFloor + keys * kSamplesPerKey;
+}
 
 // Samples `animation` at every output frame from its first to its last key and writes one
 // Root > Animation with an absolute curve for each channel any curve animates (tx/ty/tz/sx/
 // sy/sz per component, rq per bone, bs and vb per name), plus the notification tracks with
 // their frames rescaled. Curves are named after the skeleton's bones; `vb` keys are 0 or 1.
-// O(frames × (bones + curves + channels)), at most options.max_samples, plus reduction.
+// O(frames × (bones + curves + channels)), at most sample_budget(keys, options.max_samples),
+// plus reduction.
 Expected<cast::Document> bake(const Animation& animation, const Skeleton& skeleton,
                               const BakeOptions& options = {});
 

@@ -123,7 +123,6 @@ class NodeRange {
 
         iterator() = default;
         explicit iterator(Base base) : base_(base) {}
-        Base base() const { return base_; }
         T& operator*() const { return **base_; }
         T* operator->() const { return base_->get(); }
         T& operator[](difference_type n) const { return *base_[n]; }
@@ -145,6 +144,10 @@ class NodeRange {
         friend bool operator>=(iterator a, iterator b) { return a.base_ >= b.base_; }
 
       private:
+        // The underlying iterator stays inside the ranges: through a const range's, `get()`
+        // would give a mutable Node.
+        template <class>
+        friend class NodeRange;
         Base base_{};
     };
 
@@ -152,7 +155,7 @@ class NodeRange {
     // Mutable nodes seen as const ones.
     template <class U>
     requires(std::is_const_v<T> && !std::is_const_v<U>) NodeRange(const NodeRange<U>& other)
-        : NodeRange(other.begin().base(), other.end().base()) {}
+        : NodeRange(other.begin_.base_, other.end_.base_) {}
     iterator begin() const { return begin_; }
     iterator end() const { return end_; }
     std::size_t size() const { return static_cast<std::size_t>(end_ - begin_); }
@@ -162,6 +165,8 @@ class NodeRange {
     T& back() const { return *(end_ - 1); }
 
   private:
+    template <class>
+    friend class NodeRange;
     iterator begin_, end_;
 };
 

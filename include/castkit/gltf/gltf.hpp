@@ -30,8 +30,9 @@ struct ExportOptions {
     // Animation export samples poses at the key frames (and at every frame for channels glTF
     // cannot interpolate exactly, and for visibility). More samples than this in one document
     // (frames × (bones + curves), plus the vb names at every visibility frame, summed over
-    // animations) is an error rather than unbounded time and memory.
-    std::uint64_t max_samples = std::uint64_t{1} << 26;
+    // animations) is an error rather than unbounded time and memory. 0: in proportion to the
+    // document's keys (anim::sample_budget); another value: that many at most.
+    std::uint64_t max_samples = 0;
 };
 
 struct ReadOptions {
