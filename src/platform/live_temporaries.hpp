@@ -24,7 +24,9 @@ class LiveTemporaries {
 
     // Records `path` before its file is created, so that no moment exists when the file is there
     // but unrecorded. Returns the slot, or -1 when none is free. O(slots).
+    // Each add() is paired with one created() once the file exists (or failed to).
     int add(std::basic_string_view<Char> path) {
+        creating_.fetch_add(1);
         if (path.size() >= kPathCapacity) return -1;
         for (std::size_t i = 0; i < kSlots; ++i) {
             std::uint8_t expected = kFree;
@@ -50,12 +52,17 @@ class LiveTemporaries {
     template <typename RemoveFile>
     void remove_all(RemoveFile remove_file) {
         ending_.store(true);
-        for (Slot& slot : slots_) {
-            std::uint8_t expected = kLive;
-            if (slot.state.compare_exchange_strong(expected, kRemoving))
-                remove_file(slot.path.data());
-        }
+        remove_live(remove_file);
+        // The process ends when the handler returns: a file another thread is creating at this
+        // moment would outlive it, so wait (up to about a second) for creations under way, then
+        // remove what they left.
+        for (int wait = 0; wait < 1000 && creating_.load() > 0; ++wait) pause_a_millisecond();
+        remove_live(remove_file);
     }
+
+    // The creation add() announced is over: the file exists (or was never made), and its
+    // creator has asked ending() and removed the file itself if so. O(1).
+    void created() { creating_.fetch_sub(1); }
 
     // Whether remove_all has begun: the process is ending. Another thread creates its temporary
     // after add(), so remove_all may pass before the file exists: that thread then asks here,
@@ -65,6 +72,16 @@ class LiveTemporaries {
     bool ending() const { return ending_.load(); }
 
   private:
+    template <typename RemoveFile>
+    void remove_live(RemoveFile remove_file) {
+        for (Slot& slot : slots_) {
+            std::uint8_t expected = kLive;
+            if (slot.state.compare_exchange_strong(expected, kRemoving))
+                remove_file(slot.path.data());
+        }
+    }
+    static void pause_a_millisecond();
+
     static constexpr std::uint8_t kFree = 0, kFilling = 1, kLive = 2, kRemoving = 3;
     static_assert(std::atomic<std::uint8_t>::is_always_lock_free);
     struct Slot {
@@ -73,6 +90,7 @@ class LiveTemporaries {
     };
     std::array<Slot, kSlots> slots_{};
     std::atomic<bool> ending_{false};
+    std::atomic<int> creating_{0};
 };
 
 }  // namespace castkit::platform::detail

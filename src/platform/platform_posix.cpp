@@ -139,6 +139,16 @@ Expected<std::vector<std::byte>> read_all(int fd, const std::filesystem::path& p
 
 detail::LiveTemporaries<char> live_temporaries;
 
+}  // namespace
+
+template <>
+void detail::LiveTemporaries<char>::pause_a_millisecond() {
+    const timespec millisecond{0, 1000000};
+    ::nanosleep(&millisecond, nullptr);  // async-signal-safe
+}
+
+namespace {
+
 extern "C" void remove_temporaries_and_reraise(int signal) {
     live_temporaries.remove_all([](const char* path) { ::unlink(path); });
     // The default action, raised again, ends the process by this signal (the shell's 128 + n).
@@ -426,11 +436,15 @@ Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::
         const int slot = live_temporaries.add(temp);
         // Mode 0666 less the umask: the usual permissions of a new file.
         const int fd = ::open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        const int open_error = errno;
         if (fd >= 0 && live_temporaries.ending()) {  // interrupted meanwhile: leave nothing
             ::close(fd);
             ::unlink(temp.c_str());
+            live_temporaries.created();
             return make_error(os_error(path, "interrupted before writing", EINTR));
         }
+        live_temporaries.created();
+        errno = open_error;
         if (fd >= 0) {
             const std::uint64_t reserved = reserve(fd, expected_size);
             return std::unique_ptr<AtomicFile>(

@@ -25,6 +25,15 @@ namespace {
 
 detail::LiveTemporaries<wchar_t> live_temporaries;
 
+}  // namespace
+
+template <>
+void detail::LiveTemporaries<wchar_t>::pause_a_millisecond() {
+    Sleep(1);
+}
+
+namespace {
+
 // Runs on a thread of its own when the console is interrupted. A temporary file is open here,
 // shared for deletion: DeleteFileW marks it, and the system removes it as the process ends.
 BOOL WINAPI remove_temporaries_on_console_event(DWORD event) {
@@ -233,13 +242,16 @@ Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::
     if (handle == INVALID_HANDLE_VALUE) {
         Diagnostic error = last_error(path, "cannot create a temporary file");
         live_temporaries.forget(slot);
+        live_temporaries.created();
         return make_error(std::move(error));
     }
     if (live_temporaries.ending()) {  // interrupted meanwhile: leave nothing
         CloseHandle(handle);
         DeleteFileW(temp.c_str());
+        live_temporaries.created();
         return make_error(os_error(path, "interrupted before writing", EINTR));
     }
+    live_temporaries.created();
     if (expected_size > 0) {  // reserves clusters without moving the end of file; advice only
         FILE_ALLOCATION_INFO allocation{};
         allocation.AllocationSize.QuadPart = static_cast<LONGLONG>(expected_size);
