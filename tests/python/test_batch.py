@@ -250,11 +250,19 @@ def local_cluster(workers, temporary, saturation=1.0):
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
-    """Two worker processes."""
+def two_workers(tmp_path_factory):
+    """A cluster of two worker processes, shared by the module's tests."""
     local, client = local_cluster(2, tmp_path_factory.mktemp("workers-tmp"))
     with local, client:
         yield client
+
+
+@pytest.fixture
+def cluster(two_workers):
+    """The two workers, both joined: a worker restarted by an earlier test (or slow to start on a
+    loaded machine) is waited for, so that the run sees two."""
+    two_workers.wait_for_workers(2, timeout=120)
+    return two_workers
 
 
 @pytest.fixture
