@@ -29,8 +29,9 @@ test_packages=(
   clang-format
   # Blender's own glTF importer opens the files castkit writes (tests/blender).
   blender
-  # Quantized and meshopt-compressed variants of the Khronos samples (GltfSamples.KhronosSamples).
-  gltfpack
+  # Quantized, meshopt- and Draco-compressed variants of the Khronos samples
+  # (GltfSamples.KhronosSamples): gltfpack, and draco_transcoder from draco.
+  gltfpack draco
   # The Windows cross-build (make windows) and its tests under Wine; GoogleTest's sources, built
   # for Windows.
   g++-mingw-w64-x86-64-posix wine64 googletest

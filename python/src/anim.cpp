@@ -47,12 +47,15 @@ std::string animation_list(const std::vector<cast::ConstAnimation>& animations) 
     return out;
 }
 
+std::string name_of(const DocState& state) {
+    return state.document.source_name.empty() ? "<document>" : state.document.source_name;
+}
+
 // The animation `which` names: None the first, an int its 0-based index over every root, a str
 // its exact name (as `castkit pose --animation`).
 std::size_t pick_animation(const std::vector<cast::ConstAnimation>& animations,
                            const py::object& which, const DocState& state) {
-    const std::string file =
-        state.document.source_name.empty() ? "<document>" : state.document.source_name;
+    const std::string file = name_of(state);
     if (which.is_none()) return 0;
     if (py::isinstance<py::int_>(which)) {
         const long long index = which.cast<long long>();
@@ -70,35 +73,48 @@ std::size_t pick_animation(const std::vector<cast::ConstAnimation>& animations,
         "python.animation");
 }
 
-std::shared_ptr<Sampler> make_sampler(const std::shared_ptr<DocState>& model_state,
+// The skeleton the animation is applied to: `model` a Document (its first Model with a
+// Skeleton), a Model (its own), or None (anim::choose_skeleton's rule for the animation alone).
+anim::SkeletonChoice choose_skeleton(const py::object& model, const cast::ConstAnimation& animation,
+                                     const DocState& anim_state) {
+    if (py::isinstance<ModelRef>(model)) {
+        const auto& ref = model.cast<const ModelRef&>();
+        const cast::ConstModel chosen = ref.view<cast::Model>();
+        if (cast::ConstSkeleton skeleton = chosen.skeleton())
+            return {skeleton, &ref.doc->document, anim::binding_targets(chosen)};
+        raise_error(name_of(*ref.doc) + ": the Model '" + std::string(chosen.name().value_or("")) +
+                        "' has no Skeleton",
+                    "python.animation");
+    }
+    if (!model.is_none() && !py::isinstance<DocState>(model))
+        throw py::type_error("model: a Document, a Model or None");
+    const DocState* model_state = model.is_none() ? nullptr : model.cast<DocPtr>().get();
+    const std::optional<anim::SkeletonChoice> chosen = anim::choose_skeleton(
+        animation, anim_state.document, model_state ? &model_state->document : nullptr);
+    if (chosen) return *chosen;
+    if (model_state)
+        raise_error(name_of(*model_state) + ": no Model with a Skeleton", "python.animation");
+    raise_error(name_of(anim_state) +
+                    ": neither the animation nor a Model in the file has a Skeleton; "
+                    "pass the model document",
+                "python.animation");
+}
+
+std::shared_ptr<Sampler> make_sampler(const py::object& model,
                                       const std::shared_ptr<DocState>& anim_state,
                                       const py::object& which) {
     if (!anim_state) throw py::type_error("the animation document is required");
     const cast::Document& anim_doc = anim_state->document;
     std::vector<cast::ConstAnimation> animations = anim_doc.animations();
-    const std::string anim_name =
-        anim_doc.source_name.empty() ? "<document>" : anim_doc.source_name;
-    if (animations.empty()) raise_error(anim_name + ": holds no Animation", "python.animation");
+    if (animations.empty())
+        raise_error(name_of(*anim_state) + ": holds no Animation", "python.animation");
     const cast::ConstAnimation animation =
         animations[pick_animation(animations, which, *anim_state)];
-
-    const cast::Document* model_doc = model_state ? &model_state->document : nullptr;
-    const std::optional<anim::SkeletonChoice> chosen =
-        anim::choose_skeleton(animation, anim_doc, model_doc);
-    if (!chosen && model_doc)
-        raise_error((model_doc->source_name.empty() ? "<document>" : model_doc->source_name) +
-                        ": no Model with a Skeleton",
-                    "python.animation");
-    if (!chosen)
-        raise_error(anim_name +
-                        ": neither the animation nor a Model in the file has a Skeleton; "
-                        "pass the model document",
-                    "python.animation");
-
+    const anim::SkeletonChoice chosen = choose_skeleton(model, animation, *anim_state);
     auto sampler = std::make_shared<Sampler>();
     sampler->skeleton =
-        unwrap(anim::build_skeleton(chosen->skeleton, sampler->warnings, chosen->document));
-    sampler->animation = unwrap(anim::build_animation(animation, sampler->skeleton, chosen->targets,
+        unwrap(anim::build_skeleton(chosen.skeleton, sampler->warnings, chosen.document));
+    sampler->animation = unwrap(anim::build_animation(animation, sampler->skeleton, chosen.targets,
                                                       sampler->warnings, &anim_doc));
     sampler->context.resize(sampler->animation);
     sampler->animation_document = anim_state;
@@ -276,9 +292,8 @@ void register_anim(py::module_& m) {
 
     m.def(
         "pose",
-        [](const std::shared_ptr<DocState>& model,
-           const std::shared_ptr<DocState>& animation_document, float frame,
-           const py::object& animation, bool looped) {
+        [](const py::object& model, const std::shared_ptr<DocState>& animation_document,
+           float frame, const py::object& animation, bool looped) {
             auto sampler = make_sampler(model, animation_document, animation);
             return sample(*sampler, frame, looped);
         },
@@ -288,9 +303,8 @@ void register_anim(py::module_& m) {
         "(see Sampler for the arguments).");
     m.def(
         "bake",
-        [](const std::shared_ptr<DocState>& model,
-           const std::shared_ptr<DocState>& animation_document, const py::object& animation,
-           float framerate, std::optional<float> tolerance) {
+        [](const py::object& model, const std::shared_ptr<DocState>& animation_document,
+           const py::object& animation, float framerate, std::optional<float> tolerance) {
             return bake(*make_sampler(model, animation_document, animation), framerate, tolerance);
         },
         py::arg("model"), py::arg("animation_document"), py::arg("animation") = py::none(),

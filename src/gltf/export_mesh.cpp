@@ -172,12 +172,14 @@ bool all_unit(const Normals& normals) {
 
 // A stored tangent as glTF's TANGENT: a unit vector perpendicular to normal `n` (any
 // perpendicular for one along it, counted in `replaced`), w the handedness that `bitangent`
-// (null without UVs) gives.
+// (null without UVs) gives. "Along it" is within float rounding of parallel: what is left of
+// such a tangent across the normal is rounding noise, whose direction means nothing (a sample's
+// tangents equal to their normals came out in a direction that depended on the last bit).
 glm::vec4 gltf_tangent(const glm::vec3& n, const glm::vec3& stored, const glm::vec3* bitangent,
                        std::size_t& replaced) {
     glm::vec3 t = stored - n * glm::dot(stored, n);
     const float length = glm::length(t);
-    if (length > 1e-12f && std::isfinite(length)) {
+    if (length > 1e-4f * glm::length(stored) && std::isfinite(length)) {
         t /= length;
     } else {
         t = glm::normalize(
@@ -454,7 +456,8 @@ std::shared_ptr<const std::vector<glm::vec3>> Exporter::add_normals_and_tangents
     auto normals = add_normals(mesh, count, primitive, replaced, path);
     add_tangents(mesh, count, normals.get(), primitive, replaced, path);
     if (replaced > 0)
-        warn(path, fmt::format("{} zero-length normals or tangents were replaced by unit vectors",
+        warn(path, fmt::format("{} zero-length normals or tangents were replaced by unit vectors "
+                               "(a tangent along its normal has no length across it)",
                                replaced));
     return normals;
 }

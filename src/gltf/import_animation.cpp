@@ -10,6 +10,7 @@
 #include <array>
 #include <castkit/anim/curve_sampling.hpp>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include "import_internal.hpp"
@@ -162,6 +163,18 @@ void linear_keys(const Track& track, double framerate, std::vector<std::uint32_t
     }
 }
 
+// The time a track is sampled at for `frame`: the frame's own time, for STEP nudged past the few
+// float steps by which a key meant for that frame can follow it. glTF stores times as float32,
+// so a key on a frame may be stored just after it (gltfpack's key at 201/120 s reads
+// 1.67500007, after the frame's 1.67499995); sampled at the frame's time, a STEP channel would
+// show that key's value one frame late, or never when it is the last. A CUBICSPLINE channel is
+// continuous there and is sampled where the frame is.
+float frame_sample_time(const Track& track, std::uint32_t frame, double framerate) {
+    const auto time = static_cast<float>(frame / framerate);
+    if (track.interpolation != "STEP") return time;
+    return time + std::max(1e-6f, std::abs(time) * 4 * std::numeric_limits<float>::epsilon());
+}
+
 // A track sampled at `count` whole frames from `first` (`width` values per frame in `keys`).
 void every_frame_keys(const Track& track, double framerate, std::uint32_t first,
                       std::uint64_t count, std::vector<std::uint32_t>& frames,
@@ -171,7 +184,7 @@ void every_frame_keys(const Track& track, double framerate, std::uint32_t first,
     for (std::uint64_t f = 0; f < count; ++f) {
         const auto frame = static_cast<std::uint32_t>(first + f);
         frames.push_back(frame);
-        const std::vector<float> value = track.sample(static_cast<float>(frame / framerate));
+        const std::vector<float> value = track.sample(frame_sample_time(track, frame, framerate));
         keys.insert(keys.end(), value.begin(), value.end());
     }
 }

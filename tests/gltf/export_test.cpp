@@ -114,6 +114,32 @@ TEST_F(GltfExport, AColourLayerOfAnotherTypeIsDropped) {
     EXPECT_TRUE(gltf::open(dir / "colours.glb", warnings).has_value());
 }
 
+// A tangent along its normal has no direction across it: what is left after taking the normal
+// out is float rounding, and it was written as if it were a direction (the Khronos sample
+// VertexColorTest stores such tangents; whether its round trip warned depended on the last bit
+// of each normal). It is replaced, with the warning, whatever the rounding.
+TEST_F(GltfExport, ATangentAlongItsNormalIsReplacedWithAWarning) {
+    cast::Document document;
+    cast::Mesh mesh = document.add_root().add_model().add_mesh();
+    mesh.set_positions(std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}});
+    mesh.set_faces(std::vector<std::uint32_t>{0, 1, 2});
+    const glm::vec3 normal = glm::normalize(glm::vec3(0.6f, 0.0f, 0.8f));
+    mesh.set_normals(std::vector<glm::vec3>(3, normal));
+    // The normal again, once exact and twice a float step off.
+    mesh.set_tangents(std::vector<glm::vec3>{normal, normal + glm::vec3(0, 0, 6e-8f),
+                                             normal * 1.0000001f + glm::vec3(0, 3e-8f, 0)});
+    ASSERT_TRUE(gltf::write(document, dir / "along.glb", {}, warnings).has_value());
+    EXPECT_TRUE(mentions(warnings, "3 zero-length normals or tangents were replaced"));
+    auto reread = gltf::open(dir / "along.glb", warnings);
+    ASSERT_TRUE(reread.has_value());
+    const std::vector<glm::vec3> tangents = reread->models()[0].meshes()[0].tangents().to_vector();
+    ASSERT_EQ(tangents.size(), 3u);
+    for (const glm::vec3& tangent : tangents) {
+        EXPECT_NEAR(glm::dot(tangent, normal), 0.0f, 1e-6f);
+        EXPECT_NEAR(glm::length(tangent), 1.0f, 1e-6f);
+    }
+}
+
 // The exporter converts carried glTF settings recursively: settings nested deeper than glTF
 // input may be are ignored, not followed until the stack overflows (a 60 KB Cast file crashed
 // castkit convert; fuzz/regressions/export/deep-carried-gltf-json.cast).

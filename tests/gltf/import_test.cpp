@@ -242,6 +242,37 @@ TEST_F(GltfImport, AnimationsKeepWholeFrameKeysAndResampleTheRest) {
     EXPECT_EQ(*curve("c", "sx").mode_name(), "absolute");
 }
 
+// glTF times are float32: a key meant for a frame can be stored a float step after it
+// (gltfpack's last key of InterpolationTest at 201/120 s reads 1.67500007 s, after the frame's
+// 1.67499995). Resampled at the frame's own time, a STEP channel never reached that key: the
+// clip ended one value short.
+TEST_F(GltfImport, AStepKeyAFloatStepAfterAFrameIsOnThatFrame) {
+    Bin bin;
+    const float late = std::nextafter(0.1f, 1.0f);
+    const std::size_t times = bin.put<float>({0.0f, 0.05f, late});
+    const std::size_t moves = bin.put<float>({0, 0, 0, 0, 0, 1, 0, 0, 3});
+    nlohmann::json json;
+    json["bufferViews"] = {view(times, 12), view(moves, 36)};
+    json["accessors"] = {accessor(0, 5126, 3, "SCALAR"), accessor(1, 5126, 3, "VEC3")};
+    json["accessors"][0]["min"] = {0.0};
+    json["accessors"][0]["max"] = {late};
+    json["nodes"] = nlohmann::json::parse(R"([{"name": "a"}])");
+    json["skins"] = nlohmann::json::parse(R"([{"joints": [0]}])");
+    json["animations"] = nlohmann::json::parse(R"([{"name": "clip",
+        "samplers": [{"input": 0, "output": 1, "interpolation": "STEP"}],
+        "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}]}])");
+    auto document = load(json, bin);
+    ASSERT_TRUE(document.has_value()) << document.error().to_string();
+    cast::Animation animation = document->animations()[0];
+    ASSERT_EQ(*animation.framerate(), 60.0f);
+    for (const cast::ConstCurve& curve : animation.curves()) {
+        if (curve.key_property() != "tz") continue;
+        EXPECT_EQ(curve.key_frames().to_vector(),
+                  (std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 6}));
+        EXPECT_EQ(curve.float_values().to_vector(), (std::vector<float>{0, 0, 0, 1, 1, 1, 3}));
+    }
+}
+
 struct Malformed {
     const char* name;
     std::function<void(nlohmann::json&)> damage;

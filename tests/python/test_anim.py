@@ -124,6 +124,28 @@ def test_animations_are_picked_by_index_or_name(tmp_path, cli):
         castkit.pose(model, two, 5, animation=2)
 
 
+def test_a_model_of_several_is_posed_on_its_own_skeleton(cli):
+    """A file with two skinned Models: the Document stands for its first, a Model for itself."""
+    doc = castkit.open(GLTF / "two_skeletons.glb")
+    first, second = doc.models
+    for frame in FRAMES:
+        want = cli_pose(cli, None, GLTF / "two_skeletons.glb", frame)
+        assert_pose_matches(castkit.pose(first, doc, frame), want)
+        pose = castkit.pose(second, doc, frame)
+        assert pose.bone_names == [bone.name for bone in second.skeleton.bones] == ["base1", "arm1"]
+        assert castkit.Sampler(second, doc).sample(frame).bone_names == pose.bone_names
+    # The second rig's curves move its own bones: its pose changes over the clip.
+    sampler = castkit.Sampler(second, doc)
+    start, end = sampler.start_frame, sampler.end_frame
+    assert not np.allclose(sampler.sample(start).world_matrices,
+                           sampler.sample((start + end) / 2).world_matrices)
+    without = castkit.open(EXAMPLES / "wave.cast").add_root().add_model()
+    with pytest.raises(castkit.Error, match="has no Skeleton"):
+        castkit.pose(without, doc, 0)
+    with pytest.raises(TypeError, match="a Document, a Model or None"):
+        castkit.pose(second.skeleton, doc, 0)
+
+
 def test_documents_without_what_pose_needs_raise():
     character = castkit.open(EXAMPLES / "character.cast")
     wave = castkit.open(EXAMPLES / "wave.cast")
