@@ -1,4 +1,4 @@
-"""`python3 -m castkit convert DIR -o OUT --to FORMAT [--scheduler tcp://HOST:8786]`: a folder
+"""`python3 -m castkit convert DIR -o OUT --to FORMAT [--scheduler tls://HOST:8786 --tls-...]`: a folder
 conversion with castkit.batch, on this machine's cores or, with --scheduler, on a Dask cluster.
 The options and exit codes are those of `castkit convert DIR` (0 done, 1 a file failed, 2 a usage
 error, 130 interrupted); docs/batch.md."""
@@ -48,6 +48,12 @@ def parser():
                          help="local worker processes (default: one per core)")
     convert.add_argument("--scheduler", metavar="ADDRESS",
                          help="run on the Dask cluster of this scheduler (tcp://HOST:8786)")
+    for option, what in (("--tls-ca-file", "the certificate authority that signed the "
+                          "cluster's certificates"),
+                         ("--tls-cert", "this client's certificate"),
+                         ("--tls-key", "this client's private key")):
+        convert.add_argument(option, metavar="FILE",
+                             help=f"with --scheduler tls://...: {what} (docs/batch.md)")
     convert.add_argument("--send-bytes", action="store_true",
                          help="with --scheduler: workers that do not see these paths get each "
                               "file's bytes and send back what they write")
@@ -61,9 +67,20 @@ def main(argv=None):
         arguments.error("--send-bytes needs --scheduler")
     if args.send_bytes and args.allow_any_path:
         arguments.error("--send-bytes cannot send the files --allow-any-path lets inputs name")
+    tls = (args.tls_ca_file, args.tls_cert, args.tls_key)
+    if any(tls) and not all(tls):
+        arguments.error("--tls-ca-file, --tls-cert and --tls-key go together")
+    if any(tls) and not (args.scheduler or "").startswith("tls://"):
+        arguments.error("the --tls options need --scheduler tls://HOST:PORT")
+    security = None
+    if all(tls):
+        from distributed.security import Security
+        security = Security(tls_ca_file=args.tls_ca_file, tls_client_cert=args.tls_cert,
+                            tls_client_key=args.tls_key, require_encryption=True)
     try:
         run = batch.convert(args.input, args.output, args.to, jobs=args.jobs,
-                            scheduler=args.scheduler, report=args.report, quiet=args.quiet,
+                            scheduler=args.scheduler, security=security,
+                            report=args.report, quiet=args.quiet,
                             from_format=args.from_format, anims=args.anims,
                             recursive=args.recursive, force=args.force, textures=args.textures,
                             texture_mode=args.texture_mode, allow_any_path=args.allow_any_path,

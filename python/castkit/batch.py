@@ -21,6 +21,7 @@ import concurrent.futures
 import contextlib
 import itertools
 import json
+import ntpath
 import os
 import posixpath
 import re
@@ -184,8 +185,10 @@ class _Sender:
     the task reads), and what it makes of the worker's answer (its files written in place, its
     findings naming the client's paths)."""
 
-    def __init__(self, run_options, run):
+    def __init__(self, run_options, run, limits):
         self.options = run_options
+        self.limits = limits  # (files, bytes or None) a task's answer may hold: convert()
+        self.sent_bytes = {}  # a task's input: the bytes sent for it (its answer's bound)
         self.anchor = os.path.commonpath(list(map(os.path.abspath, _folders(run_options))))
         self.sent_options = _with_folders(run_options, self.relative)
         self.animations = {self.relative(a): a for a in run_options["animations"]}
@@ -215,6 +218,8 @@ class _Sender:
         files = {input_name: _read(task["input"]),
                  **{relative: self.share(client, relative, path)
                     for relative, path in shared.items()}}
+        self.sent_bytes[task["input"]] = len(files[input_name]) + sum(
+            self.shared[relative][2] for relative in shared)
         sent = {"input": input_name, "output": self.relative(task["output"]),
                 "bytes": task["bytes"], "fresh": False, "warnings": ([], []),
                 "taken": [self.relative(t) for t in task.get("taken", [])]}
@@ -229,9 +234,10 @@ class _Sender:
         entry = self.shared.get(relative)
         if entry is None:
             key = f"castkit-file-{posixpath.basename(relative)}-{next(self.shares)}-{self.run}"
+            data = _read(path)
             with _bytes_in_tasks():
-                future = client.submit(_same, _read(path), key=key, pure=False)
-            entry = self.shared[relative] = [future, 0]
+                future = client.submit(_same, data, key=key, pure=False)
+            entry = self.shared[relative] = [future, 0, len(data)]
         entry[1] += 1
         return entry[0]
 
@@ -260,12 +266,30 @@ class _Sender:
 
     def receive(self, task, answer):
         """The worker's answer placed: (the result, with the client's paths; the side-output
-        names other files hold, [] when every file was written)."""
-        result, written, root = answer
-        files = [(os.path.join(self.anchor, *relative.split("/")), data)
-                 for relative, data in written]
-        taken, error = _castkit.batch_place(self.options, task, files)
+        names other files hold, [] when every file was written). An answer that is not what a
+        worker sends fails its task alone, with nothing written."""
+        max_files, max_bytes = self.limits
+        if max_bytes is None:
+            max_bytes = 8 * self.sent_bytes.get(task["input"], 0) + _ANSWER_SLACK
+        problem = _malformed(answer, max_files, max_bytes)
+        try:
+            result = None if problem else self.relocated(task, *answer)
+            placed = None if problem else _castkit.batch_place(self.options, task, [
+                (os.path.join(self.anchor, *relative.split("/")), data)
+                for relative, data in answer[1]])
+        except (TypeError, ValueError, RuntimeError) as failure:
+            problem = f"it is malformed ({failure})"
+        if problem:
+            return _failed(task, f"the worker's answer was refused: {problem}"), []
+        taken, error = placed
+        if error is not None:
+            kept, more = result["errors"]
+            result = dict(result, status="failed", errors=([*kept, error], more))
+        return result, taken
 
+    def relocated(self, task, result, written, root):
+        """The worker's `result`, its findings naming the client's paths instead of those of
+        its private folder `root`."""
         def private(path):
             relative = posixpath.normpath(self.relative(path))
             return root if relative == "." else os.path.join(root, *relative.split("/"))
@@ -273,11 +297,40 @@ class _Sender:
         prefixes = [(private(path), path) for path in
                     (task["input"], task["output"], *_folders(self.options))]
         folder = (root + os.sep, self.anchor.rstrip(os.sep) + os.sep)
-        result = _castkit.batch_relocated(result, task, prefixes, [folder])
-        if error is not None:
-            kept, more = result["errors"]
-            result = dict(result, status="failed", errors=([*kept, error], more))
-        return result, taken
+        return _castkit.batch_relocated(result, task, prefixes, [folder])
+
+
+# What a task's answer may hold past 8 bytes per byte sent for it (docs/security.md's bound).
+_ANSWER_SLACK = 64 << 20
+
+
+def _malformed(answer, max_files, max_bytes):
+    """Why a bytes-only worker's answer cannot be taken, or None. The answer comes from another
+    machine, so it is checked as data before anything is written: the shape convert_bytes_task
+    gives, plain relative paths, and at most `max_files` files of `max_bytes` bytes in all."""
+    if not isinstance(answer, tuple) or len(answer) != 3:
+        return "it is not a (result, files, folder) triple"
+    result, written, root = answer
+    if not isinstance(result, dict) or not isinstance(root, str) or "\0" in root:
+        return "its result or its folder is not what a worker sends"
+    if not isinstance(written, list):
+        return "its files are not a list"
+    if len(written) > max_files:
+        return f"{len(written)} files, more than the {max_files} a task may write"
+    total = 0
+    for item in written:
+        if (not isinstance(item, tuple) or len(item) != 2 or not isinstance(item[0], str)
+                or not isinstance(item[1], bytes)):
+            return "a file is not a (relative path, bytes) pair"
+        relative, data = item
+        parts = relative.split("/")
+        if ("\0" in relative or not relative or posixpath.isabs(relative)
+                or ntpath.isabs(relative) or ntpath.splitdrive(relative)[0] or ".." in parts):
+            return f"the path {relative!r} is not a relative path inside the run's folder"
+        total += len(data)
+        if total > max_bytes:
+            return f"more than the {max_bytes} bytes a task may write"
+    return None
 
 
 def _folders(run_options):
@@ -412,7 +465,7 @@ def _ignore_interrupts():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _run_dask(run_options, tasks, client, on_result, interrupt, transfer):
+def _run_dask(run_options, tasks, client, on_result, interrupt, transfer, limits):
     """Every task on the cluster `client` reaches, one Dask task per input, results taken as
     they finish; `transfer` ("paths" or "bytes") says how a task reaches a worker (_SharedPaths,
     _Sender). A task up to date is skipped here. A task whose worker dies runs again elsewhere
@@ -424,7 +477,7 @@ def _run_dask(run_options, tasks, client, on_result, interrupt, transfer):
     from dask.distributed import Event, as_completed
     # Each key names its input, for the dashboard; the random part keeps runs apart.
     run = os.urandom(4).hex()
-    way = _SharedPaths(run_options) if transfer == "paths" else _Sender(run_options, run)
+    way = _SharedPaths(run_options) if transfer == "paths" else _Sender(run_options, run, limits)
     queue = []
     for i, task in enumerate(tasks):
         if task["fresh"]:
@@ -542,20 +595,24 @@ def _failed(task, reason):
             "output_bytes": 0, "milliseconds": 0.0}
 
 
-def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None, report=None,
-            quiet=False, progress=None, transfer="paths", **option_names):
+def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None, security=None,
+            report=None, quiet=False, progress=None, transfer="paths", max_answer_files=4096,
+            max_answer_bytes=None, **option_names):
     """Converts every file castkit reads under `input_dir` to `to` into the same relative tree
     under `output_dir`, as `castkit convert DIR -o OUT --to FORMAT` does (`recursive`, `force`,
     `anims`, `textures`, `texture_mode`, `allow_any_path`, `inline_instances`, `strict`,
     `from_format` as there). Runs on `jobs` local processes (default: one per core), or with
-    `client` (a dask.distributed.Client) or `scheduler` (its address) on that cluster, one task
-    per input. Failures are printed to stderr as they come, with a progress line when stderr is
+    `client` (a dask.distributed.Client) or `scheduler` (its address; `security`, a
+    distributed.security.Security, for a tls:// one) on that cluster, one task per input. Failures are printed to stderr as they come, with a progress line when stderr is
     a terminal (`progress=True` forces it) and a summary unless `quiet`; `report` also writes
     the JSON report there. Ctrl-C stops the run, keeps what is finished and reports the rest not
     started; run again to resume (up-to-date files are skipped). `transfer` says how a cluster's
     workers reach the files: "paths" (they see the client's paths) or "bytes" (they see none:
     the client sends each input with the files it reads, and writes what comes back; not with
-    `allow_any_path`). Returns a Run."""
+    `allow_any_path`). A bytes-only worker's answer is checked before anything is written: at
+    most `max_answer_files` files and `max_answer_bytes` bytes (default: 8 per byte sent for the
+    task, plus 64 MiB), plain relative paths, nothing led out of the output folder by a link; a
+    refused answer fails its file alone. Returns a Run."""
     if transfer not in ("paths", "bytes"):
         raise ValueError(f"transfer must be 'paths' or 'bytes', not {transfer!r}")
     if transfer == "bytes" and client is None and scheduler is None:
@@ -580,17 +637,18 @@ def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None
         meter.add(tasks[i], result)
 
     start = time.monotonic()
-    started_at = time.time()
+    started_at, started_ns = time.time(), time.time_ns()
     workers = jobs or os.cpu_count() or 1
     own_client = None
     if client is None and scheduler is not None:
         from dask.distributed import Client
-        client = own_client = Client(scheduler)
+        client = own_client = Client(scheduler, security=security)
     try:
         with _Interrupt() as interrupt:
             if client is not None:
                 workers = sum(client.nthreads().values()) or workers
-                _run_dask(run_options, tasks, client, on_result, interrupt, transfer)
+                _run_dask(run_options, tasks, client, on_result, interrupt, transfer,
+                          (max_answer_files, max_answer_bytes))
             elif tasks:
                 _run_local(run_options, tasks, min(workers, len(tasks)), on_result, interrupt)
     finally:
@@ -599,6 +657,7 @@ def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None
     interrupted = interrupt.requested
     meter.finish()
     _remove_temporaries(tasks, started_at)
+    _count_written(tasks, results, started_ns)
     seconds = time.monotonic() - start
     text = _castkit.batch_report(run_options, tasks, results, workers, seconds)
     failed = any(r is not None and r["status"] == "failed" for r in results)
@@ -633,6 +692,28 @@ def _remove_temporaries(tasks, since):
                     os.unlink(path)
             except OSError:
                 pass
+
+
+# File times come from the kernel's coarse clock, up to a tick (10 ms at most) behind time_ns().
+_COARSE_CLOCK_NS = 20_000_000
+
+
+def _count_written(tasks, results, since_ns):
+    """Gives a result to each task without one whose output was written during the run: a task a
+    worker began as Ctrl-C cancelled it writes its output whole, and the client never hears of
+    it (2 of 22 interrupted cluster runs). The report must not call a written file not started;
+    its output is there, renamed into place whole, so it counts as converted."""
+    for i, task in enumerate(tasks):
+        if results[i] is not None:
+            continue
+        try:
+            written = os.stat(task["output"])
+        except OSError:
+            continue
+        if written.st_mtime_ns >= since_ns - _COARSE_CLOCK_NS:
+            results[i] = {"status": "converted", "warnings": task["warnings"],
+                          "errors": ([], []), "output_bytes": written.st_size,
+                          "milliseconds": 0.0}
 
 
 def _print_summary(run, interrupted):

@@ -590,6 +590,26 @@ std::vector<fs::path> side_files(const Options& options, const Task& task) {
     return list.take();
 }
 
+namespace {
+// Whether `path`, named inside one of `folders`, is inside one on the disk too: a link inside
+// the output folder (one a program dropped there) would otherwise carry a worker's file out of
+// it. The folders and the part of `path` that exists are resolved through their links, so an
+// output folder that is itself a link is followed. O(path depth).
+Expected<void> really_inside(const fs::path& path, std::span<const fs::path> folders) {
+    std::error_code error;
+    const fs::path real = fs::weakly_canonical(path, error);
+    const bool found =
+        !error && std::any_of(folders.begin(), folders.end(), [&](const fs::path& folder) {
+            std::error_code folder_error;
+            const fs::path real_folder = fs::weakly_canonical(folder, folder_error);
+            return !folder_error && inside(real, real_folder);
+        });
+    if (found) return {};
+    return make_error(worker_output(
+        path, "a link inside the output folder leads a worker's file outside it: refused"));
+}
+}  // namespace
+
 Expected<std::vector<fs::path>> place_outputs(const Options& options, const Task& task,
                                               std::span<const OutputFile> files) {
     auto to = output_format(options);
@@ -607,15 +627,13 @@ Expected<std::vector<fs::path>> place_outputs(const Options& options, const Task
     std::vector<const OutputFile*> sides, named;
     for (const OutputFile& file : files) {
         const fs::path path = normal(file.path);
-        if (std::find(outputs.begin(), outputs.end(), path) != outputs.end()) {
-            named.push_back(&file);
-            continue;
-        }
-        if (std::none_of(folders.begin(), folders.end(),
-                         [&](const fs::path& folder) { return inside(path, folder); }))
+        const bool output = std::find(outputs.begin(), outputs.end(), path) != outputs.end();
+        if (!output && std::none_of(folders.begin(), folders.end(),
+                                    [&](const fs::path& folder) { return inside(path, folder); }))
             return make_error(worker_output(
                 file.path, "a worker wrote it outside the output and texture folders: refused"));
-        sides.push_back(&file);
+        if (auto real = really_inside(file.path, folders); !real) return make_error(real.error());
+        (output ? named : sides).push_back(&file);
     }
     // Side outputs as SideOutputs::write places them, under the name the converted document
     // gives them: free, or holding these bytes already; else that name is taken.

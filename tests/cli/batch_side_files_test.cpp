@@ -132,6 +132,46 @@ Diagnostic warning(std::string file, std::string rule, std::string message) {
     return d;
 }
 
+// A worker's answer names files inside the output folder, but a link there (one a program
+// dropped into it) led them elsewhere: the check was on the names alone, so a bytes-only run
+// wrote a worker's texture outside every folder the user gave. Each file is now checked where
+// it really lands; an output folder that is itself a link still takes its files.
+TEST_F(BatchSideFiles, AWorkersFileLedOutOfTheOutputFolderByALinkIsRefused) {
+    fs::create_directories(dir / "elsewhere");
+    fs::create_directories(dir / "out");
+    std::error_code linked;
+    fs::create_directory_symlink(dir / "elsewhere", dir / "out" / "textures", linked);
+    if (linked) GTEST_SKIP() << "no directory links here: " << linked.message();
+    batch::Options options;
+    options.input_dir = dir / "in";
+    options.output_dir = dir / "out";
+    options.to = "cast";
+    batch::Task task;
+    task.input = dir / "in" / "hero.cast";
+    task.output = dir / "out" / "hero.cast";
+    const std::vector<std::byte> bytes(4, std::byte{1});
+    const std::vector<batch::OutputFile> files{{dir / "out" / "textures" / "skin.png", bytes},
+                                               {task.output, bytes}};
+    auto placed = batch::place_outputs(options, task, files);
+    ASSERT_FALSE(placed.has_value());
+    EXPECT_EQ(placed.error().rule, "io.worker-output");
+    EXPECT_NE(placed.error().message.find("a link inside the output folder"), std::string::npos);
+    EXPECT_FALSE(fs::exists(dir / "elsewhere" / "skin.png"));
+    EXPECT_FALSE(fs::exists(task.output));
+
+    // The output folder itself a link: its files are placed through it.
+    fs::create_directory_symlink(dir / "elsewhere", dir / "linked-out", linked);
+    ASSERT_FALSE(linked) << linked.message();
+    options.output_dir = dir / "linked-out";
+    task.output = dir / "linked-out" / "hero.cast";
+    const std::vector<batch::OutputFile> through{{dir / "linked-out" / "skin.png", bytes},
+                                                 {task.output, bytes}};
+    auto written = batch::place_outputs(options, task, through);
+    ASSERT_TRUE(written.has_value()) << written.error().to_string();
+    EXPECT_TRUE(fs::exists(dir / "elsewhere" / "skin.png"));
+    EXPECT_TRUE(fs::exists(dir / "elsewhere" / "hero.cast"));
+}
+
 TEST(BatchRelocated, ThePlansWarningsComeFirstAndMakeAConvertedFileWarned) {
     batch::Task task;
     task.input = "/client/in/hero.k3d";

@@ -175,9 +175,28 @@ def interrupt_and_resume(tmp_path, grids, where):
     assert set(statuses) == {"converted", "not-started"}
     written, whole = files_under(out), files_under(expected)
     assert {name: whole[name] for name in written} == written  # every file written is whole
+    # and reported converted: none the report calls not started is on the disk
+    report = json.loads((tmp_path / "first.json").read_text())["files"]
+    assert {os.path.basename(e["output"]) for e in report if e["status"] == "converted"} == set(written)
     second = castkit.batch.convert(inputs, out, "glb", quiet=True)
     assert second.report["summary"]["skipped"] == statuses.count("converted")
     assert files_under(out) == whole
+
+
+def test_an_output_written_during_the_run_without_a_result_counts_as_converted(tmp_path):
+    """A task a worker began as Ctrl-C cancelled it writes its output, and its result never
+    reaches the client (2 of 22 interrupted cluster runs): the report counts that output
+    converted, never not started. An output from before the run is left as it was."""
+    old, new = tmp_path / "old.glb", tmp_path / "new.glb"
+    old.write_bytes(b"old")
+    time.sleep(0.1)  # file times come from a clock a tick behind time_ns()
+    since = time.time_ns()
+    new.write_bytes(b"written")
+    tasks = [{"output": os.fspath(p), "warnings": ([], [])} for p in (old, new, tmp_path / "none.glb")]
+    results = [None, None, None]
+    castkit.batch._count_written(tasks, results, since)
+    assert results[0] is None and results[2] is None
+    assert results[1]["status"] == "converted" and results[1]["output_bytes"] == 7
 
 
 def test_ctrl_c_keeps_what_is_finished_and_a_second_run_resumes(tmp_path, grids):
@@ -641,6 +660,82 @@ def test_workers_sent_bytes_get_no_client_path_and_need_no_client_file(tmp_path,
         return "converted" if entry["status"] == "warned" and plan_only else entry["status"]
     assert statuses == {os.path.relpath(e["input"], client_dir): worker_status(e)
                         for e in run.report["files"]}
+
+
+def test_a_bytes_only_workers_answer_is_checked_before_anything_is_written(tmp_path):
+    """A worker's answer is data from another machine. One not shaped as a worker's, naming a
+    path that leaves the run's folder, holding more files or bytes than a task may write, or led
+    out of the output folder by a link, fails its own file with the reason and writes nothing
+    (a malformed one stopped the whole run with "Unable to cast Python instance"); the worker's
+    real answer for the same task is placed."""
+    (tmp_path / "in").mkdir()
+    shutil.copy(EXAMPLES / "character.cast", tmp_path / "in")
+    run_options = castkit.batch.options(tmp_path / "in", tmp_path / "out", "semodel")
+    task = castkit._castkit.batch_plan(run_options)[0][0]
+    sender = castkit.batch._Sender(run_options, "test", (2, None))
+    sent, files = sender.payload(None, task, "key")
+    result, written, root = castkit.batch.convert_bytes_task(sender.sent_options, sent, files)
+    output, data = written[0]
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "out").mkdir(exist_ok=True)  # the plan made it
+    os.symlink(tmp_path / "elsewhere", tmp_path / "out" / "textures")
+    refused = {
+        "not a (result, files, folder) triple": ("junk",),
+        "is not a relative path inside": (result, [("out/a\0b.png", b"x")], root),
+        "'../outside.png' is not a relative path": (result, [("../outside.png", b"x")], root),
+        "'/tmp/outside.png' is not a relative path": (result, [("/tmp/outside.png", b"x")], root),
+        "not a (relative path, bytes) pair": (result, [(output, "text")], root),
+        "3 files, more than the 2": (result, [(f"out/{n}.png", b"x") for n in range(3)], root),
+        "it is malformed": ({"status": 3}, written, root),
+        "a link inside the output folder": (result, [("out/textures/skin.png", b"x"),
+                                                     (output, data)], root),
+    }
+    for reason, answer in refused.items():
+        got, taken = sender.receive(task, answer)
+        assert got["status"] == "failed" and taken == []
+        assert any(reason in str(e) for e in got["errors"][0]), (reason, got["errors"])
+    assert files_under(tmp_path / "out") == {} and not os.listdir(tmp_path / "elsewhere")
+    small = castkit.batch._Sender(run_options, "test", (2, len(data) - 1))
+    small.payload(None, task, "key")
+    got, _ = small.receive(task, (result, written, root))
+    assert got["status"] == "failed" and f"more than the {len(data) - 1} bytes" in str(got["errors"])
+    got, taken = sender.receive(task, (result, written, root))
+    assert got["status"] == result["status"] != "failed" and taken == []
+    assert (tmp_path / "out" / "character.semodel").read_bytes() == data
+
+
+def test_a_tls_cluster_takes_only_clients_with_its_certificates(tmp_path):
+    """docs/batch.md's cluster for several machines: TLS with certificates, so that an account
+    without them can neither send the workers code nor read what they convert. The module's
+    command reaches it with --tls-ca-file, --tls-cert and --tls-key; without them it cannot."""
+    pytest.importorskip("distributed")
+    from distributed import LocalCluster
+    from distributed.security import Security
+    security = Security.temporary()
+    pems = {name: tmp_path / f"{name}.pem" for name in ("ca", "cert", "key")}
+    for name, text in zip(pems, (security.tls_ca_file, security.tls_client_cert,
+                                 security.tls_client_key)):
+        pems[name].write_text(text)
+    (tmp_path / "in").mkdir()
+    shutil.copy(EXAMPLES / "character.cast", tmp_path / "in")
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, host="127.0.0.1",
+                      protocol="tls", security=security, dashboard_address=":0") as cluster:
+        address = cluster.scheduler_address
+        assert address.startswith("tls://127.0.0.1:")
+        command = [sys.executable, "-m", "castkit", "convert", tmp_path / "in", "-o",
+                   tmp_path / "out", "--to", "glb", "-q", "--scheduler", address]
+        done = subprocess.run(command + ["--tls-ca-file", pems["ca"], "--tls-cert",
+                                         pems["cert"], "--tls-key", pems["key"]],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert (tmp_path / "out" / "character.glb").is_file()
+        # No certificate, no run: the handshake fails before any task is sent.
+        shutil.rmtree(tmp_path / "out")
+        refused = subprocess.run(command, capture_output=True, text=True, timeout=120,
+                                 env=dict(os.environ, DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="5s"))
+        assert refused.returncode != 0 and not (tmp_path / "out" / "character.glb").exists()
+    usage = subprocess.run(command + ["--tls-cert", pems["cert"]], capture_output=True, text=True)
+    assert usage.returncode == 2 and "go together" in usage.stderr
 
 
 def glb_meshes(path):
