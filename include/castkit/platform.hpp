@@ -58,8 +58,9 @@ std::optional<std::int64_t> last_write_ticks(const std::filesystem::path& path);
 Expected<void> write_stdout(std::span<const std::byte> data);
 // True when standard output is a terminal (progress lines are drawn only there).
 bool stdout_is_terminal();
-// Asks the desktop to open `url` in the default browser (xdg-open, open, ShellExecute) without
-// waiting for it. False when no opener could be started.
+// Asks the desktop to open `url` (or a file's path) in the default browser (xdg-open, open,
+// ShellExecute; on POSIX the first command of $BROWSER when it is set) without waiting for it.
+// False when no opener could be started.
 bool open_in_browser(const std::string& url);
 // Reads all of standard input (binary mode on Windows).
 Expected<std::vector<std::byte>> read_stdin();

@@ -11,9 +11,11 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>  // renameat2
+#include <cstdlib>
 #include <mutex>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "live_temporaries.hpp"
@@ -493,16 +495,19 @@ bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }
 
 bool open_in_browser(const std::string& url) {
 #ifdef __APPLE__
-    const char* opener = "open";
+    std::string opener = "open";
 #else
-    const char* opener = "xdg-open";
+    std::string opener = "xdg-open";
 #endif
+    // $BROWSER, as Python's webbrowser and git read it: the first of its ':'-separated commands.
+    if (const char* browser = std::getenv("BROWSER"); browser != nullptr && *browser != '\0')
+        opener = std::string(browser).substr(0, std::string_view(browser).find(':'));
     // A child of a child, so the opener (and the browser it may start) is never our zombie.
     const pid_t child = ::fork();
     if (child < 0) return false;
     if (child == 0) {
         if (::fork() == 0) {
-            ::execlp(opener, opener, url.c_str(), static_cast<char*>(nullptr));
+            ::execlp(opener.c_str(), opener.c_str(), url.c_str(), static_cast<char*>(nullptr));
             ::_exit(127);
         }
         ::_exit(0);

@@ -128,6 +128,7 @@ class Runner:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
         env["DOC_TEST_OPENED"] = str(self.work / "opened.txt")
         env.pop("CASTKIT_CLI", None)
+        env.pop("BROWSER", None)  # which castkit view would run instead of the opener above
         return env
 
     def fresh_copy(self) -> None:
@@ -223,6 +224,9 @@ class Runner:
                     return
                 time.sleep(0.05)
             url = opened.read_text().split()[0]
+            if not url.startswith("http://"):  # a private page that leads to the address
+                leads = re.search(r'url=(http://[^"]+)"', Path(url).read_text())
+                url = leads.group(1) if leads else url
             with urllib.request.urlopen(url, timeout=30) as page:
                 if page.status != 200 or b"<html" not in page.read(4096).lower():
                     self.fail(block, f"`{command}`: {url} answered {page.status}")

@@ -22,9 +22,10 @@ export async function launchChromium(playwright) {
 
 // Starts `castkit view FILE... --no-open` and resolves with the address it printed (`url`, with
 // its access token), the server's `origin` ("http://127.0.0.1:PORT/"), the `token` and the process.
-export function startView(castkit, files, cwd) {
+export function startView(castkit, files, cwd, { open = false, env = process.env } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(castkit, ['view', ...files, '--no-open'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = ['view', ...files, ...(open ? [] : ['--no-open'])];
+    const child = spawn(castkit, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '', err = '';
     const timer = setTimeout(() => reject(new Error(`castkit view printed no URL: ${out}${err}`)), 15000);
     child.stderr.on('data', (d) => { err += d; });

@@ -4,11 +4,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import {
   canvasPixels, expectPoseOfCastkit, launchChromium, loadPlaywright, openPage, screenshot, startView,
@@ -236,6 +237,35 @@ async function serving(files, cwd, check) {
     assert.equal(await stopView(view), 0, 'castkit view exit code after Ctrl-C');
   }
 }
+
+// A browser's arguments are readable by every local account (/proc/PID/cmdline) while it runs:
+// the token must not be among them. castkit view opens the browser ($BROWSER here, a script
+// that records its argument) on a page only its owner can read, which sends it on.
+test('the browser is opened on a private page that leads to the viewer, the token on no command line', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'castkit-browser-'));
+  const record = join(dir, 'argument');
+  const opener = join(dir, 'browser.sh');
+  writeFileSync(opener, `#!/bin/sh\nprintf '%s' "$1" > '${record}.part' && mv '${record}.part' '${record}'\n`, { mode: 0o755 });
+  const view = await startView(castkit, ['character.cast'], examples, { open: true, env: { ...process.env, BROWSER: opener } });
+  let launch;
+  try {
+    for (let i = 0; i < 150 && !existsSync(record); i++) await new Promise((r) => setTimeout(r, 100));
+    launch = readFileSync(record, 'utf8');
+    assert.match(launch, /castkit-view-[0-9a-f]+\/open\.html$/);
+    assert.ok(!launch.includes(view.token), 'the token is on the browser\'s command line');
+    assert.equal(statSync(dirname(launch)).mode & 0o777, 0o700, 'the page\'s folder is private');
+    assert.ok(readFileSync(launch, 'utf8').includes(view.url));
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(launch).href);
+    await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\//);
+    await waitForLoad(page);
+    assert.equal(await count(page, 'meshes'), 1);  // castkit info: 1 mesh
+    await page.close();
+  } finally {
+    assert.equal(await stopView(view), 0);
+  }
+  assert.ok(!existsSync(launch), 'the page is removed when castkit view stops');
+});
 
 test('castkit view answers this machine\'s pages only', async () => {
   await serving(['character.cast'], examples, async (view) => {

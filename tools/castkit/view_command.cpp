@@ -183,7 +183,8 @@ std::optional<fs::path> make_private_folder() {
     return std::nullopt;
 }
 
-// The folder of dropped files, removed with everything in it when the server stops.
+// A private folder (dropped files, the page the browser is opened on), removed with everything
+// in it when the server stops.
 struct UploadFolder {
     fs::path path;
     explicit UploadFolder(fs::path folder) : path(std::move(folder)) {}
@@ -295,6 +296,22 @@ void add_files(SharedSession& shared, const std::vector<std::string>& files, int
     }
 }
 
+// Opens the browser on a page in the private `folder` that sends it on to `url`, as Jupyter
+// does: the token is then on no command line (a browser's arguments are readable by every
+// local account in /proc/PID/cmdline while it runs), only in a file its owner alone can read.
+bool open_browser_privately(const std::string& url, const fs::path& folder) {
+    const fs::path page = folder / "open.html";
+    {
+        std::ofstream out(page, std::ios::binary | std::ios::trunc);
+        out << fmt::format(
+            "<!doctype html><meta charset=\"utf-8\"><title>castkit view</title>"
+            "<meta http-equiv=\"refresh\" content=\"0;url={0}\"><a href=\"{0}\">castkit view</a>\n",
+            url);
+        if (!out) return false;
+    }
+    return platform::open_in_browser(platform::utf8_of(page));
+}
+
 int serve(const ViewOptions& options, int& exit_code) {
     // Dropped files in a private folder that is removed on exit (the images a glb or DMF
     // embeds travel in the documents: cast::Document::embedded).
@@ -321,7 +338,11 @@ int serve(const ViewOptions& options, int& exit_code) {
     const std::string url = access.url();
     fmt::print("castkit view: {} (Ctrl-C stops)\n", url);
     std::fflush(stdout);
-    if (!options.no_open && !platform::open_in_browser(url))
+    const std::optional<fs::path> launch_folder =
+        options.no_open ? std::nullopt : make_private_folder();
+    const std::optional<UploadFolder> launch =
+        launch_folder ? std::optional<UploadFolder>(std::in_place, *launch_folder) : std::nullopt;
+    if (!options.no_open && !(launch && open_browser_privately(url, launch->path)))
         fmt::print(stderr, "castkit view: could not open a browser; open {} yourself\n", url);
     std::signal(SIGINT, request_stop);
     std::signal(SIGTERM, request_stop);
