@@ -702,19 +702,25 @@ def round_trip(source, key, work, figures, twin=None):
                               reindexed=key.endswith(" (draco)"))
 
 
+def variant_stems(arguments, work, program, what):
+    """(source, key, the path its variants' names start with) for each file under the folders
+    given, when `program` is installed; else none, and the run says so."""
+    if not shutil.which(program):
+        print(f"{program} is not installed: no {what} variants")
+        return []
+    folder = os.path.join(work, "variants")
+    os.makedirs(folder, exist_ok=True)
+    return [(source, key, os.path.join(folder, key.replace("/", "__").rsplit(".", 1)[0]))
+            for source, key in sources(arguments)]
+
+
 def gltfpack_variants(arguments, work):
     """With gltfpack installed, each file under the folders given as a quantized variant
     (KHR_mesh_quantization, gltfpack's default) and a meshopt-compressed one (-c, the same
     quantized data compressed without loss): (path, key, twin) triples, the compressed one's twin
     its quantized variant, which it must read as."""
-    if not shutil.which("gltfpack"):
-        print("gltfpack is not installed: no quantized or meshopt variants")
-        return []
-    folder = os.path.join(work, "variants")
-    os.makedirs(folder, exist_ok=True)
     out = []
-    for source, key in list(sources(arguments)):
-        stem = os.path.join(folder, key.replace("/", "__").rsplit(".", 1)[0])
+    for source, key, stem in variant_stems(arguments, work, "gltfpack", "quantized or meshopt"):
         quantized, compressed = stem + ".quantized.glb", stem + ".meshopt.glb"
         if (run(["gltfpack", "-i", source, "-o", quantized])[0] != 0 or
                 run(["gltfpack", "-c", "-i", source, "-o", compressed])[0] != 0):
@@ -740,14 +746,9 @@ def draco_variants(arguments, work):
     Draco-compressed glb: (path, key, twin) triples whose twin is the plain file, which the
     variant must read as. The transcoder refuses morph targets and sparse accessors: those files
     have no variant, and the run says so."""
-    if not shutil.which("draco_transcoder"):
-        print("draco_transcoder is not installed: no Draco variants")
-        return []
-    folder = os.path.join(work, "variants")
-    os.makedirs(folder, exist_ok=True)
     out = []
-    for source, key in list(sources(arguments)):
-        variant = os.path.join(folder, key.replace("/", "__").rsplit(".", 1)[0] + ".draco.glb")
+    for source, key, stem in variant_stems(arguments, work, "draco_transcoder", "Draco"):
+        variant = stem + ".draco.glb"
         code, text = run(["draco_transcoder", "-i", source, "-o", variant] + DRACO_BITS)
         if code != 0:
             reason = text.strip().splitlines()[-1].split("\t")[-1] if text.strip() else code
