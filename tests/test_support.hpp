@@ -11,6 +11,20 @@
 #include <utility>
 #include <vector>
 
+// Where the checkout and the build's programs are: tests/CMakeLists.txt generates their
+// definitions (test_paths.cpp), so that no other test file names a path of its clone.
+namespace castkit::test::paths {
+extern const char* const fixtures;
+extern const char* const cli;
+extern const char* const build_scene;
+extern const char* const source_dir;
+extern const char* const gltf_validator;  // used where CASTKIT_HAVE_GLTF_VALIDATOR is defined
+}  // namespace castkit::test::paths
+#define CASTKIT_FIXTURES ::castkit::test::paths::fixtures
+#define CASTKIT_CLI ::castkit::test::paths::cli
+#define CASTKIT_BUILD_SCENE ::castkit::test::paths::build_scene
+#define CASTKIT_SOURCE_DIR ::castkit::test::paths::source_dir
+
 namespace castkit::test {
 
 std::filesystem::path fixtures();

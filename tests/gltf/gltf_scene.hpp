@@ -128,13 +128,13 @@ struct ValidatorResult {
 // and the Linux build runs the validator on the same files. Starts a Node.js process: about a
 // second.
 inline std::optional<ValidatorResult> run_gltf_validator(const std::filesystem::path& target) {
-#ifndef CASTKIT_GLTF_VALIDATOR
+#ifndef CASTKIT_HAVE_GLTF_VALIDATOR
     (void)target;
     return std::nullopt;
 #else
     ValidatorResult result;
-    const std::string command = "node '" + std::string(CASTKIT_GLTF_VALIDATOR) + "' --strict '" +
-                                target.string() + "' 2>&1";
+    const std::string command =
+        "node '" + std::string(paths::gltf_validator) + "' --strict '" + target.string() + "' 2>&1";
     FILE* pipe = popen(command.c_str(), "r");
     if (pipe == nullptr) return result;
     char buffer[4096];
