@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string_view>
 
 namespace castkit::platform::detail {
@@ -23,10 +24,17 @@ class LiveTemporaries {
     static constexpr std::size_t kPathCapacity = 4096;
 
     // Records `path` before its file is created, so that no moment exists when the file is there
-    // but unrecorded. Returns the slot, or -1 when none is free. O(slots).
-    // Each add() is paired with one created() once the file exists (or failed to).
-    int add(std::basic_string_view<Char> path) {
+    // but unrecorded. Returns the slot (-1 when none is free), or nullopt when the process is
+    // ending: the caller then creates nothing, since remove_all may have finished its last pass
+    // and the process may end before the file could be removed. O(slots).
+    // Each add() that returns a slot is paired with one created() once the file exists (or
+    // failed to).
+    std::optional<int> add(std::basic_string_view<Char> path) {
         creating_.fetch_add(1);
+        if (ending_.load()) {
+            creating_.fetch_sub(1);
+            return std::nullopt;
+        }
         if (path.size() >= kPathCapacity) return -1;
         for (std::size_t i = 0; i < kSlots; ++i) {
             std::uint8_t expected = kFree;
@@ -64,11 +72,12 @@ class LiveTemporaries {
     // creator has asked ending() and removed the file itself if so. O(1).
     void created() { creating_.fetch_sub(1); }
 
-    // Whether remove_all has begun: the process is ending. Another thread creates its temporary
-    // after add(), so remove_all may pass before the file exists: that thread then asks here,
-    // after creating it, and removes it itself. Every operation is sequentially consistent, so
-    // of the two (remove_all seeing the slot live, the creator seeing the process ending) at
-    // least one happens. O(1).
+    // Whether remove_all has begun: the process is ending. A creator that add() let through may
+    // create its file after remove_all passed, so it asks here once the file exists and removes
+    // the file itself if so. Every operation is sequentially consistent: either add() sees the
+    // process ending and nothing is created, or remove_all sees the creation under way and waits
+    // for it, and then of the two (remove_all seeing the slot live, the creator seeing the process
+    // ending) at least one happens. O(1).
     bool ending() const { return ending_.load(); }
 
   private:
@@ -80,7 +89,7 @@ class LiveTemporaries {
                 remove_file(slot.path.data());
         }
     }
-    static void pause_a_millisecond();
+    static void pause_a_millisecond();  // defined by each platform's implementation
 
     static constexpr std::uint8_t kFree = 0, kFilling = 1, kLive = 2, kRemoving = 3;
     static_assert(std::atomic<std::uint8_t>::is_always_lock_free);
@@ -92,5 +101,10 @@ class LiveTemporaries {
     std::atomic<bool> ending_{false};
     std::atomic<int> creating_{0};
 };
+
+template <>
+void LiveTemporaries<char>::pause_a_millisecond();
+template <>
+void LiveTemporaries<wchar_t>::pause_a_millisecond();
 
 }  // namespace castkit::platform::detail

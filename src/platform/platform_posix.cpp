@@ -435,7 +435,9 @@ Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::
     int code = EEXIST;
     for (int attempt = 0; attempt < kAttempts && code == EEXIST; ++attempt) {
         std::string temp = path.string() + ".castkit-" + random_name(6);
-        const int slot = live_temporaries.add(temp);
+        const std::optional<int> recorded = live_temporaries.add(temp);
+        if (!recorded) return make_error(os_error(path, "interrupted before writing", EINTR));
+        const int slot = *recorded;
         // Mode 0666 less the umask: the usual permissions of a new file.
         const int fd = ::open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         const int open_error = errno;

@@ -236,7 +236,9 @@ Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::
     temp += L".castkit-" + std::to_wstring(GetCurrentProcessId()) + L"-" +
             std::to_wstring(GetTickCount64());
     // Recorded before it exists; shared for deletion so that an interruption can remove it.
-    const int slot = live_temporaries.add(temp.native());
+    const std::optional<int> recorded = live_temporaries.add(temp.native());
+    if (!recorded) return make_error(os_error(path, "interrupted before writing", EINTR));
+    const int slot = *recorded;
     HANDLE handle = CreateFileW(temp.c_str(), GENERIC_WRITE, FILE_SHARE_DELETE, nullptr, CREATE_NEW,
                                 FILE_ATTRIBUTE_NORMAL, nullptr);
     if (handle == INVALID_HANDLE_VALUE) {
