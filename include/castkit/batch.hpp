@@ -120,6 +120,14 @@ std::string report(const Options& options, std::span<const Task> tasks,
 // O(input size) for the formats read (Cast's payloads are not copied); a glTF's JSON only.
 std::vector<std::filesystem::path> side_files(const Options& options, const Task& task);
 
+// The bytes to send of `path`, a task's input, a file side_files() listed or one of
+// Options::animations: opened once and read from that descriptor, which must lie inside the
+// input folder or a side-file folder (Options::format_options.side_files; any path with its
+// allow_any_path), so that a link swapped in after the listing cannot send a file from outside.
+// An animation is read as the options name it. O(file size).
+Expected<std::vector<std::byte>> read_sent_file(const Options& options,
+                                                const std::filesystem::path& path);
+
 // A file a worker wrote for a task: where it goes on the client, and its bytes.
 struct OutputFile {
     std::filesystem::path path;

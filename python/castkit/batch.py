@@ -88,6 +88,9 @@ def convert_bytes_task(run_options, task, files):
     private temporary folder as on the client, converted there by the library, and removed.
     Returns (the result dict, [(relative path, bytes)] of every file written, the private
     folder's path, for the client to put its own in the findings' place)."""
+    if task.get("refused") is not None:  # the client could not read what it had to send
+        return ({"status": "failed", "warnings": ([], []), "errors": ([task["refused"]], []),
+                 "output_bytes": 0, "milliseconds": 0.0}, [], "")
     _remove_orphans()
     root = os.path.realpath(tempfile.mkdtemp(prefix=f"{_PRIVATE}{os.getpid()}_"))
     try:
@@ -214,15 +217,19 @@ class _Sender:
         for relative, path in self.animations.items():
             shared.setdefault(relative, path)
         shared.pop(input_name, None)
-        self.naming[key] = list(shared)
-        files = {input_name: _read(task["input"]),
-                 **{relative: self.share(client, relative, path)
-                    for relative, path in shared.items()}}
-        self.sent_bytes[task["input"]] = len(files[input_name]) + sum(
-            self.shared[relative][2] for relative in shared)
         sent = {"input": input_name, "output": self.relative(task["output"]),
                 "bytes": task["bytes"], "fresh": False, "warnings": ([], []),
                 "taken": [self.relative(t) for t in task.get("taken", [])]}
+        self.naming[key] = []
+        try:
+            files = {input_name: _castkit.batch_read(self.options, task["input"])}
+            for relative, path in shared.items():
+                files[relative] = self.share(client, relative, path)
+                self.naming[key].append(relative)
+        except _castkit.Error as error:  # a link out of the folders, a file gone: this task fails
+            return dict(sent, refused=error.diagnostic), {}
+        self.sent_bytes[task["input"]] = len(files[input_name]) + sum(
+            self.shared[relative][2] for relative in self.naming[key])
         return sent, files
 
     def share(self, client, relative, path):
@@ -234,7 +241,7 @@ class _Sender:
         entry = self.shared.get(relative)
         if entry is None:
             key = f"castkit-file-{posixpath.basename(relative)}-{next(self.shares)}-{self.run}"
-            data = _read(path)
+            data = _castkit.batch_read(self.options, path)
             with _bytes_in_tasks():
                 future = client.submit(_same, data, key=key, pure=False)
             entry = self.shared[relative] = [future, 0, len(data)]
@@ -271,6 +278,7 @@ class _Sender:
         max_files, max_bytes = self.limits
         if max_bytes is None:
             max_bytes = 8 * self.sent_bytes.get(task["input"], 0) + _ANSWER_SLACK
+        self.sent_bytes.pop(task["input"], None)
         problem = _malformed(answer, max_files, max_bytes)
         try:
             result = None if problem else self.relocated(task, *answer)
@@ -346,11 +354,6 @@ def _with_folders(run_options, convert):
                 output_dir=convert(run_options["output_dir"]),
                 textures=[convert(t) for t in run_options["textures"]],
                 animations=[convert(a) for a in run_options["animations"]])
-
-
-def _read(path):
-    with open(path, "rb") as file:
-        return file.read()
 
 
 class _Progress:

@@ -183,6 +183,16 @@ py::list side_files(const py::dict& options_dict, const py::dict& task_entry) {
     return out;
 }
 
+py::bytes read_sent(const py::dict& options_dict, const fs::path& path) {
+    const batch::Options options = options_from(options_dict);
+    auto bytes = [&] {
+        py::gil_scoped_release release;
+        return batch::read_sent_file(options, path);
+    }();
+    if (!bytes) raise_error(bytes.error());
+    return py::bytes(reinterpret_cast<const char*>(bytes->data()), bytes->size());
+}
+
 // (the names taken by other files, an error or None): place_outputs.
 py::tuple place(const py::dict& options_dict, const py::dict& task_entry, const py::list& written) {
     const batch::Options options = options_from(options_dict);
@@ -243,6 +253,10 @@ void register_batch(py::module_& m) {
           "The files converting a task may read besides its input and the animations, found "
           "under the side-file policy (castkit/batch.hpp, side_files): what a run whose workers "
           "do not see the client's folders sends with the input");
+    m.def("batch_read", &read_sent, py::arg("options"), py::arg("path"),
+          "The bytes of a task's input, side file or animation as a bytes-only run sends them "
+          "(castkit/batch.hpp, read_sent_file): read from the descriptor that was checked to lie "
+          "inside the run's folders");
     m.def("batch_place", &place, py::arg("options"), py::arg("task"), py::arg("files"),
           "Writes the files a worker wrote for a task, [(path, bytes)], where the client keeps "
           "them (castkit/batch.hpp, place_outputs): (the side-output names other files hold, "

@@ -8,6 +8,7 @@
 #include <castkit/json.hpp>
 #include <castkit/platform.hpp>
 #include <chrono>
+#include <limits>
 #include <map>
 #include <new>
 #include <set>
@@ -16,6 +17,7 @@
 #include "../formats/common/side_files.hpp"
 #include "../formats/common/side_outputs.hpp"
 #include "../gltf/references.hpp"
+#include "../platform/opened_file.hpp"
 
 namespace castkit::batch {
 namespace fs = std::filesystem;
@@ -58,6 +60,37 @@ Diagnostic link_outside(const fs::path& link, const fs::path& folder) {
     d.message = fmt::format("a link to a file outside '{}': skipped (--allow-any-path follows it)",
                             platform::utf8_of(folder));
     return d;
+}
+
+// `path` opened once, refused unless what was opened (its descriptor's real path, not the
+// path's) lies inside one of `folders`, or the run allows any path: a link swapped in after the
+// plan listed a file cannot lead a read outside. O(folders) file-system queries.
+Expected<std::unique_ptr<platform::OpenedFile>> open_within(const Options& options,
+                                                            const fs::path& path,
+                                                            std::span<const fs::path> folders) {
+    auto opened = platform::open_regular_file(path, std::numeric_limits<std::uint64_t>::max());
+    if (!opened || options.format_options.side_files.allow_any_path) return opened;
+    for (const fs::path& folder : folders)
+        if (auto real = platform::real_path(folder); real && inside((*opened)->real_path(), *real))
+            return opened;
+    Diagnostic d;
+    d.file = platform::utf8_of(path);
+    d.rule = "io.link-outside";
+    d.message = fmt::format(
+        "leads outside '{}' through a link: not read (--allow-any-path "
+        "follows it)",
+        platform::utf8_of(folders.empty() ? path : folders.front()));
+    return make_error(std::move(d));
+}
+
+// The task's input, opened and checked once and read from that descriptor. O(file size).
+Expected<formats::Input> read_task_input(const Options& options, const fs::path& input) {
+    auto opened = open_within(options, input, std::span(&options.input_dir, 1));
+    if (!opened) return make_error(opened.error());
+    auto held = (*opened)->load();
+    if (!held) return make_error(held.error());
+    const cast::Bytes bytes = (*held)->bytes();
+    return formats::Input{bytes, std::move(*held)};
 }
 
 // The inputs under the input folder, without the animations and what lies in the output folder,
@@ -178,7 +211,13 @@ void convert_into(const Options& options, const FormatInfo& to, const Task& task
     // them beside the output.
     const ReadContext read_context = formats::context_for(task.input, format_options);
     Diagnostics diagnostics;
-    auto document = formats::read_file(*from, task.input, read_context, diagnostics);
+    auto input = read_task_input(options, task.input);
+    if (!input) {
+        result.errors.push_back(input.error());
+        result.status = Status::Failed;
+        return;
+    }
+    auto document = formats::read(*from, std::move(*input), read_context, diagnostics);
     if (!document) {
         take(result, diagnostics);
         result.errors.push_back(document.error());
@@ -588,6 +627,24 @@ std::vector<fs::path> side_files(const Options& options, const Task& task) {
         return {};  // the conversion fails the same way
     }
     return list.take();
+}
+
+Expected<std::vector<std::byte>> read_sent_file(const Options& options, const fs::path& path) {
+    auto normal = [](const fs::path& p) {
+        std::error_code error;
+        return fs::absolute(p, error).lexically_normal();
+    };
+    const bool an_animation =
+        std::any_of(options.animations.begin(), options.animations.end(),
+                    [&](const fs::path& a) { return normal(a) == normal(path); });
+    std::vector<fs::path> folders{options.input_dir};
+    folders.insert(folders.end(), options.format_options.side_files.folders.begin(),
+                   options.format_options.side_files.folders.end());
+    auto opened = an_animation
+                      ? platform::open_regular_file(path, std::numeric_limits<std::uint64_t>::max())
+                      : open_within(options, path, folders);
+    if (!opened) return make_error(opened.error());
+    return (*opened)->read();
 }
 
 namespace {

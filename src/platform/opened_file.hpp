@@ -9,6 +9,8 @@
 #include <memory>
 #include <vector>
 
+#include "platform.hpp"
+
 namespace castkit::platform {
 
 // A regular file opened for reading, judged by what was opened rather than by its path: a link
@@ -26,6 +28,10 @@ class OpenedFile {
     // Its bytes, at most size() of them (a file that shrank since is read to its new end).
     // O(size).
     virtual Expected<std::vector<std::byte>> read() = 0;
+    // The same bytes, held as load_file holds them (one populated allocation on POSIX), for
+    // inputs large enough that a vector's page-by-page zeroing shows. Call it, or read(), once.
+    // O(size).
+    virtual Expected<std::shared_ptr<const MappedFile>> load() = 0;
 };
 
 // Opens `path` for reading without ever waiting (a FIFO or a terminal is not blocked on), and

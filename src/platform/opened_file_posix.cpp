@@ -12,6 +12,7 @@
 #include <string>
 #include <system_error>
 
+#include "load_posix.hpp"
 #include "opened_file.hpp"
 #include "platform.hpp"
 
@@ -82,6 +83,10 @@ class PosixOpenedFile final : public OpenedFile {
         }
         data.resize(filled);
         return data;
+    }
+
+    Expected<std::shared_ptr<const MappedFile>> load() override {
+        return load_descriptor(fd_, size_, real_);
     }
 
   private:

@@ -70,6 +70,12 @@ class WindowsOpenedFile final : public OpenedFile {
         return data;
     }
 
+    Expected<std::shared_ptr<const MappedFile>> load() override {
+        auto data = read();
+        if (!data) return make_error(data.error());
+        return hold_in_memory(std::move(*data));
+    }
+
   private:
     HANDLE handle_;
     std::filesystem::path real_;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "live_temporaries.hpp"
+#include "load_posix.hpp"
 #include "platform.hpp"
 
 namespace castkit::platform {
@@ -385,27 +386,27 @@ Expected<std::shared_ptr<const MappedFile>> read_regular(int fd, std::size_t siz
 
 }  // namespace
 
+Expected<std::shared_ptr<const MappedFile>> load_descriptor(int fd, std::uint64_t size,
+                                                            const std::filesystem::path& path) {
+    if (size > 0) {
+        auto loaded = read_regular(fd, static_cast<std::size_t>(size), path);
+        if (!loaded || *loaded) return loaded;
+        if (::lseek(fd, 0, SEEK_SET) != 0)  // it grew: read it again as a stream
+            return make_error(os_error(path, "cannot read", errno));
+    }
+    auto data = read_all(fd, path);
+    if (!data) return make_error(data.error());
+    return hold_in_memory(std::move(*data));
+}
+
 Expected<std::shared_ptr<const MappedFile>> load_file(const std::filesystem::path& path) {
     struct stat st {};
     auto opened = open_for_reading(path, st);
     if (!opened) return make_error(opened.error());
-    const int fd = *opened;
-    if (S_ISREG(st.st_mode) && st.st_size > 0) {
-        auto loaded = read_regular(fd, static_cast<std::size_t>(st.st_size), path);
-        if (!loaded || *loaded) {
-            ::close(fd);
-            return loaded;
-        }
-        if (::lseek(fd, 0, SEEK_SET) != 0) {  // it grew: read it again as a stream
-            const int code = errno;
-            ::close(fd);
-            return make_error(os_error(path, "cannot read", code));
-        }
-    }
-    auto data = read_all(fd, path);
-    ::close(fd);
-    if (!data) return make_error(data.error());
-    return hold_in_memory(std::move(*data));
+    auto loaded = load_descriptor(
+        *opened, S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0, path);
+    ::close(*opened);
+    return loaded;
 }
 
 std::size_t readable_past_end(std::span<const std::byte> bytes) {

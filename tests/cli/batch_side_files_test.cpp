@@ -172,6 +172,70 @@ TEST_F(BatchSideFiles, AWorkersFileLedOutOfTheOutputFolderByALinkIsRefused) {
     EXPECT_TRUE(fs::exists(dir / "elsewhere" / "hero.cast"));
 }
 
+// Issue 45 item 2: an input replaced by a link to a file outside the folder after the plan
+// listed it was converted, the outside file's contents landing in the output. The input is now
+// opened once and judged by what was opened.
+TEST_F(BatchSideFiles, AnInputSwappedForALinkOutsideAfterThePlanIsNotRead) {
+    save(textured({"inside.png"}), dir / "in" / "model.cast");
+    save(textured({"secret.png"}), dir / "secret.cast");
+    batch::Options options;
+    options.input_dir = dir / "in";
+    options.output_dir = dir / "out";
+    options.to = "cast";
+    Diagnostics warnings;
+    auto planned = batch::plan(options, warnings);
+    ASSERT_TRUE(planned) << planned.error().to_string();
+    ASSERT_EQ(planned->tasks.size(), 1u);
+    const batch::Task& task = planned->tasks.front();
+    fs::remove(task.input);
+    std::error_code linked;
+    fs::create_symlink(dir / "secret.cast", task.input, linked);
+    if (linked) GTEST_SKIP() << "no links here: " << linked.message();
+
+    const batch::Result refused = batch::convert(options, task, planned->outputs);
+    EXPECT_EQ(refused.status, batch::Status::Failed);
+    ASSERT_EQ(refused.errors.size(), 1u);
+    EXPECT_EQ(refused.errors.front().rule, "io.link-outside");
+    EXPECT_FALSE(fs::exists(task.output));
+
+    options.format_options.side_files.allow_any_path = true;  // --allow-any-path follows it
+    const batch::Result followed = batch::convert(options, task, planned->outputs);
+    EXPECT_EQ(followed.status, batch::Status::Converted) << followed.errors.size();
+    EXPECT_TRUE(fs::exists(task.output));
+}
+
+// The bytes transfer read each file again by path after listing it: under a racing link, 9 of
+// 90 outputs embedded a file from outside. What it sends is now read from the descriptor that
+// was checked: inside the input folder or a texture folder; an animation as the options name it.
+TEST_F(BatchSideFiles, ASentFileIsReadOnlyFromInsideTheRunsFolders) {
+    touch(dir / "in/albedo.png", "inside");
+    touch(dir / "textures/shared.png", "shared");
+    touch(dir / "anims/walk.seanim", "walk");
+    touch(dir / "outside.png", "a file outside every folder of the run");
+    batch::Options options;
+    options.input_dir = dir / "in";
+    options.output_dir = dir / "out";
+    options.to = "glb";
+    options.format_options.side_files.folders = {dir / "textures"};
+    options.animations = {dir / "anims/walk.seanim"};
+    auto text = [&](const fs::path& path) {
+        auto bytes = batch::read_sent_file(options, path);
+        return bytes ? std::string(reinterpret_cast<const char*>(bytes->data()), bytes->size())
+                     : bytes.error().rule;
+    };
+    EXPECT_EQ(text(dir / "in/albedo.png"), "inside");
+    EXPECT_EQ(text(dir / "textures/shared.png"), "shared");
+    EXPECT_EQ(text(dir / "anims/walk.seanim"), "walk");
+    EXPECT_EQ(text(dir / "outside.png"), "io.link-outside");
+    fs::remove(dir / "in/albedo.png");
+    std::error_code linked;
+    fs::create_symlink(dir / "outside.png", dir / "in/albedo.png", linked);
+    if (linked) GTEST_SKIP() << "no links here: " << linked.message();
+    EXPECT_EQ(text(dir / "in/albedo.png"), "io.link-outside");
+    options.format_options.side_files.allow_any_path = true;
+    EXPECT_EQ(text(dir / "in/albedo.png"), "a file outside every folder of the run");
+}
+
 TEST(BatchRelocated, ThePlansWarningsComeFirstAndMakeAConvertedFileWarned) {
     batch::Task task;
     task.input = "/client/in/hero.k3d";

@@ -757,3 +757,63 @@ def test_instances_are_inlined_unless_kept_as_references(tmp_path):
                  "--keep-instance-references"]) == 0
     assert glb_meshes(tmp_path / "inline" / "scene.glb") > 0
     assert glb_meshes(tmp_path / "refs" / "scene.glb") == 0
+
+
+@pytest.mark.parametrize("transfer", ["local", "paths", "bytes"])
+def test_files_swapped_for_links_outside_after_the_plan_are_never_read(tmp_path, monkeypatch,
+                                                                       request, transfer):
+    """Issue 45 item 2: an input, or a texture, replaced by a link to a file outside the folder
+    after the plan listed it was read through the link, and the outside file landed in the
+    output (CLI and both Dask transfers). Each file is now opened once and judged by what was
+    opened: the input fails with io.link-outside, the texture is refused as the conversion
+    refuses such a link, and nothing from outside reaches an output."""
+    marker = b"SECRET-OUTSIDE-THE-FOLDER"
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.png").write_bytes((HERO / "hero_albedo.png").read_bytes() + marker)
+    secret = ck.Cast()
+    secret.CreateRoot().CreateModel().Name = marker.decode()
+    secret.save(str(outside / "secret.cast"))
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    for name in ("hero.cast", "hero_albedo.png"):
+        shutil.copy(HERO / name, inputs / name)
+    shutil.copy(EXAMPLES / "character.cast", inputs / "other.cast")
+    shutil.copy(EXAMPLES / "character.cast", inputs / "plain.cast")
+    def swap(name, target):
+        if (inputs / name).is_symlink():
+            return
+        (inputs / name).unlink()
+        (inputs / name).symlink_to(outside / target)
+
+    def then_swap(function, names):
+        def swapping(*arguments):
+            found = function(*arguments)
+            for name, target in names:
+                swap(name, target)
+            return found
+        return swapping
+
+    # The texture is swapped once the plan is made, or for a bytes-only run once the client has
+    # listed what it sends (its listing refuses a link outside already).
+    texture = [("hero_albedo.png", "secret.png")]
+    late = transfer == "bytes"
+    monkeypatch.setattr(castkit.batch._castkit, "batch_plan", then_swap(
+        castkit.batch._castkit.batch_plan, [("other.cast", "secret.cast")] + texture * (not late)))
+    monkeypatch.setattr(castkit.batch._castkit, "batch_side_files", then_swap(
+        castkit.batch._castkit.batch_side_files, texture * late))
+    client = None if transfer == "local" else request.getfixturevalue("cluster")
+    run = castkit.batch.convert(inputs, tmp_path / "out", "glb", client=client, quiet=True,
+                                transfer="bytes" if transfer == "bytes" else "paths")
+    entries = {pathlib.Path(e["input"]).name: e for e in run.report["files"]}
+    assert entries["other.cast"]["status"] == "failed"
+    assert "[io.link-outside]" in " ".join(entries["other.cast"]["errors"])
+    hero = entries["hero.cast"]
+    if transfer == "bytes":  # the client refuses to send it: the task fails
+        assert hero["status"] == "failed"
+        assert "[io.link-outside]" in " ".join(hero["errors"])
+    else:  # the conversion reads side files on a checked descriptor already
+        assert hero["status"] == "warned"
+    assert entries["plain.cast"]["status"] in ("converted", "warned")
+    written = files_under(tmp_path / "out")
+    assert "plain.glb" in written and all(marker not in data for data in written.values())
