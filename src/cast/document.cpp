@@ -1,13 +1,16 @@
 #include <fmt/format.h>
 
+#include <atomic>
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/cast/values.hpp>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "links.hpp"
 #include "node_access.hpp"
+#include "node_path.hpp"
 
 namespace castkit::cast {
 namespace {
@@ -23,14 +26,35 @@ void collect_nodes(Node& node, std::vector<Node*>& out) {
 }
 
 // Points the subtree's hash links at the new hashes of the nodes they named.
+bool is_single_hash_link(std::uint32_t node_id, const Property& link);
+
 void rewrite_links(Node& node, const std::unordered_map<std::uint64_t, std::uint64_t>& renamed) {
     for (Property& link : node.properties) {
-        if (!is_hash_link(node.id, link.name()) || link.type() != PropertyType::Integer64 ||
-            link.count() != 1 || link.bytes().size() != 8)
-            continue;
+        if (!is_single_hash_link(node.id, link)) continue;
         if (auto it = renamed.find(link.integer(0)); it != renamed.end())
             link = make_value<std::uint64_t>(link.name(), it->second);
     }
+}
+
+// Whether `link` is one of a node's single-hash links (the form rewrite_links follows).
+bool is_single_hash_link(std::uint32_t node_id, const Property& link) {
+    return is_hash_link(node_id, link.name()) && link.type() == PropertyType::Integer64 &&
+           link.count() == 1 && link.bytes().size() == 8;
+}
+
+// The warning for `link` of `node`, cut as it joined a document: what it named was left in
+// the document the subtree came from.
+Diagnostic cut_link(const Node& node, const Property& link, const std::string& file) {
+    Diagnostic d;
+    d.severity = Severity::Warning;
+    d.file = file;
+    d.path = path_of(node);
+    d.rule = "cast.link-cut";
+    d.message = fmt::format(
+        "link '{}' named node {:#x} of the document the subtree came from, not of this one: "
+        "cut",
+        link.name(), link.integer(0));
+    return d;
 }
 
 }  // namespace
@@ -58,6 +82,11 @@ void HashCounter::note(std::uint64_t hash) {
     if (prepared_) used_.insert(hash);
 }
 
+std::uint64_t Document::new_serial() {
+    static std::atomic<std::uint64_t> last{0};
+    return ++last;
+}
+
 Document::Document(Document&& other) noexcept
     : version(other.version),
       flags(other.flags),
@@ -65,7 +94,8 @@ Document::Document(Document&& other) noexcept
       source_name(std::move(other.source_name)),
       embedded(std::move(other.embedded)),
       roots_(std::move(other.roots_)),
-      hashes_(std::move(other.hashes_)) {
+      hashes_(std::move(other.hashes_)),
+      serial_(std::exchange(other.serial_, new_serial())) {
     attach_roots();
 }
 
@@ -78,6 +108,7 @@ Document& Document::operator=(Document&& other) noexcept {
         embedded = std::move(other.embedded);
         roots_ = std::move(other.roots_);
         hashes_ = std::move(other.hashes_);
+        serial_ = std::exchange(other.serial_, new_serial());
         attach_roots();
     }
     return *this;
@@ -104,21 +135,39 @@ std::uint64_t Document::next_hash() {
     return hashes_.next();
 }
 
-Node& Document::insert(std::unique_ptr<Node> node, Node* parent) {
+Node& Document::insert(std::unique_ptr<Node> node, Node* parent, Diagnostics* findings) {
     if (node == nullptr) tree_misuse("Document::insert was given a null node");
-    return place(std::move(node), parent, false, "Document::insert");
+    return place(std::move(node), parent, false, "Document::insert", findings);
 }
 
-Node& Document::adopt(const Node& node, Node* parent) {
-    return place(node.clone(), parent, true, "Document::adopt");
+Node& Document::adopt(const Node& node, Node* parent, Diagnostics* findings) {
+    return place(node.clone(), parent, true, "Document::adopt", findings);
 }
 
-Node& Document::place(std::unique_ptr<Node> node, Node* parent, bool all_fresh, const char* call) {
+void Document::cut_links_out(Node& top, Diagnostics* findings) const {
+    std::vector<Node*> nodes;
+    collect_nodes(top, nodes);
+    std::unordered_set<std::uint64_t> inside;
+    for (const Node* node : nodes) inside.insert(node->hash_);
+    for (Node* node : nodes) {
+        std::erase_if(node->properties, [&](const Property& link) {
+            if (!is_single_hash_link(node->id, link) || inside.contains(link.integer(0)))
+                return false;
+            if (findings != nullptr) findings->push_back(cut_link(*node, link, source_name));
+            return true;
+        });
+    }
+}
+
+Node& Document::place(std::unique_ptr<Node> node, Node* parent, bool all_fresh, const char* call,
+                      Diagnostics* findings) {
     if (parent != nullptr && parent->document() != this)
         tree_misuse(fmt::format("{} was given a parent that is not in this document", call));
+    const std::uint64_t origin = std::exchange(node->origin_, 0);
     hashes_.prepare(roots());  // before the subtree joins, so its hashes are not counted as used
     Node& placed = parent != nullptr ? NodeAccess::append_child(*parent, std::move(node))
                                      : NodeAccess::append_root(*this, std::move(node));
+    if (origin != 0 && origin != serial_) cut_links_out(placed, findings);
     make_hashes_unique(placed, all_fresh);
     return placed;
 }

@@ -125,6 +125,7 @@ void tree_misuse(const std::string& what) {
 
 std::unique_ptr<Node> Node::clone() const {
     auto copy = std::make_unique<Node>(id, hash_);
+    copy->origin_ = tree_origin();  // its links out of the copy name nodes of that document
     copy->properties.reserve(properties.size());
     for (const Property& p : properties) copy->properties.push_back(p);  // copies never dangle
     NodeAccess::set_opaque(*copy, opaque_.detached(), opaque_property_count_, opaque_child_count_);
@@ -137,6 +138,12 @@ std::unique_ptr<Node> Node::clone() const {
 void Node::set_hash(std::uint64_t hash) {
     hash_ = hash;
     if (Document* document = this->document()) document->hashes_.note(hash);
+}
+
+std::uint64_t Node::tree_origin() const {
+    const Node* top = this;
+    while (top->parent_ != nullptr) top = top->parent_;
+    return top->document_ != nullptr ? top->document_->serial_ : top->origin_;
 }
 
 const Document* Node::document() const {

@@ -38,6 +38,7 @@ struct NodeAccess {
         if (index >= nodes.size()) return nullptr;
         std::unique_ptr<Node> node = std::move(nodes[index]);
         nodes.erase(nodes.begin() + static_cast<std::ptrdiff_t>(index));
+        node->origin_ = node->tree_origin();  // before it leaves: where its links point
         node->parent_ = nullptr;
         node->document_ = nullptr;
         return node;

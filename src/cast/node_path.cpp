@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <castkit/cast/document.hpp>
 #include <vector>
 
 namespace castkit::cast {
@@ -19,6 +20,28 @@ std::string format_path(const PathStep* step) {
         if (!path.empty()) path += '/';
         path += step_name((*it)->id, (*it)->index);
     }
+    return path;
+}
+
+std::string path_of(const Node& node) {
+    std::vector<std::string> steps;
+    for (const Node* at = &node; at != nullptr; at = at->parent()) {
+        std::uint32_t index = 0;
+        auto count_before = [&](const auto& siblings) {
+            for (const Node& sibling : siblings) {
+                if (&sibling == at) break;
+                index += sibling.id == at->id ? 1 : 0;
+            }
+        };
+        if (at->parent() != nullptr)
+            count_before(at->parent()->children());
+        else if (at->document() != nullptr)
+            count_before(at->document()->roots());
+        steps.push_back(step_name(at->id, index));
+    }
+    std::string path;
+    for (auto it = steps.rbegin(); it != steps.rend(); ++it)
+        path += (path.empty() ? "" : "/") + *it;
     return path;
 }
 

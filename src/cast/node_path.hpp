@@ -21,6 +21,10 @@ struct PathStep {
 std::string step_name(std::uint32_t id, std::uint32_t index);
 std::string format_path(const PathStep* step);
 
+// The path of a node in its tree ("root[0]/model[1]/mesh[0]"), counted among its siblings (the
+// document's roots for a root). O(depth × siblings).
+std::string path_of(const Node& node);
+
 // Counts siblings by id so each child gets its per-id index. O(1) per child: a short list
 // while there are few distinct ids (the usual case), a hash map beyond that, so a node with a
 // million children of distinct (unknown) ids does not make reading quadratic.

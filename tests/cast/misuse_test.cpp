@@ -8,6 +8,7 @@
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/cast/validate.hpp>
+#include <castkit/cast/values.hpp>
 #include <castkit/expected.hpp>
 #include <memory>
 #include <utility>
@@ -210,6 +211,57 @@ TEST(TreeMisuse, AdoptAndInsertKeepHashesUniqueAndLinksWhole) {
     EXPECT_NE(copied.materials().at(0).hash(), source.models().at(0).materials().at(0).hash());
     auto moved = cast::view_of<cast::ConstRoot>(std::as_const(inserted)).models().at(0);
     EXPECT_EQ(moved.meshes().at(0).material().hash(), moved.materials().at(0).hash());
+}
+
+// Issue 45 item 6: a mesh moved or copied into another document without its material kept the
+// material's hash, which in the new document named whatever node had it (here that document's
+// own material, from the same reference base): silent corruption. The link is now cut and
+// reported; a move inside one document, or a tree built on its own, keeps its links.
+TEST(TreeMisuse, ALinkOutOfASubtreeFromAnotherDocumentIsCutAndReported) {
+    cast::Document source = material_scene();
+    cast::Document target = material_scene();
+    target.models().at(0).materials().at(0).set_name("another material");
+    cast::Node& target_model = target.roots()[0].children()[0];
+    const cast::Node& source_mesh = source.roots()[0].children()[0].children()[1];
+    ASSERT_TRUE(source_mesh.is(cast::NodeId::Mesh));
+
+    Diagnostics adopting;
+    cast::Node& copied = target.adopt(source_mesh, &target_model, &adopting);
+    Diagnostics inserting;
+    cast::Node& moved =
+        target.insert(source.roots()[0].children()[0].take_child(1), &target_model, &inserting);
+    for (const Diagnostics* findings : {&adopting, &inserting}) {
+        ASSERT_EQ(findings->size(), 1u);
+        const Diagnostic& cut = *findings->begin();
+        EXPECT_EQ(cut.rule, "cast.link-cut");
+        EXPECT_EQ(cut.severity, Severity::Warning);
+        EXPECT_NE(cut.message.find("link 'm'"), std::string::npos) << cut.message;
+    }
+    EXPECT_EQ(adopting.begin()->path, "root[0]/model[0]/mesh[1]");
+    EXPECT_EQ(inserting.begin()->path, "root[0]/model[0]/mesh[2]");
+    for (const cast::Node* mesh : {&copied, &moved}) {
+        EXPECT_EQ(mesh->find("m"), nullptr);
+        EXPECT_EQ(cast::view_of<cast::ConstMesh>(*mesh).material().name(), std::nullopt);
+    }
+    // The target's own mesh still names its own material.
+    EXPECT_EQ(target.models().at(0).meshes().at(0).material().name(), "another material");
+}
+
+TEST(TreeMisuse, LinksOutOfASubtreeMovedInsideItsDocumentOrBuiltOnItsOwnAreKept) {
+    cast::Document document = material_scene();
+    const std::uint64_t material = document.models().at(0).materials().at(0).hash();
+    cast::Model second = document.root_nodes().at(0).add_model();
+    std::unique_ptr<cast::Node> mesh = document.roots()[0].children()[0].take_child(1);
+    Diagnostics findings;
+    cast::Node& moved = document.insert(std::move(mesh), &second.node(), &findings);
+    auto built = std::make_unique<cast::Node>(cast::NodeId::Mesh, document.next_hash());
+    built->set(cast::make_value<std::uint64_t>("m", material));
+    cast::Node& joined = document.insert(std::move(built), &second.node(), &findings);
+    EXPECT_EQ(findings.size(), 0u);
+    for (const cast::Node* kept : {&moved, &joined}) {
+        ASSERT_NE(kept->find("m"), nullptr);
+        EXPECT_EQ(kept->find("m")->integer(0), material);
+    }
 }
 
 // Insertion keeps the hashes the document does not use yet: a file's own hashes survive being

@@ -128,13 +128,18 @@ class Document {
     // Moves `node`'s subtree into this document, as the last child of `parent` (one of this
     // document's nodes), or as the last root when `parent` is null. Every node of the subtree
     // whose hash this document already uses, or that repeats inside the subtree, gets a fresh
-    // hash (rule 12), and the subtree's hash links to it follow; other hashes are kept. A null
-    // node, or a parent from another tree, is a bug in the caller: says so and aborts.
-    // O(subtree), plus one walk of this document on its first hash.
-    Node& insert(std::unique_ptr<Node> node, Node* parent = nullptr);
+    // hash (rule 12), and the subtree's hash links to it follow; other hashes are kept. A link
+    // out of a subtree taken or copied from another document (a mesh's material left behind)
+    // names a node of that document, never of this one, where its hash may belong to any node:
+    // it is cut (the property removed), each cut reported to `findings`, when given, as a
+    // warning cast.link-cut. Links out of a subtree of this document, or of a tree built on its
+    // own, are kept. A null node, or a parent from another tree, is a bug in the caller: says
+    // so and aborts. O(subtree), plus one walk of this document on its first hash.
+    Node& insert(std::unique_ptr<Node> node, Node* parent = nullptr,
+                 Diagnostics* findings = nullptr);
     // A copy of `node`'s subtree (from any document) put into this one as insert() does, except
     // that every node of the copy gets a fresh hash, its links inside the copy rewritten.
-    Node& adopt(const Node& node, Node* parent = nullptr);
+    Node& adopt(const Node& node, Node* parent = nullptr, Diagnostics* findings = nullptr);
     // Takes root `index` out, as a tree of its own; nullptr when there is no such root.
     std::unique_ptr<Node> take_root(std::size_t index);
 
@@ -157,7 +162,11 @@ class Document {
 
     // insert() and adopt(): `node` (not null) under `parent` (null: as a root) with its hashes
     // made unique; `call` names the member in the message for a parent from another tree.
-    Node& place(std::unique_ptr<Node> node, Node* parent, bool all_fresh, const char* call);
+    Node& place(std::unique_ptr<Node> node, Node* parent, bool all_fresh, const char* call,
+                Diagnostics* findings);
+    // Removes the links of the subtree at `top` that name no node of it, each reported to
+    // `findings` when given. O(subtree).
+    void cut_links_out(Node& top, Diagnostics* findings) const;
     // Gives the subtree at `node` hashes unique in this document (all fresh when `all`), links
     // inside it following; then records them. O(subtree).
     void make_hashes_unique(Node& node, bool all);
@@ -165,6 +174,10 @@ class Document {
 
     std::vector<std::unique_ptr<Node>> roots_;
     HashCounter hashes_;
+    // This document's identity for Node::origin_, unique in the process (a moved document
+    // keeps it; the moved-from one gets a new one).
+    std::uint64_t serial_ = new_serial();
+    static std::uint64_t new_serial();
 };
 
 struct ReadOptions {

@@ -235,8 +235,9 @@ class Node {
     Node& add_child(NodeId kind);
     // Takes `child`'s subtree as the last child. In a document, every node of it whose hash the
     // document already uses (or that repeats inside it) gets a fresh hash, and the hash links
-    // inside the subtree follow (Document::insert); a tree of its own keeps them until it joins
-    // a document. A null child is a bug in the caller: says so on stderr and aborts.
+    // inside the subtree follow, while links out of a subtree from another document are cut
+    // (Document::insert); a tree of its own keeps them until it joins a document. A null child
+    // is a bug in the caller: says so on stderr and aborts.
     Node& add_child(std::unique_ptr<Node> child);
     // Takes child `index` out, as a tree of its own; nullptr when there is no such child.
     std::unique_ptr<Node> take_child(std::size_t index);
@@ -247,6 +248,7 @@ class Node {
         std::vector<std::unique_ptr<Node>> taken;
         std::erase_if(children_, [&](std::unique_ptr<Node>& child) {
             if (!pred(std::as_const(*child))) return false;
+            child->origin_ = tree_origin();
             child->parent_ = nullptr;
             taken.push_back(std::move(child));
             return true;
@@ -267,6 +269,13 @@ class Node {
     std::vector<std::unique_ptr<Node>> children_;
     Node* parent_ = nullptr;
     Document* document_ = nullptr;  // set on the roots of a document only
+    // On the top of a tree of its own: the serial of the document it was taken or copied from
+    // (0: none), so that a document it joins can tell whether its links out of the tree name
+    // nodes of that document (Document::insert).
+    std::uint64_t origin_ = 0;
+
+    // The serial of the document this node's tree belongs to, or its top's origin_. O(depth).
+    std::uint64_t tree_origin() const;
     SharedBytes opaque_;
     std::uint32_t opaque_property_count_ = 0;  // properties inside opaque, the unknown one first
     std::uint32_t opaque_child_count_ = 0;     // children inside opaque
