@@ -515,6 +515,9 @@ def bake(model: Union[Document, Model, None], animation_document: Document,
          tolerance: Optional[float] = None) -> Document: ...
 def pose(model: Union[Document, Model, None], animation_document: Document, frame: float,
          animation: Union[int, str, None] = None, looped: bool = False) -> Pose: ...
+def diff(a: Document, b: Document, model: Union[Document, Model, None] = None,
+         animation_a: Union[int, str, None] = None, animation_b: Union[int, str, None] = None,
+         tolerance: float = 1e-3, angle: float = 0.01, step: float = 1.0) -> dict[str, Any]: ...
 
 __all__ = [
     "Animation",
@@ -544,6 +547,7 @@ __all__ = [
     "Skeleton",
     "bake",
     "convert",
+    "diff",
     "formats",
     "merge",
     "open",

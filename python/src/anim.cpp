@@ -4,6 +4,7 @@
 
 #include <castkit/anim/animation.hpp>
 #include <castkit/anim/bake.hpp>
+#include <castkit/anim/compare.hpp>
 #include <castkit/anim/jobs.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <optional>
@@ -26,6 +27,7 @@ struct Sampler {
     // The animation's own Skeleton child, which a bake copies; kept alive by its document.
     std::shared_ptr<DocState> animation_document;
     const cast::Node* own_skeleton = nullptr;
+    anim::BindingTargets targets;  // of the Model the skeleton is in
 };
 
 // One evaluated frame.
@@ -118,6 +120,7 @@ std::shared_ptr<Sampler> make_sampler(const py::object& model,
                                                       sampler->warnings, &anim_doc));
     sampler->context.resize(sampler->animation);
     sampler->animation_document = anim_state;
+    sampler->targets = chosen.targets;
     if (cast::ConstSkeleton own = animation.skeleton()) sampler->own_skeleton = &own.node();
     return sampler;
 }
@@ -209,6 +212,70 @@ Pose sample(Sampler& sampler, float frame, bool looped) {
         pose.visibility[to_str(sampler.animation.visibility_nodes()[i])] =
             anim::is_visible(visibility[i]);
     return pose;
+}
+
+// The skeleton of the first Model with one in `state`, for a comparison at rest.
+anim::Skeleton rest_skeleton(const DocState& state) {
+    for (const cast::ConstModel& model : state.document.models())
+        if (cast::ConstSkeleton skeleton = model.skeleton()) {
+            Diagnostics warnings;
+            return unwrap(anim::build_skeleton(skeleton, warnings, &state.document));
+        }
+    raise_error(name_of(state) + ": holds no Animation and no Model with a Skeleton",
+                "python.animation");
+}
+
+py::dict difference_dict(const anim::PoseDifference& d, const anim::CompareOptions& options) {
+    py::list bones;
+    for (const anim::BoneDifference& bone : d.bones) {
+        py::dict entry;
+        entry["name"] = to_str(bone.bone);
+        entry["position"] = bone.position;
+        entry["position_frame"] = bone.position_frame;
+        entry["rotation_degrees"] = bone.rotation;
+        entry["rotation_frame"] = bone.rotation_frame;
+        entry["first_frame"] =
+            bone.first_frame ? py::object(py::float_(*bone.first_frame)) : py::none();
+        entry["modes_a"] = bone.modes_a;
+        entry["modes_b"] = bone.modes_b;
+        bones.append(entry);
+    }
+    py::dict out;
+    out["differs"] = d.differs();
+    out["first_frame"] = d.first_frame;
+    out["last_frame"] = d.last_frame;
+    out["poses"] = d.poses;
+    out["position_tolerance"] = options.position_tolerance;
+    out["rotation_tolerance_degrees"] = options.rotation_tolerance;
+    out["bones"] = bones;
+    out["only_in_a"] = names_of(d.only_in_a);
+    out["only_in_b"] = names_of(d.only_in_b);
+    return out;
+}
+
+// `castkit diff` for two documents: their clips on one skeleton (the first's choice), or their
+// first skeletons at rest when neither holds an animation.
+py::dict diff(const std::shared_ptr<DocState>& a, const std::shared_ptr<DocState>& b,
+              const py::object& model, const py::object& animation_a, const py::object& animation_b,
+              const anim::CompareOptions& options) {
+    if (!a || !b) throw py::type_error("two documents are required");
+    const bool clip_a = !a->document.animations().empty();
+    const bool clip_b = !b->document.animations().empty();
+    if (clip_a != clip_b)
+        raise_error(name_of(clip_a ? *a : *b) + " holds an Animation and " +
+                        name_of(clip_a ? *b : *a) + " does not",
+                    "python.animation");
+    if (!clip_a)
+        return difference_dict(
+            unwrap(anim::compare_rests(rest_skeleton(*a), rest_skeleton(*b), options)), options);
+    const std::shared_ptr<Sampler> first = make_sampler(model, a, animation_a);
+    const std::vector<cast::ConstAnimation> clips = std::as_const(b->document).animations();
+    Diagnostics warnings;
+    const anim::Animation second =
+        unwrap(anim::build_animation(clips[pick_animation(clips, animation_b, *b)], first->skeleton,
+                                     first->targets, warnings, &b->document));
+    return difference_dict(
+        unwrap(anim::compare_clips(first->animation, second, first->skeleton, options)), options);
 }
 
 }  // namespace
@@ -310,6 +377,24 @@ void register_anim(py::module_& m) {
         py::arg("model"), py::arg("animation_document"), py::arg("animation") = py::none(),
         py::arg("framerate") = 0.0f, py::arg("tolerance") = py::none(),
         "The animation baked as `castkit bake` does (see Sampler.bake and Sampler).");
+    m.def(
+        "diff",
+        [](const std::shared_ptr<DocState>& a, const std::shared_ptr<DocState>& b,
+           const py::object& model, const py::object& animation_a, const py::object& animation_b,
+           float tolerance, float angle, float step) {
+            return diff(
+                a, b, model, animation_a, animation_b,
+                {.position_tolerance = tolerance, .rotation_tolerance = angle, .step = step});
+        },
+        py::arg("a"), py::arg("b"), py::arg("model") = py::none(),
+        py::arg("animation_a") = py::none(), py::arg("animation_b") = py::none(),
+        py::arg("tolerance") = 1e-3f, py::arg("angle") = 0.01f, py::arg("step") = 1.0f,
+        "Two documents compared pose by pose, as `castkit diff` does: their clips played on one "
+        "skeleton (`model`'s, else the first clip's own, else a Model's in `a`), or, when "
+        "neither holds an animation, their first skeletons at rest. A dict: differs, "
+        "first_frame, last_frame, poses, the tolerances, bones (each: name, position and "
+        "position_frame, rotation_degrees and rotation_frame, first_frame past a tolerance or "
+        "None, modes_a, modes_b), only_in_a, only_in_b.");
 }
 
 }  // namespace castkit::python

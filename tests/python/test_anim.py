@@ -189,3 +189,23 @@ def test_baked_curves_are_numpy_arrays_that_pose_like_the_source():
         source = castkit.pose(model, animation, frame)
         again = castkit.pose(model, baked, frame)
         np.testing.assert_allclose(again.world_translations, source.world_translations, atol=1e-4)
+
+
+def test_diff_compares_two_clips_or_two_rests_as_the_cli_does():
+    """castkit.diff (issue 46 item 5): the bundled walk as Cast and as SEAnim differs in nothing,
+    the model as Cast and SEModel neither at rest; the idle against the walk differs from the
+    first frame; a clip against a model is refused."""
+    hero = EXAMPLES / "hero"
+    model = castkit.open(hero / "hero.cast")
+    same = castkit.diff(castkit.open(hero / "hero_walk.cast"),
+                        castkit.open(hero / "hero_walk.seanim"), model=model)
+    assert not same["differs"] and same["poses"] == 31 and len(same["bones"]) == 21
+    assert all(b["first_frame"] is None and b["position"] < 1e-5 for b in same["bones"])
+    assert not castkit.diff(model, castkit.open(hero / "hero.semodel"))["differs"]
+    other = castkit.diff(castkit.open(hero / "hero_idle.cast"),
+                         castkit.open(hero / "hero_walk.seanim"), model=model, angle=1.0)
+    assert other["differs"] and other["rotation_tolerance_degrees"] == 1.0
+    moved = [b for b in other["bones"] if b["first_frame"] is not None]
+    assert moved and all(b["position"] > 1e-3 or b["rotation_degrees"] > 1.0 for b in moved)
+    with pytest.raises(castkit.Error, match="holds an Animation and"):
+        castkit.diff(model, castkit.open(hero / "hero_walk.seanim"))

@@ -16,15 +16,6 @@
 namespace castkit::cli {
 namespace {
 
-// Everything pose and bake need: the animation compiled against the skeleton it is applied to.
-struct LoadedAnimation {
-    cast::Document model_document;
-    cast::Document animation_document;
-    anim::Skeleton skeleton;
-    anim::Animation animation;
-    const cast::Node* own_skeleton = nullptr;  // the animation's own Skeleton child, if any
-};
-
 // "0 'idle', 1 'walk', 2 (unnamed)": what `--animation` can pick, as `castkit info` lists it.
 std::string animation_list(const std::vector<cast::ConstAnimation>& animations) {
     std::string out;
@@ -36,9 +27,8 @@ std::string animation_list(const std::vector<cast::ConstAnimation>& animations) 
     return out;
 }
 
-// The animation `selector` names: digits are a 0-based index into the file's animations (in
-// file order, over every root), anything else an exact name; empty picks the first. Returns
-// nullopt, having printed the choices, when nothing matches. O(animations).
+}  // namespace
+
 std::optional<std::size_t> pick_animation(const std::vector<cast::ConstAnimation>& animations,
                                           const std::string& selector,
                                           const std::string& anim_path) {
@@ -60,8 +50,6 @@ std::optional<std::size_t> pick_animation(const std::vector<cast::ConstAnimation
     return std::nullopt;
 }
 
-// Loads and compiles the animation; on failure prints why and returns nullopt (a selector
-// matching no animation, or a format that cannot be told, raises `exit_code` to a usage error).
 std::optional<LoadedAnimation> load_animation(const std::string& model_path,
                                               const std::string& anim_path,
                                               const std::string& selector, int& exit_code) {
@@ -119,8 +107,11 @@ std::optional<LoadedAnimation> load_animation(const std::string& model_path,
         return std::nullopt;
     }
     loaded.animation = std::move(*built);
+    loaded.targets = std::move(chosen->targets);
     return loaded;
 }
+
+namespace {
 
 using Out = std::back_insert_iterator<std::string>;
 

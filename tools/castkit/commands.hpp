@@ -3,6 +3,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <castkit/anim/animation.hpp>
+#include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/document.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/formats.hpp>
@@ -19,6 +21,8 @@ enum ExitCode { kSuccess = 0, kInvalidInput = 1, kUsage = 2 };
 void register_cast_commands(CLI::App& app, int& exit_code);
 void register_validate_commands(CLI::App& app, int& exit_code);
 void register_anim_commands(CLI::App& app, int& exit_code);
+// `castkit diff`: two clips or two rest poses compared pose by pose.
+void register_diff_command(CLI::App& app, int& exit_code);
 void register_convert_command(CLI::App& app, int& exit_code);
 // `castkit view`, in builds with the viewer (CASTKIT_VIEWER).
 void register_view_command(CLI::App& app, int& exit_code);
@@ -62,6 +66,30 @@ void print_source_error(const std::string& path, const SourceError& error);
 // raising `exit_code` as load() does; nullopt then.
 std::optional<Source> open_or_fail(const std::string& path, const std::string& format_name,
                                    int& exit_code);
+
+// Everything pose, bake and diff need: the animation compiled against the skeleton it is
+// applied to.
+struct LoadedAnimation {
+    cast::Document model_document;
+    cast::Document animation_document;
+    anim::Skeleton skeleton;
+    anim::Animation animation;
+    anim::BindingTargets targets;              // of the Model the skeleton is in
+    const cast::Node* own_skeleton = nullptr;  // the animation's own Skeleton child, if any
+};
+// The animation `selector` names: digits are a 0-based index into the file's animations (in
+// file order, over every root), anything else an exact name; empty picks the first. Returns
+// nullopt, having printed the choices, when nothing matches. O(animations).
+std::optional<std::size_t> pick_animation(const std::vector<cast::ConstAnimation>& animations,
+                                          const std::string& selector,
+                                          const std::string& anim_path);
+// Loads and compiles the animation of `anim_path` that `selector` picks, on the skeleton of
+// `model_path` (empty: the animation's own, else a Model's in its file); on failure prints why
+// and returns nullopt (a selector matching no animation, or a format that cannot be told,
+// raises `exit_code` to a usage error).
+std::optional<LoadedAnimation> load_animation(const std::string& model_path,
+                                              const std::string& anim_path,
+                                              const std::string& selector, int& exit_code);
 
 // A document a command read and the size of the input it came from.
 struct Loaded {

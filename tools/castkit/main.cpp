@@ -70,6 +70,7 @@ int main(int argc, char** argv) {
     castkit::cli::register_cast_commands(app, exit_code);
     castkit::cli::register_validate_commands(app, exit_code);
     castkit::cli::register_anim_commands(app, exit_code);
+    castkit::cli::register_diff_command(app, exit_code);
     castkit::cli::register_convert_command(app, exit_code);
 #ifdef CASTKIT_HAVE_VIEWER
     castkit::cli::register_view_command(app, exit_code);

@@ -1,0 +1,125 @@
+// castkit diff (issue 46 item 5), end to end through files: a difference planted in one bone's
+// keys is named with its bone, size and first frame; a curve marked relative where the other
+// file says absolute is named even when the poses agree; the same clip in two formats differs
+// in nothing. The expected figures are the planted ones, not castkit's own output.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <castkit/cast/document.hpp>
+#include <nlohmann/json.hpp>
+#include <numeric>
+
+#include "../test_support.hpp"
+#include "scene.hpp"
+
+namespace castkit::test::diff_cli_test {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr std::uint32_t kFrames = 21;
+constexpr std::uint32_t kPlantedFrame = 7;
+constexpr float kPlanted = 0.25f;
+
+// A leg (hip → knee → foot) whose knee turns and whose foot slides on every frame; `planted`
+// adds kPlanted to the foot's tx key at kPlantedFrame, `foot_mode` is the foot curve's mode
+// (the foot's rest x is 0, so absolute and relative keys give the same pose).
+fs::path write_clip(const fs::path& dir, const std::string& name, float planted,
+                    std::string_view foot_mode = "absolute") {
+    AnimScene scene;
+    scene.bone("hip", -1, {0, 1, 0});
+    scene.bone("knee", 0, {0, -1, 0});
+    scene.bone("foot", 1, {0, -1, 0});
+    std::vector<std::uint32_t> frames(kFrames);
+    std::iota(frames.begin(), frames.end(), 0u);
+    std::vector<float> slide;
+    std::vector<glm::vec4> turn;
+    for (std::uint32_t f : frames) {
+        slide.push_back(0.05f * float(f) + (f == kPlantedFrame ? planted : 0.0f));
+        turn.push_back(axis_angle_xyzw({1, 0, 0}, 4.0f * float(f)));
+    }
+    scene.rotation("knee", frames, turn);
+    scene.curve("foot", "tx", frames, slide, foot_mode);
+    const fs::path path = dir / name;
+    EXPECT_TRUE(cast::write(scene.document, path).has_value());
+    return path;
+}
+
+std::string quoted(const fs::path& path) { return "\"" + path.string() + "\""; }
+
+TEST(DiffCli, APlantedDifferenceIsNamedWithItsBoneSizeAndFirstFrame) {
+    const fs::path dir = temp_dir("diff-cli-planted");
+    const fs::path a = write_clip(dir, "a.cast", 0.0f);
+    const fs::path b = write_clip(dir, "b.cast", kPlanted);
+    CommandResult text = run_cli(fmt::format("diff {} {}", quoted(a), quoted(b)));
+    EXPECT_EQ(text.exit_code, 1) << text.err;
+    EXPECT_NE(text.out.find("foot: position 0.25 (frame 7)"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("first differs at frame 7"), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find("hip:"), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find("knee:"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("1 of 3 bones differ"), std::string::npos) << text.out;
+
+    CommandResult same = run_cli(fmt::format("diff {} {}", quoted(a), quoted(a)));
+    EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+    EXPECT_NE(same.out.find("no difference"), std::string::npos) << same.out;
+
+    // The same clip baked at twice the rate is compared at the same times, not the same frames.
+    const fs::path doubled = dir / "a60.cast";
+    ASSERT_EQ(
+        run_cli(fmt::format("bake --anim {} -o {} --fps 60", quoted(a), quoted(doubled))).exit_code,
+        0);
+    CommandResult rates = run_cli(fmt::format("diff {} {}", quoted(a), quoted(doubled)));
+    EXPECT_EQ(rates.exit_code, 0) << rates.out << rates.err;
+    EXPECT_NE(rates.out.find("B: " + doubled.string() + " at 60 fps"), std::string::npos)
+        << rates.out;
+
+    // Within a tolerance larger than the planted difference, nothing differs.
+    CommandResult loose = run_cli(fmt::format("diff {} {} --tolerance 0.3", quoted(a), quoted(b)));
+    EXPECT_EQ(loose.exit_code, 0) << loose.out;
+}
+
+TEST(DiffCli, JsonListsEveryBoneAndNamesADisagreeingCurveMode) {
+    const fs::path dir = temp_dir("diff-cli-modes");
+    const fs::path a = write_clip(dir, "a.cast", 0.0f);
+    const fs::path b = write_clip(dir, "b.cast", 0.0f, "relative");
+    CommandResult result = run_cli(fmt::format("diff {} {} --json", quoted(a), quoted(b)));
+    EXPECT_EQ(result.exit_code, 1) << result.err;
+    const json report = json::parse(result.out);
+    EXPECT_TRUE(report["differs"].get<bool>());
+    EXPECT_EQ(report["poses"].get<int>(), int(kFrames));
+    ASSERT_EQ(report["bones"].size(), 3u);
+    const json& foot = report["bones"][2];
+    EXPECT_EQ(foot["name"], "foot");
+    EXPECT_EQ(foot["modes_a"], "absolute");
+    EXPECT_EQ(foot["modes_b"], "relative");
+    EXPECT_NEAR(foot["position"].get<float>(), 0.0f, 1e-6f);  // the poses agree
+    EXPECT_TRUE(foot["first_frame"].is_null());
+    EXPECT_EQ(report["bones"][1]["modes_a"], "absolute");  // the knee's rotation
+    EXPECT_EQ(report["bones"][0]["modes_a"], "");          // the hip has no curve
+
+    CommandResult text = run_cli(fmt::format("diff {} {}", quoted(a), quoted(b)));
+    EXPECT_NE(text.out.find("curve modes absolute in A, relative in B"), std::string::npos)
+        << text.out;
+}
+
+// The bundled character's walk as Cast and as SEAnim (written by scripts/make_example.sh from
+// the same keys), and its model as Cast and SEModel at rest.
+TEST(DiffCli, TheSameClipInTwoFormatsDiffersInNothing) {
+    const fs::path hero = fs::path(CASTKIT_SOURCE_DIR) / "examples/data/hero";
+    CommandResult clips =
+        run_cli(fmt::format("diff {} {} --model {}", quoted(hero / "hero_walk.cast"),
+                            quoted(hero / "hero_walk.seanim"), quoted(hero / "hero.cast")));
+    EXPECT_EQ(clips.exit_code, 0) << clips.out << clips.err;
+    EXPECT_NE(clips.out.find("no difference (21 bones"), std::string::npos) << clips.out;
+    CommandResult rests = run_cli(
+        fmt::format("diff {} {}", quoted(hero / "hero.cast"), quoted(hero / "hero.semodel")));
+    EXPECT_EQ(rests.exit_code, 0) << rests.out << rests.err;
+    CommandResult mixed = run_cli(
+        fmt::format("diff {} {}", quoted(hero / "hero.cast"), quoted(hero / "hero_walk.seanim")));
+    EXPECT_EQ(mixed.exit_code, 2) << mixed.out;
+    EXPECT_NE(mixed.err.find("holds an Animation and"), std::string::npos) << mixed.err;
+}
+
+}  // namespace
+}  // namespace castkit::test::diff_cli_test
