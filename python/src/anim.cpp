@@ -128,12 +128,28 @@ std::shared_ptr<Sampler> make_sampler(const py::object& model,
 // The animation resampled as `castkit bake` does: a new Document with one Animation of
 // absolute curves (and the animation's own Skeleton, when it has one).
 std::shared_ptr<DocState> bake(const Sampler& sampler, float framerate,
-                               std::optional<float> tolerance) {
+                               std::optional<float> tolerance,
+                               const anim::Animation* base = nullptr,
+                               std::optional<float> base_frame = std::nullopt) {
     auto state = std::make_shared<DocState>();
-    state->document = unwrap(anim::bake(
-        sampler.animation, sampler.skeleton,
-        {.framerate = framerate, .tolerance = tolerance, .skeleton_node = sampler.own_skeleton}));
+    state->document = unwrap(anim::bake(sampler.animation, sampler.skeleton,
+                                        {.framerate = framerate,
+                                         .tolerance = tolerance,
+                                         .skeleton_node = sampler.own_skeleton,
+                                         .base = base,
+                                         .base_frame = base_frame}));
     return state;
+}
+
+// The animation of `state` that `which` picks, compiled against `sampler`'s skeleton (its curves
+// bound by bone name): a base clip to layer an additive one on.
+anim::Animation clip_on(const Sampler& sampler, const DocState& state, const py::object& which) {
+    const std::vector<cast::ConstAnimation> clips = state.document.animations();
+    if (clips.empty()) raise_error(name_of(state) + ": holds no Animation", "python.animation");
+    Diagnostics warnings;
+    return unwrap(anim::build_animation(clips[pick_animation(clips, which, state)],
+                                        sampler.skeleton, sampler.targets, warnings,
+                                        &state.document));
 }
 
 py::list names_of(const std::vector<std::string>& names) {
@@ -313,10 +329,15 @@ void register_anim(py::module_& m) {
         .def("sample", &sample, py::arg("frame"), py::arg("looped") = false,
              "The pose at `frame` (fractional allowed); `looped` wraps it into the key range "
              "when the animation loops")
-        .def("bake", &bake, py::arg("framerate") = 0.0f, py::arg("tolerance") = py::none(),
-             "The animation resampled on every frame (`framerate` per second; 0 keeps its "
-             "own) into absolute curves, as `castkit bake` writes it: a new Document. With "
-             "`tolerance`, keys are reduced within that error (units; radians for rotations).")
+        .def(
+            "bake",
+            [](const Sampler& sampler, float framerate, std::optional<float> tolerance) {
+                return bake(sampler, framerate, tolerance);
+            },
+            py::arg("framerate") = 0.0f, py::arg("tolerance") = py::none(),
+            "The animation resampled on every frame (`framerate` per second; 0 keeps its "
+            "own) into absolute curves, as `castkit bake` writes it: a new Document. With "
+            "`tolerance`, keys are reduced within that error (units; radians for rotations).")
         .def_property_readonly("name", [](const Sampler& s) { return to_str(s.animation.name()); })
         .def_property_readonly("framerate",
                                [](const Sampler& s) { return s.animation.framerate(); })
@@ -371,12 +392,23 @@ void register_anim(py::module_& m) {
     m.def(
         "bake",
         [](const py::object& model, const std::shared_ptr<DocState>& animation_document,
-           const py::object& animation, float framerate, std::optional<float> tolerance) {
-            return bake(*make_sampler(model, animation_document, animation), framerate, tolerance);
+           const py::object& animation, float framerate, std::optional<float> tolerance,
+           const std::shared_ptr<DocState>& base, const py::object& base_animation,
+           std::optional<float> base_frame) {
+            const std::shared_ptr<Sampler> sampler =
+                make_sampler(model, animation_document, animation);
+            if (!base) return bake(*sampler, framerate, tolerance);
+            const anim::Animation under = clip_on(*sampler, *base, base_animation);
+            return bake(*sampler, framerate, tolerance, &under, base_frame);
         },
         py::arg("model"), py::arg("animation_document"), py::arg("animation") = py::none(),
         py::arg("framerate") = 0.0f, py::arg("tolerance") = py::none(),
-        "The animation baked as `castkit bake` does (see Sampler.bake and Sampler).");
+        py::arg("base") = py::none(), py::arg("base_animation") = py::none(),
+        py::arg("base_frame") = py::none(),
+        "The animation baked as `castkit bake` does (see Sampler.bake and Sampler). With "
+        "`base` (a Document), the animation is an additive clip layered on the base clip "
+        "(`base_animation` picks it) at the same time of each frame, or on its frame "
+        "`base_frame` alone, as `castkit bake --base FILE[@FRAME]`; without it, on the rest pose.");
     m.def(
         "diff",
         [](const std::shared_ptr<DocState>& a, const std::shared_ptr<DocState>& b,

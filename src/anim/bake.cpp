@@ -25,12 +25,16 @@ struct BakedChannel {
     std::vector<glm::quat> rotations;
 };
 
-std::vector<BakedChannel> animated_channels(const Animation& animation, const Skeleton& skeleton) {
-    // Per bone, which of tx ty tz rq sx sy sz any curve writes; then every bs and vb slot.
+std::vector<BakedChannel> animated_channels(const Animation& animation, const Skeleton& skeleton,
+                                            const Animation* base) {
+    // Per bone, which of tx ty tz rq sx sy sz any curve writes (the base's too); then every bs
+    // and vb slot.
     std::vector<std::array<bool, 7>> animated(skeleton.bone_count(), std::array<bool, 7>{});
-    for (const BoundCurve& curve : animation.curves())
-        if (curve.channel < Channel::BlendShape)
-            animated[curve.target][static_cast<std::size_t>(curve.channel)] = true;
+    for (const Animation* clip : {&animation, base})
+        if (clip != nullptr)
+            for (const BoundCurve& curve : clip->curves())
+                if (curve.channel < Channel::BlendShape)
+                    animated[curve.target][static_cast<std::size_t>(curve.channel)] = true;
     std::vector<BakedChannel> channels;
     for (std::uint32_t bone = 0; bone < skeleton.bone_count(); ++bone)
         for (std::size_t c = 0; c < 7; ++c)
@@ -41,6 +45,42 @@ std::vector<BakedChannel> animated_channels(const Animation& animation, const Sk
         channels.push_back({Channel::Visibility, slot, {}, {}});
     return channels;
 }
+
+// The pose under an additive clip at each baked frame: none (the rest pose), one frame of a
+// base clip, or the base clip at the same time, wrapped when it loops.
+class BasePose {
+  public:
+    BasePose(const Animation* clip, const Skeleton& skeleton)
+        : clip_(clip),
+          skeleton_(&skeleton),
+          locals_(clip ? skeleton.bone_count() : 0),
+          weights_(clip ? clip->blend_shapes().size() : 0),
+          visibility_(clip ? clip->visibility_nodes().size() : 0) {
+        if (clip) context_.resize(*clip);
+    }
+
+    // The base at `seconds`, or at `frame` of the base clip when given; empty for the rest.
+    Expected<std::span<const Transform>> at(std::optional<float> frame, double seconds) {
+        if (clip_ == nullptr) return std::span<const Transform>();
+        SamplingJob job{.animation = clip_,
+                        .skeleton = skeleton_,
+                        .frame = frame ? *frame : static_cast<float>(seconds * clip_->framerate()),
+                        .looped = !frame,
+                        .context = &context_,
+                        .locals = locals_,
+                        .blend_shape_weights = weights_,
+                        .visibility = visibility_};
+        if (auto ok = job.run(); !ok) return make_error(ok.error());
+        return std::span<const Transform>(locals_);
+    }
+
+  private:
+    const Animation* clip_;
+    const Skeleton* skeleton_;
+    SamplingContext context_;
+    std::vector<Transform> locals_;
+    std::vector<float> weights_, visibility_;
+};
 
 float pose_value(const BakedChannel& channel, const std::vector<Transform>& locals,
                  const std::vector<float>& weights, const std::vector<float>& visibility) {
@@ -119,7 +159,9 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
     const auto first = static_cast<std::int64_t>(first_frame);
     const auto last = static_cast<std::int64_t>(last_frame);
 
-    std::vector<BakedChannel> channels = animated_channels(animation, skeleton);
+    if (options.base != nullptr && options.base->bone_count() != skeleton.bone_count())
+        return make_error(problem("anim.bake", "the base clip was built for another skeleton"));
+    std::vector<BakedChannel> channels = animated_channels(animation, skeleton, options.base);
     if (auto fits = check_budget(last_frame - first_frame + 1, animation, skeleton, channels.size(),
                                  options.max_samples);
         !fits)
@@ -128,12 +170,17 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
     std::vector<float> weights(animation.blend_shapes().size());
     std::vector<float> visibility(animation.visibility_nodes().size());
     SamplingContext context(animation);
+    BasePose base(options.base, skeleton);
     std::vector<float> frames;
     for (std::int64_t k = first; k <= last; ++k) {
+        const double seconds = double(k) / framerate;
+        auto under = base.at(options.base_frame, seconds);
+        if (!under) return make_error(under.error());
         SamplingJob job{.animation = &animation,
                         .skeleton = &skeleton,
                         .frame = static_cast<float>(double(k) / ratio),
                         .context = &context,
+                        .base = *under,
                         .locals = locals,
                         .blend_shape_weights = weights,
                         .visibility = visibility};

@@ -19,6 +19,7 @@ bool SamplingJob::validate() const {
     if (animation == nullptr || skeleton == nullptr) return false;
     if (animation->bone_count() != skeleton->bone_count()) return false;
     if (locals.size() < skeleton->bone_count()) return false;
+    if (!base.empty() && base.size() != skeleton->bone_count()) return false;
     if (blend_shape_weights.size() < animation->blend_shapes().size()) return false;
     if (visibility.size() < animation->visibility_nodes().size()) return false;
     if (context != nullptr &&
@@ -77,7 +78,8 @@ Expected<void> SamplingJob::run() const {
     const Animation& a = *animation;
     const float t =
         looped && a.looping() ? wrap_frame(frame, a.start_frame(), a.end_frame()) : frame;
-    std::copy(skeleton->rest().begin(), skeleton->rest().end(), locals.begin());
+    const std::span<const Transform> start = base.empty() ? skeleton->rest() : base;
+    std::copy(start.begin(), start.end(), locals.begin());
     std::fill(blend_shape_weights.begin(), blend_shape_weights.end(), 0.0f);
     std::fill(visibility.begin(), visibility.end(), 0.0f);
 

@@ -2,12 +2,13 @@
 so the same numbers."""
 
 import json
+import subprocess
 
 import numpy as np
 import pytest
 
 import castkit
-from conftest import EXAMPLES, GLTF
+from conftest import EXAMPLES, GLTF, cli_path
 
 FRAMES = [0, 2.5, 7, 12.5, 29.75, 30, 45]
 CASES = [
@@ -209,3 +210,22 @@ def test_diff_compares_two_clips_or_two_rests_as_the_cli_does():
     assert moved and all(b["position"] > 1e-3 or b["rotation_degrees"] > 1.0 for b in moved)
     with pytest.raises(castkit.Error, match="holds an Animation and"):
         castkit.diff(model, castkit.open(hero / "hero_walk.seanim"))
+
+
+def test_bake_layers_an_additive_clip_on_a_base_as_the_cli_does(tmp_path):
+    """castkit.bake(base=...) (issue 46 item 3) writes what `castkit bake --base` writes, for a
+    whole base clip and for one frame of it; without a base the clip lies on the rest pose."""
+    hero = EXAMPLES / "hero"
+    model, walk, idle = (castkit.open(hero / name)
+                         for name in ("hero.cast", "hero_walk.cast", "hero_idle.cast"))
+    for base_frame, suffix in ((None, ""), (12.0, "@12")):
+        layered = castkit.bake(model, walk, base=idle, base_frame=base_frame)
+        out = tmp_path / f"layered{len(suffix)}.cast"
+        done = subprocess.run([cli_path(), "bake", "--model", str(hero / "hero.cast"), "--anim",
+                               str(hero / "hero_walk.cast"), "-o", str(out), "--base",
+                               str(hero / "hero_idle.cast") + suffix], capture_output=True)
+        assert done.returncode == 0, done.stderr
+        for frame in (0.0, 7.0, 30.0):
+            ours = castkit.pose(model, layered, frame).world_translations
+            cli = castkit.pose(model, castkit.open(out), frame).world_translations
+            np.testing.assert_allclose(ours, cli, atol=1e-6)

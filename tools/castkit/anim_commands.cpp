@@ -8,6 +8,7 @@
 #include <castkit/json.hpp>
 #include <castkit/platform.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <iterator>
 #include <utility>
 
@@ -111,6 +112,31 @@ std::optional<LoadedAnimation> load_animation(const std::string& model_path,
     return loaded;
 }
 
+std::optional<anim::Animation> load_clip_on(const LoadedAnimation& on, const std::string& path,
+                                            const std::string& selector, int& exit_code) {
+    auto file = load(path, "", {}, exit_code);
+    if (!file) return std::nullopt;
+    const std::vector<cast::ConstAnimation> clips = std::as_const(file->document).animations();
+    if (clips.empty()) {
+        fmt::print(stderr, "castkit: {}: holds no Animation\n", path);
+        return std::nullopt;
+    }
+    const std::optional<std::size_t> picked = pick_animation(clips, selector, path);
+    if (!picked) {
+        fail(exit_code, kUsage);
+        return std::nullopt;
+    }
+    Diagnostics reports;
+    auto built =
+        anim::build_animation(clips[*picked], on.skeleton, on.targets, reports, &file->document);
+    print_diagnostics(reports);
+    if (!built) {
+        fmt::print(stderr, "{}\n", built.error().to_string());
+        return std::nullopt;
+    }
+    return std::move(*built);
+}
+
 namespace {
 
 using Out = std::back_insert_iterator<std::string>;
@@ -202,6 +228,24 @@ std::string pose_text(const LoadedAnimation& loaded, float frame, const Pose& po
     return out;
 }
 
+// `--base FILE[@FRAME]`: the base clip's file and, after its last '@' when a number follows,
+// the one frame of it to layer on.
+struct BaseClip {
+    std::string path;
+    std::optional<float> frame;
+};
+
+BaseClip split_base(const std::string& text) {
+    const std::size_t at = text.rfind('@');
+    if (at == std::string::npos) return {text, std::nullopt};
+    const std::string number = text.substr(at + 1);
+    char* end = nullptr;
+    const float frame = std::strtof(number.c_str(), &end);
+    if (number.empty() || end != number.c_str() + number.size() || !std::isfinite(frame))
+        return {text, std::nullopt};  // an '@' in the file's own name
+    return {text.substr(0, at), frame};
+}
+
 // Writes the baked document in `format` through the registry, as `convert` writes (the format's
 // warnings: what it cannot hold).
 void write_baked(const FormatInfo& format, const cast::Document& baked, const std::string& output,
@@ -221,7 +265,7 @@ void write_baked(const FormatInfo& format, const cast::Document& baked, const st
 
 void register_anim_commands(CLI::App& app, int& exit_code) {
     struct Options {
-        std::string model, animation, output, which, to;
+        std::string model, animation, output, which, to, base, which_base;
         float frame = 0.0f;
         bool json = false, looped = false;
         float framerate = 0.0f;
@@ -297,6 +341,12 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
                      "Output frames per second (default: the animation's)");
     bake->add_option("--tolerance", options->tolerance,
                      "Reduce keys within this error (units; radians for rotations)");
+    bake->add_option("--base", options->base,
+                     "Layer the animation (an additive clip) on this clip, FILE or FILE@FRAME "
+                     "for one frame of it, and bake the absolute motion (default: on the rest "
+                     "pose)");
+    bake->add_option("--base-animation", options->which_base,
+                     "Which of the base file's animations: a 0-based index or a name");
     bake->callback([options, &exit_code] {
         // The output format first: a usage error should not wait for the bake.
         const FormatInfo* format = output_format(options->output, options->to, exit_code);
@@ -306,10 +356,21 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
             fail(exit_code, kInvalidInput);
             return;
         }
+        std::optional<anim::Animation> base;
+        const BaseClip base_clip = split_base(options->base);
+        if (!base_clip.path.empty()) {
+            base = load_clip_on(*loaded, base_clip.path, options->which_base, exit_code);
+            if (!base) {
+                fail(exit_code, kInvalidInput);
+                return;
+            }
+        }
         auto baked = anim::bake(loaded->animation, loaded->skeleton,
                                 {.framerate = options->framerate,
                                  .tolerance = options->tolerance,
-                                 .skeleton_node = loaded->own_skeleton});
+                                 .skeleton_node = loaded->own_skeleton,
+                                 .base = base ? &*base : nullptr,
+                                 .base_frame = base_clip.frame});
         if (!baked) {
             fmt::print(stderr, "{}\n", baked.error().to_string());
             fail(exit_code, kInvalidInput);

@@ -91,6 +91,12 @@ std::optional<LoadedAnimation> load_animation(const std::string& model_path,
                                               const std::string& anim_path,
                                               const std::string& selector, int& exit_code);
 
+// The animation of `path` that `selector` picks, compiled against `on`'s skeleton (its curves
+// bound by bone name), for a second clip played beside or under the first (diff, bake --base).
+// On failure prints why and returns nullopt.
+std::optional<anim::Animation> load_clip_on(const LoadedAnimation& on, const std::string& path,
+                                            const std::string& selector, int& exit_code);
+
 // A document a command read and the size of the input it came from.
 struct Loaded {
     cast::Document document;

@@ -40,20 +40,8 @@ std::string clip_label(const anim::Animation& clip, const std::string& path) {
 std::optional<Compared> compare_clips(const DiffOptions& options, int& exit_code) {
     auto first = load_animation(options.model, options.a, options.which_a, exit_code);
     if (!first) return std::nullopt;
-    auto second_file = load(options.b, "", {}, exit_code);
-    if (!second_file) return std::nullopt;
-    const std::vector<cast::ConstAnimation> clips =
-        std::as_const(second_file->document).animations();
-    const std::optional<std::size_t> picked = pick_animation(clips, options.which_b, options.b);
-    if (!picked) return std::nullopt;
-    Diagnostics reports;
-    auto second = anim::build_animation(clips[*picked], first->skeleton, first->targets, reports,
-                                        &second_file->document);
-    print_diagnostics(reports);
-    if (!second) {
-        fmt::print(stderr, "{}\n", second.error().to_string());
-        return std::nullopt;
-    }
+    auto second = load_clip_on(*first, options.b, options.which_b, exit_code);
+    if (!second) return std::nullopt;
     auto difference =
         anim::compare_clips(first->animation, *second, first->skeleton, options.compare);
     if (!difference) {

@@ -27,6 +27,12 @@ struct BakeOptions {
     // error rather than unbounded time and memory: a few bytes of key frames can name millions
     // of frames. 0: in proportion to the animation's keys; another value: that many at most.
     std::uint64_t max_samples = 0;
+    // The pose an additive animation is layered on (`castkit bake --base`): a clip built for
+    // the same skeleton, sampled at the time of each baked frame (wrapped when it loops, held
+    // past its ends otherwise), or at `base_frame` alone when that is set. Null: the rest pose.
+    // The bones the base animates are baked too, so the result is the whole absolute motion.
+    const Animation* base = nullptr;
+    std::optional<float> base_frame = std::nullopt;
 };
 
 // How many samples (frames × (bones + curves + ...)) baking or resampling `keys` keys may take

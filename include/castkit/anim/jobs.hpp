@@ -44,6 +44,10 @@ struct SamplingJob {
     // Optional key cursors; without one, each key is found by binary search.
     SamplingContext* context = nullptr;
 
+    // The pose the curves start from: empty for the skeleton's rest pose, or a base pose of
+    // skeleton->bone_count() transforms (another clip's, sampled first) that additive curves
+    // are layered on. Relative curves stay relative to the rest pose either way.
+    std::span<const Transform> base{};
     std::span<Transform> locals{};           // skeleton->bone_count()
     std::span<float> blend_shape_weights{};  // animation->blend_shapes.size(), may be empty if 0
     std::span<float> visibility{};           // animation->visibility_nodes.size(): visible >= 0.5
