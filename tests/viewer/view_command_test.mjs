@@ -476,12 +476,116 @@ test('16 stalled connections do not keep a request waiting, and are closed by th
     const started = Date.now();
     assert.equal(await status(withToken(view, 'api/scene')), 200);
     const waited = Date.now() - started;
-    // The server gives up on a silent connection after 5 s: a request stuck behind them would
-    // wait that long at least.
+    // The server gives up on a connection whose request head has not come after 2 s: a request
+    // stuck behind them would wait that long at least.
     assert.ok(waited < 3000, `answered after ${waited} ms`);
     const timeout = new Promise((r) => setTimeout(r, 30000, 'timeout'));
     const closed = await Promise.race([Promise.all(stalled.map((c) => c.closed)), timeout]);
     assert.notEqual(closed, 'timeout', 'the server closed every stalled connection');
+  });
+});
+
+// Resident memory of process `pid` now, in MiB (Linux).
+function residentMiB(pid) {
+  return Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/)[1]) / 1024;
+}
+
+// Sends `chunks` over a raw connection, as fast as the server takes them and until it closes
+// the connection; resolves once closed with the status it answered (0 for none) and when.
+function exchange(origin, chunks) {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve) => {
+    const started = Date.now();
+    let answer = '';
+    const socket = net.connect({ host: hostname, port: Number(port) }, async () => {
+      for (const chunk of chunks) {
+        if (socket.destroyed || socket.writableEnded) break;
+        if (!socket.write(chunk)) await new Promise((r) => { socket.once('drain', r); socket.once('close', r); });
+      }
+    });
+    socket.setMaxListeners(0);
+    socket.on('data', (data) => { answer += data.toString('latin1'); });
+    socket.on('error', () => {});  // a reset once the server has refused the head
+    socket.on('close', () => resolve({ status: Number(answer.match(/^HTTP\/1\.1 (\d{3})/)?.[1] ?? 0), ms: Date.now() - started }));
+  });
+}
+
+// A request head for `path` with the token and `lines` header lines more.
+function headWith(view, path, lines = 0) {
+  const target = new URL(withToken(view, path));
+  return `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\n` +
+    'a: b\r\n'.repeat(lines) + 'Connection: close\r\n\r\n';
+}
+
+test('a request head past 16 KiB, 100 header lines or an 8 KiB request line is refused before it is read', async () => {
+  await serving(['character.cast'], examples, async (view) => {
+    const { host } = new URL(view.origin);
+    const before = residentMiB(view.child.pid);
+    // 2 MB of header lines and no token (cpp-httplib alone read them all: +37 MiB, kept).
+    const lines = Buffer.from('a: b\r\n'.repeat(1 << 14));
+    const flood = [`GET /api/scene HTTP/1.1\r\nHost: ${host}\r\n`, ...Array(20).fill(lines), '\r\n'];
+    const refused = await exchange(view.origin, flood);
+    const grown = residentMiB(view.child.pid) - before;
+    assert.ok(refused.status === 431 || refused.status === 0, `status ${refused.status}`);
+    assert.ok(refused.ms < 3000, `closed after ${refused.ms} ms`);
+    assert.ok(grown < 20, `resident memory grew by ${grown.toFixed(1)} MiB (${before.toFixed(1)} MiB before)`);
+    // The bounds themselves: 100 header lines pass (with Host and Connection, 102), 101 do not.
+    assert.equal((await exchange(view.origin, [headWith(view, 'api/scene', 98)])).status, 200);
+    assert.equal((await exchange(view.origin, [headWith(view, 'api/scene', 99)])).status, 431);
+    assert.equal((await exchange(view.origin, [headWith(view, `api/scene?pad=${'x'.repeat(9000)}`)])).status, 414);
+    assert.equal(await status(withToken(view, 'api/scene')), 200, 'still serving');
+  });
+});
+
+// A raw connection that sends `head` one byte every `everyMs` ms; `closed` resolves with when
+// the server closed it (ms after it opened) and the status it answered (0 for none).
+function trickling(origin, head, everyMs) {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: hostname, port: Number(port) }, () => {
+      const started = Date.now();
+      let sent = 0, answer = '';
+      const timer = setInterval(() => { if (sent < head.length) socket.write(head[sent++]); }, everyMs);
+      socket.on('data', (data) => { answer += data.toString('latin1'); });
+      socket.on('error', () => {});
+      const closed = new Promise((r) => socket.on('close', () => {
+        clearInterval(timer);
+        r({ ms: Date.now() - started, status: Number(answer.match(/^HTTP\/1\.1 (\d{3})/)?.[1] ?? 0) });
+      }));
+      resolve({ socket, closed });
+    });
+    socket.on('error', reject);
+  });
+}
+
+const within = (promise, ms) => Promise.race([promise, new Promise((r) => setTimeout(r, ms, 'timeout'))]);
+
+test('a request head trickled a byte at a time is cut off after 2 s', async () => {
+  await serving(['character.cast'], examples, async (view) => {
+    // A byte every 100 ms, each well within the 5 s read timeout that alone bounded it before.
+    const slow = await trickling(view.origin, headWith(view, 'api/scene', 20), 100);
+    const closed = await within(slow.closed, 6000);
+    slow.socket.destroy();
+    assert.notEqual(closed, 'timeout', 'still open after 6 s');
+    assert.equal(closed.status, 408);
+    assert.ok(closed.ms >= 1900 && closed.ms < 4000, `closed after ${closed.ms} ms`);
+  });
+});
+
+test('70 clients trickling their heads (the server has 64 workers) do not keep a request waiting', async () => {
+  await serving(['character.cast'], examples, async (view) => {
+    const slow = [];
+    try {
+      for (let i = 0; i < 70; i++) slow.push(await trickling(view.origin, headWith(view, 'api/scene', 20), 200));
+      await new Promise((r) => setTimeout(r, 300));  // every one of them has sent a byte or two
+      const started = Date.now();
+      const answered = await within(status(withToken(view, 'api/scene')), 5000);
+      const waited = Date.now() - started;
+      assert.equal(answered, 200, `no answer in ${waited} ms`);
+      assert.ok(waited < 3000, `answered after ${waited} ms`);
+    } finally {
+      for (const { socket } of slow) socket.destroy();
+    }
   });
 });
 

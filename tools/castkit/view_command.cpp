@@ -19,6 +19,7 @@
 
 #include "../../viewer/session/session.hpp"
 #include "commands.hpp"
+#include "view_server.hpp"
 
 namespace castkit::cli {
 namespace viewer_assets {
@@ -33,11 +34,11 @@ namespace {
 namespace fs = std::filesystem;
 
 // The server's bounds (docs/security.md): the largest upload, the connections served at once,
-// and how long a connection may keep a worker without sending (or taking) a byte.
+// and how long a connection may keep a worker without sending (or taking) a byte once its
+// request's head has come (ViewServer bounds the head).
 constexpr std::uint64_t kMaxUploadBytes = std::uint64_t{1} << 30;
 constexpr std::size_t kWorkers = 64;
 constexpr time_t kTimeoutSeconds = 5;
-constexpr std::size_t kRequestsPerConnection = 100;
 
 struct ViewOptions {
     std::vector<std::string> files;
@@ -156,14 +157,11 @@ void refuse_others(httplib::Server& server, const Access& access) {
         });
 }
 
-// Enough workers that idle or slow clients cannot take them all, each released when its client
-// sends or takes nothing for kTimeoutSeconds.
+// A worker is released when its client sends or takes nothing for kTimeoutSeconds (an upload's
+// body, the answer); ViewServer keeps one request per connection, so nothing is kept alive.
 void bound_connections(httplib::Server& server) {
-    server.new_task_queue = [] { return new httplib::ThreadPool(kWorkers); };
     server.set_read_timeout(kTimeoutSeconds, 0);
     server.set_write_timeout(kTimeoutSeconds, 0);
-    server.set_keep_alive_timeout(kTimeoutSeconds);
-    server.set_keep_alive_max_count(kRequestsPerConnection);
     server.set_payload_max_length(kMaxUploadBytes);
 }
 
@@ -323,7 +321,7 @@ int serve(const ViewOptions& options, int& exit_code) {
     const UploadFolder uploads{*private_folder};
     SharedSession shared;
     add_files(shared, options.files, exit_code);
-    httplib::Server server;
+    ViewServer server(kWorkers);
     bound_connections(server);
     Access access;
     add_routes(server, shared, access, uploads.path);
