@@ -606,7 +606,8 @@ def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None
     `anims`, `textures`, `texture_mode`, `allow_any_path`, `inline_instances`, `strict`,
     `from_format` as there). Runs on `jobs` local processes (default: one per core), or with
     `client` (a dask.distributed.Client) or `scheduler` (its address; `security`, a
-    distributed.security.Security, for a tls:// one) on that cluster, one task per input. Failures are printed to stderr as they come, with a progress line when stderr is
+    distributed.security.Security, for a tls:// one) on that cluster, one task per input.
+    Failures are printed to stderr as they come, with a progress line when stderr is
     a terminal (`progress=True` forces it) and a summary unless `quiet`; `report` also writes
     the JSON report there. Ctrl-C stops the run, keeps what is finished and reports the rest not
     started; run again to resume (up-to-date files are skipped). `transfer` says how a cluster's

@@ -192,7 +192,8 @@ void emit_warnings(const Diagnostics& diagnostics) {
 }
 
 DocPtr merge_documents(const py::handle& model, const py::args& animations,
-                       const py::object& warnings) {
+                       const py::object& warnings, const py::object& base,
+                       std::optional<float> base_frame) {
     // What `castkit convert MODEL ANIM... -o OUT` prints: the readers' warnings of the files
     // read here, then the merge's (curves naming nothing, dropped).
     Diagnostics diagnostics;
@@ -204,7 +205,11 @@ DocPtr merge_documents(const py::handle& model, const py::args& animations,
         merged->buffers.insert(source->buffers.begin(), source->buffers.end());
         sources.push_back({std::move(source->document), name.empty() ? "animation" : name});
     }
-    formats::merge(merged->document, std::move(sources), diagnostics);
+    // base: additive animations are layered on it before they merge (convert --base).
+    DocPtr under = base.is_none() ? nullptr : document_or_file(base, diagnostics).first;
+    formats::merge(merged->document, std::move(sources),
+                   {.document = under ? &under->document : nullptr, .frame = base_frame},
+                   diagnostics);
     for (const Diagnostic& d : diagnostics)
         if (d.severity == Severity::Error) raise_error(d);
     // Never silent: collected in the list given, else shown as Python warnings.
@@ -331,7 +336,8 @@ void register_document(py::module_& m) {
         "reader's and writer's warnings. `strict`: a broken mesh raises castkit.Error and "
         "nothing is written, as `castkit convert --strict`.");
     m.def("merge", &merge_documents, py::arg("model"), py::arg("warnings") = py::none(),
-          "merge(model, *animations, warnings=None) -> Document\n\n"
+          py::arg("base") = py::none(), py::arg("base_frame") = py::none(),
+          "merge(model, *animations, warnings=None, base=None, base_frame=None) -> Document\n\n"
           "A new Document: `model` (a Document or a path) with the animations of each of "
           "`animations` (Documents or paths) moved onto its skeleton, as `castkit convert "
           "model anim... -o out` does. Animations keep their names, else take their file's "
@@ -339,7 +345,10 @@ void register_document(py::module_& m) {
           "with a warning. The warnings `castkit convert` prints (those of the files read from "
           "paths, then the merge's) are appended to `warnings` when it is a list, else issued "
           "as Python warnings (UserWarning); an animation matching nothing raises "
-          "castkit.Error.");
+          "castkit.Error. With `base` (a Document or a path), each animation holding an "
+          "additive curve is first layered on the base's first animation (at the same time, or "
+          "at its frame `base_frame`) and merged as absolute motion, as `castkit convert "
+          "--base`.");
     m.def(
         "validate",
         [](const py::object& target, bool strict, const std::optional<std::string>& format) {

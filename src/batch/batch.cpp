@@ -648,22 +648,32 @@ Expected<std::vector<std::byte>> read_sent_file(const Options& options, const fs
 }
 
 namespace {
-// Whether `path`, named inside one of `folders`, is inside one on the disk too: a link inside
+// Whether `path`, named inside one of the folders, is inside one on the disk too: a link inside
 // the output folder (one a program dropped there) would otherwise carry a worker's file out of
-// it. The folders and the part of `path` that exists are resolved through their links, so an
-// output folder that is itself a link is followed. O(path depth).
-Expected<void> really_inside(const fs::path& path, std::span<const fs::path> folders) {
+// it. The part of `path` that exists is resolved through its links, as `real_folders` were
+// (resolved()), so an output folder that is itself a link is followed. O(path depth).
+Expected<void> really_inside(const fs::path& path, std::span<const fs::path> real_folders) {
     std::error_code error;
     const fs::path real = fs::weakly_canonical(path, error);
-    const bool found =
-        !error && std::any_of(folders.begin(), folders.end(), [&](const fs::path& folder) {
-            std::error_code folder_error;
-            const fs::path real_folder = fs::weakly_canonical(folder, folder_error);
-            return !folder_error && inside(real, real_folder);
-        });
+    const bool found = !error && std::any_of(real_folders.begin(), real_folders.end(),
+                                             [&](const fs::path& folder) {
+                                                 return !folder.empty() && inside(real, folder);
+                                             });
     if (found) return {};
     return make_error(worker_output(
         path, "a link inside the output folder leads a worker's file outside it: refused"));
+}
+
+// `folders` resolved through their links, once for all of a task's files (empty where one
+// cannot be resolved). O(folders × depth).
+std::vector<fs::path> resolved(std::span<const fs::path> folders) {
+    std::vector<fs::path> out;
+    for (const fs::path& folder : folders) {
+        std::error_code error;
+        fs::path real = fs::weakly_canonical(folder, error);
+        out.push_back(error ? fs::path() : std::move(real));
+    }
+    return out;
 }
 }  // namespace
 
@@ -681,6 +691,7 @@ Expected<std::vector<fs::path>> place_outputs(const Options& options, const Task
     std::vector<fs::path> folders{normal(options.output_dir)};
     for (const fs::path& folder : options.format_options.side_files.folders)
         folders.push_back(normal(folder));
+    const std::vector<fs::path> real_folders = resolved(folders);
     std::vector<const OutputFile*> sides, named;
     for (const OutputFile& file : files) {
         const fs::path path = normal(file.path);
@@ -689,7 +700,8 @@ Expected<std::vector<fs::path>> place_outputs(const Options& options, const Task
                                     [&](const fs::path& folder) { return inside(path, folder); }))
             return make_error(worker_output(
                 file.path, "a worker wrote it outside the output and texture folders: refused"));
-        if (auto real = really_inside(file.path, folders); !real) return make_error(real.error());
+        if (auto real = really_inside(file.path, real_folders); !real)
+            return make_error(real.error());
         (output ? named : sides).push_back(&file);
     }
     // Side outputs as SideOutputs::write places them, under the name the converted document

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <castkit/anim/animation.hpp>
+#include <castkit/anim/bake.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/merge.hpp>
@@ -164,7 +165,60 @@ cast::Node& first_root(cast::Document& model) {
     return model.add_root().node();
 }
 
+bool holds_additive_curve(const cast::Document& document) {
+    for (const cast::ConstAnimation& animation : document.animations())
+        for (const cast::ConstCurve& curve : animation.curves())
+            if (curve.mode_name() == "additive") return true;
+    return false;
+}
+
+Diagnostic layering_failed(const AnimationSource& source, const std::string& why) {
+    Diagnostic d;
+    d.file = source.document.source_name;
+    d.rule = "merge.base";
+    d.message = fmt::format("the additive animation of '{}' was not layered on the base: {}",
+                            source.name, why);
+    return d;
+}
+
+// `source`'s first animation baked onto `base` on `model`'s skeleton: a document of its
+// absolute motion, or why not.
+Expected<cast::Document> layered(const cast::Document& model, const AnimationSource& source,
+                                 const MergeBase& base, Diagnostics& diagnostics) {
+    const cast::Document& clip_document = source.document;
+    const cast::ConstAnimation clip = clip_document.animations().front();
+    const auto chosen = anim::choose_skeleton(clip, clip_document, &model);
+    if (!chosen) return make_error(layering_failed(source, "the model has no Skeleton"));
+    const std::vector<cast::ConstAnimation> bases = base.document->animations();
+    if (bases.empty()) return make_error(layering_failed(source, "the base holds no Animation"));
+    auto skeleton = anim::build_skeleton(chosen->skeleton, diagnostics, chosen->document);
+    if (!skeleton) return make_error(skeleton.error());
+    auto animation =
+        anim::build_animation(clip, *skeleton, chosen->targets, diagnostics, &clip_document);
+    if (!animation) return make_error(animation.error());
+    auto under = anim::build_animation(bases.front(), *skeleton, chosen->targets, diagnostics,
+                                       base.document);
+    if (!under) return make_error(under.error());
+    return anim::bake(*animation, *skeleton, {.base = &*under, .base_frame = base.frame});
+}
+
 }  // namespace
+
+MergeResult merge(cast::Document& model, std::vector<AnimationSource> animations,
+                  const MergeBase& base, Diagnostics& diagnostics) {
+    if (base.document != nullptr)
+        for (AnimationSource& source : animations) {
+            if (!holds_additive_curve(source.document)) continue;
+            auto baked = layered(model, source, base, diagnostics);
+            if (!baked) {
+                diagnostics.push_back(baked.error());
+                continue;
+            }
+            baked->source_name = source.document.source_name;
+            source.document = std::move(*baked);
+        }
+    return merge(model, std::move(animations), diagnostics);
+}
 
 MergeResult merge(cast::Document& model, std::vector<AnimationSource> animations,
                   Diagnostics& diagnostics) {

@@ -35,6 +35,7 @@ fs::path write_files(const std::string& name) {
     const fs::path dir = temp_dir(name);
     AnimScene model;
     add_leg(model);
+    model.document.roots()[0].take_child(1);  // the scene's empty Animation: a model alone
     EXPECT_TRUE(cast::write(model.document, dir / "model.cast").has_value());
     AnimScene base;
     add_leg(base);
@@ -132,6 +133,36 @@ TEST(AdditiveBake, SEAnimAdditiveFilesLayerAlike) {
         expect_pose(dir, dir / "layered.seanim", f,
                     {12.0f * t, 1.5f, turn_x(90.0f * t) * turn_x(30.0f * t)});
     }
+}
+
+// convert MODEL ANIM... --base: each additive animation is layered on the base before it merges
+// into the model's scene, so a glTF (which has no additive channels) plays the absolute motion;
+// an absolute animation merges as it is.
+TEST(AdditiveBake, ConvertLayersAdditiveAnimationsOnTheBaseBeforeTheyMerge) {
+    const fs::path dir = write_files("additive-bake-convert");
+    CommandResult merged = run_cli(fmt::format(
+        "convert \"{}\" \"{}\" \"{}\" -o \"{}\" --base \"{}\"", (dir / "model.cast").string(),
+        (dir / "additive.cast").string(), (dir / "base.cast").string(),
+        (dir / "scene.cast").string(), (dir / "base.cast").string()));
+    ASSERT_EQ(merged.exit_code, 0) << merged.err;
+    auto scene = open_cast(dir / "scene.cast");
+    ASSERT_TRUE(scene.has_value());
+    ASSERT_EQ(scene->animations().size(), 2u);
+    for (const cast::ConstCurve& curve : scene->animations()[0].curves())
+        EXPECT_EQ(curve.mode_name().value(), "absolute");
+    CommandResult pose =
+        run_cli(fmt::format("pose --model \"{0}\" --anim \"{0}\" --animation 0 --frame 5 --json",
+                            (dir / "scene.cast").string()));
+    ASSERT_EQ(pose.exit_code, 0) << pose.err;
+    const json bones = json::parse(pose.out)["bones"];
+    EXPECT_NEAR(bones[0]["local"]["t"][0].get<float>(), 6.0f, 1e-4f);  // 5 + 1
+    EXPECT_NEAR(bones[0]["local"]["t"][1].get<float>(), 1.5f, 1e-4f);
+    // Without animation files --base has nothing to layer: a usage error.
+    EXPECT_EQ(
+        run_cli(fmt::format("convert \"{}\" \"{}\" --base \"{}\"", (dir / "model.cast").string(),
+                            (dir / "out.cast").string(), (dir / "base.cast").string()))
+            .exit_code,
+        2);
 }
 
 }  // namespace

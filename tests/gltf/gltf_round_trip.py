@@ -574,23 +574,28 @@ def cast_rest_worlds(bones):
     return np.array([world(i) for i in range(len(bones))]).reshape(-1, 4, 4)
 
 
-def cast_vertices(document, animation=None, frame=0.0):
+def cast_vertices(document, animation=None, frame=0.0, rests=None):
     """Every mesh's vertices as a Cast consumer draws them (the Blender add-on: meshes bound at
     the skeleton's rest pose, the Model's transform over them): at rest, or at `frame` of
     `animation` (an index) with the bone worlds castkit.pose gives, the evaluator behind
-    `castkit pose`. Blend shapes are not applied; the caller leaves out files with morphs."""
+    `castkit pose`. Blend shapes are not applied; the caller leaves out files with morphs.
+    `rests` ({model index: (rest worlds, their inverses)}) keeps each skeleton's rest between
+    calls on one document."""
+    rests = {} if rests is None else rests
     out = []
-    for model in document.models:
+    for index, model in enumerate(document.models):
         place = trs_matrix(model.position or (0, 0, 0), model.rotation or (0, 0, 0, 1),
                            model.scale or (1, 1, 1))
         skinning = None
         if model.skeleton is not None and model.skeleton.bones:
-            rest = cast_rest_worlds(model.skeleton.bones)
-            posed = rest
+            if index not in rests:
+                rest = cast_rest_worlds(model.skeleton.bones)
+                rests[index] = rest, np.linalg.inv(rest)
+            posed, unbind = rests[index]
             if animation is not None:
                 pose = castkit_module.pose(model, document, frame, animation=animation)
                 posed = np.asarray(pose.world_matrices, np.float64)
-            skinning = posed @ np.linalg.inv(rest)
+            skinning = posed @ unbind
         for mesh in model.meshes:
             p = np.asarray(mesh.positions, np.float64).reshape(-1, 3)
             h = np.hstack([p, np.ones((len(p), 1))])
@@ -620,7 +625,8 @@ def cast_consumer(source_path, cast_path, figures, on_frames, bind_pose):
             a.json.get("extensionsUsed", [])):
         return []
     document = castkit_module.open(cast_path)
-    rest, cast_rest = a.vertices(None, 0.0), cast_vertices(document)
+    rests = {}
+    rest, cast_rest = a.vertices(None, 0.0), cast_vertices(document, rests=rests)
     size = diagonal(rest)
     pairs = nearest_pairs(rest, cast_rest) if len(rest) != len(cast_rest) else None
     if not bind_pose:
@@ -638,7 +644,7 @@ def cast_consumer(source_path, cast_path, figures, on_frames, bind_pose):
                 frame = round(frame)
                 t = key_on_frame(times, frame / rate)
             error = distance(a.vertices(animation, t),
-                             cast_vertices(document, number, frame), 5e-3 * size, pairs)
+                             cast_vertices(document, number, frame, rests), 5e-3 * size, pairs)
             figures["cast animated"] = max(figures.get("cast animated", 0.0), error / size)
             if error > 5e-3 * size:
                 return [f"Cast consumer: animation {number} at {t:.4f} s differs by "

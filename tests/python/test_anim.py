@@ -229,3 +229,27 @@ def test_bake_layers_an_additive_clip_on_a_base_as_the_cli_does(tmp_path):
             ours = castkit.pose(model, layered, frame).world_translations
             cli = castkit.pose(model, castkit.open(out), frame).world_translations
             np.testing.assert_allclose(ours, cli, atol=1e-6)
+
+
+def test_merge_layers_additive_animations_on_a_base_as_convert_does(tmp_path):
+    """castkit.merge(base=...) writes what `castkit convert MODEL ANIM... --base` writes: the
+    animation files that hold additive curves are layered on the base before they merge. The
+    bundled clips are absolute, so one is made additive here: its curves marked so."""
+    hero = EXAMPLES / "hero"
+    additive = tmp_path / "lean.cast"
+    lean = castkit.open(hero / "hero_walk.cast")
+    for curve in lean.animations[0].curves:
+        curve.set_mode("additive")
+    lean.write(additive)
+    merged = castkit.merge(hero / "hero.cast", additive, base=hero / "hero_idle.cast",
+                           base_frame=12.0)
+    out = tmp_path / "scene.cast"
+    subprocess.run([cli_path(), "convert", str(hero / "hero.cast"), str(additive), "-o", str(out),
+                    "--base", f"{hero / 'hero_idle.cast'}@12"], check=True)
+    cli = castkit.open(out)
+    for curve in merged.animations[0].curves:
+        assert curve.mode == "absolute"
+    for frame in (0.0, 9.0):
+        ours = castkit.pose(merged, merged, frame).world_translations
+        theirs = castkit.pose(cli, cli, frame).world_translations
+        np.testing.assert_allclose(ours, theirs, atol=1e-6)

@@ -228,12 +228,7 @@ std::string pose_text(const LoadedAnimation& loaded, float frame, const Pose& po
     return out;
 }
 
-// `--base FILE[@FRAME]`: the base clip's file and, after its last '@' when a number follows,
-// the one frame of it to layer on.
-struct BaseClip {
-    std::string path;
-    std::optional<float> frame;
-};
+}  // namespace
 
 BaseClip split_base(const std::string& text) {
     const std::size_t at = text.rfind('@');
@@ -245,6 +240,8 @@ BaseClip split_base(const std::string& text) {
         return {text, std::nullopt};  // an '@' in the file's own name
     return {text.substr(0, at), frame};
 }
+
+namespace {
 
 // Writes the baked document in `format` through the registry, as `convert` writes (the format's
 // warnings: what it cannot hold).

@@ -97,6 +97,14 @@ std::optional<LoadedAnimation> load_animation(const std::string& model_path,
 std::optional<anim::Animation> load_clip_on(const LoadedAnimation& on, const std::string& path,
                                             const std::string& selector, int& exit_code);
 
+// `--base FILE[@FRAME]` (bake, convert): the base clip's file and, after its last '@' when a
+// number follows, the one frame of it to layer an additive clip on.
+struct BaseClip {
+    std::string path;
+    std::optional<float> frame;
+};
+BaseClip split_base(const std::string& text);
+
 // A document a command read and the size of the input it came from.
 struct Loaded {
     cast::Document document;

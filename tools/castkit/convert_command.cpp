@@ -17,7 +17,7 @@ struct ConvertOptions {
     std::vector<std::string> inputs;
     std::string output, from, to;
     std::vector<std::string> anims_dirs, texture_dirs;
-    std::string report, texture_mode = "automatic";
+    std::string report, texture_mode = "automatic", base;
     bool keep_instance_references = false;
     FormatOptions format_options;
     BatchOptions batch;
@@ -32,8 +32,17 @@ void merge_animations(cast::Document& document, const std::vector<std::string>& 
         auto animation = load(path, options.from, options.format_options, exit_code);
         if (animation) sources.push_back({std::move(animation->document), file_stem(path)});
     }
+    // --base: additive animations are layered on it before they merge.
+    const BaseClip base_clip = split_base(options.base);
+    std::optional<Loaded> base;
+    if (!base_clip.path.empty()) {
+        base = load(base_clip.path, "", {}, exit_code);
+        if (!base) return;
+    }
     Diagnostics diagnostics;
-    formats::merge(document, std::move(sources), diagnostics);
+    formats::merge(document, std::move(sources),
+                   {.document = base ? &base->document : nullptr, .frame = base_clip.frame},
+                   diagnostics);
     print_diagnostics(diagnostics);
     if (has_severity(diagnostics, Severity::Error)) fail(exit_code, kInvalidInput);
 }
@@ -193,15 +202,17 @@ int run_convert(ConvertOptions& options) {
         options.format_options.side_files.folders.push_back(platform::path_from_utf8(dir));
     if (options.output.empty()) {
         // The two-argument form: `castkit convert IN OUT`.
-        if (options.inputs.size() != 2 || !animations.empty()) {
+        if (options.inputs.size() != 2 || !animations.empty() || !options.base.empty()) {
             fmt::print(stderr, "castkit: convert: give IN OUT, or INPUT... -o OUT\n");
             return kUsage;
         }
         return convert_one(options, options.inputs[0], {}, options.inputs[1]);
     }
     if (is_folder(options.inputs[0])) {
-        if (options.inputs.size() != 1) {
-            fmt::print(stderr, "castkit: convert: a folder is converted on its own\n");
+        if (options.inputs.size() != 1 || !options.base.empty()) {
+            fmt::print(stderr,
+                       "castkit: convert: a folder is converted on its own (without "
+                       "--base)\n");
             return kUsage;
         }
         options.batch.batch.input_dir = platform::path_from_utf8(options.inputs[0]);
@@ -215,6 +226,12 @@ int run_convert(ConvertOptions& options) {
         return run_batch(options.batch);
     }
     animations.insert(animations.begin(), options.inputs.begin() + 1, options.inputs.end());
+    if (!options.base.empty() && animations.empty()) {
+        fmt::print(stderr,
+                   "castkit: convert: --base layers the animations of MODEL ANIM... -o "
+                   "OUT; give the animation files\n");
+        return kUsage;
+    }
     return convert_one(options, options.inputs[0], animations, options.output);
 }
 
@@ -270,6 +287,10 @@ void register_convert_command(CLI::App& app, int& exit_code) {
                       "Folder: convert even where the output is newer than its input");
     convert->add_option("--report", options->report,
                         "Folder: write one JSON entry per input to this file");
+    convert->add_option("--base", options->base,
+                        "MODEL ANIM... -o OUT: layer each additive animation on this clip "
+                        "(FILE, or FILE@FRAME for one frame of it) before it merges, so the "
+                        "output holds its absolute motion");
     convert->callback([options, &exit_code] { exit_code = run_convert(*options); });
 }
 

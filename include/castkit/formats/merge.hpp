@@ -5,6 +5,7 @@
 
 #include <castkit/cast/document.hpp>
 #include <castkit/diagnostic.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,5 +34,20 @@ struct MergeResult {
 // buffers. O(curves + bones).
 MergeResult merge(cast::Document& model, std::vector<AnimationSource> animations,
                   Diagnostics& diagnostics);
+
+// The pose additive animations are layered on before they merge (`castkit convert --base`):
+// the first animation of `document`, at the same time as each frame, or at `frame` alone.
+struct MergeBase {
+    const cast::Document* document = nullptr;
+    std::optional<float> frame;
+};
+
+// merge(), with every source animation that holds an additive curve (Cast `additive` curves,
+// SEAnim ADDITIVE files) first baked onto `base` on the model's skeleton (anim::bake with
+// BakeOptions::base), so the scene holds its absolute motion; other animations merge as they
+// are. A layering that cannot be done (no skeleton, a base without animations) is an error
+// naming the source, which then merges as it is. O(merge + the bakes).
+MergeResult merge(cast::Document& model, std::vector<AnimationSource> animations,
+                  const MergeBase& base, Diagnostics& diagnostics);
 
 }  // namespace castkit::formats
