@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -12,18 +13,29 @@
 namespace castkit::live_temporaries_test {
 namespace {
 
-using Temporaries = platform::detail::LiveTemporaries<char>;
+// The platform's own path characters: each implementation defines the record's pause for
+// those alone (char on POSIX, wchar_t on Windows).
+using Char = std::filesystem::path::value_type;
+using Temporaries = platform::detail::LiveTemporaries<Char>;
+
+std::basic_string<Char> native(const char* path) { return std::filesystem::path(path).native(); }
+
+// A remove_all callback that collects the paths it is given, as narrow text.
+auto collect_into(std::vector<std::string>& removed) {
+    return
+        [&removed](const Char* path) { removed.push_back(std::filesystem::path(path).string()); };
+}
 
 TEST(LiveTemporaries, RemovalTakesEveryRecordedPathOnceAndNotTheForgottenOnes) {
     auto temporaries = std::make_unique<Temporaries>();
-    const std::optional<int> kept = temporaries->add("out/a.glb.castkit-1");
+    const std::optional<int> kept = temporaries->add(native("out/a.glb.castkit-1"));
     temporaries->created();
-    const std::optional<int> committed = temporaries->add("out/b.glb.castkit-2");
+    const std::optional<int> committed = temporaries->add(native("out/b.glb.castkit-2"));
     temporaries->created();
     ASSERT_TRUE(kept && committed);
     temporaries->forget(*committed);
     std::vector<std::string> removed;
-    temporaries->remove_all([&](const char* path) { removed.emplace_back(path); });
+    temporaries->remove_all(collect_into(removed));
     EXPECT_EQ(removed, std::vector<std::string>{"out/a.glb.castkit-1"});
 }
 
@@ -33,8 +45,8 @@ TEST(LiveTemporaries, RemovalTakesEveryRecordedPathOnceAndNotTheForgottenOnes) {
 TEST(LiveTemporaries, NothingIsRecordedOnceRemovalHasBegun) {
     auto temporaries = std::make_unique<Temporaries>();
     std::vector<std::string> removed;
-    temporaries->remove_all([&](const char* path) { removed.emplace_back(path); });
-    EXPECT_FALSE(temporaries->add("out/late.glb.castkit-3").has_value());
+    temporaries->remove_all(collect_into(removed));
+    EXPECT_FALSE(temporaries->add(native("out/late.glb.castkit-3")).has_value());
     EXPECT_TRUE(removed.empty());
 }
 
@@ -42,12 +54,11 @@ TEST(LiveTemporaries, NothingIsRecordedOnceRemovalHasBegun) {
 // the creator recorded, and a second creator arriving meanwhile is refused.
 TEST(LiveTemporaries, RemovalWaitsForACreationUnderWayAndRefusesTheNext) {
     auto temporaries = std::make_unique<Temporaries>();
-    ASSERT_TRUE(temporaries->add("out/under-way.glb.castkit-4").has_value());
+    ASSERT_TRUE(temporaries->add(native("out/under-way.glb.castkit-4")).has_value());
     std::vector<std::string> removed;
-    std::thread handler(
-        [&] { temporaries->remove_all([&](const char* path) { removed.emplace_back(path); }); });
+    std::thread handler([&] { temporaries->remove_all(collect_into(removed)); });
     while (!temporaries->ending()) std::this_thread::yield();
-    EXPECT_FALSE(temporaries->add("out/next.glb.castkit-5").has_value());
+    EXPECT_FALSE(temporaries->add(native("out/next.glb.castkit-5")).has_value());
     temporaries->created();
     handler.join();
     EXPECT_EQ(removed, std::vector<std::string>{"out/under-way.glb.castkit-4"});
