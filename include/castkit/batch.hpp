@@ -25,6 +25,8 @@ struct Options {
     // Animation files merged into every input whose models have a skeleton (--anims).
     std::vector<std::filesystem::path> animations;
     FormatOptions format_options;
+    // Every output turned and scaled as this asks (castkit/formats/axes.hpp), after the merge.
+    formats::AxesRequest axes;
     bool recursive = false;
     bool force = false;  // convert even the inputs whose outputs are up to date
 };

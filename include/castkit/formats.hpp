@@ -5,6 +5,7 @@
 #pragma once
 
 #include <castkit/cast/document.hpp>
+#include <castkit/formats/axes.hpp>
 #include <castkit/side_files.hpp>
 #include <castkit/side_outputs.hpp>
 #include <castkit/sink.hpp>
@@ -61,6 +62,9 @@ struct FormatOptions {
     // losing the broken part with a warning (docs/diagnostics.md, "Before every write").
     // `castkit convert --strict`.
     bool strict = false;
+    // glTF export: skeletons' IK handles solved into the exported motion (gltf::ExportOptions::
+    // solve_rig); `castkit convert --no-rig` turns it off.
+    bool solve_rig = true;
 };
 
 // Everything a format needs around the bytes it reads or writes: the name diagnostics give, the
@@ -106,6 +110,10 @@ struct FormatInfo {
     // What formats::write and write_file check before they call `write` (docs/diagnostics.md,
     // "Before every write").
     WrittenModels written_models = WrittenModels::None;
+    // The up axis and length unit the format defines for every file (glTF: +Y up, metres);
+    // unset where it says nothing, and `convert --up/--units` then assumes (formats/axes.hpp).
+    std::optional<cast::Axis> up{};
+    std::optional<formats::Units> units{};
 };
 
 // All registered formats.

@@ -13,6 +13,8 @@ _Vec3 = tuple[float, float, float]
 _Vec4 = tuple[float, float, float, float]
 _Format = Literal["cast", "seanim", "semodel", "k3d", "dmf", "dmf-json", "glb", "gltf"]
 _Textures = Literal["automatic", "embed", "copy", "reference"]
+_Axis = Literal["x", "y", "z"]
+_Units = Literal["mm", "cm", "m", "in", "ft"]
 
 class Error(ValueError):
     """A file castkit cannot read or write, or a value a Cast file cannot hold."""
@@ -78,6 +80,10 @@ class Document:
     def to_bytes(self, format: _Format = "cast", warnings: Optional[list[Diagnostic]] = None,
                  textures: Literal["embed", "reference"] = "embed",
                  strict: bool = False) -> bytes: ...
+    def change_axes(self, *, up: Optional[_Axis] = None, units: Optional[_Units] = None,
+                    scale: float = 1.0, from_up: Optional[_Axis] = None,
+                    from_units: Optional[_Units] = None,
+                    warnings: Optional[list[Diagnostic]] = None) -> None: ...
     def validate(self, strict: bool = False) -> list[Diagnostic]: ...
 
 class Node:
@@ -503,7 +509,10 @@ def read(data: Union[bytes, bytearray, memoryview], format: _Format = "cast",
          name: str = "<bytes>", base: Optional[_Path] = None) -> Document: ...
 def convert(source: _Path, destination: _Path, from_format: Optional[_Format] = None,
             to_format: Optional[_Format] = None,
-            textures: _Textures = "automatic", strict: bool = False) -> list[Diagnostic]: ...
+            textures: _Textures = "automatic", strict: bool = False, *,
+            up: Optional[_Axis] = None, units: Optional[_Units] = None, scale: float = 1.0,
+            from_up: Optional[_Axis] = None,
+            from_units: Optional[_Units] = None) -> list[Diagnostic]: ...
 def merge(model: Union[Document, _Path], *animations: Union[Document, _Path],
           warnings: Optional[list[Diagnostic]] = None,
           base: Union[Document, _Path, None] = None,

@@ -45,6 +45,12 @@ batch::Options options_from(const py::dict& d) {
     format.strict = get<bool>(d, "strict", false);
     format.textures =
         texture_mode(get<std::string>(d, "texture_mode", "automatic"), "texture_mode");
+    const auto word = [&d](const char* key) {
+        return d.contains(key) && !d[key].is_none() ? std::optional(d[key].cast<std::string>())
+                                                    : std::nullopt;
+    };
+    options.axes = axes_request(word("up"), word("from_up"), word("units"), word("from_units"),
+                                get<double>(d, "scale", 1.0));
     return options;
 }
 

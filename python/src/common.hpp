@@ -132,6 +132,12 @@ std::string from_str(const py::str& text);
 // glTF export's texture placement (FormatOptions::textures) by name; a ValueError naming
 // `option` (the keyword the caller took it as) for any other.
 TextureMode texture_mode(const std::string& name, const char* option);
+// The axes request of `up`, `from_up` ("x", "y", "z"), `units`, `from_units` ("mm", "cm", "m",
+// "in", "ft") and `scale`; ValueError naming the argument for any other word.
+formats::AxesRequest axes_request(const std::optional<std::string>& up,
+                                  const std::optional<std::string>& from_up,
+                                  const std::optional<std::string>& units,
+                                  const std::optional<std::string>& from_units, double scale);
 // The kept findings, then one "... and N more" Diagnostic per kind that was only counted.
 py::list diagnostics_list(const Diagnostics& diagnostics);
 

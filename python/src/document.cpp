@@ -105,6 +105,28 @@ DocPtr read_bytes(const py::object& data, const std::string& format_name, const 
     return read_into_state(format, input, context);
 }
 
+// `word` parsed by `parse`, or ValueError naming `argument` and the `words` it takes.
+template <class T>
+std::optional<T> named(const std::optional<std::string>& word,
+                       std::optional<T> (*parse)(std::string_view), const char* argument,
+                       const char* words) {
+    if (!word) return std::nullopt;
+    if (auto value = parse(*word)) return value;
+    throw py::value_error(std::string(argument) + ": '" + *word + "' is not one of " + words);
+}
+
+// Turns and scales the document as `castkit convert --up/--units/--scale` does; its warnings.
+// ValueError for a scale that is not a number above zero.
+Diagnostics change_axes(const DocPtr& state, const formats::AxesRequest& request) {
+    const FormatInfo* format = format_by_name(state->format.empty() ? "cast" : state->format);
+    Diagnostics diagnostics;
+    const std::string name = state->document.source_name;
+    auto change = formats::plan_axis_change(state->document, request, *format, name, diagnostics);
+    if (!change) throw py::value_error(change.error().to_string());
+    formats::apply_axis_change(state->document, *change, name, diagnostics);
+    return diagnostics;
+}
+
 py::list write_path(const DocPtr& state, const fs::path& path,
                     const std::optional<std::string>& format_name, const std::string& textures,
                     bool strict) {
@@ -222,6 +244,19 @@ DocPtr merge_documents(const py::handle& model, const py::args& animations,
 
 }  // namespace
 
+formats::AxesRequest axes_request(const std::optional<std::string>& up,
+                                  const std::optional<std::string>& from_up,
+                                  const std::optional<std::string>& units,
+                                  const std::optional<std::string>& from_units, double scale) {
+    constexpr const char* kAxes = "x, y, z";
+    constexpr const char* kUnits = "mm, cm, m, in, ft";
+    return {.up = named(up, &cast::axis_from_name, "up", kAxes),
+            .from_up = named(from_up, &cast::axis_from_name, "from_up", kAxes),
+            .units = named(units, &formats::units_from_name, "units", kUnits),
+            .from_units = named(from_units, &formats::units_from_name, "from_units", kUnits),
+            .scale = scale};
+}
+
 TextureMode texture_mode(const std::string& name, const char* option) {
     if (name == "automatic") return TextureMode::Automatic;
     if (name == "embed") return TextureMode::Embed;
@@ -284,6 +319,28 @@ void register_document(py::module_& m) {
              "'automatic' (embedded in .glb, copied beside .gltf), 'embed', 'copy', "
              "'reference'. A broken mesh loses the broken part with a warning, or with "
              "`strict` raises castkit.Error and writes nothing")
+        .def(
+            "change_axes",
+            [](const DocPtr& state, const std::optional<std::string>& up,
+               const std::optional<std::string>& units, double scale,
+               const std::optional<std::string>& from_up,
+               const std::optional<std::string>& from_units, const py::object& warnings) {
+                const Diagnostics found =
+                    change_axes(state, axes_request(up, from_up, units, from_units, scale));
+                if (warnings.is_none())
+                    emit_warnings(found);
+                else
+                    for (py::handle w : diagnostics_list(found)) warnings.attr("append")(w);
+            },
+            py::kw_only(), py::arg("up") = py::none(), py::arg("units") = py::none(),
+            py::arg("scale") = 1.0, py::arg("from_up") = py::none(),
+            py::arg("from_units") = py::none(), py::arg("warnings") = py::none(),
+            "Turns the whole scene so `up` ('x', 'y', 'z') is up and scales every length to "
+            "`units` ('mm', 'cm', 'm', 'in', 'ft') times `scale`: meshes, rests, curves, rig "
+            "offsets and instance transforms together, as `castkit convert --up/--units/--scale` "
+            "(docs/animation.md, \"Axes and units\"). The file's own up axis and units come from "
+            "`from_up`/`from_units`, else the file or its format, else are assumed with an "
+            "`axes.assumed` warning; warnings are appended to `warnings` (a list) or issued.")
         .def("to_bytes", &to_bytes, py::arg("format") = "cast", py::arg("warnings") = py::none(),
              py::arg("textures") = "embed", py::arg("strict") = false,
              "The file's bytes in `format`; the writer's warnings are appended to `warnings` "
@@ -318,12 +375,18 @@ void register_document(py::module_& m) {
         "convert",
         [](const fs::path& source, const fs::path& destination,
            const std::optional<std::string>& from_format,
-           const std::optional<std::string>& to_format, const std::string& textures, bool strict) {
+           const std::optional<std::string>& to_format, const std::string& textures, bool strict,
+           const std::optional<std::string>& up, const std::optional<std::string>& units,
+           double scale, const std::optional<std::string>& from_up,
+           const std::optional<std::string>& from_units) {
             const FormatInfo& to = pick_format(to_format, destination);
+            const formats::AxesRequest axes = axes_request(up, from_up, units, from_units, scale);
             // As `castkit convert`: images embedded in the input (glTF, DMF) travel in the
             // document, and the writer embeds them again or writes them beside the output.
             DocPtr state = open_path(source, from_format);
             py::list warnings = diagnostics_list(state->read_warnings);
+            if (!axes.empty())
+                for (py::handle w : diagnostics_list(change_axes(state, axes))) warnings.append(w);
             for (py::handle w :
                  write_path(state, destination, std::string(to.name), textures, strict))
                 warnings.append(w);
@@ -331,10 +394,14 @@ void register_document(py::module_& m) {
         },
         py::arg("source"), py::arg("destination"), py::arg("from_format") = py::none(),
         py::arg("to_format") = py::none(), py::arg("textures") = "automatic",
-        py::arg("strict") = false,
+        py::arg("strict") = false, py::kw_only(), py::arg("up") = py::none(),
+        py::arg("units") = py::none(), py::arg("scale") = 1.0, py::arg("from_up") = py::none(),
+        py::arg("from_units") = py::none(),
         "Converts one file to another format (default: from the extensions); returns the "
         "reader's and writer's warnings. `strict`: a broken mesh raises castkit.Error and "
-        "nothing is written, as `castkit convert --strict`.");
+        "nothing is written, as `castkit convert --strict`. `up` ('x', 'y', 'z'), `units` "
+        "('mm', 'cm', 'm', 'in', 'ft'), `scale`, `from_up` and `from_units` turn and scale the "
+        "whole scene as `castkit convert --up/--units/--scale/--from-up/--from-units` do.");
     m.def("merge", &merge_documents, py::arg("model"), py::arg("warnings") = py::none(),
           py::arg("base") = py::none(), py::arg("base_frame") = py::none(),
           "merge(model, *animations, warnings=None, base=None, base_frame=None) -> Document\n\n"

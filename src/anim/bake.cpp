@@ -26,15 +26,21 @@ struct BakedChannel {
 };
 
 std::vector<BakedChannel> animated_channels(const Animation& animation, const Skeleton& skeleton,
-                                            const Animation* base) {
-    // Per bone, which of tx ty tz rq sx sy sz any curve writes (the base's too); then every bs
-    // and vb slot.
+                                            const BakeOptions& options) {
+    // Per bone, which of tx ty tz rq sx sy sz any curve writes (the base's too), and the
+    // rotations of IK chains; then every bs and vb slot.
+    const Animation* base = options.base;
     std::vector<std::array<bool, 7>> animated(skeleton.bone_count(), std::array<bool, 7>{});
     for (const Animation* clip : {&animation, base})
         if (clip != nullptr)
             for (const BoundCurve& curve : clip->curves())
                 if (curve.channel < Channel::BlendShape)
                     animated[curve.target][static_cast<std::size_t>(curve.channel)] = true;
+    if (options.solve_rig)
+        for (const IkHandle& handle : skeleton.ik_handles())
+            for (std::int32_t bone : handle.chain)
+                animated[static_cast<std::size_t>(bone)]
+                        [static_cast<std::size_t>(Channel::Rotation)] = true;
     std::vector<BakedChannel> channels;
     for (std::uint32_t bone = 0; bone < skeleton.bone_count(); ++bone)
         for (std::size_t c = 0; c < 7; ++c)
@@ -161,7 +167,7 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
 
     if (options.base != nullptr && options.base->bone_count() != skeleton.bone_count())
         return make_error(problem("anim.bake", "the base clip was built for another skeleton"));
-    std::vector<BakedChannel> channels = animated_channels(animation, skeleton, options.base);
+    std::vector<BakedChannel> channels = animated_channels(animation, skeleton, options);
     if (auto fits = check_budget(last_frame - first_frame + 1, animation, skeleton, channels.size(),
                                  options.max_samples);
         !fits)
@@ -183,7 +189,8 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
                         .base = *under,
                         .locals = locals,
                         .blend_shape_weights = weights,
-                        .visibility = visibility};
+                        .visibility = visibility,
+                        .solve_rig = options.solve_rig};
         if (auto ok = job.run(); !ok) return make_error(ok.error());
         frames.push_back(static_cast<float>(k));
         for (BakedChannel& channel : channels) {

@@ -4,6 +4,7 @@
 #include <castkit/anim/curve_sampling.hpp>
 #include <castkit/anim/jobs.hpp>
 
+#include "ik.hpp"
 #include "problem.hpp"
 
 namespace castkit::anim {
@@ -139,6 +140,9 @@ Expected<void> SamplingJob::run() const {
             }
         }
     }
+    if (solve_rig && !skeleton->ik_handles().empty())
+        detail::solve_ik(*skeleton, locals.first(skeleton->bone_count()));
+    if (solve_rig) detail::apply_constraints(*skeleton, locals.first(skeleton->bone_count()));
     return {};
 }
 

@@ -113,7 +113,9 @@ Expected<void> Skeleton::index() {
 Expected<Skeleton> Skeleton::from_arrays(std::vector<std::string> names,
                                          std::vector<std::int32_t> parents,
                                          std::vector<Transform> rest,
-                                         std::vector<std::uint8_t> segment_scale_compensate) {
+                                         std::vector<std::uint8_t> segment_scale_compensate,
+                                         std::vector<IkHandle> ik_handles,
+                                         std::vector<BoneConstraint> constraints) {
     Skeleton out;
     if (rest.empty()) rest.resize(names.size());
     if (segment_scale_compensate.empty()) segment_scale_compensate.assign(names.size(), 1);
@@ -121,9 +123,141 @@ Expected<Skeleton> Skeleton::from_arrays(std::vector<std::string> names,
     out.parents_ = std::move(parents);
     out.rest_ = std::move(rest);
     out.segment_scale_compensate_ = std::move(segment_scale_compensate);
+    out.ik_handles_ = std::move(ik_handles);
+    out.constraints_ = std::move(constraints);
     if (auto ok = out.index(); !ok) return make_error(ok.error());
+    if (auto ok = out.check_ik_handles(); !ok) return make_error(ok.error());
     return out;
 }
+
+Expected<void> Skeleton::check_ik_handles() const {
+    const auto count = static_cast<std::int32_t>(bone_count());
+    const auto bone = [count](std::int32_t b) { return b >= 0 && b < count; };
+    for (std::size_t h = 0; h < ik_handles_.size(); ++h) {
+        const IkHandle& handle = ik_handles_[h];
+        bool line = !handle.chain.empty() && handle.chain.size() <= kMaxIkChain;
+        for (std::size_t i = 0; line && i < handle.chain.size(); ++i)
+            line = bone(handle.chain[i]) &&
+                   (i == 0 ||
+                    parents_[static_cast<std::size_t>(handle.chain[i])] == handle.chain[i - 1]);
+        if (!line || !bone(handle.target) ||
+            (handle.pole_vector >= 0 && !bone(handle.pole_vector)) ||
+            (handle.pole_bone >= 0 && !bone(handle.pole_bone)))
+            return make_error(problem(
+                "anim.ik-handle",
+                fmt::format("IK handle {} is not a chain of parents of at most {} bones with a "
+                            "target, each a bone of the skeleton",
+                            h, kMaxIkChain)));
+    }
+    for (const BoneConstraint& constraint : constraints_)
+        if (!bone(constraint.owner) || !bone(constraint.target))
+            return make_error(
+                problem("anim.constraint", "a constraint names a bone outside the skeleton"));
+    return {};
+}
+
+namespace {
+
+// Why `handle` cannot be solved on bones with these `parents` and hashes, or empty when it can;
+// `out` gets its indices. O(chain).
+std::string read_ik_handle(const cast::ConstIKHandle& handle,
+                           const std::unordered_map<std::uint64_t, std::int32_t>& index_of,
+                           const std::vector<std::int32_t>& parents, IkHandle& out) {
+    const auto find = [&index_of](std::optional<std::uint64_t> hash) {
+        auto it = hash ? index_of.find(*hash) : index_of.end();
+        return it != index_of.end() ? it->second : -1;
+    };
+    const std::int32_t start = find(handle.start_bone_hash()), end = find(handle.end_bone_hash());
+    out.target = find(handle.target_bone_hash());
+    if (start < 0 || end < 0) return "its start or end bone is not a bone of the skeleton";
+    if (out.target < 0) return "it has no target bone (tb) of the skeleton";
+    for (std::int32_t b = end; b >= 0 && out.chain.size() <= kMaxIkChain; b = parents[b]) {
+        out.chain.insert(out.chain.begin(), b);
+        if (b == start) break;
+    }
+    if (out.chain.front() != start || out.chain.size() < 2 || out.chain.size() > kMaxIkChain)
+        return fmt::format("its end bone is not 1 to {} bones under its start bone",
+                           kMaxIkChain - 1);
+    out.pole_vector = find(handle.pole_vector_bone_hash());
+    out.pole_bone = find(handle.pole_bone_hash());
+    out.use_target_rotation = handle.use_target_rotation();
+    out.target_offset = handle.target_offset().value_or(glm::vec3(0.0f));
+    return {};
+}
+
+// The IK handles of `skeleton` that can be solved; each other one is an `anim.ik-handle`
+// warning. O(handles × chain).
+std::vector<IkHandle> ik_handles_of(const cast::ConstSkeleton& skeleton,
+                                    const std::vector<std::int32_t>& parents, Diagnostics& warnings,
+                                    const cast::Document* document) {
+    std::unordered_map<std::uint64_t, std::int32_t> index_of;
+    std::int32_t next = 0;
+    for (const cast::ConstBone& bone : skeleton.bones()) index_of.emplace(bone.hash(), next++);
+    std::vector<IkHandle> handles;
+    std::size_t at = 0;
+    for (const cast::ConstIKHandle& handle : skeleton.ik_handles()) {
+        IkHandle solved;
+        if (std::string why = read_ik_handle(handle, index_of, parents, solved); why.empty()) {
+            handles.push_back(std::move(solved));
+        } else {
+            warnings.push_back({.severity = Severity::Warning,
+                                .file = document ? document->source_name : "",
+                                .offset = handle.node().file_offset,
+                                .path = fmt::format("skeleton/ikhandle[{}]", at),
+                                .rule = "anim.ik-handle",
+                                .message = fmt::format("IK handle '{}' is not solved: {}",
+                                                       handle.name().value_or(""), why)});
+        }
+        ++at;
+    }
+    return handles;
+}
+
+// The constraints of `skeleton` whose bones and type are known; each other one is an
+// `anim.constraint` warning. O(constraints).
+std::vector<BoneConstraint> constraints_of(const cast::ConstSkeleton& skeleton,
+                                           Diagnostics& warnings, const cast::Document* document) {
+    std::unordered_map<std::uint64_t, std::int32_t> index_of;
+    std::int32_t next = 0;
+    for (const cast::ConstBone& bone : skeleton.bones()) index_of.emplace(bone.hash(), next++);
+    const auto find = [&index_of](std::optional<std::uint64_t> hash) {
+        auto it = hash ? index_of.find(*hash) : index_of.end();
+        return it != index_of.end() ? it->second : -1;
+    };
+    std::vector<BoneConstraint> out;
+    std::size_t at = 0;
+    for (const cast::ConstConstraint& constraint : skeleton.constraints()) {
+        const auto type =
+            cast::constraint_type_from_name(constraint.constraint_type().value_or(""));
+        BoneConstraint made{
+            .owner = find(constraint.constraint_bone_hash()),
+            .target = find(constraint.target_bone_hash()),
+            .maintain_offset = constraint.maintain_offset(),
+            .weight = constraint.weight().value_or(1.0f),
+            .skip = {constraint.skip_x(), constraint.skip_y(), constraint.skip_z()}};
+        if (type && made.owner >= 0 && made.target >= 0) {
+            made.type = *type;
+            if (constraint.node().find("co") != nullptr)
+                made.custom_offset = constraint.custom_offset();
+            out.push_back(made);
+        } else {
+            warnings.push_back(
+                {.severity = Severity::Warning,
+                 .file = document ? document->source_name : "",
+                 .offset = constraint.node().file_offset,
+                 .path = fmt::format("skeleton/constraint[{}]", at),
+                 .rule = "anim.constraint",
+                 .message = fmt::format(
+                     "constraint '{}' is not applied: {}", constraint.name().value_or(""),
+                     type ? "its constraint or target bone is not a bone of the skeleton"
+                          : "its type (ct) is not pt, or or sc")});
+        }
+        ++at;
+    }
+    return out;
+}
+
+}  // namespace
 
 Expected<Skeleton> build_skeleton(const cast::ConstSkeleton& skeleton, Diagnostics& warnings,
                                   const cast::Document* document) {
@@ -161,8 +295,10 @@ Expected<Skeleton> build_skeleton(const cast::ConstSkeleton& skeleton, Diagnosti
         rest.scale = bone.scale().value_or(glm::vec3(1.0f));
         rests.push_back(rest);
     }
+    std::vector<IkHandle> handles = ik_handles_of(skeleton, parents, warnings, document);
     auto out = Skeleton::from_arrays(std::move(names), std::move(parents), std::move(rests),
-                                     std::move(compensate));
+                                     std::move(compensate), std::move(handles),
+                                     constraints_of(skeleton, warnings, document));
     if (!out) {
         Diagnostic error = out.error();
         error.file = document ? document->source_name : "";

@@ -194,6 +194,19 @@ void merge(const Options& options, cast::Document& document, Result& result,
     formats::merge(document, std::move(sources), diagnostics);
 }
 
+// Turns and scales `document`, read as `from`, as `request` asks; false when it cannot.
+bool change_axes(const formats::AxesRequest& request, const FormatInfo& from, const fs::path& input,
+                 cast::Document& document, Diagnostics& diagnostics) {
+    const std::string name = platform::utf8_of(input);
+    auto change = formats::plan_axis_change(document, request, from, name, diagnostics);
+    if (!change) {
+        diagnostics.push_back(change.error());
+        return false;
+    }
+    formats::apply_axis_change(document, *change, name, diagnostics);
+    return true;
+}
+
 // What a conversion that ran came to: failed with any error, warned with any warning (the
 // plan's included), else converted.
 Status outcome(const Result& result) {
@@ -226,6 +239,12 @@ void convert_into(const Options& options, const FormatInfo& to, const Task& task
     }
     if (!options.animations.empty() && has_skeleton(*document))
         merge(options, *document, result, diagnostics);
+    if (!options.axes.empty() &&
+        !change_axes(options.axes, *from, task.input, *document, diagnostics)) {
+        take(result, diagnostics);
+        result.status = Status::Failed;
+        return;
+    }
     // Relative names in the document (textures, instances) resolve beside the input.
     WriteContext write_context = formats::context_for(task.output, format_options);
     write_context.base = read_context.base;

@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <castkit/anim/animation.hpp>
 #include <castkit/anim/jobs.hpp>
 #include <cmath>
@@ -133,7 +134,9 @@ struct ChannelKeys {
 struct BoneChannels {
     std::map<std::pair<std::uint32_t, int>, ChannelKeys> channels;
     std::vector<std::uint8_t> scale_animated;  // per bone
-    std::vector<double> key_frames;            // of every channel, sorted and unique
+    // Per bone and kind: made by the rig (an IK chain's rotations, a constraint owner's channel).
+    std::vector<std::array<bool, 3>> rig_made;
+    std::vector<double> key_frames;  // of every channel, sorted and unique
 
     const ChannelKeys* find(std::size_t bone, int kind) const {
         auto found = channels.find({static_cast<std::uint32_t>(bone), kind});
@@ -148,13 +151,15 @@ struct BoneChannels {
     bool baked(const anim::Skeleton& skeleton, std::size_t bone, int kind, const ChannelKeys* used,
                bool sheared) const {
         if (parent_scale_varies(skeleton, bone) || sheared) return true;
+        if (rig_made[bone][static_cast<std::size_t>(kind)]) return true;  // the rig is not linear
         return used != nullptr && !(kind == kTranslation ||
                                     (kind == kRotation && used->curves == 1 && !used->additive) ||
                                     (kind == kScale && !used->additive));
     }
     // Whether the bone has a channel of `kind` to export (its own, or a compensated one).
     bool exported(const anim::Skeleton& skeleton, std::size_t bone, int kind) const {
-        return find(bone, kind) != nullptr || parent_scale_varies(skeleton, bone);
+        return find(bone, kind) != nullptr || parent_scale_varies(skeleton, bone) ||
+               rig_made[bone][static_cast<std::size_t>(kind)];
     }
     // Whether any exported channel is baked, so that every frame must be sampled.
     bool any_baked(const anim::Skeleton& skeleton, bool sheared) const {
@@ -167,10 +172,14 @@ struct BoneChannels {
     }
 };
 
-// The transform curves of `animation` (on a skeleton of `bones` bones) grouped by bone and kind.
-BoneChannels bone_channels(const anim::Animation& animation, std::size_t bones) {
+// The transform curves of `animation` (on `skeleton`) grouped by bone and kind; the bones of the
+// skeleton's IK chains get rotation channels the solve bakes, when anything is animated.
+BoneChannels bone_channels(const anim::Animation& animation, const anim::Skeleton& skeleton,
+                           bool solve_rig) {
+    const std::size_t bones = skeleton.bone_count();
     BoneChannels out;
     out.scale_animated.assign(bones, 0);
+    out.rig_made.assign(bones, std::array<bool, 3>{});
     for (const anim::BoundCurve& curve : animation.curves()) {
         if (curve.channel == anim::Channel::Visibility ||
             curve.channel == anim::Channel::BlendShape)
@@ -193,6 +202,14 @@ BoneChannels bone_channels(const anim::Animation& animation, std::size_t bones) 
     }
     for (auto& [channel, keys] : out.channels) sort_unique(keys.frames);
     sort_unique(out.key_frames);
+    if (solve_rig && !out.channels.empty()) {
+        for (const anim::IkHandle& handle : skeleton.ik_handles())
+            for (std::int32_t bone : handle.chain)
+                out.rig_made[static_cast<std::size_t>(bone)][kRotation] = true;
+        for (const anim::BoneConstraint& constraint : skeleton.constraints())
+            out.rig_made[static_cast<std::size_t>(constraint.owner)]
+                        [static_cast<std::size_t>(constraint.type)] = true;
+    }
     return out;
 }
 
@@ -354,7 +371,8 @@ bool Exporter::sample_bone_poses(const anim::Animation& animation, const anim::S
                               .context = &context,
                               .locals = locals,
                               .blend_shape_weights = no_weights,
-                              .visibility = visibility};
+                              .visibility = visibility,
+                              .solve_rig = options.solve_rig};
         if (auto ran = job.run(); !ran) {
             warn(path, fmt::format("animation not exported: {}", ran.error().message));
             return false;
@@ -379,7 +397,7 @@ bool Exporter::export_bone_channels(const anim::Animation& animation, const Expo
                                     const ChannelSink& add_channel, const std::string& path) {
     const anim::Skeleton& skeleton = target.skeleton;
     const std::size_t bones = skeleton.bone_count();
-    const BoneChannels channels = bone_channels(animation, bones);
+    const BoneChannels channels = bone_channels(animation, skeleton, options.solve_rig);
     if (channels.channels.empty()) return true;
 
     // Poses (as glTF local TRS) at `frames`; sheared tells whether compensation under a

@@ -19,6 +19,7 @@ Expected<void> write_gltf(bool binary, const cast::Document& document, Sink& sin
     options.textures = context.options.textures;
     options.side_files = context.options.side_files;
     options.side_outputs = context.options.side_outputs;
+    options.solve_rig = context.options.solve_rig;
     return gltf::write(document, sink, context, diagnostics, options);
 }
 
@@ -36,11 +37,13 @@ Expected<void> write_gltf_text(const cast::Document& document, Sink& sink,
 
 FormatInfo glb_format() {
     // gltf::write runs the check before every write itself, on inlined instances too.
-    return {"glb", {".glb"}, read_gltf, write_glb, true, WrittenModels::None};
+    return {"glb",         {".glb"},     read_gltf, write_glb, true, WrittenModels::None,
+            cast::Axis::Y, Units::Metres};
 }
 
 FormatInfo gltf_format() {
-    return {"gltf", {".gltf"}, read_gltf, write_gltf_text, true, WrittenModels::None};
+    return {"gltf", {".gltf"},           read_gltf,     write_gltf_text,
+            true,   WrittenModels::None, cast::Axis::Y, Units::Metres};
 }
 
 }  // namespace castkit::formats

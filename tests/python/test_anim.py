@@ -253,3 +253,39 @@ def test_merge_layers_additive_animations_on_a_base_as_convert_does(tmp_path):
         ours = castkit.pose(merged, merged, frame).world_translations
         theirs = castkit.pose(cli, cli, frame).world_translations
         np.testing.assert_allclose(ours, theirs, atol=1e-6)
+
+
+# +Y up to +Z up: a quarter turn about +X, (x, y, z) -> (x, -z, y).
+Y_TO_Z = np.array([[1, 0, 0], [0, 0, -1], [0, 1, 0]], np.float64)
+
+
+def test_change_axes_moves_every_pose_by_the_turn_and_the_scale():
+    scene = castkit.merge(EXAMPLES / "character.cast", EXAMPLES / "wave.cast", warnings=[])
+    before = [castkit.pose(scene, scene, frame).world_matrices.astype(np.float64) for frame in FRAMES]
+    warnings = []
+    scene.change_axes(up="z", units="m", scale=250, warnings=warnings)
+    assert [w.rule for w in warnings] == ["axes.assumed"]  # the file does not say its units
+    for frame, was in zip(FRAMES, before):
+        now = castkit.pose(scene, scene, frame).world_matrices.astype(np.float64)
+        # [C·R | s·C·t] with s = 0.01 m per cm times 250
+        np.testing.assert_allclose(now[:, :3, :3], Y_TO_Z @ was[:, :3, :3], atol=1e-5)
+        np.testing.assert_allclose(now[:, :3, 3], 2.5 * (was[:, :3, 3] @ Y_TO_Z.T), atol=1e-4)
+    assert scene.root_nodes[0].metadata[0].up_axis == "z"
+
+
+def test_convert_and_batch_turn_and_scale_as_the_command_does(tmp_path):
+    import castkit.batch
+    first = castkit.open(EXAMPLES / "character.cast").models[0].meshes[0].positions.copy()
+    castkit.convert(EXAMPLES / "character.cast", tmp_path / "one.cast", up="z", from_units="in",
+                    units="m")
+    one = castkit.open(tmp_path / "one.cast").models[0].meshes[0].positions
+    np.testing.assert_allclose(one, 0.0254 * (first @ Y_TO_Z.T), atol=1e-6)
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "character.cast").write_bytes((EXAMPLES / "character.cast").read_bytes())
+    run = castkit.batch.convert(tmp_path / "in", tmp_path / "out", "cast", jobs=1, quiet=True,
+                                scale=4)
+    assert run.exit_code == 0
+    out = castkit.open(tmp_path / "out" / "character.cast").models[0].meshes[0].positions
+    np.testing.assert_allclose(out, 4 * first, atol=1e-6)
+    with pytest.raises(ValueError, match="units: 'furlong'"):
+        castkit.convert(EXAMPLES / "character.cast", tmp_path / "x.cast", units="furlong")

@@ -264,7 +264,7 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
     struct Options {
         std::string model, animation, output, which, to, base, which_base;
         float frame = 0.0f;
-        bool json = false, looped = false;
+        bool json = false, looped = false, no_rig = false;
         float framerate = 0.0f;
         std::optional<float> tolerance;
     };
@@ -284,6 +284,8 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
     pose->add_flag("--json", options->json, "Print JSON");
     pose->add_flag("--loop", options->looped,
                    "Wrap the frame into the key range if the animation loops");
+    pose->add_flag("--no-rig", options->no_rig,
+                   "The curves' pose alone: do not solve the skeleton's IK handles");
     pose->callback([options, &exit_code] {
         auto loaded = load_animation(options->model, options->animation, options->which, exit_code);
         if (!loaded) {
@@ -301,7 +303,8 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
                                    .looped = options->looped,
                                    .locals = result.locals,
                                    .blend_shape_weights = result.weights,
-                                   .visibility = result.visibility};
+                                   .visibility = result.visibility,
+                                   .solve_rig = !options->no_rig};
         anim::LocalToWorldJob world{
             .skeleton = &loaded->skeleton, .locals = result.locals, .worlds = worlds};
         if (auto ok = sampling.run(); !ok) {
@@ -344,6 +347,8 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
                      "pose)");
     bake->add_option("--base-animation", options->which_base,
                      "Which of the base file's animations: a 0-based index or a name");
+    bake->add_flag("--no-rig", options->no_rig,
+                   "Bake the curves alone: do not solve the skeleton's IK handles");
     bake->callback([options, &exit_code] {
         // The output format first: a usage error should not wait for the bake.
         const FormatInfo* format = output_format(options->output, options->to, exit_code);
@@ -367,7 +372,8 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
                                  .tolerance = options->tolerance,
                                  .skeleton_node = loaded->own_skeleton,
                                  .base = base ? &*base : nullptr,
-                                 .base_frame = base_clip.frame});
+                                 .base_frame = base_clip.frame,
+                                 .solve_rig = !options->no_rig});
         if (!baked) {
             fmt::print(stderr, "{}\n", baked.error().to_string());
             fail(exit_code, kInvalidInput);

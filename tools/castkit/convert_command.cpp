@@ -18,10 +18,34 @@ struct ConvertOptions {
     std::string output, from, to;
     std::vector<std::string> anims_dirs, texture_dirs;
     std::string report, texture_mode = "automatic", base;
+    std::string up, from_up, units, from_units;  // --up, --from-up, --units, --from-units
     bool keep_instance_references = false;
     FormatOptions format_options;
     BatchOptions batch;
 };
+
+// --up, --units and --scale as the library's request (CLI11 checked the words).
+formats::AxesRequest axes_request(const ConvertOptions& options, double scale) {
+    formats::AxesRequest request{.scale = scale};
+    request.up = cast::axis_from_name(options.up);
+    request.from_up = cast::axis_from_name(options.from_up);
+    request.units = formats::units_from_name(options.units);
+    request.from_units = formats::units_from_name(options.from_units);
+    return request;
+}
+
+// Turns and scales `document`, read as `format`, as --up/--units/--scale ask.
+void change_axes(cast::Document& document, const FormatInfo& format, const std::string& input,
+                 const formats::AxesRequest& request, int& exit_code) {
+    Diagnostics diagnostics;
+    auto change = formats::plan_axis_change(document, request, format, input, diagnostics);
+    if (change) formats::apply_axis_change(document, *change, input, diagnostics);
+    print_diagnostics(diagnostics);
+    if (!change) {
+        fmt::print(stderr, "{}\n", change.error().to_string());
+        fail(exit_code, kUsage);
+    }
+}
 
 // Reads every animation file and merges it into `document`; raises `exit_code` when any
 // animation failed.
@@ -96,7 +120,8 @@ int convert_one(const ConvertOptions& options, const std::string& input,
     if (format == nullptr) return exit_code;
     std::optional<Source> source = open_or_fail(input, options.from, exit_code);
     if (!source) return exit_code;
-    if (is_dmf(*format) && is_dmf(*source->format) && animations.empty()) {
+    const formats::AxesRequest& axes = options.batch.batch.axes;
+    if (is_dmf(*format) && is_dmf(*source->format) && animations.empty() && axes.empty()) {
         Diagnostics warnings;
         report_dmf(convert_dmf(*source, *format, input, output, warnings), warnings, exit_code);
         return exit_code;
@@ -107,9 +132,12 @@ int convert_one(const ConvertOptions& options, const std::string& input,
         options.format_options.side_outputs->reserve(file);
     // Images embedded in the input travel in the document: the writer embeds them again or
     // writes them beside the output.
+    const FormatInfo& read_as = *source->format;
     auto loaded = read_source(input, std::move(*source), options.format_options, exit_code);
     if (!loaded) return exit_code;
     if (!animations.empty()) merge_animations(loaded->document, animations, options, exit_code);
+    if (!axes.empty()) change_axes(loaded->document, read_as, input, axes, exit_code);
+    if (exit_code == kUsage) return exit_code;
     write_output(*format, loaded->document, options, input, output, exit_code);
     return exit_code;
 }
@@ -183,6 +211,7 @@ int run_convert(ConvertOptions& options) {
     if (int mistake = check_paths(options); mistake != kSuccess) return mistake;
     if (options.keep_instance_references) options.format_options.inline_instances = false;
     options.format_options.textures = texture_mode_named(options.texture_mode);
+    options.batch.batch.axes = axes_request(options, options.batch.batch.axes.scale);
     // One writer for every side file of this run (docs/security.md, "What castkit writes").
     options.format_options.side_outputs = std::make_shared<SideOutputs>();
     std::vector<std::string> animations;
@@ -235,6 +264,34 @@ int run_convert(ConvertOptions& options) {
     return convert_one(options, options.inputs[0], animations, options.output);
 }
 
+// --up, --from-up, --units, --from-units, --scale (docs/animation.md, "Axes and units").
+void add_axes_options(CLI::App* convert, ConvertOptions& options) {
+    const std::vector<std::string> axes{"x", "y", "z"};
+    const std::vector<std::string> units{"mm", "cm", "m", "in", "ft"};
+    CLI::Option* up = convert->add_option(
+        "--up", options.up,
+        "Turn the whole scene (meshes, rests, curves, rig offsets, instances) so this axis is up");
+    up->check(CLI::IsMember(axes));
+    convert
+        ->add_option("--from-up", options.from_up,
+                     "The input's up axis, where the file does not say it (default: the "
+                     "Metadata's, glTF's +Y, else +Y with a warning)")
+        ->check(CLI::IsMember(axes))
+        ->needs(up);
+    CLI::Option* to_units = convert->add_option(
+        "--units", options.units, "Scale every length to these units: mm, cm, m, in or ft");
+    to_units->check(CLI::IsMember(units));
+    convert
+        ->add_option("--from-units", options.from_units,
+                     "The input's units (default: glTF's metres, else centimetres with a warning)")
+        ->check(CLI::IsMember(units))
+        ->needs(to_units);
+    convert
+        ->add_option("--scale", options.batch.batch.axes.scale,
+                     "Multiply every length by this factor (after --units)")
+        ->check(CLI::PositiveNumber);
+}
+
 }  // namespace
 
 void register_convert_command(CLI::App& app, int& exit_code) {
@@ -274,6 +331,9 @@ void register_convert_command(CLI::App& app, int& exit_code) {
                      "glTF: embed (default for .glb), copy (default for .gltf) or reference; "
                      "other formats written to another folder: copy (default) or reference")
         ->check(CLI::IsMember(texture_mode_names(), CLI::ignore_case));
+    convert->add_flag_callback(
+        "--no-rig", [options] { options->format_options.solve_rig = false; },
+        "glTF: write the curves alone, without solving the skeletons' IK handles into the motion");
     convert->add_flag("--strict", options->format_options.strict,
                       "Refuse to write a broken mesh (a face index past its vertices, a weight "
                       "naming a missing bone, a per-vertex buffer of another length) instead of "
@@ -291,6 +351,7 @@ void register_convert_command(CLI::App& app, int& exit_code) {
                         "MODEL ANIM... -o OUT: layer each additive animation on this clip "
                         "(FILE, or FILE@FRAME for one frame of it) before it merges, so the "
                         "output holds its absolute motion");
+    add_axes_options(convert, *options);
     convert->callback([options, &exit_code] { exit_code = run_convert(*options); });
 }
 

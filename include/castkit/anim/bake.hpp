@@ -33,6 +33,9 @@ struct BakeOptions {
     // The bones the base animates are baked too, so the result is the whole absolute motion.
     const Animation* base = nullptr;
     std::optional<float> base_frame = std::nullopt;
+    // The skeleton's IK handles solved at every baked frame, the bones of their chains baked too
+    // (SamplingJob::solve_rig); false bakes the curves alone (`castkit bake --no-rig`).
+    bool solve_rig = true;
 };
 
 // How many samples (frames × (bones + curves + ...)) baking or resampling `keys` keys may take

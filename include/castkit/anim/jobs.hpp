@@ -1,6 +1,6 @@
 // The runtime half (ozz style): small jobs over caller-owned spans. Each job has validate()
 // (are the inputs and output sizes consistent?) and run() (validate, then compute). Nothing
-// in run() allocates.
+// in run() allocates, but for a rig's solve (SamplingJob::solve_rig).
 //
 //   castkit::anim::SamplingJob sampling{.animation = &animation, .skeleton = &skeleton,
 //                                       .frame = 12.5f, .locals = locals};
@@ -51,6 +51,10 @@ struct SamplingJob {
     std::span<Transform> locals{};           // skeleton->bone_count()
     std::span<float> blend_shape_weights{};  // animation->blend_shapes.size(), may be empty if 0
     std::span<float> visibility{};           // animation->visibility_nodes.size(): visible >= 0.5
+    // Then the skeleton's IK handles are solved on `locals` (docs/animation.md, "IK handles"),
+    // which allocates one world matrix per bone; false gives the curves' pose alone
+    // (`--no-rig`).
+    bool solve_rig = true;
 
     bool validate() const;
     Expected<void> run() const;

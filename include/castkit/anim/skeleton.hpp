@@ -3,6 +3,7 @@
 // Built once, offline; the runtime jobs (jobs.hpp) only read it.
 #pragma once
 
+#include <array>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
@@ -10,6 +11,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -41,6 +43,30 @@ Transform decompose(const glm::mat4& matrix);
 // where 2·acos(a·b) of floats is off by up to 7e-4 (the dot product rounds to 1).
 float rotation_angle(const glm::quat& a, const glm::quat& b);
 
+// The longest IK chain solved, in joints: a chain's joints are kept on the stack while it solves.
+inline constexpr std::size_t kMaxIkChain = 64;
+
+// A Cast IKHandle as bone indices: the chain from its start bone (`sb`) down to its end bone
+// (`eb`), parents first; the target (`tb`), the pole vector bone (`pv`) and the pole (twist)
+// bone (`pb`), -1 when absent; `tr` and `to`. docs/animation.md, "IK handles".
+struct IkHandle {
+    std::vector<std::int32_t> chain;
+    std::int32_t target = -1, pole_vector = -1, pole_bone = -1;
+    bool use_target_rotation = false;
+    glm::vec3 target_offset{0.0f};
+};
+
+// A Cast Constraint as bone indices (docs/animation.md, "Constraints"): the owner (`cb`) takes
+// the target's (`tb`) location, rotation or scale channel, relative to the rest, weighted.
+struct BoneConstraint {
+    cast::ConstraintType type = cast::ConstraintType::Point;
+    std::int32_t owner = -1, target = -1;
+    bool maintain_offset = false;                   // `mo`
+    std::optional<glm::vec4> custom_offset{};       // `co`: xyz for pt and sc, xyzw for or
+    float weight = 1.0f;                            // `wt`
+    std::array<bool, 3> skip{false, false, false};  // `sx`, `sy`, `sz`
+};
+
 // Read-only once built: made by build_skeleton (from a Cast Skeleton) or from_arrays, which
 // check the arrays and compute the evaluation order, so a Skeleton is always consistent. The
 // default one has no bones.
@@ -51,11 +77,14 @@ class Skeleton {
     // A skeleton from flat arrays: `parents` index into `names` (-1 for a root); `rest`
     // defaults to identity transforms and `segment_scale_compensate` to 1 (rule 14) when
     // empty. Fails when the arrays differ in size, a parent index is outside the skeleton, or
-    // the parents form a cycle. O(bones).
+    // the parents form a cycle, or an IK handle's chain is not a line of parents of at most
+    // kMaxIkChain bones or names a bone outside the skeleton. O(bones + chains).
     static Expected<Skeleton> from_arrays(std::vector<std::string> names,
                                           std::vector<std::int32_t> parents,
                                           std::vector<Transform> rest = {},
-                                          std::vector<std::uint8_t> segment_scale_compensate = {});
+                                          std::vector<std::uint8_t> segment_scale_compensate = {},
+                                          std::vector<IkHandle> ik_handles = {},
+                                          std::vector<BoneConstraint> constraints = {});
 
     std::size_t bone_count() const { return names_.size(); }
     const std::vector<std::string>& names() const { return names_; }
@@ -65,6 +94,10 @@ class Skeleton {
     }
     const std::vector<Transform>& rest() const { return rest_; }        // lp, lr, s
     const std::vector<std::uint32_t>& order() const { return order_; }  // parents first
+    // Solved in this order by SamplingJob (unless told not to).
+    const std::vector<IkHandle>& ik_handles() const { return ik_handles_; }
+    // Applied after the IK handles, in this order.
+    const std::vector<BoneConstraint>& constraints() const { return constraints_; }
 
     // The bone named `name`: exact match first, then ASCII case-insensitive (rule 24); -1 when
     // none. O(1) expected.
@@ -73,18 +106,25 @@ class Skeleton {
   private:
     // Builds the lookup tables and the evaluation order from the arrays. O(bones).
     Expected<void> index();
+    // Checks each IK handle against the bones. O(chains).
+    Expected<void> check_ik_handles() const;
 
     std::vector<std::string> names_;
     std::vector<std::int32_t> parents_;
     std::vector<std::uint8_t> segment_scale_compensate_;
     std::vector<Transform> rest_;
     std::vector<std::uint32_t> order_;
+    std::vector<IkHandle> ik_handles_;
+    std::vector<BoneConstraint> constraints_;
     std::unordered_map<std::string, std::int32_t> exact_;
     std::unordered_map<std::string, std::int32_t> folded_;
 };
 
-// Flattens a Cast Skeleton. A parent index outside the skeleton makes that bone a root and is
-// reported in `warnings`; a parent cycle is an error. O(bones). `document`, when given, is the
+// Flattens a Cast Skeleton, with its IK handles and constraints. A parent index outside the
+// skeleton makes that bone a root and is reported in `warnings`; an IK handle that cannot be solved
+// (no target, an end bone not under its start bone, a bone it names missing) is left out with an
+// `anim.ik-handle` warning, a constraint without both bones or of an unknown type with an
+// `anim.constraint` warning; a parent cycle is an error. O(bones). `document`, when given, is the
 // one `skeleton` is in: diagnostics then name its file.
 Expected<Skeleton> build_skeleton(const cast::ConstSkeleton& skeleton, Diagnostics& warnings,
                                   const cast::Document* document = nullptr);

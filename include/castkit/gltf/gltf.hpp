@@ -33,6 +33,10 @@ struct ExportOptions {
     // animations) is an error rather than unbounded time and memory. 0: in proportion to the
     // document's keys (anim::sample_budget); another value: that many at most.
     std::uint64_t max_samples = 0;
+    // Skeletons' IK handles are solved into the exported motion: the bones of each chain get
+    // rotation channels at every frame (docs/animation.md, "IK handles"). False writes the
+    // curves alone (`castkit convert --no-rig`).
+    bool solve_rig = true;
 };
 
 struct ReadOptions {

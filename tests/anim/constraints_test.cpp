@@ -1,0 +1,103 @@
+// Constraints evaluated (issue 46 item 1), as the official Blender add-on sets them up: each
+// copies its target's channel (location, rotation or scale relative to its rest, in its rest's
+// frame) onto the owner's, or adds it in offset mode; the weight blends. The expectations are
+// worked here from those rules, not taken from castkit.
+#include <gtest/gtest.h>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "scene.hpp"
+
+namespace castkit::test::constraints_test {
+namespace {
+
+// The target's rest: at (0, 2, 0), turned 30° about Z.
+const glm::quat kTargetRest = glm::angleAxis(glm::radians(30.0f), glm::vec3(0, 0, 1));
+
+// The target's location channel: its translation relative to its rest, in its rest's frame.
+glm::vec3 target_channel(const glm::vec3& translation) {
+    return glm::inverse(kTargetRest) * (translation - glm::vec3(0, 2, 0));
+}
+
+// owner and target, roots with rests of their own; the target keyed at frame 0.
+struct Rig {
+    AnimScene scene;
+    cast::Bone owner, target;
+    cast::Constraint constraint;
+
+    Rig(std::string_view type, glm::vec4 owner_rest = {0, 0, 0, 1}) {
+        owner = scene.bone("owner", -1, {1, 0, 0}, owner_rest, {1, 1, 1});
+        target = scene.bone("target", -1, {0, 2, 0}, axis_angle_xyzw({0, 0, 1}, 30), {2, 2, 2});
+        constraint = scene.skeleton.add_constraint();
+        constraint.set_string("ct", type);
+        constraint.set_constraint_bone(owner);
+        constraint.set_target_bone(target);
+    }
+
+    anim::Transform owner_local(bool solve = true) {
+        scene.build();
+        Pose pose{std::vector<anim::Transform>(scene.compiled_skeleton.bone_count()), {}, {}};
+        anim::SamplingJob job{.animation = &scene.compiled,
+                              .skeleton = &scene.compiled_skeleton,
+                              .frame = 0.0f,
+                              .locals = pose.locals,
+                              .solve_rig = solve};
+        EXPECT_TRUE(job.run().has_value());
+        return pose.locals[0];
+    }
+};
+
+TEST(Constraint, PointCopiesTheTargetsLocationFromItsRestIntoTheOwnersRestFrame) {
+    // The owner rests turned 90° about Z, so its rest frame's +X is the parent's +Y.
+    Rig rig("pt", axis_angle_xyzw({0, 0, 1}, 90));
+    rig.scene.curve("target", "tx", {0}, {0.5f});
+    rig.scene.curve("target", "tz", {0}, {-1.0f});
+    rig.scene.curve("owner", "ty", {0}, {7.0f});  // overridden by the constraint
+    const glm::vec3 copied = target_channel({0.5f, 2.0f, -1.0f});
+    // Into the owner's rest frame: its +X is the parent's +Y, its +Y the parent's −X.
+    expect_vec3(rig.owner_local().translation, glm::vec3(1.0f - copied.y, copied.x, copied.z),
+                1e-5f);
+    expect_vec3(rig.owner_local(false).translation, {1.0f, 7.0f, 0.0f});
+}
+
+TEST(Constraint, PointInOffsetModeAddsToTheOwnersOwnAndSkipsAxes) {
+    Rig rig("pt");
+    rig.constraint.set_maintain_offset(true);
+    rig.constraint.set_skip_y(true);
+    rig.scene.curve("target", "tx", {0}, {0.5f});
+    rig.scene.curve("target", "ty", {0}, {3.0f});
+    rig.scene.curve("owner", "tx", {0}, {2.0f});  // own channel: +1 from its rest
+    rig.scene.curve("owner", "ty", {0}, {0.25f});
+    // x: the rest 1, its own channel 1 and the target's; y skipped: the owner's 0.25.
+    const glm::vec3 copied = target_channel({0.5f, 3.0f, 0.0f});
+    expect_vec3(rig.owner_local().translation, {2.0f + copied.x, 0.25f, copied.z}, 1e-5f);
+}
+
+TEST(Constraint, OrientCopiesTheTargetsRotationFromItsRestAndTheWeightBlends) {
+    Rig rig("or");
+    const glm::quat turn = glm::angleAxis(glm::radians(40.0f), glm::vec3(1, 0, 0));
+    rig.scene.rotation("target", {0}, {cast::xyzw_from_quat(kTargetRest * turn)});
+    expect_same_rotation(rig.owner_local().rotation, cast::xyzw_from_quat(turn));
+    rig.constraint.set_weight(0.5f);
+    expect_same_rotation(rig.owner_local().rotation, cast::xyzw_from_quat(glm::angleAxis(
+                                                         glm::radians(20.0f), glm::vec3(1, 0, 0))));
+}
+
+TEST(Constraint, OrientWithACustomOffsetComposesTheTargetsOnIt) {
+    Rig rig("or");
+    const glm::quat offset = glm::angleAxis(glm::radians(15.0f), glm::vec3(0, 1, 0));
+    rig.constraint.set_custom_offset(cast::xyzw_from_quat(offset));
+    const glm::quat turn = glm::angleAxis(glm::radians(40.0f), glm::vec3(1, 0, 0));
+    rig.scene.rotation("target", {0}, {cast::xyzw_from_quat(kTargetRest * turn)});
+    expect_same_rotation(rig.owner_local().rotation, cast::xyzw_from_quat(turn * offset));
+}
+
+TEST(Constraint, ScaleCopiesTheTargetsScaleOverItsRest) {
+    Rig rig("sc");
+    rig.scene.curve("target", "sx", {0}, {3.0f});  // 1.5 times its rest of 2
+    rig.scene.curve("target", "sz", {0}, {1.0f});  // half its rest
+    expect_vec3(rig.owner_local().scale, {1.5f, 1.0f, 0.5f});
+}
+
+}  // namespace
+}  // namespace castkit::test::constraints_test
