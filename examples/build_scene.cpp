@@ -13,8 +13,10 @@
 //                   of 3,029 vertices over 21 bones with blend shapes "breathe_in" and "bulge";
 //                   hero_albedo.png, its texture; hero_walk.cast, a walk cycle with a
 //                   "footstep" notification track; hero_idle.cast, a breathing idle that keys
-//                   the "breathe_in" weight. scripts/make_example.sh converts them to every
-//                   format castkit writes.
+//                   the "breathe_in" weight; hero_rig.cast, the model with an IK leg and an
+//                   orient constraint, and hero_step.cast, a clip that moves its IK target;
+//                   hero_lean.cast, an additive sway of the spine. scripts/make_example.sh
+//                   converts the model and the walk and idle to every format castkit writes.
 #include <array>
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/nodes.hpp>
@@ -199,7 +201,10 @@ bool write_hero(const std::filesystem::path& dir) {
     else if (!save(hero::albedo_png(), dir / "hero_albedo.png"))
         return false;
     return save(hero::model("hero_albedo.png"), dir / "hero.cast") &&
-           save(hero::walk(), dir / "hero_walk.cast") && save(hero::idle(), dir / "hero_idle.cast");
+           save(hero::walk(), dir / "hero_walk.cast") &&
+           save(hero::idle(), dir / "hero_idle.cast") &&
+           save(hero::rigged("hero_albedo.png"), dir / "hero_rig.cast") &&
+           save(hero::step(), dir / "hero_step.cast") && save(hero::lean(), dir / "hero_lean.cast");
 }
 
 }  // namespace

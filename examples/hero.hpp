@@ -89,5 +89,13 @@ std::vector<std::byte> albedo_png();
 castkit::cast::Document model(const char* texture_path);
 castkit::cast::Document walk();
 castkit::cast::Document idle();
+// The model with a rig (hero_rig.cast): an IK handle on the left leg ("leg_ik_l", from thigh_l
+// to foot_l, reaching for the new root "foot_ik_l", its plane set by "knee_pole_l") and an
+// orient constraint ("head_steady": the head takes half of the chest's turn).
+castkit::cast::Document rigged(const char* texture_path);
+// A looping clip for the rig: the left foot's IK target goes round (hero_step.cast).
+castkit::cast::Document step();
+// An additive clip: the spine sways either side of the pose under it (hero_lean.cast).
+castkit::cast::Document lean();
 
 }  // namespace hero

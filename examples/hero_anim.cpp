@@ -28,13 +28,14 @@ struct Loop {
     }
     double phase(std::uint32_t frame) const { return 2 * kPi * (frame % frames) / frames; }
 
-    void rotation(const char* bone, const std::function<glm::vec4(double)>& at) {
+    void rotation(const char* bone, const std::function<glm::vec4(double)>& at,
+                  cast::CurveMode mode = cast::CurveMode::Absolute) {
         std::vector<glm::vec4> values;
         for (std::uint32_t f = 0; f <= frames; ++f) values.push_back(at(phase(f)));
         cast::Curve curve = animation.add_curve();
         curve.set_node_name(bone);
         curve.set_key_property(cast::KeyProperty::Rotation);
-        curve.set_mode(cast::CurveMode::Absolute);
+        curve.set_mode(mode);
         curve.set_key_frames(key_frames());
         curve.set_quaternion_values(values);
     }
@@ -146,6 +147,28 @@ cast::Document idle() {
                [](double p) { return 0.012 * sin_cos(p).sin; });
     loop.value("pelvis", cast::KeyProperty::TranslationZ, [](double) { return 0.0; });
     loop.rotation("spine", [](double p) { return turn(kZ, -1.5 * sin_cos(p).sin); });
+    return document;
+}
+
+cast::Document step() {
+    cast::Document document;
+    Loop loop = start(document, "step", 30);
+    // The left foot's IK target (hero_rig.cast) goes round: forward and up, then back along the
+    // ground; the leg follows it through its IK handle.
+    loop.value("foot_ik_l", cast::KeyProperty::TranslationX, [](double) { return 0.1; });
+    loop.value("foot_ik_l", cast::KeyProperty::TranslationY,
+               [](double p) { return 0.12 + 0.1 * positive(sin_cos(p).sin); });
+    loop.value("foot_ik_l", cast::KeyProperty::TranslationZ,
+               [](double p) { return -0.01 - 0.12 * sin_cos(p).cos; });
+    return document;
+}
+
+cast::Document lean() {
+    cast::Document document;
+    Loop loop = start(document, "lean", 30);
+    // An additive clip: the spine sways 8 degrees either side of whatever pose lies under it.
+    loop.rotation(
+        "spine", [](double p) { return turn(kZ, 8 * sin_cos(p).sin); }, cast::CurveMode::Additive);
     return document;
 }
 

@@ -95,4 +95,39 @@ Region region(Paint paint) {
     return {256, 384, 256, 128};  // unused
 }
 
+castkit::cast::Document rigged(const char* texture_path) {
+    castkit::cast::Document document = model(texture_path);
+    castkit::cast::Skeleton skeleton = document.models()[0].skeleton();
+    const std::vector<castkit::cast::Bone> bones = skeleton.bones();
+    // Two roots the rig adds: the left foot's IK target, where the foot rests, and a pole in
+    // front of the knee.
+    const auto add_root_bone = [&skeleton](const char* name, glm::vec3 at) {
+        castkit::cast::Bone bone = skeleton.add_bone();
+        bone.set_name(name);
+        bone.set_parent_index(-1);
+        bone.set_local_position(at);
+        bone.set_local_rotation({0, 0, 0, 1});
+        bone.set_world_position(at);
+        bone.set_world_rotation({0, 0, 0, 1});
+        bone.set_scale({1, 1, 1});
+        return bone;
+    };
+    const castkit::cast::Bone target = add_root_bone("foot_ik_l", {0.1f, 0.09f, -0.01f});
+    const castkit::cast::Bone pole = add_root_bone("knee_pole_l", {0.1f, 0.5f, 0.6f});
+    castkit::cast::IKHandle leg = skeleton.add_ik_handle();
+    leg.set_name("leg_ik_l");
+    leg.set_start_bone(bones[ThighL]);
+    leg.set_end_bone(bones[FootL]);
+    leg.set_target_bone(target);
+    leg.set_pole_vector_bone(pole);
+    // The head keeps half of the chest's turn: a steadier gaze.
+    castkit::cast::Constraint steady = skeleton.add_constraint();
+    steady.set_name("head_steady");
+    steady.set_constraint_type(castkit::cast::ConstraintType::Orient);
+    steady.set_constraint_bone(bones[Head]);
+    steady.set_target_bone(bones[Chest]);
+    steady.set_weight(0.5f);
+    return document;
+}
+
 }  // namespace hero

@@ -130,14 +130,15 @@ std::shared_ptr<Sampler> make_sampler(const py::object& model,
 std::shared_ptr<DocState> bake(const Sampler& sampler, float framerate,
                                std::optional<float> tolerance,
                                const anim::Animation* base = nullptr,
-                               std::optional<float> base_frame = std::nullopt) {
+                               std::optional<float> base_frame = std::nullopt, bool rig = true) {
     auto state = std::make_shared<DocState>();
     state->document = unwrap(anim::bake(sampler.animation, sampler.skeleton,
                                         {.framerate = framerate,
                                          .tolerance = tolerance,
                                          .skeleton_node = sampler.own_skeleton,
                                          .base = base,
-                                         .base_frame = base_frame}));
+                                         .base_frame = base_frame,
+                                         .solve_rig = rig}));
     return state;
 }
 
@@ -175,7 +176,7 @@ void put(float* row, const glm::quat& q) {  // XYZW, as Cast stores quaternions
     row[3] = q.w;
 }
 
-Pose sample(Sampler& sampler, float frame, bool looped) {
+Pose sample(Sampler& sampler, float frame, bool looped, bool rig) {
     const std::size_t bones = sampler.skeleton.bone_count();
     std::vector<anim::Transform> locals(bones);
     std::vector<glm::mat4> worlds(bones);
@@ -188,7 +189,8 @@ Pose sample(Sampler& sampler, float frame, bool looped) {
                                .context = &sampler.context,
                                .locals = locals,
                                .blend_shape_weights = weights,
-                               .visibility = visibility};
+                               .visibility = visibility,
+                               .solve_rig = rig};
     unwrap(sampling.run());
     anim::LocalToWorldJob world{.skeleton = &sampler.skeleton, .locals = locals, .worlds = worlds};
     unwrap(world.run());
@@ -326,9 +328,10 @@ void register_anim(py::module_& m) {
         "one of the document's animations by index or name (default: the first).")
         .def(py::init(&make_sampler), py::arg("model"), py::arg("animation_document"),
              py::arg("animation") = py::none())
-        .def("sample", &sample, py::arg("frame"), py::arg("looped") = false,
+        .def("sample", &sample, py::arg("frame"), py::arg("looped") = false, py::arg("rig") = true,
              "The pose at `frame` (fractional allowed); `looped` wraps it into the key range "
-             "when the animation loops")
+             "when the animation loops; `rig=False` leaves the skeleton's IK handles and "
+             "constraints unsolved (`castkit pose --no-rig`)")
         .def(
             "bake",
             [](const Sampler& sampler, float framerate, std::optional<float> tolerance) {
@@ -381,12 +384,12 @@ void register_anim(py::module_& m) {
     m.def(
         "pose",
         [](const py::object& model, const std::shared_ptr<DocState>& animation_document,
-           float frame, const py::object& animation, bool looped) {
+           float frame, const py::object& animation, bool looped, bool rig) {
             auto sampler = make_sampler(model, animation_document, animation);
-            return sample(*sampler, frame, looped);
+            return sample(*sampler, frame, looped, rig);
         },
         py::arg("model"), py::arg("animation_document"), py::arg("frame"),
-        py::arg("animation") = py::none(), py::arg("looped") = false,
+        py::arg("animation") = py::none(), py::arg("looped") = false, py::arg("rig") = true,
         "Every bone's local and world transform at `frame`, as `castkit pose` prints them "
         "(see Sampler for the arguments).");
     m.def(
@@ -394,18 +397,19 @@ void register_anim(py::module_& m) {
         [](const py::object& model, const std::shared_ptr<DocState>& animation_document,
            const py::object& animation, float framerate, std::optional<float> tolerance,
            const std::shared_ptr<DocState>& base, const py::object& base_animation,
-           std::optional<float> base_frame) {
+           std::optional<float> base_frame, bool rig) {
             const std::shared_ptr<Sampler> sampler =
                 make_sampler(model, animation_document, animation);
-            if (!base) return bake(*sampler, framerate, tolerance);
+            if (!base) return bake(*sampler, framerate, tolerance, nullptr, std::nullopt, rig);
             const anim::Animation under = clip_on(*sampler, *base, base_animation);
-            return bake(*sampler, framerate, tolerance, &under, base_frame);
+            return bake(*sampler, framerate, tolerance, &under, base_frame, rig);
         },
         py::arg("model"), py::arg("animation_document"), py::arg("animation") = py::none(),
         py::arg("framerate") = 0.0f, py::arg("tolerance") = py::none(),
         py::arg("base") = py::none(), py::arg("base_animation") = py::none(),
-        py::arg("base_frame") = py::none(),
-        "The animation baked as `castkit bake` does (see Sampler.bake and Sampler). With "
+        py::arg("base_frame") = py::none(), py::arg("rig") = true,
+        "The animation baked as `castkit bake` does (see Sampler.bake and Sampler); "
+        "`rig=False` bakes the curves alone, as `--no-rig`. With "
         "`base` (a Document), the animation is an additive clip layered on the base clip "
         "(`base_animation` picks it) at the same time of each frame, or on its frame "
         "`base_frame` alone, as `castkit bake --base FILE[@FRAME]`; without it, on the rest pose.");

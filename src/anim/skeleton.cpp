@@ -126,11 +126,11 @@ Expected<Skeleton> Skeleton::from_arrays(std::vector<std::string> names,
     out.ik_handles_ = std::move(ik_handles);
     out.constraints_ = std::move(constraints);
     if (auto ok = out.index(); !ok) return make_error(ok.error());
-    if (auto ok = out.check_ik_handles(); !ok) return make_error(ok.error());
+    if (auto ok = out.check_rig(); !ok) return make_error(ok.error());
     return out;
 }
 
-Expected<void> Skeleton::check_ik_handles() const {
+Expected<void> Skeleton::check_rig() const {
     const auto count = static_cast<std::int32_t>(bone_count());
     const auto bone = [count](std::int32_t b) { return b >= 0 && b < count; };
     for (std::size_t h = 0; h < ik_handles_.size(); ++h) {
@@ -158,15 +158,28 @@ Expected<void> Skeleton::check_ik_handles() const {
 
 namespace {
 
-// Why `handle` cannot be solved on bones with these `parents` and hashes, or empty when it can;
-// `out` gets its indices. O(chain).
-std::string read_ik_handle(const cast::ConstIKHandle& handle,
-                           const std::unordered_map<std::uint64_t, std::int32_t>& index_of,
+// The index of each bone of a Cast Skeleton by its hash, for the links IK handles and
+// constraints make.
+class BoneIndex {
+  public:
+    explicit BoneIndex(const cast::ConstSkeleton& skeleton) {
+        std::int32_t next = 0;
+        for (const cast::ConstBone& bone : skeleton.bones()) index_of_.emplace(bone.hash(), next++);
+    }
+    // The bone `hash` links to, -1 for none.
+    std::int32_t operator()(std::optional<std::uint64_t> hash) const {
+        auto it = hash ? index_of_.find(*hash) : index_of_.end();
+        return it != index_of_.end() ? it->second : -1;
+    }
+
+  private:
+    std::unordered_map<std::uint64_t, std::int32_t> index_of_;
+};
+
+// Why `handle` cannot be solved on bones with these `parents`, or empty when it can; `out` gets
+// its indices. O(chain).
+std::string read_ik_handle(const cast::ConstIKHandle& handle, const BoneIndex& find,
                            const std::vector<std::int32_t>& parents, IkHandle& out) {
-    const auto find = [&index_of](std::optional<std::uint64_t> hash) {
-        auto it = hash ? index_of.find(*hash) : index_of.end();
-        return it != index_of.end() ? it->second : -1;
-    };
     const std::int32_t start = find(handle.start_bone_hash()), end = find(handle.end_bone_hash());
     out.target = find(handle.target_bone_hash());
     if (start < 0 || end < 0) return "its start or end bone is not a bone of the skeleton";
@@ -190,14 +203,12 @@ std::string read_ik_handle(const cast::ConstIKHandle& handle,
 std::vector<IkHandle> ik_handles_of(const cast::ConstSkeleton& skeleton,
                                     const std::vector<std::int32_t>& parents, Diagnostics& warnings,
                                     const cast::Document* document) {
-    std::unordered_map<std::uint64_t, std::int32_t> index_of;
-    std::int32_t next = 0;
-    for (const cast::ConstBone& bone : skeleton.bones()) index_of.emplace(bone.hash(), next++);
+    const BoneIndex find(skeleton);
     std::vector<IkHandle> handles;
     std::size_t at = 0;
     for (const cast::ConstIKHandle& handle : skeleton.ik_handles()) {
         IkHandle solved;
-        if (std::string why = read_ik_handle(handle, index_of, parents, solved); why.empty()) {
+        if (std::string why = read_ik_handle(handle, find, parents, solved); why.empty()) {
             handles.push_back(std::move(solved));
         } else {
             warnings.push_back({.severity = Severity::Warning,
@@ -217,13 +228,7 @@ std::vector<IkHandle> ik_handles_of(const cast::ConstSkeleton& skeleton,
 // `anim.constraint` warning. O(constraints).
 std::vector<BoneConstraint> constraints_of(const cast::ConstSkeleton& skeleton,
                                            Diagnostics& warnings, const cast::Document* document) {
-    std::unordered_map<std::uint64_t, std::int32_t> index_of;
-    std::int32_t next = 0;
-    for (const cast::ConstBone& bone : skeleton.bones()) index_of.emplace(bone.hash(), next++);
-    const auto find = [&index_of](std::optional<std::uint64_t> hash) {
-        auto it = hash ? index_of.find(*hash) : index_of.end();
-        return it != index_of.end() ? it->second : -1;
-    };
+    const BoneIndex find(skeleton);
     std::vector<BoneConstraint> out;
     std::size_t at = 0;
     for (const cast::ConstConstraint& constraint : skeleton.constraints()) {

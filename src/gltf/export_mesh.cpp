@@ -363,7 +363,11 @@ void Exporter::export_model(const cast::ConstModel& model, int parent, const std
                      "equivalent; the nearest rotation and scale were written");
             if (!skeleton.ik_handles().empty() || !skeleton.constraints().empty())
                 warn(path + "/skeleton",
-                     "IK handles and constraints have no glTF equivalent and were dropped");
+                     options.solve_rig
+                         ? "IK handles and constraints have no glTF equivalent: the animations "
+                           "carry their solved motion, the nodes themselves were dropped"
+                         : "IK handles and constraints have no glTF equivalent and were dropped "
+                           "(--no-rig: the animations carry the curves alone)");
         }
     }
     if (!model.hairs().empty()) warn(path, "hair has no glTF equivalent and was dropped");

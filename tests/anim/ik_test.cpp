@@ -6,6 +6,7 @@
 
 #include <castkit/cast/document.hpp>
 #include <glm/gtc/quaternion.hpp>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "../test_support.hpp"
@@ -168,6 +169,34 @@ TEST(IkHandleCli, PoseSolvesTheRigAndNoRigTurnsItOff) {
         "pose --model \"{0}\" --anim \"{0}\" --frame 0 --json --no-rig", back.string()));
     ASSERT_EQ(played.exit_code, 0) << played.err << played.out;
     expect_vec3(end_of(played.out), goal, 1e-4f);
+}
+
+// The bundled rig (examples/data/hero/hero_rig.cast): over its step clip the left foot stays on
+// its IK target, the thigh and calf keep their rest lengths, and the knee bends towards its pole.
+TEST(IkHandleCli, TheBundledRigsLeftFootFollowsItsTarget) {
+    const fs::path hero = fs::path(CASTKIT_SOURCE_DIR) / "examples/data/hero";
+    for (int frame : {0, 5, 7, 15, 22}) {
+        SCOPED_TRACE(fmt::format("frame {}", frame));
+        CommandResult pose = run_cli(fmt::format(
+            "pose --model \"{}\" --anim \"{}\" --frame {} --json",
+            (hero / "hero_rig.cast").string(), (hero / "hero_step.cast").string(), frame));
+        ASSERT_EQ(pose.exit_code, 0) << pose.err;
+        std::map<std::string, glm::vec3> world;
+        const nlohmann::json parsed = nlohmann::json::parse(pose.out);
+        for (const auto& bone : parsed["bones"]) {
+            const auto& t = bone["world"]["t"];
+            world[bone["name"].get<std::string>()] =
+                glm::vec3(t[0].get<float>(), t[1].get<float>(), t[2].get<float>());
+        }
+        expect_vec3(world["foot_l"], world["foot_ik_l"], 1e-5f);
+        // Rest lengths from the skeleton's rest world positions (examples/hero_rig.cpp).
+        EXPECT_NEAR(glm::length(world["calf_l"] - world["thigh_l"]),
+                    glm::length(glm::vec3(0.1f, 0.5f, 0.01f) - glm::vec3(0.095f, 0.92f, 0)), 1e-5f);
+        EXPECT_NEAR(glm::length(world["foot_l"] - world["calf_l"]),
+                    glm::length(glm::vec3(0.1f, 0.09f, -0.01f) - glm::vec3(0.1f, 0.5f, 0.01f)),
+                    1e-5f);
+        EXPECT_GT(world["calf_l"].z, world["thigh_l"].z);  // the pole stands in front
+    }
 }
 
 }  // namespace

@@ -38,8 +38,9 @@ std::string slurp_text(const std::filesystem::path& path) {
 }
 
 // What build_scene writes into hero/: the character's Cast files and its texture.
-const std::vector<std::string> kHeroSources = {"hero.cast", "hero_albedo.png", "hero_idle.cast",
-                                               "hero_walk.cast"};
+const std::vector<std::string> kHeroSources = {
+    "hero.cast",     "hero_albedo.png", "hero_idle.cast", "hero_walk.cast",
+    "hero_rig.cast", "hero_step.cast",  "hero_lean.cast"};
 
 TEST(Examples, BuildSceneRegeneratesTheBundledFilesByteForByte) {
     auto dir = temp_dir("examples-regenerate");

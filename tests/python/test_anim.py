@@ -289,3 +289,34 @@ def test_convert_and_batch_turn_and_scale_as_the_command_does(tmp_path):
     np.testing.assert_allclose(out, 4 * first, atol=1e-6)
     with pytest.raises(ValueError, match="units: 'furlong'"):
         castkit.convert(EXAMPLES / "character.cast", tmp_path / "x.cast", units="furlong")
+
+
+def test_pose_solves_ik_handles_unless_rig_is_false():
+    doc = castkit.Document()
+    root = doc.add_root()
+    skeleton = root.add_model().add_skeleton()
+
+    def bone(name, parent, position):
+        b = skeleton.add_bone()
+        b.set_name(name)
+        b.set_parent_index(parent)
+        b.set_local_position(position)
+        return b
+
+    hip, _, ankle = bone("hip", -1, (0, 2, 0)), bone("knee", 0, (0, -0.5, 0)), bone("ankle", 1, (0, -0.5, 0))
+    goal, pole = bone("goal", -1, (0.3, 1.4, 0.2)), bone("pole", -1, (0, 1.5, 2))
+    handle = skeleton.add_ik_handle()
+    handle.set_start_bone(hip)
+    handle.set_end_bone(ankle)
+    handle.set_target_bone(goal)
+    handle.set_pole_vector_bone(pole)
+    curve = root.add_animation().add_curve()
+    curve.set_node_name("goal")
+    curve.set_key_property("tx")
+    curve.set_key_frames([0])
+    curve.set_float_values([0.3])
+    solved = castkit.pose(doc, doc, 0).world_translations
+    raw = castkit.pose(doc, doc, 0, rig=False).world_translations
+    np.testing.assert_allclose(solved[2], (0.3, 1.4, 0.2), atol=1e-5)  # the ankle on the goal
+    np.testing.assert_allclose(np.linalg.norm(solved[1] - solved[0]), 0.5, atol=1e-5)
+    np.testing.assert_allclose(raw[2], (0, 1, 0), atol=1e-6)

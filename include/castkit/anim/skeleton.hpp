@@ -106,8 +106,8 @@ class Skeleton {
   private:
     // Builds the lookup tables and the evaluation order from the arrays. O(bones).
     Expected<void> index();
-    // Checks each IK handle against the bones. O(chains).
-    Expected<void> check_ik_handles() const;
+    // Checks each IK handle and constraint against the bones. O(chains + constraints).
+    Expected<void> check_rig() const;
 
     std::vector<std::string> names_;
     std::vector<std::int32_t> parents_;
