@@ -36,14 +36,7 @@ struct Rig {
 
     anim::Transform owner_local(bool solve = true) {
         scene.build();
-        Pose pose{std::vector<anim::Transform>(scene.compiled_skeleton.bone_count()), {}, {}};
-        anim::SamplingJob job{.animation = &scene.compiled,
-                              .skeleton = &scene.compiled_skeleton,
-                              .frame = 0.0f,
-                              .locals = pose.locals,
-                              .solve_rig = solve};
-        EXPECT_TRUE(job.run().has_value());
-        return pose.locals[0];
+        return scene.sample(0.0f, false, solve).locals[0];
     }
 };
 

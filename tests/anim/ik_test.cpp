@@ -45,14 +45,7 @@ struct Leg {
 
     std::vector<glm::mat4> solved(bool solve = true) {
         scene.build();
-        Pose pose{std::vector<anim::Transform>(scene.compiled_skeleton.bone_count()), {}, {}};
-        anim::SamplingJob job{.animation = &scene.compiled,
-                              .skeleton = &scene.compiled_skeleton,
-                              .frame = 0.0f,
-                              .locals = pose.locals,
-                              .solve_rig = solve};
-        EXPECT_TRUE(job.run().has_value());
-        return scene.worlds(pose);
+        return scene.worlds(scene.sample(0.0f, false, solve));
     }
 };
 

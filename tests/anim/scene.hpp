@@ -93,9 +93,14 @@ class AnimScene {
         compiled = std::move(*a);
     }
 
-    Pose sample(float frame, bool looped = false) const { return sample(compiled, frame, looped); }
+    // The pose at `frame`; `solve_rig` false leaves the skeleton's IK handles and constraints
+    // unsolved.
+    Pose sample(float frame, bool looped = false, bool solve_rig = true) const {
+        return sample(compiled, frame, looped, solve_rig);
+    }
 
-    Pose sample(const anim::Animation& a, float frame, bool looped = false) const {
+    Pose sample(const anim::Animation& a, float frame, bool looped = false,
+                bool solve_rig = true) const {
         Pose pose{std::vector<anim::Transform>(compiled_skeleton.bone_count()),
                   std::vector<float>(a.blend_shapes().size()),
                   std::vector<float>(a.visibility_nodes().size())};
@@ -105,7 +110,8 @@ class AnimScene {
                               .looped = looped,
                               .locals = pose.locals,
                               .blend_shape_weights = pose.weights,
-                              .visibility = pose.visibility};
+                              .visibility = pose.visibility,
+                              .solve_rig = solve_rig};
         auto ok = job.run();
         EXPECT_TRUE(ok.has_value());
         return pose;
