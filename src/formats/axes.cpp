@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "../gltf/json_depth.hpp"
+
 namespace castkit::formats {
 namespace {
 
@@ -209,17 +211,26 @@ void move_curves(const cast::Animation& animation, const Similarity& s, const Ro
     }
 }
 
+// True when `value` is an array of `count` numbers.
+bool numbers(const nlohmann::json& value, std::size_t count) {
+    if (!value.is_array() || value.size() != count) return false;
+    return std::all_of(value.begin(), value.end(),
+                       [](const nlohmann::json& v) { return v.is_number(); });
+}
+
 // The rests a glTF import carried (Metadata `gltf` → `rest`, by bone hash), moved as the bones.
 void move_carried_rests(cast::Metadata metadata, const Similarity& s,
                         const std::map<std::uint64_t, bool>& bone_is_root) {
     const auto text = metadata.string("gltf");
-    if (!text) return;
+    // Settings nested too deep for the glTF export to read are left as they are (it ignores
+    // them); parsing and writing them back would recurse that deep.
+    if (!text || gltf::detail::first_too_deep(*text)) return;
     nlohmann::json carried = nlohmann::json::parse(*text, nullptr, false);
     if (!carried.is_object() || !carried.contains("rest") || !carried["rest"].is_object()) return;
     for (auto& [hash, rest] : carried["rest"].items()) {
         const auto t = rest.find("translation");
         const auto r = rest.find("rotation");
-        if (t == rest.end() || r == rest.end() || t->size() != 3 || r->size() != 4) continue;
+        if (t == rest.end() || r == rest.end() || !numbers(*t, 3) || !numbers(*r, 4)) continue;
         auto bone = bone_is_root.find(std::strtoull(hash.c_str(), nullptr, 10));
         const bool root = bone != bone_is_root.end() && bone->second;
         const glm::vec3 translation((*t)[0].get<float>(), (*t)[1].get<float>(),

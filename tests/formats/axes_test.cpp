@@ -8,6 +8,7 @@
 #include <castkit/formats.hpp>
 #include <castkit/formats/axes.hpp>
 #include <glm/gtc/quaternion.hpp>
+#include <nlohmann/json.hpp>
 
 #include "../anim/scene.hpp"
 #include "../test_support.hpp"
@@ -122,6 +123,25 @@ TEST(AxisChange, MeshesRestsAndRootCurvesTakeTheTurnedValues) {
         cast::xyzw_from_quat(glm::quat_cast(kYToZ) *
                              cast::quat_from_xyzw(axis_angle_xyzw({0, 1, 0}, 10))));
     EXPECT_EQ(scene.document.root_nodes()[0].metadata()[0].up_axis_name(), "z");
+}
+
+// The rests a glTF import carried (Metadata `gltf`) move with their bones; entries that are not
+// numbers are left as they are, without an exception.
+TEST(AxisChange, CarriedGltfRestsMoveWithTheirBonesAndOthersAreLeft) {
+    AnimScene scene;
+    const cast::Bone root = scene.bone("root", -1, {1, 2, 3});
+    const std::string key = std::to_string(root.hash());
+    nlohmann::json carried;
+    carried["rest"][key] = {{"translation", {1, 2, 3}}, {"rotation", {0, 0, 0, 1}}};
+    carried["rest"]["99"] = {{"translation", {"a", "b", "c"}}, {"rotation", {0, 0, 0, 1}}};
+    cast::Metadata metadata = scene.document.root_nodes()[0].add_metadata();
+    metadata.set_string("gltf", carried.dump());
+    Diagnostics diagnostics;
+    turn_y_to_z(scene.document, diagnostics);
+    const nlohmann::json after = nlohmann::json::parse(*metadata.string("gltf"));
+    const auto& t = after["rest"][key]["translation"];
+    expect_vec3({t[0].get<float>(), t[1].get<float>(), t[2].get<float>()}, {2.5f, -7.5f, 5.0f});
+    EXPECT_EQ(after["rest"]["99"], carried["rest"]["99"]);
 }
 
 // A point placed by p, r and s (a Model's or an Instance's): T · R · S · x.
