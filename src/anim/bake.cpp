@@ -27,8 +27,8 @@ struct BakedChannel {
 
 std::vector<BakedChannel> animated_channels(const Animation& animation, const Skeleton& skeleton,
                                             const BakeOptions& options) {
-    // Per bone, which of tx ty tz rq sx sy sz any curve writes (the base's too), and the
-    // rotations of IK chains; then every bs and vb slot.
+    // Per bone, which of tx ty tz rq sx sy sz any curve writes (the base's too) or the rig
+    // sets; then every bs and vb slot.
     const Animation* base = options.base;
     std::vector<std::array<bool, 7>> animated(skeleton.bone_count(), std::array<bool, 7>{});
     for (const Animation* clip : {&animation, base})
@@ -36,11 +36,17 @@ std::vector<BakedChannel> animated_channels(const Animation& animation, const Sk
             for (const BoundCurve& curve : clip->curves())
                 if (curve.channel < Channel::BlendShape)
                     animated[curve.target][static_cast<std::size_t>(curve.channel)] = true;
-    if (options.solve_rig)
-        for (const IkHandle& handle : skeleton.ik_handles())
-            for (std::int32_t bone : handle.chain)
-                animated[static_cast<std::size_t>(bone)]
-                        [static_cast<std::size_t>(Channel::Rotation)] = true;
+    if (options.solve_rig) {
+        // The rig's channels: tx ty tz, rq, or sx sy sz.
+        const std::vector<std::array<bool, 3>> rig = rig_channels(skeleton);
+        for (std::size_t bone = 0; bone < rig.size(); ++bone) {
+            for (std::size_t axis = 0; axis < 3; ++axis) {
+                animated[bone][axis] |= rig[bone][0];
+                animated[bone][axis + 4] |= rig[bone][2];
+            }
+            animated[bone][static_cast<std::size_t>(Channel::Rotation)] |= rig[bone][1];
+        }
+    }
     std::vector<BakedChannel> channels;
     for (std::uint32_t bone = 0; bone < skeleton.bone_count(); ++bone)
         for (std::size_t c = 0; c < 7; ++c)

@@ -264,6 +264,17 @@ std::vector<BoneConstraint> constraints_of(const cast::ConstSkeleton& skeleton,
 
 }  // namespace
 
+std::vector<std::array<bool, 3>> rig_channels(const Skeleton& skeleton) {
+    std::vector<std::array<bool, 3>> made(skeleton.bone_count(), std::array<bool, 3>{});
+    for (const IkHandle& handle : skeleton.ik_handles())
+        for (std::int32_t bone : handle.chain) made[static_cast<std::size_t>(bone)][1] = true;
+    // ConstraintType's order is the channels' own: point, orient, scale.
+    for (const BoneConstraint& constraint : skeleton.constraints())
+        made[static_cast<std::size_t>(constraint.owner)]
+            [static_cast<std::size_t>(constraint.type)] = true;
+    return made;
+}
+
 Expected<Skeleton> build_skeleton(const cast::ConstSkeleton& skeleton, Diagnostics& warnings,
                                   const cast::Document* document) {
     std::vector<std::string> names;

@@ -172,8 +172,8 @@ struct BoneChannels {
     }
 };
 
-// The transform curves of `animation` (on `skeleton`) grouped by bone and kind; the bones of the
-// skeleton's IK chains get rotation channels the solve bakes, when anything is animated.
+// The transform curves of `animation` (on `skeleton`) grouped by bone and kind; the channels the
+// skeleton's rig sets are baked too, when anything is animated.
 BoneChannels bone_channels(const anim::Animation& animation, const anim::Skeleton& skeleton,
                            bool solve_rig) {
     const std::size_t bones = skeleton.bone_count();
@@ -202,14 +202,7 @@ BoneChannels bone_channels(const anim::Animation& animation, const anim::Skeleto
     }
     for (auto& [channel, keys] : out.channels) sort_unique(keys.frames);
     sort_unique(out.key_frames);
-    if (solve_rig && !out.channels.empty()) {
-        for (const anim::IkHandle& handle : skeleton.ik_handles())
-            for (std::int32_t bone : handle.chain)
-                out.rig_made[static_cast<std::size_t>(bone)][kRotation] = true;
-        for (const anim::BoneConstraint& constraint : skeleton.constraints())
-            out.rig_made[static_cast<std::size_t>(constraint.owner)]
-                        [static_cast<std::size_t>(constraint.type)] = true;
-    }
+    if (solve_rig && !out.channels.empty()) out.rig_made = anim::rig_channels(skeleton);
     return out;
 }
 

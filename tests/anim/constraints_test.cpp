@@ -4,6 +4,7 @@
 // worked here from those rules, not taken from castkit.
 #include <gtest/gtest.h>
 
+#include <castkit/anim/bake.hpp>
 #include <glm/gtc/quaternion.hpp>
 
 #include "scene.hpp"
@@ -90,6 +91,20 @@ TEST(Constraint, ScaleCopiesTheTargetsScaleOverItsRest) {
     rig.scene.curve("target", "sx", {0}, {3.0f});  // 1.5 times its rest of 2
     rig.scene.curve("target", "sz", {0}, {1.0f});  // half its rest
     expect_vec3(rig.owner_local().scale, {1.5f, 1.0f, 0.5f});
+}
+
+// A bake writes the channel a constraint sets, though no curve keys the owner.
+TEST(Constraint, ABakeWritesTheOwnersConstrainedChannel) {
+    Rig rig("sc");
+    rig.scene.curve("target", "sx", {0, 2}, {3.0f, 4.0f});
+    rig.scene.build();
+    auto baked = anim::bake(rig.scene.compiled, rig.scene.compiled_skeleton, {});
+    ASSERT_TRUE(baked.has_value()) << baked.error().to_string();
+    std::vector<float> owner_sx;
+    for (const cast::ConstCurve& curve : baked->animations()[0].curves())
+        if (curve.node_name() == "owner" && curve.key_property() == "sx")
+            owner_sx = curve.float_values().to_vector();
+    EXPECT_EQ(owner_sx, (std::vector<float>{1.5f, 1.75f, 2.0f}));  // the target's over its rest 2
 }
 
 }  // namespace

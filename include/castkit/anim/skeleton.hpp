@@ -120,6 +120,12 @@ class Skeleton {
     std::unordered_map<std::string, std::int32_t> folded_;
 };
 
+// Per bone, whether the rig (SamplingJob::solve_rig) sets its translation, rotation and scale
+// (indices 0, 1, 2): the rotations of every IK chain's bones, and the channel each constraint
+// copies onto its owner. What a bake or an export must write for every bone the rig moves.
+// O(bones + chains + constraints).
+std::vector<std::array<bool, 3>> rig_channels(const Skeleton& skeleton);
+
 // Flattens a Cast Skeleton, with its IK handles and constraints. A parent index outside the
 // skeleton makes that bone a root and is reported in `warnings`; an IK handle that cannot be solved
 // (no target, an end bone not under its start bone, a bone it names missing) is left out with an
