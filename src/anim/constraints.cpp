@@ -1,6 +1,8 @@
 // The constraints of a skeleton applied to a local pose (docs/animation.md, "Constraints"), as
 // the official Blender add-on sets them up: each copies its target's channel in local space.
 #include <castkit/anim/jobs.hpp>
+#include <cmath>
+#include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 
 #include "ik.hpp"
@@ -86,16 +88,57 @@ Channels blend(const Channels& from, const Channels& to, float weight) {
         glm::mix(from.scale, to.scale, weight)};
 }
 
+// Each bone's rest rotation in Model space (rests' scales left out, as the add-on's bones).
+std::vector<glm::quat> rest_world_rotations(const Skeleton& skeleton) {
+    std::vector<glm::quat> world(skeleton.bone_count());
+    for (const std::uint32_t bone : skeleton.order()) {
+        const std::int32_t parent = skeleton.parents()[bone];
+        const glm::quat& local = skeleton.rest()[bone].rotation;
+        world[bone] = parent < 0 ? local : world[static_cast<std::size_t>(parent)] * local;
+    }
+    return world;
+}
+
+// The rotation of a matrix that may carry a non-uniform scale turned off its axes, as Blender's
+// orthogonalize_m4_stable finds it for COPY_ROTATION: the Y axis (a bone's length) kept, X and Z
+// made square to it, then turned towards square to each other by half the error each.
+glm::quat rotation_keeping_y(const glm::mat3& m) {
+    const glm::vec3 y = glm::normalize(m[1]);
+    const glm::vec3 x = glm::normalize(m[0] - glm::dot(m[0], y) * y);
+    const glm::vec3 z = glm::normalize(m[2] - glm::dot(m[2], y) * y);
+    const glm::vec3 sum = glm::normalize(x + z), difference = glm::normalize(x - z);
+    const float half = std::sqrt(0.5f);
+    return glm::normalize(
+        glm::quat_cast(glm::mat3((sum + difference) * half, y, (sum - difference) * half)));
+}
+
+// The target's channels as an `or` constraint reads them: its local matrix turned from the
+// target's rest frame into the owner's (Blender's LOCAL_OWNER_ORIENT target space, which the
+// add-on sets for `or`), so a target and owner whose rests point different ways turn about the
+// same Model-space axis. A non-uniform scale turned off its axes bends the rotation read back,
+// as in Blender.
+Channels in_owner_orientation(Channels target, const glm::quat& owner_rest,
+                              const glm::quat& target_rest) {
+    const glm::mat3 turn = glm::mat3_cast(glm::inverse(owner_rest) * target_rest);
+    const glm::mat3 local =
+        glm::mat3_cast(target.rotation) * glm::mat3(glm::scale(glm::mat4(1.0f), target.scale));
+    target.rotation = rotation_keeping_y(turn * local * glm::transpose(turn));
+    return target;
+}
+
 }  // namespace
 
 void apply_constraints(const Skeleton& skeleton, std::span<Transform> locals) {
     const std::vector<Transform>& rest = skeleton.rest();
+    const std::vector<glm::quat> rest_world = rest_world_rotations(skeleton);
     for (const BoneConstraint& constraint : skeleton.constraints()) {
         const auto owner = static_cast<std::size_t>(constraint.owner);
         const auto target = static_cast<std::size_t>(constraint.target);
         const Channels own = channels_of(locals[owner], rest[owner]);
-        const Channels made =
-            constrained(constraint, own, channels_of(locals[target], rest[target]));
+        Channels theirs = channels_of(locals[target], rest[target]);
+        if (constraint.type == cast::ConstraintType::Orient)
+            theirs = in_owner_orientation(theirs, rest_world[owner], rest_world[target]);
+        const Channels made = constrained(constraint, own, theirs);
         locals[owner] = local_of(blend(own, made, constraint.weight), rest[owner]);
     }
 }

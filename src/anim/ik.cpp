@@ -141,22 +141,38 @@ glm::vec3 bend_side(const IkHandle& handle, std::span<const Transform> locals,
     return side;
 }
 
+// The side a chain bends to at rest, in its start bone's frame: the first joint off the line
+// from start to end; zero for a chain straight at rest.
+glm::vec3 rest_bend(const IkHandle& handle, std::span<const glm::mat4> rest_worlds) {
+    const std::size_t count = handle.chain.size();
+    const glm::mat4& first = rest_worlds[static_cast<std::size_t>(handle.chain[0])];
+    const glm::vec3 start = position_of(first);
+    const glm::vec3 end = position_of(rest_worlds[static_cast<std::size_t>(handle.chain.back())]);
+    if (glm::length(end - start) <= kTiny) return glm::vec3(0.0f);
+    const glm::vec3 axis = glm::normalize(end - start);
+    glm::vec3 bend(0.0f);
+    for (std::size_t i = 1; i + 1 < count && glm::length(bend) == 0.0f; ++i)
+        bend = across(position_of(rest_worlds[static_cast<std::size_t>(handle.chain[i])]) - start,
+                      axis);
+    return glm::inverse(decompose(first).rotation) * bend;
+}
+
 // The chain turned so its joints lie where place_joints put them: first the whole chain about
-// the start, so its plane is the new one (the joints keep their hinge axes), then each bone by
-// the arc to its next joint, which is about the plane's normal.
+// the start, so its bend (the rest bend as the start bone carries it now, else the bend it has
+// now) turns to `side` (the joints keep their hinge axes, even when the chain ends straight out
+// of reach), then each bone by the arc to its next joint, which is about the plane's normal.
 void pose_chain(const Skeleton& skeleton, const IkHandle& handle, std::span<Transform> locals,
-                std::span<glm::mat4> worlds, const Joints& before, const Joints& after) {
+                std::span<glm::mat4> worlds, const Joints& before, const Joints& after,
+                const glm::vec3& bend_at_rest, const glm::vec3& side) {
     const std::size_t count = handle.chain.size();
     const auto first = static_cast<std::size_t>(handle.chain[0]);
     const glm::vec3 start = before[0];
     const glm::vec3 a = glm::normalize(before[count - 1] - start);
     const glm::vec3 b = glm::normalize(after[count - 1] - start);
-    glm::vec3 s(0.0f), t(0.0f);
-    for (std::size_t i = 1; i + 1 < count && (glm::length(s) == 0.0f || glm::length(t) == 0.0f);
-         ++i) {
+    glm::vec3 s = across(decompose(worlds[first]).rotation * bend_at_rest, a);
+    for (std::size_t i = 1; i + 1 < count && glm::length(s) == 0.0f; ++i)
         s = across(before[i] - start, a);
-        t = across(after[i] - start, b);
-    }
+    const glm::vec3 t = across(side, b);
     const bool planar = glm::length(s) > 0.0f && glm::length(t) > 0.0f;
     turn_bone(skeleton, locals, worlds, first,
               planar ? frame_turn(a, s, b, t) : shortest_arc(a, b));
@@ -176,7 +192,7 @@ void pose_chain(const Skeleton& skeleton, const IkHandle& handle, std::span<Tran
 }
 
 void solve_handle(const Skeleton& skeleton, const IkHandle& handle, std::span<Transform> locals,
-                  std::span<glm::mat4> worlds) {
+                  std::span<glm::mat4> worlds, std::span<const glm::mat4> rest_worlds) {
     const std::size_t count = handle.chain.size();
     const glm::mat4& goal = worlds[static_cast<std::size_t>(handle.target)];
     const glm::vec3 target = glm::vec3(goal * glm::vec4(handle.target_offset, 1.0f));
@@ -185,9 +201,10 @@ void solve_handle(const Skeleton& skeleton, const IkHandle& handle, std::span<Tr
         before[i] = position_of(worlds[static_cast<std::size_t>(handle.chain[i])]);
     if (glm::length(target - before[0]) > kTiny) {
         after = before;
-        place_joints(after, count, target,
-                     bend_side(handle, locals, worlds, before, count, target));
-        pose_chain(skeleton, handle, locals, worlds, before, after);
+        const glm::vec3 side = bend_side(handle, locals, worlds, before, count, target);
+        place_joints(after, count, target, side);
+        pose_chain(skeleton, handle, locals, worlds, before, after, rest_bend(handle, rest_worlds),
+                   side);
     }
     if (handle.use_target_rotation) {
         const auto end = static_cast<std::size_t>(handle.chain[count - 1]);
@@ -199,11 +216,15 @@ void solve_handle(const Skeleton& skeleton, const IkHandle& handle, std::span<Tr
 }  // namespace
 
 void solve_ik(const Skeleton& skeleton, std::span<Transform> locals) {
-    std::vector<glm::mat4> worlds(skeleton.bone_count());
+    if (skeleton.ik_handles().empty()) return;
+    std::vector<glm::mat4> worlds(skeleton.bone_count()), rest_worlds(skeleton.bone_count());
+    const LocalToWorldJob rest{
+        .skeleton = &skeleton, .locals = skeleton.rest(), .worlds = rest_worlds};
+    if (!rest.run()) return;
     for (const IkHandle& handle : skeleton.ik_handles()) {
         const LocalToWorldJob job{.skeleton = &skeleton, .locals = locals, .worlds = worlds};
         if (!job.run()) return;
-        solve_handle(skeleton, handle, locals, worlds);
+        solve_handle(skeleton, handle, locals, worlds, rest_worlds);
     }
 }
 

@@ -67,14 +67,19 @@ TEST(Constraint, PointInOffsetModeAddsToTheOwnersOwnAndSkipsAxes) {
     expect_vec3(rig.owner_local().translation, {2.0f + copied.x, 0.25f, copied.z}, 1e-5f);
 }
 
-TEST(Constraint, OrientCopiesTheTargetsRotationFromItsRestAndTheWeightBlends) {
+// The target turns 40° about its rest's +X, which is the owner's (30° about Z) axis; the owner
+// turns as much about the same Model-space axis (the add-on's LOCAL_OWNER_ORIENT target space).
+const glm::vec3 kTargetX = kTargetRest * glm::vec3(1, 0, 0);
+
+TEST(Constraint, OrientCopiesTheTargetsTurnInTheOwnersOrientationAndTheWeightBlends) {
     Rig rig("or");
     const glm::quat turn = glm::angleAxis(glm::radians(40.0f), glm::vec3(1, 0, 0));
     rig.scene.rotation("target", {0}, {cast::xyzw_from_quat(kTargetRest * turn)});
-    expect_same_rotation(rig.owner_local().rotation, cast::xyzw_from_quat(turn));
+    expect_same_rotation(rig.owner_local().rotation,
+                         cast::xyzw_from_quat(glm::angleAxis(glm::radians(40.0f), kTargetX)));
     rig.constraint.set_weight(0.5f);
-    expect_same_rotation(rig.owner_local().rotation, cast::xyzw_from_quat(glm::angleAxis(
-                                                         glm::radians(20.0f), glm::vec3(1, 0, 0))));
+    expect_same_rotation(rig.owner_local().rotation,
+                         cast::xyzw_from_quat(glm::angleAxis(glm::radians(20.0f), kTargetX)));
 }
 
 TEST(Constraint, OrientWithACustomOffsetComposesTheTargetsOnIt) {
@@ -83,7 +88,9 @@ TEST(Constraint, OrientWithACustomOffsetComposesTheTargetsOnIt) {
     rig.constraint.set_custom_offset(cast::xyzw_from_quat(offset));
     const glm::quat turn = glm::angleAxis(glm::radians(40.0f), glm::vec3(1, 0, 0));
     rig.scene.rotation("target", {0}, {cast::xyzw_from_quat(kTargetRest * turn)});
-    expect_same_rotation(rig.owner_local().rotation, cast::xyzw_from_quat(turn * offset));
+    expect_same_rotation(
+        rig.owner_local().rotation,
+        cast::xyzw_from_quat(glm::angleAxis(glm::radians(40.0f), kTargetX) * offset));
 }
 
 TEST(Constraint, ScaleCopiesTheTargetsScaleOverItsRest) {

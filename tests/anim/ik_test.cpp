@@ -99,6 +99,21 @@ TEST(IkHandle, AnUnreachableTargetIsPointedAtWithTheChainStraight) {
     expect_vec3(at(worlds[2]), hip + 1.0f * toward, 1e-5f);
 }
 
+// Straightened out of reach, the chain still turns its bend to the pole: each bone's hinge (its
+// +X, about which the leg bends at rest) is square to the plane of hip, goal and pole.
+TEST(IkHandle, AChainStraightenedOutOfReachKeepsItsHingesSquareToThePolePlane) {
+    const glm::vec3 goal{2.0f, 2.0f, 1.0f}, pole{0, 2, 3};
+    Leg leg(2, 0.5f, goal, pole);
+    const std::vector<glm::mat4> worlds = leg.solved();
+    const glm::vec3 hip = at(worlds[0]);
+    const glm::vec3 normal = glm::normalize(glm::cross(goal - hip, pole - hip));
+    for (std::size_t bone : {0u, 1u}) {
+        SCOPED_TRACE(fmt::format("bone {}", bone));
+        const glm::vec3 hinge = anim::decompose(worlds[bone]).rotation * glm::vec3(1, 0, 0);
+        EXPECT_NEAR(std::abs(glm::dot(hinge, normal)), 1.0f, 1e-5f);
+    }
+}
+
 TEST(IkHandle, TargetRotationAndTargetOffsetAreHonoured) {
     const glm::vec3 goal{0.2f, 1.3f, 0.3f};
     Leg leg(2, 0.5f, goal, {0, 2, 3});
