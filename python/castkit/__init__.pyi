@@ -531,7 +531,8 @@ def pose(model: Union[Document, Model, None], animation_document: Document, fram
          rig: bool = True) -> Pose: ...
 def diff(a: Document, b: Document, model: Union[Document, Model, None] = None,
          animation_a: Union[int, str, None] = None, animation_b: Union[int, str, None] = None,
-         tolerance: float = 1e-3, angle: float = 0.01, step: float = 1.0) -> dict[str, Any]: ...
+         tolerance: float = 1e-3, angle: float = 0.01, step: float = 1.0,
+         rig: bool = True) -> dict[str, Any]: ...
 
 __all__ = [
     "Animation",

@@ -417,15 +417,19 @@ void register_anim(py::module_& m) {
         "diff",
         [](const std::shared_ptr<DocState>& a, const std::shared_ptr<DocState>& b,
            const py::object& model, const py::object& animation_a, const py::object& animation_b,
-           float tolerance, float angle, float step) {
-            return diff(
-                a, b, model, animation_a, animation_b,
-                {.position_tolerance = tolerance, .rotation_tolerance = angle, .step = step});
+           float tolerance, float angle, float step, bool rig) {
+            return diff(a, b, model, animation_a, animation_b,
+                        {.position_tolerance = tolerance,
+                         .rotation_tolerance = angle,
+                         .step = step,
+                         .solve_rig = rig});
         },
         py::arg("a"), py::arg("b"), py::arg("model") = py::none(),
         py::arg("animation_a") = py::none(), py::arg("animation_b") = py::none(),
         py::arg("tolerance") = 1e-3f, py::arg("angle") = 0.01f, py::arg("step") = 1.0f,
-        "Two documents compared pose by pose, as `castkit diff` does: their clips played on one "
+        py::arg("rig") = true,
+        "Two documents compared pose by pose, as `castkit diff` does (`rig=False` compares the "
+        "curves alone, as `--no-rig`): their clips played on one "
         "skeleton (`model`'s, else the first clip's own, else a Model's in `a`), or, when "
         "neither holds an animation, their first skeletons at rest. A dict: differs, "
         "first_frame, last_frame, poses, the tolerances, bones (each: name, position and "

@@ -58,42 +58,6 @@ std::vector<BakedChannel> animated_channels(const Animation& animation, const Sk
     return channels;
 }
 
-// The pose under an additive clip at each baked frame: none (the rest pose), one frame of a
-// base clip, or the base clip at the same time, wrapped when it loops.
-class BasePose {
-  public:
-    BasePose(const Animation* clip, const Skeleton& skeleton)
-        : clip_(clip),
-          skeleton_(&skeleton),
-          locals_(clip ? skeleton.bone_count() : 0),
-          weights_(clip ? clip->blend_shapes().size() : 0),
-          visibility_(clip ? clip->visibility_nodes().size() : 0) {
-        if (clip) context_.resize(*clip);
-    }
-
-    // The base at `seconds`, or at `frame` of the base clip when given; empty for the rest.
-    Expected<std::span<const Transform>> at(std::optional<float> frame, double seconds) {
-        if (clip_ == nullptr) return std::span<const Transform>();
-        SamplingJob job{.animation = clip_,
-                        .skeleton = skeleton_,
-                        .frame = frame ? *frame : static_cast<float>(seconds * clip_->framerate()),
-                        .looped = !frame,
-                        .context = &context_,
-                        .locals = locals_,
-                        .blend_shape_weights = weights_,
-                        .visibility = visibility_};
-        if (auto ok = job.run(); !ok) return make_error(ok.error());
-        return std::span<const Transform>(locals_);
-    }
-
-  private:
-    const Animation* clip_;
-    const Skeleton* skeleton_;
-    SamplingContext context_;
-    std::vector<Transform> locals_;
-    std::vector<float> weights_, visibility_;
-};
-
 float pose_value(const BakedChannel& channel, const std::vector<Transform>& locals,
                  const std::vector<float>& weights, const std::vector<float>& visibility) {
     switch (channel.channel) {
@@ -146,6 +110,31 @@ std::vector<T> pick(const std::vector<T>& values, const std::vector<std::uint32_
 
 }  // namespace
 
+BasePose::BasePose(const Animation* clip, const Skeleton& skeleton, bool solve_rig)
+    : clip_(clip),
+      skeleton_(&skeleton),
+      solve_rig_(solve_rig),
+      locals_(clip ? skeleton.bone_count() : 0),
+      weights_(clip ? clip->blend_shapes().size() : 0),
+      visibility_(clip ? clip->visibility_nodes().size() : 0) {
+    if (clip) context_.resize(*clip);
+}
+
+Expected<std::span<const Transform>> BasePose::at(std::optional<float> frame, double seconds) {
+    if (clip_ == nullptr) return std::span<const Transform>();
+    SamplingJob job{.animation = clip_,
+                    .skeleton = skeleton_,
+                    .frame = frame ? *frame : static_cast<float>(seconds * clip_->framerate()),
+                    .looped = !frame,
+                    .context = &context_,
+                    .locals = locals_,
+                    .blend_shape_weights = weights_,
+                    .visibility = visibility_,
+                    .solve_rig = solve_rig_};
+    if (auto ok = job.run(); !ok) return make_error(ok.error());
+    return std::span<const Transform>(locals_);
+}
+
 Expected<cast::Document> bake(const Animation& animation, const Skeleton& skeleton,
                               const BakeOptions& options) {
     if (animation.bone_count() != skeleton.bone_count())
@@ -182,7 +171,7 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
     std::vector<float> weights(animation.blend_shapes().size());
     std::vector<float> visibility(animation.visibility_nodes().size());
     SamplingContext context(animation);
-    BasePose base(options.base, skeleton);
+    BasePose base(options.base, skeleton, options.solve_rig);
     std::vector<float> frames;
     for (std::int64_t k = first; k <= last; ++k) {
         const double seconds = double(k) / framerate;

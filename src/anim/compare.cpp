@@ -29,13 +29,15 @@ struct Side {
     SamplingContext context;
     std::vector<Transform> locals;
     std::vector<glm::mat4> worlds;
+    bool solve_rig;
 
-    Side(const Animation& played, const Skeleton& on)
+    Side(const Animation& played, const Skeleton& on, bool solve)
         : animation(&played),
           skeleton(&on),
           context(played),
           locals(on.bone_count()),
-          worlds(on.bone_count()) {}
+          worlds(on.bone_count()),
+          solve_rig(solve) {}
 
     std::vector<float> weights = std::vector<float>(animation->blend_shapes().size());
     std::vector<float> visibility = std::vector<float>(animation->visibility_nodes().size());
@@ -47,7 +49,8 @@ struct Side {
                              .context = &context,
                              .locals = locals,
                              .blend_shape_weights = weights,
-                             .visibility = visibility};
+                             .visibility = visibility,
+                             .solve_rig = solve_rig};
         if (auto sampled = sampling.run(); !sampled) return sampled;
         return LocalToWorldJob{.skeleton = skeleton, .locals = locals, .worlds = worlds}.run();
     }
@@ -136,7 +139,7 @@ Expected<PoseDifference> compare_clips(const Animation& a, const Animation& b,
         bone.modes_a = modes_a[i];
         bone.modes_b = modes_b[i];
     }
-    Side side_a(a, skeleton), side_b(b, skeleton);
+    Side side_a(a, skeleton, options.solve_rig), side_b(b, skeleton, options.solve_rig);
     const auto steps = static_cast<std::uint64_t>(std::floor(span));
     auto compare_at = [&](float frame) -> Expected<void> {
         if (auto posed = side_a.pose(frame); !posed) return posed;

@@ -165,13 +165,6 @@ cast::Node& first_root(cast::Document& model) {
     return model.add_root().node();
 }
 
-bool holds_additive_curve(const cast::Document& document) {
-    for (const cast::ConstAnimation& animation : document.animations())
-        for (const cast::ConstCurve& curve : animation.curves())
-            if (curve.mode_name() == "additive") return true;
-    return false;
-}
-
 Diagnostic layering_failed(const AnimationSource& source, const std::string& why) {
     Diagnostic d;
     d.file = source.document.source_name;
@@ -203,6 +196,13 @@ Expected<cast::Document> layered(const cast::Document& model, const AnimationSou
 }
 
 }  // namespace
+
+bool holds_additive_curve(const cast::Document& document) {
+    for (const cast::ConstAnimation& animation : document.animations())
+        for (const cast::ConstCurve& curve : animation.curves())
+            if (curve.mode_name() == "additive") return true;
+    return false;
+}
 
 MergeResult merge(cast::Document& model, std::vector<AnimationSource> animations,
                   const MergeBase& base, Diagnostics& diagnostics) {

@@ -121,5 +121,24 @@ TEST(DiffCli, TheSameClipInTwoFormatsDiffersInNothing) {
     EXPECT_NE(mixed.err.find("holds an Animation and"), std::string::npos) << mixed.err;
 }
 
+// The bundled rig's step clip against its bake (the IK leg's solved turns written as curves):
+// solved on both sides they agree; `--no-rig` plays the curves alone, where the step leaves
+// the leg at rest and the bake turns it, so the calf is named.
+TEST(DiffCli, NoRigComparesTheCurvesAlone) {
+    const fs::path hero = fs::path(CASTKIT_SOURCE_DIR) / "examples/data/hero";
+    const fs::path baked = temp_dir("diff-cli-rig") / "step_baked.cast";
+    ASSERT_EQ(run_cli(fmt::format("bake --model {} --anim {} -o {}", quoted(hero / "hero_rig.cast"),
+                                  quoted(hero / "hero_step.cast"), quoted(baked)))
+                  .exit_code,
+              0);
+    const std::string diff = fmt::format("diff {} {} --model {}", quoted(hero / "hero_step.cast"),
+                                         quoted(baked), quoted(hero / "hero_rig.cast"));
+    CommandResult solved = run_cli(diff);
+    EXPECT_EQ(solved.exit_code, 0) << solved.out << solved.err;
+    CommandResult raw = run_cli(diff + " --no-rig");
+    EXPECT_EQ(raw.exit_code, 1) << raw.out << raw.err;
+    EXPECT_NE(raw.out.find("calf_l: position"), std::string::npos) << raw.out;
+}
+
 }  // namespace
 }  // namespace castkit::test::diff_cli_test

@@ -212,6 +212,18 @@ def test_diff_compares_two_clips_or_two_rests_as_the_cli_does():
         castkit.diff(model, castkit.open(hero / "hero_walk.seanim"))
 
 
+def test_diff_without_the_rig_compares_the_curves_alone():
+    """The rig's step clip against its bake agree with the rig solved on both sides; with
+    rig=False the step leaves the leg at rest where the bake turns it, and the calf differs."""
+    hero = EXAMPLES / "hero"
+    rig, step = castkit.open(hero / "hero_rig.cast"), castkit.open(hero / "hero_step.cast")
+    baked = castkit.bake(rig, step)
+    assert not castkit.diff(step, baked, model=rig)["differs"]
+    raw = castkit.diff(step, baked, model=rig, rig=False)
+    calf = next(b for b in raw["bones"] if b["name"] == "calf_l")
+    assert raw["differs"] and calf["first_frame"] is not None
+
+
 def test_bake_layers_an_additive_clip_on_a_base_as_the_cli_does(tmp_path):
     """castkit.bake(base=...) (issue 46 item 3) writes what `castkit bake --base` writes, for a
     whole base clip and for one frame of it; without a base the clip lies on the rest pose."""

@@ -95,17 +95,20 @@ export async function screenshot(page, dir, name) {
   writeFileSync(join(dir, `${name}.png`), await page.screenshot());
 }
 
-// `castkit pose --json` at `frame`: each bone's world translation and rotation.
-function castkitPose(castkit, model, animation, frame, cwd) {
-  const text = execFileSync(castkit, ['pose', '--model', model, '--anim', animation, '--frame', String(frame), '--json'], { cwd });
+// `castkit pose --json` at `frame` (an additive animation layered on `base`, when given): each
+// bone's world translation and rotation.
+function castkitPose(castkit, model, animation, frame, cwd, base) {
+  const layered = base ? ['--base', base] : [];
+  const text = execFileSync(castkit, ['pose', '--model', model, '--anim', animation, '--frame', String(frame), '--json', ...layered], { cwd });
   return JSON.parse(text).bones;
 }
 
 // Scrubs the page's timeline to `frame` and checks that every bone is drawn where
-// `castkit pose --model MODEL --anim ANIMATION --frame FRAME` puts it (files relative to `cwd`).
-export async function expectPoseOfCastkit(page, { castkit, model, animation, frame, cwd }) {
+// `castkit pose --model MODEL --anim ANIMATION --frame FRAME [--base BASE]` puts it (files
+// relative to `cwd`).
+export async function expectPoseOfCastkit(page, { castkit, model, animation, frame, cwd, base }) {
   await page.fill('#scrub', String(frame));
-  for (const bone of castkitPose(castkit, model, animation, frame, cwd)) {
+  for (const bone of castkitPose(castkit, model, animation, frame, cwd, base)) {
     const shown = await page.evaluate((n) => window.castkitViewer.boneWorldPosition(n), bone.name);
     assert.ok(shown, `no bone ${bone.name} in the page`);
     for (let i = 0; i < 3; i++)

@@ -55,5 +55,32 @@ TEST(ViewerSession, ShowsAnEmbeddedImageWithoutAFolder) {
     }
 }
 
+// The base of additive animations: only an animation file of the session, which the scene then
+// names; the lean layered on the walk is another glb than the lean on the rest pose; the rest
+// pose again is the glb it was.
+TEST(ViewerSession, LayersAdditiveAnimationsOnTheBaseItIsGiven) {
+    viewer::Session session;
+    for (const char* name : {"hero_rig.cast", "hero_walk.cast", "hero_lean.cast"})
+        ASSERT_TRUE(session.add(name, file_bytes(hero() / name), hero())) << name;
+    const nlohmann::json files = nlohmann::json::parse(session.scene_json())["files"];
+    EXPECT_EQ(files[0]["additive"], false);
+    EXPECT_EQ(files[2]["additive"], true);
+    auto on_rest = session.glb();
+    ASSERT_TRUE(on_rest) << on_rest.error().to_string();
+    for (const char* refused : {"hero_rig.cast", "elsewhere.cast"}) {
+        auto set = session.set_base(refused, std::nullopt);
+        ASSERT_FALSE(set) << refused;
+        EXPECT_EQ(set.error().rule, "viewer.base");
+    }
+    ASSERT_TRUE(session.set_base("hero_walk.cast", 12.0f));
+    const nlohmann::json base = nlohmann::json::parse(session.scene_json())["base"];
+    EXPECT_EQ(base, (nlohmann::json{{"file", "hero_walk.cast"}, {"frame", 12.0}}));
+    auto on_walk = session.glb();
+    ASSERT_TRUE(on_walk) << on_walk.error().to_string();
+    EXPECT_NE(*on_walk, *on_rest);
+    ASSERT_TRUE(session.set_base("", std::nullopt));
+    EXPECT_EQ(*session.glb(), *on_rest);
+}
+
 }  // namespace
 }  // namespace castkit::test::session_test

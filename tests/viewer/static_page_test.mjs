@@ -69,6 +69,28 @@ test('the page opened from disk shows a dropped SEModel and SEAnim pair, animate
   await page.close();
 });
 
+// The bundled rig, its walk and the additive lean dropped together: picking the walk as the
+// lean's base (castkit in WebAssembly layers it) draws every bone where `castkit pose --base`
+// puts it.
+test('an additive clip dropped with a base clip is layered on the picked base', async () => {
+  const hero = join(examples, 'hero');
+  const { page, errors } = await opened();
+  await drop(page, ['hero_rig.cast', 'hero_walk.cast', 'hero_lean.cast'].map((f) => join(hero, f)));
+  await waitForLoad(page, 2);
+  assert.equal(await page.isVisible('#layering'), true);
+  const animations = await page.$$eval('#animations option', (options) => options.map((o) => o.textContent));
+  await page.selectOption('#animations', String(animations.findIndex((text) => text.startsWith('lean '))));
+  await page.selectOption('#base', 'hero_walk.cast');
+  await waitForLoad(page, 3);
+  assert.deepEqual(await page.evaluate(() => window.castkitViewer.state.scene.base), { file: 'hero_walk.cast', frame: null });
+  for (const frame of [4, 17])
+    await expectPoseOfCastkit(page, {
+      castkit, model: 'hero_rig.cast', animation: 'hero_lean.cast', frame, cwd: hero, base: 'hero_walk.cast',
+    });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 for (const file of ['character.cast', 'wave.cast', 'scene.cast']) {
   test(`a dropped bundled example shows: ${file}`, async () => {
     const { page, errors } = await opened();

@@ -103,6 +103,41 @@ for (const [files, markers] of [
   });
 }
 
+// The bundled rig (an IK leg, a head constraint) with the walk and the additive lean: the page
+// offers the bases a user can layer the lean on, and on each the glb castkit exports (IK and
+// constraint solved into plain channels, the lean layered on the base) is drawn, bone by bone,
+// where `castkit pose --base` puts it.
+test('an additive clip layered on a picked base shows castkit pose --base on a rig', async () => {
+  await viewing(['hero_rig.cast', 'hero_walk.cast', 'hero_lean.cast'], async (page, errors) => {
+    assert.equal(await page.isVisible('#layering'), true);
+    const offered = await page.$$eval('#base option', (options) => options.map((o) => o.value));
+    assert.deepEqual(offered, ['', 'hero_walk.cast']);
+    const animations = await page.$$eval('#animations option', (options) => options.map((o) => o.textContent));
+    const lean = animations.findIndex((text) => text.startsWith('lean '));
+    assert.ok(lean >= 0, `no lean among ${animations}`);
+    await page.selectOption('#animations', String(lean));
+    for (const [base, frameOfBase, argument] of [
+      ['hero_walk.cast', '', 'hero_walk.cast'], ['hero_walk.cast', '12', 'hero_walk.cast@12'], ['', '', null]]) {
+      const loads = await page.evaluate(() => window.castkitViewer.state.loads);
+      await page.selectOption('#base', base);
+      await waitForLoad(page, loads + 1);
+      if (frameOfBase) {
+        await page.fill('#base-frame', frameOfBase);
+        await page.dispatchEvent('#base-frame', 'change');
+        await waitForLoad(page, loads + 2);
+      }
+      const shown = await page.evaluate(() => window.castkitViewer.state.scene.base);
+      assert.deepEqual(shown, { file: base || null, frame: frameOfBase ? Number(frameOfBase) : null });
+      assert.match(await page.inputValue('#animations'), new RegExp(`^${lean}$`), 'the lean stays shown');
+      for (const frame of [0, 9, 20])
+        await expectPoseOfCastkit(page, {
+          castkit, model: 'hero_rig.cast', animation: 'hero_lean.cast', frame, cwd: hero, base: argument,
+        });
+    }
+    assert.deepEqual(errors, []);
+  }, { cwd: hero });
+});
+
 test('a model and its animation: skeleton, timeline, markers, play, scrub to castkit pose', async () => {
   await viewing(['character.cast', 'wave.cast'], async (page, errors) => {
     assert.equal(await count(page, 'meshes'), 1);

@@ -260,6 +260,40 @@ void write_baked(const FormatInfo& format, const cast::Document& baked, const st
 
 }  // namespace
 
+namespace {
+
+// The pose `castkit pose` prints: the clip at `frame`, layered on `base` (at `base_frame`, else
+// at the same time) when given, its world transforms from its locals.
+Expected<Pose> sample_pose(const LoadedAnimation& loaded, const anim::Animation* base,
+                           std::optional<float> base_frame, float frame, bool looped,
+                           bool solve_rig) {
+    const std::size_t bones = loaded.skeleton.bone_count();
+    Pose result{std::vector<anim::Transform>(bones), std::vector<anim::Transform>(bones),
+                std::vector<float>(loaded.animation.blend_shapes().size()),
+                std::vector<float>(loaded.animation.visibility_nodes().size())};
+    anim::BasePose under(base, loaded.skeleton, solve_rig);
+    auto base_pose = under.at(base_frame, double(frame) / loaded.animation.framerate());
+    if (!base_pose) return make_error(base_pose.error());
+    const anim::SamplingJob sampling{.animation = &loaded.animation,
+                                     .skeleton = &loaded.skeleton,
+                                     .frame = frame,
+                                     .looped = looped,
+                                     .base = *base_pose,
+                                     .locals = result.locals,
+                                     .blend_shape_weights = result.weights,
+                                     .visibility = result.visibility,
+                                     .solve_rig = solve_rig};
+    if (auto ok = sampling.run(); !ok) return make_error(ok.error());
+    std::vector<glm::mat4> worlds(bones);
+    const anim::LocalToWorldJob world{
+        .skeleton = &loaded.skeleton, .locals = result.locals, .worlds = worlds};
+    if (auto ok = world.run(); !ok) return make_error(ok.error());
+    for (std::size_t i = 0; i < bones; ++i) result.worlds[i] = anim::decompose(worlds[i]);
+    return result;
+}
+
+}  // namespace
+
 void register_anim_commands(CLI::App& app, int& exit_code) {
     struct Options {
         std::string model, animation, output, which, to, base, which_base;
@@ -286,40 +320,30 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
                    "Wrap the frame into the key range if the animation loops");
     pose->add_flag("--no-rig", options->no_rig,
                    "The curves' pose alone: do not solve the skeleton's IK handles");
+    pose->add_option("--base", options->base,
+                     "Layer the animation (an additive clip) on this clip, FILE or FILE@FRAME "
+                     "for one frame of it (default: on the rest pose)");
+    pose->add_option("--base-animation", options->which_base,
+                     "Which of the base file's animations: a 0-based index or a name");
     pose->callback([options, &exit_code] {
         auto loaded = load_animation(options->model, options->animation, options->which, exit_code);
-        if (!loaded) {
+        std::optional<anim::Animation> base;
+        const BaseClip base_clip = split_base(options->base);
+        if (loaded && !base_clip.path.empty())
+            base = load_clip_on(*loaded, base_clip.path, options->which_base, exit_code);
+        if (!loaded || (!base_clip.path.empty() && !base)) {
             fail(exit_code, kInvalidInput);
             return;
         }
-        const std::size_t bones = loaded->skeleton.bone_count();
-        Pose result{std::vector<anim::Transform>(bones), std::vector<anim::Transform>(bones),
-                    std::vector<float>(loaded->animation.blend_shapes().size()),
-                    std::vector<float>(loaded->animation.visibility_nodes().size())};
-        std::vector<glm::mat4> worlds(bones);
-        anim::SamplingJob sampling{.animation = &loaded->animation,
-                                   .skeleton = &loaded->skeleton,
-                                   .frame = options->frame,
-                                   .looped = options->looped,
-                                   .locals = result.locals,
-                                   .blend_shape_weights = result.weights,
-                                   .visibility = result.visibility,
-                                   .solve_rig = !options->no_rig};
-        anim::LocalToWorldJob world{
-            .skeleton = &loaded->skeleton, .locals = result.locals, .worlds = worlds};
-        if (auto ok = sampling.run(); !ok) {
-            fmt::print(stderr, "{}\n", ok.error().to_string());
+        auto result = sample_pose(*loaded, base ? &*base : nullptr, base_clip.frame, options->frame,
+                                  options->looped, !options->no_rig);
+        if (!result) {
+            fmt::print(stderr, "{}\n", result.error().to_string());
             fail(exit_code, kInvalidInput);
             return;
         }
-        if (auto ok = world.run(); !ok) {
-            fmt::print(stderr, "{}\n", ok.error().to_string());
-            fail(exit_code, kInvalidInput);
-            return;
-        }
-        for (std::size_t i = 0; i < bones; ++i) result.worlds[i] = anim::decompose(worlds[i]);
-        std::string text = options->json ? pose_json(*loaded, options->frame, result)
-                                         : pose_text(*loaded, options->frame, result);
+        std::string text = options->json ? pose_json(*loaded, options->frame, *result)
+                                         : pose_text(*loaded, options->frame, *result);
         print_stdout(text, exit_code);
     });
 

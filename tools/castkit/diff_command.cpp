@@ -231,6 +231,10 @@ void register_diff_command(CLI::App& app, int& exit_code) {
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
     diff->add_flag("--all", options->all, "List every bone, not only those that differ");
+    diff->add_flag(
+        "--no-rig", [options](std::int64_t) { options->compare.solve_rig = false; },
+        "Compare the curves alone: do not solve the skeleton's IK handles and "
+        "constraints");
     diff->add_flag("--json", options->json, "Print JSON (every bone)");
     diff->callback([options, &exit_code] {
         int loading = kSuccess;

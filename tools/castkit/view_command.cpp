@@ -10,7 +10,9 @@
 #include <castkit/platform.hpp>
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <csignal>
+#include <cstdlib>
 #include <fstream>
 #include <mutex>
 #include <optional>
@@ -244,6 +246,26 @@ void add_upload(SharedSession& shared, const fs::path& folder, const httplib::Re
     }
 }
 
+// The base the additive animations are layered on: `file` (an animation file of the page, or
+// empty for the rest pose) and `frame` (empty for the same time as each frame).
+void set_base(SharedSession& shared, const httplib::Request& request, httplib::Response& response) {
+    const std::string file = request.get_param_value("file");
+    const std::string frame_text = request.get_param_value("frame");
+    std::optional<float> frame;
+    if (!frame_text.empty()) {
+        char* end = nullptr;
+        frame = std::strtof(frame_text.c_str(), &end);
+        if (end != frame_text.c_str() + frame_text.size() || !std::isfinite(*frame))
+            return reply_error(response, file, "viewer.base", "the base frame must be a number");
+    }
+    std::lock_guard lock(shared.mutex);
+    auto set = shared.session.set_base(file, frame);
+    if (!set) {
+        response.status = 422;
+        response.set_content(set.error().to_string(), "text/plain; charset=utf-8");
+    }
+}
+
 void add_routes(httplib::Server& server, SharedSession& shared, const Access& access,
                 const fs::path& upload_folder) {
     server.Get("/", [&access](const httplib::Request&, httplib::Response& response) {
@@ -271,6 +293,10 @@ void add_routes(httplib::Server& server, SharedSession& shared, const Access& ac
         response.set_content(reinterpret_cast<const char*>(glb->data()), glb->size(),
                              "model/gltf-binary");
     });
+    server.Post("/api/base",
+                [&shared](const httplib::Request& request, httplib::Response& response) {
+                    set_base(shared, request, response);
+                });
     server.Post("/api/files", [&shared, &upload_folder](const httplib::Request& request,
                                                         httplib::Response& response,
                                                         const httplib::ContentReader& read_body) {

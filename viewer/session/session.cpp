@@ -117,6 +117,7 @@ Expected<void> Session::add(std::string name, cast::SharedBytes bytes, std::file
     file.bytes = bytes.detached();
     file.base = std::move(base);
     file.model = has_scene_content(std::as_const(*document));
+    file.additive = formats::holds_additive_curve(*document);
     if (!file.model && document->animations().empty())
         return make_error(Diagnostic{Severity::Error, name, Diagnostic::kNoOffset, "/",
                                      "viewer.empty", "the file holds no model and no animation"});
@@ -131,10 +132,25 @@ Expected<void> Session::add(std::string name, cast::SharedBytes bytes, std::file
     return {};
 }
 
+Expected<void> Session::set_base(std::string file, std::optional<float> frame) {
+    const bool known = std::any_of(files_.begin(), files_.end(),
+                                   [&](const File& f) { return !f.model && f.name == file; });
+    if (!file.empty() && !known)
+        return make_error(Diagnostic{Severity::Error, file, Diagnostic::kNoOffset, "/",
+                                     "viewer.base",
+                                     "the base of additive animations must be an animation "
+                                     "file shown in the page"});
+    base_file_ = std::move(file);
+    base_frame_ = base_file_.empty() ? std::nullopt : frame;
+    return {};
+}
+
 void Session::clear() {
     files_.clear();
     export_warnings_.clear();
     errors_.clear();
+    base_file_.clear();
+    base_frame_.reset();
 }
 
 FormatOptions Session::options() const {
@@ -164,12 +180,18 @@ Expected<Session::Scene> Session::build() const {
     scene.document = std::move(*document);
     if (!base->model) return scene;
     std::vector<formats::AnimationSource> animations;
+    std::optional<cast::Document> base_clip;
     for (const File& file : files_) {
         if (file.model) continue;
         auto animation = read(file.name, file.bytes, file.base, options(), read_again);
-        if (animation) animations.push_back({std::move(*animation), file_stem(file.name)});
+        if (!animation) continue;
+        if (file.name == base_file_) base_clip = animation->clone();
+        animations.push_back({std::move(*animation), file_stem(file.name)});
     }
-    if (!animations.empty()) formats::merge(scene.document, std::move(animations), scene.warnings);
+    if (!animations.empty())
+        formats::merge(scene.document, std::move(animations),
+                       {.document = base_clip ? &*base_clip : nullptr, .frame = base_frame_},
+                       scene.warnings);
     return scene;
 }
 
@@ -181,10 +203,13 @@ std::string Session::scene_json() const {
                          {"format", file.format},
                          {"bytes", file.bytes.size()},
                          {"role", file.model ? "model" : "animation"},
+                         {"additive", file.additive},
                          {"info", file.info}});
         for (json& d : json::parse(file.diagnostics_json)) diagnostics.push_back(std::move(d));
     }
     out["files"] = std::move(files);
+    out["base"] = {{"file", base_file_.empty() ? json(nullptr) : json(base_file_)},
+                   {"frame", base_frame_ ? json(*base_frame_) : json(nullptr)}};
     out["diagnostics"] = std::move(diagnostics);
     json animations = json::array(), warnings = json::array();
     auto scene = build();

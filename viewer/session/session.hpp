@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,16 +33,23 @@ class Session {
     // Keeps the error text of a file that could not be read or added, for the page to show.
     void record_error(std::string text) { errors_.push_back(std::move(text)); }
 
-    // Forgets every file and error.
+    // Layers the additive animations (Cast `additive` curves, SEAnim ADDITIVE files) on the
+    // animation file `file`, added before: at `frame` of it, or at the same time as each frame
+    // when none, as `castkit convert --base FILE[@FRAME]` does. "" layers them on the rest
+    // pose. A file that is not an added animation file is an error and changes nothing. O(1).
+    Expected<void> set_base(std::string file, std::optional<float> frame);
+
+    // Forgets every file, error and base.
     void clear();
 
     // The page's description of the shown scene, as JSON:
-    // {"files":[{"name","format","bytes","role":"model"|"animation","info":TEXT}],
+    // {"files":[{"name","format","bytes","role":"model"|"animation","additive","info":TEXT}],
     //  "diagnostics":[{"file","severity","id","offset","path","message","text"}],
     //  "animations":[{"name","framerate","frames","looping","curves",
     //                 "notifications":[{"name","frames":[…]}]}],
     //  "bones":[{"name","parent"}], "blend_shapes":[NAME], "meshes":N, "models":N,
-    //  "warnings":[TEXT], "errors":[TEXT]}
+    //  "base":{"file":NAME|null,"frame":F|null}, "warnings":[TEXT], "errors":[TEXT]}
+    // A file's "additive" says it holds an additive curve, which is layered on "base".
     // "errors" are what record_error() kept (files that could not be added); "warnings"
     // what merging said and what the last glb() export dropped. "info" is what
     // `castkit info` prints for the file; "diagnostics" what `castkit validate` reports for it.
@@ -59,6 +67,7 @@ class Session {
         cast::SharedBytes bytes;
         std::filesystem::path base;
         bool model = false;
+        bool additive = false;
         std::string info;
         std::string diagnostics_json;
     };
@@ -72,6 +81,8 @@ class Session {
     std::shared_ptr<SideOutputs> side_outputs_ = std::make_shared<SideOutputs>();
     std::vector<File> files_;
     std::vector<std::string> errors_;
+    std::string base_file_;  // "" for the rest pose
+    std::optional<float> base_frame_;
     // What the last export could not carry into glTF; glb() is logically const.
     mutable std::vector<std::string> export_warnings_;
 };

@@ -3,6 +3,8 @@
 // what the page shows is what castkit computes, and a static page uploads nothing.
 //
 // A backend has: add(name, Uint8Array) → Promise (rejects with castkit's error text),
+// setBase(file, frame) → Promise (the clip additive animations are layered on: an animation
+// file's name, or '' for the rest pose; frame null for the same time as each frame),
 // scene() → Promise<description object>, glb() → Promise<ArrayBuffer> (rejects with the text).
 
 // `castkit view`: the files named on its command line are already added. Each request carries
@@ -13,6 +15,16 @@ export class HttpBackend {
     const response = await fetch(`api/files?name=${encodeURIComponent(name)}`, {
       method: 'POST',
       body: bytes,
+      headers: { 'Content-Type': 'application/octet-stream' },
+    });
+    if (!response.ok) throw new Error(await response.text());
+  }
+
+  async setBase(file, frame) {
+    const query = `file=${encodeURIComponent(file)}&frame=${frame === null ? '' : frame}`;
+    const response = await fetch(`api/base?${query}`, {
+      method: 'POST',
+      body: new Uint8Array(0),
       headers: { 'Content-Type': 'application/octet-stream' },
     });
     if (!response.ok) throw new Error(await response.text());
@@ -42,6 +54,12 @@ export class WasmBackend {
   async add(name, bytes) {
     await this.ready;
     const error = this.session.add(name, bytes);
+    if (error) throw new Error(error);
+  }
+
+  async setBase(file, frame) {
+    await this.ready;
+    const error = this.session.setBase(file, frame === null ? NaN : frame);
     if (error) throw new Error(error);
   }
 

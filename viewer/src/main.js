@@ -4,7 +4,7 @@
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { pickBackend } from './backend.js';
-import { showBlendShapes, showCounts, showDiagnostics, showFiles } from './panel.js';
+import { showBasePicker, showBlendShapes, showCounts, showDiagnostics, showFiles } from './panel.js';
 import { Stage } from './stage.js';
 import { Timeline } from './timeline.js';
 
@@ -36,6 +36,7 @@ async function refresh() {
   state.scene = scene;
   showFiles($('files'), scene);
   showDiagnostics($('diagnostics'), scene);
+  showBasePicker($('layering'), $('base'), $('base-frame'), scene);
   $('empty').hidden = scene.files.length > 0;
   if (!buffer) {
     showCounts($('counts'), scene, []);
@@ -45,7 +46,10 @@ async function refresh() {
   const gltf = await new GLTFLoader(offlineManager()).parseAsync(buffer, '');
   state.gltf = gltf;
   stage.show(gltf.scene);
+  const shown = timeline.entries[timeline.current]?.name;
   timeline.load(gltf.scene, gltf.animations, scene.animations);
+  const again = timeline.entries.findIndex((entry) => entry.name === shown);
+  if (again > 0) timeline.select(again);
   showCounts($('counts'), scene, gltf.animations);
   showBlendShapes($('shapes'), gltf.scene);
 }
@@ -92,7 +96,21 @@ async function load() {
   state.loads += 1;
 }
 
+// Layers the additive animations on the picked base and shows the result.
+async function changeBase() {
+  const frame = $('base-frame').value === '' ? null : Number($('base-frame').value);
+  try {
+    await backend.setBase($('base').value, $('base').value === '' ? null : frame);
+  } catch (error) {
+    showError(error.message);
+    return;
+  }
+  await load();
+}
+
 function wireControls() {
+  $('base').addEventListener('change', changeBase);
+  $('base-frame').addEventListener('change', changeBase);
   $('skeleton').addEventListener('change', (e) => stage.setSkeletonVisible(e.target.checked));
   $('wireframe').addEventListener('change', (e) => stage.setWireframe(e.target.checked));
   $('grid').addEventListener('change', (e) => stage.setGridVisible(e.target.checked));

@@ -57,3 +57,16 @@ export function showBlendShapes(container, root) {
   });
   container.replaceChildren(...(sliders.length ? sliders : [element('span', { textContent: 'none' })]));
 }
+
+// The base picker for additive animations, shown when a file holds one: the rest pose or any
+// other animation file, and one frame of it or each frame in time.
+export function showBasePicker(section, select, frame, scene) {
+  section.hidden = !scene.files.some((file) => file.additive);
+  const bases = scene.files.filter((file) => file.role === 'animation' && !file.additive);
+  select.replaceChildren(
+    element('option', { value: '', textContent: 'the rest pose' }),
+    ...bases.map((file) => element('option', { value: file.name, textContent: file.name })));
+  select.value = scene.base.file ?? '';
+  frame.value = scene.base.frame === null ? '' : String(scene.base.frame);
+  frame.disabled = select.value === '';
+}

@@ -16,10 +16,12 @@
 #include <emscripten/val.h>
 
 #include <castkit/diagnostic.hpp>
+#include <cmath>
 #include <exception>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -107,7 +109,16 @@ class WasmSession {
         return val::global("Uint8Array").new_(0);
     }
 
-    // The error text of the last add() or glb(), "" when it succeeded. O(1).
+    // Session::set_base(): `frame` NaN for the same time as each frame; "" on success, else the
+    // error text. O(1).
+    std::string set_base(const std::string& file, double frame) {
+        auto set = session_.set_base(
+            file, std::isnan(frame) ? std::nullopt : std::optional<float>(float(frame)));
+        last_error_ = set ? "" : set.error().to_string();
+        return last_error_;
+    }
+
+    // The error text of the last add(), setBase() or glb(), "" when it succeeded. O(1).
     std::string last_error() const { return last_error_; }
 
     // Forgets every file, and removes them from /files. O(files).
@@ -156,6 +167,7 @@ EMSCRIPTEN_BINDINGS(castkit) {
         .function("add", &WasmSession::add)
         .function("sceneJson", &WasmSession::scene_json)
         .function("glb", &WasmSession::glb)
+        .function("setBase", &WasmSession::set_base)
         .function("lastError", &WasmSession::last_error)
         .function("clear", &WasmSession::clear);
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <castkit/anim/animation.hpp>
+#include <castkit/anim/jobs.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/document.hpp>
 #include <cstdint>
@@ -36,6 +37,27 @@ struct BakeOptions {
     // The skeleton's IK handles solved at every baked frame, the bones of their chains baked too
     // (SamplingJob::solve_rig); false bakes the curves alone (`castkit bake --no-rig`).
     bool solve_rig = true;
+};
+
+// The pose an additive clip is layered on, frame after frame (`castkit bake --base`, `castkit
+// pose --base`): none (the rest pose), one frame of a base clip, or the base clip at the same
+// time, wrapped when it loops. Keeps the sampling state of `clip`, which must outlive it and be
+// built for `skeleton`; the rig is solved on the base pose when `solve_rig` is set.
+class BasePose {
+  public:
+    BasePose(const Animation* clip, const Skeleton& skeleton, bool solve_rig = true);
+
+    // The base at `seconds`, or at `frame` of the base clip when given; empty for the rest pose.
+    // The span stays valid until the next call. O(bones + the clip's curves).
+    Expected<std::span<const Transform>> at(std::optional<float> frame, double seconds);
+
+  private:
+    const Animation* clip_;
+    const Skeleton* skeleton_;
+    bool solve_rig_;
+    SamplingContext context_;
+    std::vector<Transform> locals_;
+    std::vector<float> weights_, visibility_;
 };
 
 // How many samples (frames × (bones + curves + ...)) baking or resampling `keys` keys may take

@@ -17,6 +17,9 @@ struct CompareOptions {
     float position_tolerance = 1e-3f;  // world units
     float rotation_tolerance = 0.01f;  // degrees
     float step = 1.0f;                 // frames of the first clip between compared poses
+    // The skeleton's IK handles and constraints solved on both sides (SamplingJob::solve_rig);
+    // false compares the curves alone (`castkit diff --no-rig`).
+    bool solve_rig = true;
 };
 
 // What the two sides make of one bone.

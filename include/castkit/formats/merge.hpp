@@ -35,6 +35,10 @@ struct MergeResult {
 MergeResult merge(cast::Document& model, std::vector<AnimationSource> animations,
                   Diagnostics& diagnostics);
 
+// Whether any curve of `document` is additive (Cast `additive` curves, SEAnim ADDITIVE files):
+// what merge() with a MergeBase layers. O(curves).
+bool holds_additive_curve(const cast::Document& document);
+
 // The pose additive animations are layered on before they merge (`castkit convert --base`):
 // the first animation of `document`, at the same time as each frame, or at `frame` alone.
 struct MergeBase {
