@@ -53,22 +53,28 @@ CONSTRAINTS = [  # name, type, owner, target, maintain offset, weight, skip x/y/
 FRAMES = [0, 5, 10, 15, 20]
 
 
-def write_model(root):
+def write_skeleton(root, table):
+    """A Model whose Skeleton holds the bones of `table`; the skeleton and {name: hash}."""
     skeleton = root.CreateModel().CreateSkeleton()
-    bones = {}
-    for name, parent, position, rotation in BONES:
+    hashes = {}
+    for name, parent, position, rotation in table:
         bone = skeleton.CreateBone()
         bone.SetName(name)
         bone.SetParentIndex(parent)
         bone.SetLocalPosition(position)
         bone.SetLocalRotation(rotation)
-        bones[name] = bone
+        hashes[name] = bone.Hash()
+    return skeleton, hashes
+
+
+def write_model(root):
+    skeleton, hashes = write_skeleton(root, BONES)
     for name, kind, owner, target, offset, weight, skips in CONSTRAINTS:
         constraint = skeleton.CreateConstraint()
         constraint.SetName(name)
         constraint.SetConstraintType(kind)
-        constraint.SetConstraintBone(bones[owner].Hash())
-        constraint.SetTargetBone(bones[target].Hash())
+        constraint.SetConstraintBone(hashes[owner])
+        constraint.SetTargetBone(hashes[target])
         constraint.SetMaintainOffset(offset)
         constraint.SetWeight(weight)
         constraint.SetSkipX(skips[0])
@@ -128,15 +134,7 @@ IK_FRAMES = list(range(0, 25, 3))
 
 
 def write_ik_model(root):
-    skeleton = root.CreateModel().CreateSkeleton()
-    hashes = {}
-    for name, parent, position, rotation in IK_BONES:
-        bone = skeleton.CreateBone()
-        bone.SetName(name)
-        bone.SetParentIndex(parent)
-        bone.SetLocalPosition(position)
-        bone.SetLocalRotation(rotation)
-        hashes[name] = bone.Hash()
+    skeleton, hashes = write_skeleton(root, IK_BONES)
     handle = skeleton.CreateIKHandle()
     handle.SetName("leg_ik")
     handle.SetStartBone(hashes["thigh"])
