@@ -9,7 +9,7 @@ namespace castkit::anim::detail {
 
 // Solves every IK handle of `skeleton` on `locals`, in the skeleton's order: each chain's end
 // reaches its target (or points at it, stretched as far as the chain reaches), its joints in the
-// plane its pole sets, bone lengths kept. Allocates one world matrix per bone.
+// plane its pole sets, bone lengths kept. Allocates two world matrices per bone (rest and pose).
 // O(handles × (bones + chain length × FABRIK passes)).
 void solve_ik(const Skeleton& skeleton, std::span<Transform> locals);
 

@@ -4,6 +4,7 @@ processes gives the files and the report `castkit convert DIR` gives, byte for b
 entry; a worker killed while it converts loses nothing."""
 
 import contextlib
+import faulthandler
 import json
 import os
 import pathlib
@@ -24,6 +25,21 @@ import castkit.cast as ck
 from conftest import EXAMPLES, cli_path
 
 HERO = EXAMPLES / "hero"
+
+# A test still running after this many seconds has every thread's stack printed and ends the
+# run (exit 1), well inside CTest's 900 s. CTest prints nothing of a test it times out while
+# the test's worker processes still hold its output, so a hung cluster test otherwise says
+# nothing; this turns a hang into a failure that shows where it hung. The stacks go to the real
+# standard error, which CTest's Python.Batch leaves uncaptured (pytest -s).
+HANG_SECONDS = 300
+
+
+@pytest.fixture(autouse=True)
+def end_a_hang():
+    """Replaces pytest's faulthandler_timeout timer (which only prints) for each test."""
+    faulthandler.dump_traceback_later(HANG_SECONDS, exit=True, file=sys.__stderr__)
+    yield
+    faulthandler.cancel_dump_traceback_later()
 
 
 # The example character's files, by the folder of in/ each goes to. Three share a folder, so
@@ -268,20 +284,16 @@ def local_cluster(workers, temporary, saturation=1.0):
     return local, Client(local)
 
 
-@pytest.fixture(scope="module")
-def two_workers(tmp_path_factory):
-    """A cluster of two worker processes, shared by the module's tests."""
+@pytest.fixture
+def cluster(tmp_path_factory):
+    """A cluster of two worker processes of its own for each test. One shared by the module's
+    tests hung CI runs: after a test had a worker killed, a nanny now and then never put a new
+    worker in its place, and Client.wait_for_workers then waited past its own timeout (seen with
+    gdb in a stuck run: the fixture blocked in wait_for_workers, one worker process left).
+    LocalCluster returns once both workers have started."""
     local, client = local_cluster(2, tmp_path_factory.mktemp("workers-tmp"))
     with local, client:
         yield client
-
-
-@pytest.fixture
-def cluster(two_workers):
-    """The two workers, both joined: a worker restarted by an earlier test (or slow to start on a
-    loaded machine) is waited for, so that the run sees two."""
-    two_workers.wait_for_workers(2, timeout=120)
-    return two_workers
 
 
 @pytest.fixture
