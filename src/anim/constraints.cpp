@@ -129,6 +129,7 @@ Channels in_owner_orientation(Channels target, const glm::quat& owner_rest,
 }  // namespace
 
 void apply_constraints(const Skeleton& skeleton, std::span<Transform> locals) {
+    if (skeleton.constraints().empty()) return;  // every sample of every skeleton comes here
     const std::vector<Transform>& rest = skeleton.rest();
     const std::vector<glm::quat> rest_world = rest_world_rotations(skeleton);
     for (const BoneConstraint& constraint : skeleton.constraints()) {

@@ -258,10 +258,6 @@ void write_baked(const FormatInfo& format, const cast::Document& baked, const st
     }
 }
 
-}  // namespace
-
-namespace {
-
 // The pose `castkit pose` prints: the clip at `frame`, layered on `base` (at `base_frame`, else
 // at the same time) when given, its world transforms from its locals.
 Expected<Pose> sample_pose(const LoadedAnimation& loaded, const anim::Animation* base,
