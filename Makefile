@@ -27,7 +27,7 @@ endif
 CASTKIT = $(BUILD)/tools/castkit/castkit
 PREFIX ?= /usr/local
 
-.PHONY: setup setup-run build demo install test build-sanitize test-sanitize build-fuzz fuzz \
+.PHONY: setup setup-run build demo install test configure-sanitize build-sanitize test-sanitize build-fuzz fuzz \
   windows test-windows dist test-dist bench viewer viewer-wasm test-viewer clean
 
 # Everything the tests need; setup-run only what building and running castkit needs.
@@ -98,34 +98,36 @@ endif
 # megabyte texts, 3 minutes under the sanitizers) are left to the Release stage and to the
 # dmf_json fuzzer, which runs the same reader under the sanitizers.
 SANITIZE_SKIP = ^((GltfSamples|Blender|BlenderAddon|Package|Viewer|CompileFail|Docs)\.|DmfJsonWindows\.Damage)
-# Debug (assertions on) at -O1, as AddressSanitizer's documentation advises for speed, with
-# line tables only (-g1): file and line are what the sanitizers' reports need.
-build-sanitize: setup
+# One clang tree for the sanitizer stage and the fuzzers (libFuzzer is clang's): the library is
+# compiled once, with ASan, UBSan and the fuzzers' coverage, for both the tests and the harnesses.
+# Under the sanitizers clang compiles it in about half GCC's time, and GCC builds the Release and
+# Windows stages. Debug (assertions on, so a fuzzer also stops on a broken invariant) at -O1, as
+# AddressSanitizer's documentation advises for speed, with line tables only (-g1): file and line
+# are what the sanitizers' reports need.
+configure-sanitize: setup
 	cmake -S . -B $(BUILD)-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCASTKIT_WERROR=ON \
-	  "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" \
-	  -DCASTKIT_SANITIZE=address,undefined -DCASTKIT_BUILD_BENCH=OFF -DCASTKIT_UNITY_LIBRARY=ON
+	  "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" -DCMAKE_CXX_COMPILER=clang++ \
+	  -DCASTKIT_SANITIZE=address,undefined -DCASTKIT_FUZZ=ON -DCASTKIT_BUILD_BENCH=OFF \
+	  -DCASTKIT_UNITY_LIBRARY=ON
+
+build-sanitize: configure-sanitize
 	cmake --build $(BUILD)-asan -j $(JOBS)
 
 test-sanitize: build-sanitize
 	$(CTEST) $(BUILD)-asan --output-on-failure -j $(JOBS) -E '$(SANITIZE_SKIP)'
 
-# Every libFuzzer harness in fuzz/ (clang, ASan + UBSan) for FUZZ_SECONDS each, JOBS at a time,
-# after replaying fuzz/regressions/; fails on any crash, sanitizer report, broken invariant,
+# Every libFuzzer harness in fuzz/ for FUZZ_SECONDS each, JOBS at a time, after replaying
+# fuzz/regressions/; fails on any crash, sanitizer report, failed assertion, broken invariant,
 # timeout or out-of-memory (docs/fuzzing.md). Random seeds, unless FUZZ_SEED is set: then the
 # same inputs on every machine (the CI gate; check it with a longer FUZZ_SECONDS before pushing).
-# Statistics in $(BUILD)-fuzz/fuzz-stats.tsv. Line tables only (-g1), as in the sanitizer build.
+# Statistics in $(BUILD)-asan/fuzz-stats.tsv.
 FUZZ_SECONDS ?= 60
 FUZZ_SEED ?=
-build-fuzz: setup
-	cmake -S . -B $(BUILD)-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" \
-	  -DCMAKE_CXX_COMPILER=clang++ -DCASTKIT_FUZZ=ON -DCASTKIT_SANITIZE=address,undefined \
-	  -DCASTKIT_BUILD_TESTS=OFF -DCASTKIT_BUILD_TOOLS=OFF -DCASTKIT_BUILD_BENCH=OFF \
-	  -DCASTKIT_BUILD_EXAMPLES=OFF -DCASTKIT_UNITY_LIBRARY=ON
-	cmake --build $(BUILD)-fuzz -j $(JOBS)
+build-fuzz: configure-sanitize
+	cmake --build $(BUILD)-asan -j $(JOBS) --target fuzzers
 
 fuzz: build-fuzz
-	bash fuzz/run.sh $(BUILD)-fuzz $(FUZZ_SECONDS) $(JOBS) $(FUZZ_SEED)
+	bash fuzz/run.sh $(BUILD)-asan $(FUZZ_SECONDS) $(JOBS) $(FUZZ_SEED)
 
 # Windows x86_64 with Debian's mingw-w64 (cmake/mingw-w64-x86_64.cmake); static runtime.
 windows: setup
@@ -194,5 +196,5 @@ test-viewer: viewer build
 	  node --test --test-concurrency=1 tests/viewer/static_page_test.mjs
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-fuzz $(BUILD)-windows $(BUILD)-dist $(BUILD)-wasm \
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-windows $(BUILD)-dist $(BUILD)-wasm \
 	  viewer/dist

@@ -25,6 +25,16 @@ extern const char* const gltf_validator;  // used where CASTKIT_HAVE_GLTF_VALIDA
 #define CASTKIT_BUILD_SCENE ::castkit::test::paths::build_scene
 #define CASTKIT_SOURCE_DIR ::castkit::test::paths::source_dir
 
+// Defined in a build under AddressSanitizer (GCC says so with __SANITIZE_ADDRESS__, clang with
+// __has_feature), where memory figures are the sanitizer's more than castkit's.
+#if defined(__SANITIZE_ADDRESS__)
+#define CASTKIT_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CASTKIT_ADDRESS_SANITIZER 1
+#endif
+#endif
+
 namespace castkit::test {
 
 std::filesystem::path fixtures();

@@ -214,7 +214,7 @@ TEST_F(DiagnosticsBound, TheLibraryKeepsTheFirstFewAndCountsTheRest) {
     EXPECT_EQ(unnamed.suppressed()[0].count, 100 - kKept);
 }
 
-#if defined(__linux__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#if defined(__linux__) && !defined(CASTKIT_ADDRESS_SANITIZER) && !defined(__SANITIZE_THREAD__)
 // Peak resident memory of `castkit <arguments>` in KiB (its output discarded). Linux only:
 // wait4 gives the rusage of that one child.
 long peak_kib(const std::vector<std::string>& arguments) {

@@ -11,14 +11,6 @@
 #include "../test_support.hpp"
 #include "character.hpp"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define CASTKIT_ADDRESS_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CASTKIT_ADDRESS_SANITIZER 1
-#endif
-#endif
-
 namespace castkit::test::trust_boundary_cli_test {
 namespace {
 

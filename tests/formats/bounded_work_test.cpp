@@ -20,14 +20,6 @@
 #include "../test_support.hpp"
 #include "cli_command.hpp"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define CASTKIT_ADDRESS_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CASTKIT_ADDRESS_SANITIZER 1
-#endif
-#endif
-
 namespace castkit::bounded_work_test {
 namespace {
 

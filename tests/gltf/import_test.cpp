@@ -146,8 +146,8 @@ TEST_F(GltfImport, NodeHierarchyFlattensIntoModelTransforms) {
     Bin bin;
     const std::size_t points = bin.put<float>({0, 0, 0, 1, 0, 0, 0, 1, 0});
     nlohmann::json json;
-    json["bufferViews"] = {view(points, 36)};
-    json["accessors"] = {accessor(0, 5126, 3, "VEC3")};
+    json["bufferViews"] = nlohmann::json::array({view(points, 36)});
+    json["accessors"] = nlohmann::json::array({accessor(0, 5126, 3, "VEC3")});
     json["meshes"] =
         nlohmann::json::parse(R"([{"primitives": [{"attributes": {"POSITION": 0}}]}])");
     // group (translated) > holder (scaled) > mesh node (translated): the Model is the holder.
@@ -172,7 +172,7 @@ TEST_F(GltfImport, EmbeddedImagesTravelInTheDocumentNamedByTheirFile) {
     const std::size_t image = bin.put<std::uint8_t>({0x89, 'P', 'N', 'G'});
     nlohmann::json json;
     json["bufferViews"] = {view(points, 36), view(image, 4)};
-    json["accessors"] = {accessor(0, 5126, 3, "VEC3")};
+    json["accessors"] = nlohmann::json::array({accessor(0, 5126, 3, "VEC3")});
     json["images"] = nlohmann::json::parse(
         R"([{"bufferView": 1, "mimeType": "image/png"}, {"uri": "maps/rough%20metal.png"}])");
     json["textures"] = nlohmann::json::parse(R"([{"source": 0}, {"source": 1}])");
@@ -285,7 +285,7 @@ TEST_F(GltfImport, MalformedFilesNameTheJsonPath) {
     const std::size_t sparse_indices = bin.put<std::uint16_t>({9, 0});
     nlohmann::json good;
     good["bufferViews"] = {view(points, 36), view(sparse_indices, 2)};
-    good["accessors"] = {accessor(0, 5126, 3, "VEC3")};
+    good["accessors"] = nlohmann::json::array({accessor(0, 5126, 3, "VEC3")});
     good["meshes"] =
         nlohmann::json::parse(R"([{"primitives": [{"attributes": {"POSITION": 0}}]}])");
     good["nodes"] = nlohmann::json::parse(R"([{"mesh": 0}])");
