@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include <castkit/cast/nodes.hpp>
-#include <castkit/gltf/gltf.hpp>
+#include <castkit/formats/gltf.hpp>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>

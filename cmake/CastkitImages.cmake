@@ -1,4 +1,4 @@
-# Texture conversion for glTF export (src/formats/common/images.cpp): stb_image and
+# Texture conversion for glTF export (src/io/images.cpp): stb_image and
 # stb_image_write (Debian libstb-dev) decode TGA/BMP/PSD and encode PNG; squish (libsquish-dev)
 # decodes DDS BC1-BC5. Without them castkit still builds and only PNG and JPEG textures are
 # embedded (CASTKIT_IMAGE_CODECS=0).

@@ -212,7 +212,7 @@ inline Expected<std::vector<std::byte>> write_as(std::string_view format,
 }
 
 // Cast → DMF JSON through the registry (faces made chunk by chunk as they are written,
-// src/formats/dmf/dmf_cast_faces.hpp) and through from_cast's model with its faces made first:
+// src/formats/dmf/cast_faces.hpp) and through from_cast's model with its faces made first:
 // a difference in text or error, or empty when they agree.
 inline std::string made_faces_disagree(const cast::Document& document) {
     WriteContext context;

@@ -4,10 +4,10 @@
 
 #include <castkit/cast/document.hpp>
 #include <castkit/formats/dmf.hpp>
+#include <castkit/formats/gltf.hpp>
 #include <castkit/formats/k3d.hpp>
 #include <castkit/formats/seanim.hpp>
 #include <castkit/formats/semodel.hpp>
-#include <castkit/gltf/gltf.hpp>
 #include <string>
 #include <string_view>
 

@@ -5,7 +5,7 @@
 #include <atomic>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/dmf.hpp>
-#include <castkit/side_files.hpp>
+#include <castkit/io/side_files.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>

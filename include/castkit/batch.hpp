@@ -6,7 +6,7 @@
 #pragma once
 
 #include <castkit/formats.hpp>
-#include <castkit/side_outputs.hpp>
+#include <castkit/io/side_outputs.hpp>
 #include <cstdint>
 #include <filesystem>
 #include <memory>

@@ -6,8 +6,8 @@
 
 #include <castkit/cast/document.hpp>
 #include <castkit/formats/axes.hpp>
-#include <castkit/side_files.hpp>
-#include <castkit/side_outputs.hpp>
+#include <castkit/io/side_files.hpp>
+#include <castkit/io/side_outputs.hpp>
 #include <castkit/sink.hpp>
 #include <cstdint>
 #include <filesystem>
@@ -44,7 +44,7 @@ struct FormatOptions {
     // The images a document carries in memory are written beside the output either way.
     bool place_textures = false;
     // Where the files a document names (textures, instances) may be read from: the base folder,
-    // then side_files.folders (--textures DIR), within the policy of castkit/side_files.hpp.
+    // then side_files.folders (--textures DIR), within the policy of castkit/io/side_files.hpp.
     // The images a glTF or DMF holds inside travel in the document (cast::Document::embedded)
     // as `<stem>_<image name>.<ext>` (glTF) or `<texture name>.<ext>` (DMF), the extension the
     // bytes call for (`.png`, `.jpg`, else `.bin`), which the Cast File names; with folders,
@@ -53,7 +53,7 @@ struct FormatOptions {
     SideFilePolicy side_files{};
     // The run's writer of every file written besides the named output (images unpacked by the
     // glTF and DMF imports, textures copied or converted beside an output): it never replaces a
-    // file it did not write (castkit/side_outputs.hpp, docs/security.md). Share one across the
+    // file it did not write (castkit/io/side_outputs.hpp, docs/security.md). Share one across the
     // reads and writes of one command; null gives each read or write a writer of its own.
     std::shared_ptr<SideOutputs> side_outputs{};
     // Writers of meshes (glTF, SEModel, DMF, K3D): a mesh the check before every write finds
@@ -114,7 +114,36 @@ struct FormatInfo {
     // unset where it says nothing, and `convert --up/--units` then assumes (formats/axes.hpp).
     std::optional<cast::Axis> up{};
     std::optional<formats::Units> units{};
+
+    // What a batch plans from without reading a document (docs/library.md, "Adding a format").
+    // The files a file of this format names that its reader opens besides it (glTF: its buffers'
+    // and images' URIs), from its bytes alone; null where the document read names them
+    // (textures, instances). O(size).
+    std::vector<std::string> (*referenced_files)(std::span<const std::byte> bytes) = nullptr;
+    // The extension of a file write_file writes beside the output, named for it (.gltf: its
+    // buffer, ".bin"); empty for none.
+    std::string_view written_beside{};
+    // Its files can hold instances naming other scene files, whose own instances a batch follows
+    // (Cast).
+    bool holds_instances = false;
+    // Its writer can copy instanced scenes into the file (FormatOptions::inline_instances), so a
+    // batch sends the instanced files too (glTF).
+    bool inlines_instances = false;
+
+    // Formats of one family (DMF binary and JSON) convert into each other directly, keeping
+    // what only they hold and the Cast document cannot (material settings, embedded images):
+    // `family` names it, and `convert_in_family` reads `bytes` (named `name`) as this format and
+    // writes `output` as `to`, one of the family. Empty and null for a format alone.
+    std::string_view family{};
+    Expected<void> (*convert_in_family)(std::span<const std::byte> bytes, std::string_view name,
+                                        const FormatInfo& to, const std::filesystem::path& output,
+                                        Diagnostics& warnings) = nullptr;
 };
+
+// Whether `from` converts into `to` directly (FormatInfo::family).
+inline bool converts_in_family(const FormatInfo& from, const FormatInfo& to) {
+    return from.convert_in_family != nullptr && !from.family.empty() && from.family == to.family;
+}
 
 // All registered formats.
 const std::vector<FormatInfo>& all_formats();

@@ -56,19 +56,8 @@ std::optional<std::int64_t> last_write_ticks(const std::filesystem::path& path);
 
 // Writes everything to standard output (binary mode on Windows).
 Expected<void> write_stdout(std::span<const std::byte> data);
-// True when standard output is a terminal (progress lines are drawn only there).
-bool stdout_is_terminal();
-// Asks the desktop to open `url` (or a file's path) in the default browser (xdg-open, open,
-// ShellExecute; on POSIX the first command of $BROWSER when it is set) without waiting for it.
-// False when no opener could be started.
-bool open_in_browser(const std::string& url);
 // Reads all of standard input (binary mode on Windows).
 Expected<std::vector<std::byte>> read_stdin();
-
-// The program's arguments as UTF-8 whatever the system's code page: on Windows from the wide
-// command line (argv there is in the ANSI code page, which cannot hold every file name),
-// elsewhere argv as given. O(length of the command line).
-std::vector<std::string> utf8_arguments(int argc, char** argv);
 
 // A path from UTF-8 text (command-line arguments, names stored in files), and a path as UTF-8
 // text (messages, source names). std::filesystem's conversions from and to `char` use the

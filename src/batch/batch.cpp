@@ -13,11 +13,10 @@
 #include <new>
 #include <set>
 
-#include "../formats/common/binary_io.hpp"
-#include "../formats/common/side_files.hpp"
-#include "../formats/common/side_outputs.hpp"
-#include "../gltf/references.hpp"
 #include "../platform/opened_file.hpp"
+#include "io/binary_io.hpp"
+#include "io/side_files.hpp"
+#include "io/side_outputs.hpp"
 
 namespace castkit::batch {
 namespace fs = std::filesystem;
@@ -354,11 +353,12 @@ class SideFileList {
     // A found file that is a Cast scene: its own names, relative to its folder.
     void add_instance(const fs::path& file, int depth) {
         const FormatInfo* format = format_for_path(file);
-        if (format == nullptr || format->name != "cast") return;
+        if (format == nullptr || !format->holds_instances) return;
         auto bytes = formats::read_input(file, formats::InputMode::Copy);
         if (!bytes) return;
         Diagnostics ignored;
-        auto document = cast::read(*bytes, platform::utf8_of(file), ignored);
+        auto document =
+            formats::read(*format, std::move(*bytes), formats::context_for(file), ignored);
         if (document) add_document(*document, relative_to_allowed(file.parent_path()), true, depth);
     }
 
@@ -627,8 +627,8 @@ std::vector<fs::path> side_files(const Options& options, const Task& task) {
     SideFileList list(read, write);
     auto bytes = formats::read_input(task.input);
     if (!bytes) return {};
-    if (from->name == "gltf" || from->name == "glb") {
-        for (const std::string& name : gltf::detail::referenced_files(*bytes)) list.add(name);
+    if (from->referenced_files != nullptr) {
+        for (const std::string& name : from->referenced_files(*bytes)) list.add(name);
         return list.take();
     }
     // Read with no texture folder, so that no embedded image is written; a side output's name
@@ -640,8 +640,8 @@ std::vector<fs::path> side_files(const Options& options, const Task& task) {
     try {
         auto document = formats::read(*from, std::move(*bytes), listing, ignored);
         if (!document) return {};
-        const bool gltf_out = (*to)->name == "gltf" || (*to)->name == "glb";
-        list.add_document(*document, {}, gltf_out && options.format_options.inline_instances, 0);
+        const bool inlined = (*to)->inlines_instances && options.format_options.inline_instances;
+        list.add_document(*document, {}, inlined, 0);
     } catch (const std::bad_alloc&) {
         return {};  // the conversion fails the same way
     }

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "../gltf/json_depth.hpp"
+#include "gltf/json_depth.hpp"
 
 namespace castkit::formats {
 namespace {

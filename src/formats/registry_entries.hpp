@@ -1,5 +1,5 @@
-// The registry entries the format folders define, one function each; the registry
-// (src/registry/) lists them with the glTF bridge's.
+// The registry entries the format folders define, one function each (each folder's format.cpp);
+// the registry (src/registry/) lists them.
 #pragma once
 
 #include <castkit/formats.hpp>
@@ -12,5 +12,7 @@ FormatInfo semodel_format();
 FormatInfo k3d_format();
 FormatInfo dmf_format();
 FormatInfo dmf_json_format();
+FormatInfo glb_format();
+FormatInfo gltf_format();
 
 }  // namespace castkit::formats

@@ -11,9 +11,6 @@
 #include <io.h>
 #include <windows.h>
 
-// shellapi.h needs windows.h first.
-#include <shellapi.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <vector>
@@ -275,17 +272,6 @@ std::optional<std::int64_t> last_write_ticks(const std::filesystem::path& path) 
                                      time.dwLowDateTime);
 }
 
-std::vector<std::string> utf8_arguments(int argc, char** argv) {
-    int count = 0;
-    LPWSTR* wide = CommandLineToArgvW(GetCommandLineW(), &count);
-    if (wide == nullptr) return std::vector<std::string>(argv, argv + argc);
-    std::vector<std::string> arguments;
-    for (int i = 0; i < count; ++i)
-        arguments.push_back(utf8_from_wide(wide[i], static_cast<int>(wcslen(wide[i]))));
-    LocalFree(wide);
-    return arguments;
-}
-
 Expected<void> write_stdout(std::span<const std::byte> data) {
     _setmode(_fileno(stdout), _O_BINARY);
     if (std::fwrite(data.data(), 1, data.size(), stdout) != data.size() || std::fflush(stdout) != 0)
@@ -301,15 +287,6 @@ Expected<std::vector<std::byte>> read_stdin() {
     while ((n = std::fread(chunk, 1, sizeof chunk, stdin)) > 0)
         data.insert(data.end(), chunk, chunk + n);
     return data;
-}
-
-bool stdout_is_terminal() { return _isatty(_fileno(stdout)) != 0; }
-
-bool open_in_browser(const std::string& url) {
-    const std::wstring wide = path_from_utf8(url).wstring();
-    const auto result = reinterpret_cast<INT_PTR>(
-        ShellExecuteW(nullptr, L"open", wide.c_str(), nullptr, nullptr, SW_SHOWNORMAL));
-    return result > 32;  // ShellExecute's documented success threshold
 }
 
 }  // namespace castkit::platform

@@ -1,17 +1,17 @@
 // The format registry: the list of formats, finding one by name or file name, and reading and
 // writing through one (ids for findings, the check before every write, placed textures). It
-// sits above src/formats and src/gltf, which never include it.
+// sits above src/formats, which never includes it.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <castkit/formats.hpp>
 #include <cctype>
 
-#include "../formats/common/file_sink.hpp"
-#include "../formats/common/pre_write.hpp"
-#include "../formats/common/texture_files.hpp"
 #include "../platform/platform.hpp"
 #include "entries.hpp"
+#include "io/file_sink.hpp"
+#include "io/pre_write.hpp"
+#include "io/texture_files.hpp"
 
 namespace castkit {
 
@@ -137,6 +137,12 @@ Expected<void> write_file(const FormatInfo& format, const cast::Document& docume
     return write_to_path(path, [&](Sink& sink) {
         return write_checked(format, written, sink, context, diagnostics);
     });
+}
+
+std::vector<std::filesystem::path> output_files(const FormatInfo& format,
+                                                const std::filesystem::path& path) {
+    if (format.written_beside.empty() || path == "-") return {path};
+    return {path, std::filesystem::path(path).replace_extension(format.written_beside)};
 }
 
 }  // namespace formats

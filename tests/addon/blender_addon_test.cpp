@@ -10,8 +10,8 @@
 #include <castkit/anim/rest_pose.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/nodes.hpp>
+#include <castkit/formats/gltf.hpp>
 #include <castkit/formats/semodel.hpp>
-#include <castkit/gltf/gltf.hpp>
 
 #include "../anim/scene.hpp"
 #include "../formats/cli_command.hpp"

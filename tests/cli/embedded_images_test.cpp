@@ -12,10 +12,10 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "../../src/formats/common/base64.hpp"
 #include "../formats/cli_command.hpp"
 #include "../gltf/gltf_scene.hpp"
 #include "../test_support.hpp"
+#include "io/base64.hpp"
 
 namespace castkit::test::embedded_images_test {
 namespace {

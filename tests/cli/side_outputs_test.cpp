@@ -8,11 +8,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "../../src/formats/common/base64.hpp"
-#include "../../src/formats/common/images.hpp"
 #include "../formats/cli_command.hpp"
 #include "../test_support.hpp"
 #include "character.hpp"
+#include "io/base64.hpp"
+#include "io/images.hpp"
 
 namespace castkit::test::side_outputs_test {
 namespace {

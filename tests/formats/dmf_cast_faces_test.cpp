@@ -1,8 +1,7 @@
-// Cast → DMF JSON with the faces made chunk by chunk while they are formatted (dmf_cast_faces.hpp):
-// the same bytes as from_cast's faces written by write_json, on one thread and two, across meshes
-// of every shape; and the same error when a face holds a float JSON cannot.
-#include "../../src/formats/dmf/dmf_cast_faces.hpp"
-
+// Cast → DMF JSON with the faces made chunk by chunk while they are formatted
+// (src/formats/dmf/cast_faces.hpp): the same bytes as from_cast's faces written by write_json, on
+// one thread and two, across meshes of every shape; and the same error when a face holds a float
+// JSON cannot.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,7 +12,8 @@
 #include <limits>
 #include <random>
 
-#include "../../src/formats/dmf/dmf_json_writer.hpp"
+#include "../../src/formats/dmf/cast_faces.hpp"
+#include "../../src/formats/dmf/json_writer.hpp"
 
 namespace castkit::test::dmf_cast_faces_test {
 namespace {

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "../../src/formats/common/ordered_chunks.hpp"
-#include "../../src/formats/dmf/dmf_json_writer.hpp"
+#include "../../src/formats/dmf/json_writer.hpp"
 
 namespace castkit::test::dmf_json_chunks_test {
 namespace {

@@ -1,4 +1,4 @@
-// The DMF JSON reader's two ways through a text (src/formats/dmf/dmf_json_reader.hpp): windows of
+// The DMF JSON reader's two ways through a text (src/formats/dmf/json_reader.hpp): windows of
 // whole elements, each with its own small simdjson index, and one pass over the whole document.
 // Texts several windows long, read both ways: the windows read what the one pass reads, or give
 // up, whatever the spacing, the element sizes, the braces inside strings and the damage; errors
@@ -9,7 +9,7 @@
 #include <random>
 #include <string>
 
-#include "../../src/formats/dmf/dmf_json_reader.hpp"
+#include "../../src/formats/dmf/json_reader.hpp"
 
 namespace castkit::test::dmf_json_windows_test {
 namespace {

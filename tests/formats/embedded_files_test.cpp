@@ -9,8 +9,8 @@
 #include <castkit/formats/dmf.hpp>
 #include <castkit/sink.hpp>
 
-#include "../../src/formats/common/base64.hpp"
 #include "../test_support.hpp"
+#include "io/base64.hpp"
 
 namespace castkit::test::embedded_files_test {
 namespace {

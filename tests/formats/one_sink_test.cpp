@@ -5,7 +5,7 @@
 
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats.hpp>
-#include <castkit/gltf/gltf.hpp>
+#include <castkit/formats/gltf.hpp>
 #include <string>
 #include <vector>
 

@@ -1,6 +1,6 @@
 // Draco (KHR_draco_mesh_compression) and meshopt (EXT_meshopt_compression) files, encoded here
 // with the libraries' own encoders from a plain mesh, import to the same triangles.
-#include <castkit/gltf/gltf.hpp>
+#include <castkit/formats/gltf.hpp>
 #include <fstream>
 
 #include "gltf_scene.hpp"

@@ -1,7 +1,7 @@
 // glTF export: every file written passes the Khronos glTF Validator with zero errors, and
 // each Cast feature lands where glTF puts it.
 
-#include <castkit/gltf/gltf.hpp>
+#include <castkit/formats/gltf.hpp>
 #include <cmath>
 #include <limits>
 

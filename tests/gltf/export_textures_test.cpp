@@ -7,7 +7,7 @@
 #include <stb_image.h>
 #include <stb_image_write.h>
 
-#include <castkit/gltf/gltf.hpp>
+#include <castkit/formats/gltf.hpp>
 #include <set>
 
 #include "../cli/character.hpp"
@@ -365,7 +365,7 @@ TEST_F(ExportTextures, TheTexturesFolderIsSearchedAfterTheSourceFolder) {
     EXPECT_EQ((*albedo_image(json, "a.png"))["mimeType"], "image/png");
 }
 
-// The side-file policy (castkit/side_files.hpp): a path out of the source folder is read only
+// The side-file policy (castkit/io/side_files.hpp): a path out of the source folder is read only
 // with --allow-any-path; without it the image stays a reference and the warning names the option.
 TEST_F(ExportTextures, PathsThatClimbOutAreReadOnlyWithAllowAnyPath) {
     fs::create_directories(dir / "inner");

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <castkit/cast/validate.hpp>
-#include <castkit/gltf/gltf.hpp>
+#include <castkit/formats/gltf.hpp>
 #include <chrono>
 #include <fstream>
 #include <set>

@@ -2,7 +2,7 @@
 // with its own id: glTF 1.0, a minVersion above 2.0, an external buffer that is not there.
 #include <gtest/gtest.h>
 
-#include <castkit/gltf/gltf.hpp>
+#include <castkit/formats/gltf.hpp>
 #include <cstring>
 #include <fstream>
 

@@ -1,12 +1,12 @@
 // glTF import at binary speed: buffers stay views of the file (zero copy where the layout is
 // Cast's), errors name the byte offset and the JSON path, data: URIs decode.
 #include <castkit/formats.hpp>
-#include <castkit/gltf/gltf.hpp>
+#include <castkit/formats/gltf.hpp>
 #include <cstring>
 #include <fstream>
 
-#include "../../src/formats/common/base64.hpp"
 #include "gltf_scene.hpp"
+#include "io/base64.hpp"
 
 namespace castkit::test::import_json_test {
 namespace {

@@ -1,6 +1,6 @@
 // glTF import: hand-written files exercising every component type, byte strides, sparse
 // accessors, strips, and malformed input reported with the file and JSON path.
-#include <castkit/gltf/gltf.hpp>
+#include <castkit/formats/gltf.hpp>
 #include <fstream>
 #include <functional>
 

@@ -2,7 +2,7 @@
 // matrices and blend weights at every frame) come back within 1e-5.
 #include <fmt/format.h>
 
-#include <castkit/gltf/gltf.hpp>
+#include <castkit/formats/gltf.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 #include <map>
 

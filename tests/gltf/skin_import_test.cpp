@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include <castkit/anim/jobs.hpp>
-#include <castkit/gltf/gltf.hpp>
+#include <castkit/formats/gltf.hpp>
 #include <fstream>
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>

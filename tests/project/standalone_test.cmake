@@ -1,5 +1,6 @@
 # Checks that the checkout stands on its own, run by CTest as `cmake -DSOURCE_DIR=... -P`:
-# the CLI, the Python module and the fuzzers include no private header of src/; every ruling
+# the CLI, the Python module and the fuzzers include no private header of src/, and nothing
+# includes the I/O layer (src/io) by a relative path; every ruling
 # the code or docs cite ("rule 12", "rulings 26–30", "rules 20, 21") is a numbered item of
 # docs/decisions.md, nothing names a file outside the repository (the specs' notes, the
 # shared specs folder, absolute paths of the machine it was written on; the Khronos samples'
@@ -52,6 +53,11 @@ foreach(file IN LISTS files)
     # header of the library's src/ (publish what they need in include/castkit instead).
     if(file MATCHES "^(tools|python|fuzz)/" AND line MATCHES "^#include \"[./]*src/")
       string(APPEND problems "${file}:${line_number}: includes a private header of src/\n")
+    endif()
+    # The I/O layer is included as "io/..." (src/ is the library's and the tests' include
+    # folder), never by a path relative to another folder.
+    if(NOT file MATCHES "^src/io/" AND line MATCHES "^#include \"(\\.\\./)+(src/)?io/")
+      string(APPEND problems "${file}:${line_number}: includes the I/O layer by a relative path\n")
     endif()
     # The one folder outside that a test may read, and only when it is there:
     # GltfSamples.KhronosSamples checks the Khronos samples (which cannot be committed) in

@@ -1,7 +1,7 @@
 // The viewer's scene (viewer/session) on the example character's glb and DMF, with no folder
 // to unpack into: the embedded image is the material's file in the page's `info` (what
 // `castkit info` prints), and it is embedded, byte for byte, in the glb the page draws.
-#include "../../viewer/session/session.hpp"
+#include "session/session.hpp"
 
 #include <gtest/gtest.h>
 

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "commands.hpp"
+#include "program/program.hpp"
 
 namespace castkit::cli {
 namespace fs = std::filesystem;
@@ -42,7 +43,7 @@ class Batch {
   public:
     Batch(const BatchOptions& options, batch::Plan plan)
         : options_(options),
-          terminal_(platform::stdout_is_terminal()),
+          terminal_(program::stdout_is_terminal()),
           plan_(std::move(plan)),
           results_(plan_.tasks.size()) {}
 

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <castkit/formats.hpp>
-#include <castkit/formats/dmf.hpp>
 #include <castkit/formats/merge.hpp>
 #include <castkit/platform.hpp>
 
@@ -71,22 +70,6 @@ void merge_animations(cast::Document& document, const std::vector<std::string>& 
     if (has_severity(diagnostics, Severity::Error)) fail(exit_code, kInvalidInput);
 }
 
-// DMF to DMF (binary or JSON) converts the model itself: through the Cast document, what only
-// DMF holds (material settings, embedded images) would be lost. O(size).
-Expected<void> convert_dmf(const Source& source, const FormatInfo& to, const std::string& input,
-                           const std::string& output, Diagnostics& warnings) {
-    const std::string name = formats::context_for(platform::path_from_utf8(input)).name;
-    const cast::Bytes bytes = source.input.bytes;
-    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-    auto model = source.format->name == "dmf" ? dmf::read(bytes, name, warnings)
-                                              : dmf::read_json(text, name, warnings);
-    if (!model) return make_error(model.error());
-    const std::filesystem::path out = platform::path_from_utf8(output);
-    return to.name == "dmf" ? dmf::write(*model, out) : dmf::write_json(*model, out);
-}
-
-bool is_dmf(const FormatInfo& format) { return format.name == "dmf" || format.name == "dmf-json"; }
-
 // Writes `document` read from `input`: relative names in it (textures, instances) resolve
 // beside the input.
 void write_output(const FormatInfo& format, const cast::Document& document,
@@ -104,8 +87,14 @@ void write_output(const FormatInfo& format, const cast::Document& document,
     }
 }
 
-// Prints the outcome of convert_dmf and raises `exit_code` when it failed.
-void report_dmf(const Expected<void>& converted, const Diagnostics& warnings, int& exit_code) {
+// Converts `source` into `to` of its own family (FormatInfo::family), keeping what the Cast
+// document cannot hold; raises `exit_code` when it failed.
+void convert_in_family(const Source& source, const FormatInfo& to, const std::string& input,
+                       const std::string& output, int& exit_code) {
+    Diagnostics warnings;
+    const std::string name = formats::context_for(platform::path_from_utf8(input)).name;
+    auto converted = source.format->convert_in_family(source.input.bytes, name, to,
+                                                      platform::path_from_utf8(output), warnings);
     print_diagnostics(warnings);
     if (converted) return;
     fmt::print(stderr, "{}\n", converted.error().to_string());
@@ -121,9 +110,8 @@ int convert_one(const ConvertOptions& options, const std::string& input,
     std::optional<Source> source = open_or_fail(input, options.from, exit_code);
     if (!source) return exit_code;
     const formats::AxesRequest& axes = options.batch.batch.axes;
-    if (is_dmf(*format) && is_dmf(*source->format) && animations.empty() && axes.empty()) {
-        Diagnostics warnings;
-        report_dmf(convert_dmf(*source, *format, input, output, warnings), warnings, exit_code);
+    if (converts_in_family(*source->format, *format) && animations.empty() && axes.empty()) {
+        convert_in_family(*source, *format, input, output, exit_code);
         return exit_code;
     }
     // The output's own names are never a side file's (an image the input unpacks, a texture).

@@ -9,6 +9,7 @@
 
 #include "castkit_version.hpp"
 #include "commands.hpp"
+#include "program/program.hpp"
 
 namespace {
 
@@ -77,7 +78,7 @@ int main(int argc, char** argv) {
 #endif
     try {
         // UTF-8 arguments on every system (file names outside the Windows code page).
-        std::vector<std::string> arguments = castkit::platform::utf8_arguments(argc, argv);
+        std::vector<std::string> arguments = castkit::program::utf8_arguments(argc, argv);
         if (unknown_command(app, arguments)) return castkit::cli::kUsage;
         std::vector<char*> pointers;
         for (std::string& argument : arguments) pointers.push_back(argument.data());

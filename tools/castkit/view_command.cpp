@@ -19,8 +19,9 @@
 #include <random>
 #include <thread>
 
-#include "../../viewer/session/session.hpp"
 #include "commands.hpp"
+#include "program/program.hpp"
+#include "session/session.hpp"
 #include "view_server.hpp"
 
 namespace castkit::cli {
@@ -333,7 +334,7 @@ bool open_browser_privately(const std::string& url, const fs::path& folder) {
             url);
         if (!out) return false;
     }
-    return platform::open_in_browser(platform::utf8_of(page));
+    return program::open_in_browser(platform::utf8_of(page));
 }
 
 int serve(const ViewOptions& options, int& exit_code) {

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "../session/session.hpp"
+#include "session/session.hpp"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <castkit/cast/document.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
-#include <castkit/side_files.hpp>
-#include <castkit/side_outputs.hpp>
+#include <castkit/io/side_files.hpp>
+#include <castkit/io/side_outputs.hpp>
 #include <castkit/sink.hpp>
 #include <cstdint>
 #include <filesystem>
@@ -174,7 +174,7 @@ struct ConvertOptions {
     // name that holds another file gives `name-2.png`, with a texture.renamed warning; the File
     // then names that).
     std::filesystem::path texture_directory;
-    // to_cast only: the run's side-output writer (castkit/side_outputs.hpp); null gives the
+    // to_cast only: the run's side-output writer (castkit/io/side_outputs.hpp); null gives the
     // conversion one of its own.
     std::shared_ptr<SideOutputs> side_outputs;
     // from_cast only: the folder relative texture paths of the Cast document resolve against

@@ -10,7 +10,7 @@
 #include <limits>
 #include <map>
 
-#include "binary_io.hpp"
+#include "io/binary_io.hpp"
 
 namespace castkit::formats {
 namespace {

@@ -5,7 +5,7 @@
 #include <cctype>
 #include <cstring>
 
-#include "binary_io.hpp"
+#include "io/binary_io.hpp"
 
 namespace castkit::formats {
 

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "binary_io.hpp"
+#include "io/binary_io.hpp"
 
 namespace castkit::formats {
 

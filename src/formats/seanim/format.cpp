@@ -1,8 +1,8 @@
 // The SEAnim registry entry: `.seanim` bytes read into and written from the Cast document.
 #include <castkit/formats/seanim.hpp>
 
-#include "../common/binary_io.hpp"
 #include "../registry_entries.hpp"
+#include "io/binary_io.hpp"
 
 namespace castkit::formats {
 namespace {

@@ -13,8 +13,8 @@
 #include <unordered_map>
 
 #include "../cast_extras.hpp"
-#include "../common/binary_io.hpp"
 #include "axes.hpp"
+#include "io/binary_io.hpp"
 #include "mapping.hpp"
 
 namespace castkit::seanim {

@@ -7,8 +7,8 @@
 
 #include <castkit/formats/seanim.hpp>
 
-#include "../common/binary_io.hpp"
 #include "../common/se_preamble.hpp"
+#include "io/binary_io.hpp"
 
 namespace castkit::seanim {
 namespace {

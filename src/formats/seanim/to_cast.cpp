@@ -10,7 +10,7 @@
 #include <unordered_set>
 
 #include "../cast_extras.hpp"
-#include "../common/binary_io.hpp"
+#include "io/binary_io.hpp"
 #include "mapping.hpp"
 
 namespace castkit::seanim {

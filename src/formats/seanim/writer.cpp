@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <castkit/formats/seanim.hpp>
 
-#include "../common/binary_io.hpp"
+#include "io/binary_io.hpp"
 #include "mapping.hpp"
 
 namespace castkit::seanim {

@@ -11,8 +11,8 @@
 
 #include "../../cast/node_path.hpp"
 #include "../cast_extras.hpp"
-#include "../common/binary_io.hpp"
-#include "../common/pre_write.hpp"
+#include "io/binary_io.hpp"
+#include "io/pre_write.hpp"
 #include "mapping.hpp"
 
 namespace castkit::semodel {

@@ -5,8 +5,8 @@
 
 #include <castkit/formats/semodel.hpp>
 
-#include "../common/binary_io.hpp"
 #include "../common/se_preamble.hpp"
+#include "io/binary_io.hpp"
 
 namespace castkit::semodel {
 namespace {

@@ -9,7 +9,7 @@
 #include <castkit/formats/semodel.hpp>
 
 #include "../cast_extras.hpp"
-#include "../common/binary_io.hpp"
+#include "io/binary_io.hpp"
 #include "mapping.hpp"
 
 namespace castkit::semodel {

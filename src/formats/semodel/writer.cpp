@@ -4,7 +4,7 @@
 
 #include <castkit/formats/semodel.hpp>
 
-#include "../common/binary_io.hpp"
+#include "io/binary_io.hpp"
 
 namespace castkit::semodel {
 namespace {

@@ -2,7 +2,7 @@
 // GLB with castkit and reads that back with the consumer's own tinygltf (gltf_user.cpp).
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/nodes.hpp>
-#include <castkit/gltf/gltf.hpp>
+#include <castkit/formats/gltf.hpp>
 #include <cstdio>
 #include <string>
 

@@ -1,0 +1,91 @@
+// The material node classes: Color and Material.
+#include "node_classes.hpp"
+
+namespace castkit::python::nodes {
+
+namespace {
+
+void register_color(py::module_& m) {
+    Def<ColorRef, cast::Color>(m, "Color", "A material colour.")
+        .name()
+        .ro(
+            "color_space_name",
+            [](const cast::Color& v, const NodeRef&) -> py::object {
+                return to_str(v.color_space_name());
+            },
+            "The stored `cs` text; 'srgb' when missing")
+        .rw(
+            "color_space",
+            [](const cast::Color& v, const NodeRef&) -> py::object {
+                return py::str(std::string(color_space_name(unwrap(v.color_space()))));
+            },
+            [](cast::Color& v, const py::object& value, const NodeRef&) {
+                std::string name = text(value, "color_space");
+                if (name != "srgb" && name != "linear")
+                    throw py::value_error("color_space: '" + name + "' is not srgb or linear");
+                v.set_color_space(name == "linear" ? cast::ColorSpace::Linear
+                                                   : cast::ColorSpace::Srgb);
+            },
+            "'srgb' (the default) or 'linear'; castkit.Error when the file says anything else")
+        .vec_rw<glm::vec4>("rgba", &cast::Color::rgba, &cast::Color::set_rgba);
+}
+
+// The Material's slots: what each names, and linking one.
+void add_slots(Def<MaterialRef, cast::Material>& def) {
+    def.ro(
+           "slots",
+           [](const cast::Material& v, const NodeRef&) -> py::object {
+               py::list out;
+               for (const auto& slot : v.slots())
+                   out.append(py::make_tuple(to_str(slot.name), slot.hash));
+               return out;
+           },
+           "Every slot as (name, hash), in file order")
+        .fn(
+            "slot_hash",
+            [](const NodeRef& r, const py::str& slot) {
+                return opt(r.view<cast::Material>().slot_hash(encode(slot)));
+            },
+            py::arg("slot"))
+        .fn(
+            "slot_file",
+            [](const NodeRef& r, const py::str& slot) {
+                return wrap_view(r.doc, r.view<cast::Material>().slot_file(encode(slot)));
+            },
+            py::arg("slot"), "The File the slot links to, or None")
+        .fn(
+            "slot_color",
+            [](const NodeRef& r, const py::str& slot) {
+                return wrap_view(r.doc, r.view<cast::Material>().slot_color(encode(slot)));
+            },
+            py::arg("slot"), "The Color the slot links to, or None")
+        .fn(
+            "set_slot",
+            [](const NodeRef& r, const py::str& slot, const NodeRef& target) {
+                r.view<cast::Material>().set_hash_link(encode(slot),
+                                                       linked(r, target).node->hash());
+            },
+            py::arg("slot"), py::arg("node"),
+            "Links slot ('albedo', 'normal', ...) to a File or Color");
+}
+
+void register_material(py::module_& m) {
+    Def<MaterialRef, cast::Material> def(m, "Material",
+                                         "A material: type, and slots linking Files and Colors.");
+    def.name()
+        .text_rw("type", &cast::Material::type, &cast::Material::set_type)
+        .list_ro("files", &cast::Material::files)
+        .list_ro("colors", &cast::Material::colors)
+        .add_file("A File child naming path (the image a slot links to), which the spec requires")
+        .add("add_color", &cast::Material::add_color);
+    add_slots(def);
+}
+
+}  // namespace
+
+void register_materials(py::module_& m) {
+    register_color(m);
+    register_material(m);
+}
+
+}  // namespace castkit::python::nodes

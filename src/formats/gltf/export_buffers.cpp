@@ -1,0 +1,280 @@
+// The exporter's binary data, accessors and nodes, and the files it writes: a GLB container
+// or a .gltf beside its .bin. tinygltf serialises the JSON; castkit frames the GLB itself so
+// that the binary chunk goes from the views' own bytes straight to the file, without copies.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "../../platform/platform.hpp"
+#include "export_internal.hpp"
+#include "io/base64.hpp"
+#include "problem.hpp"
+
+namespace castkit::gltf::detail {
+
+Exporter::Exporter(std::string file_, const ExportOptions& options_, Diagnostics& warnings_)
+    : file(std::move(file_)), options(options_), warnings(warnings_) {
+    model.asset.version = "2.0";
+    model.asset.generator = "castkit";
+    model.scenes.emplace_back();
+    model.defaultScene = 0;
+}
+
+void Exporter::warn(std::string path, std::string message) {
+    warnings.push_back({.severity = Severity::Warning,
+                        .file = file,
+                        .path = std::move(path),
+                        .rule = "gltf.export",
+                        .message = std::move(message)});
+}
+
+void Exporter::warn(std::string path, std::string message, std::string rule) {
+    warnings.push_back({.severity = Severity::Warning,
+                        .file = file,
+                        .path = std::move(path),
+                        .rule = std::move(rule),
+                        .message = std::move(message)});
+}
+
+int Exporter::add_node(tinygltf::Node node, int parent) {
+    const int index = static_cast<int>(model.nodes.size());
+    model.nodes.push_back(std::move(node));
+    if (parent < 0)
+        model.scenes[0].nodes.push_back(index);
+    else
+        model.nodes[static_cast<std::size_t>(parent)].children.push_back(index);
+    return index;
+}
+
+namespace {
+constexpr std::array<std::byte, 4> kZeros{};
+}  // namespace
+
+int Exporter::add_view(ViewData data, int target) {
+    if (const std::size_t padding = (4 - binary_size % 4) % 4) {
+        binary.push_back(std::span(kZeros).first(padding));
+        binary_size += padding;
+    }
+    const std::size_t offset = binary_size;
+    binary.push_back(data.bytes);
+    binary_size += data.bytes.size();
+    if (data.owner) owners.push_back(std::move(data.owner));
+    tinygltf::BufferView view;
+    view.buffer = 0;
+    view.byteOffset = offset;
+    view.byteLength = data.bytes.size();
+    view.target = target;
+    model.bufferViews.push_back(std::move(view));
+    return static_cast<int>(model.bufferViews.size() - 1);
+}
+
+int Exporter::add_accessor(ViewData data, std::size_t count, int type, int component,
+                           bool normalized, int target, std::vector<double> min,
+                           std::vector<double> max) {
+    tinygltf::Accessor accessor;
+    accessor.bufferView = add_view(std::move(data), target);
+    accessor.byteOffset = 0;
+    accessor.count = count;
+    accessor.type = type;
+    accessor.componentType = component;
+    accessor.normalized = normalized;
+    accessor.minValues = std::move(min);
+    accessor.maxValues = std::move(max);
+    model.accessors.push_back(std::move(accessor));
+    return static_cast<int>(model.accessors.size() - 1);
+}
+
+tinygltf::Value string_value(std::string_view text) { return tinygltf::Value(std::string(text)); }
+
+namespace {
+
+bool all_finite(const std::vector<double>& values) {
+    return std::all_of(values.begin(), values.end(), [](double v) { return std::isfinite(v); });
+}
+
+// Replaces `values` by glTF's default for the field when any of them is not finite.
+void reset_non_finite(Exporter& exporter, std::vector<double>& values, std::vector<double> fallback,
+                      const std::string& at, const char* what) {
+    if (all_finite(values)) return;
+    values = std::move(fallback);
+    exporter.warn(at, fmt::format("{} is not a finite number; glTF's default was written", what));
+}
+
+void reset_non_finite(Exporter& exporter, double& value, double fallback, const std::string& at,
+                      const char* what) {
+    std::vector<double> values{value};
+    reset_non_finite(exporter, values, {fallback}, at, what);
+    value = values[0];
+}
+
+void keep_material_finite(Exporter& exporter, tinygltf::Material& material, const std::string& at) {
+    auto& pbr = material.pbrMetallicRoughness;
+    reset_non_finite(exporter, pbr.baseColorFactor, {1.0, 1.0, 1.0, 1.0}, at, "baseColorFactor");
+    reset_non_finite(exporter, pbr.metallicFactor, 1.0, at, "metallicFactor");
+    reset_non_finite(exporter, pbr.roughnessFactor, 1.0, at, "roughnessFactor");
+    reset_non_finite(exporter, material.emissiveFactor, {0.0, 0.0, 0.0}, at, "emissiveFactor");
+    reset_non_finite(exporter, material.alphaCutoff, 0.5, at, "alphaCutoff");
+    reset_non_finite(exporter, material.normalTexture.scale, 1.0, at, "normalTexture.scale");
+    reset_non_finite(exporter, material.occlusionTexture.strength, 1.0, at,
+                     "occlusionTexture.strength");
+}
+
+}  // namespace
+
+Expected<void> keep_numbers_finite(Exporter& exporter) {
+    tinygltf::Model& model = exporter.model;
+    for (std::size_t i = 0; i < model.nodes.size(); ++i) {
+        tinygltf::Node& node = model.nodes[i];
+        const std::string at = fmt::format("/nodes/{} ('{}')", i, node.name);
+        reset_non_finite(exporter, node.translation, {}, at, "translation");
+        reset_non_finite(exporter, node.rotation, {}, at, "rotation");
+        reset_non_finite(exporter, node.scale, {}, at, "scale");
+        reset_non_finite(exporter, node.matrix, {}, at, "matrix");
+        reset_non_finite(exporter, node.weights, std::vector<double>(node.weights.size(), 0.0), at,
+                         "morph weight");
+    }
+    for (std::size_t i = 0; i < model.meshes.size(); ++i)
+        reset_non_finite(exporter, model.meshes[i].weights,
+                         std::vector<double>(model.meshes[i].weights.size(), 0.0),
+                         fmt::format("/meshes/{}", i), "morph weight");
+    for (std::size_t i = 0; i < model.materials.size(); ++i)
+        keep_material_finite(exporter, model.materials[i], fmt::format("/materials/{}", i));
+    // Bounds are those of the data: glTF cannot hold the data either.
+    for (std::size_t i = 0; i < model.accessors.size(); ++i)
+        if (!all_finite(model.accessors[i].minValues) || !all_finite(model.accessors[i].maxValues))
+            return make_error(problem(exporter.file, fmt::format("/accessors/{}", i),
+                                      "vertex positions are not all finite numbers, which glTF "
+                                      "cannot hold",
+                                      Severity::Error, "gltf.export"));
+    return {};
+}
+
+namespace {
+
+// tinygltf serialises an object with nothing to say (a node without name, transform or
+// children: an empty Model) as null, which glTF forbids: each entry of a top-level array of
+// objects becomes {} instead. O(entries).
+void objects_for_nulls(nlohmann::json& json) {
+    for (auto& [key, value] : json.items())
+        if (value.is_array())
+            for (nlohmann::json& entry : value)
+                if (entry.is_null()) entry = nlohmann::json::object();
+}
+
+// The glTF JSON for `model` with buffer 0 declared as `length` bytes at `uri` (none in a GLB).
+Expected<std::string> serialise_json(tinygltf::Model& model, std::size_t length,
+                                     const std::string& uri, const std::filesystem::path& path) {
+    const bool has_buffer = length > 0;
+    model.buffers.clear();
+    // A file without nodes (an animation whose curves name nothing exported) has no scene to
+    // show; an empty scene would be serialised as null, which glTF forbids.
+    if (model.nodes.empty()) {
+        model.scenes.clear();
+        model.defaultScene = -1;
+    }
+    if (has_buffer) model.buffers.emplace_back();
+    std::ostringstream stream;
+    tinygltf::TinyGLTF writer;
+    try {
+        if (!writer.WriteGltfSceneToStream(&model, stream, false, false))
+            return make_error(problem(platform::utf8_of(path), "",
+                                      "tinygltf could not serialise the scene", Severity::Error,
+                                      "gltf.export"));
+        // tinygltf declares a buffer by the bytes it holds; ours go to the file directly.
+        nlohmann::json json = nlohmann::json::parse(stream.str());
+        objects_for_nulls(json);
+        if (has_buffer) {
+            nlohmann::json buffer = {{"byteLength", length}};
+            if (!uri.empty()) buffer["uri"] = uri;
+            json["buffers"] = nlohmann::json::array({buffer});
+        }
+        return json.dump();
+    } catch (const std::exception& error) {
+        return make_error(problem(platform::utf8_of(path), "",
+                                  fmt::format("serialising glTF JSON: {}", error.what()),
+                                  Severity::Error, "gltf.export"));
+    }
+}
+
+void put_u32(std::vector<std::byte>& out, std::uint32_t value) {
+    std::array<std::byte, 4> bytes;
+    for (int i = 0; i < 4; ++i) bytes[i] = static_cast<std::byte>((value >> (8 * i)) & 0xFF);
+    out.insert(out.end(), bytes.begin(), bytes.end());
+}
+
+// Writes the parts of `groups` in order into `sink`. O(size).
+Expected<void> write_parts(
+    Sink& sink, std::initializer_list<std::span<const std::span<const std::byte>>> groups) {
+    for (auto parts : groups)
+        for (std::span<const std::byte> part : parts)
+            if (auto written = sink.write(part); !written) return written;
+    return {};
+}
+
+// The binary parts as one base64 data URI, for a .gltf that has no folder to put a .bin in.
+std::string data_uri(std::span<const std::span<const std::byte>> binary, std::size_t size) {
+    std::vector<std::byte> joined;
+    joined.reserve(size);
+    for (std::span<const std::byte> part : binary)
+        joined.insert(joined.end(), part.begin(), part.end());
+    return "data:application/octet-stream;base64," + formats::base64_encode(joined);
+}
+
+}  // namespace
+
+Expected<void> write_files(tinygltf::Model& model,
+                           std::span<const std::span<const std::byte>> binary, std::size_t size,
+                           Sink& sink, const std::string& name, bool binary_container) {
+    const std::filesystem::path path = platform::path_from_utf8(name);
+    // GLB lengths are u32 (the whole file included).
+    if (binary_container && size > 0xFFFFFF00u)
+        return make_error(problem(
+            name, "", "the binary data exceeds the 4 GiB a GLB file can hold; write .gltf instead",
+            Severity::Error, "gltf.glb-too-large"));
+    if (!binary_container) {
+        // The buffer goes beside the file as <stem>.bin; a .gltf written to standard output or
+        // memory carries it as a data URI instead.
+        const std::filesystem::path file = sink.file();
+        const std::string bin_name = file.empty() ? "" : platform::utf8_of(file.stem()) + ".bin";
+        const std::string uri = size == 0 ? "" : file.empty() ? data_uri(binary, size) : bin_name;
+        auto json = serialise_json(model, size, uri, path);
+        if (!json) return make_error(json.error());
+        if (size > 0 && !file.empty()) {
+            auto bin = platform::create_atomic_file(file.parent_path() / bin_name, size);
+            if (!bin) return make_error(bin.error());
+            for (std::span<const std::byte> part : binary)
+                if (auto written = (*bin)->write(part); !written) return written;
+            if (auto committed = (*bin)->commit(); !committed) return committed;
+        }
+        return sink.write(std::as_bytes(std::span(*json)));
+    }
+    auto json = serialise_json(model, size, "", path);
+    if (!json) return make_error(json.error());
+    json->append((4 - json->size() % 4) % 4, ' ');
+    const std::size_t binary_padding = (4 - size % 4) % 4;
+    const std::size_t total = 12 + 8 + json->size() + (size == 0 ? 0 : 8 + size + binary_padding);
+    std::vector<std::byte> header;
+    put_u32(header, 0x46546C67u);  // "glTF"
+    put_u32(header, 2);
+    put_u32(header, static_cast<std::uint32_t>(total));
+    put_u32(header, static_cast<std::uint32_t>(json->size()));
+    put_u32(header, 0x4E4F534Au);  // "JSON"
+    std::vector<std::byte> binary_header;
+    if (size > 0) {
+        put_u32(binary_header, static_cast<std::uint32_t>(size + binary_padding));
+        put_u32(binary_header, 0x004E4942u);  // "BIN\0"
+    }
+    const std::array<std::span<const std::byte>, 3> before{header, std::as_bytes(std::span(*json)),
+                                                           binary_header};
+    const std::span<const std::byte> after =
+        std::span(kZeros).first(size == 0 ? 0 : binary_padding);
+    sink.reserve(total);
+    return write_parts(sink, {before, binary, std::span(&after, 1)});
+}
+
+}  // namespace castkit::gltf::detail

@@ -1,0 +1,277 @@
+// The glTF exporter's shared state: the tinygltf model being filled, the binary data its
+// accessors view (a list of byte ranges, borrowed from the Cast document where the bytes are
+// already what glTF stores, owned otherwise), and what each exported Model left behind for the
+// animation export.
+#pragma once
+
+#include <castkit/anim/animation.hpp>
+#include <castkit/anim/bake.hpp>
+#include <castkit/anim/jobs.hpp>
+#include <castkit/anim/skeleton.hpp>
+#include <castkit/cast/nodes.hpp>
+#include <castkit/formats/gltf.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <glm/mat4x4.hpp>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tiny_gltf_config.hpp"
+
+namespace castkit::gltf::detail {
+
+// An image glTF shows only through an extension (KTX2 through KHR_texture_basisu, WebP through
+// EXT_texture_webp), told by its file name's ending; empty strings for the types glTF's core
+// holds.
+struct ExtensionImage {
+    std::string extension;  // "KHR_texture_basisu"
+    std::string mime_type;  // "image/ktx2"
+};
+ExtensionImage extension_image(std::string_view name);
+
+// The `count` numbers of JSON array `json`; empty when it is not an array of exactly `count`
+// numbers (carried settings from a file, never trusted).
+std::vector<double> numbers(const nlohmann::json& json, std::size_t count);
+
+// A Cast Mesh exported as a glTF mesh node, with the names of its morph targets in order.
+struct ExportedMesh {
+    int node = -1;
+    std::vector<std::string> target_names;
+    std::vector<float> default_weights;  // per target: the mesh's weight when nothing animates it
+};
+
+// A Cast Model exported as a node with bone nodes below it.
+struct ExportedModel {
+    int node = -1;
+    anim::Skeleton skeleton;
+    std::vector<int> bone_nodes;  // per skeleton bone
+    std::vector<ExportedMesh> meshes;
+};
+
+// Bytes for one buffer view: borrowed (they outlive the export) or owned by `owner`.
+struct ViewData {
+    std::span<const std::byte> bytes;
+    std::shared_ptr<const void> owner;
+};
+inline ViewData borrow(std::span<const std::byte> bytes) { return {bytes, nullptr}; }
+template <class T>
+ViewData own(std::vector<T> values) {
+    auto owner = std::make_shared<const std::vector<T>>(std::move(values));
+    return {std::as_bytes(std::span(*owner)), owner};
+}
+
+class Exporter {
+  public:
+    Exporter(std::string file, const ExportOptions& options, Diagnostics& warnings);
+
+    tinygltf::Model model;
+    // The binary buffer, in file order: view data and the padding that aligns each view to 4.
+    std::vector<std::span<const std::byte>> binary;
+    std::size_t binary_size = 0;
+    std::vector<std::shared_ptr<const void>> owners;
+    std::string file;
+    ExportOptions options;
+    Diagnostics& warnings;
+    std::vector<ExportedModel> models;
+
+    // The first error that stops the export (a limit passed), reported by write().
+    std::optional<Diagnostic> failure;
+    // Poses sampled by the animation export so far (frames × bones), against sample_limit().
+    std::uint64_t samples = 0;
+    // Keys of the animations met so far: the sampling budget grows with them
+    // (anim::sample_budget), so a file of a few keys far apart cannot make a thousand-fold
+    // larger output (an 8.8 KB Cast made a 137 MB glb).
+    std::uint64_t input_keys = 0;
+    std::uint64_t sample_limit() const {
+        return anim::sample_budget(input_keys, options.max_samples);
+    }
+    // Default morph weights by blend shape node hash (older imports: by target name), from the
+    // Metadata `gltf` property an import wrote.
+    std::map<std::string, float> default_weights;
+    // The glTF rest transform of bones whose Cast rest is their skin's bind pose, by bone node
+    // hash, from the same property: the joint nodes' TRS (docs/gltf.md, "Skins").
+    std::map<std::uint64_t, anim::Transform> carried_rest;
+    // Material settings by material node hash (older imports: by name), from the same property
+    // (docs/gltf.md).
+    nlohmann::json carried_materials = nlohmann::json::object();
+
+    void warn(std::string path, std::string message);
+    // A warning with its own stable id (docs/diagnostics.md) instead of "gltf.export".
+    void warn(std::string path, std::string message, std::string rule);
+    // Appends `node` under `parent` (a node index, or -1 for the scene's roots); its index.
+    int add_node(tinygltf::Node node, int parent);
+    // Appends `data` to the binary buffer (4-byte aligned) as a buffer view; its index. O(1).
+    int add_view(ViewData data, int target);
+    // A tightly packed accessor over `count` elements of `type` (TINYGLTF_TYPE_*) and
+    // `component` (TINYGLTF_COMPONENT_TYPE_*); min/max are set when given. Its index.
+    int add_accessor(ViewData data, std::size_t count, int type, int component, bool normalized,
+                     int target, std::vector<double> min = {}, std::vector<double> max = {});
+    // Float data as `type` elements (a VEC3 accessor over vec3 values or 3 floats each).
+    template <class T>
+    int add_floats(std::vector<T> values, int type, int target = 0, std::vector<double> min = {},
+                   std::vector<double> max = {}) {
+        const auto components = static_cast<std::size_t>(
+            tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(type)));
+        const std::size_t count = values.size() * sizeof(T) / (4 * components);
+        return add_accessor(own(std::move(values)), count, type, TINYGLTF_COMPONENT_TYPE_FLOAT,
+                            false, target, std::move(min), std::move(max));
+    }
+
+    // Exports one Cast Model (and its skeleton, meshes, skins, morph targets, materials) under
+    // `parent`; the result is appended to `models`.
+    void export_model(const cast::ConstModel& model, int parent, const std::string& path);
+    // The glTF material index for a Cast Material, exported on first use.
+    int export_material(const cast::ConstMaterial& material, const std::string& path);
+    // Exports one Cast Animation as a glTF animation over the exported models' nodes.
+    void export_animation(const cast::ConstAnimation& animation, const std::string& path);
+
+  private:
+    // Adds a sampler and a channel: (node, path, key frames, output accessor, interpolation).
+    using ChannelSink =
+        std::function<void(int, const char*, const std::vector<double>&, int, const char*)>;
+    // Every Model whose bones the animation's curves name; one with a skeleton of the
+    // animation's own (animation_skeleton) when none does and it has transform curves.
+    std::vector<std::size_t> animation_targets(const cast::ConstAnimation& cast_animation,
+                                               const std::string& path);
+    // The animation compiled for each target's skeleton (bone indices differ), its bone
+    // channels exported; `framerate` follows each. The first compiled (on `first_skeleton`)
+    // gives the blend weights, visibility and notifications, and only its reports are warned
+    // (each target would repeat them). Nullopt when the animation is not exported (a warning or
+    // `failure` says why).
+    std::optional<anim::Animation> export_target_channels(
+        const cast::ConstAnimation& cast_animation, const std::vector<std::size_t>& targets,
+        const anim::Skeleton& empty, const anim::Skeleton*& first_skeleton, float& framerate,
+        const ChannelSink& add_channel, const std::string& path);
+    bool export_bone_channels(const anim::Animation& animation, const ExportedModel& target,
+                              const ChannelSink& add_channel, const std::string& path);
+    // The glTF local poses of every bone at `frames` (frames × bones) into `poses`; `sheared`
+    // tells whether compensation under a non-uniform parent scale was baked at any of them.
+    // False past the sample limit (`failure` set) or when sampling fails (a warning).
+    bool sample_bone_poses(const anim::Animation& animation, const anim::Skeleton& skeleton,
+                           anim::SamplingContext& context, const std::vector<double>& frames,
+                           std::vector<anim::Transform>& poses, bool& sheared,
+                           const std::string& path);
+    // Blend weights, at the union of the bs keys (sums of linear pieces), for every exported
+    // mesh whose morph targets the curves name (collected in `used_shapes`). False, with a
+    // warning, when sampling fails: the animation is then not exported.
+    bool export_weights(const anim::Animation& animation, const anim::Skeleton& skeleton,
+                        const ChannelSink& add_channel, std::set<std::string>& used_shapes,
+                        const std::string& path);
+    // One warning for every curve nothing exported can carry.
+    void warn_unbound_curves(const cast::ConstAnimation& cast_animation,
+                             const std::vector<std::size_t>& targets,
+                             const std::set<std::string>& used_shapes, const std::string& path);
+    // Sets `failure`: sampling needs `need` ("... needs N samples (...)"), past sample_limit().
+    void fail_sample_limit(const std::string& path, const std::string& need);
+    bool export_visibility(const anim::Animation& animation, const anim::Skeleton& skeleton,
+                           const ChannelSink& add_channel, const std::string& path);
+    std::vector<std::pair<const cast::Node*, int>> materials_;
+    // Applies what a glTF import carried for `material` (`kept`: alpha, sides, factors next to
+    // textures, UV sets, extensions) over what its slots gave `out`.
+    void restore_material(tinygltf::Material& out, const nlohmann::json& kept,
+                          const cast::ConstMaterial& material, const std::string& path);
+    // Carried extension `name` (JSON `value`) into `out`: each textureInfo's "castkit_slot"
+    // becomes the index of a texture of that slot's File, with its carried sampler (`samplers`
+    // by "<name>.<property>"); a slot without a File is dropped with a warning.
+    void restore_extension(tinygltf::Material& out, const std::string& name, nlohmann::json value,
+                           const nlohmann::json& samplers, const cast::ConstMaterial& material,
+                           const std::string& path);
+    // The texture showing the image at file `path` with sampler `settings` (carried JSON), made
+    // on first use; KTX2 and WebP images are shown through KHR_texture_basisu and
+    // EXT_texture_webp (then required). Identical textures and samplers are shared. O(textures).
+    int texture_for(std::string_view path, const nlohmann::json& settings);
+    // The sampler index for carried `settings` (values glTF does not define are ignored); -1
+    // for glTF's default (REPEAT, no filters). Identical samplers are shared. O(samplers).
+    int sampler_for(const nlohmann::json& settings);
+    // Lists `name` in extensionsUsed (and extensionsRequired when `required`), once.
+    void use_extension(const std::string& name, bool required);
+    // One Cast Mesh as a glTF mesh node (under the Model's node, or at the root when skinned):
+    // its primitive's attributes, indices and material, then its morph targets.
+    void export_mesh(const cast::ConstModel& model, const cast::ConstMesh& mesh,
+                     ExportedModel& exported, int skin, const std::string& path);
+    // NORMAL and TANGENT, then one warning counting the zero-length ones replaced. Returns
+    // add_normals()'s normals.
+    std::shared_ptr<const std::vector<glm::vec3>> add_normals_and_tangents(
+        const cast::ConstMesh& mesh, std::size_t count, tinygltf::Primitive& primitive,
+        const std::string& path);
+    // TANGENT made from the UV layer of the material's normal texture, when the primitive has
+    // NORMAL but the mesh stores no tangents: glTF viewers would otherwise each make their own
+    // (the Khronos validator's MESH_PRIMITIVE_GENERATED_TANGENT_SPACE). O(faces + vertices).
+    void add_generated_tangents(const cast::ConstMesh& mesh, std::size_t count,
+                                const std::vector<glm::vec3>* fixed_normals,
+                                tinygltf::Primitive& primitive);
+    // NORMAL: borrowed when every normal is of unit length, else normalised into a copy
+    // (returned, for the tangents; empty when borrowed). Null when the mesh has no normals of
+    // its vertex count (a wrong count is dropped with a warning).
+    std::shared_ptr<const std::vector<glm::vec3>> add_normals(const cast::ConstMesh& mesh,
+                                                              std::size_t count,
+                                                              tinygltf::Primitive& primitive,
+                                                              std::size_t& replaced,
+                                                              const std::string& path);
+    // TANGENT against the exported normals (`fixed_normals`, or the stored ones when it is
+    // empty); dropped with a warning without normals. Counts replaced tangents in `replaced`.
+    void add_tangents(const cast::ConstMesh& mesh, std::size_t count,
+                      const std::vector<glm::vec3>* fixed_normals, tinygltf::Primitive& primitive,
+                      std::size_t& replaced, const std::string& path);
+    // TEXCOORD_n, borrowed; a layer of the wrong count is dropped with a warning.
+    void add_uv_layers(const cast::ConstMesh& mesh, std::size_t count,
+                       tinygltf::Primitive& primitive, const std::string& path);
+    // COLOR_n, borrowed; layers glTF cannot take as stored are dropped with a warning.
+    void add_color_layers(const cast::ConstMesh& mesh, std::size_t count,
+                          tinygltf::Primitive& primitive, const std::string& path);
+    // JOINTS_n and WEIGHTS_n: per vertex the merged, normalised influences, strongest first.
+    // False (with a warning) when the weight buffers are too short: the mesh is then unskinned.
+    bool add_joints_and_weights(const cast::ConstMesh& mesh, std::size_t count,
+                                std::size_t bone_count, tinygltf::Primitive& primitive,
+                                const std::string& path);
+    // The faces as the index accessor (borrowed when stored at a width glTF takes), or POINTS
+    // without faces. False (with a warning) when a face names a vertex that does not exist:
+    // the mesh is then dropped.
+    bool add_indices(const cast::ConstMesh& mesh, std::size_t count, tinygltf::Primitive& primitive,
+                     const std::string& path);
+    // The Model's blend shapes of `mesh` as morph targets (POSITION deltas), with their names
+    // in the mesh's extras and their default weights in its weights.
+    void add_morph_targets(const cast::ConstModel& cast_model, const cast::ConstMesh& mesh,
+                           tinygltf::Primitive& primitive, tinygltf::Mesh& gltf_mesh,
+                           ExportedMesh& exported_mesh, const std::string& path);
+    // A morph target's weight when nothing animates it, carried by an import; else 0.
+    float default_weight(const cast::ConstBlendShape& shape, const std::string& name) const;
+    int export_skin(ExportedModel& exported, const std::string& path);
+};
+
+// The glTF local transform of every bone at rest or in a pose: T · C · R · S (rule 18), which
+// glTF can hold as TRS unless C is a non-uniform scale (then the nearest TRS).
+anim::Transform gltf_local(const anim::Skeleton& skeleton, std::span<const anim::Transform> locals,
+                           std::size_t bone);
+// True when bone `bone`'s glTF local transform needs segment scale compensation.
+bool needs_compensation(const anim::Skeleton& skeleton, std::span<const anim::Transform> locals,
+                        std::size_t bone);
+
+// Writes the model (its buffer 0 being the `binary` parts, `size` bytes) into `sink` as .glb,
+// or as .gltf with a .bin beside sink.file() (a data URI when the sink is not a file); `name`
+// names the output in diagnostics.
+Expected<void> write_files(tinygltf::Model& model,
+                           std::span<const std::span<const std::byte>> binary, std::size_t size,
+                           Sink& sink, const std::string& name, bool binary_container);
+
+tinygltf::Value string_value(std::string_view text);
+// The image a texture shows: its `source`, else its KHR_texture_basisu / EXT_texture_webp
+// source; -1 for none. set_texture_source changes whichever of them it has.
+int texture_source(const tinygltf::Texture& texture);
+void set_texture_source(tinygltf::Texture& texture, int image);
+
+// glTF's numbers are finite (JSON has no NaN; tinygltf would write null): a non-finite node
+// transform, morph weight or material factor becomes glTF's default for it, with a warning;
+// non-finite accessor bounds (vertex positions that are not numbers) are an error.
+// O(nodes + meshes + materials + accessors).
+Expected<void> keep_numbers_finite(Exporter& exporter);
+
+}  // namespace castkit::gltf::detail

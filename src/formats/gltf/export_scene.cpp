@@ -1,0 +1,378 @@
+// The whole-document export: Metadata's up axis as a root node turning the scene to +Y up,
+// Models, Instances (referenced in extras or merged in), then Animations.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <glm/gtc/quaternion.hpp>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "../../platform/platform.hpp"
+#include "export_internal.hpp"
+#include "export_textures.hpp"
+#include "io/file_sink.hpp"
+#include "io/pre_write.hpp"
+#include "io/side_files.hpp"
+#include "json_depth.hpp"
+
+namespace castkit::gltf {
+namespace {
+
+constexpr int kMaxInstanceDepth = 16;
+// Inlining stops when the output would hold more glTF nodes than this floor plus one per byte
+// of the files read (the document's Cast size and each instance file once): files that
+// instance each other ten times a level grow tenfold a level, and the output must stay
+// proportional to the input (docs/security.md, "What castkit reads").
+constexpr std::uint64_t kNodeFloor = 20000;
+constexpr std::uint64_t kNodesPerByteRead = 1;
+
+namespace fs = std::filesystem;
+
+// An instance file, read once and shared by every Instance that names it: its document owns the
+// bytes it was read from (in memory; no descriptor or mapping stays open), and the nodes its
+// first export made are copied for the later Instances, sharing their meshes.
+struct InstanceFile {
+    cast::Document document;
+    fs::path found_at;     // where the policy found it: its Instances resolve from its folder
+    bool merging = false;  // being exported: an Instance of it below itself is a cycle
+    int first_node = -1;   // the Instance node of its first export
+    int end_node = -1;     // one past the last node of that export (its subtree is first..end)
+};
+
+// `path` below `folder` or `folder` itself (both absolute and normal). O(path length).
+bool within(const fs::path& path, const fs::path& folder) {
+    const fs::path relative = path.lexically_relative(folder);
+    return !relative.empty() && *relative.begin() != "..";
+}
+
+struct SceneWriter {
+    detail::Exporter& exporter;
+    // The top document's context: its folder and the user's policy bound every nesting level.
+    Context top;
+    std::uint64_t bytes_read = 0;
+    bool over_budget = false;
+    std::map<fs::path, std::unique_ptr<InstanceFile>> files;  // by the real path opened
+
+    // `file`: the instance file being exported, or null for the top document.
+    void export_document(const cast::Document& document, const InstanceFile* file, int parent,
+                         int depth, bool with_animations) {
+        int scene = parent;
+        std::string up;
+        // Instance files resolve against the scene root `sr`, relative to the file, as the
+        // Blender add-on does (docs/blender-addon.md).
+        std::optional<std::string> scene_root;
+        const std::vector<cast::ConstRoot> roots = document.root_nodes();
+        for (const cast::ConstRoot& root : roots)
+            for (const cast::ConstMetadata& metadata : root.metadata()) {
+                if (auto axis = metadata.up_axis_name(); axis && up.empty())
+                    up = std::string(*axis);
+                if (auto sr = metadata.scene_root(); sr && !scene_root) scene_root = *sr;
+            }
+        if (up == "z" || up == "x") {
+            // Z up: a -90° turn about X takes +Z to +Y; X up: +90° about Z takes +X to +Y.
+            const glm::quat turn = up == "z"
+                                       ? glm::angleAxis(-glm::half_pi<float>(), glm::vec3(1, 0, 0))
+                                       : glm::angleAxis(glm::half_pi<float>(), glm::vec3(0, 0, 1));
+            tinygltf::Node node;
+            node.name = fmt::format("{} up", up);
+            node.rotation = {turn.x, turn.y, turn.z, turn.w};
+            node.extras = tinygltf::Value(
+                tinygltf::Value::Object{{"castkit_up_axis", detail::string_value(up)}});
+            scene = exporter.add_node(std::move(node), parent);
+        } else if (!up.empty() && up != "y") {
+            exporter.warn("metadata", fmt::format("unknown up axis '{}' was ignored", up));
+        }
+        for (std::size_t r = 0; r < roots.size(); ++r) {
+            const auto models = roots[r].models();
+            for (std::size_t m = 0; m < models.size(); ++m)
+                exporter.export_model(models[m], scene, fmt::format("root[{}]/model[{}]", r, m));
+            const auto instances = roots[r].instances();
+            for (std::size_t i = 0; i < instances.size(); ++i)
+                export_instance(instances[i], file, scene_root, scene, depth,
+                                fmt::format("root[{}]/instance[{}]", r, i));
+        }
+        if (!with_animations) return;
+        for (std::size_t r = 0; r < roots.size(); ++r) {
+            const auto animations = roots[r].animations();
+            for (std::size_t a = 0; a < animations.size(); ++a)
+                exporter.export_animation(animations[a],
+                                          fmt::format("root[{}]/animation[{}]", r, a));
+        }
+    }
+
+    void export_instance(const cast::ConstInstance& instance, const InstanceFile* from,
+                         const std::optional<std::string>& scene_root, int parent, int depth,
+                         const std::string& path) {
+        tinygltf::Node node;
+        node.name = std::string(instance.name().value_or(""));
+        if (auto p = instance.position()) node.translation = {p->x, p->y, p->z};
+        if (auto r = instance.rotation()) {
+            const glm::quat q = glm::normalize(cast::quat_from_xyzw(*r));
+            node.rotation = {q.x, q.y, q.z, q.w};
+        }
+        if (auto s = instance.scale()) node.scale = {s->x, s->y, s->z};
+        const cast::ConstFile reference =
+            instance.reference_file();  // absent when rf links nothing
+        const std::string file(reference ? reference.path().value_or("") : "");
+        if (file.empty()) {
+            exporter.warn(path, "instance names no file (missing or empty path); skipped");
+            return;
+        }
+        node.extras = tinygltf::Value(tinygltf::Value::Object{
+            {"castkit_instance",
+             tinygltf::Value(tinygltf::Value::Object{{"file", detail::string_value(file)}})}});
+        const int index = exporter.add_node(std::move(node), parent);
+        if (!exporter.options.inline_instances || over_budget) return;
+        InstanceFile* instanced = find_instance(file, from, scene_root, path);
+        if (instanced == nullptr) return;
+        if (depth >= kMaxInstanceDepth || instanced->merging) {
+            exporter.warn(
+                path,
+                fmt::format("instance '{}' refers back to a file being merged; not inlined", file));
+            return;
+        }
+        const std::uint64_t nodes_after =
+            exporter.model.nodes.size() + static_cast<std::uint64_t>(std::max(
+                                              0, instanced->end_node - instanced->first_node - 1));
+        if (nodes_after > node_budget()) {
+            over_budget = true;
+            exporter.warn(
+                path,
+                fmt::format("instance '{}' and the instances after it were not inlined: "
+                            "the output would hold more than {} glTF nodes ({} plus {} "
+                            "per byte of the {} bytes of files read); they stay "
+                            "references to their files",
+                            file, node_budget(), kNodeFloor, kNodesPerByteRead, bytes_read),
+                "gltf.instance-budget");
+            return;
+        }
+        if (instanced->first_node >= 0) {
+            copy_subtree(*instanced, index);
+            return;
+        }
+        if (!instanced->document.animations().empty())
+            exporter.warn(path, fmt::format("animations of instance '{}' were not merged", file));
+        instanced->merging = true;
+        instanced->first_node = index;
+        export_document(instanced->document, instanced, index, depth + 1, false);
+        instanced->end_node = static_cast<int>(exporter.model.nodes.size());
+        instanced->merging = false;
+    }
+
+    std::uint64_t node_budget() const { return kNodeFloor + kNodesPerByteRead * bytes_read; }
+
+    // The text an Instance's file is looked up by, relative to the top document's folder: the
+    // folder of the file naming it (`from`), then the scene root, then the name. Absolute names
+    // and roots stay absolute, and `..` stays, so the policy refuses what leads outside.
+    fs::path reference_text(const std::string& file, const InstanceFile* from,
+                            const std::optional<std::string>& scene_root) const {
+        fs::path folder;
+        if (from != nullptr) folder = relative_to_allowed(from->found_at.parent_path());
+        if (scene_root) folder /= formats::portable_path(*scene_root);
+        return folder / formats::portable_path(file);
+    }
+
+    // `folder` (where an instance file was found) relative to the top folder, or to the policy
+    // folder holding it; itself when it is in none (only with --allow-any-path).
+    fs::path relative_to_allowed(const fs::path& folder) const {
+        std::error_code error;
+        std::vector<fs::path> roots;
+        if (!top.base.empty()) roots.push_back(fs::absolute(top.base, error).lexically_normal());
+        for (const fs::path& extra : top.options.side_files.folders)
+            roots.push_back(fs::absolute(extra, error).lexically_normal());
+        const fs::path normal = fs::absolute(folder, error).lexically_normal();
+        for (const fs::path& root : roots)
+            if (within(normal, root)) {
+                const fs::path relative = normal.lexically_relative(root);
+                return relative == "." ? fs::path() : relative;
+            }
+        return normal;
+    }
+
+    // The instance file `file` names, read once through the policy (the top context's folders
+    // and the user's opt-ins), or null with a warning.
+    InstanceFile* find_instance(const std::string& file, const InstanceFile* from,
+                                const std::optional<std::string>& scene_root,
+                                const std::string& path) {
+        const fs::path text = reference_text(file, from, scene_root);
+        auto opened = formats::open_side_file(top, platform::utf8_of(text));
+        if (!opened) {
+            exporter.warn(
+                path,
+                fmt::format("instance '{}'{} not inlined: {}", file,
+                            scene_root ? fmt::format(" under the scene root '{}'", *scene_root)
+                                       : std::string(),
+                            opened.error().message),
+                "gltf.instance-refused");
+            return nullptr;
+        }
+        std::unique_ptr<InstanceFile>& known = files[opened->file->real_path()];
+        if (known) return known.get();
+        auto bytes = opened->file->read();
+        if (!bytes) {
+            exporter.warn(path,
+                          fmt::format("instance '{}' not inlined: {}", file, bytes.error().message),
+                          "gltf.instance-refused");
+            return nullptr;
+        }
+        auto owned = std::make_shared<const std::vector<std::byte>>(std::move(*bytes));
+        const std::string name = platform::utf8_of(opened->path);
+        // The instance's own read warnings are the user's to see, named by its file.
+        auto document =
+            cast::read(cast::SharedBytes{cast::Bytes(*owned), owned}, name, exporter.warnings);
+        if (!document) {
+            exporter.warn(path,
+                          fmt::format("instance not inlined: {}", document.error().to_string()));
+            return nullptr;
+        }
+        bytes_read += owned->size();
+        // Its meshes are written too: the check before every write, under the top's policy.
+        Context checked_as = top;
+        checked_as.name = name;
+        auto repaired = formats::check_before_write(*document, WrittenModels::All, checked_as,
+                                                    exporter.warnings);
+        if (!repaired) {
+            exporter.failure = repaired.error();
+            return nullptr;
+        }
+        known = std::make_unique<InstanceFile>(
+            InstanceFile{*repaired ? std::move(**repaired) : std::move(*document), opened->path});
+        return known.get();
+    }
+
+    // The nodes the first export of `file` made below its Instance node, copied below Instance
+    // node `to`: the copies name the same meshes; skins are copied with their joints moved to
+    // the copied joints. O(nodes copied).
+    void copy_subtree(const InstanceFile& file, int to) {
+        std::vector<tinygltf::Node>& nodes = exporter.model.nodes;
+        const int first = file.first_node + 1;
+        const int offset = static_cast<int>(nodes.size()) - first;
+        auto moved = [&](int i) { return i >= first && i < file.end_node ? i + offset : i; };
+        std::map<int, int> skins;  // skin of the first export → its copy
+        for (int i = first; i < file.end_node; ++i) {
+            tinygltf::Node copy = nodes[static_cast<std::size_t>(i)];
+            for (int& child : copy.children) child = moved(child);
+            if (copy.skin >= 0) {
+                auto [it, added] = skins.try_emplace(copy.skin, -1);
+                if (added) it->second = copy_skin(copy.skin, moved);
+                copy.skin = it->second;
+            }
+            nodes.push_back(std::move(copy));
+        }
+        const std::vector<int> children = nodes[static_cast<std::size_t>(file.first_node)].children;
+        for (int child : children)
+            nodes[static_cast<std::size_t>(to)].children.push_back(moved(child));
+    }
+
+    template <class Move>
+    int copy_skin(int skin, const Move& moved) {
+        tinygltf::Skin copy = exporter.model.skins[static_cast<std::size_t>(skin)];
+        for (int& joint : copy.joints) joint = moved(joint);
+        if (copy.skeleton >= 0) copy.skeleton = moved(copy.skeleton);
+        exporter.model.skins.push_back(std::move(copy));
+        return static_cast<int>(exporter.model.skins.size() - 1);
+    }
+};
+
+// A carried rest transform: a bone node hash in decimal and {translation, rotation (XYZW),
+// scale}; nullopt when any part is missing, not its count of numbers, or not finite.
+std::optional<std::pair<std::uint64_t, anim::Transform>> carried_transform(
+    const std::string& hash, const nlohmann::json& rest) {
+    std::uint64_t key = 0;
+    const auto [end, error] = std::from_chars(hash.data(), hash.data() + hash.size(), key);
+    if (error != std::errc() || end != hash.data() + hash.size() || !rest.is_object())
+        return std::nullopt;
+    const auto t = detail::numbers(rest.value("translation", nlohmann::json()), 3);
+    const auto r = detail::numbers(rest.value("rotation", nlohmann::json()), 4);
+    const auto s = detail::numbers(rest.value("scale", nlohmann::json()), 3);
+    auto finite = [](const std::vector<double>& v) {
+        return !v.empty() &&
+               std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); });
+    };
+    if (!finite(t) || !finite(r) || !finite(s)) return std::nullopt;
+    anim::Transform transform;
+    transform.translation = glm::vec3(t[0], t[1], t[2]);
+    transform.rotation = glm::quat(static_cast<float>(r[3]), static_cast<float>(r[0]),
+                                   static_cast<float>(r[1]), static_cast<float>(r[2]));
+    if (!(glm::length(transform.rotation) > 0.0f)) return std::nullopt;
+    transform.rotation = glm::normalize(transform.rotation);
+    transform.scale = glm::vec3(s[0], s[1], s[2]);
+    return std::pair{key, transform};
+}
+
+// What an import carried in the Metadata `gltf` property (docs/gltf.md): default morph weights,
+// the rest pose of bones that rest in their bind pose, and material settings.
+void read_carried(const cast::Document& document, detail::Exporter& exporter) {
+    for (const cast::ConstRoot& root : document.root_nodes())
+        for (const cast::ConstMetadata& metadata : root.metadata()) {
+            const auto text = metadata.string("gltf");
+            if (!text) continue;
+            // The exporter converts the settings recursively (to_value, tinygltf's writer).
+            if (detail::first_too_deep(*text)) {
+                exporter.warn("metadata/gltf",
+                              fmt::format("the carried glTF settings nest deeper than {} levels "
+                                          "and were ignored",
+                                          detail::kMaxJsonDepth));
+                continue;
+            }
+            const nlohmann::json carried = nlohmann::json::parse(*text, nullptr, false);
+            if (!carried.is_object()) {
+                exporter.warn("metadata/gltf", "the carried glTF settings are not castkit's JSON");
+                continue;
+            }
+            if (carried.contains("weights") && carried["weights"].is_object())
+                for (auto& [name, weight] : carried["weights"].items())
+                    if (weight.is_number()) exporter.default_weights[name] = weight.get<float>();
+            if (carried.contains("rest") && carried["rest"].is_object())
+                for (auto& [hash, rest] : carried["rest"].items())
+                    if (auto transform = carried_transform(hash, rest))
+                        exporter.carried_rest[transform->first] = transform->second;
+            if (carried.contains("materials") && carried["materials"].is_object())
+                exporter.carried_materials.update(carried["materials"]);
+        }
+}
+
+}  // namespace
+
+Expected<void> write(const cast::Document& document, Sink& sink, const WriteContext& context,
+                     Diagnostics& diagnostics, const ExportOptions& options) {
+    // The check before every write (docs/diagnostics.md), here so that a direct call runs it
+    // as the registry's writers do.
+    auto repaired = formats::check_before_write(document, WrittenModels::All, context, diagnostics);
+    if (!repaired) return make_error(repaired.error());
+    const cast::Document& checked = *repaired ? **repaired : document;
+    detail::Exporter exporter(context.name, options, diagnostics);
+    read_carried(checked, exporter);
+    SceneWriter writer{
+        exporter,
+        {.name = context.name,
+         .base = context.base,
+         .options = {.side_files = options.side_files, .strict = context.options.strict}},
+        cast::file_size(checked),
+        false,
+        {}};
+    writer.export_document(checked, nullptr, -1, 0, true);
+    if (exporter.failure) return make_error(*exporter.failure);
+    if (auto finite = detail::keep_numbers_finite(exporter); !finite) return finite;
+    detail::place_textures(exporter, context.base, sink.file(), checked.embedded);
+    return detail::write_files(exporter.model, exporter.binary, exporter.binary_size, sink,
+                               context.name, options.binary);
+}
+
+Expected<void> write(const cast::Document& document, const std::filesystem::path& path,
+                     const ExportOptions& options, Diagnostics& warnings) {
+    // The document's own folder: instances and textures resolve against where it was read from.
+    const std::filesystem::path source =
+        document.source_name.empty() ? path : platform::path_from_utf8(document.source_name);
+    WriteContext context = formats::context_for(path);
+    context.base = source.has_parent_path() ? source.parent_path() : std::filesystem::path(".");
+    formats::FileSink sink(path);
+    auto written = write(document, sink, context, warnings, options);
+    if (!written) return written;
+    return sink.commit();
+}
+
+}  // namespace castkit::gltf

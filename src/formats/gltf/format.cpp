@@ -1,0 +1,57 @@
+// The registry entries for .glb and .gltf, through the glTF bridge's public API.
+#include <castkit/formats/gltf.hpp>
+
+#include "../registry_entries.hpp"
+#include "references.hpp"
+
+namespace castkit::formats {
+namespace {
+
+Expected<cast::Document> read_gltf(const cast::SharedBytes& bytes, const ReadContext& context,
+                                   Diagnostics& diagnostics) {
+    return gltf::read(bytes, context, diagnostics);
+}
+
+Expected<void> write_gltf(bool binary, const cast::Document& document, Sink& sink,
+                          const WriteContext& context, Diagnostics& diagnostics) {
+    gltf::ExportOptions options;
+    options.binary = binary;
+    options.inline_instances = context.options.inline_instances;
+    options.textures = context.options.textures;
+    options.side_files = context.options.side_files;
+    options.side_outputs = context.options.side_outputs;
+    options.solve_rig = context.options.solve_rig;
+    return gltf::write(document, sink, context, diagnostics, options);
+}
+
+Expected<void> write_glb(const cast::Document& document, Sink& sink, const WriteContext& context,
+                         Diagnostics& diagnostics) {
+    return write_gltf(true, document, sink, context, diagnostics);
+}
+
+Expected<void> write_gltf_text(const cast::Document& document, Sink& sink,
+                               const WriteContext& context, Diagnostics& diagnostics) {
+    return write_gltf(false, document, sink, context, diagnostics);
+}
+
+}  // namespace
+
+FormatInfo glb_format() {
+    // gltf::write runs the check before every write itself, on inlined instances too.
+    FormatInfo format{"glb",         {".glb"},     read_gltf, write_glb, true, WrittenModels::None,
+                      cast::Axis::Y, Units::Metres};
+    format.referenced_files = gltf::detail::referenced_files;
+    format.inlines_instances = true;
+    return format;
+}
+
+FormatInfo gltf_format() {
+    FormatInfo format{"gltf", {".gltf"},           read_gltf,     write_gltf_text,
+                      true,   WrittenModels::None, cast::Axis::Y, Units::Metres};
+    format.referenced_files = gltf::detail::referenced_files;
+    format.written_beside = ".bin";
+    format.inlines_instances = true;
+    return format;
+}
+
+}  // namespace castkit::formats

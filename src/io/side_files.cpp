@@ -1,0 +1,223 @@
+// The policy for files a document names (include/castkit/io/side_files.hpp), and the side files of
+// the formats (side_files.hpp) read through it. Every file-system query takes an error_code: a
+// missing or unreadable folder is a refusal, never an exception.
+#include "side_files.hpp"
+
+#include <fmt/format.h>
+
+#include <castkit/io/side_files.hpp>
+#include <cctype>
+#include <string>
+#include <system_error>
+
+#include "../platform/opened_file.hpp"
+#include "binary_io.hpp"
+
+namespace castkit {
+namespace {
+
+namespace fs = std::filesystem;
+
+Unexpected refuse(const std::string& source_name, std::string message) {
+    Diagnostic diagnostic;
+    diagnostic.file = source_name;
+    diagnostic.rule = "io.side-file";
+    diagnostic.message = std::move(message);
+    return make_error(std::move(diagnostic));
+}
+
+// Absolute on any OS: a root directory, a root name, or a drive letter such as `C:`. O(1).
+bool absolute_anywhere(std::string_view reference, const fs::path& path) {
+    bool drive = reference.size() >= 2 && std::isalpha(static_cast<unsigned char>(reference[0])) &&
+                 reference[1] == ':';
+    return drive || path.has_root_directory() || path.has_root_name();
+}
+
+// True when `path` lies strictly inside `folder` (both absolute and normal). O(path length).
+bool inside(const fs::path& path, const fs::path& folder) {
+    fs::path relative = path.lexically_relative(folder);
+    return !relative.empty() && *relative.begin() != ".." && relative != ".";
+}
+
+// The real path of `folder`, or empty when it has none (missing, unreadable).
+fs::path real_folder(const fs::path& folder) {
+    auto real = platform::real_path(folder);
+    return real ? *real : fs::path();
+}
+
+// The folders side files may come from, absolute and normal: `base` (none when empty: bytes
+// read without a folder) and then the policy's. O(folders).
+std::vector<fs::path> allowed_folders(const fs::path& base, const SideFilePolicy& policy) {
+    std::vector<fs::path> folders;
+    std::error_code error;
+    if (!base.empty()) folders.push_back(fs::absolute(base, error).lexically_normal());
+    for (const fs::path& folder : policy.folders)
+        folders.push_back(fs::absolute(folder, error).lexically_normal());
+    return folders;
+}
+
+// `candidate` opened, when what was opened is a regular file within the size limit whose real
+// path (that of the open descriptor, not of a path checked earlier) lies inside one of
+// `folders` (any, with the policy's opt-in); else why not. O(folders) file-system queries.
+Expected<std::unique_ptr<platform::OpenedFile>> open_inside(const fs::path& candidate,
+                                                            const std::vector<fs::path>& folders,
+                                                            const SideFilePolicy& policy,
+                                                            const std::string& source_name) {
+    std::error_code error;
+    // Asked first so that no device is ever opened (opening some has effects); the decision is
+    // made on what is opened below.
+    if (!fs::is_regular_file(fs::status(candidate, error)))
+        return refuse(source_name,
+                      fmt::format("'{}' is not a regular file", platform::utf8_of(candidate)));
+    auto opened = platform::open_regular_file(candidate, policy.max_size);
+    if (!opened)
+        return refuse(source_name,
+                      fmt::format("'{}' {}", platform::utf8_of(candidate), opened.error().message));
+    if (policy.allow_any_path) return opened;
+    for (const fs::path& folder : folders)
+        if (inside((*opened)->real_path(), real_folder(folder))) return opened;
+    return refuse(
+        source_name,
+        fmt::format("'{}' leads outside '{}' through a link", platform::utf8_of(candidate),
+                    platform::utf8_of(folders.empty() ? candidate : folders.front())));
+}
+
+// The policy's folders, for a "not found" message. O(folders).
+std::string folder_list(const SideFilePolicy& policy) {
+    std::string folders;
+    for (const fs::path& folder : policy.folders)
+        folders += (folders.empty() ? "" : ", ") + platform::utf8_of(folder);
+    return folders;
+}
+
+// The folders searched after the source file's own, for a "not found" message. O(folders).
+std::string where_else(const SideFilePolicy& policy) {
+    if (policy.folders.empty()) return " (give --textures DIR)";
+    return " or in " + folder_list(policy);
+}
+
+using Found = formats::OpenedSideFile;
+
+// The side file `reference` names for a source named `source_name` whose folder is `base`
+// (empty: the source has none), opened (resolve_side_file's rule).
+Expected<Found> find(std::string_view reference, const fs::path& base,
+                     const std::string& source_name, const SideFilePolicy& policy) {
+    if (reference.empty()) return refuse(source_name, "a referenced file has an empty path");
+    const std::vector<fs::path> folders = allowed_folders(base, policy);
+    if (folders.empty())
+        return refuse(source_name,
+                      fmt::format("'{}' was not read: the source has no folder (it was read from "
+                                  "memory or standard input), so the files it names are read "
+                                  "only from a folder named for them (--textures DIR; in "
+                                  "Python, base=)",
+                                  std::string(reference)));
+    fs::path path = formats::portable_path(reference);
+    bool absolute = absolute_anywhere(reference, path);
+
+    // (candidate, folder it must stay in) in the order they are tried.
+    std::vector<std::pair<fs::path, fs::path>> candidates;
+    if (absolute && policy.allow_any_path) candidates.emplace_back(path, path.parent_path());
+    for (const fs::path& folder : folders) {
+        if (!absolute) candidates.emplace_back((folder / path).lexically_normal(), folder);
+        if (path.has_filename()) candidates.emplace_back(folder / path.filename(), folder);
+    }
+
+    std::string why;
+    std::error_code error;
+    for (const auto& [candidate, folder] : candidates) {
+        if (!policy.allow_any_path && !inside(candidate, folder)) {
+            if (why.empty())
+                why = fmt::format("'{}' leads outside '{}'", std::string(reference),
+                                  platform::utf8_of(folder));
+            continue;
+        }
+        if (!fs::exists(candidate, error)) continue;
+        auto opened = open_inside(candidate, {folder}, policy, source_name);
+        if (opened) return Found{candidate, std::move(*opened)};
+        if (why.empty()) why = opened.error().message;
+    }
+    if (absolute && !policy.allow_any_path && why.empty())
+        why = fmt::format("'{}' is an absolute path", std::string(reference));
+    if (why.empty() && base.empty())
+        return refuse(source_name, fmt::format("'{}' was not found in {}", std::string(reference),
+                                               folder_list(policy)));
+    if (why.empty())
+        return refuse(source_name, fmt::format("'{}' was not found beside the source file{}",
+                                               std::string(reference), where_else(policy)));
+    return refuse(source_name, why +
+                                   "; only files inside the source file's folder (or one named "
+                                   "with --textures) are read unless --allow-any-path is given");
+}
+
+// The bytes of a file opened by find or open_inside. O(size).
+Expected<std::vector<std::byte>> read_all(platform::OpenedFile& file,
+                                          const std::string& source_name) {
+    auto bytes = file.read();
+    if (!bytes) return refuse(source_name, bytes.error().message);
+    return bytes;
+}
+
+// The folder of a source file named by its path: its parent, or the working folder.
+fs::path folder_of(const fs::path& source_file) {
+    const fs::path folder = source_file.parent_path();
+    return folder.empty() ? fs::path(".") : folder;
+}
+
+}  // namespace
+
+Expected<fs::path> resolve_side_file(std::string_view reference, const fs::path& source_file,
+                                     const SideFilePolicy& policy) {
+    auto found = find(reference, folder_of(source_file), source_file.string(), policy);
+    if (!found) return make_error(found.error());
+    return found->path;
+}
+
+Expected<std::vector<std::byte>> read_side_file(std::string_view reference,
+                                                const fs::path& source_file,
+                                                const SideFilePolicy& policy) {
+    auto found = find(reference, folder_of(source_file), source_file.string(), policy);
+    if (!found) return make_error(found.error());
+    return read_all(*found->file, source_file.string());
+}
+
+namespace formats {
+
+fs::path portable_path(std::string_view reference) {
+    std::string text(reference);
+    for (char& c : text)
+        if (c == '\\') c = '/';
+    return platform::path_from_utf8(text);
+}
+
+Expected<fs::path> resolve_side_file(const Context& context, std::string_view name) {
+    auto found = find(name, context.base, context.name, context.options.side_files);
+    if (!found) return make_error(found.error());
+    return found->path;
+}
+
+Expected<OpenedSideFile> open_side_file(const Context& context, std::string_view name) {
+    return find(name, context.base, context.name, context.options.side_files);
+}
+
+Expected<std::shared_ptr<const platform::MappedFile>> map_side_file(const Context& context,
+                                                                    const fs::path& location) {
+    const SideFilePolicy& policy = context.options.side_files;
+    auto opened =
+        open_inside(location, allowed_folders(context.base, policy), policy, context.name);
+    if (!opened) return make_error(opened.error());
+    auto bytes = read_all(**opened, context.name);
+    if (!bytes) return make_error(bytes.error());
+    return platform::hold_in_memory(std::move(*bytes));
+}
+
+Expected<std::shared_ptr<const platform::MappedFile>> read_side_file(const Context& context,
+                                                                     std::string_view name) {
+    auto found = find(name, context.base, context.name, context.options.side_files);
+    if (!found) return make_error(found.error());
+    auto bytes = read_all(*found->file, context.name);
+    if (!bytes) return make_error(bytes.error());
+    return platform::hold_in_memory(std::move(*bytes));
+}
+
+}  // namespace formats
+}  // namespace castkit
