@@ -198,14 +198,23 @@ inline Expected<std::vector<std::byte>> write_as(std::string_view format,
             return write(model, [](const auto& m) { return dmf::write_to_buffer(m); });
         return write(model, [](const auto& m) { return dmf::write_json_text(m); });
     }
+    WriteContext context;
+    context.name = "fuzz." + std::string(format);
+    BufferSink sink;
+    if (format != "glb" && format != "gltf") {
+        // A format registered at run time (fuzz/off_fuzzer.cpp): through the registry, reading
+        // no texture from the disk.
+        context.options.side_files.max_size = 0;
+        context.options.textures = TextureMode::Reference;
+        auto written = formats::write(*format_by_name(format), document, sink, context, warnings);
+        if (!written) return make_error(written.error());
+        return std::move(sink.bytes);
+    }
     // glb and gltf; textures stay references, so nothing is read from the disk.
     gltf::ExportOptions options;
     options.binary = format == "glb";
     options.textures = TextureMode::Reference;
     options.max_samples = kMaxSamples;
-    WriteContext context;
-    context.name = "fuzz." + std::string(format);
-    BufferSink sink;
     if (auto written = gltf::write(document, sink, context, warnings, options); !written)
         return make_error(written.error());
     return std::move(sink.bytes);

@@ -21,7 +21,13 @@ max_seed=65536
 convert() { "$cli" convert "$@" --textures "$root/examples/data" >/dev/null 2>&1; }
 
 rm -rf "$out"
-mkdir -p "$out"/{cast,validate,anim,export,seanim,semodel,dmf,dmf_json,k3d,glb,gltf} "$work/cast"
+mkdir -p "$out"/{cast,validate,anim,export,seanim,semodel,dmf,dmf_json,k3d,glb,gltf,off} "$work/cast"
+
+# The example format registered at run time (examples/off_format.cpp): a cube of quads with a
+# comment, and a triangle with a face colour.
+printf 'OFF\n# a unit cube\n8 6 12\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n0 0 1\n1 0 1\n1 1 1\n0 1 1\n%b' \
+  '4 0 3 2 1\n4 4 5 6 7\n4 0 1 5 4\n4 2 3 7 6\n4 1 2 6 5\n4 0 4 7 3\n' > "$out/off/cube.off"
+printf 'OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2 255 0 0\n' > "$out/off/triangle.off"
 
 # glTF ↔ glb without going through Cast, so that every glTF feature of the fixtures survives.
 gltf_container() {

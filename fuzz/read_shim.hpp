@@ -3,6 +3,7 @@
 #pragma once
 
 #include <castkit/cast/document.hpp>
+#include <castkit/formats.hpp>
 #include <castkit/formats/dmf.hpp>
 #include <castkit/formats/gltf.hpp>
 #include <castkit/formats/k3d.hpp>
@@ -49,7 +50,9 @@ inline Expected<cast::Document> read_directly(std::string_view format, cast::Byt
     }
     ReadContext context;
     context.name = file;
-    return gltf::read(bytes, context, warnings);
+    if (format == "glb" || format == "gltf") return gltf::read(bytes, context, warnings);
+    // A format registered at run time (fuzz/off_fuzzer.cpp): through the registry.
+    return formats::read(*format_by_name(format), {bytes, nullptr}, context, warnings);
 }
 
 // read_directly, with the registry's catch-all id ("<format>.read") on an error that has no

@@ -5,11 +5,13 @@
 #pragma once
 
 #include <castkit/cast/document.hpp>
+#include <castkit/expected.hpp>
 #include <castkit/formats/axes.hpp>
 #include <castkit/io/side_files.hpp>
 #include <castkit/io/side_outputs.hpp>
 #include <castkit/sink.hpp>
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <span>
@@ -145,8 +147,21 @@ inline bool converts_in_family(const FormatInfo& from, const FormatInfo& to) {
     return from.convert_in_family != nullptr && !from.family.empty() && from.family == to.family;
 }
 
-// All registered formats.
-const std::vector<FormatInfo>& all_formats();
+// All registered formats: castkit's own, in a fixed order, then those register_format added.
+// References stay valid while formats are registered.
+const std::deque<FormatInfo>& all_formats();
+// Adds a format of the caller's own (docs/library.md, "Adding a format"): from then on the
+// registry finds it by name and extension, and reads, writes and batch-converts through it as
+// through castkit's own. Refused (registry.format) for an empty name or extension, a name or
+// extension another format has, an extension not starting with '.', or a null read or write.
+// Register at start-up, before another thread looks formats up: registering is not
+// synchronised with lookups. O(formats × extensions).
+Expected<void> register_format(FormatInfo format);
+// The entries of the Cast container (the hub every format converts through, written to
+// standard output and by Python's to_bytes when no format is named) and of binary glTF (what the
+// viewer draws). O(1) after the first call.
+const FormatInfo& cast_format();
+const FormatInfo& glb_format();
 // The format a path's extension names, or nullptr.
 const FormatInfo* format_for_path(const std::filesystem::path& path);
 // The format a file's first bytes name, for standard input and extensions that name none: the

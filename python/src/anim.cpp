@@ -373,12 +373,7 @@ void register_anim(py::module_& m) {
             },
             "{track name: key frames}")
         .def_property_readonly(
-            "warnings",
-            [](const Sampler& s) {
-                py::list out;
-                for (const Diagnostic& d : s.warnings.shown()) out.append(py::cast(d));
-                return out;
-            },
+            "warnings", [](const Sampler& s) { return diagnostics_list(s.warnings); },
             "What compiling the animation could not apply (curves naming no bone, ...)");
 
     m.def(

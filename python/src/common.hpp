@@ -29,7 +29,7 @@ namespace py = pybind11;
 // node's address is stable for the document's life. The document itself never moves either.
 struct DocState {
     cast::Document document;
-    // The format the document was read from ("cast", "glb", …); empty when made in Python.
+    // The name of the format the document was read from; empty when made in Python.
     std::string format;
     // The reader's findings, which validate() reports first.
     Diagnostics read_warnings;

@@ -48,8 +48,9 @@ const FormatInfo& pick_format(const std::optional<std::string>& name, const fs::
     cannot_tell(path, "the extension");
 }
 
-const FormatInfo& named_format(const std::string& name) {
-    return pick_format(std::optional<std::string>(name), {});
+// The format `name` names; Cast when it names none.
+const FormatInfo& named_format(const std::optional<std::string>& name) {
+    return name ? pick_format(name, {}) : cast_format();
 }
 
 // Parses `input` with `format` into a new DocState that registers the input's storage. The GIL
@@ -88,8 +89,8 @@ DocPtr open_path(const fs::path& path, const std::optional<std::string>& format_
     return read_into_state(*format, *input, context);
 }
 
-DocPtr read_bytes(const py::object& data, const std::string& format_name, const std::string& name,
-                  const std::optional<fs::path>& base) {
+DocPtr read_bytes(const py::object& data, const std::optional<std::string>& format_name,
+                  const std::string& name, const std::optional<fs::path>& base) {
     const FormatInfo& format = named_format(format_name);
     // One copy of the caller's bytes, which the document then owns and its arrays view: the
     // caller may change or free the buffer afterwards.
@@ -118,10 +119,10 @@ std::optional<T> named(const std::optional<std::string>& word,
 // Turns and scales the document as `castkit convert --up/--units/--scale` does; its warnings.
 // ValueError for a scale that is not a number above zero.
 Diagnostics change_axes(const DocPtr& state, const formats::AxesRequest& request) {
-    const FormatInfo* format = format_by_name(state->format.empty() ? "cast" : state->format);
+    const FormatInfo& format = state->format.empty() ? cast_format() : named_format(state->format);
     Diagnostics diagnostics;
     const std::string name = state->document.source_name;
-    auto change = formats::plan_axis_change(state->document, request, *format, name, diagnostics);
+    auto change = formats::plan_axis_change(state->document, request, format, name, diagnostics);
     if (!change) throw py::value_error(change.error().to_string());
     formats::apply_axis_change(state->document, *change, name, diagnostics);
     return diagnostics;
@@ -139,8 +140,8 @@ py::list write_path(const DocPtr& state, const fs::path& path,
     return diagnostics_list(diagnostics);
 }
 
-py::bytes to_bytes(const DocPtr& state, const std::string& format_name, const py::object& warnings,
-                   const std::string& textures, bool strict) {
+py::bytes to_bytes(const DocPtr& state, const std::optional<std::string>& format_name,
+                   const py::object& warnings, const std::string& textures, bool strict) {
     const FormatInfo& format = named_format(format_name);
     // Bytes have no folder beside them: textures are embedded or referenced, never copied
     // (a .gltf would otherwise copy them into the working folder).
@@ -341,9 +342,11 @@ void register_document(py::module_& m) {
             "(docs/animation.md, \"Axes and units\"). The file's own up axis and units come from "
             "`from_up`/`from_units`, else the file or its format, else are assumed with an "
             "`axes.assumed` warning; warnings are appended to `warnings` (a list) or issued.")
-        .def("to_bytes", &to_bytes, py::arg("format") = "cast", py::arg("warnings") = py::none(),
-             py::arg("textures") = "embed", py::arg("strict") = false,
-             "The file's bytes in `format`; the writer's warnings are appended to `warnings` "
+        .def("to_bytes", &to_bytes, py::arg("format") = py::none(),
+             py::arg("warnings") = py::none(), py::arg("textures") = "embed",
+             py::arg("strict") = false,
+             "The file's bytes in `format` (default: Cast); the writer's warnings are appended to "
+             "`warnings` "
              "when it is a list. glTF textures are embedded (or 'reference'd), never copied. "
              "`strict` as for write()")
         .def("validate", &validate_state, py::arg("strict") = false,
@@ -367,9 +370,10 @@ void register_document(py::module_& m) {
         py::arg("path"), py::arg("format") = py::none(),
         "Reads a file in `format` (default: from the extension). The file is read into memory "
         "once (never mapped: it may change afterwards) and Cast arrays view that memory.");
-    m.def("read", &read_bytes, py::arg("data"), py::arg("format") = "cast",
+    m.def("read", &read_bytes, py::arg("data"), py::arg("format") = py::none(),
           py::arg("name") = "<bytes>", py::arg("base") = py::none(),
-          "Reads a file's bytes (bytes, bytearray, memoryview: copied once) in `format`; "
+          "Reads a file's bytes (bytes, bytearray, memoryview: copied once) in `format` (default: "
+          "Cast); "
           "`name` is what errors call it, `base` the folder side files resolve against.");
     m.def(
         "convert",

@@ -7,11 +7,13 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <array>
 #include <castkit/cast/types.hpp>
 #include <castkit/cast/values.hpp>
 #include <cstring>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common.hpp"
@@ -82,12 +84,6 @@ inline const NodeRef& linked(const NodeRef& self, const NodeRef& target) {
     return target;
 }
 
-inline std::string_view color_space_name(cast::ColorSpace v) {
-    return v == cast::ColorSpace::Linear ? "linear" : "srgb";
-}
-inline std::string_view skinning_name(cast::SkinningMethod v) {
-    return v == cast::SkinningMethod::Quaternion ? "quaternion" : "linear";
-}
 inline cast::KeyProperty key_property_of(const std::string& name) {
     if (auto property = cast::key_property_from_name(name)) return *property;
     throw py::value_error("key_property: '" + name +
@@ -209,6 +205,27 @@ struct Def {
             doc);
         cls.def(("set_" + std::string(name)).c_str(), assign, py::arg("value"));
         return *this;
+    }
+    // An attribute of one of two words, stored as an enum E: the getter V::*get gives
+    // Expected<E>, the setter V::*set takes E; choices[0] is the default and what any other
+    // value reads as. ValueError for a word that is neither.
+    template <class E, class G, class S>
+    Def& choice_rw(const char* name, G get, S set, std::array<std::pair<const char*, E>, 2> choices,
+                   const char* doc = "") {
+        return rw(
+            name,
+            [get, choices](const V& v, const NodeRef&) -> py::object {
+                const bool second = unwrap((v.*get)()) == choices[1].second;
+                return py::str(choices[second ? 1 : 0].first);
+            },
+            [name, set, choices](V& v, const py::object& value, const NodeRef&) {
+                const std::string word = text(value, name);
+                for (const auto& [choice_word, choice] : choices)
+                    if (word == choice_word) return (v.*set)(choice);
+                throw py::value_error(std::string(name) + ": '" + word + "' is not " +
+                                      choices[0].first + " or " + choices[1].first);
+            },
+            doc);
     }
     // A method: f(const NodeRef&, args...).
     template <class F, class... Extra>

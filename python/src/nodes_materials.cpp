@@ -14,18 +14,9 @@ void register_color(py::module_& m) {
                 return to_str(v.color_space_name());
             },
             "The stored `cs` text; 'srgb' when missing")
-        .rw(
-            "color_space",
-            [](const cast::Color& v, const NodeRef&) -> py::object {
-                return py::str(std::string(color_space_name(unwrap(v.color_space()))));
-            },
-            [](cast::Color& v, const py::object& value, const NodeRef&) {
-                std::string name = text(value, "color_space");
-                if (name != "srgb" && name != "linear")
-                    throw py::value_error("color_space: '" + name + "' is not srgb or linear");
-                v.set_color_space(name == "linear" ? cast::ColorSpace::Linear
-                                                   : cast::ColorSpace::Srgb);
-            },
+        .choice_rw<cast::ColorSpace>(
+            "color_space", &cast::Color::color_space, &cast::Color::set_color_space,
+            {{{"srgb", cast::ColorSpace::Srgb}, {"linear", cast::ColorSpace::Linear}}},
             "'srgb' (the default) or 'linear'; castkit.Error when the file says anything else")
         .vec_rw<glm::vec4>("rgba", &cast::Color::rgba, &cast::Color::set_rgba);
 }

@@ -48,19 +48,10 @@ void add_mesh_skinning(Def<MeshRef, cast::Mesh>& def) {
            [](const cast::Mesh& v, const NodeRef&) -> py::object {
                return to_str(v.skinning_method_name());
            })
-        .rw(
-            "skinning_method",
-            [](const cast::Mesh& v, const NodeRef&) -> py::object {
-                return py::str(std::string(skinning_name(unwrap(v.skinning_method()))));
-            },
-            [](cast::Mesh& v, const py::object& value, const NodeRef&) {
-                std::string name = text(value, "skinning_method");
-                if (name != "linear" && name != "quaternion")
-                    throw py::value_error("skinning_method: '" + name +
-                                          "' is not linear or quaternion");
-                v.set_skinning_method(name == "quaternion" ? cast::SkinningMethod::Quaternion
-                                                           : cast::SkinningMethod::Linear);
-            })
+        .choice_rw<cast::SkinningMethod>("skinning_method", &cast::Mesh::skinning_method,
+                                         &cast::Mesh::set_skinning_method,
+                                         {{{"linear", cast::SkinningMethod::Linear},
+                                           {"quaternion", cast::SkinningMethod::Quaternion}}})
         .link<MaterialRef>("material", "m", &cast::Mesh::material_hash, &cast::Mesh::material);
 }
 

@@ -287,30 +287,30 @@ PyGetSetDef getset[] = {
     {nullptr, nullptr, nullptr, nullptr, nullptr},
 };
 
+// The buffer-protocol format of one value of `type`: float for Float and the vectors' float
+// components.
+char buffer_format(cast::PropertyType type) {
+    switch (type) {
+        case cast::PropertyType::Byte:
+            return 'B';
+        case cast::PropertyType::Short:
+            return 'H';
+        case cast::PropertyType::Integer32:
+            return 'I';
+        case cast::PropertyType::Integer64:
+            return 'Q';
+        case cast::PropertyType::Double:
+            return 'd';
+        default:
+            return 'f';
+    }
+}
+
 }  // namespace
 
 py::object cast_values(cast::PropertyType type, const std::byte* data, std::size_t count,
                        std::shared_ptr<const void> owner) {
-    char format = 'f';  // float, and the vectors' float components
-    switch (type) {
-        case cast::PropertyType::Byte:
-            format = 'B';
-            break;
-        case cast::PropertyType::Short:
-            format = 'H';
-            break;
-        case cast::PropertyType::Integer32:
-            format = 'I';
-            break;
-        case cast::PropertyType::Integer64:
-            format = 'Q';
-            break;
-        case cast::PropertyType::Double:
-            format = 'd';
-            break;
-        default:
-            break;
-    }
+    const char format = buffer_format(type);
     const auto itemsize =
         static_cast<Py_ssize_t>(format == 'f' ? sizeof(float) : cast::element_size(type));
     auto* holder = new std::shared_ptr<const void>(std::move(owner));

@@ -114,9 +114,10 @@ void animation_info(std::string& out, const ConstAnimation& animation, std::size
 
 }  // namespace
 
-std::string info_text(const Document& document, std::uint64_t file_bytes, std::string_view format) {
-    std::string kind = format == "cast" ? fmt::format("cast v{}", document.version)
-                                        : fmt::format("{}, read as Cast", format);
+std::string info_text(const Document& document, std::uint64_t file_bytes,
+                      std::string_view converted_from) {
+    std::string kind = converted_from.empty() ? fmt::format("cast v{}", document.version)
+                                              : fmt::format("{}, read as Cast", converted_from);
     std::string out =
         fmt::format("{}: {}, {}, {}\n", document.source_name, kind, human_bytes(file_bytes),
                     count_of(document.roots().size(), "root"));

@@ -6,13 +6,13 @@
 
 namespace castkit::formats {
 
-FormatInfo cast_format();
-FormatInfo seanim_format();
-FormatInfo semodel_format();
-FormatInfo k3d_format();
-FormatInfo dmf_format();
-FormatInfo dmf_json_format();
-FormatInfo glb_format();
-FormatInfo gltf_format();
+FormatInfo cast_entry();
+FormatInfo seanim_entry();
+FormatInfo semodel_entry();
+FormatInfo k3d_entry();
+FormatInfo dmf_entry();
+FormatInfo dmf_json_entry();
+FormatInfo glb_entry();
+FormatInfo gltf_entry();
 
 }  // namespace castkit::formats

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <castkit/formats.hpp>
 #include <cctype>
+#include <deque>
 
 #include "../platform/platform.hpp"
 #include "entries.hpp"
@@ -15,9 +16,57 @@
 
 namespace castkit {
 
-const std::vector<FormatInfo>& all_formats() {
-    static const std::vector<FormatInfo> all = formats::registered_formats();
+namespace {
+
+// A deque, so that the references all_formats and format_by_name give survive a registration.
+std::deque<FormatInfo>& registry() {
+    static std::deque<FormatInfo> all = [] {
+        std::vector<FormatInfo> own = formats::registered_formats();
+        return std::deque<FormatInfo>(own.begin(), own.end());
+    }();
     return all;
+}
+
+// Why `format` cannot join the registry, or empty. O(formats × extensions).
+std::string registration_refusal(const FormatInfo& format) {
+    if (format.name.empty()) return "a format needs a name";
+    if (format.read == nullptr || format.write == nullptr)
+        return fmt::format("format '{}' needs both a read and a write function", format.name);
+    if (format_by_name(format.name) != nullptr)
+        return fmt::format("a format named '{}' is registered already", format.name);
+    for (std::string_view ext : format.extensions) {
+        if (ext.size() < 2 || ext.front() != '.')
+            return fmt::format("format '{}': extension '{}' does not start with '.' and a name",
+                               format.name, ext);
+        for (const FormatInfo& other : registry())
+            for (std::string_view taken : other.extensions)
+                if (taken == ext)
+                    return fmt::format("format '{}': extension '{}' is format '{}''s already",
+                                       format.name, ext, other.name);
+    }
+    return {};
+}
+
+}  // namespace
+
+const std::deque<FormatInfo>& all_formats() { return registry(); }
+
+Expected<void> register_format(FormatInfo format) {
+    if (std::string refusal = registration_refusal(format); !refusal.empty())
+        return make_error(Diagnostic{Severity::Error, "", Diagnostic::kNoOffset, "",
+                                     "registry.format", std::move(refusal)});
+    registry().push_back(std::move(format));
+    return {};
+}
+
+const FormatInfo& cast_format() {
+    static const FormatInfo& format = *format_by_name(formats::cast_entry().name);
+    return format;
+}
+
+const FormatInfo& glb_format() {
+    static const FormatInfo& format = *format_by_name(formats::glb_entry().name);
+    return format;
 }
 
 namespace {

@@ -1,8 +1,10 @@
 # The subproject test, run by CTest as `cmake -P`: configures tests/package/subproject, which
 # adds castkit with add_subdirectory, without choosing a build type; checks that castkit forced
-# none and defines no target but the library; builds everything, as a unity build (half the
-# time, and the way CI's sanitizer stage compiles the library); runs the host program.
-# Inputs: SOURCE_DIR, HOST_DIR, WORK_DIR, FILE, EXPECT, GENERATOR, CXX_COMPILER, CXX_FLAGS.
+# none and defines no target but the library; builds everything with the flags of the build
+# that runs the test (LIBRARY_FLAGS, WERROR, UNITY: its compiler cache then holds every object);
+# runs the host program.
+# Inputs: SOURCE_DIR, HOST_DIR, WORK_DIR, FILE, EXPECT, GENERATOR, CXX_COMPILER, CXX_FLAGS,
+# LIBRARY_FLAGS, WERROR, UNITY.
 file(REMOVE_RECURSE "${WORK_DIR}")
 
 function(run what)
@@ -15,7 +17,8 @@ endfunction()
 
 run("configure the host project" "${CMAKE_COMMAND}" -S "${HOST_DIR}" -B "${WORK_DIR}"
     -G "${GENERATOR}" "-DCASTKIT_SOURCE_DIR=${SOURCE_DIR}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}"
-    "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}" -DCMAKE_UNITY_BUILD=ON)
+    "-DCMAKE_CXX_FLAGS=${CXX_FLAGS} ${LIBRARY_FLAGS}" "-DCASTKIT_WERROR=${WERROR}"
+    "-DCMAKE_UNITY_BUILD=${UNITY}")
 
 file(STRINGS "${WORK_DIR}/CMakeCache.txt" build_type REGEX "^CMAKE_BUILD_TYPE:")
 if(NOT build_type MATCHES "^CMAKE_BUILD_TYPE:[A-Z]+=$")

@@ -33,7 +33,7 @@ std::vector<std::string> format_names() {
 
 const FormatInfo* output_format(const std::string& path, const std::string& name, int& exit_code) {
     const FormatInfo* format = !name.empty() ? format_by_name(name)
-                               : path == "-" ? format_by_name("cast")
+                               : path == "-" ? &cast_format()
                                              : format_for_path(platform::path_from_utf8(path));
     if (format != nullptr) return format;
     if (!name.empty())
@@ -54,6 +54,11 @@ namespace {
 
 // The name an input goes by in messages.
 std::string display_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+// What `castkit info` says a file was converted from: nothing for a Cast file.
+std::string_view converted_from(const FormatInfo& format) {
+    return &format == &cast_format() ? std::string_view{} : format.name;
+}
 
 // Why `path` could not be read: a missing path and a folder said in words, else the system's.
 SourceError unreadable(const std::string& path, Diagnostic why) {
@@ -112,7 +117,7 @@ static std::optional<Loaded> read_or_throw(const std::string& path, Source sourc
         fail(exit_code, kInvalidInput);
         return std::nullopt;
     }
-    return Loaded{std::move(*document), size, source.format->name};
+    return Loaded{std::move(*document), size, source.format};
 }
 
 static void out_of_memory(const std::string& path, int& exit_code) {
@@ -169,9 +174,9 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
         for (const std::string& path : options->inputs) {
             auto loaded = load(path, options->from, options->format_options, exit_code);
             if (!loaded) continue;
-            if (!print_stdout(
-                    cast::info_text(loaded->document, loaded->input_bytes, loaded->format),
-                    exit_code))
+            if (!print_stdout(cast::info_text(loaded->document, loaded->input_bytes,
+                                              converted_from(*loaded->format)),
+                              exit_code))
                 return;
         }
     });

@@ -109,7 +109,7 @@ BaseClip split_base(const std::string& text);
 struct Loaded {
     cast::Document document;
     std::uint64_t input_bytes = 0;
-    std::string_view format;
+    const FormatInfo* format = nullptr;
 };
 
 // Reads `path` ("-" is standard input) in the format open_source() picks. Warnings and errors go

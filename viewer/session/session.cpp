@@ -111,9 +111,10 @@ Expected<void> Session::add(std::string name, cast::SharedBytes bytes, std::file
     Diagnostics findings;
     auto document = read(name, bytes, base, options(), findings);
     if (!document) return make_error(document.error());
+    const FormatInfo& format = *format_for_path(name);
     File file;
     file.name = name;
-    file.format = format_for_path(name)->name;
+    file.format = format.name;
     file.bytes = bytes.detached();
     file.base = std::move(base);
     file.model = has_scene_content(std::as_const(*document));
@@ -121,7 +122,8 @@ Expected<void> Session::add(std::string name, cast::SharedBytes bytes, std::file
     if (!file.model && document->animations().empty())
         return make_error(Diagnostic{Severity::Error, name, Diagnostic::kNoOffset, "/",
                                      "viewer.empty", "the file holds no model and no animation"});
-    file.info = cast::info_text(*document, bytes.size(), file.format);
+    file.info = cast::info_text(*document, bytes.size(),
+                                &format == &cast_format() ? std::string_view{} : format.name);
     cast::validate(*document, findings);
     json diagnostics = json::array();
     std::set<std::string> seen;
@@ -240,7 +242,7 @@ Expected<std::vector<std::byte>> Session::glb() const {
     context.options.inline_instances = true;
     // Through the registry, so that broken meshes are shown as every written file has them.
     Diagnostics warnings;
-    auto written = formats::write(*format_by_name("glb"), scene->document, sink, context, warnings);
+    auto written = formats::write(glb_format(), scene->document, sink, context, warnings);
     export_warnings_.clear();
     for (const Diagnostic& d : warnings.shown()) export_warnings_.push_back(d.to_string());
     if (!written) return make_error(written.error());

@@ -23,9 +23,10 @@ std::string dump_text(const Document& document, const DumpOptions& options = {})
 void dump_json(const Document& document, std::string& out);
 
 // A summary of what the document holds: the files it carries in memory (embedded images),
-// roots, models, meshes, skeletons, materials, animations, instances, sizes. `format` names the
-// file's format when it was not Cast (the summary then describes the Cast document it converts to).
+// roots, models, meshes, skeletons, materials, animations, instances, sizes. `converted_from`
+// names the file's format when it was not Cast (the summary then describes the Cast document it
+// converts to); empty for a Cast file.
 std::string info_text(const Document& document, std::uint64_t file_bytes,
-                      std::string_view format = "cast");
+                      std::string_view converted_from = {});
 
 }  // namespace castkit::cast

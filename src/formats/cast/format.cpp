@@ -16,7 +16,7 @@ Expected<void> write_cast(const cast::Document& document, Sink& sink, const Writ
 
 }  // namespace
 
-FormatInfo cast_format() {
+FormatInfo cast_entry() {
     FormatInfo format{"cast", {".cast"}, read_cast, write_cast};
     format.holds_instances = true;
     return format;

@@ -99,13 +99,13 @@ Expected<void> convert_json(std::span<const std::byte> bytes, std::string_view n
 
 }  // namespace
 
-FormatInfo dmf_format() {
+FormatInfo dmf_entry() {
     FormatInfo format{kBinary, {".dmf"}, read_dmf, write_dmf, true, WrittenModels::First};
     format.family = kBinary;
     format.convert_in_family = convert_binary;
     return format;
 }
-FormatInfo dmf_json_format() {
+FormatInfo dmf_json_entry() {
     FormatInfo format{kJson,          {".dmf.json"}, read_dmf_json,
                       write_dmf_json, true,          WrittenModels::First};
     format.family = kBinary;

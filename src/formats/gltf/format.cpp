@@ -36,7 +36,7 @@ Expected<void> write_gltf_text(const cast::Document& document, Sink& sink,
 
 }  // namespace
 
-FormatInfo glb_format() {
+FormatInfo glb_entry() {
     // gltf::write runs the check before every write itself, on inlined instances too.
     FormatInfo format{"glb",         {".glb"},     read_gltf, write_glb, true, WrittenModels::None,
                       cast::Axis::Y, Units::Metres};
@@ -45,7 +45,7 @@ FormatInfo glb_format() {
     return format;
 }
 
-FormatInfo gltf_format() {
+FormatInfo gltf_entry() {
     FormatInfo format{"gltf", {".gltf"},           read_gltf,     write_gltf_text,
                       true,   WrittenModels::None, cast::Axis::Y, Units::Metres};
     format.referenced_files = gltf::detail::referenced_files;

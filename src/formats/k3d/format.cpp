@@ -23,7 +23,7 @@ Expected<void> write_k3d(const cast::Document& document, Sink& sink, const Write
 
 }  // namespace
 
-FormatInfo k3d_format() {
+FormatInfo k3d_entry() {
     return {"k3d", {".k3d"}, read_k3d, write_k3d, false, WrittenModels::First};
 }
 

@@ -25,6 +25,6 @@ Expected<void> write_seanim(const cast::Document& document, Sink& sink, const Wr
 
 }  // namespace
 
-FormatInfo seanim_format() { return {"seanim", {".seanim"}, read_seanim, write_seanim}; }
+FormatInfo seanim_entry() { return {"seanim", {".seanim"}, read_seanim, write_seanim}; }
 
 }  // namespace castkit::formats

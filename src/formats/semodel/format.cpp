@@ -25,7 +25,7 @@ Expected<void> write_semodel(const cast::Document& document, Sink& sink,
 
 }  // namespace
 
-FormatInfo semodel_format() {
+FormatInfo semodel_entry() {
     return {"semodel", {".semodel"}, read_semodel, write_semodel, false, WrittenModels::First};
 }
 

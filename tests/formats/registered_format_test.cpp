@@ -1,0 +1,225 @@
+// A format added by the steps of docs/library.md, "A format of your own", and nothing else: the
+// example OFF format (examples/off_format.cpp) registered at run time is found by name and
+// extension, read, written, converted to and from Cast and glTF, batch-converted as a folder,
+// and goes through the fuzz harnesses' checks over every truncation and a thousand bit flips.
+// register_format refuses what would make lookups ambiguous.
+#include <gtest/gtest.h>
+
+#include <castkit/batch.hpp>
+#include <castkit/cast/nodes.hpp>
+#include <castkit/formats.hpp>
+#include <fstream>
+#include <random>
+
+#include "../../examples/off_format.hpp"
+#include "../../fuzz/harnesses.hpp"
+#include "../cli/character.hpp"
+#include "../test_support.hpp"
+
+namespace castkit::test::registered_format_test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Registers OFF once for the whole test program.
+const FormatInfo& off() {
+    static const FormatInfo& format = []() -> const FormatInfo& {
+        if (auto registered = register_format(off_format::format_info()); !registered)
+            throw std::runtime_error(registered.error().to_string());
+        return *format_by_name("off");
+    }();
+    return format;
+}
+
+// A unit cube of six quads, as a modeller writes OFF: a comment, one quad a line.
+constexpr std::string_view kCube = R"(OFF
+# a unit cube
+8 6 12
+0 0 0
+1 0 0
+1 1 0
+0 1 0
+0 0 1
+1 0 1
+1 1 1
+0 1 1
+4 0 3 2 1
+4 4 5 6 7
+4 0 1 5 4
+4 2 3 7 6
+4 1 2 6 5
+4 0 4 7 3
+)";
+
+std::vector<std::byte> bytes_of(std::string_view text) {
+    const auto* data = reinterpret_cast<const std::byte*>(text.data());
+    return {data, data + text.size()};
+}
+
+void write_text(const fs::path& path, std::string_view text) {
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+Expected<cast::Document> read_off(std::span<const std::byte> bytes, Diagnostics& diagnostics) {
+    Context context;
+    context.name = "cube.off";
+    return formats::read(off(), {bytes, nullptr}, context, diagnostics);
+}
+
+std::vector<std::byte> write_as(const FormatInfo& format, const cast::Document& document,
+                                Diagnostics& diagnostics) {
+    BufferSink sink;
+    Context context;
+    context.name = "out";
+    auto written = formats::write(format, document, sink, context, diagnostics);
+    EXPECT_TRUE(written) << (written ? "" : written.error().to_string());
+    return std::move(sink.bytes);
+}
+
+bool has_rule(const Diagnostics& diagnostics, std::string_view rule) {
+    for (const Diagnostic& d : diagnostics.shown())
+        if (d.rule == rule) return true;
+    return false;
+}
+
+TEST(RegisteredFormat, IsFoundByNameExtensionAndNotTwice) {
+    EXPECT_EQ(format_by_name("off"), &off());
+    EXPECT_EQ(format_for_path("meshes/Cube.OFF"), &off());
+    EXPECT_EQ(file_stem("meshes/cube.off"), "cube");
+    EXPECT_EQ(all_formats().back().name, "off");
+
+    auto again = register_format(off_format::format_info());
+    ASSERT_FALSE(again);
+    EXPECT_EQ(again.error().rule, "registry.format");
+    EXPECT_NE(again.error().message.find("'off' is registered already"), std::string::npos);
+
+    FormatInfo stealer = off_format::format_info();
+    stealer.name = "stealer";
+    stealer.extensions = {".cast"};
+    auto taken = register_format(stealer);
+    ASSERT_FALSE(taken);
+    EXPECT_NE(taken.error().message.find("'.cast' is format 'cast''s already"), std::string::npos);
+
+    stealer.extensions = {"obj"};
+    EXPECT_FALSE(register_format(stealer));
+    stealer.extensions = {".stealer"};
+    stealer.write = nullptr;
+    EXPECT_FALSE(register_format(stealer));
+    stealer.name = "";
+    EXPECT_FALSE(register_format(stealer));
+    EXPECT_EQ(format_by_name("stealer"), nullptr);
+}
+
+TEST(RegisteredFormat, ReadsIntoCastAndWritesBackByteForByte) {
+    Diagnostics diagnostics;
+    auto cube = read_off(bytes_of(kCube), diagnostics);
+    ASSERT_TRUE(cube) << cube.error().to_string();
+    EXPECT_TRUE(has_rule(diagnostics, "off.polygon"));
+    const cast::ConstMesh mesh = std::as_const(*cube).models().at(0).meshes().at(0);
+    EXPECT_EQ(mesh.vertex_count(), 8u);
+    EXPECT_EQ(mesh.face_count(), 12u);  // six quads, two triangles each
+    EXPECT_EQ(mesh.positions()[6], glm::vec3(1, 1, 1));
+
+    // OFF → Cast → OFF, then again: the second OFF is the first, byte for byte.
+    const std::vector<std::byte> cast_bytes = write_as(cast_format(), *cube, diagnostics);
+    auto from_cast = formats::read(cast_format(), {cast_bytes, nullptr}, {}, diagnostics);
+    ASSERT_TRUE(from_cast);
+    const std::vector<std::byte> first = write_as(off(), *from_cast, diagnostics);
+    auto reread = read_off(first, diagnostics);
+    ASSERT_TRUE(reread);
+    EXPECT_EQ(write_as(off(), *reread, diagnostics), first);
+}
+
+TEST(RegisteredFormat, NamesWhatItCannotHold) {
+    Diagnostics diagnostics;
+    const cast::Document original = character();
+    const std::vector<std::byte> bytes = write_as(off(), original, diagnostics);
+    bool named_normals = false;
+    for (const Diagnostic& d : diagnostics.shown())
+        if (d.rule == "off.dropped" && d.path == "root[0]/model[0]/mesh[0]")
+            named_normals = d.message.find(" vn") != std::string::npos;
+    EXPECT_TRUE(named_normals);
+    auto back = read_off(bytes, diagnostics);
+    ASSERT_TRUE(back);
+    EXPECT_EQ(std::as_const(*back).models().at(0).meshes().at(0).vertex_count(),
+              original.models().at(0).meshes().at(0).vertex_count());
+}
+
+TEST(RegisteredFormat, ErrorsNameTheFileOffsetPathAndId) {
+    Diagnostics diagnostics;
+    auto bad_index = read_off(bytes_of("OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 7\n"), diagnostics);
+    ASSERT_FALSE(bad_index);
+    EXPECT_EQ(bad_index.error().to_string(),
+              "cube.off: offset 0x22: face[0]: vertex 7 of 3 [off.index]");
+    auto huge = read_off(bytes_of("OFF\n4000000000 0 0\n"), diagnostics);
+    ASSERT_FALSE(huge);
+    EXPECT_EQ(huge.error().rule, "off.count");
+}
+
+TEST(RegisteredFormat, ConvertsAFolderInABatch) {
+    off();
+    const fs::path dir = temp_dir("registered-format-batch");
+    fs::create_directories(dir / "in");
+    write_text(dir / "in" / "cube.off", kCube);
+    write_text(dir / "in" / "triangle.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n");
+
+    batch::Options options;
+    options.input_dir = dir / "in";
+    options.output_dir = dir / "glb";
+    options.to = "glb";
+    Diagnostics diagnostics;
+    auto plan = batch::plan(options, diagnostics);
+    ASSERT_TRUE(plan) << plan.error().to_string();
+    ASSERT_EQ(plan->tasks.size(), 2u);
+    for (const batch::Task& task : plan->tasks) {
+        const batch::Result result = batch::convert(options, task, plan->outputs);
+        EXPECT_NE(result.status, batch::Status::Failed) << task.input;
+    }
+    Diagnostics ignored;
+    auto glb = formats::read_file(glb_format(), dir / "glb" / "cube.glb",
+                                  formats::context_for(dir / "glb" / "cube.glb"), ignored);
+    ASSERT_TRUE(glb) << glb.error().to_string();
+    EXPECT_EQ(std::as_const(*glb).models().at(0).meshes().at(0).face_count(), 12u);
+
+    // And back: the folder of glb files to OFF.
+    batch::Options back;
+    back.input_dir = dir / "glb";
+    back.output_dir = dir / "off";
+    back.to = "off";
+    auto plan_back = batch::plan(back, diagnostics);
+    ASSERT_TRUE(plan_back);
+    for (const batch::Task& task : plan_back->tasks)
+        EXPECT_NE(batch::convert(back, task, plan_back->outputs).status, batch::Status::Failed);
+    auto triangle = formats::read_file(off(), dir / "off" / "triangle.off",
+                                       formats::context_for(dir / "off" / "triangle.off"), ignored);
+    ASSERT_TRUE(triangle) << triangle.error().to_string();
+    EXPECT_EQ(std::as_const(*triangle).models().at(0).meshes().at(0).vertex_count(), 3u);
+}
+
+// What a fuzzer finds, on every cut and a thousand flipped bits of the cube (the same checks as
+// fuzz/off_fuzzer.cpp): a clean error naming where, or a document that survives every step.
+std::string damage_problem(std::span<const std::byte> bytes) {
+    const fuzz::Outcome outcome = fuzz::check_reader("off", cast::Bytes(bytes));
+    if (!outcome.broken.empty()) return outcome.broken;
+    if (outcome.error && (outcome.error->offset == Diagnostic::kNoOffset ||
+                          outcome.error->path.empty() || outcome.error->rule.empty()))
+        return "an error that does not say where: " + outcome.error->to_string();
+    return {};
+}
+
+TEST(RegisteredFormat, SurvivesTheFuzzHarnessOnDamagedFiles) {
+    off();
+    const std::vector<std::byte> cube = bytes_of(kCube);
+    for (std::size_t size = 0; size < cube.size(); ++size)
+        ASSERT_EQ(damage_problem(std::span(cube).first(size)), "") << "cut to " << size;
+    std::mt19937 random(47);
+    for (int flip = 0; flip < 1000; ++flip) {
+        std::vector<std::byte> damaged = cube;
+        const std::size_t bit = random() % (damaged.size() * 8);
+        damaged[bit / 8] ^= std::byte(1u << (bit % 8));
+        ASSERT_EQ(damage_problem(damaged), "") << "bit " << bit << " flipped";
+    }
+}
+
+}  // namespace
+}  // namespace castkit::test::registered_format_test
