@@ -83,8 +83,9 @@ bool has_rule(const Diagnostics& diagnostics, std::string_view rule) {
 }
 
 TEST(RegisteredFormat, IsFoundByNameExtensionAndNotTwice) {
-    EXPECT_EQ(format_by_name("off"), &off());
-    EXPECT_EQ(format_for_path("meshes/Cube.OFF"), &off());
+    const FormatInfo* registered = &off();
+    EXPECT_EQ(format_by_name("off"), registered);
+    EXPECT_EQ(format_for_path("meshes/Cube.OFF"), registered);
     EXPECT_EQ(file_stem("meshes/cube.off"), "cube");
     EXPECT_EQ(all_formats().back().name, "off");
 

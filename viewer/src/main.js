@@ -14,7 +14,7 @@ const stage = new Stage($('view'), $('tooltip'));
 const timeline = new Timeline({
   root: $('timeline'), list: $('animations'), play: $('play'), slider: $('scrub'),
   frame: $('frame'), speed: $('speed'), loop: $('loop'), markers: $('markers'),
-}, () => {});
+}, () => stage.invalidate());
 const state = { scene: null, gltf: null, loads: 0, error: '' };
 
 function showError(text) {
@@ -114,6 +114,7 @@ function wireControls() {
   $('skeleton').addEventListener('change', (e) => stage.setSkeletonVisible(e.target.checked));
   $('wireframe').addEventListener('change', (e) => stage.setWireframe(e.target.checked));
   $('grid').addEventListener('change', (e) => stage.setGridVisible(e.target.checked));
+  $('shapes').addEventListener('input', () => stage.invalidate());
   $('open').addEventListener('change', (e) => addFiles([...e.target.files]));
   const body = document.body;
   body.addEventListener('dragover', (e) => { e.preventDefault(); body.classList.add('dragging'); });

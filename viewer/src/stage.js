@@ -1,5 +1,7 @@
 // The 3D view: renderer, orbit camera, lights, grid, skeleton overlay with bone names on hover,
-// and wireframe. It shows one glTF scene at a time (what castkit exported).
+// and wireframe. It shows one glTF scene at a time (what castkit exported), and draws a frame
+// only after something changed (invalidate): an idle page costs no processor time, where
+// drawing every frame kept a core busy (in software rendering, the whole of one).
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 
@@ -24,10 +26,17 @@ export class Stage {
     this.skeletonHelper = null;
     this.bones = [];
     this.wireframe = false;
+    this.dirty = true;
+    this.controls.addEventListener('change', () => this.invalidate());
     canvas.addEventListener('pointermove', (event) => this.hover(event));
     canvas.addEventListener('pointerleave', () => { this.tooltip.hidden = true; });
     new ResizeObserver(() => this.resize()).observe(canvas.parentElement);
     this.resize();
+  }
+
+  // Asks for a frame to be drawn: every change to what is shown calls it.
+  invalidate() {
+    this.dirty = true;
   }
 
   resize() {
@@ -36,6 +45,7 @@ export class Stage {
     this.renderer.setSize(width, height, false);
     this.camera.aspect = width / height;
     this.camera.updateProjectionMatrix();
+    this.invalidate();
   }
 
   // Replaces the shown scene with `root` (a glTF scene) and frames it.
@@ -81,16 +91,19 @@ export class Stage {
     this.grid.position.y = box.min.y;
     this.grid.visible = this.showGrid ?? true;
     this.scene.add(this.grid);
+    this.invalidate();
   }
 
   setSkeletonVisible(visible) {
     this.showSkeleton = visible;
     if (this.skeletonHelper) this.skeletonHelper.visible = visible;
+    this.invalidate();
   }
 
   setGridVisible(visible) {
     this.showGrid = visible;
     this.grid.visible = visible;
+    this.invalidate();
   }
 
   setWireframe(on) {
@@ -99,6 +112,7 @@ export class Stage {
       const materials = Array.isArray(object.material) ? object.material : [object.material];
       for (const material of materials) if (material) material.wireframe = on;
     });
+    this.invalidate();
   }
 
   // The name of the bone drawn nearest the pointer (within 12 pixels), while the overlay shows.
@@ -133,8 +147,10 @@ export class Stage {
     return { x: (point.x + 1) / 2 * rect.width, y: (1 - point.y) / 2 * rect.height };
   }
 
+  // Draws a frame if one was asked for since the last.
   render() {
-    this.controls.update();
+    if (!this.dirty) return;
+    this.dirty = false;
     this.skeletonHelper?.update();
     this.renderer.render(this.scene, this.camera);
   }
