@@ -150,10 +150,11 @@ inline bool converts_in_family(const FormatInfo& from, const FormatInfo& to) {
 // All registered formats: castkit's own, in a fixed order, then those register_format added.
 // References stay valid while formats are registered.
 const std::deque<FormatInfo>& all_formats();
-// Adds a format of the caller's own (docs/library.md, "Adding a format"): from then on the
+// Adds a format of the caller's own (docs/library.md, "A format of your own"): from then on the
 // registry finds it by name and extension, and reads, writes and batch-converts through it as
-// through castkit's own. Refused (registry.format) for an empty name or extension, a name or
-// extension another format has, an extension not starting with '.', or a null read or write.
+// through castkit's own. Refused (registry.format) for an empty name, a null read or write, a
+// name or extension another format has, or an extension that is not '.' and a lower-case name
+// (file names are matched in lower case).
 // Register at start-up, before another thread looks formats up: registering is not
 // synchronised with lookups. O(formats × extensions).
 Expected<void> register_format(FormatInfo format);

@@ -35,8 +35,10 @@ std::string registration_refusal(const FormatInfo& format) {
     if (format_by_name(format.name) != nullptr)
         return fmt::format("a format named '{}' is registered already", format.name);
     for (std::string_view ext : format.extensions) {
-        if (ext.size() < 2 || ext.front() != '.')
-            return fmt::format("format '{}': extension '{}' does not start with '.' and a name",
+        const bool lower = std::none_of(ext.begin(), ext.end(),
+                                        [](unsigned char c) { return std::isupper(c) != 0; });
+        if (ext.size() < 2 || ext.front() != '.' || !lower)
+            return fmt::format("format '{}': extension '{}' is not '.' and a lower-case name",
                                format.name, ext);
         for (const FormatInfo& other : registry())
             for (std::string_view taken : other.extensions)

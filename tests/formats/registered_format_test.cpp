@@ -103,6 +103,8 @@ TEST(RegisteredFormat, IsFoundByNameExtensionAndNotTwice) {
 
     stealer.extensions = {"obj"};
     EXPECT_FALSE(register_format(stealer));
+    stealer.extensions = {".OBJ"};  // file names are matched in lower case: it would never match
+    EXPECT_FALSE(register_format(stealer));
     stealer.extensions = {".stealer"};
     stealer.write = nullptr;
     EXPECT_FALSE(register_format(stealer));
