@@ -346,9 +346,8 @@ void register_document(py::module_& m) {
              py::arg("warnings") = py::none(), py::arg("textures") = "embed",
              py::arg("strict") = false,
              "The file's bytes in `format` (default: Cast); the writer's warnings are appended to "
-             "`warnings` "
-             "when it is a list. glTF textures are embedded (or 'reference'd), never copied. "
-             "`strict` as for write()")
+             "`warnings` when it is a list. glTF textures are embedded (or 'reference'd), never "
+             "copied. `strict` as for write()")
         .def("validate", &validate_state, py::arg("strict") = false,
              "Every validation finding (list of Diagnostic)")
         .def("__repr__", [](const DocState& s) {
@@ -373,8 +372,7 @@ void register_document(py::module_& m) {
     m.def("read", &read_bytes, py::arg("data"), py::arg("format") = py::none(),
           py::arg("name") = "<bytes>", py::arg("base") = py::none(),
           "Reads a file's bytes (bytes, bytearray, memoryview: copied once) in `format` (default: "
-          "Cast); "
-          "`name` is what errors call it, `base` the folder side files resolve against.");
+          "Cast); `name` is what errors call it, `base` the folder side files resolve against.");
     m.def(
         "convert",
         [](const fs::path& source, const fs::path& destination,

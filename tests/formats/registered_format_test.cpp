@@ -159,6 +159,29 @@ TEST(RegisteredFormat, ErrorsNameTheFileOffsetPathAndId) {
     EXPECT_EQ(huge.error().rule, "off.count");
 }
 
+// Converts every file in `from` into `to` as `format`, as a folder run does (batch::plan, then
+// batch::convert of each task); how many files the plan took.
+std::size_t convert_folder(const fs::path& from, const fs::path& to, const std::string& format) {
+    batch::Options options;
+    options.input_dir = from;
+    options.output_dir = to;
+    options.to = format;
+    Diagnostics diagnostics;
+    auto plan = batch::plan(options, diagnostics);
+    EXPECT_TRUE(plan) << (plan ? "" : plan.error().to_string());
+    if (!plan) return 0;
+    for (const batch::Task& task : plan->tasks)
+        EXPECT_NE(batch::convert(options, task, plan->outputs).status, batch::Status::Failed)
+            << task.input;
+    return plan->tasks.size();
+}
+
+// The document a file the batch wrote holds.
+Expected<cast::Document> read_output(const FormatInfo& format, const fs::path& path) {
+    Diagnostics ignored;
+    return formats::read_file(format, path, formats::context_for(path), ignored);
+}
+
 TEST(RegisteredFormat, ConvertsAFolderInABatch) {
     off();
     const fs::path dir = temp_dir("registered-format-batch");
@@ -166,35 +189,14 @@ TEST(RegisteredFormat, ConvertsAFolderInABatch) {
     write_text(dir / "in" / "cube.off", kCube);
     write_text(dir / "in" / "triangle.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n");
 
-    batch::Options options;
-    options.input_dir = dir / "in";
-    options.output_dir = dir / "glb";
-    options.to = "glb";
-    Diagnostics diagnostics;
-    auto plan = batch::plan(options, diagnostics);
-    ASSERT_TRUE(plan) << plan.error().to_string();
-    ASSERT_EQ(plan->tasks.size(), 2u);
-    for (const batch::Task& task : plan->tasks) {
-        const batch::Result result = batch::convert(options, task, plan->outputs);
-        EXPECT_NE(result.status, batch::Status::Failed) << task.input;
-    }
-    Diagnostics ignored;
-    auto glb = formats::read_file(glb_format(), dir / "glb" / "cube.glb",
-                                  formats::context_for(dir / "glb" / "cube.glb"), ignored);
+    ASSERT_EQ(convert_folder(dir / "in", dir / "glb", "glb"), 2u);
+    auto glb = read_output(glb_format(), dir / "glb" / "cube.glb");
     ASSERT_TRUE(glb) << glb.error().to_string();
     EXPECT_EQ(std::as_const(*glb).models().at(0).meshes().at(0).face_count(), 12u);
 
     // And back: the folder of glb files to OFF.
-    batch::Options back;
-    back.input_dir = dir / "glb";
-    back.output_dir = dir / "off";
-    back.to = "off";
-    auto plan_back = batch::plan(back, diagnostics);
-    ASSERT_TRUE(plan_back);
-    for (const batch::Task& task : plan_back->tasks)
-        EXPECT_NE(batch::convert(back, task, plan_back->outputs).status, batch::Status::Failed);
-    auto triangle = formats::read_file(off(), dir / "off" / "triangle.off",
-                                       formats::context_for(dir / "off" / "triangle.off"), ignored);
+    ASSERT_EQ(convert_folder(dir / "glb", dir / "off", "off"), 2u);
+    auto triangle = read_output(off(), dir / "off" / "triangle.off");
     ASSERT_TRUE(triangle) << triangle.error().to_string();
     EXPECT_EQ(std::as_const(*triangle).models().at(0).meshes().at(0).vertex_count(), 3u);
 }
