@@ -92,7 +92,7 @@ class CMakeBuild(build_ext):
         say(f"building the module and the CLI on {jobs} jobs (about 3 minutes on 2 "
             "idle cores, under a minute when ccache has them)")
         command = ["cmake", "--build", str(build), "-j", jobs,
-                   "--target", "castkit_python", "castkit_cli"]
+                   "--target", "castkit_python", "castkit_python_stubs", "castkit_cli"]
         subprocess.run(command, check=True, env=environment)
         say(f"built in {time.monotonic() - started:.0f} s")
 
@@ -105,6 +105,9 @@ class CMakeBuild(build_ext):
         target = pathlib.Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(built, target)
+        # The type stubs the build wrote from the module (python/backend/generate_stub.py).
+        for stub in ("_castkit.pyi", "cast.pyi"):
+            shutil.copyfile(built.with_name(stub), target.with_name(stub))
         # The CLI beside it, executable (the wheel keeps the mode).
         cli = target.parent / "bin" / CLI_NAME
         cli.parent.mkdir(exist_ok=True)
@@ -114,7 +117,7 @@ class CMakeBuild(build_ext):
 setup(
     packages=["castkit"],
     package_dir={"castkit": "python/castkit"},
-    package_data={"castkit": ["py.typed", "__init__.pyi", "cast.pyi"]},
+    package_data={"castkit": ["py.typed"]},
     ext_modules=[CMakeExtension("castkit._castkit")],
     cmdclass={"build_ext": CMakeBuild},
     options={

@@ -21,13 +21,23 @@ cast.py writes for the same calls. Differences (docs/python.md, "castkit.cast"):
   readers) are not offered; `Cast.load(path)` is.
 """
 
+# Annotations stay strings at run time: python/backend/generate_stub.py writes cast.pyi from them.
+from __future__ import annotations
+
 import itertools
 import os
 import struct
+from typing import TYPE_CHECKING, Any, BinaryIO, Iterable, Optional, Sequence, TypeVar, Union
 
 import numpy as np
 
 from . import _castkit, _files
+
+if TYPE_CHECKING:
+    # Named only in annotations, never evaluated: numpy.typing would add ~5 ms of import time,
+    # and TypeAlias is Python 3.10+.
+    import numpy.typing as npt
+    from typing import TypeAlias
 
 __all__ = [
     "Animation", "BlendShape", "Bone", "Cast", "CastColor", "CastNode", "CastProperty",
@@ -36,10 +46,20 @@ __all__ = [
     "Root", "Skeleton", "castHashBase", "castNextHash", "castTypeForMaximum", "typeSwitcher",
 ]
 
-castHashBase = 0x534E495752545250
+# The annotations' aliases and TypeVar.
+_Buffer: TypeAlias = ("Union[npt.ArrayLike, Iterable[Sequence[float]], Iterable[int], "
+                      "Iterable[float]]")
+_Path: TypeAlias = "Union[str, os.PathLike[str]]"
+_Values: TypeAlias = "Union[CastValues, list[Any]]"
+_N = TypeVar("_N", bound="CastNode")
+# The classes Skeleton and Material for the methods named so, which hide them in a class body.
+_SkeletonNode: TypeAlias = "Skeleton"
+_MaterialNode: TypeAlias = "Material"
+
+castHashBase: int = 0x534E495752545250
 
 
-def castNextHash():
+def castNextHash() -> int:
     """Returns the next default node hash and advances the process-wide counter by one."""
     global castHashBase
     value = castHashBase
@@ -47,7 +67,7 @@ def castNextHash():
     return value
 
 
-def castTypeForMaximum(values):
+def castTypeForMaximum(values: Iterable[int]) -> str:
     """The narrowest unsigned type ("b", "h" or "i") that holds the largest of `values`; raises
     ValueError for no values, as cast.py's max() does."""
     if isinstance(values, np.ndarray):
@@ -106,7 +126,7 @@ class CastProperty_t:
     __slots__ = ("size", "fmt", "identifier", "array")
 
     # identifier: (element size, struct format, values per element, numpy dtype)
-    LAYOUTS = {
+    LAYOUTS: dict[str, tuple[int, str, int, Optional[str]]] = {
         "b": (1, "B", 1, "<u1"),
         "h": (2, "H", 1, "<u2"),
         "i": (4, "I", 1, "<u4"),
@@ -118,8 +138,12 @@ class CastProperty_t:
         "3v": (12, "3f", 3, "<f4"),
         "4v": (16, "4f", 4, "<f4"),
     }
+    size: int
+    fmt: str
+    identifier: Optional[str]
+    array: int
 
-    def __init__(self, identifier=None):
+    def __init__(self, identifier: Optional[str] = None) -> None:
         self.identifier = identifier
         if identifier is None:
             self.size, self.fmt, self.array = 0, "", 1
@@ -127,7 +151,7 @@ class CastProperty_t:
             self.size, self.fmt, self.array, _ = self.LAYOUTS[identifier]
 
     @property
-    def dtype(self):
+    def dtype(self) -> Optional[str]:
         """The numpy dtype of one value, or None for strings."""
         return self.LAYOUTS[self.identifier][3]
 
@@ -137,14 +161,14 @@ class CastColor:
     which is not the standard one: docs/python.md)."""
 
     @staticmethod
-    def sRGBToLinear(srgb):
+    def sRGBToLinear(srgb: float) -> float:
         """One sRGB channel (float) in linear space."""
         if srgb <= 0.04045:
             return srgb / 12.92
         return ((srgb + 0.055) / 1.055) ** 2.4
 
     @staticmethod
-    def linearToSRGB(linear):
+    def linearToSRGB(linear: float) -> float:
         """One linear channel (float) in cast.py's sRGB: pow(x, 1/2.4) + 1.055 - 0.055 above
         the linear segment."""
         if linear <= 0.0031308:
@@ -152,13 +176,13 @@ class CastColor:
         return (linear ** (1.0 / 2.4) + 1.055) - 0.055
 
     @staticmethod
-    def toLinearFromSRGB(color):
+    def toLinearFromSRGB(color: Sequence[float]) -> tuple[float, float, float, float]:
         """An sRGB rgba tuple with its rgb in linear space (alpha unchanged)."""
         r, g, b = (CastColor.sRGBToLinear(c) for c in color[:3])
         return (r, g, b, color[3])
 
     @staticmethod
-    def toSRGBFromLinear(color):
+    def toSRGBFromLinear(color: Sequence[float]) -> tuple[float, float, float, float]:
         """A linear rgba tuple with its rgb in sRGB (alpha unchanged)."""
         r, g, b = (CastColor.linearToSRGB(c) for c in color[:3])
         return (r, g, b, color[3])
@@ -168,7 +192,7 @@ class CastColor:
     fromInteger = staticmethod(_castkit.color_from_integer)
 
     @staticmethod
-    def toInteger(color):
+    def toInteger(color: Sequence[float]) -> int:
         """An rgba tuple of floats packed into one integer (R in the low byte); each channel is
         clamped to [0, 255] and truncated."""
         channels = bytes(int(max(min(c * 255.0, 255.0), 0.0)) for c in color[:4])
@@ -179,15 +203,19 @@ class CastProperty:
     """One named, typed property of a node; `values` is flat (x, y, z, x, y, z, ... for "3v")."""
 
     __slots__ = ("name", "type", "values")
+    name: str
+    type: CastProperty_t
+    values: Any
 
-    def __init__(self, file=None, name=None, type=None):
+    def __init__(self, file: None = None, name: Optional[str] = None,
+                 type: Optional[str] = None) -> None:
         if file is not None:
             raise TypeError("castkit.cast reads whole files: use Cast.load(path)")
         self.name = name or ""
         self.type = CastProperty_t(type)
         self.values = []
 
-    def isType(self, identifier):
+    def isType(self, identifier: str) -> bool:
         """True when this property's type identifier is `identifier`."""
         return self.type.identifier == identifier
 
@@ -212,12 +240,12 @@ class CastProperty:
         count = len(self.values) if self.type.identifier == "s" else self._count()
         return struct.pack("<2sHI", self.type.identifier.encode("utf-8"), len(name), count) + name
 
-    def save(self, file):
+    def save(self, file: BinaryIO) -> None:
         """Writes this property (header, name, payload) to a binary file."""
         file.write(self._header())
         file.write(self._payload())
 
-    def length(self):
+    def length(self) -> int:
         """The size of this property in the file, in bytes."""
         size = 8 + len(self.name.encode("utf-8"))
         if self.type.identifier == "s":
@@ -230,49 +258,54 @@ class CastNode:
     children. Each new node takes the next value of the hash counter."""
 
     __slots__ = ("identifier", "hash", "parentNode", "childNodes", "properties")
+    identifier: int
+    hash: int
+    parentNode: Optional[CastNode]
+    childNodes: list[CastNode]
+    properties: dict[str, CastProperty]
 
-    def __init__(self, identifier=0):
+    def __init__(self, identifier: int = 0) -> None:
         self.identifier = identifier
         self.hash = castNextHash()
         self.parentNode = None
         self.childNodes = []
         self.properties = {}
 
-    def ChildOfType(self, pType):
+    def ChildOfType(self, pType: type[_N]) -> Optional[_N]:
         """The first child whose class is exactly `pType`, or None."""
         return next((child for child in self.childNodes if child.__class__ is pType), None)
 
-    def ChildrenOfType(self, pType):
+    def ChildrenOfType(self, pType: type[_N]) -> list[_N]:
         """Every child whose class is exactly `pType`, in order."""
         return [child for child in self.childNodes if child.__class__ is pType]
 
-    def ChildByHash(self, hash):
+    def ChildByHash(self, hash: int) -> Optional[CastNode]:
         """The first child with this hash, or None."""
         return next((child for child in self.childNodes if child.hash == hash), None)
 
-    def Hash(self):
+    def Hash(self) -> int:
         """This node's hash."""
         return self.hash
 
-    def CreateProperty(self, name, type):
+    def CreateProperty(self, name: str, type: str) -> CastProperty:
         """A new empty property of type `type` (replacing one of the same name in place)."""
         prop = CastProperty(name=name, type=type)
         self.properties[name] = prop
         return prop
 
-    def CreateChild(self, child):
+    def CreateChild(self, child: _N) -> _N:
         """Appends `child` to this node's children and returns it."""
         child.parentNode = self
         self.childNodes.append(child)
         return child
 
-    def save(self, file):
+    def save(self, file: BinaryIO) -> None:
         """Writes this node and its subtree to a binary file."""
         sizes = {}
         _measure(self, sizes)
         _write(self, file, sizes)
 
-    def length(self):
+    def length(self) -> int:
         """The size of this node and its subtree in the file, in bytes (its NodeSize)."""
         return _measure(self, {})
 
@@ -296,18 +329,22 @@ def _write(node, file, sizes):
 
 
 # ---- accessor builders: each returns a method for a typed node class ---------------------------
+# A method whose types depend on the builder's arguments gets its __annotations__ here, for the
+# stub generator; `kind`, `alias` and `type_name` name a class or type, as an annotation does.
 
-def _first(key, default=None):
-    """Getter: the property's first value, or `default` when absent."""
+def _first(key, type_name, default=None):
+    """Getter: the property's first value (a `type_name`), or `default` when absent."""
     def get(self):
         prop = self.properties.get(key)
         return default if prop is None else prop.values[0]
+    get.__annotations__ = {"return": type_name if default is not None else
+                           f"Optional[{type_name}]"}
     return get
 
 
 def _all(key):
     """Getter: every value of the property (flat), or None when absent."""
-    def get(self):
+    def get(self) -> Optional[_Values]:
         prop = self.properties.get(key)
         return None if prop is None else prop.values
     return get
@@ -315,14 +352,14 @@ def _all(key):
 
 def _flag(key, default):
     """Getter: the property's first value >= 1, or `default` when absent."""
-    def get(self):
+    def get(self) -> bool:
         prop = self.properties.get(key)
         return default if prop is None else prop.values[0] >= 1
     return get
 
 
-def _linked(key, scope):
-    """Getter: the node whose hash the property holds, among the parent's children
+def _linked(key, scope, kind):
+    """Getter: the node (a `kind`) whose hash the property holds, among the parent's children
     (scope "parent") or this node's own children (scope "self"); None when absent."""
     def get(self):
         prop = self.properties.get(key)
@@ -330,26 +367,33 @@ def _linked(key, scope):
             return None
         owner = self.parentNode if scope == "parent" else self
         return owner.ChildByHash(prop.values[0])
+    get.__annotations__ = {"return": f"Optional[{kind}]"}
     return get
+
+
+# The Python type of a value of each property type.
+_VALUE_TYPES = {"b": "int", "h": "int", "i": "int", "l": "int", "f": "float", "d": "float",
+                "s": "str"}
 
 
 def _set_one(key, type):
     """Setter: one value of type `type`."""
     def set(self, value):
         self.CreateProperty(key, type).values = [value]
+    set.__annotations__ = {"value": _VALUE_TYPES[type], "return": "None"}
     return set
 
 
 def _set_list(key, type):
     """Setter: a flat sequence of values (a position, a quaternion, a list of floats)."""
-    def set(self, values):
+    def set(self, values: _Buffer) -> None:
         self.CreateProperty(key, type).values = list(values)
     return set
 
 
 def _set_flag(key):
     """Setter: a boolean stored as the byte 1 or 0."""
-    def set(self, enabled):
+    def set(self, enabled: bool) -> None:
         self.CreateProperty(key, "b").values = [1 if enabled else 0]
     return set
 
@@ -365,14 +409,14 @@ def _flat(values, dtype):
 
 def _set_vectors(key, type):
     """Setter: a buffer of vectors (tuples or an (n, k) array), stored flat."""
-    def set(self, values):
+    def set(self, values: _Buffer) -> None:
         self.CreateProperty(key, type).values = _flat(values, "=f4")
     return set
 
 
 def _set_indices(key):
     """Setter: an integer buffer in the narrowest type that holds its maximum."""
-    def set(self, values):
+    def set(self, values: _Buffer) -> None:
         array = np.asarray(values if hasattr(values, "__len__") else list(values))
         type = castTypeForMaximum(array)
         self.CreateProperty(key, type).values = _castkit.values_of(_integers(key, type, array))
@@ -381,7 +425,7 @@ def _set_indices(key):
 
 def _set_floats(key):
     """Setter: a buffer of floats."""
-    def set(self, values):
+    def set(self, values: _Buffer) -> None:
         array = np.ascontiguousarray(values, dtype="=f4").reshape(-1)
         self.CreateProperty(key, "f").values = _castkit.values_of(array)
     return set
@@ -391,39 +435,54 @@ def _children(kind):
     """Getter: the children of class `kind` (a class name resolved at call time)."""
     def get(self):
         return self.ChildrenOfType(globals()[kind])
+    get.__annotations__ = {"return": f"list[{kind}]"}
     return get
 
 
-def _child(kind):
-    """Getter: the first child of class `kind`, or None."""
+def _child(kind, alias=None):
+    """Getter: the first child of class `kind`, or None; annotated with `alias` if given."""
     def get(self):
         return self.ChildOfType(globals()[kind])
+    get.__annotations__ = {"return": f"Optional[{alias or kind}]"}
     return get
 
 
-def _create(kind):
-    """Method: creates a child of class `kind` and returns it."""
+def _create(kind, alias=None):
+    """Method: creates a child of class `kind` and returns it; annotated with `alias` if given."""
     def create(self):
         return self.CreateChild(globals()[kind]())
+    create.__annotations__ = {"return": alias or kind}
     return create
 
 
 def _typed(name, identifier, doc, **methods):
-    """A CastNode subclass named `name` for node id `identifier`, with `methods`."""
-    def __init__(self):
+    """A CastNode subclass named `name` for node id `identifier`, with `methods` (each made for
+    this class alone: it takes the name and qualified name it is bound under)."""
+    def __init__(self) -> None:
         CastNode.__init__(self, identifier)
-    return type(name, (CastNode,), {"__init__": __init__, "__doc__": doc, "ID": identifier,
-                                    **methods})
+    methods = {"__init__": __init__, **methods}
+    for attribute, method in methods.items():
+        method.__name__, method.__qualname__ = attribute, f"{name}.{attribute}"
+    return type(name, (CastNode,), {**methods, "__doc__": doc, "ID": identifier,
+                                    "__annotations__": {"ID": "int"}})
 
 
 # ---- the node classes ----------------------------------------------------------------------
 
-_NAME = {"Name": _first("n"), "SetName": _set_one("n", "s")}
-_TRANSFORM = {
-    "Position": _all("p"), "SetPosition": _set_list("p", "3v"),
-    "Rotation": _all("r"), "SetRotation": _set_list("r", "4v"),
-    "Scale": _all("s"), "SetScale": _set_list("s", "3v"),
-}
+
+def _name():
+    """Name and SetName, made anew for each class (_typed names them after it)."""
+    return {"Name": _first("n", "str"), "SetName": _set_one("n", "s")}
+
+
+def _transform():
+    """Position, Rotation, Scale and their setters, made anew for each class."""
+    return {
+        "Position": _all("p"), "SetPosition": _set_list("p", "3v"),
+        "Rotation": _all("r"), "SetRotation": _set_list("r", "4v"),
+        "Scale": _all("s"), "SetScale": _set_list("s", "3v"),
+    }
+
 
 Root = _typed(
     "Root", 0x746F6F72, "A root node: models, animations, instances and metadata.",
@@ -432,8 +491,9 @@ Root = _typed(
 
 Model = _typed(
     "Model", 0x6C646F6D, "A model: skeleton, meshes, hairs, materials and blend shapes.",
-    **_NAME, **_TRANSFORM,
-    Skeleton=_child("Skeleton"), CreateSkeleton=_create("Skeleton"),
+    **_name(), **_transform(),
+    Skeleton=_child("Skeleton", "_SkeletonNode"),
+    CreateSkeleton=_create("Skeleton", "_SkeletonNode"),
     Meshes=_children("Mesh"), CreateMesh=_create("Mesh"),
     Hairs=_children("Hair"), CreateHair=_create("Hair"),
     Materials=_children("Material"), CreateMaterial=_create("Material"),
@@ -441,32 +501,33 @@ Model = _typed(
 
 Animation = _typed(
     "Animation", 0x6D696E61, "An animation: curves, curve mode overrides and notifications.",
-    **_NAME,
-    Skeleton=_child("Skeleton"), CreateSkeleton=_create("Skeleton"),
+    **_name(),
+    Skeleton=_child("Skeleton", "_SkeletonNode"),
+    CreateSkeleton=_create("Skeleton", "_SkeletonNode"),
     Curves=_children("Curve"), CreateCurve=_create("Curve"),
     CurveModeOverrides=_children("CurveModeOverride"),
     CreateCurveModeOverride=_create("CurveModeOverride"),
     Notifications=_children("NotificationTrack"),
     CreateNotification=_create("NotificationTrack"),
-    Framerate=_first("fr"), SetFramerate=_set_one("fr", "f"),
+    Framerate=_first("fr", "float"), SetFramerate=_set_one("fr", "f"),
     Looping=_flag("lo", False), SetLooping=_set_flag("lo"))
 
 Curve = _typed(
     "Curve", 0x76727563, "Key frames that animate one property of a named node.",
-    NodeName=_first("nn"), SetNodeName=_set_one("nn", "s"),
-    KeyPropertyName=_first("kp"), SetKeyPropertyName=_set_one("kp", "s"),
+    NodeName=_first("nn", "str"), SetNodeName=_set_one("nn", "s"),
+    KeyPropertyName=_first("kp", "str"), SetKeyPropertyName=_set_one("kp", "s"),
     KeyFrameBuffer=_all("kb"), SetKeyFrameBuffer=_set_indices("kb"),
     KeyValueBuffer=_all("kv"),
     SetFloatKeyValueBuffer=_set_floats("kv"),
     SetVec4KeyValueBuffer=_set_vectors("kv", "4v"),
     SetByteKeyValueBuffer=_set_list("kv", "b"),
-    Mode=_first("m"), SetMode=_set_one("m", "s"),
-    AdditiveBlendWeight=_first("ab", 1.0), SetAdditiveBlendWeight=_set_one("ab", "f"))
+    Mode=_first("m", "str"), SetMode=_set_one("m", "s"),
+    AdditiveBlendWeight=_first("ab", "float", 1.0), SetAdditiveBlendWeight=_set_one("ab", "f"))
 
 CurveModeOverride = _typed(
     "CurveModeOverride", 0x564F4D43, "A curve mode for a node and the nodes below it.",
-    NodeName=_first("nn"), SetNodeName=_set_one("nn", "s"),
-    Mode=_first("m"), SetMode=_set_one("m", "s"),
+    NodeName=_first("nn", "str"), SetNodeName=_set_one("nn", "s"),
+    Mode=_first("m", "str"), SetMode=_set_one("m", "s"),
     OverrideTranslationCurves=_flag("ot", False),
     SetOverrideTranslationCurves=_set_flag("ot"),
     OverrideRotationCurves=_flag("or", False), SetOverrideRotationCurves=_set_flag("or"),
@@ -474,30 +535,30 @@ CurveModeOverride = _typed(
 
 NotificationTrack = _typed(
     "NotificationTrack", 0x6669746E, "Named events on key frames of an animation.",
-    **_NAME, KeyFrameBuffer=_all("kb"), SetKeyFrameBuffer=_set_indices("kb"))
+    **_name(), KeyFrameBuffer=_all("kb"), SetKeyFrameBuffer=_set_indices("kb"))
 
 
-def _vertex_count(self):
+def _vertex_count(self) -> Optional[int]:
     """The number of vertex positions, or None without "vp"."""
     prop = self.properties.get("vp")
     return None if prop is None else len(prop.values) // 3
 
 
-def _face_count(self):
+def _face_count(self) -> Optional[int]:
     """The number of triangles, or None without "f"."""
     prop = self.properties.get("f")
     return None if prop is None else len(prop.values) // 3
 
 
-def _color_layer_count(self):
-    """"cl"; else one layer for a legacy "vc" buffer; else 0."""
+def _color_layer_count(self) -> int:
+    """The number of colour layers: "cl"; else one for a legacy "vc" buffer; else 0."""
     prop = self.properties.get("cl")
     if prop is not None:
         return prop.values[0]
     return 1 if "vc" in self.properties else 0
 
 
-def _color_layer(self, index):
+def _color_layer(self, index: int) -> Optional[_Values]:
     """Colour layer `index` ("c<index>"; layer 0 falls back to legacy "vc"), or None."""
     prop = self.properties.get("c%d" % index)
     if prop is None and index == 0:
@@ -505,7 +566,7 @@ def _color_layer(self, index):
     return None if prop is None else prop.values
 
 
-def _set_color_layer(self, index, values):
+def _set_color_layer(self, index: int, values: _Buffer) -> None:
     """Colour layer `index`: packed integers ("i") or rgba tuples / an (n, 4) array ("4v")."""
     if isinstance(values, np.ndarray):
         packed = values.dtype.kind in "iu"
@@ -519,31 +580,31 @@ def _set_color_layer(self, index, values):
         self.CreateProperty(key, "4v").values = _flat(values, "=f4")
 
 
-def _color_layer_packed(self, index):
+def _color_layer_packed(self, index: int) -> bool:
     """True unless colour layer `index` exists as "4v" (legacy "vc" is always packed)."""
     prop = self.properties.get("c%d" % index)
     return True if prop is None else prop.isType("i")
 
 
-def _uv_layer(self, index):
+def _uv_layer(self, index: int) -> Optional[_Values]:
     """UV layer `index` ("u<index>", flat u, v pairs), or None."""
     prop = self.properties.get("u%d" % index)
     return None if prop is None else prop.values
 
 
-def _set_uv_layer(self, index, values):
+def _set_uv_layer(self, index: int, values: _Buffer) -> None:
     """UV layer `index` from (u, v) tuples or an (n, 2) array."""
     self.CreateProperty("u%d" % index, "2v").values = _flat(values, "=f4")
 
 
 Mesh = _typed(
     "Mesh", 0x6873656D, "A triangle mesh: vertices, faces, layers, weights and a material.",
-    **_NAME,
+    **_name(),
     VertexCount=_vertex_count, FaceCount=_face_count,
-    UVLayerCount=_first("ul", 0), SetUVLayerCount=_set_one("ul", "b"),
+    UVLayerCount=_first("ul", "int", 0), SetUVLayerCount=_set_one("ul", "b"),
     ColorLayerCount=_color_layer_count, SetColorLayerCount=_set_one("cl", "b"),
-    MaximumWeightInfluence=_first("mi", 0), SetMaximumWeightInfluence=_set_one("mi", "b"),
-    SkinningMethod=_first("sm", "linear"), SetSkinningMethod=_set_one("sm", "s"),
+    MaximumWeightInfluence=_first("mi", "int", 0), SetMaximumWeightInfluence=_set_one("mi", "b"),
+    SkinningMethod=_first("sm", "str", "linear"), SetSkinningMethod=_set_one("sm", "s"),
     FaceBuffer=_all("f"), SetFaceBuffer=_set_indices("f"),
     VertexPositionBuffer=_all("vp"), SetVertexPositionBuffer=_set_vectors("vp", "3v"),
     VertexNormalBuffer=_all("vn"), SetVertexNormalBuffer=_set_vectors("vn", "3v"),
@@ -553,10 +614,10 @@ Mesh = _typed(
     VertexUVLayerBuffer=_uv_layer, SetVertexUVLayerBuffer=_set_uv_layer,
     VertexWeightBoneBuffer=_all("wb"), SetVertexWeightBoneBuffer=_set_indices("wb"),
     VertexWeightValueBuffer=_all("wv"), SetVertexWeightValueBuffer=_set_floats("wv"),
-    Material=_linked("m", "parent"), SetMaterial=_set_one("m", "l"))
+    Material=_linked("m", "parent", "_MaterialNode"), SetMaterial=_set_one("m", "l"))
 
 
-def _strand_count(self):
+def _strand_count(self) -> Optional[int]:
     """The number of strands (entries of "se"), or None without "se"."""
     prop = self.properties.get("se")
     return None if prop is None else len(prop.values)
@@ -564,20 +625,20 @@ def _strand_count(self):
 
 Hair = _typed(
     "Hair", 0x72696168, "Hair strands: segments per strand and their particles.",
-    **_NAME,
+    **_name(),
     StrandCount=_strand_count,
     SegmentsBuffer=_all("se"), SetSegmentBuffer=_set_indices("se"),
     ParticleBuffer=_all("pt"), SetParticleBuffer=_set_vectors("pt", "3v"),
-    Material=_linked("m", "parent"), SetMaterial=_set_one("m", "l"))
+    Material=_linked("m", "parent", "_MaterialNode"), SetMaterial=_set_one("m", "l"))
 
 BlendShape = _typed(
     "BlendShape", 0x68736C62, "A blend shape: a base mesh and sparse target positions.",
-    **_NAME,
-    BaseShape=_linked("b", "parent"), SetBaseShape=_set_one("b", "l"),
+    **_name(),
+    BaseShape=_linked("b", "parent", "Mesh"), SetBaseShape=_set_one("b", "l"),
     TargetShapeVertexIndices=_all("vi"), SetTargetShapeVertexIndices=_set_indices("vi"),
     TargetShapeVertexPositions=_all("vp"),
     SetTargetShapeVertexPositions=_set_vectors("vp", "3v"),
-    TargetWeightScale=_first("ts"), SetTargetWeightScale=_set_one("ts", "f"))
+    TargetWeightScale=_first("ts", "float"), SetTargetWeightScale=_set_one("ts", "f"))
 
 Skeleton = _typed(
     "Skeleton", 0x6C656B73, "Bones, IK handles and constraints.",
@@ -586,7 +647,7 @@ Skeleton = _typed(
     Constraints=_children("Constraint"), CreateConstraint=_create("Constraint"))
 
 
-def _parent_index(self):
+def _parent_index(self) -> int:
     """The parent bone's index; -1 (a root bone) when absent or stored as 0xFFFFFFFF."""
     prop = self.properties.get("p")
     if prop is None:
@@ -595,14 +656,14 @@ def _parent_index(self):
     return index - (1 << 32) if index >= (1 << 31) else index
 
 
-def _set_parent_index(self, index):
+def _set_parent_index(self, index: int) -> None:
     """The parent bone's index; a negative index is stored as its 32-bit two's complement."""
     self.CreateProperty("p", "i").values = [index % (1 << 32) if index < 0 else index]
 
 
 Bone = _typed(
     "Bone", 0x656E6F62, "A bone: parent index, local and world transforms and scale.",
-    **_NAME,
+    **_name(),
     ParentIndex=_parent_index, SetParentIndex=_set_parent_index,
     SegmentScaleCompensate=_flag("ssc", True), SetSegmentScaleCompensate=_set_flag("ssc"),
     LocalPosition=_all("lp"), SetLocalPosition=_set_list("lp", "3v"),
@@ -613,17 +674,17 @@ Bone = _typed(
 
 IKHandle = _typed(
     "IKHandle", 0x64686B69, "An IK chain between bones of the same skeleton.",
-    **_NAME,
-    StartBone=_linked("sb", "parent"), SetStartBone=_set_one("sb", "l"),
-    EndBone=_linked("eb", "parent"), SetEndBone=_set_one("eb", "l"),
-    TargetBone=_linked("tb", "parent"), SetTargetBone=_set_one("tb", "l"),
+    **_name(),
+    StartBone=_linked("sb", "parent", "Bone"), SetStartBone=_set_one("sb", "l"),
+    EndBone=_linked("eb", "parent", "Bone"), SetEndBone=_set_one("eb", "l"),
+    TargetBone=_linked("tb", "parent", "Bone"), SetTargetBone=_set_one("tb", "l"),
     TargetOffset=_all("to"), SetTargetOffset=_set_list("to", "3v"),
-    PoleVectorBone=_linked("pv", "parent"), SetPoleVectorBone=_set_one("pv", "l"),
-    PoleBone=_linked("pb", "parent"), SetPoleBone=_set_one("pb", "l"),
+    PoleVectorBone=_linked("pv", "parent", "Bone"), SetPoleVectorBone=_set_one("pv", "l"),
+    PoleBone=_linked("pb", "parent", "Bone"), SetPoleBone=_set_one("pb", "l"),
     UseTargetRotation=_flag("tr", False), SetUseTargetRotation=_set_flag("tr"))
 
 
-def _set_custom_offset(self, offset):
+def _set_custom_offset(self, offset: Sequence[float]) -> None:
     """A translation (3 values, "3v") or rotation (4 values, "4v"); other lengths are ignored."""
     offset = list(offset)
     if len(offset) in (3, 4):
@@ -632,58 +693,58 @@ def _set_custom_offset(self, offset):
 
 Constraint = _typed(
     "Constraint", 0x74736E63, "A constraint of one bone to another.",
-    **_NAME,
-    ConstraintType=_first("ct"), SetConstraintType=_set_one("ct", "s"),
-    ConstraintBone=_linked("cb", "parent"), SetConstraintBone=_set_one("cb", "l"),
-    TargetBone=_linked("tb", "parent"), SetTargetBone=_set_one("tb", "l"),
+    **_name(),
+    ConstraintType=_first("ct", "str"), SetConstraintType=_set_one("ct", "s"),
+    ConstraintBone=_linked("cb", "parent", "Bone"), SetConstraintBone=_set_one("cb", "l"),
+    TargetBone=_linked("tb", "parent", "Bone"), SetTargetBone=_set_one("tb", "l"),
     MaintainOffset=_flag("mo", False), SetMaintainOffset=_set_flag("mo"),
     CustomOffset=_all("co"), SetCustomOffset=_set_custom_offset,
-    Weight=_first("wt", 1.0), SetWeight=_set_one("wt", "f"),
+    Weight=_first("wt", "float", 1.0), SetWeight=_set_one("wt", "f"),
     SkipX=_flag("sx", False), SetSkipX=_set_flag("sx"),
     SkipY=_flag("sy", False), SetSkipY=_set_flag("sy"),
     SkipZ=_flag("sz", False), SetSkipZ=_set_flag("sz"))
 
 
-def _slots(self):
+def _slots(self) -> dict[str, Optional[CastNode]]:
     """Every property except "n" and "t", as {slot: the child node its hash names, or None}."""
     return {slot: self.ChildByHash(prop.values[0])
             for slot, prop in self.properties.items() if slot not in ("n", "t")}
 
 
-def _set_slot(self, slot, hash):
+def _set_slot(self, slot: str, hash: int) -> None:
     """Slot `slot` names the child with this hash."""
     self.CreateProperty(slot, "l").values = [hash]
 
 
 Material = _typed(
     "Material", 0x6C74616D, "A material: slots naming its File and Color children.",
-    **_NAME,
-    Type=_first("t"), SetType=_set_one("t", "s"),
+    **_name(),
+    Type=_first("t", "str"), SetType=_set_one("t", "s"),
     Slots=_slots, SetSlot=_set_slot, CreateFile=_create("File"))
 
 File = _typed(
     "File", 0x656C6966, "A reference to an external file.",
-    Path=_first("p"), SetPath=_set_one("p", "s"))
+    Path=_first("p", "str"), SetPath=_set_one("p", "s"))
 
 Color = _typed(
     "Color", 0x726C6F63, "A constant rgba colour.",
-    **_NAME,
-    ColorSpace=_first("cs", "srgb"), SetColorSpace=_set_one("cs", "s"),
+    **_name(),
+    ColorSpace=_first("cs", "str", "srgb"), SetColorSpace=_set_one("cs", "s"),
     Rgba=_all("rgba"), SetRgba=_set_list("rgba", "4v"))
 
 Instance = _typed(
     "Instance", 0x74736E69, "A placed instance of another Cast scene.",
-    **_NAME, **_TRANSFORM,
-    ReferenceFile=_linked("rf", "self"), SetReferenceFile=_set_one("rf", "l"))
+    **_name(), **_transform(),
+    ReferenceFile=_linked("rf", "self", "File"), SetReferenceFile=_set_one("rf", "l"))
 
 Metadata = _typed(
     "Metadata", 0x6174656D, "Scene metadata: author, software, up axis and scene root.",
-    Author=_first("a"), SetAuthor=_set_one("a", "s"),
-    Software=_first("s"), SetSoftware=_set_one("s", "s"),
-    UpAxis=_first("up"), SetUpAxis=_set_one("up", "s"),
-    SceneRoot=_first("sr"), SetSceneRoot=_set_one("sr", "s"))
+    Author=_first("a", "str"), SetAuthor=_set_one("a", "s"),
+    Software=_first("s", "str"), SetSoftware=_set_one("s", "s"),
+    UpAxis=_first("up", "str"), SetUpAxis=_set_one("up", "s"),
+    SceneRoot=_first("sr", "str"), SetSceneRoot=_set_one("sr", "s"))
 
-typeSwitcher = {None: CastNode}
+typeSwitcher: dict[Optional[int], type[CastNode]] = {None: CastNode}
 typeSwitcher.update((kind.ID, kind) for kind in (
     Root, Model, Mesh, Hair, BlendShape, Skeleton, Animation, Curve, CurveModeOverride,
     NotificationTrack, Bone, IKHandle, Constraint, Material, File, Color, Instance, Metadata))
@@ -697,22 +758,23 @@ class Cast:
     """A Cast file: a list of root nodes."""
 
     __slots__ = ("rootNodes",)
+    rootNodes: list[Root]
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.rootNodes = []
 
-    def Roots(self):
+    def Roots(self) -> list[Root]:
         """The root nodes (a new list)."""
         return list(self.rootNodes)
 
-    def CreateRoot(self):
+    def CreateRoot(self) -> Root:
         """Appends a new root node and returns it."""
         root = Root()
         self.rootNodes.append(root)
         return root
 
     @staticmethod
-    def load(path):
+    def load(path: _Path) -> Cast:
         """Reads a Cast file. The file is read into memory and numeric values view it; each node
         read takes one value of the hash counter, as in cast.py. Raises castkit.Error for a
         malformed file."""
@@ -728,7 +790,7 @@ class Cast:
         castHashBase += made  # each node read takes one value of the counter, as in cast.py
         return cast
 
-    def save(self, path):
+    def save(self, path: _Path) -> None:
         """Writes every root to `path` with cast.py's byte layout: into a temporary file beside
         it, renamed over `path` once whole, so that a save that fails (a value a type cannot
         hold) leaves the old file, and values loaded from it, as they were."""

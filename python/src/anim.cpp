@@ -18,6 +18,16 @@ namespace castkit::python {
 
 namespace {
 
+CASTKIT_PYTHON_TYPE(ModelChoice, "Optional[Union[Document, Model]]");
+CASTKIT_PYTHON_TYPE(AnimationChoice, "Optional[Union[int, str]]");
+CASTKIT_PYTHON_TYPE(Weights, "Dict[str, float]");
+CASTKIT_PYTHON_TYPE(Visible, "Dict[str, bool]");
+CASTKIT_PYTHON_TYPE(TrackFrames, "Dict[str, numpy.typing.NDArray[numpy.float32]]");
+CASTKIT_PYTHON_TYPE(Difference, "Dict[str, Any]");
+using Model = Typed<ModelChoice>;
+using Which = Typed<AnimationChoice>;
+using Array = Typed<types::Array>;
+
 // The animation compiled against the skeleton it is applied to, ready to sample any frame.
 struct Sampler {
     anim::Skeleton skeleton;
@@ -33,10 +43,11 @@ struct Sampler {
 // One evaluated frame.
 struct Pose {
     float frame = 0.0f;
-    py::list bone_names;
-    py::object parents, local_translations, local_rotations, local_scales;
-    py::object world_matrices, world_translations, world_rotations, world_scales;
-    py::dict blend_shapes, visibility;
+    Typed<types::Strings> bone_names;
+    Array parents, local_translations, local_rotations, local_scales;
+    Array world_matrices, world_translations, world_rotations, world_scales;
+    Typed<Weights> blend_shapes = py::dict();
+    Typed<Visible> visibility = py::dict();
 };
 
 std::string animation_list(const std::vector<cast::ConstAnimation>& animations) {
@@ -102,9 +113,9 @@ anim::SkeletonChoice choose_skeleton(const py::object& model, const cast::ConstA
                 "python.animation");
 }
 
-std::shared_ptr<Sampler> make_sampler(const py::object& model,
+std::shared_ptr<Sampler> make_sampler(const Model& model,
                                       const std::shared_ptr<DocState>& anim_state,
-                                      const py::object& which) {
+                                      const Which& which) {
     if (!anim_state) throw py::type_error("the animation document is required");
     const cast::Document& anim_doc = anim_state->document;
     std::vector<cast::ConstAnimation> animations = anim_doc.animations();
@@ -153,7 +164,7 @@ anim::Animation clip_on(const Sampler& sampler, const DocState& state, const py:
                                         &state.document));
 }
 
-py::list names_of(const std::vector<std::string>& names) {
+Typed<types::Strings> names_of(const std::vector<std::string>& names) {
     py::list out;
     for (const std::string& name : names) out.append(to_str(name));
     return out;
@@ -243,7 +254,8 @@ anim::Skeleton rest_skeleton(const DocState& state) {
                 "python.animation");
 }
 
-py::dict difference_dict(const anim::PoseDifference& d, const anim::CompareOptions& options) {
+Typed<Difference> difference_dict(const anim::PoseDifference& d,
+                                  const anim::CompareOptions& options) {
     py::list bones;
     for (const anim::BoneDifference& bone : d.bones) {
         py::dict entry;
@@ -273,9 +285,9 @@ py::dict difference_dict(const anim::PoseDifference& d, const anim::CompareOptio
 
 // `castkit diff` for two documents: their clips on one skeleton (the first's choice), or their
 // first skeletons at rest when neither holds an animation.
-py::dict diff(const std::shared_ptr<DocState>& a, const std::shared_ptr<DocState>& b,
-              const py::object& model, const py::object& animation_a, const py::object& animation_b,
-              const anim::CompareOptions& options) {
+Typed<Difference> diff(const std::shared_ptr<DocState>& a, const std::shared_ptr<DocState>& b,
+                       const Model& model, const Which& animation_a, const Which& animation_b,
+                       const anim::CompareOptions& options) {
     if (!a || !b) throw py::type_error("two documents are required");
     const bool clip_a = !a->document.animations().empty();
     const bool clip_b = !b->document.animations().empty();
@@ -364,7 +376,7 @@ void register_anim(py::module_& m) {
             [](const Sampler& s) { return names_of(s.animation.visibility_nodes()); })
         .def_property_readonly(
             "notification_tracks",
-            [](const Sampler& s) {
+            [](const Sampler& s) -> Typed<TrackFrames> {
                 py::dict out;
                 for (const anim::NotificationTrackKeys& track : s.animation.notification_tracks())
                     out[to_str(track.name)] = py::array_t<float>(
@@ -378,8 +390,8 @@ void register_anim(py::module_& m) {
 
     m.def(
         "pose",
-        [](const py::object& model, const std::shared_ptr<DocState>& animation_document,
-           float frame, const py::object& animation, bool looped, bool rig) {
+        [](const Model& model, const std::shared_ptr<DocState>& animation_document, float frame,
+           const Which& animation, bool looped, bool rig) {
             auto sampler = make_sampler(model, animation_document, animation);
             return sample(*sampler, frame, looped, rig);
         },
@@ -389,9 +401,9 @@ void register_anim(py::module_& m) {
         "(see Sampler for the arguments).");
     m.def(
         "bake",
-        [](const py::object& model, const std::shared_ptr<DocState>& animation_document,
-           const py::object& animation, float framerate, std::optional<float> tolerance,
-           const std::shared_ptr<DocState>& base, const py::object& base_animation,
+        [](const Model& model, const std::shared_ptr<DocState>& animation_document,
+           const Which& animation, float framerate, std::optional<float> tolerance,
+           const std::shared_ptr<DocState>& base, const Which& base_animation,
            std::optional<float> base_frame, bool rig) {
             const std::shared_ptr<Sampler> sampler =
                 make_sampler(model, animation_document, animation);
@@ -411,8 +423,8 @@ void register_anim(py::module_& m) {
     m.def(
         "diff",
         [](const std::shared_ptr<DocState>& a, const std::shared_ptr<DocState>& b,
-           const py::object& model, const py::object& animation_a, const py::object& animation_b,
-           float tolerance, float angle, float step, bool rig) {
+           const Model& model, const Which& animation_a, const Which& animation_b, float tolerance,
+           float angle, float step, bool rig) {
             return diff(a, b, model, animation_a, animation_b,
                         {.position_tolerance = tolerance,
                          .rotation_tolerance = angle,

@@ -133,7 +133,8 @@ py::object values_of(const DocPtr& doc, cast::Node& node, const cast::Property& 
 
 }  // namespace
 
-py::object property_values(const DocPtr& doc, cast::Node& node, std::string_view name) {
+Typed<types::OptionalValues> property_values(const DocPtr& doc, cast::Node& node,
+                                             std::string_view name) {
     const cast::Property* p = node.find(name);
     if (p == nullptr) return py::none();
     return values_of(doc, node, *p, 1);
@@ -149,8 +150,9 @@ py::object flat_values(const DocPtr& doc, cast::Node& node, const cast::Property
     return cast_values(type, data, count * width, std::move(owner));
 }
 
-py::object typed_values(const DocPtr& doc, cast::Node& node, std::string_view name,
-                        std::initializer_list<PropertyType> types, std::size_t rows) {
+Typed<types::OptionalArray> typed_values(const DocPtr& doc, cast::Node& node, std::string_view name,
+                                         std::initializer_list<PropertyType> types,
+                                         std::size_t rows) {
     const cast::Property* p = node.find(name);
     if (p == nullptr || std::find(types.begin(), types.end(), p->type()) == types.end())
         return py::none();

@@ -45,12 +45,15 @@ batch::Options options_from(const py::dict& d) {
     format.strict = get<bool>(d, "strict", false);
     format.textures =
         texture_mode(get<std::string>(d, "texture_mode", "automatic"), "texture_mode");
-    const auto word = [&d](const char* key) {
-        return d.contains(key) && !d[key].is_none() ? std::optional(d[key].cast<std::string>())
-                                                    : std::nullopt;
+    const auto word = [&d]<class Words>(const char* key, Words) {
+        return d.contains(key) && !d[key].is_none()
+                   ? std::optional(Word<Words>{d[key].cast<std::string>()})
+                   : std::nullopt;
     };
-    options.axes = axes_request(word("up"), word("from_up"), word("units"), word("from_units"),
-                                get<double>(d, "scale", 1.0));
+    const types::AxisWords axis;
+    const types::UnitWords units;
+    options.axes = axes_request(word("up", axis), word("from_up", axis), word("units", units),
+                                word("from_units", units), get<double>(d, "scale", 1.0));
     return options;
 }
 
@@ -243,7 +246,7 @@ void register_batch(py::module_& m) {
           "(files castkit reads under `folder`, sorted; links skipped as io.link-outside)");
     m.def(
         "batch_shown",
-        [](const py::handle& value) { return diagnostics_list(diagnostics_from(value)); },
+        [](const py::tuple& value) { return diagnostics_list(diagnostics_from(value)); },
         py::arg("diagnostics"),
         "What a user is shown of a result's warnings or errors: a list of Diagnostic, with one "
         "'... and N more' per kind only counted");

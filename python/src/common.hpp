@@ -18,10 +18,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+
+#include "typing.hpp"
 
 namespace castkit::python {
-
-namespace py = pybind11;
 
 // One document and the storage its payloads may view. Python's Document and every node object
 // share it (shared_ptr), so a node keeps its document alive and nodes never dangle: nodes are
@@ -65,9 +66,20 @@ struct NodeRef {
     }
 };
 
-// The C++ types behind the typed Python classes (each a NodeRef; pybind11 tells them apart).
-#define CASTKIT_NODE_REF(Name) \
-    struct Name##Ref : NodeRef {}
+// The C++ types behind the typed Python classes (each a NodeRef; pybind11 tells them apart), and
+// RefOf<View>, the one behind a view's node type (RefOf<cast::Mesh> is MeshRef).
+template <cast::NodeId id>
+struct RefFor {
+    using type = NodeRef;
+};
+template <class View>
+using RefOf = typename RefFor<std::remove_cvref_t<View>::kId>::type;
+#define CASTKIT_NODE_REF(Name)          \
+    struct Name##Ref : NodeRef {};      \
+    template <>                         \
+    struct RefFor<cast::NodeId::Name> { \
+        using type = Name##Ref;         \
+    }
 CASTKIT_NODE_REF(Root);
 CASTKIT_NODE_REF(Model);
 CASTKIT_NODE_REF(Mesh);
@@ -92,12 +104,12 @@ CASTKIT_NODE_REF(Metadata);
 py::object wrap_node(const DocPtr& doc, cast::Node* node, cast::Node* parent);
 // The Python object for a view, or None for an empty view.
 template <class View>
-py::object wrap_view(const DocPtr& doc, const View& view) {
+OptionalOf<RefOf<View>> wrap_view(const DocPtr& doc, const View& view) {
     if (!view) return py::none();
     return wrap_node(doc, &view.node(), view.parent());
 }
 template <class View>
-py::list wrap_views(const DocPtr& doc, const std::vector<View>& views) {
+ListOf<RefOf<View>> wrap_views(const DocPtr& doc, const std::vector<View>& views) {
     py::list out;
     for (const View& view : views) out.append(wrap_view(doc, view));
     return out;
@@ -121,7 +133,7 @@ inline void unwrap(Expected<void> result) {
 // Text from the file as Python str: UTF-8, bytes that are not UTF-8 kept as surrogates
 // (surrogateescape), so any name reads and writes back unchanged.
 py::str to_str(std::string_view text);
-py::object to_str(const std::optional<std::string_view>& text);
+Typed<types::OptionalStr> to_str(const std::optional<std::string_view>& text);
 inline py::str to_str(const std::string& text) { return to_str(std::string_view(text)); }
 inline py::str to_str(const char* text) { return to_str(std::string_view(text)); }
 // A Python str as UTF-8 bytes (surrogates back to the bytes they stand for).
@@ -132,19 +144,29 @@ std::string from_str(const py::str& text);
 // glTF export's texture placement (FormatOptions::textures) by name; a ValueError naming
 // `option` (the keyword the caller took it as) for any other.
 TextureMode texture_mode(const std::string& name, const char* option);
+inline TextureMode texture_mode(const Word<types::TextureWords>& name, const char* option) {
+    return texture_mode(name.text, option);
+}
 // The axes request of `up`, `from_up` ("x", "y", "z"), `units`, `from_units` ("mm", "cm", "m",
 // "in", "ft") and `scale`; ValueError naming the argument for any other word.
-formats::AxesRequest axes_request(const std::optional<std::string>& up,
-                                  const std::optional<std::string>& from_up,
-                                  const std::optional<std::string>& units,
-                                  const std::optional<std::string>& from_units, double scale);
+formats::AxesRequest axes_request(const AxisWord& up, const AxisWord& from_up,
+                                  const UnitWord& units, const UnitWord& from_units, double scale);
 // The kept findings, then one "... and N more" Diagnostic per kind that was only counted.
-py::list diagnostics_list(const Diagnostics& diagnostics);
+ListOf<Diagnostic> diagnostics_list(const Diagnostics& diagnostics);
+
+// Declares every class a signature names (Document, Property, Node and the typed node
+// classes) before any member is defined, so that each signature names them as Python does.
+void declare_classes(py::module_& m);
+// The class declare_classes made for T, to define its members.
+template <class T, class... Options>
+py::class_<T, Options...> declared() {
+    return py::reinterpret_borrow<py::class_<T, Options...>>(py::type::of<T>());
+}
 
 // Registration, one file each.
 void register_errors(py::module_& m);
 void register_document(py::module_& m);
-void register_nodes(py::module_& m);
+void register_nodes();
 void register_anim(py::module_& m);
 void register_tree(py::module_& m);
 void register_values(py::module_& m);
@@ -156,7 +178,8 @@ void register_batch(py::module_& m);
 // payload's storage (zero copy), whose base keeps that storage alive; strings as list[str].
 // None when the node has no such property. A payload castkit owns in the node (made in code,
 // or by a reader that converts) is moved once into a shared buffer so it can be viewed too.
-py::object property_values(const DocPtr& doc, cast::Node& node, std::string_view name);
+Typed<types::OptionalValues> property_values(const DocPtr& doc, cast::Node& node,
+                                             std::string_view name);
 // The payload of `p` (a property of `node`) for castkit.cast: a CastValues (values.cpp) of n·k
 // components for vectors, flat as the reference cast.py's tuples; strings a list of str.
 py::object flat_values(const DocPtr& doc, cast::Node& node, const cast::Property& p);
@@ -167,8 +190,9 @@ py::object cast_values(cast::PropertyType type, const std::byte* data, std::size
 // As property_values, but None unless the property has one of the types in `types`; vectors
 // keep their (n, k) shape; `rows` > 1 reshapes a flat array to (n / rows, rows), dropping a
 // partial last row.
-py::object typed_values(const DocPtr& doc, cast::Node& node, std::string_view name,
-                        std::initializer_list<cast::PropertyType> types, std::size_t rows = 1);
+Typed<types::OptionalArray> typed_values(const DocPtr& doc, cast::Node& node, std::string_view name,
+                                         std::initializer_list<cast::PropertyType> types,
+                                         std::size_t rows = 1);
 
 // Sets the property `name` to a copy of `values` converted to `type`: (n, k) for vectors (a
 // flat array of n·k also works), any shape for scalars (flattened). The copy is the property's

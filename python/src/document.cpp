@@ -20,6 +20,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
+CASTKIT_PYTHON_TYPE(FormatList, "List[Dict[str, Any]]");
+
 std::string known_formats() {
     std::string out;
     for (const FormatInfo& format : all_formats())
@@ -89,7 +91,7 @@ DocPtr open_path(const fs::path& path, const std::optional<std::string>& format_
     return read_into_state(*format, *input, context);
 }
 
-DocPtr read_bytes(const py::object& data, const std::optional<std::string>& format_name,
+DocPtr read_bytes(const Typed<types::Buffer>& data, const std::optional<std::string>& format_name,
                   const std::string& name, const std::optional<fs::path>& base) {
     const FormatInfo& format = named_format(format_name);
     // One copy of the caller's bytes, which the document then owns and its arrays view: the
@@ -107,13 +109,13 @@ DocPtr read_bytes(const py::object& data, const std::optional<std::string>& form
 }
 
 // `word` parsed by `parse`, or ValueError naming `argument` and the `words` it takes.
-template <class T>
-std::optional<T> named(const std::optional<std::string>& word,
+template <class T, class Words>
+std::optional<T> named(const std::optional<Word<Words>>& word,
                        std::optional<T> (*parse)(std::string_view), const char* argument,
                        const char* words) {
     if (!word) return std::nullopt;
-    if (auto value = parse(*word)) return value;
-    throw py::value_error(std::string(argument) + ": '" + *word + "' is not one of " + words);
+    if (auto value = parse(word->text)) return value;
+    throw py::value_error(std::string(argument) + ": '" + word->text + "' is not one of " + words);
 }
 
 // Turns and scales the document as `castkit convert --up/--units/--scale` does; its warnings.
@@ -128,9 +130,11 @@ Diagnostics change_axes(const DocPtr& state, const formats::AxesRequest& request
     return diagnostics;
 }
 
-py::list write_path(const DocPtr& state, const fs::path& path,
-                    const std::optional<std::string>& format_name, const std::string& textures,
-                    bool strict) {
+using Textures = Word<types::TextureWords>;
+
+ListOf<Diagnostic> write_path(const DocPtr& state, const fs::path& path,
+                              const std::optional<std::string>& format_name,
+                              const Textures& textures, bool strict) {
     const FormatInfo& format = pick_format(format_name, path);
     WriteContext context = formats::context_for(
         path, {.textures = texture_mode(textures, "textures"), .strict = strict});
@@ -141,15 +145,15 @@ py::list write_path(const DocPtr& state, const fs::path& path,
 }
 
 py::bytes to_bytes(const DocPtr& state, const std::optional<std::string>& format_name,
-                   const py::object& warnings, const std::string& textures, bool strict) {
+                   const Typed<types::Warnings>& warnings, const Textures& textures, bool strict) {
     const FormatInfo& format = named_format(format_name);
     // Bytes have no folder beside them: textures are embedded or referenced, never copied
     // (a .gltf would otherwise copy them into the working folder).
-    if (textures != "embed" && textures != "reference")
+    if (textures.text != "embed" && textures.text != "reference")
         throw py::value_error(
             "textures: to_bytes embeds textures or references them ('embed' "
             "or 'reference'), not '" +
-            textures + "'");
+            textures.text + "'");
     BufferSink sink;
     WriteContext context;
     context.options.textures = texture_mode(textures, "textures");
@@ -164,14 +168,14 @@ py::bytes to_bytes(const DocPtr& state, const std::optional<std::string>& format
 }
 
 // The reader's findings, then the validator's; strict makes every warning an error.
-py::list validate_state(const DocState& state, bool strict) {
+ListOf<Diagnostic> validate_state(const DocState& state, bool strict) {
     Diagnostics diagnostics = state.read_warnings;
     cast::validate(state.document, diagnostics);
     if (strict) diagnostics.promote(Severity::Warning, Severity::Error);
     return diagnostics_list(diagnostics);
 }
 
-py::list top_level(const DocPtr& state) {
+ListOf<NodeRef> top_level(const DocPtr& state) {
     py::list out;
     for (cast::Node& root : state->document.roots()) out.append(wrap_node(state, &root, nullptr));
     return out;
@@ -214,8 +218,9 @@ void emit_warnings(const Diagnostics& diagnostics) {
             throw py::error_already_set();
 }
 
-DocPtr merge_documents(const py::handle& model, const py::args& animations,
-                       const py::object& warnings, const py::object& base,
+DocPtr merge_documents(const Typed<types::DocumentOrPath>& model, const py::args& animations,
+                       const Typed<types::Warnings>& warnings,
+                       const Typed<types::OptionalDocumentOrPath>& base,
                        std::optional<float> base_frame) {
     // What `castkit convert MODEL ANIM... -o OUT` prints: the readers' warnings of the files
     // read here, then the merge's (curves naming nothing, dropped).
@@ -245,10 +250,8 @@ DocPtr merge_documents(const py::handle& model, const py::args& animations,
 
 }  // namespace
 
-formats::AxesRequest axes_request(const std::optional<std::string>& up,
-                                  const std::optional<std::string>& from_up,
-                                  const std::optional<std::string>& units,
-                                  const std::optional<std::string>& from_units, double scale) {
+formats::AxesRequest axes_request(const AxisWord& up, const AxisWord& from_up,
+                                  const UnitWord& units, const UnitWord& from_units, double scale) {
     constexpr const char* kAxes = "x, y, z";
     constexpr const char* kUnits = "mm, cm, m, in, ft";
     return {.up = named(up, &cast::axis_from_name, "up", kAxes),
@@ -267,17 +270,14 @@ TextureMode texture_mode(const std::string& name, const char* option) {
                           "' is not automatic, embed, copy or reference");
 }
 
-py::list diagnostics_list(const Diagnostics& diagnostics) {
+ListOf<Diagnostic> diagnostics_list(const Diagnostics& diagnostics) {
     py::list out;
     for (const Diagnostic& d : diagnostics.shown()) out.append(py::cast(d));
     return out;
 }
 
 void register_document(py::module_& m) {
-    py::class_<DocState, DocPtr>(
-        m, "Document",
-        "A Cast document: the root nodes and the storage their payloads view. Any format "
-        "castkit reads becomes one; Document() starts an empty one to build.")
+    declared<DocState, DocPtr>()
         .def(py::init([] { return std::make_shared<DocState>(); }))
         .def_property(
             "version", [](const DocState& s) { return s.document.version; },
@@ -291,7 +291,7 @@ void register_document(py::module_& m) {
             "The name diagnostics give (the path it was read from)")
         .def_property_readonly(
             "format",
-            [](const DocState& s) -> py::object {
+            [](const DocState& s) -> Typed<types::OptionalStr> {
                 if (s.format.empty()) return py::none();
                 return py::str(s.format);
             },
@@ -311,7 +311,8 @@ void register_document(py::module_& m) {
             "animations", [](const DocPtr& s) { return wrap_views(s, s->document.animations()); },
             "Every Animation under every Root, in file order")
         .def(
-            "add_root", [](const DocPtr& s) { return wrap_view(s, s->document.add_root()); },
+            "add_root",
+            [](const DocPtr& s) { return NodeOf<RootRef>(wrap_view(s, s->document.add_root())); },
             "Appends a new Root with a fresh hash")
         .def("write", &write_path, py::arg("path"), py::arg("format") = py::none(),
              py::arg("textures") = "automatic", py::arg("strict") = false,
@@ -322,10 +323,9 @@ void register_document(py::module_& m) {
              "`strict` raises castkit.Error and writes nothing")
         .def(
             "change_axes",
-            [](const DocPtr& state, const std::optional<std::string>& up,
-               const std::optional<std::string>& units, double scale,
-               const std::optional<std::string>& from_up,
-               const std::optional<std::string>& from_units, const py::object& warnings) {
+            [](const DocPtr& state, const AxisWord& up, const UnitWord& units, double scale,
+               const AxisWord& from_up, const UnitWord& from_units,
+               const Typed<types::Warnings>& warnings) {
                 const Diagnostics found =
                     change_axes(state, axes_request(up, from_up, units, from_units, scale));
                 if (warnings.is_none())
@@ -377,21 +377,21 @@ void register_document(py::module_& m) {
         "convert",
         [](const fs::path& source, const fs::path& destination,
            const std::optional<std::string>& from_format,
-           const std::optional<std::string>& to_format, const std::string& textures, bool strict,
-           const std::optional<std::string>& up, const std::optional<std::string>& units,
-           double scale, const std::optional<std::string>& from_up,
-           const std::optional<std::string>& from_units) {
+           const std::optional<std::string>& to_format, const Textures& textures, bool strict,
+           const AxisWord& up, const UnitWord& units, double scale, const AxisWord& from_up,
+           const UnitWord& from_units) {
             const FormatInfo& to = pick_format(to_format, destination);
             const formats::AxesRequest axes = axes_request(up, from_up, units, from_units, scale);
             // As `castkit convert`: images embedded in the input (glTF, DMF) travel in the
             // document, and the writer embeds them again or writes them beside the output.
             DocPtr state = open_path(source, from_format);
-            py::list warnings = diagnostics_list(state->read_warnings);
+            ListOf<Diagnostic> warnings = diagnostics_list(state->read_warnings);
             if (!axes.empty())
-                for (py::handle w : diagnostics_list(change_axes(state, axes))) warnings.append(w);
+                for (py::handle w : diagnostics_list(change_axes(state, axes)))
+                    warnings.attr("append")(w);
             for (py::handle w :
                  write_path(state, destination, std::string(to.name), textures, strict))
-                warnings.append(w);
+                warnings.attr("append")(w);
             return warnings;
         },
         py::arg("source"), py::arg("destination"), py::arg("from_format") = py::none(),
@@ -420,7 +420,8 @@ void register_document(py::module_& m) {
           "--base`.");
     m.def(
         "validate",
-        [](const py::object& target, bool strict, const std::optional<std::string>& format) {
+        [](const Typed<types::DocumentOrPath>& target, bool strict,
+           const std::optional<std::string>& format) -> ListOf<Diagnostic> {
             if (py::isinstance<DocState>(target))
                 return validate_state(target.cast<const DocState&>(), strict);
             const fs::path path = target.cast<fs::path>();
@@ -443,7 +444,7 @@ void register_document(py::module_& m) {
         "findings (list of Diagnostic). A file that cannot be read gives one error.");
     m.def(
         "formats",
-        [] {
+        []() -> Typed<FormatList> {
             py::list out;
             for (const FormatInfo& format : all_formats()) {
                 py::dict entry;

@@ -10,7 +10,15 @@ namespace {
 // castkit.Error, made once when the module loads; the module keeps it alive.
 PyObject* g_error_type = nullptr;
 
-py::object offset_of(const Diagnostic& d) {
+CASTKIT_PYTHON_TYPE(SeverityWord, "Literal['info', 'warning', 'error']");
+CASTKIT_PYTHON_TYPE(Fields, "Dict[str, Any]");
+CASTKIT_PYTHON_TYPE(Rules, "List[Tuple[str, str, Literal['info', 'warning', 'error']]]");
+
+Word<SeverityWord> severity_of(const Diagnostic& d) {
+    return {std::string(severity_name(d.severity))};
+}
+
+Typed<types::OptionalInt> offset_of(const Diagnostic& d) {
     if (d.offset == Diagnostic::kNoOffset) return py::none();
     return py::int_(d.offset);
 }
@@ -26,7 +34,7 @@ py::str to_str(std::string_view text) {
     return py::reinterpret_steal<py::str>(decoded);
 }
 
-py::object to_str(const std::optional<std::string_view>& text) {
+Typed<types::OptionalStr> to_str(const std::optional<std::string_view>& text) {
     if (!text) return py::none();
     return to_str(*text);
 }
@@ -75,14 +83,20 @@ void register_errors(py::module_& m) {
         "diagnostic the whole castkit.Diagnostic.",
         PyExc_ValueError, nullptr);
     if (g_error_type == nullptr) throw py::error_already_set();
-    m.add_object("Error", py::reinterpret_borrow<py::object>(g_error_type));
+    py::object error = py::reinterpret_borrow<py::object>(g_error_type);
+    // The attributes raise_error gives every instance, for the stub (generate_stub.py).
+    py::dict annotations;
+    for (const char* name : {"file", "path", "rule", "id", "message"}) annotations[name] = "str";
+    annotations["offset"] = "Optional[int]";
+    annotations["severity"] = "Literal['info', 'warning', 'error']";
+    annotations["diagnostic"] = "Diagnostic";
+    error.attr("__annotations__") = annotations;
+    m.add_object("Error", error);
 
     py::class_<Diagnostic>(m, "Diagnostic",
                            "One finding: severity, rule id, file, byte offset, node path and "
                            "message.")
-        .def_property_readonly(
-            "severity", [](const Diagnostic& d) { return severity_name(d.severity); },
-            "'info', 'warning' or 'error'")
+        .def_property_readonly("severity", &severity_of, "'info', 'warning' or 'error'")
         .def_property_readonly(
             "rule", [](const Diagnostic& d) { return to_str(d.rule); },
             "Stable id such as 'cast.nodesize' (docs/diagnostics.md)")
@@ -116,16 +130,18 @@ void register_errors(py::module_& m) {
                  return to_str("<castkit.Diagnostic " + std::string(severity_name(d.severity)) +
                                ": " + d.to_string() + ">");
              })
-        .def("__eq__",
-             [](const Diagnostic& a, const py::object& other) -> py::object {
-                 if (!py::isinstance<Diagnostic>(other))
-                     return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-                 const Diagnostic& b = other.cast<const Diagnostic&>();
-                 return py::bool_(a.severity == b.severity && a.rule == b.rule &&
-                                  a.file == b.file && a.offset == b.offset && a.path == b.path &&
-                                  a.message == b.message);
-             })
-        .def("to_dict", [](const Diagnostic& d) {
+        .def(
+            "__eq__",
+            [](const Diagnostic& a, const py::object& other) -> Typed<types::Bool> {
+                if (!py::isinstance<Diagnostic>(other))
+                    return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+                const Diagnostic& b = other.cast<const Diagnostic&>();
+                return py::bool_(a.severity == b.severity && a.rule == b.rule && a.file == b.file &&
+                                 a.offset == b.offset && a.path == b.path &&
+                                 a.message == b.message);
+            },
+            py::arg("other"))
+        .def("to_dict", [](const Diagnostic& d) -> Typed<Fields> {
             py::dict out;
             out["severity"] = severity_name(d.severity);
             out["rule"] = to_str(d.rule);
@@ -138,7 +154,7 @@ void register_errors(py::module_& m) {
 
     m.def(
         "validation_rules",
-        [] {
+        []() -> Typed<Rules> {
             py::list out;
             for (const cast::ValidationRule& rule : cast::validation_rules())
                 out.append(py::make_tuple(std::string(rule.id), severity_name(rule.severity),

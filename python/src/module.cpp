@@ -6,8 +6,9 @@ PYBIND11_MODULE(_castkit, m) {
         "castkit: read, write, validate and convert Cast 3D assets (and SEAnim, SEModel, "
         "DMF, K3D, glTF); arrays are numpy views of the file.";
     castkit::python::register_errors(m);
+    castkit::python::declare_classes(m);
     castkit::python::register_document(m);
-    castkit::python::register_nodes(m);
+    castkit::python::register_nodes();
     castkit::python::register_anim(m);
     castkit::python::register_tree(m);
     castkit::python::register_values(m);

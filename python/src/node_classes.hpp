@@ -25,18 +25,18 @@ using cast::PropertyType;
 
 // ---- conversions ----------------------------------------------------------------------------
 
-inline py::object opt(const std::optional<std::uint64_t>& v) {
+inline Typed<types::OptionalInt> opt(const std::optional<std::uint64_t>& v) {
     return v ? py::object(py::int_(*v)) : py::object(py::none());
 }
-inline py::object opt(const std::optional<float>& v) {
+inline Typed<types::OptionalFloat> opt(const std::optional<float>& v) {
     return v ? py::object(py::float_(*v)) : py::object(py::none());
 }
 inline py::tuple tuple_of(const glm::vec3& v) { return py::make_tuple(v.x, v.y, v.z); }
 inline py::tuple tuple_of(const glm::vec4& v) { return py::make_tuple(v.x, v.y, v.z, v.w); }
-inline py::object opt(const std::optional<glm::vec3>& v) {
+inline Typed<types::OptionalVec3> opt(const std::optional<glm::vec3>& v) {
     return v ? py::object(tuple_of(*v)) : py::object(py::none());
 }
-inline py::object opt(const std::optional<glm::vec4>& v) {
+inline Typed<types::OptionalVec4> opt(const std::optional<glm::vec4>& v) {
     return v ? py::object(tuple_of(*v)) : py::object(py::none());
 }
 
@@ -103,7 +103,7 @@ inline cast::CurveMode curve_mode_of(const py::object& value) {
 // is where every link castkit resolves points (children, or siblings for hash links). Found by
 // address among the writable children, so the wrapper gets the writable node.
 template <class View>
-inline py::object wrap_linked(const NodeRef& r, const View& view) {
+inline OptionalOf<RefOf<View>> wrap_linked(const NodeRef& r, const View& view) {
     if (!view) return py::none();
     const cast::Node* target = &view.node();
     for (cast::Node* parent : {r.node, r.parent})
@@ -120,19 +120,23 @@ struct PropertySnapshot {
     std::string name;
     std::string type;
     std::uint32_t count = 0;
-    py::object values;
+    Typed<types::Values> values;
 };
 
-inline py::object snapshot(const NodeRef& r, const cast::Property* p) {
+inline OptionalOf<PropertySnapshot> snapshot(const NodeRef& r, const cast::Property* p) {
     if (p == nullptr) return py::none();
     PropertySnapshot out{p->name(), std::string(cast::type_name(p->type())), p->count(), {}};
     out.values = property_values(r.doc, *r.node, out.name);  // may replace *p
     return py::cast(std::move(out));
 }
 
-inline void set_property(const NodeRef& r, const py::str& name_text, const std::string& type_text,
-                         const py::object& values) {
+CASTKIT_PYTHON_TYPE(PropertyValues, "Union[numpy.typing.ArrayLike, str, Sequence[str]]");
+CASTKIT_PYTHON_TYPE(TypeWord, "Literal['b', 'h', 'i', 'l', 'f', 'd', 's', 'v2', 'v3', 'v4']");
+
+inline void set_property(const NodeRef& r, const py::str& name_text,
+                         const Word<TypeWord>& type_word, const Typed<PropertyValues>& values) {
     std::string name = encode(name_text);
+    const std::string& type_text = type_word.text;
     auto type = cast::type_from_name(type_text);
     if (!type)
         throw py::value_error("unknown property type '" + type_text +
@@ -181,42 +185,42 @@ template <class Ref, class V>
 struct Def {
     py::class_<Ref, NodeRef> cls;
 
-    Def(py::module_& m, const char* name, const char* doc) : cls(m, name, doc) {
+    explicit Def(const char* name) : cls(declared<Ref, NodeRef>()) {
         cls.def("__repr__", [name](const NodeRef& r) { return to_str(repr_of(r, name)); });
     }
 
-    // A read-only attribute: get(const V&, const NodeRef&) -> py::object.
+    // A read-only attribute: get(const V&, const NodeRef&) gives its value, whose type names
+    // the attribute's type.
     template <class G>
     Def& ro(const char* name, G get, const char* doc = "") {
         cls.def_property_readonly(
-            name, [get](const NodeRef& r) -> py::object { return get(r.view<V>(), r); }, doc);
+            name, [get](const NodeRef& r) { return get(r.view<V>(), r); }, doc);
         return *this;
     }
-    // An attribute with a setter, also defined as the method set_<name>:
-    // get(const V&, const NodeRef&) -> py::object, set(V&, const py::object&, const NodeRef&).
-    template <class G, class S>
+    // An attribute with a setter, also defined as the method set_<name>: get as for ro,
+    // set(V&, const Value&, const NodeRef&); Value (a Typed) names the type set takes.
+    template <class Value, class G, class S>
     Def& rw(const char* name, G get, S set, const char* doc = "") {
-        auto assign = [set](const NodeRef& r, const py::object& value) {
+        auto assign = [set](const NodeRef& r, const Value& value) {
             V v = r.view<V>();
             set(v, value, r);
         };
         cls.def_property(
-            name, [get](const NodeRef& r) -> py::object { return get(r.view<V>(), r); }, assign,
-            doc);
+            name, [get](const NodeRef& r) { return get(r.view<V>(), r); }, assign, doc);
         cls.def(("set_" + std::string(name)).c_str(), assign, py::arg("value"));
         return *this;
     }
-    // An attribute of one of two words, stored as an enum E: the getter V::*get gives
-    // Expected<E>, the setter V::*set takes E; choices[0] is the default and what any other
-    // value reads as. ValueError for a word that is neither.
-    template <class E, class G, class S>
+    // An attribute of one of two words (Words, a Literal of both), stored as an enum E: the
+    // getter V::*get gives Expected<E>, the setter V::*set takes E; choices[0] is the default
+    // and what any other value reads as. ValueError for a word that is neither.
+    template <class E, class Words, class G, class S>
     Def& choice_rw(const char* name, G get, S set, std::array<std::pair<const char*, E>, 2> choices,
                    const char* doc = "") {
-        return rw(
+        return rw<Typed<Words>>(
             name,
-            [get, choices](const V& v, const NodeRef&) -> py::object {
+            [get, choices](const V& v, const NodeRef&) {
                 const bool second = unwrap((v.*get)()) == choices[1].second;
-                return py::str(choices[second ? 1 : 0].first);
+                return Word<Words>{choices[second ? 1 : 0].first};
             },
             [name, set, choices](V& v, const py::object& value, const NodeRef&) {
                 const std::string word = text(value, name);
@@ -234,15 +238,14 @@ struct Def {
         return *this;
     }
 
-    // An attribute whose Python value is convert(get(view)), set through set(view, read(value)).
-    template <class G, class S, class Convert, class Read>
+    // An attribute whose Python value is convert(get(view)), set through set(view, read(value))
+    // from a Value.
+    template <class Value, class G, class S, class Convert, class Read>
     Def& value_rw(const char* name, G get, S set, Convert convert, Read read,
                   const char* doc = "") {
-        return rw(
+        return rw<Value>(
             name,
-            [get, convert](const V& v, const NodeRef&) -> py::object {
-                return convert(std::invoke(get, v));
-            },
+            [get, convert](const V& v, const NodeRef&) { return convert(std::invoke(get, v)); },
             [set, read, name](V& v, const py::object& value, const NodeRef&) {
                 std::invoke(set, v, read(value, name));
             },
@@ -250,27 +253,27 @@ struct Def {
     }
     template <class G, class S>
     Def& text_rw(const char* name, G get, S set, const char* doc = "") {
-        return value_rw(
-            name, get, set, [](const auto& s) -> py::object { return to_str(s); },
+        return value_rw<Typed<types::Str>>(
+            name, get, set, [](const auto& s) { return to_str(s); },
             [](const py::object& value, const char* what) { return text(value, what); }, doc);
     }
     template <class Vec, class G, class S>
     Def& vec_rw(const char* name, G get, S set, const char* doc = "") {
-        return value_rw(
+        return value_rw<Typed<types::ArrayLike>>(
             name, get, set, [](const auto& x) { return opt(x); },
             [](const py::object& value, const char* what) { return vec_of<Vec>(value, what); },
             doc);
     }
     template <class G, class S>
     Def& flag_rw(const char* name, G get, S set, const char* doc = "") {
-        return value_rw(
-            name, get, set, [](bool x) -> py::object { return py::bool_(x); },
+        return value_rw<Typed<types::Bool>>(
+            name, get, set, [](bool x) { return py::bool_(x); },
             [](const py::object& value, const char*) { return value.cast<bool>(); }, doc);
     }
     template <class G, class S>
     Def& real_rw(const char* name, G get, S set, const char* doc = "") {
-        return value_rw(
-            name, get, set, [](const auto& x) -> py::object { return py::cast(x); },
+        return value_rw<Typed<types::Float>>(
+            name, get, set, [](float x) { return py::float_(x); },
             [](const py::object& value, const char*) { return value.cast<float>(); }, doc);
     }
 
@@ -288,9 +291,7 @@ struct Def {
     Def& list_ro(const char* name, G get, const char* doc = "") {
         return ro(
             name,
-            [get](const V& v, const NodeRef& r) -> py::object {
-                return wrap_views(r.doc, std::invoke(get, v));
-            },
+            [get](const V& v, const NodeRef& r) { return wrap_views(r.doc, std::invoke(get, v)); },
             doc);
     }
     // A linked node: the view `get` returns, wrapped (None when empty).
@@ -324,7 +325,8 @@ struct Def {
             name,
             [add](const NodeRef& r) {
                 V v = r.view<V>();
-                return wrap_view(r.doc, std::invoke(add, v));
+                auto child = std::invoke(add, v);
+                return NodeOf<RefOf<decltype(child)>>(wrap_view(r.doc, child));
             },
             doc);
         return *this;
@@ -334,7 +336,7 @@ struct Def {
         cls.def(
             "add_file",
             [](const NodeRef& r, const py::str& path) {
-                return wrap_view(r.doc, r.view<V>().add_file(encode(path)));
+                return NodeOf<FileRef>(wrap_view(r.doc, r.view<V>().add_file(encode(path))));
             },
             py::arg("path"), doc);
         return *this;
@@ -346,7 +348,7 @@ struct Def {
         std::string key(property);
         cls.def_property_readonly(
             name,
-            [kinds, key, rows](const NodeRef& r) -> py::object {
+            [kinds, key, rows](const NodeRef& r) -> Typed<types::OptionalArray> {
                 const cast::Property* p = r.node->find(key);
                 if (p == nullptr || std::find(kinds.begin(), kinds.end(), p->type()) == kinds.end())
                     return py::none();
@@ -361,7 +363,7 @@ struct Def {
         std::string key(property);
         cls.def(
             name,
-            [key, type](const NodeRef& r, const py::object& values) {
+            [key, type](const NodeRef& r, const Typed<types::ArrayLike>& values) {
                 set_array(r.doc, *r.node, key, type, values);
             },
             py::arg("values"), doc);
@@ -375,7 +377,7 @@ struct Def {
         std::string what(what_text);
         cls.def(
             name,
-            [set, what](const NodeRef& r, const py::object& values) {
+            [set, what](const NodeRef& r, const Typed<types::ArrayLike>& values) {
                 V v = r.view<V>();
                 std::invoke(set, v, to_u32(values, what.c_str()));
             },
@@ -384,12 +386,22 @@ struct Def {
     }
 };
 
-// The families of node classes, in the order they are registered (a class a signature names
-// is registered before it).
-void register_scene(py::module_& m);
-void register_materials(py::module_& m);
-void register_models(py::module_& m);
-void register_skeletons(py::module_& m);
-void register_animations(py::module_& m);
+// The class of a node type, declared before any member (declare_classes).
+template <class Ref>
+void declare(py::module_& m, const char* name, const char* doc) {
+    py::class_<Ref, NodeRef>(m, name, doc);
+}
+
+// Each family of node classes: its classes (for declare_classes), then their members.
+void declare_scene(py::module_& m);
+void declare_materials(py::module_& m);
+void declare_models(py::module_& m);
+void declare_skeletons(py::module_& m);
+void declare_animations(py::module_& m);
+void register_scene();
+void register_materials();
+void register_models();
+void register_skeletons();
+void register_animations();
 
 }  // namespace castkit::python::nodes

@@ -58,11 +58,10 @@ py::object wrap_node(const DocPtr& doc, cast::Node* node, cast::Node* parent) {
 namespace nodes {
 namespace {
 
-void register_property(py::module_& m) {
-    py::class_<PropertySnapshot>(m, "Property",
-                                 "One property as stored: name, type ('b', 'h', 'i', 'l', 'f', "
-                                 "'d', 's', 'v2', 'v3', 'v4'), count, and values (a read-only "
-                                 "numpy array viewing the file, or list[str] for 's').")
+CASTKIT_PYTHON_TYPE(Kind, "Union[str, int]");
+
+void register_property() {
+    declared<PropertySnapshot>()
         .def_property_readonly("name", [](const PropertySnapshot& p) { return to_str(p.name); })
         .def_readonly("type", &PropertySnapshot::type)
         .def_readonly("count", &PropertySnapshot::count)
@@ -74,15 +73,13 @@ void register_property(py::module_& m) {
 }
 
 // castkit.Node: what it is and what it holds, as stored.
-py::class_<NodeRef> register_node(py::module_& m) {
-    py::class_<NodeRef> cls(m, "Node",
-                            "Any node: id, hash, properties and children as stored. Typed classes "
-                            "(Mesh, Bone, ...) derive from it.");
+py::class_<NodeRef> register_node() {
+    py::class_<NodeRef> cls = declared<NodeRef>();
     cls.def_property_readonly(
            "id", [](const NodeRef& r) { return r.node->id; }, "The node id as stored (a u32)")
         .def_property_readonly(
             "kind",
-            [](const NodeRef& r) -> py::object {
+            [](const NodeRef& r) -> Typed<types::OptionalStr> {
                 if (auto name = cast::node_name(r.node->id)) return py::str(std::string(*name));
                 return py::none();
             },
@@ -90,14 +87,14 @@ py::class_<NodeRef> register_node(py::module_& m) {
         .def_property_readonly("hash", [](const NodeRef& r) { return r.node->hash(); })
         .def_property_readonly(
             "file_offset",
-            [](const NodeRef& r) -> py::object {
+            [](const NodeRef& r) -> Typed<types::OptionalInt> {
                 if (r.node->file_offset == cast::Node::kNotRead) return py::none();
                 return py::int_(r.node->file_offset);
             },
             "Where the node was read from, None for nodes made in Python")
         .def_property_readonly(
             "properties",
-            [](const NodeRef& r) {
+            [](const NodeRef& r) -> Typed<types::Strings> {
                 py::list out;
                 for (const cast::Property& p : r.node->properties) out.append(to_str(p.name()));
                 return out;
@@ -105,7 +102,7 @@ py::class_<NodeRef> register_node(py::module_& m) {
             "Property names in file order (duplicates kept)")
         .def_property_readonly(
             "children",
-            [](const NodeRef& r) {
+            [](const NodeRef& r) -> ListOf<NodeRef> {
                 py::list out;
                 for (cast::Node& child : r.node->children())
                     out.append(wrap_node(r.doc, &child, r.node));
@@ -126,25 +123,31 @@ void add_node_editing(py::class_<NodeRef>& cls) {
            py::arg("name"), "The last property with this name (rule 7), or None")
         .def(
             "get",
-            [](const NodeRef& r, const py::str& name, const py::object& fallback) {
+            [](const NodeRef& r, const py::str& name,
+               const Typed<types::Any>& fallback) -> Typed<types::Any> {
                 py::object values = property_values(r.doc, *r.node, encode(name));
-                return values.is_none() ? fallback : values;
+                if (values.is_none()) return fallback;
+                return values;
             },
             py::arg("name"), py::arg("default") = py::none(),
             "The values of the last property with this name, else `default`")
-        .def("__getitem__",
-             [](const NodeRef& r, const py::str& name) {
-                 py::object values = property_values(r.doc, *r.node, encode(name));
-                 if (values.is_none()) {
-                     PyErr_SetObject(PyExc_KeyError, name.ptr());
-                     throw py::error_already_set();
-                 }
-                 return values;
-             })
-        .def("__contains__",
-             [](const NodeRef& r, const py::str& name) {
-                 return r.node->find(encode(name)) != nullptr;
-             })
+        .def(
+            "__getitem__",
+            [](const NodeRef& r, const py::str& name) -> Typed<types::Values> {
+                py::object values = property_values(r.doc, *r.node, encode(name));
+                if (values.is_none()) {
+                    PyErr_SetObject(PyExc_KeyError, name.ptr());
+                    throw py::error_already_set();
+                }
+                return values;
+            },
+            py::arg("name"))
+        .def(
+            "__contains__",
+            [](const NodeRef& r, const py::str& name) {
+                return r.node->find(encode(name)) != nullptr;
+            },
+            py::arg("name"))
         .def("set_property", &set_property, py::arg("name"), py::arg("type"), py::arg("values"),
              "Replaces the last property with this name, or appends one: type 's' takes a str "
              "or a list of str, the others numbers ((n, k) for vk)")
@@ -154,7 +157,7 @@ void add_node_editing(py::class_<NodeRef>& cls) {
             py::arg("name"), "Removes every property with this name; returns how many")
         .def(
             "add_child",
-            [](const NodeRef& r, const py::object& kind) {
+            [](const NodeRef& r, const Typed<Kind>& kind) -> NodeOf<NodeRef> {
                 std::uint32_t id = 0;
                 if (py::isinstance<py::str>(kind)) {
                     auto found = cast::node_id_from_name(kind.cast<std::string>());
@@ -170,12 +173,14 @@ void add_node_editing(py::class_<NodeRef>& cls) {
                 return wrap_node(r.doc, &child, r.node);
             },
             py::arg("kind"), "Appends a child of this kind ('mesh', or a u32 id) with a fresh hash")
-        .def("__eq__",
-             [](const NodeRef& a, const py::object& other) -> py::object {
-                 if (!py::isinstance<NodeRef>(other))
-                     return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-                 return py::bool_(a.node == other.cast<const NodeRef&>().node);
-             })
+        .def(
+            "__eq__",
+            [](const NodeRef& a, const py::object& other) -> Typed<types::Bool> {
+                if (!py::isinstance<NodeRef>(other))
+                    return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+                return py::bool_(a.node == other.cast<const NodeRef&>().node);
+            },
+            py::arg("other"))
         .def("__hash__", [](const NodeRef& r) { return std::hash<const void*>()(r.node); })
         .def("__repr__", [](const NodeRef& r) { return to_str(repr_of(r, "Node")); });
 }
@@ -183,15 +188,35 @@ void add_node_editing(py::class_<NodeRef>& cls) {
 }  // namespace
 }  // namespace nodes
 
-void register_nodes(py::module_& m) {
-    nodes::register_property(m);
-    py::class_<NodeRef> node = nodes::register_node(m);
+void declare_classes(py::module_& m) {
+    py::class_<DocState, DocPtr>(
+        m, "Document",
+        "A Cast document: the root nodes and the storage their payloads view. Any format "
+        "castkit reads becomes one; Document() starts an empty one to build.");
+    py::class_<nodes::PropertySnapshot>(
+        m, "Property",
+        "One property as stored: name, type ('b', 'h', 'i', 'l', 'f', "
+        "'d', 's', 'v2', 'v3', 'v4'), count, and values (a read-only "
+        "numpy array viewing the file, or list[str] for 's').");
+    py::class_<NodeRef>(m, "Node",
+                        "Any node: id, hash, properties and children as stored. Typed classes "
+                        "(Mesh, Bone, ...) derive from it.");
+    nodes::declare_scene(m);
+    nodes::declare_materials(m);
+    nodes::declare_models(m);
+    nodes::declare_skeletons(m);
+    nodes::declare_animations(m);
+}
+
+void register_nodes() {
+    nodes::register_property();
+    py::class_<NodeRef> node = nodes::register_node();
     nodes::add_node_editing(node);
-    nodes::register_scene(m);
-    nodes::register_materials(m);
-    nodes::register_models(m);
-    nodes::register_skeletons(m);
-    nodes::register_animations(m);
+    nodes::register_scene();
+    nodes::register_materials();
+    nodes::register_models();
+    nodes::register_skeletons();
+    nodes::register_animations();
 }
 
 }  // namespace castkit::python

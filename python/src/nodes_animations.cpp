@@ -5,11 +5,14 @@ namespace castkit::python::nodes {
 
 namespace {
 
+CASTKIT_PYTHON_TYPE(ModeWords, "Literal['absolute', 'relative', 'additive']");
+CASTKIT_PYTHON_TYPE(OptionalModeWords, "Optional[Literal['absolute', 'relative', 'additive']]");
+
 // A curve mode as its name: a Curve's always, an override's None when it has none.
-py::object mode_text(Expected<cast::CurveMode> mode) {
+Typed<ModeWords> mode_text(Expected<cast::CurveMode> mode) {
     return py::str(std::string(cast::curve_mode_name(unwrap(std::move(mode)))));
 }
-py::object mode_text(std::optional<Expected<cast::CurveMode>> mode) {
+Typed<OptionalModeWords> mode_text(std::optional<Expected<cast::CurveMode>> mode) {
     return mode ? mode_text(std::move(*mode)) : py::object(py::none());
 }
 
@@ -17,15 +20,14 @@ py::object mode_text(std::optional<Expected<cast::CurveMode>> mode) {
 template <class Ref, class V>
 void add_mode(Def<Ref, V>& def, const char* doc) {
     def.ro("mode_name", [](const V& v, const NodeRef&) { return to_str(v.mode_name()); })
-        .rw(
+        .template rw<Typed<ModeWords>>(
             "mode", [](const V& v, const NodeRef&) { return mode_text(v.mode()); },
             [](V& v, const py::object& value, const NodeRef&) { v.set_mode(curve_mode_of(value)); },
             doc);
 }
 
-void register_curve(py::module_& m) {
-    Def<CurveRef, cast::Curve> def(m, "Curve",
-                                   "One animated channel of one node: key frames and values.");
+void register_curve() {
+    Def<CurveRef, cast::Curve> def("Curve");
     def.text_rw("node_name", &cast::Curve::node_name, &cast::Curve::set_node_name)
         .text_rw(
             "key_property", &cast::Curve::key_property,
@@ -51,10 +53,9 @@ void register_curve(py::module_& m) {
     add_mode(def, "'absolute' (the default), 'relative' or 'additive'");
 }
 
-void register_curve_mode_override(py::module_& m) {
+void register_curve_mode_override() {
     using O = cast::CurveModeOverride;
-    Def<CurveModeOverrideRef, O> def(m, "CurveModeOverride",
-                                     "Overrides the mode of curves under a node.");
+    Def<CurveModeOverrideRef, O> def("CurveModeOverride");
     def.text_rw("node_name", &O::node_name, &O::set_node_name)
         .flag_rw("override_translation", &O::override_translation, &O::set_override_translation)
         .flag_rw("override_rotation", &O::override_rotation, &O::set_override_rotation)
@@ -62,11 +63,11 @@ void register_curve_mode_override(py::module_& m) {
     add_mode(def, "");
 }
 
-void register_animation(py::module_& m) {
+void register_animation() {
     using A = cast::Animation;
-    Def<AnimationRef, A>(m, "Animation", "An animation: curves, overrides, notification tracks.")
+    Def<AnimationRef, A>("Animation")
         .name()
-        .value_rw(
+        .value_rw<Typed<types::Float>>(
             "framerate", &A::framerate, &A::set_framerate, [](const auto& x) { return opt(x); },
             [](const py::object& value, const char*) { return value.cast<float>(); })
         .flag_rw("looping", &A::looping, &A::set_looping)
@@ -82,16 +83,23 @@ void register_animation(py::module_& m) {
 
 }  // namespace
 
-void register_animations(py::module_& m) {
-    register_curve(m);
-    register_curve_mode_override(m);
-    Def<NotificationTrackRef, cast::NotificationTrack>(m, "NotificationTrack",
-                                                       "Named events at key frames.")
+void declare_animations(py::module_& m) {
+    declare<CurveRef>(m, "Curve", "One animated channel of one node: key frames and values.");
+    declare<CurveModeOverrideRef>(m, "CurveModeOverride",
+                                  "Overrides the mode of curves under a node.");
+    declare<NotificationTrackRef>(m, "NotificationTrack", "Named events at key frames.");
+    declare<AnimationRef>(m, "Animation", "An animation: curves, overrides, notification tracks.");
+}
+
+void register_animations() {
+    register_curve();
+    register_curve_mode_override();
+    Def<NotificationTrackRef, cast::NotificationTrack>("NotificationTrack")
         .name()
         .array_ro("key_frames", "kb", kIntegers)
         .u32_set("set_key_frames", "frames", "key_frames",
                  &cast::NotificationTrack::set_key_frames);
-    register_animation(m);
+    register_animation();
 }
 
 }  // namespace castkit::python::nodes

@@ -5,16 +5,17 @@ namespace castkit::python::nodes {
 
 namespace {
 
-void register_color(py::module_& m) {
-    Def<ColorRef, cast::Color>(m, "Color", "A material colour.")
+CASTKIT_PYTHON_TYPE(ColorSpaceWords, "Literal['srgb', 'linear']");
+CASTKIT_PYTHON_TYPE(Slots, "List[Tuple[str, int]]");
+
+void register_color() {
+    Def<ColorRef, cast::Color>("Color")
         .name()
         .ro(
             "color_space_name",
-            [](const cast::Color& v, const NodeRef&) -> py::object {
-                return to_str(v.color_space_name());
-            },
+            [](const cast::Color& v, const NodeRef&) { return to_str(v.color_space_name()); },
             "The stored `cs` text; 'srgb' when missing")
-        .choice_rw<cast::ColorSpace>(
+        .choice_rw<cast::ColorSpace, ColorSpaceWords>(
             "color_space", &cast::Color::color_space, &cast::Color::set_color_space,
             {{{"srgb", cast::ColorSpace::Srgb}, {"linear", cast::ColorSpace::Linear}}},
             "'srgb' (the default) or 'linear'; castkit.Error when the file says anything else")
@@ -25,7 +26,7 @@ void register_color(py::module_& m) {
 void add_slots(Def<MaterialRef, cast::Material>& def) {
     def.ro(
            "slots",
-           [](const cast::Material& v, const NodeRef&) -> py::object {
+           [](const cast::Material& v, const NodeRef&) -> Typed<Slots> {
                py::list out;
                for (const auto& slot : v.slots())
                    out.append(py::make_tuple(to_str(slot.name), slot.hash));
@@ -60,9 +61,8 @@ void add_slots(Def<MaterialRef, cast::Material>& def) {
             "Links slot ('albedo', 'normal', ...) to a File or Color");
 }
 
-void register_material(py::module_& m) {
-    Def<MaterialRef, cast::Material> def(m, "Material",
-                                         "A material: type, and slots linking Files and Colors.");
+void register_material() {
+    Def<MaterialRef, cast::Material> def("Material");
     def.name()
         .text_rw("type", &cast::Material::type, &cast::Material::set_type)
         .list_ro("files", &cast::Material::files)
@@ -74,9 +74,14 @@ void register_material(py::module_& m) {
 
 }  // namespace
 
-void register_materials(py::module_& m) {
-    register_color(m);
-    register_material(m);
+void declare_materials(py::module_& m) {
+    declare<ColorRef>(m, "Color", "A material colour.");
+    declare<MaterialRef>(m, "Material", "A material: type, and slots linking Files and Colors.");
+}
+
+void register_materials() {
+    register_color();
+    register_material();
 }
 
 }  // namespace castkit::python::nodes

@@ -5,8 +5,10 @@ namespace castkit::python::nodes {
 
 namespace {
 
+CASTKIT_PYTHON_TYPE(SkinningWords, "Literal['linear', 'quaternion']");
+
 // A float colour layer as stored, a packed one converted: (n, 4) float32 RGBA, or None.
-py::object color_layer(const NodeRef& r, std::uint32_t layer) {
+Typed<types::OptionalArray> color_layer(const NodeRef& r, std::uint32_t layer) {
     cast::Mesh v = r.view<cast::Mesh>();
     const cast::Property* p = v.color_layer_property(layer);
     if (p == nullptr) return py::none();
@@ -45,13 +47,11 @@ void add_mesh_arrays(Def<MeshRef, cast::Mesh>& def) {
 // The Mesh's skinning method and material.
 void add_mesh_skinning(Def<MeshRef, cast::Mesh>& def) {
     def.ro("skinning_method_name",
-           [](const cast::Mesh& v, const NodeRef&) -> py::object {
-               return to_str(v.skinning_method_name());
-           })
-        .choice_rw<cast::SkinningMethod>("skinning_method", &cast::Mesh::skinning_method,
-                                         &cast::Mesh::set_skinning_method,
-                                         {{{"linear", cast::SkinningMethod::Linear},
-                                           {"quaternion", cast::SkinningMethod::Quaternion}}})
+           [](const cast::Mesh& v, const NodeRef&) { return to_str(v.skinning_method_name()); })
+        .choice_rw<cast::SkinningMethod, SkinningWords>(
+            "skinning_method", &cast::Mesh::skinning_method, &cast::Mesh::set_skinning_method,
+            {{{"linear", cast::SkinningMethod::Linear},
+              {"quaternion", cast::SkinningMethod::Quaternion}}})
         .link<MaterialRef>("material", "m", &cast::Mesh::material_hash, &cast::Mesh::material);
 }
 
@@ -89,27 +89,27 @@ void add_mesh_setters(Def<MeshRef, cast::Mesh>& def) {
                  "Triangle indices ((n, 3) or flat); stored in the smallest of u8/u16/u32")
         .fn(
             "set_uv_layer",
-            [](const NodeRef& r, std::uint32_t layer, const py::object& values) {
+            [](const NodeRef& r, std::uint32_t layer, const Typed<types::ArrayLike>& values) {
                 unwrap(r.view<cast::Mesh>().set_uv_layer(layer, vecs_of<glm::vec2>(values, "uvs")));
             },
             py::arg("layer"), py::arg("uvs"), "(n, 2) floats; grows uv_layer_count to cover it")
         .fn(
             "set_color_layer",
-            [](const NodeRef& r, std::uint32_t layer, const py::object& values) {
+            [](const NodeRef& r, std::uint32_t layer, const Typed<types::ArrayLike>& values) {
                 unwrap(r.view<cast::Mesh>().set_color_layer(layer,
                                                             vecs_of<glm::vec4>(values, "rgba")));
             },
             py::arg("layer"), py::arg("rgba"), "(n, 4) float RGBA")
         .fn(
             "set_color_layer_packed",
-            [](const NodeRef& r, std::uint32_t layer, const py::object& values) {
+            [](const NodeRef& r, std::uint32_t layer, const Typed<types::ArrayLike>& values) {
                 unwrap(r.view<cast::Mesh>().set_color_layer_packed(layer, to_u32(values, "rgba8")));
             },
             py::arg("layer"), py::arg("rgba8"), "uint32 per vertex, R in the low byte")
         .fn(
             "set_weights",
-            [](const NodeRef& r, std::uint32_t influences, const py::object& bones,
-               const py::object& values) {
+            [](const NodeRef& r, std::uint32_t influences, const Typed<types::ArrayLike>& bones,
+               const Typed<types::ArrayLike>& values) {
                 unwrap(r.view<cast::Mesh>().set_weights(influences, to_u32(bones, "bones"),
                                                         floats_of(values, "values")));
             },
@@ -117,8 +117,8 @@ void add_mesh_setters(Def<MeshRef, cast::Mesh>& def) {
             "vertex_count × influences bone indices and weights");
 }
 
-void register_mesh(py::module_& m) {
-    Def<MeshRef, cast::Mesh> def(m, "Mesh", "A mesh: vertex arrays, faces, layers, weights.");
+void register_mesh() {
+    Def<MeshRef, cast::Mesh> def("Mesh");
     def.name();
     add_mesh_arrays(def);
     add_mesh_skinning(def);
@@ -126,8 +126,8 @@ void register_mesh(py::module_& m) {
     add_mesh_setters(def);
 }
 
-void register_hair(py::module_& m) {
-    Def<HairRef, cast::Hair>(m, "Hair", "Hair strands: segments per strand and particles.")
+void register_hair() {
+    Def<HairRef, cast::Hair>("Hair")
         .name()
         .array_ro("segments", "se", kIntegers)
         .array_ro("particles", "pt", {PropertyType::Vector3})
@@ -136,10 +136,8 @@ void register_hair(py::module_& m) {
         .array_set("set_particles", "pt", PropertyType::Vector3);
 }
 
-void register_blend_shape(py::module_& m) {
-    Def<BlendShapeRef, cast::BlendShape>(
-        m, "BlendShape",
-        "A blend shape: absolute target positions of some vertices of a base mesh.")
+void register_blend_shape() {
+    Def<BlendShapeRef, cast::BlendShape>("BlendShape")
         .name()
         .link<MeshRef>("base_shape", "b", &cast::BlendShape::base_shape_hash,
                        &cast::BlendShape::base_shape)
@@ -149,16 +147,16 @@ void register_blend_shape(py::module_& m) {
                  &cast::BlendShape::set_target_weight_scale)
         .fn(
             "set_targets",
-            [](const NodeRef& r, const py::object& indices, const py::object& positions) {
+            [](const NodeRef& r, const Typed<types::ArrayLike>& indices,
+               const Typed<types::ArrayLike>& positions) {
                 r.view<cast::BlendShape>().set_targets(to_u32(indices, "indices"),
                                                        vecs_of<glm::vec3>(positions, "positions"));
             },
             py::arg("indices"), py::arg("positions"));
 }
 
-void register_model(py::module_& m) {
-    Def<ModelRef, cast::Model>(m, "Model",
-                               "A model: skeleton, meshes, hairs, blend shapes, materials.")
+void register_model() {
+    Def<ModelRef, cast::Model>("Model")
         .name()
         .transform()
         .link_ro("skeleton", &cast::Model::skeleton, "The first Skeleton child, or None")
@@ -175,11 +173,20 @@ void register_model(py::module_& m) {
 
 }  // namespace
 
-void register_models(py::module_& m) {
-    register_mesh(m);
-    register_hair(m);
-    register_blend_shape(m);
-    register_model(m);
+void declare_models(py::module_& m) {
+    declare<MeshRef>(m, "Mesh", "A mesh: vertex arrays, faces, layers, weights.");
+    declare<HairRef>(m, "Hair", "Hair strands: segments per strand and particles.");
+    declare<BlendShapeRef>(
+        m, "BlendShape",
+        "A blend shape: absolute target positions of some vertices of a base mesh.");
+    declare<ModelRef>(m, "Model", "A model: skeleton, meshes, hairs, blend shapes, materials.");
+}
+
+void register_models() {
+    register_mesh();
+    register_hair();
+    register_blend_shape();
+    register_model();
 }
 
 }  // namespace castkit::python::nodes

@@ -5,9 +5,10 @@ namespace castkit::python::nodes {
 
 namespace {
 
-void register_root(py::module_& m) {
-    Def<RootRef, cast::Root>(m, "Root",
-                             "A Root: the scene's models, animations, instances, metadata.")
+CASTKIT_PYTHON_TYPE(OptionalAxisWords, "Optional[Literal['x', 'y', 'z']]");
+
+void register_root() {
+    Def<RootRef, cast::Root>("Root")
         .list_ro("models", &cast::Root::models)
         .list_ro("animations", &cast::Root::animations)
         .list_ro("instances", &cast::Root::instances)
@@ -18,18 +19,17 @@ void register_root(py::module_& m) {
         .add("add_metadata", &cast::Root::add_metadata);
 }
 
-void register_metadata(py::module_& m) {
-    Def<MetadataRef, cast::Metadata>(m, "Metadata",
-                                     "Scene metadata: author, software, up axis, scene root.")
+void register_metadata() {
+    Def<MetadataRef, cast::Metadata>("Metadata")
         .text_rw("author", &cast::Metadata::author, &cast::Metadata::set_author)
         .text_rw("software", &cast::Metadata::software, &cast::Metadata::set_software)
         .ro(
             "up_axis_name",
             [](const cast::Metadata& v, const NodeRef&) { return to_str(v.up_axis_name()); },
             "The stored `up` text, whatever it says")
-        .rw(
+        .rw<Typed<types::AxisWords>>(
             "up_axis",
-            [](const cast::Metadata& v, const NodeRef&) -> py::object {
+            [](const cast::Metadata& v, const NodeRef&) -> Typed<OptionalAxisWords> {
                 auto axis = v.up_axis();
                 if (!axis) return py::none();
                 return py::str(std::string(cast::axis_name(unwrap(std::move(*axis)))));
@@ -44,8 +44,8 @@ void register_metadata(py::module_& m) {
         .text_rw("scene_root", &cast::Metadata::scene_root, &cast::Metadata::set_scene_root);
 }
 
-void register_instance(py::module_& m) {
-    Def<InstanceRef, cast::Instance>(m, "Instance", "An instance of another scene file.")
+void register_instance() {
+    Def<InstanceRef, cast::Instance>("Instance")
         .name()
         .link<FileRef>("reference_file", "rf", &cast::Instance::reference_file_hash,
                        &cast::Instance::reference_file)
@@ -57,12 +57,18 @@ void register_instance(py::module_& m) {
 
 }  // namespace
 
-void register_scene(py::module_& m) {
-    register_root(m);
-    register_metadata(m);
-    Def<FileRef, cast::File>(m, "File", "A file a material or instance names.")
-        .text_rw("path", &cast::File::path, &cast::File::set_path);
-    register_instance(m);
+void declare_scene(py::module_& m) {
+    declare<RootRef>(m, "Root", "A Root: the scene's models, animations, instances, metadata.");
+    declare<MetadataRef>(m, "Metadata", "Scene metadata: author, software, up axis, scene root.");
+    declare<FileRef>(m, "File", "A file a material or instance names.");
+    declare<InstanceRef>(m, "Instance", "An instance of another scene file.");
+}
+
+void register_scene() {
+    register_root();
+    register_metadata();
+    Def<FileRef, cast::File>("File").text_rw("path", &cast::File::path, &cast::File::set_path);
+    register_instance();
 }
 
 }  // namespace castkit::python::nodes

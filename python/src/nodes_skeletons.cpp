@@ -5,14 +5,12 @@ namespace castkit::python::nodes {
 
 namespace {
 
-void register_bone(py::module_& m) {
-    Def<BoneRef, cast::Bone>(m, "Bone", "A bone: parent index and rest transforms.")
+void register_bone() {
+    Def<BoneRef, cast::Bone>("Bone")
         .name()
-        .rw(
+        .rw<Typed<types::Int>>(
             "parent_index",
-            [](const cast::Bone& v, const NodeRef&) -> py::object {
-                return py::int_(v.parent_index());
-            },
+            [](const cast::Bone& v, const NodeRef&) { return py::int_(v.parent_index()); },
             [](cast::Bone& v, const py::object& value, const NodeRef&) {
                 v.set_parent_index(value.cast<std::int32_t>());
             },
@@ -30,9 +28,9 @@ void register_bone(py::module_& m) {
         .vec_rw<glm::vec3>("scale", &cast::Bone::scale, &cast::Bone::set_scale);
 }
 
-void register_ik_handle(py::module_& m) {
+void register_ik_handle() {
     using H = cast::IKHandle;
-    Def<IKHandleRef, H>(m, "IKHandle", "An IK handle between bones.")
+    Def<IKHandleRef, H>("IKHandle")
         .name()
         .link<BoneRef>("start_bone", "sb", &H::start_bone_hash, &H::start_bone)
         .link<BoneRef>("end_bone", "eb", &H::end_bone_hash, &H::end_bone)
@@ -44,7 +42,7 @@ void register_ik_handle(py::module_& m) {
 }
 
 // set_custom_offset(value): 3 or 4 numbers.
-void set_custom_offset(const NodeRef& r, const py::object& value) {
+void set_custom_offset(const NodeRef& r, const Typed<types::ArrayLike>& value) {
     cast::Constraint v = r.view<cast::Constraint>();
     auto size = py::len(py::module_::import("numpy").attr("ravel")(value));
     if (size == 3)
@@ -53,9 +51,9 @@ void set_custom_offset(const NodeRef& r, const py::object& value) {
         v.set_custom_offset(vec_of<glm::vec4>(value, "custom_offset"));
 }
 
-void register_constraint(py::module_& m) {
+void register_constraint() {
     using C = cast::Constraint;
-    Def<ConstraintRef, C>(m, "Constraint", "A point, orient or scale constraint between bones.")
+    Def<ConstraintRef, C>("Constraint")
         .name()
         .text_rw(
             "constraint_type", &C::constraint_type,
@@ -66,10 +64,12 @@ void register_constraint(py::module_& m) {
         .flag_rw("maintain_offset", &C::maintain_offset, &C::set_maintain_offset)
         .ro(
             "custom_offset",
-            [](const C& v, const NodeRef&) -> py::object { return tuple_of(v.custom_offset()); },
+            [](const C& v, const NodeRef&) -> Typed<types::Vec4> {
+                return tuple_of(v.custom_offset());
+            },
             "`co` as 4 numbers (w 0 for a stored v3), else the constraint type's default")
         .fn("set_custom_offset", &set_custom_offset, py::arg("value"), "3 or 4 numbers")
-        .value_rw(
+        .value_rw<Typed<types::Float>>(
             "weight", &C::weight, &C::set_weight, [](const auto& x) { return opt(x); },
             [](const py::object& value, const char*) { return value.cast<float>(); })
         .flag_rw("skip_x", &C::skip_x, &C::set_skip_x)
@@ -77,19 +77,19 @@ void register_constraint(py::module_& m) {
         .flag_rw("skip_z", &C::skip_z, &C::set_skip_z);
 }
 
-void register_skeleton(py::module_& m) {
-    Def<SkeletonRef, cast::Skeleton>(m, "Skeleton", "A skeleton: bones, IK handles, constraints.")
+void register_skeleton() {
+    Def<SkeletonRef, cast::Skeleton>("Skeleton")
         .list_ro("bones", &cast::Skeleton::bones)
         .list_ro("ik_handles", &cast::Skeleton::ik_handles)
         .list_ro("constraints", &cast::Skeleton::constraints)
         .fn(
             "bone_by_hash",
-            [](const NodeRef& r, std::uint64_t hash) {
+            [](const NodeRef& r, std::uint64_t hash) -> OptionalOf<BoneRef> {
                 // As ConstSkeleton::bone_by_hash, over the writable children.
                 for (cast::Node& child : r.node->children())
                     if (child.is(NodeId::Bone) && child.hash() == hash)
                         return wrap_node(r.doc, &child, r.node);
-                return py::object(py::none());
+                return py::none();
             },
             py::arg("hash"), "The Bone child with this hash, or None")
         .add("add_bone", &cast::Skeleton::add_bone)
@@ -99,11 +99,18 @@ void register_skeleton(py::module_& m) {
 
 }  // namespace
 
-void register_skeletons(py::module_& m) {
-    register_bone(m);
-    register_ik_handle(m);
-    register_constraint(m);
-    register_skeleton(m);
+void declare_skeletons(py::module_& m) {
+    declare<BoneRef>(m, "Bone", "A bone: parent index and rest transforms.");
+    declare<IKHandleRef>(m, "IKHandle", "An IK handle between bones.");
+    declare<ConstraintRef>(m, "Constraint", "A point, orient or scale constraint between bones.");
+    declare<SkeletonRef>(m, "Skeleton", "A skeleton: bones, IK handles, constraints.");
+}
+
+void register_skeletons() {
+    register_bone();
+    register_ik_handle();
+    register_constraint();
+    register_skeleton();
 }
 
 }  // namespace castkit::python::nodes

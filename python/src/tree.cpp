@@ -10,6 +10,8 @@ namespace castkit::python {
 
 namespace {
 
+CASTKIT_PYTHON_TYPE(Tree, "Tuple[List[Any], int]");
+
 // What castkit.cast's classes are, given by cast.py once per load.
 struct Classes {
     py::dict kinds;          // node id → class (cast.py's typeSwitcher)
@@ -106,7 +108,7 @@ void register_tree(py::module_& m) {
     m.def(
         "cast_tree",
         [](const DocPtr& doc, const py::dict& kinds, const py::type& fallback,
-           const py::type& property, const py::dict& types) {
+           const py::type& property, const py::dict& types) -> Typed<Tree> {
             // Tens of thousands of new objects would set off the cyclic collector over and over
             // (a fifth of the time), each pass finding nothing to free: paused while they are
             // made, as the json module does.

@@ -276,7 +276,9 @@ PyObject* reduce(PyObject* self, PyObject*) {
 }
 
 PyMethodDef methods[] = {
-    {"tolist", to_list, METH_NOARGS, "The values as a list of Python ints or floats."},
+    // The first line is the signature, as pybind11 writes it, for the stub (generate_stub.py).
+    {"tolist", to_list, METH_NOARGS,
+     "tolist(self) -> List[Union[int, float]]\n\nThe values as a list of Python ints or floats."},
     {"__reduce__", reduce, METH_NOARGS, "Pickles as the tuple of the values."},
     {nullptr, nullptr, 0, nullptr},
 };
@@ -323,6 +325,8 @@ py::object cast_values(cast::PropertyType type, const std::byte* data, std::size
 
 namespace {
 
+CASTKIT_PYTHON_TYPE(ValuesName, "CastValues");
+
 // The struct code of a numpy dtype CastValues can hold, or 0.
 char format_of(const py::dtype& dtype) {
     const char kind = dtype.kind();
@@ -336,7 +340,7 @@ char format_of(const py::dtype& dtype) {
 // A CastValues over a one-dimensional, contiguous numpy array of native byte order, which it
 // keeps alive (a referenced array cannot be resized): what castkit.cast's setters store, so
 // that getters hand out the same type whether a value was loaded or set.
-py::object values_of(const py::array& array) {
+Typed<ValuesName> values_of(const py::array& array) {
     const char format = format_of(array.dtype());
     if (format == 0 || array.ndim() != 1 || !(array.flags() & py::array::c_style) ||
         array.dtype().byteorder() == '>')
@@ -406,12 +410,18 @@ void register_values(py::module_& m) {
                             Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, slots};
     values_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&spec));
     if (values_type == nullptr) throw py::error_already_set();
-    m.add_object("CastValues", reinterpret_cast<PyObject*>(values_type));
+    py::object type = py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(values_type));
+    // A sequence as cast.py's tuples are (isinstance(values, Sequence) holds), and the type of
+    // `dtype` for the stub.
+    py::module_::import("collections.abc").attr("Sequence").attr("register")(type);
+    type.attr("__annotations__") = py::dict(py::arg("dtype") = "numpy.dtype[Any]");
+    m.add_object("CastValues", type);
     m.def("values_of", &values_of, py::arg("array"),
           "A CastValues viewing a flat, contiguous numpy array (castkit.cast's setters)");
     // Bound to struct.Struct("<I").pack, whose errors it raises for what it cannot unpack.
     static PyMethodDef from_integer{
         "color_from_integer", color_from_integer, METH_O,
+        "color_from_integer(color: int) -> Tuple[float, float, float, float]\n\n"
         "A packed colour (R in the low byte) as an rgba tuple of floats in [0, 1]"};
     py::object pack = py::module_::import("struct").attr("Struct")("<I").attr("pack");
     PyObject* function = PyCFunction_NewEx(&from_integer, pack.ptr(), m.ptr());

@@ -55,7 +55,7 @@ def check_import(environment, python):
 import os, castkit, castkit.cast
 assert castkit.__file__.startswith({environment!r}), castkit.__file__
 folder = os.path.dirname(castkit.__file__)
-for stub in ("py.typed", "__init__.pyi", "cast.pyi"):
+for stub in ("py.typed", "_castkit.pyi", "cast.pyi"):
     assert os.path.exists(os.path.join(folder, stub)), stub
 path = {os.path.join(source, "examples", "data", "character.cast")!r}
 doc = castkit.open(path)

@@ -1,164 +1,139 @@
-"""The type stub (castkit/__init__.pyi) and the module agree: every public name, class, method
-and attribute of one is in the other."""
+"""The type stubs the build writes from the module itself (python/backend/generate_stub.py): shipped
+beside it, the module's own (written again, they come out the same), complete, valid under
+mypy --strict, and precise enough that mypy catches what a user gets wrong."""
 
 import ast
-import inspect
-import math
+import os
 import pathlib
+import subprocess
+import sys
 
 import castkit
+import castkit.cast
+from conftest import EXAMPLES, SOURCE
 
-STUB = pathlib.Path(castkit.__file__).with_name("__init__.pyi")
-
-
-def stub_tree():
-    return ast.parse(STUB.read_text())
-
-
-def test_the_package_ships_the_stub_and_py_typed():
-    assert STUB.exists()
-    assert STUB.with_name("py.typed").exists()
+PACKAGE = pathlib.Path(castkit.__file__).parent
+GENERATOR = SOURCE / "python" / "backend" / "generate_stub.py"
+STUBS = {"castkit._castkit": PACKAGE / "_castkit.pyi", "castkit.cast": PACKAGE / "cast.pyi"}
+CHARACTER = EXAMPLES / "character.cast"
 
 
-def test_every_public_name_is_in_the_stub_and_back():
-    tree = stub_tree()
-    stubbed = {node.name for node in tree.body if isinstance(node, (ast.ClassDef, ast.FunctionDef))}
-    assert stubbed == set(castkit.__all__)
+def stub_names(path):
+    """{class or function name: names defined in its body (empty for a function)}."""
+    out = {}
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.ClassDef):
+            out[node.name] = {item.name if isinstance(item, ast.FunctionDef) else item.target.id
+                              for item in node.body
+                              if isinstance(item, (ast.FunctionDef, ast.AnnAssign))}
+        elif isinstance(node, ast.FunctionDef):
+            out[node.name] = set()
+        elif isinstance(node, ast.AnnAssign):
+            out[node.target.id] = set()
+        elif isinstance(node, ast.ImportFrom):
+            out.update({alias.asname or alias.name: set() for alias in node.names})
+    return out
 
 
-def test_every_member_is_in_the_stub_and_back():
-    for node in stub_tree().body:
-        if not isinstance(node, ast.ClassDef) or node.name == "Error":
-            continue
-        cls = getattr(castkit, node.name)
-        stubbed = set()
-        for item in node.body:
-            if isinstance(item, ast.FunctionDef):
-                stubbed.add(item.name)
-            elif isinstance(item, ast.AnnAssign):
-                stubbed.add(item.target.id)
-        real = {name for name in vars(cls)
-                if not name.startswith("_") or name in ("__getitem__", "__contains__")}
-        stubbed.discard("__init__")
-        assert stubbed == real, f"{node.name}: stub only {stubbed - real}, module only {real - stubbed}"
-        bases = [b.id for b in node.bases if isinstance(b, ast.Name)]
-        assert [b.__name__ for b in cls.__bases__ if b.__name__ != "pybind11_object"] == bases
+def mypy(tmp_path, *paths):
+    """mypy --strict's error lines for `paths`, importing castkit from the build."""
+    from mypy import api  # Debian's python3-mypy (scripts/setup.sh)
+
+    os.environ["MYPYPATH"] = str(PACKAGE.parent)
+    try:
+        out, err, status = api.run(["--strict", "--cache-dir", str(tmp_path / "cache"),
+                                    "--no-error-summary", "--show-error-codes",
+                                    *map(str, paths)])
+    finally:
+        del os.environ["MYPYPATH"]
+    assert not err, err
+    return status, [line for line in out.splitlines() if ": error:" in line]
 
 
-def test_error_carries_the_stubbed_attributes():
-    stubbed = [item.target.id for node in stub_tree().body
-               if isinstance(node, ast.ClassDef) and node.name == "Error"
-               for item in node.body if isinstance(item, ast.AnnAssign)]
+def program(tmp_path, text):
+    path = tmp_path / "program.py"
+    path.write_text(text)
+    return path
+
+
+def test_the_package_ships_the_stubs_and_py_typed():
+    for path in [*STUBS.values(), PACKAGE / "py.typed"]:
+        assert path.exists(), path
+    assert not (PACKAGE / "__init__.pyi").exists()  # __init__.py re-exports _castkit's names
+
+
+def test_the_stubs_are_the_ones_the_module_gives(tmp_path):
+    for module, shipped in STUBS.items():
+        written = tmp_path / shipped.name
+        subprocess.run([sys.executable, str(GENERATOR), module, str(written)], check=True,
+                       env={**os.environ, "PYTHONPATH": str(PACKAGE.parent)})
+        assert written.read_text() == shipped.read_text(), module
+
+
+def test_every_public_name_and_member_is_stubbed():
+    for module_name, path in STUBS.items():
+        module = sys.modules[module_name]
+        stubbed = stub_names(path)
+        public = getattr(module, "__all__", None) or [n for n in vars(module) if n[0] != "_"]
+        assert set(public) <= set(stubbed), set(public) - set(stubbed)
+        for name in public:
+            value = getattr(module, name)
+            if not isinstance(value, type) or not stubbed[name]:
+                continue
+            members = {member for member in vars(value) if not member.startswith("_")}
+            assert members <= stubbed[name], f"{module_name}.{name}: {members - stubbed[name]}"
+
+
+def test_the_error_carries_every_stubbed_attribute():
     try:
         castkit.read(b"nope")
     except castkit.Error as error:
-        for name in stubbed:
+        for name in castkit.Error.__annotations__:
             assert hasattr(error, name), name
+    assert set(castkit.Error.__annotations__) >= {"file", "offset", "path", "rule", "message"}
 
 
-def split_top_level(text):
-    """`text` cut at the commas outside brackets and quotes."""
-    parts, depth, quote, start = [], 0, None, 0
-    for i, c in enumerate(text):
-        if quote:
-            quote = None if c == quote else quote
-        elif c in "'\"":
-            quote = c
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
+def test_mypy_strict_accepts_the_stubs_and_a_typed_program(tmp_path):
+    text = f"""
+import castkit
+import castkit.cast
+
+document = castkit.open({str(CHARACTER)!r})
+for model in document.models:
+    for mesh in model.meshes:
+        if mesh.positions is not None:
+            print(mesh.positions.shape, mesh.name, mesh.skinning_method)
+    skeleton = model.skeleton
+    if skeleton is not None:
+        print([bone.name for bone in skeleton.bones])
+warnings: list[castkit.Diagnostic] = document.write("out.glb", textures="embed")
+pose = castkit.pose(document, document, 1.5)
+print(pose.world_matrices.shape, pose.blend_shapes.get("smile", 0.0))
+print(castkit.diff(document, document)["differs"], castkit.validate(document)[0].rule)
+loaded = castkit.cast.Cast.load({str(CHARACTER)!r})
+for root in loaded.Roots():
+    for cast_model in root.ChildrenOfType(castkit.cast.Model):
+        print(cast_model.Name(), castkit.cast.CastColor.fromInteger(0xFF00FF00))
+"""
+    status, errors = mypy(tmp_path, *STUBS.values())
+    assert status == 0, errors
+    status, errors = mypy(tmp_path, program(tmp_path, text))
+    assert status == 0, errors
 
 
-def module_parameters(function):
-    """[(name, default or None)] of a function, from pybind11's signature line or inspect;
-    "*" and "**" stand for *args and **kwargs."""
-    doc = inspect.getdoc(function) or ""
-    line = doc.splitlines()[0] if doc else ""
-    if not line.startswith(function.__name__ + "(") or "Overloaded" in doc.splitlines()[0]:
-        stars = {inspect.Parameter.VAR_POSITIONAL: "*", inspect.Parameter.VAR_KEYWORD: "**"}
-        return [(stars.get(p.kind, p.name), None if p.default is p.empty else repr(p.default))
-                for p in inspect.signature(function).parameters.values() if p.name != "self"]
-    inside = line[len(function.__name__) + 1:line.rindex(") ->")]
-    out = []
-    for part in split_top_level(inside):
-        if part in ("*", "/"):
-            continue
-        name = part.split(":")[0].split("=")[0].strip()
-        if name.startswith("*"):  # *args, **kwargs: compared by kind, not name
-            name = "**" if name.startswith("**") else "*"
-        default = part.split("=", 1)[1].strip() if "=" in part else None
-        if name != "self":
-            out.append((name, default))
-    return out
-
-
-def stub_parameters(node):
-    """[(name, default or None)] of a stubbed def."""
-    args = node.args
-    positional = [a for a in args.posonlyargs + args.args if a.arg != "self"]
-    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
-    out = [(a.arg, None if d is None else ast.unparse(d)) for a, d in zip(positional, defaults)]
-    if args.vararg:
-        out.append(("*", None))
-    out += [(a.arg, None if d is None else ast.unparse(d))
-            for a, d in zip(args.kwonlyargs, args.kw_defaults)]
-    if args.kwarg:
-        out.append(("**", None))
-    return out
-
-
-def same_default(stubbed, real):
-    if stubbed is None or real is None:
-        return stubbed == real
-    try:
-        stubbed, real = ast.literal_eval(stubbed), ast.literal_eval(real)
-        if isinstance(stubbed, float) and isinstance(real, float):
-            return math.isclose(stubbed, real, rel_tol=1e-6)  # a C++ float's default
-        return stubbed == real
-    except ValueError:
-        return True  # an object pybind11 shows by its repr, e.g. an enum: the name is checked
-
-
-def stubbed_functions():
-    """(stub def, the module's function) for every function and method of the stub."""
-    for node in stub_tree().body:
-        if isinstance(node, ast.FunctionDef):
-            yield node, getattr(castkit, node.name)
-        elif isinstance(node, ast.ClassDef) and node.name != "Error":
-            for item in node.body:
-                if not isinstance(item, ast.FunctionDef) or item.name.startswith("__"):
-                    continue
-                decorated = [d.id for d in item.decorator_list if isinstance(d, ast.Name)]
-                if "property" not in decorated:
-                    yield item, getattr(getattr(castkit, node.name), item.name)
-
-
-def test_every_function_takes_the_stubbed_parameters_and_defaults():
-    for node, function in stubbed_functions():
-        stubbed, real = stub_parameters(node), module_parameters(function)
-        assert [n for n, _ in stubbed] == [n for n, _ in real], \
-            f"{node.name}: stub {stubbed}, module {real}"
-        for (name, default), (_, real_default) in zip(stubbed, real):
-            assert same_default(default, real_default), \
-                f"{node.name}({name}): stub default {default}, module {real_default}"
-
-
-def test_the_cast_drop_in_stub_names_every_public_member():
-    import castkit.cast as cast
-    tree = ast.parse(STUB.with_name("cast.pyi").read_text())
-    top = {node.name for node in tree.body if isinstance(node, (ast.ClassDef, ast.FunctionDef))}
-    top |= {node.target.id for node in tree.body if isinstance(node, ast.AnnAssign)}
-    assert top == set(cast.__all__)
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef):
-            stubbed = {item.name for item in node.body if isinstance(item, ast.FunctionDef)}
-            stubbed |= {item.target.id for item in node.body if isinstance(item, ast.AnnAssign)}
-            real = set(vars(getattr(cast, node.name)))
-            public = {name for name in stubbed | real if not name.startswith("_")}
-            assert public <= stubbed & real, f"{node.name}: {public - (stubbed & real)}"
+def test_mypy_catches_misuse(tmp_path):
+    misuse = [
+        "castkit.open(3)",
+        "castkit.convert('a.cast', 'b.glb', up='w')",
+        "castkit.open('a.cast').write('b.gltf', textures='inline')",
+        "castkit.open('a.cast').models[0].meshes[0].skinning_method = 'dual'",
+        "length: int = castkit.open('a.cast').models[0].name",
+        "castkit.open('a.cast').models[0].meshes[0].positions.shape",
+        "castkit.open('a.cast').roots[0].add_child(1.5)",
+        "castkit.cast.Cast.load('a.cast').CreateRoot().CreateModel().SetName(5)",
+        "castkit.cast.CastColor.fromInteger('red')",
+    ]
+    text = "import castkit\nimport castkit.cast\n" + "\n".join(misuse) + "\n"
+    _, errors = mypy(tmp_path, program(tmp_path, text))
+    flagged = {int(line.split(":")[1]) for line in errors}
+    assert flagged == set(range(3, 3 + len(misuse))), "\n".join(errors)
