@@ -308,9 +308,8 @@ Typed<Difference> diff(const std::shared_ptr<DocState>& a, const std::shared_ptr
         unwrap(anim::compare_clips(first->animation, second, first->skeleton, options)), options);
 }
 
-}  // namespace
-
-void register_anim(py::module_& m) {
+// castkit.Pose, one evaluated frame.
+void define_pose(py::module_& m) {
     py::class_<Pose>(m, "Pose",
                      "One evaluated frame: every bone's local and world transform (numpy, "
                      "rotations as XYZW quaternions, world matrices (n, 4, 4) to multiply column "
@@ -331,7 +330,10 @@ void register_anim(py::module_& m) {
             return "<castkit.Pose frame " + std::to_string(p.frame) + ", " +
                    std::to_string(py::len(p.bone_names)) + " bones>";
         });
+}
 
+// castkit.Sampler, an animation compiled against a skeleton.
+void define_sampler(py::module_& m) {
     py::class_<Sampler, std::shared_ptr<Sampler>>(
         m, "Sampler",
         "An animation compiled against a skeleton (castkit's offline step), sampled at any frame. "
@@ -387,7 +389,10 @@ void register_anim(py::module_& m) {
         .def_property_readonly(
             "warnings", [](const Sampler& s) { return diagnostics_list(s.warnings); },
             "What compiling the animation could not apply (curves naming no bone, ...)");
+}
 
+// pose, bake and diff: one call each, as the CLI commands of the same names.
+void define_functions(py::module_& m) {
     m.def(
         "pose",
         [](const Model& model, const std::shared_ptr<DocState>& animation_document, float frame,
@@ -442,6 +447,14 @@ void register_anim(py::module_& m) {
         "first_frame, last_frame, poses, the tolerances, bones (each: name, position and "
         "position_frame, rotation_degrees and rotation_frame, first_frame past a tolerance or "
         "None, modes_a, modes_b), only_in_a, only_in_b.");
+}
+
+}  // namespace
+
+void register_anim(py::module_& m) {
+    define_pose(m);
+    define_sampler(m);
+    define_functions(m);
 }
 
 }  // namespace castkit::python

@@ -276,7 +276,10 @@ ListOf<Diagnostic> diagnostics_list(const Diagnostics& diagnostics) {
     return out;
 }
 
-void register_document(py::module_& m) {
+namespace {
+
+// Document: its constructor, attributes and methods.
+void define_document() {
     declared<DocState, DocPtr>()
         .def(py::init([] { return std::make_shared<DocState>(); }))
         .def_property(
@@ -360,7 +363,10 @@ void register_document(py::module_& m) {
                           std::to_string(models) + " models, " + std::to_string(animations) +
                           " animations>");
         });
+}
 
+// The functions over whole files that read: open, read, validate, formats.
+void define_reading(py::module_& m) {
     m.def(
         "open",
         [](const fs::path& path, const std::optional<std::string>& format) {
@@ -373,6 +379,51 @@ void register_document(py::module_& m) {
           py::arg("name") = "<bytes>", py::arg("base") = py::none(),
           "Reads a file's bytes (bytes, bytearray, memoryview: copied once) in `format` (default: "
           "Cast); `name` is what errors call it, `base` the folder side files resolve against.");
+    m.def(
+        "validate",
+        [](const Typed<types::DocumentOrPath>& target, bool strict,
+           const std::optional<std::string>& format) -> ListOf<Diagnostic> {
+            if (py::isinstance<DocState>(target))
+                return validate_state(target.cast<const DocState&>(), strict);
+            const fs::path path = target.cast<fs::path>();
+            try {
+                return validate_state(*open_path(path, format), strict);
+            } catch (py::error_already_set& error) {
+                if (!error.matches(error_type())) throw;
+                // As `castkit validate`: a file that cannot be read is one finding, with the
+                // reader's own id (cast.truncated, as castkit.open raises it).
+                py::object diagnostic = error.value().attr("diagnostic");
+                Diagnostic d = diagnostic.cast<Diagnostic>();
+                if (d.file.empty()) d.file = path.string();
+                py::list out;
+                out.append(py::cast(d));
+                return out;
+            }
+        },
+        py::arg("target"), py::arg("strict") = false, py::arg("format") = py::none(),
+        "Checks a Document, or a file (a path), against every rule of the spec; returns the "
+        "findings (list of Diagnostic). A file that cannot be read gives one error.");
+    m.def(
+        "formats",
+        []() -> Typed<FormatList> {
+            py::list out;
+            for (const FormatInfo& format : all_formats()) {
+                py::dict entry;
+                entry["name"] = std::string(format.name);
+                py::list extensions;
+                for (std::string_view ext : format.extensions) extensions.append(std::string(ext));
+                entry["extensions"] = extensions;
+                entry["read"] = format.read != nullptr;
+                entry["write"] = format.write != nullptr;
+                out.append(entry);
+            }
+            return out;
+        },
+        "Every format castkit reads or writes: dicts with name, extensions, read, write.");
+}
+
+// The functions that make new files or documents: convert, merge.
+void define_converting(py::module_& m) {
     m.def(
         "convert",
         [](const fs::path& source, const fs::path& destination,
@@ -418,47 +469,14 @@ void register_document(py::module_& m) {
           "additive curve is first layered on the base's first animation (at the same time, or "
           "at its frame `base_frame`) and merged as absolute motion, as `castkit convert "
           "--base`.");
-    m.def(
-        "validate",
-        [](const Typed<types::DocumentOrPath>& target, bool strict,
-           const std::optional<std::string>& format) -> ListOf<Diagnostic> {
-            if (py::isinstance<DocState>(target))
-                return validate_state(target.cast<const DocState&>(), strict);
-            const fs::path path = target.cast<fs::path>();
-            try {
-                return validate_state(*open_path(path, format), strict);
-            } catch (py::error_already_set& error) {
-                if (!error.matches(error_type())) throw;
-                // As `castkit validate`: a file that cannot be read is one finding, with the
-                // reader's own id (cast.truncated, as castkit.open raises it).
-                py::object diagnostic = error.value().attr("diagnostic");
-                Diagnostic d = diagnostic.cast<Diagnostic>();
-                if (d.file.empty()) d.file = path.string();
-                py::list out;
-                out.append(py::cast(d));
-                return out;
-            }
-        },
-        py::arg("target"), py::arg("strict") = false, py::arg("format") = py::none(),
-        "Checks a Document, or a file (a path), against every rule of the spec; returns the "
-        "findings (list of Diagnostic). A file that cannot be read gives one error.");
-    m.def(
-        "formats",
-        []() -> Typed<FormatList> {
-            py::list out;
-            for (const FormatInfo& format : all_formats()) {
-                py::dict entry;
-                entry["name"] = std::string(format.name);
-                py::list extensions;
-                for (std::string_view ext : format.extensions) extensions.append(std::string(ext));
-                entry["extensions"] = extensions;
-                entry["read"] = format.read != nullptr;
-                entry["write"] = format.write != nullptr;
-                out.append(entry);
-            }
-            return out;
-        },
-        "Every format castkit reads or writes: dicts with name, extensions, read, write.");
+}
+
+}  // namespace
+
+void register_document(py::module_& m) {
+    define_document();
+    define_reading(m);
+    define_converting(m);
 }
 
 }  // namespace castkit::python
