@@ -22,7 +22,7 @@ import sys
 import types
 import typing
 
-HEADER = "# Generated from {module} by python/backend/generate_stub.py when castkit is built: do not edit.\n"
+HEADER = "# Written from {module} by python/backend/generate_stub.py when castkit is built.\n"
 
 # Modules a type expression may name, and how the stub imports them.
 MODULE_IMPORTS = {
@@ -72,7 +72,7 @@ class Stub:
 
     def type(self, text):
         """A type expression as the stub writes it: the module's own names unqualified, and
-        two of pybind11 2.10's names made valid annotations."""
+        pybind11 2.10's names that are not annotations made ones."""
         text = text.replace(self.module.__name__ + ".", "")
         # std::filesystem::path is named "os.PathLike", but a str is taken as well.
         text = re.sub(r"\bos\.PathLike\b(?!\[)", "Union[str, os.PathLike[str]]", text)
@@ -87,17 +87,15 @@ class Stub:
         self.lines.append("    " * indent + text)
 
     def docstring(self, indent, doc):
-        doc = inspect.cleandoc(doc or "")
-        if not doc:
-            return False
-        doc = doc.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-        body = doc.splitlines()
+        text = inspect.cleandoc(doc or "").replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+        body = text.splitlines()
+        if not body:
+            return
         self.add(indent, '"""' + body[0] + ("" if len(body) > 1 else '"""'))
         for line in body[1:]:
             self.add(indent if line else 0, line)
         if len(body) > 1:
             self.add(indent, '"""')
-        return True
 
     def function(self, indent, name, parameters, returns, doc="", decorators=()):
         for decorator in decorators:
