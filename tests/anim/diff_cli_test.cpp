@@ -1,7 +1,8 @@
 // castkit diff (issue 46 item 5), end to end through files: a difference planted in one bone's
 // keys is named with its bone, size and first frame; a curve marked relative where the other
-// file says absolute is named even when the poses agree; the same clip in two formats differs
-// in nothing. The expected figures are the planted ones, not castkit's own output.
+// file says absolute is named even when the poses agree; a file from standard input is read
+// once; the same clip in two formats differs in nothing. The expected figures are the planted ones,
+// not castkit's own output.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -101,6 +102,21 @@ TEST(DiffCli, JsonListsEveryBoneAndNamesADisagreeingCurveMode) {
     CommandResult text = run_cli(fmt::format("diff {} {}", quoted(a), quoted(b)));
     EXPECT_NE(text.out.find("curve modes absolute in A, relative in B"), std::string::npos)
         << text.out;
+}
+
+// Each file is read once: A from standard input compares as A from its path does (read twice,
+// standard input would be empty the second time), clips and rest poses alike.
+TEST(DiffCli, AFileFromStandardInputIsReadOnce) {
+    const fs::path dir = temp_dir("diff-cli-stdin");
+    const fs::path a = write_clip(dir, "a.cast", 0.0f);
+    const fs::path b = write_clip(dir, "b.cast", kPlanted);
+    CommandResult clips = run_cli(fmt::format("diff - {} < {}", quoted(b), quoted(a)));
+    EXPECT_EQ(clips.exit_code, 1) << clips.err;
+    EXPECT_NE(clips.out.find("foot: position 0.25 (frame 7)"), std::string::npos) << clips.out;
+    const fs::path hero = fs::path(CASTKIT_SOURCE_DIR) / "examples/data/hero";
+    CommandResult rests = run_cli(
+        fmt::format("diff - {} < {}", quoted(hero / "hero.semodel"), quoted(hero / "hero.cast")));
+    EXPECT_EQ(rests.exit_code, 0) << rests.out << rests.err;
 }
 
 // The bundled character's walk as Cast and as SEAnim (written by scripts/make_example.sh from

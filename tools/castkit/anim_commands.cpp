@@ -54,10 +54,18 @@ std::optional<std::size_t> pick_animation(const std::vector<cast::ConstAnimation
 std::optional<LoadedAnimation> load_animation(const std::string& model_path,
                                               const std::string& anim_path,
                                               const std::string& selector, int& exit_code) {
-    LoadedAnimation loaded;
     auto animation_document = load(anim_path, "", {}, exit_code);
     if (!animation_document) return std::nullopt;
-    loaded.animation_document = std::move(animation_document->document);
+    return compile_animation(std::move(animation_document->document), model_path, anim_path,
+                             selector, exit_code);
+}
+
+std::optional<LoadedAnimation> compile_animation(cast::Document animation_document,
+                                                 const std::string& model_path,
+                                                 const std::string& anim_path,
+                                                 const std::string& selector, int& exit_code) {
+    LoadedAnimation loaded;
+    loaded.animation_document = std::move(animation_document);
     std::vector<cast::ConstAnimation> animations =
         std::as_const(loaded.animation_document).animations();
     if (animations.empty()) {
@@ -116,7 +124,13 @@ std::optional<anim::Animation> load_clip_on(const LoadedAnimation& on, const std
                                             const std::string& selector, int& exit_code) {
     auto file = load(path, "", {}, exit_code);
     if (!file) return std::nullopt;
-    const std::vector<cast::ConstAnimation> clips = std::as_const(file->document).animations();
+    return clip_on(on, file->document, path, selector, exit_code);
+}
+
+std::optional<anim::Animation> clip_on(const LoadedAnimation& on, const cast::Document& document,
+                                       const std::string& path, const std::string& selector,
+                                       int& exit_code) {
+    const std::vector<cast::ConstAnimation> clips = document.animations();
     if (clips.empty()) {
         fmt::print(stderr, "castkit: {}: holds no Animation\n", path);
         return std::nullopt;
@@ -127,8 +141,7 @@ std::optional<anim::Animation> load_clip_on(const LoadedAnimation& on, const std
         return std::nullopt;
     }
     Diagnostics reports;
-    auto built =
-        anim::build_animation(clips[*picked], on.skeleton, on.targets, reports, &file->document);
+    auto built = anim::build_animation(clips[*picked], on.skeleton, on.targets, reports, &document);
     print_diagnostics(reports);
     if (!built) {
         fmt::print(stderr, "{}\n", built.error().to_string());

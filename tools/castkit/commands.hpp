@@ -90,12 +90,21 @@ std::optional<std::size_t> pick_animation(const std::vector<cast::ConstAnimation
 std::optional<LoadedAnimation> load_animation(const std::string& model_path,
                                               const std::string& anim_path,
                                               const std::string& selector, int& exit_code);
+// As load_animation, for the document already read from `anim_path`.
+std::optional<LoadedAnimation> compile_animation(cast::Document animation_document,
+                                                 const std::string& model_path,
+                                                 const std::string& anim_path,
+                                                 const std::string& selector, int& exit_code);
 
 // The animation of `path` that `selector` picks, compiled against `on`'s skeleton (its curves
 // bound by bone name), for a second clip played beside or under the first (diff, bake --base).
 // On failure prints why and returns nullopt.
 std::optional<anim::Animation> load_clip_on(const LoadedAnimation& on, const std::string& path,
                                             const std::string& selector, int& exit_code);
+// As load_clip_on, for the document already read from `path`.
+std::optional<anim::Animation> clip_on(const LoadedAnimation& on, const cast::Document& document,
+                                       const std::string& path, const std::string& selector,
+                                       int& exit_code);
 
 // `--base FILE[@FRAME]` (bake, convert): the base clip's file and, after its last '@' when a
 // number follows, the one frame of it to layer an additive clip on.

@@ -37,10 +37,12 @@ std::string clip_label(const anim::Animation& clip, const std::string& path) {
 
 // Both clips on the skeleton the first one chooses (--model, else its own, else a Model's in
 // its file): the second is compiled against it, its curves bound by bone name.
-std::optional<Compared> compare_clips(const DiffOptions& options, int& exit_code) {
-    auto first = load_animation(options.model, options.a, options.which_a, exit_code);
+std::optional<Compared> compare_clips(const DiffOptions& options, cast::Document a,
+                                      const cast::Document& b, int& exit_code) {
+    auto first =
+        compile_animation(std::move(a), options.model, options.a, options.which_a, exit_code);
     if (!first) return std::nullopt;
-    auto second = load_clip_on(*first, options.b, options.which_b, exit_code);
+    auto second = clip_on(*first, b, options.b, options.which_b, exit_code);
     if (!second) return std::nullopt;
     auto difference =
         anim::compare_clips(first->animation, *second, first->skeleton, options.compare);
@@ -52,15 +54,15 @@ std::optional<Compared> compare_clips(const DiffOptions& options, int& exit_code
                     std::move(*difference)};
 }
 
-// The skeleton of the first Model that has one in `path`; nullopt, said, when none.
-std::optional<anim::Skeleton> rest_skeleton(const std::string& path, int& exit_code) {
-    auto loaded = load(path, "", {}, exit_code);
-    if (!loaded) return std::nullopt;
-    for (const cast::ConstModel& model : std::as_const(loaded->document).models()) {
+// The skeleton of the first Model that has one in `document` (read from `path`); nullopt, said,
+// when none.
+std::optional<anim::Skeleton> rest_skeleton(const cast::Document& document,
+                                            const std::string& path) {
+    for (const cast::ConstModel& model : document.models()) {
         const cast::ConstSkeleton skeleton = model.skeleton();
         if (!skeleton) continue;
         Diagnostics reports;
-        auto built = anim::build_skeleton(skeleton, reports, &loaded->document);
+        auto built = anim::build_skeleton(skeleton, reports, &document);
         print_diagnostics(reports);
         if (built) return std::move(*built);
         fmt::print(stderr, "{}\n", built.error().to_string());
@@ -70,10 +72,11 @@ std::optional<anim::Skeleton> rest_skeleton(const std::string& path, int& exit_c
     return std::nullopt;
 }
 
-std::optional<Compared> compare_rests(const DiffOptions& options, int& exit_code) {
-    auto a = rest_skeleton(options.a, exit_code);
+std::optional<Compared> compare_rests(const DiffOptions& options, const cast::Document& a_document,
+                                      const cast::Document& b_document) {
+    auto a = rest_skeleton(a_document, options.a);
     if (!a) return std::nullopt;
-    auto b = rest_skeleton(options.b, exit_code);
+    auto b = rest_skeleton(b_document, options.b);
     if (!b) return std::nullopt;
     auto difference = anim::compare_rests(*a, *b, options.compare);
     if (!difference) {
@@ -83,7 +86,7 @@ std::optional<Compared> compare_rests(const DiffOptions& options, int& exit_code
     return Compared{options.a + " at rest", options.b + " at rest", std::move(*difference)};
 }
 
-// Two clips when both files hold one, two rest poses when neither does.
+// Two clips when both files hold one, two rest poses when neither does. Each file is read once.
 std::optional<Compared> compare(const DiffOptions& options, int& exit_code) {
     auto a = load(options.a, "", {}, exit_code);
     auto b = load(options.b, "", {}, exit_code);
@@ -96,7 +99,8 @@ std::optional<Compared> compare(const DiffOptions& options, int& exit_code) {
                    clip_a ? options.a : options.b, clip_a ? options.b : options.a);
         return std::nullopt;
     }
-    return clip_a ? compare_clips(options, exit_code) : compare_rests(options, exit_code);
+    if (clip_a) return compare_clips(options, std::move(a->document), b->document, exit_code);
+    return compare_rests(options, a->document, b->document);
 }
 
 bool shown(const anim::BoneDifference& bone, bool all) {
