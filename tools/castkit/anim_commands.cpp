@@ -243,14 +243,19 @@ std::string pose_text(const LoadedAnimation& loaded, float frame, const Pose& po
 
 }  // namespace
 
+std::optional<float> parse_frame(const std::string& text) {
+    char* end = nullptr;
+    const float frame = std::strtof(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(frame))
+        return std::nullopt;
+    return frame;
+}
+
 BaseClip split_base(const std::string& text) {
     const std::size_t at = text.rfind('@');
     if (at == std::string::npos) return {text, std::nullopt};
-    const std::string number = text.substr(at + 1);
-    char* end = nullptr;
-    const float frame = std::strtof(number.c_str(), &end);
-    if (number.empty() || end != number.c_str() + number.size() || !std::isfinite(frame))
-        return {text, std::nullopt};  // an '@' in the file's own name
+    const std::optional<float> frame = parse_frame(text.substr(at + 1));
+    if (!frame) return {text, std::nullopt};  // an '@' in the file's own name
     return {text.substr(0, at), frame};
 }
 

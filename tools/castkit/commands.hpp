@@ -113,6 +113,8 @@ struct BaseClip {
     std::optional<float> frame;
 };
 BaseClip split_base(const std::string& text);
+// `text` as a frame: the whole text one finite number, else nullopt.
+std::optional<float> parse_frame(const std::string& text);
 
 // A document a command read and the size of the input it came from.
 struct Loaded {

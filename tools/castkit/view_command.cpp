@@ -10,9 +10,7 @@
 #include <castkit/platform.hpp>
 #include <charconv>
 #include <chrono>
-#include <cmath>
 #include <csignal>
-#include <cstdlib>
 #include <fstream>
 #include <mutex>
 #include <optional>
@@ -252,13 +250,9 @@ void add_upload(SharedSession& shared, const fs::path& folder, const httplib::Re
 void set_base(SharedSession& shared, const httplib::Request& request, httplib::Response& response) {
     const std::string file = request.get_param_value("file");
     const std::string frame_text = request.get_param_value("frame");
-    std::optional<float> frame;
-    if (!frame_text.empty()) {
-        char* end = nullptr;
-        frame = std::strtof(frame_text.c_str(), &end);
-        if (end != frame_text.c_str() + frame_text.size() || !std::isfinite(*frame))
-            return reply_error(response, file, "viewer.base", "the base frame must be a number");
-    }
+    const std::optional<float> frame = parse_frame(frame_text);
+    if (!frame_text.empty() && !frame)
+        return reply_error(response, file, "viewer.base", "the base frame must be a number");
     std::lock_guard lock(shared.mutex);
     auto set = shared.session.set_base(file, frame);
     if (!set) {
