@@ -77,6 +77,23 @@ void turn_bone(const Skeleton& skeleton, std::span<Transform> locals, std::span<
 // The chain's joint positions, at most kMaxIkChain of them.
 using Joints = std::array<glm::vec3, kMaxIkChain>;
 
+// The chain's joint positions in `worlds`.
+Joints joints_of(const IkHandle& handle, std::span<const glm::mat4> worlds) {
+    Joints joints{};
+    for (std::size_t i = 0; i < handle.chain.size(); ++i)
+        joints[i] = position_of(worlds[static_cast<std::size_t>(handle.chain[i])]);
+    return joints;
+}
+
+// The unit direction across `axis` (from joints[0]) to the first inner joint off that line; zero
+// when every inner joint lies on it (a straight chain).
+glm::vec3 first_bend(const Joints& joints, std::size_t count, const glm::vec3& axis) {
+    for (std::size_t i = 1; i + 1 < count; ++i)
+        if (const glm::vec3 bend = across(joints[i] - joints[0], axis); glm::length(bend) > 0.0f)
+            return bend;
+    return glm::vec3(0.0f);
+}
+
 // Where the joints go: lengths kept, the end on `target`, every joint in the plane of the start
 // and `side` (unit, across start → target) on the side of `side`; straight towards the target
 // when it is out of reach. Two bones: the triangle solved exactly; longer chains: FABRIK from
@@ -132,8 +149,7 @@ glm::vec3 bend_side(const IkHandle& handle, std::span<const Transform> locals,
         side =
             across(position_of(worlds[static_cast<std::size_t>(handle.pole_vector)]) - start, axis);
     }
-    for (std::size_t i = 1; i + 1 < count && glm::length(side) == 0.0f; ++i)
-        side = across(joints[i] - start, axis);
+    if (glm::length(side) == 0.0f) side = first_bend(joints, count, axis);
     if (handle.pole_bone >= 0 && glm::length(side) > 0.0f) {
         const glm::quat q = locals[static_cast<std::size_t>(handle.pole_bone)].rotation;
         side = glm::angleAxis(2.0f * std::atan2(q.x, q.w), axis) * side;
@@ -145,15 +161,10 @@ glm::vec3 bend_side(const IkHandle& handle, std::span<const Transform> locals,
 // from start to end; zero for a chain straight at rest.
 glm::vec3 rest_bend(const IkHandle& handle, std::span<const glm::mat4> rest_worlds) {
     const std::size_t count = handle.chain.size();
+    const Joints rest = joints_of(handle, rest_worlds);
+    if (glm::length(rest[count - 1] - rest[0]) <= kTiny) return glm::vec3(0.0f);
+    const glm::vec3 bend = first_bend(rest, count, glm::normalize(rest[count - 1] - rest[0]));
     const glm::mat4& first = rest_worlds[static_cast<std::size_t>(handle.chain[0])];
-    const glm::vec3 start = position_of(first);
-    const glm::vec3 end = position_of(rest_worlds[static_cast<std::size_t>(handle.chain.back())]);
-    if (glm::length(end - start) <= kTiny) return glm::vec3(0.0f);
-    const glm::vec3 axis = glm::normalize(end - start);
-    glm::vec3 bend(0.0f);
-    for (std::size_t i = 1; i + 1 < count && glm::length(bend) == 0.0f; ++i)
-        bend = across(position_of(rest_worlds[static_cast<std::size_t>(handle.chain[i])]) - start,
-                      axis);
     return glm::inverse(decompose(first).rotation) * bend;
 }
 
@@ -170,8 +181,7 @@ void pose_chain(const Skeleton& skeleton, const IkHandle& handle, std::span<Tran
     const glm::vec3 a = glm::normalize(before[count - 1] - start);
     const glm::vec3 b = glm::normalize(after[count - 1] - start);
     glm::vec3 s = across(decompose(worlds[first]).rotation * bend_at_rest, a);
-    for (std::size_t i = 1; i + 1 < count && glm::length(s) == 0.0f; ++i)
-        s = across(before[i] - start, a);
+    if (glm::length(s) == 0.0f) s = first_bend(before, count, a);
     const glm::vec3 t = across(side, b);
     const bool planar = glm::length(s) > 0.0f && glm::length(t) > 0.0f;
     turn_bone(skeleton, locals, worlds, first,
@@ -196,9 +206,8 @@ void solve_handle(const Skeleton& skeleton, const IkHandle& handle, std::span<Tr
     const std::size_t count = handle.chain.size();
     const glm::mat4& goal = worlds[static_cast<std::size_t>(handle.target)];
     const glm::vec3 target = glm::vec3(goal * glm::vec4(handle.target_offset, 1.0f));
-    Joints before{}, after{};
-    for (std::size_t i = 0; i < count; ++i)
-        before[i] = position_of(worlds[static_cast<std::size_t>(handle.chain[i])]);
+    const Joints before = joints_of(handle, worlds);
+    Joints after{};
     if (glm::length(target - before[0]) > kTiny) {
         after = before;
         const glm::vec3 side = bend_side(handle, locals, worlds, before, count, target);
