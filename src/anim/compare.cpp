@@ -163,12 +163,8 @@ Expected<PoseDifference> compare_clips(const Animation& a, const Animation& b,
 Expected<PoseDifference> compare_rests(const Skeleton& a, const Skeleton& b,
                                        const CompareOptions& options) {
     if (auto checked = check_options(options); !checked) return make_error(checked.error());
-    auto rest_worlds = [](const Skeleton& skeleton) {
-        std::vector<glm::mat4> worlds(skeleton.bone_count());
-        LocalToWorldJob job{.skeleton = &skeleton, .locals = skeleton.rest(), .worlds = worlds};
-        return job.run() ? worlds : std::vector<glm::mat4>();
-    };
-    const std::vector<glm::mat4> worlds_a = rest_worlds(a), worlds_b = rest_worlds(b);
+    const std::vector<glm::mat4>& worlds_a = a.rest_worlds();
+    const std::vector<glm::mat4>& worlds_b = b.rest_worlds();
     PoseDifference result;
     result.poses = 1;
     for (std::size_t i = 0; i < a.bone_count(); ++i) {

@@ -226,14 +226,11 @@ void solve_handle(const Skeleton& skeleton, const IkHandle& handle, std::span<Tr
 
 void solve_ik(const Skeleton& skeleton, std::span<Transform> locals) {
     if (skeleton.ik_handles().empty()) return;
-    std::vector<glm::mat4> worlds(skeleton.bone_count()), rest_worlds(skeleton.bone_count());
-    const LocalToWorldJob rest{
-        .skeleton = &skeleton, .locals = skeleton.rest(), .worlds = rest_worlds};
-    if (!rest.run()) return;
+    std::vector<glm::mat4> worlds(skeleton.bone_count());
     for (const IkHandle& handle : skeleton.ik_handles()) {
         const LocalToWorldJob job{.skeleton = &skeleton, .locals = locals, .worlds = worlds};
         if (!job.run()) return;
-        solve_handle(skeleton, handle, locals, worlds, rest_worlds);
+        solve_handle(skeleton, handle, locals, worlds, skeleton.rest_worlds());
     }
 }
 

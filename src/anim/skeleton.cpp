@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <castkit/anim/jobs.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <cmath>
 #include <glm/gtc/matrix_transform.hpp>
@@ -127,6 +128,10 @@ Expected<Skeleton> Skeleton::from_arrays(std::vector<std::string> names,
     out.constraints_ = std::move(constraints);
     if (auto ok = out.index(); !ok) return make_error(ok.error());
     if (auto ok = out.check_rig(); !ok) return make_error(ok.error());
+    out.rest_worlds_.resize(out.bone_count());
+    const LocalToWorldJob at_rest{
+        .skeleton = &out, .locals = out.rest_, .worlds = out.rest_worlds_};
+    if (auto ok = at_rest.run(); !ok) return make_error(ok.error());
     return out;
 }
 

@@ -92,7 +92,10 @@ class Skeleton {
     const std::vector<std::uint8_t>& segment_scale_compensate() const {    // rule 14: default 1
         return segment_scale_compensate_;
     }
-    const std::vector<Transform>& rest() const { return rest_; }        // lp, lr, s
+    const std::vector<Transform>& rest() const { return rest_; }  // lp, lr, s
+    // The rest pose's world matrices (LocalToWorldJob over rest()), computed once when built:
+    // what IK measures a chain's bend at rest from on every sample.
+    const std::vector<glm::mat4>& rest_worlds() const { return rest_worlds_; }
     const std::vector<std::uint32_t>& order() const { return order_; }  // parents first
     // Solved in this order by SamplingJob (unless told not to).
     const std::vector<IkHandle>& ik_handles() const { return ik_handles_; }
@@ -113,6 +116,7 @@ class Skeleton {
     std::vector<std::int32_t> parents_;
     std::vector<std::uint8_t> segment_scale_compensate_;
     std::vector<Transform> rest_;
+    std::vector<glm::mat4> rest_worlds_;
     std::vector<std::uint32_t> order_;
     std::vector<IkHandle> ik_handles_;
     std::vector<BoneConstraint> constraints_;

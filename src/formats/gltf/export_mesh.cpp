@@ -385,10 +385,7 @@ void Exporter::export_model(const cast::ConstModel& model, int parent, const std
 }
 
 int Exporter::export_skin(ExportedModel& exported, const std::string&) {
-    const anim::Skeleton& bones = exported.skeleton;
-    std::vector<glm::mat4> worlds(bones.bone_count());
-    anim::LocalToWorldJob job{.skeleton = &bones, .locals = bones.rest(), .worlds = worlds};
-    (void)job.run();
+    const std::vector<glm::mat4>& worlds = exported.skeleton.rest_worlds();
     std::vector<float> inverse_binds;
     inverse_binds.reserve(worlds.size() * 16);
     for (const glm::mat4& world : worlds) {
