@@ -82,5 +82,22 @@ TEST(ViewerSession, LayersAdditiveAnimationsOnTheBaseItIsGiven) {
     EXPECT_EQ(*session.glb(), *on_rest);
 }
 
+// The scene is built once for the JSON and the glb of a refresh, and again after each change:
+// an animation added is listed and drawn, and after clear() nothing is left to draw.
+TEST(ViewerSession, TheSceneFollowsEveryChange) {
+    viewer::Session session;
+    ASSERT_TRUE(session.add("hero.cast", file_bytes(hero() / "hero.cast"), hero()));
+    EXPECT_TRUE(nlohmann::json::parse(session.scene_json())["animations"].empty());
+    auto standing = session.glb();
+    ASSERT_TRUE(standing) << standing.error().to_string();
+    ASSERT_TRUE(session.add("hero_walk.cast", file_bytes(hero() / "hero_walk.cast"), hero()));
+    EXPECT_EQ(nlohmann::json::parse(session.scene_json())["animations"].size(), 1u);
+    auto walking = session.glb();
+    ASSERT_TRUE(walking) << walking.error().to_string();
+    EXPECT_NE(*walking, *standing);
+    session.clear();
+    EXPECT_FALSE(session.glb());
+}
+
 }  // namespace
 }  // namespace castkit::test::session_test

@@ -131,6 +131,7 @@ Expected<void> Session::add(std::string name, cast::SharedBytes bytes, std::file
         if (seen.insert(d.to_string()).second) diagnostics.push_back(diagnostic_json(d));
     file.diagnostics_json = dump(diagnostics);
     files_.push_back(std::move(file));
+    built_.reset();
     return {};
 }
 
@@ -144,6 +145,7 @@ Expected<void> Session::set_base(std::string file, std::optional<float> frame) {
                                      "file shown in the page"});
     base_file_ = std::move(file);
     base_frame_ = base_file_.empty() ? std::nullopt : frame;
+    built_.reset();
     return {};
 }
 
@@ -153,6 +155,7 @@ void Session::clear() {
     errors_.clear();
     base_file_.clear();
     base_frame_.reset();
+    built_.reset();
 }
 
 FormatOptions Session::options() const {
@@ -197,6 +200,15 @@ Expected<Session::Scene> Session::build() const {
     return scene;
 }
 
+Expected<const Session::Scene*> Session::scene() const {
+    if (!built_) {
+        auto built = build();
+        if (!built) return make_error(built.error());
+        built_ = std::make_shared<const Scene>(std::move(*built));
+    }
+    return built_.get();
+}
+
 std::string Session::scene_json() const {
     json out;
     json files = json::array(), diagnostics = json::array();
@@ -214,12 +226,12 @@ std::string Session::scene_json() const {
                    {"frame", base_frame_ ? json(*base_frame_) : json(nullptr)}};
     out["diagnostics"] = std::move(diagnostics);
     json animations = json::array(), warnings = json::array();
-    auto scene = build();
+    auto scene = this->scene();
     if (scene) {
-        for (const cast::ConstAnimation& animation : std::as_const(scene->document).animations())
+        for (const cast::ConstAnimation& animation : (*scene)->document.animations())
             animations.push_back(animation_json(animation));
-        describe_model(scene->document, out);
-        for (const Diagnostic& d : scene->warnings.shown()) warnings.push_back(d.to_string());
+        describe_model((*scene)->document, out);
+        for (const Diagnostic& d : (*scene)->warnings.shown()) warnings.push_back(d.to_string());
         for (const std::string& text : export_warnings_) warnings.push_back(text);
     } else {
         describe_model(cast::Document{}, out);
@@ -234,7 +246,7 @@ std::string Session::scene_json() const {
 // Instances are inlined (the files they name read from the shown file's folder, within the
 // side-file policy), so a scene of instances shows its models.
 Expected<std::vector<std::byte>> Session::glb() const {
-    auto scene = build();
+    auto scene = this->scene();
     if (!scene) return make_error(scene.error());
     BufferSink sink;
     WriteContext context{.name = "scene.glb", .base = shown()->base, .options = options()};
@@ -242,7 +254,7 @@ Expected<std::vector<std::byte>> Session::glb() const {
     context.options.inline_instances = true;
     // Through the registry, so that broken meshes are shown as every written file has them.
     Diagnostics warnings;
-    auto written = formats::write(glb_format(), scene->document, sink, context, warnings);
+    auto written = formats::write(glb_format(), (*scene)->document, sink, context, warnings);
     export_warnings_.clear();
     for (const Diagnostic& d : warnings.shown()) export_warnings_.push_back(d.to_string());
     if (!written) return make_error(written.error());

@@ -74,6 +74,9 @@ class Session {
     struct Scene;
     const File* shown() const;
     Expected<Scene> build() const;
+    // The scene build() made, kept until a file or the base changes, so that the JSON and the
+    // glb of one refresh read and merge the files once.
+    Expected<const Scene*> scene() const;
 
     // The options every read and the export use: one side-output writer for the session.
     FormatOptions options() const;
@@ -85,6 +88,8 @@ class Session {
     std::optional<float> base_frame_;
     // What the last export could not carry into glTF; glb() is logically const.
     mutable std::vector<std::string> export_warnings_;
+    // scene()'s scene; logically const too.
+    mutable std::shared_ptr<const Scene> built_;
 };
 
 }  // namespace castkit::viewer
