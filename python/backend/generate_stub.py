@@ -204,17 +204,24 @@ def c_property(stub, indent, name, prop):
                       decorators=(name + ".setter",))
 
 
+def class_head(stub, cls, bases):
+    """The class line, the docstring and the attributes its `__annotations__` declare; those
+    annotations."""
+    stub.add(0, f"class {cls.__name__}({', '.join(bases)}):" if bases else
+             f"class {cls.__name__}:")
+    stub.docstring(1, cls.__doc__)
+    annotations = vars(cls).get("__annotations__", {})
+    for name, value in annotations.items():
+        stub.add(1, f"{name}: {annotation(stub, value)}")
+    return annotations
+
+
 def c_class(stub, cls):
     bases = [base.__name__ for base in cls.__bases__
              if base not in (object,) and base.__name__ != "pybind11_object"]
     if issubclass(cls, collections.abc.Sequence) and "Sequence" not in bases:
         bases.append(stub.type("Sequence[Any]"))
-    stub.add(0, f"class {cls.__name__}({', '.join(bases)}):" if bases else
-             f"class {cls.__name__}:")
-    stub.docstring(1, cls.__doc__)
-    annotations = vars(cls).get("__annotations__", {})
-    for name, annotation in annotations.items():
-        stub.add(1, f"{name}: {stub.type(annotation)}")
+    annotations = class_head(stub, cls, bases)
     for name, member in vars(cls).items():
         if name in annotations:
             continue
@@ -286,12 +293,7 @@ def python_class(stub, cls):
     if not is_python_class(cls):
         c_class(stub, cls)
         return
-    bases = [base.__name__ for base in cls.__bases__ if base is not object]
-    stub.add(0, f"class {cls.__name__}({', '.join(bases)}):" if bases else
-             f"class {cls.__name__}:")
-    stub.docstring(1, cls.__doc__)
-    for name, value in vars(cls).get("__annotations__", {}).items():
-        stub.add(1, f"{name}: {annotation(stub, value)}")
+    class_head(stub, cls, [base.__name__ for base in cls.__bases__ if base is not object])
     for name, member in vars(cls).items():
         if name.startswith("_") and name != "__init__":
             continue

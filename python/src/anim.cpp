@@ -23,7 +23,6 @@ CASTKIT_PYTHON_TYPE(AnimationChoice, "Optional[Union[int, str]]");
 CASTKIT_PYTHON_TYPE(Weights, "Dict[str, float]");
 CASTKIT_PYTHON_TYPE(Visible, "Dict[str, bool]");
 CASTKIT_PYTHON_TYPE(TrackFrames, "Dict[str, numpy.typing.NDArray[numpy.float32]]");
-CASTKIT_PYTHON_TYPE(Difference, "Dict[str, Any]");
 using Model = Typed<ModelChoice>;
 using Which = Typed<AnimationChoice>;
 using Array = Typed<types::Array>;
@@ -254,8 +253,8 @@ anim::Skeleton rest_skeleton(const DocState& state) {
                 "python.animation");
 }
 
-Typed<Difference> difference_dict(const anim::PoseDifference& d,
-                                  const anim::CompareOptions& options) {
+Typed<types::Fields> difference_dict(const anim::PoseDifference& d,
+                                     const anim::CompareOptions& options) {
     py::list bones;
     for (const anim::BoneDifference& bone : d.bones) {
         py::dict entry;
@@ -285,9 +284,9 @@ Typed<Difference> difference_dict(const anim::PoseDifference& d,
 
 // `castkit diff` for two documents: their clips on one skeleton (the first's choice), or their
 // first skeletons at rest when neither holds an animation.
-Typed<Difference> diff(const std::shared_ptr<DocState>& a, const std::shared_ptr<DocState>& b,
-                       const Model& model, const Which& animation_a, const Which& animation_b,
-                       const anim::CompareOptions& options) {
+Typed<types::Fields> diff(const std::shared_ptr<DocState>& a, const std::shared_ptr<DocState>& b,
+                          const Model& model, const Which& animation_a, const Which& animation_b,
+                          const anim::CompareOptions& options) {
     if (!a || !b) throw py::type_error("two documents are required");
     const bool clip_a = !a->document.animations().empty();
     const bool clip_b = !b->document.animations().empty();

@@ -20,8 +20,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-CASTKIT_PYTHON_TYPE(FormatList, "List[Dict[str, Any]]");
-
 std::string known_formats() {
     std::string out;
     for (const FormatInfo& format : all_formats())
@@ -405,7 +403,7 @@ void define_reading(py::module_& m) {
         "findings (list of Diagnostic). A file that cannot be read gives one error.");
     m.def(
         "formats",
-        []() -> Typed<FormatList> {
+        []() -> ListOf<Typed<types::Fields>> {
             py::list out;
             for (const FormatInfo& format : all_formats()) {
                 py::dict entry;

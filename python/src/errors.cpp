@@ -10,11 +10,13 @@ namespace {
 // castkit.Error, made once when the module loads; the module keeps it alive.
 PyObject* g_error_type = nullptr;
 
-CASTKIT_PYTHON_TYPE(SeverityWord, "Literal['info', 'warning', 'error']");
-CASTKIT_PYTHON_TYPE(Fields, "Dict[str, Any]");
-CASTKIT_PYTHON_TYPE(Rules, "List[Tuple[str, str, Literal['info', 'warning', 'error']]]");
+// validation_rules(): (id, severity, meaning) tuples.
+struct Rules {
+    static constexpr auto name = py::detail::const_name("List[Tuple[str, str, ") +
+                                 types::SeverityWords::name + py::detail::const_name("]]");
+};
 
-Word<SeverityWord> severity_of(const Diagnostic& d) {
+Word<types::SeverityWords> severity_of(const Diagnostic& d) {
     return {std::string(severity_name(d.severity))};
 }
 
@@ -86,9 +88,10 @@ void register_errors(py::module_& m) {
     py::object error = py::reinterpret_borrow<py::object>(g_error_type);
     // The attributes raise_error gives every instance, for the stub (generate_stub.py).
     py::dict annotations;
-    for (const char* name : {"file", "path", "rule", "id", "message"}) annotations[name] = "str";
-    annotations["offset"] = "Optional[int]";
-    annotations["severity"] = "Literal['info', 'warning', 'error']";
+    for (const char* name : {"file", "path", "rule", "id", "message"})
+        annotations[name] = types::Str::name.text;
+    annotations["offset"] = types::OptionalInt::name.text;
+    annotations["severity"] = types::SeverityWords::name.text;
     annotations["diagnostic"] = "Diagnostic";
     error.attr("__annotations__") = annotations;
     m.add_object("Error", error);
@@ -141,7 +144,7 @@ void register_errors(py::module_& m) {
                                  a.message == b.message);
             },
             py::arg("other"))
-        .def("to_dict", [](const Diagnostic& d) -> Typed<Fields> {
+        .def("to_dict", [](const Diagnostic& d) -> Typed<types::Fields> {
             py::dict out;
             out["severity"] = severity_name(d.severity);
             out["rule"] = to_str(d.rule);

@@ -6,13 +6,12 @@ namespace castkit::python::nodes {
 namespace {
 
 CASTKIT_PYTHON_TYPE(ModeWords, "Literal['absolute', 'relative', 'additive']");
-CASTKIT_PYTHON_TYPE(OptionalModeWords, "Optional[Literal['absolute', 'relative', 'additive']]");
 
 // A curve mode as its name: a Curve's always, an override's None when it has none.
 Typed<ModeWords> mode_text(Expected<cast::CurveMode> mode) {
     return py::str(std::string(cast::curve_mode_name(unwrap(std::move(mode)))));
 }
-Typed<OptionalModeWords> mode_text(std::optional<Expected<cast::CurveMode>> mode) {
+OptionalOf<Word<ModeWords>> mode_text(std::optional<Expected<cast::CurveMode>> mode) {
     return mode ? mode_text(std::move(*mode)) : py::object(py::none());
 }
 

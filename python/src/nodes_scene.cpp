@@ -5,8 +5,6 @@ namespace castkit::python::nodes {
 
 namespace {
 
-CASTKIT_PYTHON_TYPE(OptionalAxisWords, "Optional[Literal['x', 'y', 'z']]");
-
 void register_root() {
     Def<RootRef, cast::Root>("Root")
         .list_ro("models", &cast::Root::models)
@@ -29,7 +27,7 @@ void register_metadata() {
             "The stored `up` text, whatever it says")
         .rw<Typed<types::AxisWords>>(
             "up_axis",
-            [](const cast::Metadata& v, const NodeRef&) -> Typed<OptionalAxisWords> {
+            [](const cast::Metadata& v, const NodeRef&) -> OptionalOf<Word<types::AxisWords>> {
                 auto axis = v.up_axis();
                 if (!axis) return py::none();
                 return py::str(std::string(cast::axis_name(unwrap(std::move(*axis)))));

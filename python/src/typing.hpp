@@ -6,8 +6,8 @@
 //   Typed<T>  a py::object named T::name (an argument of this type takes anything, as py::object
 //             does: the function checks and converts it itself);
 //   Word<T>   a str argument or result named T::name (a Literal of the words it takes);
-//   ListOf<Ref>, OptionalOf<Ref>, NodeOf<Ref>  a node wrapper, or a list of them, named by the
-//             Python class registered for Ref.
+//   ListOf<T>, OptionalOf<T>, NodeOf<T>  a list of T, T or None, and a T, T named as pybind11
+//             names it: the Python class registered for it, a Word's Literal, a Typed's type.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -58,6 +58,8 @@ CASTKIT_PYTHON_TYPE(OptionalVec4, "Optional[Tuple[float, float, float, float]]")
 CASTKIT_PYTHON_TYPE(Buffer, "Union[bytes, bytearray, memoryview]");
 CASTKIT_PYTHON_TYPE(Any, "Any");
 CASTKIT_PYTHON_TYPE(Strings, "List[str]");
+CASTKIT_PYTHON_TYPE(Fields, "Dict[str, Any]");
+CASTKIT_PYTHON_TYPE(SeverityWords, "Literal['info', 'warning', 'error']");
 CASTKIT_PYTHON_TYPE(Warnings, "Optional[List[Diagnostic]]");
 CASTKIT_PYTHON_TYPE(AxisWords, "Literal['x', 'y', 'z']");
 CASTKIT_PYTHON_TYPE(UnitWords, "Literal['mm', 'cm', 'm', 'in', 'ft']");
