@@ -1,8 +1,8 @@
 // castkit diff (issue 46 item 5), end to end through files: a difference planted in one bone's
 // keys is named with its bone, size and first frame; a curve marked relative where the other
 // file says absolute is named even when the poses agree; a file from standard input is read
-// once; the same clip in two formats differs in nothing. The expected figures are the planted ones,
-// not castkit's own output.
+// once; the same clip in two formats differs in nothing. The expected figures are the planted
+// ones, not castkit's own output.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -49,13 +49,22 @@ fs::path write_clip(const fs::path& dir, const std::string& name, float planted,
 
 std::string quoted(const fs::path& path) { return "\"" + path.string() + "\""; }
 
+// The clip as written (a.cast) and with the planted difference (b.cast), in a new folder.
+std::pair<fs::path, fs::path> planted_pair(const std::string& folder) {
+    const fs::path dir = temp_dir(folder);
+    return {write_clip(dir, "a.cast", 0.0f), write_clip(dir, "b.cast", kPlanted)};
+}
+
+// What diff says of the planted pair: they differ, in the foot, by kPlanted at kPlantedFrame.
+void expect_planted_difference(const CommandResult& result) {
+    EXPECT_EQ(result.exit_code, 1) << result.err;
+    EXPECT_NE(result.out.find("foot: position 0.25 (frame 7)"), std::string::npos) << result.out;
+}
+
 TEST(DiffCli, APlantedDifferenceIsNamedWithItsBoneSizeAndFirstFrame) {
-    const fs::path dir = temp_dir("diff-cli-planted");
-    const fs::path a = write_clip(dir, "a.cast", 0.0f);
-    const fs::path b = write_clip(dir, "b.cast", kPlanted);
+    const auto [a, b] = planted_pair("diff-cli-planted");
     CommandResult text = run_cli(fmt::format("diff {} {}", quoted(a), quoted(b)));
-    EXPECT_EQ(text.exit_code, 1) << text.err;
-    EXPECT_NE(text.out.find("foot: position 0.25 (frame 7)"), std::string::npos) << text.out;
+    expect_planted_difference(text);
     EXPECT_NE(text.out.find("first differs at frame 7"), std::string::npos) << text.out;
     EXPECT_EQ(text.out.find("hip:"), std::string::npos) << text.out;
     EXPECT_EQ(text.out.find("knee:"), std::string::npos) << text.out;
@@ -66,7 +75,7 @@ TEST(DiffCli, APlantedDifferenceIsNamedWithItsBoneSizeAndFirstFrame) {
     EXPECT_NE(same.out.find("no difference"), std::string::npos) << same.out;
 
     // The same clip baked at twice the rate is compared at the same times, not the same frames.
-    const fs::path doubled = dir / "a60.cast";
+    const fs::path doubled = a.parent_path() / "a60.cast";
     ASSERT_EQ(
         run_cli(fmt::format("bake --anim {} -o {} --fps 60", quoted(a), quoted(doubled))).exit_code,
         0);
@@ -107,12 +116,8 @@ TEST(DiffCli, JsonListsEveryBoneAndNamesADisagreeingCurveMode) {
 // Each file is read once: A from standard input compares as A from its path does (read twice,
 // standard input would be empty the second time), clips and rest poses alike.
 TEST(DiffCli, AFileFromStandardInputIsReadOnce) {
-    const fs::path dir = temp_dir("diff-cli-stdin");
-    const fs::path a = write_clip(dir, "a.cast", 0.0f);
-    const fs::path b = write_clip(dir, "b.cast", kPlanted);
-    CommandResult clips = run_cli(fmt::format("diff - {} < {}", quoted(b), quoted(a)));
-    EXPECT_EQ(clips.exit_code, 1) << clips.err;
-    EXPECT_NE(clips.out.find("foot: position 0.25 (frame 7)"), std::string::npos) << clips.out;
+    const auto [a, b] = planted_pair("diff-cli-stdin");
+    expect_planted_difference(run_cli(fmt::format("diff - {} < {}", quoted(b), quoted(a))));
     const fs::path hero = fs::path(CASTKIT_SOURCE_DIR) / "examples/data/hero";
     CommandResult rests = run_cli(
         fmt::format("diff - {} < {}", quoted(hero / "hero.semodel"), quoted(hero / "hero.cast")));
