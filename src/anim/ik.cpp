@@ -125,8 +125,8 @@ void place_joints(Joints& joints, std::size_t count, const glm::vec3& target,
         const float along = glm::dot(v, axis);
         joints[i] = start + axis * along + side * glm::length(v - axis * along);
     }
-    for (int pass = 0; pass < 64 && glm::length(joints[count - 1] - target) > 1e-6f * reach;
-         ++pass) {
+    for (int pass = 0;
+         pass < kFabrikPasses && glm::length(joints[count - 1] - target) > 1e-6f * reach; ++pass) {
         joints[count - 1] = target;
         for (std::size_t i = count - 1; i-- > 0;)
             joints[i] = joints[i + 1] + glm::normalize(joints[i] - joints[i + 1]) * lengths[i];
@@ -224,9 +224,7 @@ void solve_handle(const Skeleton& skeleton, const IkHandle& handle, std::span<Tr
 
 }  // namespace
 
-void solve_ik(const Skeleton& skeleton, std::span<Transform> locals) {
-    if (skeleton.ik_handles().empty()) return;
-    std::vector<glm::mat4> worlds(skeleton.bone_count());
+void solve_ik(const Skeleton& skeleton, std::span<Transform> locals, std::span<glm::mat4> worlds) {
     for (const IkHandle& handle : skeleton.ik_handles()) {
         const LocalToWorldJob job{.skeleton = &skeleton, .locals = locals, .worlds = worlds};
         if (!job.run()) return;

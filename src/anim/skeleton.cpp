@@ -132,6 +132,14 @@ Expected<Skeleton> Skeleton::from_arrays(std::vector<std::string> names,
     const LocalToWorldJob at_rest{
         .skeleton = &out, .locals = out.rest_, .worlds = out.rest_worlds_};
     if (auto ok = at_rest.run(); !ok) return make_error(ok.error());
+    out.rest_world_rotations_.resize(out.bone_count());
+    for (const std::uint32_t bone : out.order_) {
+        const std::int32_t parent = out.parents_[bone];
+        const glm::quat& local = out.rest_[bone].rotation;
+        out.rest_world_rotations_[bone] =
+            parent < 0 ? local
+                       : out.rest_world_rotations_[static_cast<std::size_t>(parent)] * local;
+    }
     return out;
 }
 

@@ -96,6 +96,9 @@ class Skeleton {
     // The rest pose's world matrices (LocalToWorldJob over rest()), computed once when built:
     // what IK measures a chain's bend at rest from on every sample.
     const std::vector<glm::mat4>& rest_worlds() const { return rest_worlds_; }
+    // Each bone's rest rotation in Model space, the rests' scales left out (as the Blender
+    // add-on's bones): what constraints turn a target's channels by on every sample.
+    const std::vector<glm::quat>& rest_world_rotations() const { return rest_world_rotations_; }
     const std::vector<std::uint32_t>& order() const { return order_; }  // parents first
     // Solved in this order by SamplingJob (unless told not to).
     const std::vector<IkHandle>& ik_handles() const { return ik_handles_; }
@@ -117,6 +120,7 @@ class Skeleton {
     std::vector<std::uint8_t> segment_scale_compensate_;
     std::vector<Transform> rest_;
     std::vector<glm::mat4> rest_worlds_;
+    std::vector<glm::quat> rest_world_rotations_;
     std::vector<std::uint32_t> order_;
     std::vector<IkHandle> ik_handles_;
     std::vector<BoneConstraint> constraints_;
