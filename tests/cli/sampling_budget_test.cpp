@@ -34,10 +34,10 @@ std::vector<std::uint32_t> frames_up_to(std::uint32_t count) {
     return frames;
 }
 
-// 255 bones in a row, the first with a `tx` curve keyed on each of its first `keys` frames.
-AnimScene many_bones_one_long_curve(std::uint32_t keys) {
+// `bones` bones in a row, the first with a `tx` curve keyed on each of its first `keys` frames.
+AnimScene many_bones_one_long_curve(std::uint32_t keys, std::size_t bones = kBones) {
     AnimScene scene;
-    for (std::size_t b = 0; b < kBones; ++b)
+    for (std::size_t b = 0; b < bones; ++b)
         scene.bone(fmt::format("bone{}", b), static_cast<std::int32_t>(b) - 1, {0, 1, 0});
     std::vector<float> values(keys);
     for (std::uint32_t i = 0; i < keys; ++i) values[i] = 0.001f * static_cast<float>(i % 100);
@@ -99,6 +99,33 @@ TEST(SamplingBudgetMemory, OneLongCurveOnManyBonesConvertsWithinThePromise) {
     ASSERT_GT(run.peak_kib, 0);
     EXPECT_LT(run.peak_kib, promise_kib(file)) << "peaked at " << run.peak_kib << " KiB";
     ASSERT_TRUE(fs::exists(dir / "long.glb"));
+}
+
+// 120 bones turned by additive rotation curves keyed at frames 0 and 59,999 (glTF bakes those
+// at every frame) and three curves keyed on each of those frames (a 1.4 MB file): the glb would
+// hold 116 MB of rotations, past the promise, and is refused before sampling, within it (about
+// 400 MB were kept before).
+TEST(SamplingBudgetMemory, AGlbThatWouldKeepMoreThanThePromiseIsRefusedWithinIt) {
+    const fs::path dir = temp_dir("sampling-budget-glb");
+    constexpr std::uint32_t kFrames = 60000;
+    AnimScene scene = many_bones_one_long_curve(kFrames, 120);
+    const std::vector<float> values(kFrames, 0.5f);
+    scene.curve("bone0", "ty", frames_up_to(kFrames), values);
+    scene.curve("bone0", "tz", frames_up_to(kFrames), values);
+    for (std::size_t b = 0; b < 120; ++b)
+        scene.rotation(fmt::format("bone{}", b), {0, kFrames - 1},
+                       {axis_angle_xyzw({0, 0, 1}, 0.0f), axis_angle_xyzw({0, 0, 1}, 90.0f)},
+                       "additive");
+    const fs::path file = written(std::move(scene), dir / "baked.cast");
+    const CliPeak run =
+        cli_peak({"convert", file.string(), (dir / "baked.glb").string()}, dir / "stderr.txt");
+    const std::string err = text_of(dir / "stderr.txt");
+    EXPECT_NE(run.exit_code, 0);
+    EXPECT_NE(err.find("[gltf.memory-budget]"), std::string::npos) << err;
+    EXPECT_NE(err.find("baked.cast"), std::string::npos) << err;
+    ASSERT_GT(run.peak_kib, 0);
+    EXPECT_LT(run.peak_kib, promise_kib(file)) << "peaked at " << run.peak_kib << " KiB";
+    EXPECT_FALSE(fs::exists(dir / "baked.glb"));
 }
 
 // 255 rotation curves keyed at frames 0 and 19,999 and three curves keyed on each of those

@@ -419,15 +419,15 @@ bool Exporter::count_samples(double work, const std::string& path, std::string_v
 bool Exporter::keep_bytes(std::uint64_t bytes, const std::string& path, std::string_view what) {
     kept_bytes += bytes;
     if (kept_bytes <= anim::memory_budget(input_bytes)) return true;
-    failure = Diagnostic{
-        .severity = Severity::Error,
-        .file = file,
-        .path = path,
-        .rule = "gltf.memory-budget",
-        .message = fmt::format("the animations' export would keep {} bytes with {}, more than the "
-                               "budget of {}",
-                               kept_bytes, what,
-                               anim::describe_memory_budget(input_bytes, "the document"))};
+    failure =
+        Diagnostic{.severity = Severity::Error,
+                   .file = file,
+                   .path = path,
+                   .rule = "gltf.memory-budget",
+                   .message = fmt::format(
+                       "the animations' export would keep {} bytes with {}, more than the "
+                       "budget of {}",
+                       kept_bytes, what, anim::describe_memory_budget(input_bytes, input_name))};
     return false;
 }
 

@@ -100,6 +100,7 @@ class Exporter {
     // (sampled values, the output's keys) so far, against anim::memory_budget(input_bytes).
     std::uint64_t input_bytes = 0;
     std::uint64_t kept_bytes = 0;
+    std::string input_name;  // the document's source, which a refusal names
     // Adds `bytes` kept for `what`; false, with `failure` set (`gltf.memory-budget`), past the
     // budget.
     bool keep_bytes(std::uint64_t bytes, const std::string& path, std::string_view what);

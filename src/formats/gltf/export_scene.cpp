@@ -346,6 +346,7 @@ Expected<void> write(const cast::Document& document, Sink& sink, const WriteCont
     const cast::Document& checked = *repaired ? **repaired : document;
     detail::Exporter exporter(context.name, options, diagnostics);
     exporter.input_bytes = cast::file_size(checked);
+    exporter.input_name = document.source_name.empty() ? "the document" : document.source_name;
     read_carried(checked, exporter);
     SceneWriter writer{
         exporter,
