@@ -25,9 +25,13 @@ std::uint64_t key_bytes(const Animation& animation) {
 std::uint64_t frame_work(const Animation& animation, const Skeleton& skeleton, bool solve_rig) {
     std::uint64_t work = skeleton.bone_count() + animation.curves().size();
     if (solve_rig) {
+        // IK: one world pass over every bone, then per handle its chain solved and the worlds
+        // below its start computed again (detail::solve_ik).
+        if (!skeleton.ik_handles().empty()) work += skeleton.bone_count();
         for (const IkHandle& handle : skeleton.ik_handles()) {
             const std::uint64_t passes = handle.chain.size() == 3 ? 1 : 2 * detail::kFabrikPasses;
-            work += skeleton.bone_count() + handle.chain.size() * passes;
+            const auto start = static_cast<std::uint32_t>(handle.chain.front());
+            work += skeleton.subtree(start).size() + handle.chain.size() * passes;
         }
         work += skeleton.constraints().size();
     }

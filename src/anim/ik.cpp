@@ -225,10 +225,15 @@ void solve_handle(const Skeleton& skeleton, const IkHandle& handle, std::span<Tr
 }  // namespace
 
 void solve_ik(const Skeleton& skeleton, std::span<Transform> locals, std::span<glm::mat4> worlds) {
+    // Every world matrix once; after each handle only those below its chain's start, the bones
+    // whose locals or parents it turned (the same matrices a full pass would give).
+    std::int32_t changed = -1;
     for (const IkHandle& handle : skeleton.ik_handles()) {
-        const LocalToWorldJob job{.skeleton = &skeleton, .locals = locals, .worlds = worlds};
+        const LocalToWorldJob job{
+            .skeleton = &skeleton, .locals = locals, .worlds = worlds, .subtree = changed};
         if (!job.run()) return;
         solve_handle(skeleton, handle, locals, worlds, skeleton.rest_worlds());
+        changed = handle.chain.front();
     }
 }
 

@@ -108,6 +108,14 @@ Expected<void> Skeleton::index() {
                 return make_error(problem("anim.bone-cycle",
                                           fmt::format("bone '{}' is its own ancestor", names_[i])));
     }
+    order_index_.assign(names_.size(), 0);
+    subtree_size_.assign(names_.size(), 1);
+    for (std::size_t i = order_.size(); i-- > 0;) {
+        const std::uint32_t bone = order_[i];
+        order_index_[bone] = static_cast<std::uint32_t>(i);
+        if (parents_[bone] >= 0)
+            subtree_size_[static_cast<std::size_t>(parents_[bone])] += subtree_size_[bone];
+    }
     return {};
 }
 

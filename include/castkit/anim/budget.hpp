@@ -45,9 +45,9 @@ std::uint64_t key_count(const Animation& animation);
 std::uint64_t key_bytes(const Animation& animation);
 
 // The work of one sampled frame, in samples: every bone reset and every curve applied, and when
-// `solve_rig` the skeleton's rig solved on the pose: per IK handle a pass over every bone's
-// world matrix and one over its chain (FABRIK's passes for a chain of more than two bones), one
-// per constraint. O(IK handles).
+// `solve_rig` the skeleton's rig solved on the pose: a pass over every bone's world matrix, then
+// per IK handle one over its chain (FABRIK's passes for a chain of more than two bones) and over
+// the bones below its start, and one per constraint. O(IK handles).
 std::uint64_t frame_work(const Animation& animation, const Skeleton& skeleton, bool solve_rig);
 
 // The work of a sampling run of `frames` frames: each frame samples `animation` (frame_work),

@@ -74,6 +74,9 @@ struct LocalToWorldJob {
     const Skeleton* skeleton = nullptr;
     std::span<const Transform> locals{};  // skeleton->bone_count()
     std::span<glm::mat4> worlds{};        // skeleton->bone_count()
+    // When set, only this bone and those below it (Skeleton::subtree) are computed, the other
+    // worlds taken as they are: after a change to the locals of that subtree alone.
+    std::int32_t subtree = -1;
 
     bool validate() const;
     Expected<void> run() const;
