@@ -6,6 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #endif
+#if defined(__linux__)
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
+extern char** environ;
+#endif
 
 #include <fmt/format.h>
 
@@ -139,5 +145,33 @@ Diagnostics validation_findings(const cast::Document& document,
     cast::validate(document, findings, options);
     return findings;
 }
+
+#if defined(__linux__)
+CliPeak cli_peak(const std::vector<std::string>& arguments,
+                 const std::filesystem::path& stderr_file) {
+    std::vector<std::string> words{CASTKIT_CLI};
+    words.insert(words.end(), arguments.begin(), arguments.end());
+    std::vector<char*> argv;
+    for (std::string& word : words) argv.push_back(word.data());
+    argv.push_back(nullptr);
+    const std::string errors = stderr_file.empty() ? "/dev/null" : stderr_file.string();
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, errors.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+    // The child's peak starts from this process's (it is spawned from this address space): set
+    // that to this process's present size first, not the peak of the tests that ran before.
+    std::ofstream("/proc/self/clear_refs") << "5";
+    pid_t child = 0;
+    const int spawned = posix_spawn(&child, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (spawned != 0) return {};
+    int status = 0;
+    rusage usage{};
+    if (wait4(child, &status, 0, &usage) != child) return {};
+    return {.peak_kib = usage.ru_maxrss, .exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+}
+#endif
 
 }  // namespace castkit::test

@@ -62,6 +62,19 @@ CommandResult run_cli(const std::string& arguments);
 CommandResult run_cli_in(const std::string& prefix, const std::string& arguments,
                          const std::string& stdout_redirect = "");
 
+#if defined(__linux__)
+// `castkit <arguments>` run once: its peak resident memory in KiB (-1 when it could not run)
+// and its exit code, its output discarded and its standard error written to `stderr_file` when
+// one is given. Linux only: wait4 gives the rusage of that one child (whose peak counts this
+// process's present size, not its past peak: /proc/self/clear_refs).
+struct CliPeak {
+    long peak_kib = -1;
+    int exit_code = -1;
+};
+CliPeak cli_peak(const std::vector<std::string>& arguments,
+                 const std::filesystem::path& stderr_file = {});
+#endif
+
 // Every node's hash in `document`, and how many nodes there are: the hashes are unique when
 // hashes.size() == nodes.
 struct HashTally {

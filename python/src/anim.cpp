@@ -142,10 +142,16 @@ std::shared_ptr<DocState> bake(const Sampler& sampler, float framerate,
                                const anim::Animation* base = nullptr,
                                std::optional<float> base_frame = std::nullopt, bool rig = true) {
     auto state = std::make_shared<DocState>();
+    // What the bake may keep grows with the animation's document and the base clip's keys.
+    const std::uint64_t input_bytes =
+        cast::file_size(sampler.animation_document->document) + (base ? anim::key_bytes(*base) : 0);
+    const std::string input_name = name_of(*sampler.animation_document);
     state->document = unwrap(anim::bake(sampler.animation, sampler.skeleton,
                                         {.framerate = framerate,
                                          .tolerance = tolerance,
                                          .skeleton_node = sampler.own_skeleton,
+                                         .input_bytes = input_bytes,
+                                         .input_name = input_name,
                                          .base = base,
                                          .base_frame = base_frame,
                                          .solve_rig = rig}));

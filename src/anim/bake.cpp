@@ -80,24 +80,51 @@ float pose_value(const BakedChannel& channel, const std::vector<Transform>& loca
     }
 }
 
-// Each frame costs a reset of every bone, every curve applied and every channel stored.
-Expected<void> check_budget(double frames, const Animation& animation, const Skeleton& skeleton,
-                            std::size_t channels, std::uint64_t max_samples) {
-    const double per_frame =
-        std::max(1.0, double(skeleton.bone_count() + animation.curves().size() + channels));
-    const std::uint64_t keys =
-        animation.scalar_frames().size() + animation.rotation_frames().size();
-    const std::uint64_t budget = sample_budget(keys, max_samples);
-    if (frames * per_frame <= double(budget)) return {};
+// Each frame samples the animation (and the base under it) with the rig, and stores every
+// channel: sampling_work against the keys' sample_budget.
+Expected<void> check_work(double frames, const Animation& animation, const Skeleton& skeleton,
+                          std::size_t channels, const BakeOptions& options) {
+    const double work =
+        sampling_work(frames, animation, skeleton, options.solve_rig, options.base, channels);
+    const std::uint64_t keys = key_count(animation) + (options.base ? key_count(*options.base) : 0);
+    const std::uint64_t budget = sample_budget(keys, options.max_samples);
+    if (work <= double(budget)) return {};
     const std::string limit =
-        max_samples == 0 ? fmt::format(
-                               "{} for the animation's {} keys ({} per key, plus {}, at most {}; "
-                               "anim::BakeOptions::max_samples sets another)",
-                               budget, keys, kSamplesPerKey, kSampleFloor, kSampleCeiling)
-                         : fmt::format("{} samples (anim::BakeOptions::max_samples)", max_samples);
-    return make_error(problem("anim.bake", fmt::format("{} frames × {} bones, curves and channels "
-                                                       "to bake is more than the limit of {}",
-                                                       frames, per_frame, limit)));
+        options.max_samples == 0
+            ? fmt::format(
+                  "{} for the animation's {} keys ({} per key, plus {}, at most {}; "
+                  "anim::BakeOptions::max_samples sets another)",
+                  budget, keys, kSamplesPerKey, kSampleFloor, kSampleCeiling)
+            : fmt::format("{} samples (anim::BakeOptions::max_samples)", options.max_samples);
+    return make_error(problem(
+        "anim.sample-budget",
+        fmt::format("baking {} frames takes {} samples (bones, curves, the rig's work and {} "
+                    "channels per frame), more than the limit of {}",
+                    frames, work, channels, limit)));
+}
+
+// What a bake keeps: per frame its key frame and, per channel, the sampled value, then the
+// output curve's key and value (each channel's samples are dropped once its curve is written).
+Expected<void> check_memory(double frames, const Animation& animation,
+                            const std::vector<BakedChannel>& channels, const BakeOptions& options) {
+    double per_frame = sizeof(float);
+    for (const BakedChannel& channel : channels)
+        per_frame += sizeof(std::uint32_t) +
+                     (channel.channel == Channel::Rotation ? sizeof(glm::vec4) : sizeof(float));
+    const std::uint64_t input =
+        options.input_bytes != 0
+            ? options.input_bytes
+            : key_bytes(animation) + (options.base ? key_bytes(*options.base) : 0);
+    const double kept = frames * per_frame;
+    if (kept <= double(memory_budget(input))) return {};
+    return make_error(problem(
+        "anim.memory-budget",
+        fmt::format(
+            "baking {} frames of {} channels keeps {} bytes, more than the budget of {}", frames,
+            channels.size(), kept,
+            describe_memory_budget(input, options.input_bytes == 0     ? "the animation's keys"
+                                          : options.input_name.empty() ? "the input"
+                                                                       : options.input_name))));
 }
 
 template <class T>
@@ -163,9 +190,10 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
     if (options.base != nullptr && options.base->bone_count() != skeleton.bone_count())
         return make_error(problem("anim.bake", "the base clip was built for another skeleton"));
     std::vector<BakedChannel> channels = animated_channels(animation, skeleton, options);
-    if (auto fits = check_budget(last_frame - first_frame + 1, animation, skeleton, channels.size(),
-                                 options.max_samples);
-        !fits)
+    const double frame_count = last_frame - first_frame + 1;
+    if (auto fits = check_work(frame_count, animation, skeleton, channels.size(), options); !fits)
+        return make_error(fits.error());
+    if (auto fits = check_memory(frame_count, animation, channels, options); !fits)
         return make_error(fits.error());
     std::vector<Transform> locals(skeleton.bone_count());
     std::vector<float> weights(animation.blend_shapes().size());
@@ -211,7 +239,7 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
     baked.set_framerate(framerate);
     baked.set_looping(animation.looping());
 
-    for (const BakedChannel& channel : channels) {
+    for (BakedChannel& channel : channels) {
         std::vector<std::uint32_t> kept;
         if (options.tolerance) {
             if (channel.channel == Channel::Rotation)
@@ -248,6 +276,8 @@ Expected<cast::Document> bake(const Animation& animation, const Skeleton& skelet
             curve.set_float_values(pick(channel.scalars, kept));
         }
         curve.set_mode(cast::CurveMode::Absolute);
+        channel.scalars = {};  // its curve holds them now
+        channel.rotations = {};
     }
 
     for (const NotificationTrackKeys& track : animation.notification_tracks()) {

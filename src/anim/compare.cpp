@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <castkit/anim/bake.hpp>
+#include <castkit/anim/budget.hpp>
 #include <castkit/anim/compare.hpp>
 #include <castkit/anim/jobs.hpp>
 #include <cmath>
@@ -99,10 +99,6 @@ Expected<void> check_options(const CompareOptions& options) {
     return {};
 }
 
-std::uint64_t keys_of(const Animation& animation) {
-    return animation.scalar_frames().size() + animation.rotation_frames().size();
-}
-
 }  // namespace
 
 bool PoseDifference::differs() const {
@@ -122,15 +118,19 @@ Expected<PoseDifference> compare_clips(const Animation& a, const Animation& b,
     result.first_frame = std::min(a.start_frame(), b.start_frame() / to_b);
     result.last_frame = std::max(a.end_frame(), b.end_frame() / to_b);
     const double span = (double(result.last_frame) - result.first_frame) / options.step;
-    const std::uint64_t budget = sample_budget(keys_of(a) + keys_of(b), 0);
-    if (!std::isfinite(span) ||
-        (span + 2) * double(skeleton.bone_count() + a.curves().size() + b.curves().size()) >
-            double(budget))
+    const std::uint64_t keys = key_count(a) + key_count(b);
+    const std::uint64_t budget = sample_budget(keys, 0);
+    // Each compared pose samples both clips (with the rig) and takes every bone's world pose.
+    const double work =
+        sampling_work(span + 2, a, skeleton, options.solve_rig) +
+        sampling_work(span + 2, b, skeleton, options.solve_rig, nullptr, skeleton.bone_count());
+    if (!std::isfinite(span) || work > double(budget))
         return make_error(problem(
-            "anim.compare", fmt::format("frames {} to {} every {} are more poses than the clips' "
-                                        "{} keys justify; compare with a larger --step",
-                                        result.first_frame, result.last_frame, options.step,
-                                        keys_of(a) + keys_of(b))));
+            "anim.sample-budget",
+            fmt::format("frames {} to {} every {} take {} samples (bones, curves and the rig's "
+                        "work per pose), more than the limit of {} for the clips' {} keys; "
+                        "compare with a larger --step",
+                        result.first_frame, result.last_frame, options.step, work, budget, keys)));
     const std::vector<std::string> modes_a = bone_modes(a, skeleton.bone_count());
     const std::vector<std::string> modes_b = bone_modes(b, skeleton.bone_count());
     for (std::size_t i = 0; i < skeleton.bone_count(); ++i) {

@@ -88,17 +88,6 @@ Channels blend(const Channels& from, const Channels& to, float weight) {
         glm::mix(from.scale, to.scale, weight)};
 }
 
-// Each bone's rest rotation in Model space (rests' scales left out, as the add-on's bones).
-std::vector<glm::quat> rest_world_rotations(const Skeleton& skeleton) {
-    std::vector<glm::quat> world(skeleton.bone_count());
-    for (const std::uint32_t bone : skeleton.order()) {
-        const std::int32_t parent = skeleton.parents()[bone];
-        const glm::quat& local = skeleton.rest()[bone].rotation;
-        world[bone] = parent < 0 ? local : world[static_cast<std::size_t>(parent)] * local;
-    }
-    return world;
-}
-
 // The rotation of a matrix that may carry a non-uniform scale turned off its axes, as Blender's
 // orthogonalize_m4_stable finds it for COPY_ROTATION: the Y axis (a bone's length) kept, X and Z
 // made square to it, then turned towards square to each other by half the error each.
@@ -131,7 +120,7 @@ Channels in_owner_orientation(Channels target, const glm::quat& owner_rest,
 void apply_constraints(const Skeleton& skeleton, std::span<Transform> locals) {
     if (skeleton.constraints().empty()) return;  // every sample of every skeleton comes here
     const std::vector<Transform>& rest = skeleton.rest();
-    const std::vector<glm::quat> rest_world = rest_world_rotations(skeleton);
+    const std::vector<glm::quat>& rest_world = skeleton.rest_world_rotations();
     for (const BoneConstraint& constraint : skeleton.constraints()) {
         const auto owner = static_cast<std::size_t>(constraint.owner);
         const auto target = static_cast<std::size_t>(constraint.target);

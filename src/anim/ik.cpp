@@ -125,8 +125,8 @@ void place_joints(Joints& joints, std::size_t count, const glm::vec3& target,
         const float along = glm::dot(v, axis);
         joints[i] = start + axis * along + side * glm::length(v - axis * along);
     }
-    for (int pass = 0; pass < 64 && glm::length(joints[count - 1] - target) > 1e-6f * reach;
-         ++pass) {
+    for (int pass = 0;
+         pass < kFabrikPasses && glm::length(joints[count - 1] - target) > 1e-6f * reach; ++pass) {
         joints[count - 1] = target;
         for (std::size_t i = count - 1; i-- > 0;)
             joints[i] = joints[i + 1] + glm::normalize(joints[i] - joints[i + 1]) * lengths[i];
@@ -224,13 +224,16 @@ void solve_handle(const Skeleton& skeleton, const IkHandle& handle, std::span<Tr
 
 }  // namespace
 
-void solve_ik(const Skeleton& skeleton, std::span<Transform> locals) {
-    if (skeleton.ik_handles().empty()) return;
-    std::vector<glm::mat4> worlds(skeleton.bone_count());
+void solve_ik(const Skeleton& skeleton, std::span<Transform> locals, std::span<glm::mat4> worlds) {
+    // Every world matrix once; after each handle only those below its chain's start, the bones
+    // whose locals or parents it turned (the same matrices a full pass would give).
+    std::int32_t changed = -1;
     for (const IkHandle& handle : skeleton.ik_handles()) {
-        const LocalToWorldJob job{.skeleton = &skeleton, .locals = locals, .worlds = worlds};
+        const LocalToWorldJob job{
+            .skeleton = &skeleton, .locals = locals, .worlds = worlds, .subtree = changed};
         if (!job.run()) return;
         solve_handle(skeleton, handle, locals, worlds, skeleton.rest_worlds());
+        changed = handle.chain.front();
     }
 }
 

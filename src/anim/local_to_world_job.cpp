@@ -6,14 +6,18 @@ namespace castkit::anim {
 
 bool LocalToWorldJob::validate() const {
     return skeleton != nullptr && locals.size() >= skeleton->bone_count() &&
-           worlds.size() >= skeleton->bone_count();
+           worlds.size() >= skeleton->bone_count() &&
+           subtree < static_cast<std::int64_t>(skeleton->bone_count());
 }
 
 Expected<void> LocalToWorldJob::run() const {
     if (!validate())
         return make_error(problem("anim.local-to-world-job",
                                   "local-to-world job has no skeleton or its spans are too small"));
-    for (std::uint32_t bone : skeleton->order()) {
+    const std::span<const std::uint32_t> bones =
+        subtree < 0 ? std::span(skeleton->order())
+                    : skeleton->subtree(static_cast<std::uint32_t>(subtree));
+    for (std::uint32_t bone : bones) {
         glm::mat4 local = to_matrix(locals[bone]);
         const std::int32_t parent = skeleton->parents()[bone];
         if (parent < 0) {

@@ -71,6 +71,14 @@ inline glm::quat apply_rotation(CurveMode mode, const glm::quat& rest, const glm
 
 }  // namespace
 
+void SamplingJob::solve_ik() const {
+    const std::size_t bones = skeleton->bone_count();
+    std::vector<glm::mat4> own;
+    std::vector<glm::mat4>& worlds = context ? context->rig_worlds : own;
+    if (worlds.size() < bones) worlds.resize(bones);
+    detail::solve_ik(*skeleton, locals.first(bones), std::span(worlds).first(bones));
+}
+
 Expected<void> SamplingJob::run() const {
     if (!validate())
         return make_error(problem("anim.sampling-job",
@@ -140,8 +148,7 @@ Expected<void> SamplingJob::run() const {
             }
         }
     }
-    if (solve_rig && !skeleton->ik_handles().empty())
-        detail::solve_ik(*skeleton, locals.first(skeleton->bone_count()));
+    if (solve_rig && !skeleton->ik_handles().empty()) solve_ik();
     if (solve_rig) detail::apply_constraints(*skeleton, locals.first(skeleton->bone_count()));
     return {};
 }

@@ -108,6 +108,14 @@ Expected<void> Skeleton::index() {
                 return make_error(problem("anim.bone-cycle",
                                           fmt::format("bone '{}' is its own ancestor", names_[i])));
     }
+    order_index_.assign(names_.size(), 0);
+    subtree_size_.assign(names_.size(), 1);
+    for (std::size_t i = order_.size(); i-- > 0;) {
+        const std::uint32_t bone = order_[i];
+        order_index_[bone] = static_cast<std::uint32_t>(i);
+        if (parents_[bone] >= 0)
+            subtree_size_[static_cast<std::size_t>(parents_[bone])] += subtree_size_[bone];
+    }
     return {};
 }
 
@@ -132,6 +140,14 @@ Expected<Skeleton> Skeleton::from_arrays(std::vector<std::string> names,
     const LocalToWorldJob at_rest{
         .skeleton = &out, .locals = out.rest_, .worlds = out.rest_worlds_};
     if (auto ok = at_rest.run(); !ok) return make_error(ok.error());
+    out.rest_world_rotations_.resize(out.bone_count());
+    for (const std::uint32_t bone : out.order_) {
+        const std::int32_t parent = out.parents_[bone];
+        const glm::quat& local = out.rest_[bone].rotation;
+        out.rest_world_rotations_[bone] =
+            parent < 0 ? local
+                       : out.rest_world_rotations_[static_cast<std::size_t>(parent)] * local;
+    }
     return out;
 }
 

@@ -192,7 +192,20 @@ Expected<cast::Document> layered(const cast::Document& model, const AnimationSou
     auto under = anim::build_animation(bases.front(), *skeleton, chosen->targets, diagnostics,
                                        base.document);
     if (!under) return make_error(under.error());
-    return anim::bake(*animation, *skeleton, {.base = &*under, .base_frame = base.frame});
+    // What the bake may keep grows with the three documents it reads.
+    const std::uint64_t input_bytes =
+        cast::file_size(clip_document) + cast::file_size(*base.document) + cast::file_size(model);
+    auto baked = anim::bake(*animation, *skeleton,
+                            {.input_bytes = input_bytes,
+                             .input_name = clip_document.source_name,
+                             .base = &*under,
+                             .base_frame = base.frame});
+    if (!baked && baked.error().file.empty()) {
+        Diagnostic refused = baked.error();
+        refused.file = clip_document.source_name;
+        return make_error(std::move(refused));
+    }
+    return baked;
 }
 
 }  // namespace

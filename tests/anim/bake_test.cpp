@@ -197,7 +197,7 @@ TEST(Bake, RefusesMoreSamplesThanTheLimit) {
     options.max_samples = 599;
     auto refused = anim::bake(scene.compiled, scene.compiled_skeleton, options);
     ASSERT_FALSE(refused.has_value());
-    EXPECT_EQ(refused.error().rule, "anim.bake");
+    EXPECT_EQ(refused.error().rule, "anim.sample-budget");
     EXPECT_NE(refused.error().message.find("max_samples"), std::string::npos);
 
     AnimScene huge;

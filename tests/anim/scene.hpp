@@ -143,6 +143,25 @@ class AnimScene {
     cast::Root root_;
 };
 
+// 100 IK handles over one two-bone leg, its target keyed at frames 0 and `last`: a file of a few
+// KB whose rig is solved 100 times on every frame between (issue 57's reproducer, 200,000 frames
+// there).
+inline AnimScene many_ik_handles(std::uint32_t last) {
+    AnimScene scene;
+    const cast::Bone hip = scene.bone("hip", -1, {0, 2, 0});
+    scene.bone("knee", 0, {0, -0.5f, 0}, axis_angle_xyzw({1, 0, 0}, -10.0f));
+    const cast::Bone foot = scene.bone("foot", 1, {0, -0.5f, 0}, axis_angle_xyzw({1, 0, 0}, 10.0f));
+    const cast::Bone target = scene.bone("foot_ik", -1, {0.3f, 1.2f, 0.4f});
+    for (int h = 0; h < 100; ++h) {
+        cast::IKHandle handle = scene.skeleton.add_ik_handle();
+        handle.set_start_bone(hip);
+        handle.set_end_bone(foot);
+        handle.set_target_bone(target);
+    }
+    scene.curve("foot_ik", "tx", {0, last}, {0.3f, 0.1f});
+    return scene;
+}
+
 // Quaternions q and -q are the same rotation: compares components after aligning the sign.
 inline void expect_same_rotation(glm::quat actual, const glm::vec4& expected_xyzw,
                                  float tolerance = 1e-5f) {

@@ -142,5 +142,32 @@ TEST(WorldTransform, LocalToWorldJobValidatesSpans) {
     EXPECT_FALSE(job.run().has_value());
 }
 
+// A bone's subtree is a run of the evaluation order, and a job over it computes those worlds
+// alone, as a full pass would (the IK solve refreshes only the bones below a chain it turned).
+TEST(WorldTransform, ASubtreePassComputesTheBonesBelowABoneAsAFullPass) {
+    AnimScene scene;
+    scene.bone("root", -1, {1, 0, 0});
+    scene.bone("left", 0, {0, 1, 0});
+    scene.bone("left_tip", 1, {0, 0, 1});
+    scene.bone("right", 0, {0, -1, 0}, axis_angle_xyzw({0, 0, 1}, 30.0f));
+    scene.bone("right_tip", 3, {2, 0, 0});
+    scene.build();
+    const anim::Skeleton& skeleton = scene.compiled_skeleton;
+    const std::span<const std::uint32_t> right = skeleton.subtree(3);
+    EXPECT_EQ(std::vector<std::uint32_t>(right.begin(), right.end()),
+              (std::vector<std::uint32_t>{3, 4}));
+    EXPECT_EQ(skeleton.subtree(0).size(), 5u);
+    Pose pose = scene.sample(0.0f);
+    const std::vector<glm::mat4> before = scene.worlds(pose);
+    pose.locals[3].rotation = cast::quat_from_xyzw(axis_angle_xyzw({1, 0, 0}, 45.0f));
+    std::vector<glm::mat4> refreshed = before;
+    const anim::LocalToWorldJob job{
+        .skeleton = &skeleton, .locals = pose.locals, .worlds = refreshed, .subtree = 3};
+    ASSERT_TRUE(job.run().has_value());
+    EXPECT_EQ(refreshed, scene.worlds(pose));
+    EXPECT_NE(refreshed[4], before[4]);
+    EXPECT_EQ(refreshed[2], before[2]);
+}
+
 }  // namespace
 }  // namespace castkit::test::world_test

@@ -18,14 +18,6 @@
 #include "../formats/cli_command.hpp"
 #include "../test_support.hpp"
 
-#if defined(__linux__)
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-extern char** environ;
-#endif
-
 namespace castkit::test::diagnostics_bound_test {
 namespace {
 
@@ -215,28 +207,6 @@ TEST_F(DiagnosticsBound, TheLibraryKeepsTheFirstFewAndCountsTheRest) {
 }
 
 #if defined(__linux__) && !defined(CASTKIT_ADDRESS_SANITIZER) && !defined(__SANITIZE_THREAD__)
-// Peak resident memory of `castkit <arguments>` in KiB (its output discarded). Linux only:
-// wait4 gives the rusage of that one child.
-long peak_kib(const std::vector<std::string>& arguments) {
-    std::vector<std::string> words{CASTKIT_CLI};
-    words.insert(words.end(), arguments.begin(), arguments.end());
-    std::vector<char*> argv;
-    for (std::string& word : words) argv.push_back(word.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    pid_t child = 0;
-    const int spawned = posix_spawn(&child, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (spawned != 0) return -1;
-    int status = 0;
-    rusage usage{};
-    if (wait4(child, &status, 0, &usage) != child) return -1;
-    return usage.ru_maxrss;
-}
-
 TEST(DiagnosticsBoundMemory, AMegabyteOfFindingsIsReadInTensOfMegabytes) {
     const fs::path dir = temp_dir("diagnostics-bound-memory");
     const fs::path file = dir / "long-names.cast";
@@ -244,7 +214,7 @@ TEST(DiagnosticsBoundMemory, AMegabyteOfFindingsIsReadInTensOfMegabytes) {
     ASSERT_LT(fs::file_size(file), 1000000u);
     constexpr long kBoundKiB = 64 * 1024;
     for (const char* command : {"info", "validate"}) {
-        const long peak = peak_kib({command, file.string()});
+        const long peak = cli_peak({command, file.string()}).peak_kib;
         ASSERT_GT(peak, 0) << command;
         EXPECT_LT(peak, kBoundKiB) << command << " peaked at " << peak << " KiB";
     }

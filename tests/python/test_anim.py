@@ -332,3 +332,44 @@ def test_pose_solves_ik_handles_unless_rig_is_false():
     np.testing.assert_allclose(solved[2], (0.3, 1.4, 0.2), atol=1e-5)  # the ankle on the goal
     np.testing.assert_allclose(np.linalg.norm(solved[1] - solved[0]), 0.5, atol=1e-5)
     np.testing.assert_allclose(raw[2], (0, 1, 0), atol=1e-6)
+
+
+def many_ik_handles(last):
+    """100 IK handles over one two-bone leg, its target keyed at frames 0 and `last`: a few KB
+    whose rig would be solved 100 times on every frame between."""
+    doc = castkit.Document()
+    root = doc.add_root()
+    skeleton = root.add_model().add_skeleton()
+    bones = []
+    for name, parent, position in [("hip", -1, (0, 2, 0)), ("knee", 0, (0, -0.5, 0.1)),
+                                   ("foot", 1, (0, -0.5, -0.1)), ("foot_ik", -1, (0.3, 1.2, 0.4))]:
+        b = skeleton.add_bone()
+        b.set_name(name)
+        b.set_parent_index(parent)
+        b.set_local_position(position)
+        bones.append(b)
+    for _ in range(100):
+        handle = skeleton.add_ik_handle()
+        handle.set_start_bone(bones[0])
+        handle.set_end_bone(bones[2])
+        handle.set_target_bone(bones[3])
+    curve = root.add_animation().add_curve()
+    curve.set_node_name("foot_ik")
+    curve.set_key_property("tx")
+    curve.set_key_frames([0, last])
+    curve.set_float_values([0.3, 0.1])
+    return doc
+
+
+def test_the_rigs_work_counts_against_the_sample_budget(tmp_path):
+    """Issue 57: 100 IK handles over 20,000 frames are refused by bake, diff and the glTF export
+    before anything is solved, with the budget's id; without the rig the same file bakes."""
+    doc = many_ik_handles(20000)
+    for run in (lambda: castkit.bake(doc, doc), lambda: castkit.diff(doc, doc)):
+        with pytest.raises(castkit.Error) as refused:
+            run()
+        assert refused.value.rule == "anim.sample-budget"
+    with pytest.raises(castkit.Error) as refused:
+        doc.write(tmp_path / "rig.glb")
+    assert refused.value.rule == "gltf.sample-limit"
+    assert len(castkit.bake(doc, doc, rig=False).animations[0].curves) == 1

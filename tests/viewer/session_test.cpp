@@ -8,6 +8,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "../anim/scene.hpp"
 #include "../test_support.hpp"
 
 namespace castkit::test::session_test {
@@ -97,6 +98,21 @@ TEST(ViewerSession, TheSceneFollowsEveryChange) {
     EXPECT_NE(*walking, *standing);
     session.clear();
     EXPECT_FALSE(session.glb());
+}
+
+// Issue 57: a few KB of 100 IK handles over 200,000 frames stalled the viewer for 35 s; the
+// rig's solve counts against the sample budget, so the glb is refused at once, with its id.
+TEST(ViewerSession, ARigSolvedOnTooManyFramesIsRefusedWithTheBudgetsId) {
+    AnimScene scene = many_ik_handles(20000);
+    auto bytes = cast::write_to_buffer(scene.document);
+    ASSERT_TRUE(bytes);
+    auto owned = std::make_shared<const std::vector<std::byte>>(std::move(*bytes));
+    viewer::Session session;
+    const fs::path folder = temp_dir("viewer-session-rig");
+    ASSERT_TRUE(session.add("rig.cast", {cast::Bytes(*owned), owned}, folder));
+    auto glb = session.glb();
+    ASSERT_FALSE(glb);
+    EXPECT_EQ(glb.error().rule, "gltf.sample-limit") << glb.error().to_string();
 }
 
 }  // namespace

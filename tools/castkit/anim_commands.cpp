@@ -405,15 +405,24 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
                 return;
             }
         }
+        // What the bake may keep grows with what was read: the animation's file, the model's,
+        // the base clip's keys.
+        const std::uint64_t input_bytes = cast::file_size(loaded->animation_document) +
+                                          cast::file_size(loaded->model_document) +
+                                          (base ? anim::key_bytes(*base) : 0);
         auto baked = anim::bake(loaded->animation, loaded->skeleton,
                                 {.framerate = options->framerate,
                                  .tolerance = options->tolerance,
                                  .skeleton_node = loaded->own_skeleton,
+                                 .input_bytes = input_bytes,
+                                 .input_name = options->animation,
                                  .base = base ? &*base : nullptr,
                                  .base_frame = base_clip.frame,
                                  .solve_rig = !options->no_rig});
         if (!baked) {
-            fmt::print(stderr, "{}\n", baked.error().to_string());
+            Diagnostic refused = baked.error();
+            if (refused.file.empty()) refused.file = options->animation;
+            fmt::print(stderr, "{}\n", refused.to_string());
             fail(exit_code, kInvalidInput);
             return;
         }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <castkit/anim/animation.hpp>
+#include <castkit/anim/budget.hpp>
 #include <castkit/anim/jobs.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/document.hpp>
@@ -11,6 +12,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace castkit::anim {
@@ -23,11 +25,18 @@ struct BakeOptions {
     std::optional<float> tolerance = std::nullopt;
     // A Skeleton node copied into the baked Animation (for self-contained animation files).
     const cast::Node* skeleton_node = nullptr;
-    // Every output frame resets every bone, applies every curve and stores every output channel.
-    // More of that work (frames × (bones + curves + channels)) than sample_budget allows is an
-    // error rather than unbounded time and memory: a few bytes of key frames can name millions
-    // of frames. 0: in proportion to the animation's keys; another value: that many at most.
+    // Every output frame samples the animation (and the base under it), solves the rig and
+    // stores every output channel. More of that work (sampling_work, castkit/anim/budget.hpp)
+    // than sample_budget allows is an `anim.sample-budget` error rather than unbounded time: a
+    // few bytes of key frames can name millions of frames. 0: in proportion to the animation's
+    // (and the base's) keys; another value: that many at most.
     std::uint64_t max_samples = 0;
+    // The bytes of the files the animation came from: the bake keeps at most
+    // memory_budget(input_bytes) bytes (8 per input byte plus 64 MiB), more is an
+    // `anim.memory-budget` error. 0: the bytes of the animation's (and the base's) keys.
+    std::uint64_t input_bytes = 0;
+    // What a refusal calls that input ("walk.cast"); empty: "the input".
+    std::string_view input_name = {};
     // The pose an additive animation is layered on (`castkit bake --base`): a clip built for
     // the same skeleton, sampled at the time of each baked frame (wrapped when it loops, held
     // past its ends otherwise), or at `base_frame` alone when that is set. Null: the rest pose.
@@ -60,25 +69,12 @@ class BasePose {
     std::vector<float> weights_, visibility_;
 };
 
-// How many samples (frames × (bones + curves + ...)) baking or resampling `keys` keys may take
-// when the caller set no limit of its own (`max_samples` 0): 256 per key plus 2^20, at most
-// 2^26, so a file of a few keys far apart cannot make work or output thousands of times its
-// own size. A caller's own `max_samples` is taken as it is (a file known to be sparse). O(1).
-inline constexpr std::uint64_t kSampleFloor = std::uint64_t{1} << 20;
-inline constexpr std::uint64_t kSamplesPerKey = 256;
-inline constexpr std::uint64_t kSampleCeiling = std::uint64_t{1} << 26;
-constexpr std::uint64_t sample_budget(std::uint64_t keys, std::uint64_t max_samples) {
-    if (max_samples != 0) return max_samples;
-    if (keys >= (kSampleCeiling - kSampleFloor) / kSamplesPerKey) return kSampleCeiling;
-    return kSampleFloor + keys * kSamplesPerKey;
-}
-
 // Samples `animation` at every output frame from its first to its last key and writes one
 // Root > Animation with an absolute curve for each channel any curve animates (tx/ty/tz/sx/
 // sy/sz per component, rq per bone, bs and vb per name), plus the notification tracks with
 // their frames rescaled. Curves are named after the skeleton's bones; `vb` keys are 0 or 1.
-// O(frames × (bones + curves + channels)), at most sample_budget(keys, options.max_samples),
-// plus reduction.
+// O(sampling_work), at most sample_budget(keys, options.max_samples), plus reduction; keeps
+// frames × channels values, at most memory_budget(options.input_bytes) bytes.
 Expected<cast::Document> bake(const Animation& animation, const Skeleton& skeleton,
                               const BakeOptions& options = {});
 

@@ -1,6 +1,6 @@
 // The runtime half (ozz style): small jobs over caller-owned spans. Each job has validate()
 // (are the inputs and output sizes consistent?) and run() (validate, then compute). Nothing
-// in run() allocates, but for a rig's solve (SamplingJob::solve_rig).
+// in run() allocates, but a rig's solve without a SamplingContext (SamplingJob::solve_rig).
 //
 //   castkit::anim::SamplingJob sampling{.animation = &animation, .skeleton = &skeleton,
 //                                       .frame = 12.5f, .locals = locals};
@@ -28,6 +28,8 @@ class SamplingContext {
 
     std::vector<std::uint32_t> scalar_cursors;
     std::vector<std::uint32_t> rotation_cursors;
+    // The IK solve's world matrices (one per bone), sized on the first sample that solves a rig.
+    std::vector<glm::mat4> rig_worlds;
 };
 
 // The local pose of every bone, and every blend shape weight and visibility, at one frame.
@@ -51,13 +53,18 @@ struct SamplingJob {
     std::span<Transform> locals{};           // skeleton->bone_count()
     std::span<float> blend_shape_weights{};  // animation->blend_shapes.size(), may be empty if 0
     std::span<float> visibility{};           // animation->visibility_nodes.size(): visible >= 0.5
-    // Then the skeleton's IK handles are solved on `locals` (docs/animation.md, "IK handles"),
-    // which allocates one world matrix per bone; false gives the curves' pose alone
-    // (`--no-rig`).
+    // Then the skeleton's IK handles are solved on `locals` (docs/animation.md, "IK handles"), its
+    // world matrices kept in the context (allocated per sample without one), and its
+    // constraints applied; false gives the curves' pose alone (`--no-rig`). What that costs per
+    // frame is frame_work (castkit/anim/budget.hpp).
     bool solve_rig = true;
 
     bool validate() const;
     Expected<void> run() const;
+
+  private:
+    // The IK handles solved on `locals`, in the context's scratch when there is one.
+    void solve_ik() const;
 };
 
 // World (model-space) matrices from local transforms (rule 18):
@@ -67,6 +74,9 @@ struct LocalToWorldJob {
     const Skeleton* skeleton = nullptr;
     std::span<const Transform> locals{};  // skeleton->bone_count()
     std::span<glm::mat4> worlds{};        // skeleton->bone_count()
+    // When set, only this bone and those below it (Skeleton::subtree) are computed, the other
+    // worlds taken as they are: after a change to the locals of that subtree alone.
+    std::int32_t subtree = -1;
 
     bool validate() const;
     Expected<void> run() const;

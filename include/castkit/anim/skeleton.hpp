@@ -12,6 +12,7 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -96,7 +97,15 @@ class Skeleton {
     // The rest pose's world matrices (LocalToWorldJob over rest()), computed once when built:
     // what IK measures a chain's bend at rest from on every sample.
     const std::vector<glm::mat4>& rest_worlds() const { return rest_worlds_; }
+    // Each bone's rest rotation in Model space, the rests' scales left out (as the Blender
+    // add-on's bones): what constraints turn a target's channels by on every sample.
+    const std::vector<glm::quat>& rest_world_rotations() const { return rest_world_rotations_; }
     const std::vector<std::uint32_t>& order() const { return order_; }  // parents first
+    // `bone` and every bone below it, in order(): a contiguous run of it (order() is depth
+    // first). O(1).
+    std::span<const std::uint32_t> subtree(std::uint32_t bone) const {
+        return std::span(order_).subspan(order_index_[bone], subtree_size_[bone]);
+    }
     // Solved in this order by SamplingJob (unless told not to).
     const std::vector<IkHandle>& ik_handles() const { return ik_handles_; }
     // Applied after the IK handles, in this order.
@@ -117,7 +126,10 @@ class Skeleton {
     std::vector<std::uint8_t> segment_scale_compensate_;
     std::vector<Transform> rest_;
     std::vector<glm::mat4> rest_worlds_;
+    std::vector<glm::quat> rest_world_rotations_;
     std::vector<std::uint32_t> order_;
+    std::vector<std::uint32_t> order_index_;   // per bone, its index in order_
+    std::vector<std::uint32_t> subtree_size_;  // per bone, itself and the bones below it
     std::vector<IkHandle> ik_handles_;
     std::vector<BoneConstraint> constraints_;
     std::unordered_map<std::string, std::int32_t> exact_;

@@ -84,11 +84,6 @@ std::size_t bound_bones(const anim::Skeleton& skeleton, const cast::ConstAnimati
     return count;
 }
 
-// What sampling one frame costs: a SamplingJob resets every bone and applies every curve.
-std::size_t work_per_frame(const anim::Animation& animation, const anim::Skeleton& skeleton) {
-    return std::max<std::size_t>(1, skeleton.bone_count() + animation.curves().size());
-}
-
 void sort_unique(std::vector<double>& list) {
     std::sort(list.begin(), list.end());
     list.erase(std::unique(list.begin(), list.end()), list.end());
@@ -112,12 +107,6 @@ std::vector<double> whole_frames(double first, double last) {
     std::vector<double> frames;
     for (double frame = first; frame <= last; frame += 1.0) frames.push_back(frame);
     return frames;
-}
-
-// The index of `frame` in the sorted `frames`.
-std::size_t frame_index(const std::vector<double>& frames, double frame) {
-    return static_cast<std::size_t>(std::lower_bound(frames.begin(), frames.end(), frame) -
-                                    frames.begin());
 }
 
 enum ChannelKind { kTranslation, kRotation, kScale };
@@ -206,34 +195,42 @@ BoneChannels bone_channels(const anim::Animation& animation, const anim::Skeleto
     return out;
 }
 
-// Bone `bone`'s rotations at `keys` from `poses` (sampled at `frames`, `bones` per frame), each
-// in the hemisphere of the one before so that any slerp takes the short way.
-std::vector<glm::vec4> rotation_values(const std::vector<double>& keys,
-                                       const std::vector<double>& frames,
-                                       const std::vector<anim::Transform>& poses, std::size_t bones,
-                                       std::size_t bone) {
-    std::vector<glm::vec4> values(keys.size());
-    glm::quat previous(1.0f, 0.0f, 0.0f, 0.0f);
-    for (std::size_t k = 0; k < keys.size(); ++k) {
-        glm::quat q = poses[frame_index(frames, keys[k]) * bones + bone].rotation;
-        if (k > 0 && glm::dot(previous, q) < 0.0f) q = -q;
-        values[k] = cast::xyzw_from_quat(previous = q);
-    }
-    return values;
-}
+// One exported channel of one bone: the frames it keys and its values there (xyz, or xyzw for
+// a rotation, each in the hemisphere of the one before so that any slerp takes the short way),
+// taken frame by frame as the pose is sampled. What the export keeps is these values alone, not
+// every bone's pose at every frame (255 bones at the 262,000 keys of one curve took 2.6 GB).
+struct PoseChannel {
+    std::size_t bone = 0;
+    int kind = kTranslation;
+    const std::vector<double>* keys = nullptr;  // sorted, unique
+    std::vector<float> values;
+    std::size_t next = 0;  // the index in `keys` of the next value to take
 
-// Bone `bone`'s translations (or scales) at `keys`, as rotation_values.
-std::vector<glm::vec3> vector_values(const std::vector<double>& keys,
-                                     const std::vector<double>& frames,
-                                     const std::vector<anim::Transform>& poses, std::size_t bones,
-                                     std::size_t bone, bool translation) {
-    std::vector<glm::vec3> values(keys.size());
-    for (std::size_t k = 0; k < keys.size(); ++k) {
-        const anim::Transform& pose = poses[frame_index(frames, keys[k]) * bones + bone];
-        values[k] = translation ? pose.translation : pose.scale;
+    std::size_t components() const { return kind == kRotation ? 4 : 3; }
+    std::uint64_t bytes() const { return keys->size() * components() * sizeof(float); }
+    // Starts again on `frames`, dropping what was taken.
+    void reset(const std::vector<double>& frames) {
+        keys = &frames;
+        values.clear();
+        next = 0;
     }
-    return values;
-}
+    // The bone's glTF local pose `pose` at `frame`, kept when `frame` is its next key.
+    void take(double frame, const anim::Transform& pose) {
+        if (next >= keys->size() || (*keys)[next] != frame) return;
+        ++next;
+        if (kind != kRotation) {
+            const glm::vec3& v = kind == kTranslation ? pose.translation : pose.scale;
+            values.insert(values.end(), {v.x, v.y, v.z});
+            return;
+        }
+        glm::quat q = pose.rotation;
+        const std::size_t n = values.size();
+        if (n > 0 && glm::dot(glm::quat(values[n - 1], values[n - 4], values[n - 3], values[n - 2]),
+                              q) < 0.0f)
+            q = -q;
+        values.insert(values.end(), {q.x, q.y, q.z, q.w});
+    }
+};
 
 // Blend shape weights sampled at `frames`: one per blend shape slot per frame.
 Expected<std::vector<float>> sample_weights(const anim::Animation& animation,
@@ -249,7 +246,8 @@ Expected<std::vector<float>> sample_weights(const anim::Animation& animation,
                               .frame = static_cast<float>(frames[f]),
                               .locals = locals,
                               .blend_shape_weights = std::span(weights).subspan(f * slots, slots),
-                              .visibility = visibility};
+                              .visibility = visibility,
+                              .solve_rig = false};  // the rig moves no blend weight
         if (auto ran = job.run(); !ran) return make_error(ran.error());
     }
     return weights;
@@ -340,107 +338,168 @@ void Exporter::fail_sample_limit(const std::string& path, const std::string& nee
                          .message = fmt::format("{}, more than the limit of {}", need, limit)};
 }
 
-bool Exporter::sample_bone_poses(const anim::Animation& animation, const anim::Skeleton& skeleton,
-                                 anim::SamplingContext& context, const std::vector<double>& frames,
-                                 std::vector<anim::Transform>& poses, bool& sheared,
-                                 const std::string& path) {
+namespace {
+
+// Samples the pose at `frames` (sorted, unique), each of `fill` taking its values at its keys,
+// against the exporter's sample and memory budgets (a refusal names the step as `what`); `sheared`
+// is set when compensation under a non-uniform parent scale was baked at any of the frames. False
+// past a budget (`failure` set) or when sampling fails (a warning).
+bool sample_poses(Exporter& exporter, const anim::Animation& animation,
+                  const anim::Skeleton& skeleton, anim::SamplingContext& context,
+                  const std::vector<double>& frames, const std::vector<PoseChannel*>& fill,
+                  bool& sheared, const std::string& path, std::string_view what) {
+    const double work = anim::sampling_work(static_cast<double>(frames.size()), animation, skeleton,
+                                            exporter.options.solve_rig);
+    if (!exporter.count_samples(work, path, what)) return false;
+    std::uint64_t bytes = 0;
+    for (const PoseChannel* channel : fill) bytes += channel->bytes();
+    if (!exporter.keep_bytes(bytes, path, "the sampled channels")) return false;
+    for (PoseChannel* channel : fill) channel->values.reserve(channel->bytes() / sizeof(float));
     const std::size_t bones = skeleton.bone_count();
-    samples += static_cast<std::uint64_t>(frames.size()) * work_per_frame(animation, skeleton);
-    if (samples > sample_limit()) {
-        fail_sample_limit(path, fmt::format("sampling the animations needs {} samples (frames x "
-                                            "(bones + curves))",
-                                            samples));
-        return false;
-    }
-    poses.assign(frames.size() * bones, anim::Transform{});
-    sheared = false;
     std::vector<anim::Transform> locals(bones);
     std::vector<float> no_weights(animation.blend_shapes().size());
     std::vector<float> visibility(animation.visibility_nodes().size());
-    for (std::size_t f = 0; f < frames.size(); ++f) {
+    for (const double frame : frames) {
         anim::SamplingJob job{.animation = &animation,
                               .skeleton = &skeleton,
-                              .frame = static_cast<float>(frames[f]),
+                              .frame = static_cast<float>(frame),
                               .context = &context,
                               .locals = locals,
                               .blend_shape_weights = no_weights,
                               .visibility = visibility,
-                              .solve_rig = options.solve_rig};
+                              .solve_rig = exporter.options.solve_rig};
         if (auto ran = job.run(); !ran) {
-            warn(path, fmt::format("animation not exported: {}", ran.error().message));
+            exporter.warn(path, fmt::format("animation not exported: {}", ran.error().message));
             return false;
         }
-        for (std::size_t bone = 0; bone < bones; ++bone) {
-            poses[f * bones + bone] = gltf_local(skeleton, locals, bone);
+        for (std::size_t bone = 0; bone < bones; ++bone)
             if (needs_compensation(skeleton, locals, bone)) {
                 const glm::vec3 s =
                     locals[static_cast<std::size_t>(skeleton.parents()[bone])].scale;
                 sheared |= !(s.x == s.y && s.y == s.z);
             }
-        }
+        for (PoseChannel* channel : fill)
+            channel->take(frame, gltf_local(skeleton, locals, channel->bone));
     }
     return true;
 }
 
-// One animation's channels for one Model's bones, added to `out` through `add_channel`. The
-// pose is sampled at the key frames, and at every whole frame of the key range only when a
-// channel needs it; `samples` counts frames × (bones + curves) against the limit. False (with
-// `failure` set) when the limit is passed.
-bool Exporter::export_bone_channels(const anim::Animation& animation, const ExportedModel& target,
-                                    const ChannelSink& add_channel, const std::string& path) {
-    const anim::Skeleton& skeleton = target.skeleton;
-    const std::size_t bones = skeleton.bone_count();
-    const BoneChannels channels = bone_channels(animation, skeleton, options.solve_rig);
-    if (channels.channels.empty()) return true;
-
-    // Poses (as glTF local TRS) at `frames`; sheared tells whether compensation under a
-    // non-uniform scale was baked at any of them.
-    std::vector<double> frames = channels.key_frames;
-    std::vector<anim::Transform> poses;
-    bool sheared = false;
-    anim::SamplingContext context(animation);
-    if (!sample_bone_poses(animation, skeleton, context, frames, poses, sheared, path))
-        return false;
-    std::vector<double> every;
-    if (channels.any_baked(skeleton, sheared)) {
-        const double first = std::floor(channels.key_frames.front());
-        const double last = std::ceil(channels.key_frames.back());
-        const double needed =
-            (last - first + 1.0) * static_cast<double>(work_per_frame(animation, skeleton));
-        if (needed + static_cast<double>(samples) > static_cast<double>(sample_limit())) {
-            samples += static_cast<std::uint64_t>(std::min(needed, 1e18));
-            fail_sample_limit(path, fmt::format("baking the animation at every frame needs {} "
-                                                "samples (frames x (bones + curves))",
-                                                needed));
-            return false;
-        }
-        every = whole_frames(first, last);
-        frames.insert(frames.end(), every.begin(), every.end());
-        sort_unique(frames);
-        if (!sample_bone_poses(animation, skeleton, context, frames, poses, sheared, path))
-            return false;
-    }
-
-    for (std::size_t bone = 0; bone < bones; ++bone)
+// The channels glTF gets for `skeleton`'s bones, in bone and kind order, each on the keys it
+// needs when nothing is sheared (every frame when baked: `every`, filled in later).
+std::vector<PoseChannel> pose_channels(const BoneChannels& channels, const anim::Skeleton& skeleton,
+                                       const std::vector<double>& every) {
+    std::vector<PoseChannel> out;
+    for (std::size_t bone = 0; bone < skeleton.bone_count(); ++bone)
         for (int kind : {kTranslation, kRotation, kScale}) {
             if (!channels.exported(skeleton, bone, kind)) continue;
             const ChannelKeys* used = channels.find(bone, kind);
-            const std::vector<double>& keys =
-                channels.baked(skeleton, bone, kind, used, sheared) ? every : used->frames;
-            if (keys.empty()) continue;
-            const int node = target.bone_nodes[bone];
-            if (kind == kRotation)
-                add_channel(node, "rotation", keys,
-                            add_floats(rotation_values(keys, frames, poses, bones, bone),
-                                       TINYGLTF_TYPE_VEC4),
-                            "LINEAR");
-            else
-                add_channel(node, kind == kTranslation ? "translation" : "scale", keys,
-                            add_floats(vector_values(keys, frames, poses, bones, bone,
-                                                     kind == kTranslation),
-                                       TINYGLTF_TYPE_VEC3),
-                            "LINEAR");
+            const bool baked = channels.baked(skeleton, bone, kind, used, false);
+            PoseChannel& channel = out.emplace_back();
+            channel.bone = bone;
+            channel.kind = kind;
+            channel.keys = baked ? &every : &used->frames;
         }
+    return out;
+}
+
+}  // namespace
+
+bool Exporter::count_samples(double work, const std::string& path, std::string_view what) {
+    if (work + static_cast<double>(samples) > static_cast<double>(sample_limit())) {
+        fail_sample_limit(path, fmt::format("{} needs {} samples (frames x (bones + curves + the "
+                                            "rig's work))",
+                                            what, work + static_cast<double>(samples)));
+        samples += static_cast<std::uint64_t>(std::min(work, 1e18));
+        return false;
+    }
+    samples += static_cast<std::uint64_t>(work);
+    return true;
+}
+
+bool Exporter::keep_bytes(std::uint64_t bytes, const std::string& path, std::string_view what) {
+    kept_bytes += bytes;
+    if (kept_bytes <= anim::memory_budget(input_bytes)) return true;
+    failure =
+        Diagnostic{.severity = Severity::Error,
+                   .file = file,
+                   .path = path,
+                   .rule = "gltf.memory-budget",
+                   .message = fmt::format(
+                       "the animations' export would keep {} bytes with {}, more than the "
+                       "budget of {}",
+                       kept_bytes, what, anim::describe_memory_budget(input_bytes, input_name))};
+    return false;
+}
+
+// One animation's channels for one Model's bones, added to `out` through `add_channel`. The
+// pose is sampled at the key frames, and at every whole frame of the key range only when a
+// channel needs it, each channel keeping only its own keys' values; the work and the bytes kept
+// are counted against the budgets. False (with `failure` set) when a budget is passed.
+bool Exporter::export_bone_channels(const anim::Animation& animation, const ExportedModel& target,
+                                    const ChannelSink& add_channel, const std::string& path) {
+    const anim::Skeleton& skeleton = target.skeleton;
+    const BoneChannels channels = bone_channels(animation, skeleton, options.solve_rig);
+    if (channels.channels.empty()) return true;
+
+    // First at the key frames, for the channels glTF interpolates exactly; sheared tells
+    // whether compensation under a non-uniform scale was baked at any of them.
+    std::vector<double> every;
+    std::vector<PoseChannel> kept = pose_channels(channels, skeleton, every);
+    const auto fill_where = [&kept](auto wanted) {
+        std::vector<PoseChannel*> fill;
+        for (PoseChannel& channel : kept)
+            if (wanted(channel)) fill.push_back(&channel);
+        return fill;
+    };
+    const auto is_baked = [&](const PoseChannel& channel, bool sheared) {
+        return channels.baked(skeleton, channel.bone, channel.kind,
+                              channels.find(channel.bone, channel.kind), sheared);
+    };
+    bool sheared = false;
+    anim::SamplingContext context(animation);
+    if (!sample_poses(*this, animation, skeleton, context, channels.key_frames,
+                      fill_where([&](const PoseChannel& c) { return !is_baked(c, false); }),
+                      sheared, path, "sampling the animation at its keys"))
+        return false;
+    if (channels.any_baked(skeleton, sheared)) {
+        // Then at every whole frame, for the channels baked there: all of them when a shear
+        // shows (at a key frame, or only between them, which takes a second pass).
+        every = whole_frames(std::floor(channels.key_frames.front()),
+                             std::ceil(channels.key_frames.back()));
+        std::vector<double> frames = channels.key_frames;
+        frames.insert(frames.end(), every.begin(), every.end());
+        sort_unique(frames);
+        for (const bool shear_seen : {sheared, true}) {
+            std::vector<PoseChannel*> fill = fill_where([&](const PoseChannel& c) {
+                return is_baked(c, shear_seen) && (c.keys != &every || c.next == 0);
+            });
+            if (fill.empty()) break;
+            for (PoseChannel* channel : fill) {
+                if (channel->next > 0) kept_bytes -= channel->bytes();  // taken again
+                channel->reset(every);
+            }
+            bool shear_here = false;
+            if (!sample_poses(*this, animation, skeleton, context, frames, fill, shear_here, path,
+                              "baking the animation at every frame"))
+                return false;
+            if (!shear_here || shear_seen) break;
+            sheared = true;
+        }
+    }
+
+    for (PoseChannel& channel : kept) {
+        if (channel.keys->empty()) continue;
+        const int node = target.bone_nodes[channel.bone];
+        const bool rotation = channel.kind == kRotation;
+        add_channel(node,
+                    rotation                       ? "rotation"
+                    : channel.kind == kTranslation ? "translation"
+                                                   : "scale",
+                    *channel.keys,
+                    add_floats(std::move(channel.values),
+                               rotation ? TINYGLTF_TYPE_VEC4 : TINYGLTF_TYPE_VEC3),
+                    "LINEAR");
+    }
     if (sheared)
         warn(path,
              "segment scale compensation under a non-uniform parent scale has no glTF equivalent; "
@@ -463,14 +522,11 @@ bool Exporter::export_visibility(const anim::Animation& animation, const anim::S
     const double first = std::floor(key_frames.front()), last = std::ceil(key_frames.back());
     const double count = last - first + 1.0;
     // Each frame runs a SamplingJob and keeps one value per vb name.
-    const double needed = count * static_cast<double>(work_per_frame(animation, skeleton) + slots);
-    if (needed + static_cast<double>(samples) > static_cast<double>(sample_limit())) {
-        fail_sample_limit(path, fmt::format("sampling visibility at every frame needs {} samples "
-                                            "(frames x (bones + curves + vb names))",
-                                            needed));
+    const double work = anim::sampling_work(count, animation, skeleton, false, nullptr, slots);
+    if (!count_samples(work, path, "sampling visibility at every frame")) return false;
+    if (!keep_bytes(static_cast<std::uint64_t>(count) * slots * sizeof(float), path,
+                    "visibility at every frame"))
         return false;
-    }
-    samples += static_cast<std::uint64_t>(needed);
     const std::vector<double> frames = whole_frames(first, last);
     std::vector<float> visibility(frames.size() * slots);
     std::vector<anim::Transform> locals(skeleton.bone_count());
@@ -481,7 +537,8 @@ bool Exporter::export_visibility(const anim::Animation& animation, const anim::S
                               .frame = static_cast<float>(frames[f]),
                               .locals = locals,
                               .blend_shape_weights = weights,
-                              .visibility = std::span(visibility).subspan(f * slots, slots)};
+                              .visibility = std::span(visibility).subspan(f * slots, slots),
+                              .solve_rig = false};  // the rig moves no visibility
         if (auto ran = job.run(); !ran) {
             warn(path, fmt::format("visibility not exported: {}", ran.error().message));
             return true;
@@ -616,12 +673,21 @@ bool Exporter::export_weights(const anim::Animation& animation, const anim::Skel
                               const std::string& path) {
     const std::vector<double> frames = channel_key_frames(animation, anim::Channel::BlendShape);
     if (frames.empty()) return true;
+    const std::size_t slots = animation.blend_shapes().size();
+    const auto count = static_cast<double>(frames.size());
+    if (!count_samples(anim::sampling_work(count, animation, skeleton, false, nullptr, slots), path,
+                       "sampling the blend weights"))
+        return false;
+    std::uint64_t targets = 0;
+    for (const ExportedModel& model_out : models)
+        for (const ExportedMesh& mesh : model_out.meshes) targets += mesh.target_names.size();
+    if (!keep_bytes(frames.size() * (slots + targets) * sizeof(float), path, "the blend weights"))
+        return false;
     auto weights = sample_weights(animation, skeleton, frames);
     if (!weights) {
         warn(path, fmt::format("animation not exported: {}", weights.error().message));
         return false;
     }
-    const std::size_t slots = animation.blend_shapes().size();
     for (const ExportedModel& model_out : models)
         for (const ExportedMesh& mesh : model_out.meshes) {
             const std::vector<int> slot_of =

@@ -93,6 +93,17 @@ class Exporter {
     std::uint64_t sample_limit() const {
         return anim::sample_budget(input_keys, options.max_samples);
     }
+    // Adds `work` samples (anim::sampling_work) for `what` ("sampling the animations"); false,
+    // with `failure` set, past sample_limit().
+    bool count_samples(double work, const std::string& path, std::string_view what);
+    // The bytes of the document written (cast::file_size), and those the animation export keeps
+    // (sampled values, the output's keys) so far, against anim::memory_budget(input_bytes).
+    std::uint64_t input_bytes = 0;
+    std::uint64_t kept_bytes = 0;
+    std::string input_name;  // the document's source, which a refusal names
+    // Adds `bytes` kept for `what`; false, with `failure` set (`gltf.memory-budget`), past the
+    // budget.
+    bool keep_bytes(std::uint64_t bytes, const std::string& path, std::string_view what);
     // Default morph weights by blend shape node hash (older imports: by target name), from the
     // Metadata `gltf` property an import wrote.
     std::map<std::string, float> default_weights;
@@ -152,13 +163,6 @@ class Exporter {
         const ChannelSink& add_channel, const std::string& path);
     bool export_bone_channels(const anim::Animation& animation, const ExportedModel& target,
                               const ChannelSink& add_channel, const std::string& path);
-    // The glTF local poses of every bone at `frames` (frames × bones) into `poses`; `sheared`
-    // tells whether compensation under a non-uniform parent scale was baked at any of them.
-    // False past the sample limit (`failure` set) or when sampling fails (a warning).
-    bool sample_bone_poses(const anim::Animation& animation, const anim::Skeleton& skeleton,
-                           anim::SamplingContext& context, const std::vector<double>& frames,
-                           std::vector<anim::Transform>& poses, bool& sheared,
-                           const std::string& path);
     // Blend weights, at the union of the bs keys (sums of linear pieces), for every exported
     // mesh whose morph targets the curves name (collected in `used_shapes`). False, with a
     // warning, when sampling fails: the animation is then not exported.

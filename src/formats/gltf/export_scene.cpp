@@ -345,13 +345,15 @@ Expected<void> write(const cast::Document& document, Sink& sink, const WriteCont
     if (!repaired) return make_error(repaired.error());
     const cast::Document& checked = *repaired ? **repaired : document;
     detail::Exporter exporter(context.name, options, diagnostics);
+    exporter.input_bytes = cast::file_size(checked);
+    exporter.input_name = document.source_name.empty() ? "the document" : document.source_name;
     read_carried(checked, exporter);
     SceneWriter writer{
         exporter,
         {.name = context.name,
          .base = context.base,
          .options = {.side_files = options.side_files, .strict = context.options.strict}},
-        cast::file_size(checked),
+        exporter.input_bytes,
         false,
         {}};
     writer.export_document(checked, nullptr, -1, 0, true);
