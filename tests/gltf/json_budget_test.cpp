@@ -1,0 +1,155 @@
+// The glTF JSON within the file's memory budget (docs/security.md, "Memory and time bounded by
+// the input": 8 bytes per byte of the file plus 64 MiB): a JSON of values too many for a DOM is
+// refused before simdjson builds one, tinygltf's structures are counted before they are
+// allocated, application extras are not converted at all, and carried glTF settings (a Metadata
+// `gltf` string) too large to parse are ignored. Each is measured as the peak resident memory of
+// a `castkit` child process.
+#include <gtest/gtest.h>
+
+#include <castkit/cast/document.hpp>
+#include <castkit/cast/nodes.hpp>
+#include <castkit/formats.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../test_support.hpp"
+
+#if defined(__linux__)
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+extern char** environ;
+#endif
+
+namespace castkit::test::json_budget_test {
+namespace {
+
+namespace fs = std::filesystem;
+
+#if defined(__linux__) && !defined(CASTKIT_ADDRESS_SANITIZER) && !defined(__SANITIZE_THREAD__)
+// How `castkit <arguments>` went: its peak resident memory in KiB (wait4 gives that one
+// child's), its exit code and what it wrote to standard error.
+struct ChildRun {
+    long peak_kib = -1;
+    int exit_code = -1;
+    std::string errors;
+};
+
+ChildRun run_castkit(const std::vector<std::string>& arguments, const fs::path& errors) {
+    std::vector<std::string> words{CASTKIT_CLI};
+    words.insert(words.end(), arguments.begin(), arguments.end());
+    std::vector<char*> argv;
+    for (std::string& word : words) argv.push_back(word.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, errors.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+    pid_t child = 0;
+    const int spawned = posix_spawn(&child, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ChildRun run;
+    int status = 0;
+    rusage usage{};
+    if (spawned != 0 || wait4(child, &status, 0, &usage) != child) return run;
+    run.peak_kib = usage.ru_maxrss;
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ostringstream text;
+    text << std::ifstream(errors).rdbuf();
+    run.errors = text.str();
+    return run;
+}
+
+// The promise, for an input of `bytes`: 8 bytes of memory per byte plus 64 MiB.
+long promised_kib(std::uintmax_t bytes) {
+    return static_cast<long>((8 * bytes + (std::uintmax_t{64} << 20)) / 1024);
+}
+
+// A glTF of no content but `member`, whose value is `open`, `count` times `item` (comma
+// separated), then `close`: `"pad":[0,0,…]` takes 2 bytes a value.
+fs::path padded_gltf(const fs::path& path, const std::string& member, const std::string& open,
+                     const std::string& item, std::size_t count, const std::string& close) {
+    std::ofstream out(path, std::ios::binary);
+    out << R"({"asset":{"version":"2.0"},")" << member << "\":" << open;
+    for (std::size_t i = 0; i < count; ++i) out << (i == 0 ? "" : ",") << item;
+    out << close << "}";
+    return path;
+}
+
+// Runs `castkit info` on `file`, expects its peak within the promise, and returns the run.
+ChildRun info_within_budget(const fs::path& file) {
+    const ChildRun run = run_castkit({"info", file.string()}, file.string() + ".errors");
+    EXPECT_GT(run.peak_kib, 0) << file;
+    EXPECT_LT(run.peak_kib, promised_kib(fs::file_size(file)))
+        << file << " peaked at " << run.peak_kib << " KiB";
+    return run;
+}
+
+// 20 MB of "0," in a member nothing reads: simdjson's DOM alone took 278 MB (the budget: 224).
+TEST(GltfJsonBudget, ADomPastTheBudgetIsRefusedBeforeItIsBuilt) {
+    const fs::path dir = temp_dir("gltf-json-budget");
+    const ChildRun run =
+        info_within_budget(padded_gltf(dir / "pad.gltf", "pad", "[", "0", 10'000'000, "]"));
+    EXPECT_EQ(run.exit_code, 1);
+    EXPECT_NE(run.errors.find("[gltf.json-budget]"), std::string::npos) << run.errors;
+    EXPECT_NE(run.errors.find("pad.gltf: offset 0x0: $:"), std::string::npos) << run.errors;
+}
+
+// 5 MB of application extras: each value became a 152-byte tinygltf::Value (702 MB). They are
+// not converted now, and the file reads.
+TEST(GltfJsonBudget, ApplicationExtrasCostNothing) {
+    const fs::path dir = temp_dir("gltf-json-budget");
+    const ChildRun run = info_within_budget(
+        padded_gltf(dir / "extras.gltf", "extras", R"({"pad":[)", "0", 2'500'000, "]}"));
+    EXPECT_EQ(run.exit_code, 0) << run.errors;
+}
+
+// 5 MB of an extension's values (702 MB before), and 900 KB of empty materials, 2,144 bytes each
+// in tinygltf (1,104 MB before): both refused as the walk counts what it would allocate.
+TEST(GltfJsonBudget, TinygltfStructuresPastTheBudgetAreRefused) {
+    const fs::path dir = temp_dir("gltf-json-budget");
+    for (const fs::path& file :
+         {padded_gltf(dir / "extension.gltf", "extensions", R"({"X":[)", "0", 2'500'000, "]}"),
+          padded_gltf(dir / "materials.gltf", "materials", "[", "{}", 300'000, "]")}) {
+        const ChildRun run = info_within_budget(file);
+        EXPECT_EQ(run.exit_code, 1) << file;
+        EXPECT_NE(run.errors.find("[gltf.json-budget]"), std::string::npos) << run.errors;
+    }
+}
+
+// A Cast whose Metadata carries 20 MB of glTF settings "{"pad":[0,0,…]}": converting it to glb,
+// or turning its axes, parsed them into a DOM of 450 MB. They are ignored now, with a warning.
+TEST(GltfJsonBudget, CarriedSettingsPastTheBudgetAreIgnored) {
+    const fs::path dir = temp_dir("gltf-json-budget");
+    std::string settings = R"({"pad":[0)";
+    for (int i = 1; i < 10'000'000; ++i) settings += ",0";
+    settings += "]}";
+    cast::Document document;
+    document.add_root().add_metadata().set_string("gltf", settings);
+    const fs::path file = dir / "carried.cast";
+    Diagnostics diagnostics;
+    ASSERT_TRUE(formats::write_file(cast_format(), document, file, {}, diagnostics));
+    for (const std::vector<std::string>& command :
+         {std::vector<std::string>{"convert", file.string(), (dir / "carried.glb").string()},
+          std::vector<std::string>{"convert", "--up", "z", file.string(),
+                                   (dir / "turned.cast").string()}}) {
+        const ChildRun run = run_castkit(command, dir / "errors.txt");
+        EXPECT_EQ(run.exit_code, 0) << run.errors;
+        EXPECT_GT(run.peak_kib, 0);
+        EXPECT_LT(run.peak_kib, promised_kib(fs::file_size(file)))
+            << command[0] << " " << command[1] << " " << command[2] << " peaked at " << run.peak_kib
+            << " KiB";
+    }
+    const ChildRun glb =
+        run_castkit({"convert", file.string(), (dir / "again.glb").string()}, dir / "errors.txt");
+    EXPECT_NE(glb.errors.find("[gltf.carried-budget]"), std::string::npos) << glb.errors;
+}
+#endif
+
+}  // namespace
+}  // namespace castkit::test::json_budget_test
