@@ -6,9 +6,7 @@
 // a `castkit` child process.
 #include <gtest/gtest.h>
 
-#include <castkit/cast/document.hpp>
-#include <castkit/cast/nodes.hpp>
-#include <castkit/formats.hpp>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -122,18 +120,36 @@ TEST(GltfJsonBudget, TinygltfStructuresPastTheBudgetAreRefused) {
     }
 }
 
-// A Cast whose Metadata carries 20 MB of glTF settings "{"pad":[0,0,…]}": converting it to glb,
-// or turning its axes, parsed them into a DOM of 450 MB. They are ignored now, with a warning.
+template <class T>
+void put(std::ostream& out, T value) {
+    out.write(reinterpret_cast<const char*>(&value), sizeof value);  // Cast is little-endian
+}
+
+// A Cast file of one root holding one Metadata whose `gltf` string is `{"pad":[0,0,…]}` of
+// `values` zeros, written as it goes: the test process never holds it (a child's peak starts
+// from its parent's).
+fs::path carried_cast(const fs::path& path, std::uint32_t values) {
+    const std::uint32_t text = 9 + 2 * (values - 1) + 2;  // {"pad":[0 ,0… ]}
+    const std::uint32_t property = 8 + 4 + text + 1, metadata = 24 + property;
+    std::ofstream out(path, std::ios::binary);
+    for (std::uint32_t word : {0x74736163u, 1u, 1u, 0u}) put(out, word);  // header
+    put(out, 0x746F6F72u), put(out, 24 + metadata), put(out, std::uint64_t{1});
+    put(out, 0u), put(out, 1u);  // a root: no properties, one child
+    put(out, 0x6174656Du), put(out, metadata), put(out, std::uint64_t{2});
+    put(out, 1u), put(out, 0u);  // a Metadata: one property, no children
+    put(out, std::uint16_t{'s'}), put(out, std::uint16_t{4}), put(out, 1u);
+    out << "gltf"
+        << R"({"pad":[0)";
+    for (std::uint32_t i = 1; i < values; ++i) out << ",0";
+    out << "]}" << '\0';
+    return path;
+}
+
+// A Cast whose Metadata carries 20 MB of glTF settings: converting it to glb, or turning its
+// axes, parsed them into a DOM of 450 MB. They are ignored now, with a warning.
 TEST(GltfJsonBudget, CarriedSettingsPastTheBudgetAreIgnored) {
     const fs::path dir = temp_dir("gltf-json-budget");
-    std::string settings = R"({"pad":[0)";
-    for (int i = 1; i < 10'000'000; ++i) settings += ",0";
-    settings += "]}";
-    cast::Document document;
-    document.add_root().add_metadata().set_string("gltf", settings);
-    const fs::path file = dir / "carried.cast";
-    Diagnostics diagnostics;
-    ASSERT_TRUE(formats::write_file(cast_format(), document, file, {}, diagnostics));
+    const fs::path file = carried_cast(dir / "carried.cast", 10'000'000);
     for (const std::vector<std::string>& command :
          {std::vector<std::string>{"convert", file.string(), (dir / "carried.glb").string()},
           std::vector<std::string>{"convert", "--up", "z", file.string(),
@@ -144,10 +160,10 @@ TEST(GltfJsonBudget, CarriedSettingsPastTheBudgetAreIgnored) {
         EXPECT_LT(run.peak_kib, promised_kib(fs::file_size(file)))
             << command[0] << " " << command[1] << " " << command[2] << " peaked at " << run.peak_kib
             << " KiB";
+        if (command.size() == 3) {
+            EXPECT_NE(run.errors.find("[gltf.carried-budget]"), std::string::npos) << run.errors;
+        }
     }
-    const ChildRun glb =
-        run_castkit({"convert", file.string(), (dir / "again.glb").string()}, dir / "errors.txt");
-    EXPECT_NE(glb.errors.find("[gltf.carried-budget]"), std::string::npos) << glb.errors;
 }
 #endif
 
