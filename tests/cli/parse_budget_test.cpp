@@ -1,9 +1,9 @@
-// The glTF JSON within the file's memory budget (docs/security.md, "Memory and time bounded by
-// the input": 8 bytes per byte of the file plus 64 MiB): a JSON of values too many for a DOM is
-// refused before simdjson builds one, tinygltf's structures are counted before they are
-// allocated, application extras are not converted at all, and carried glTF settings (a Metadata
-// `gltf` string) too large to parse are ignored. Each is measured as the peak resident memory of
-// a `castkit` child process.
+// What a file declares, parsed within its memory budget (docs/security.md, "Memory and time
+// bounded by the input": 8 bytes per byte of the file plus 64 MiB): a glTF JSON of values too
+// many for a DOM is refused before simdjson builds one, tinygltf's structures are counted before
+// they are allocated, application extras are not converted at all, carried glTF settings (a
+// Metadata `gltf` string) too large to parse are ignored, and a skeleton of half a million bones
+// is validated. Each is measured as the peak resident memory of a `castkit` child process.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -23,7 +23,7 @@
 extern char** environ;
 #endif
 
-namespace castkit::test::json_budget_test {
+namespace castkit::test::parse_budget_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -90,7 +90,7 @@ ChildRun info_within_budget(const fs::path& file) {
 
 // 20 MB of "0," in a member nothing reads: simdjson's DOM alone took 278 MB (the budget: 224).
 TEST(GltfJsonBudget, ADomPastTheBudgetIsRefusedBeforeItIsBuilt) {
-    const fs::path dir = temp_dir("gltf-json-budget");
+    const fs::path dir = temp_dir("parse-budget");
     const ChildRun run =
         info_within_budget(padded_gltf(dir / "pad.gltf", "pad", "[", "0", 10'000'000, "]"));
     EXPECT_EQ(run.exit_code, 1);
@@ -101,7 +101,7 @@ TEST(GltfJsonBudget, ADomPastTheBudgetIsRefusedBeforeItIsBuilt) {
 // 5 MB of application extras: each value became a 152-byte tinygltf::Value (702 MB). They are
 // not converted now, and the file reads.
 TEST(GltfJsonBudget, ApplicationExtrasCostNothing) {
-    const fs::path dir = temp_dir("gltf-json-budget");
+    const fs::path dir = temp_dir("parse-budget");
     const ChildRun run = info_within_budget(
         padded_gltf(dir / "extras.gltf", "extras", R"({"pad":[)", "0", 2'500'000, "]}"));
     EXPECT_EQ(run.exit_code, 0) << run.errors;
@@ -110,7 +110,7 @@ TEST(GltfJsonBudget, ApplicationExtrasCostNothing) {
 // 5 MB of an extension's values (702 MB before), and 900 KB of empty materials, 2,144 bytes each
 // in tinygltf (1,104 MB before): both refused as the walk counts what it would allocate.
 TEST(GltfJsonBudget, TinygltfStructuresPastTheBudgetAreRefused) {
-    const fs::path dir = temp_dir("gltf-json-budget");
+    const fs::path dir = temp_dir("parse-budget");
     for (const fs::path& file :
          {padded_gltf(dir / "extension.gltf", "extensions", R"({"X":[)", "0", 2'500'000, "]}"),
           padded_gltf(dir / "materials.gltf", "materials", "[", "{}", 300'000, "]")}) {
@@ -148,7 +148,7 @@ fs::path carried_cast(const fs::path& path, std::uint32_t values) {
 // A Cast whose Metadata carries 20 MB of glTF settings: converting it to glb, or turning its
 // axes, parsed them into a DOM of 450 MB. They are ignored now, with a warning.
 TEST(GltfJsonBudget, CarriedSettingsPastTheBudgetAreIgnored) {
-    const fs::path dir = temp_dir("gltf-json-budget");
+    const fs::path dir = temp_dir("parse-budget");
     const fs::path file = carried_cast(dir / "carried.cast", 10'000'000);
     for (const std::vector<std::string>& command :
          {std::vector<std::string>{"convert", file.string(), (dir / "carried.glb").string()},
@@ -165,7 +165,51 @@ TEST(GltfJsonBudget, CarriedSettingsPastTheBudgetAreIgnored) {
         }
     }
 }
+
+// A Cast file of one Model whose Skeleton has `bones` bones, each named ("b<i>") and with parent
+// 0, written as it goes (54 bytes a bone).
+fs::path skeleton_cast(const fs::path& path, std::uint32_t bones) {
+    std::vector<std::uint32_t> sizes(bones);  // each bone node's size
+    std::uint32_t total = 0;
+    for (std::uint32_t i = 0; i < bones; ++i) {
+        const auto name = static_cast<std::uint32_t>(std::to_string(i).size() + 2);  // b…\0
+        sizes[i] = 24 + (8 + 1 + name) + (i > 0 ? 8 + 1 + 4 : 0);
+        total += sizes[i];
+    }
+    std::ofstream out(path, std::ios::binary);
+    for (std::uint32_t word : {0x74736163u, 1u, 1u, 0u}) put(out, word);  // header
+    auto node = [&](std::uint32_t id, std::uint32_t size, std::uint64_t hash,
+                    std::uint32_t properties, std::uint32_t children) {
+        put(out, id), put(out, size), put(out, hash), put(out, properties), put(out, children);
+    };
+    node(0x746F6F72u, 72 + total, 1, 0, 1);      // root
+    node(0x6C646F6Du, 48 + total, 2, 0, 1);      // model
+    node(0x6C656B73u, 24 + total, 3, 0, bones);  // skeleton
+    for (std::uint32_t i = 0; i < bones; ++i) {
+        node(0x656E6F62u, sizes[i], 4 + i, i > 0 ? 2 : 1, 0);
+        const std::string name = "b" + std::to_string(i);
+        put(out, std::uint16_t{'s'}), put(out, std::uint16_t{1}), put(out, 1u);
+        out << "n" << name << '\0';
+        if (i == 0) continue;
+        put(out, std::uint16_t{'i'}), put(out, std::uint16_t{1}), put(out, 1u);
+        out << "p", put(out, 0u);
+    }
+    return path;
+}
+
+// Half a million bones in 27 MB: the validator kept every name in four hash sets and a map
+// (324 MiB; the budget is 269). It keeps the names curves may bind to only when the file has
+// curves, and finds duplicate names by sorting.
+TEST(SkeletonBudget, HalfAMillionBonesAreValidatedWithinTheBudget) {
+    const fs::path dir = temp_dir("parse-budget");
+    const fs::path file = skeleton_cast(dir / "bones.cast", 500'000);
+    const ChildRun run = run_castkit({"validate", file.string()}, dir / "errors.txt");
+    EXPECT_EQ(run.exit_code, 0) << run.errors;
+    EXPECT_GT(run.peak_kib, 0);
+    EXPECT_LT(run.peak_kib, promised_kib(fs::file_size(file)))
+        << "validate peaked at " << run.peak_kib << " KiB";
+}
 #endif
 
 }  // namespace
-}  // namespace castkit::test::json_budget_test
+}  // namespace castkit::test::parse_budget_test
