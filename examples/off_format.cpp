@@ -120,52 +120,80 @@ Expected<std::vector<glm::vec3>> read_vertices(Words& words, const std::string& 
     return positions;
 }
 
-// One face, cut into a fan of triangles appended to `triangles`.
+// What the faces' triangles may hold: 4-byte indices taking at most twice the bytes of the file
+// plus 16 MiB. A triangle's line ("3 0 1 2\n") holds its 12 bytes of indices in 8 bytes or more,
+// but a polygon of k corners makes 3 (k - 2) indices from k words of 2 bytes each: a file of one
+// large polygon would make 6 bytes of indices per byte of the file without this bound.
+std::size_t index_budget(std::size_t file_size) {
+    return (2 * file_size + (std::size_t{16} << 20)) / sizeof(std::uint32_t);
+}
+
+// The next word as a vertex index below `vertices`.
+Expected<std::uint32_t> vertex_index(Words& words, const std::string& file, const std::string& path,
+                                     std::uint32_t vertices) {
+    auto value = number<std::uint32_t>(words, file, path);
+    if (!value) return value;
+    if (*value >= vertices)
+        return fail(words, file, path, "off.index",
+                    "vertex " + std::to_string(*value) + " of " + std::to_string(vertices));
+    return value;
+}
+
+// One face, cut into a fan of triangles appended to `triangles` as its corners are read (a fan
+// needs the first corner and the last one only, so a face of many corners allocates nothing of
+// its own), within `budget` indices in all.
 Expected<void> read_face(Words& words, const std::string& file, std::uint32_t face,
-                         std::uint32_t vertices, std::vector<std::uint32_t>& triangles,
-                         Diagnostics& diagnostics) {
+                         std::uint32_t vertices, std::size_t budget,
+                         std::vector<std::uint32_t>& triangles, Diagnostics& diagnostics) {
     const std::string path = "face[" + std::to_string(face) + "]";
     auto corners = number<std::uint32_t>(words, file, path);
     if (!corners) return castkit::make_error(corners.error());
     if (*corners < 3 || *corners > words.left() / 2)
         return fail(words, file, path, "off.face",
                     std::to_string(*corners) + " corners: a face has 3 or more, each in the file");
-    std::vector<std::uint32_t> indices(*corners);
-    for (std::uint32_t& index : indices) {
-        auto value = number<std::uint32_t>(words, file, path);
-        if (!value) return castkit::make_error(value.error());
-        if (*value >= vertices)
-            return fail(words, file, path, "off.index",
-                        "vertex " + std::to_string(*value) + " of " + std::to_string(vertices));
-        index = *value;
+    if (3 * (std::size_t{*corners} - 2) > budget - triangles.size())
+        return fail(words, file, path, "off.budget",
+                    "the faces make more than " + std::to_string(budget / 3) +
+                        " triangles, the most 4-byte indices in twice the file's bytes plus "
+                        "16 MiB hold");
+    std::uint32_t first = 0, last = 0;
+    for (std::uint32_t corner = 0; corner < *corners; ++corner) {
+        auto index = vertex_index(words, file, path, vertices);
+        if (!index) return castkit::make_error(index.error());
+        if (corner >= 2) triangles.insert(triangles.end(), {first, last, *index});
+        (corner == 0 ? first : last) = *index;
     }
     if (*corners > 3)
         diagnostics.push_back({castkit::Severity::Warning, file, words.offset(), path,
                                "off.polygon", "a polygon of more than 3 corners, cut into a fan"});
-    for (std::uint32_t i = 1; i + 1 < *corners; ++i)
-        triangles.insert(triangles.end(), {indices[0], indices[i], indices[i + 1]});
     if (words.skip_line())
         diagnostics.push_back({castkit::Severity::Warning, file, words.offset(), path,
                                "off.dropped", "the face's colour is not read"});
     return {};
 }
 
+// The positions go into the document as soon as they are read, so that their vector is freed
+// before the faces are; the triangles are reserved for one a face (the header's count is bounded
+// by the bytes left) and grow only as polygons need.
 Expected<cast::Document> read_off(const cast::SharedBytes& bytes,
                                   const castkit::ReadContext& context, Diagnostics& diagnostics) {
     Words words({reinterpret_cast<const char*>(bytes.data()), bytes.size()});
     auto counts = read_header(words, context.name);
     if (!counts) return castkit::make_error(counts.error());
-    auto positions = read_vertices(words, context.name, counts->vertices);
-    if (!positions) return castkit::make_error(positions.error());
-    std::vector<std::uint32_t> triangles;
-    for (std::uint32_t face = 0; face < counts->faces; ++face)
-        if (auto read =
-                read_face(words, context.name, face, counts->vertices, triangles, diagnostics);
-            !read)
-            return castkit::make_error(read.error());
     cast::Document document;
     cast::Mesh mesh = document.add_root().add_model().add_mesh();
-    mesh.set_positions(*positions);
+    if (auto positions = read_vertices(words, context.name, counts->vertices); positions)
+        mesh.set_positions(*positions);
+    else
+        return castkit::make_error(positions.error());
+    std::vector<std::uint32_t> triangles;
+    triangles.reserve(3 * std::size_t{counts->faces});
+    const std::size_t budget = index_budget(bytes.size());
+    for (std::uint32_t face = 0; face < counts->faces; ++face)
+        if (auto read = read_face(words, context.name, face, counts->vertices, budget, triangles,
+                                  diagnostics);
+            !read)
+            return castkit::make_error(read.error());
     mesh.set_faces(triangles);
     return document;
 }

@@ -5,6 +5,7 @@
 #include <castkit/cast/dump.hpp>
 #include <castkit/json.hpp>
 #include <cmath>
+#include <functional>
 #include <iterator>
 
 #include "english.hpp"
@@ -108,7 +109,23 @@ void text_element(std::string& out, const Property& p, std::size_t i) {
     }
 }
 
-void text_node(std::string& out, const Node& node, int depth, const DumpOptions& options) {
+// Where the text goes: `out`, handed to `write` (when there is one) each time it holds a piece
+// of kTextPiece bytes after a node, so that a dump is never held whole.
+struct TextSink {
+    static constexpr std::size_t kTextPiece = std::size_t{64} << 10;
+    std::string& out;
+    const std::function<bool(std::string_view)>* write = nullptr;
+    bool stopped = false;  // `write` refused a piece: nothing more is made
+
+    void node_done() {
+        if (write == nullptr || out.size() < kTextPiece) return;
+        stopped = !(*write)(out);
+        out.clear();
+    }
+};
+
+void text_node(TextSink& sink, const Node& node, int depth, const DumpOptions& options) {
+    std::string& out = sink.out;
     std::string indent(static_cast<std::size_t>(depth) * 2, ' ');
     fmt::format_to(Out(out), "{}{} {:#018x}\n", indent, id_text(node.id), node.hash());
     for (const Property& p : node.properties) {
@@ -128,18 +145,41 @@ void text_node(std::string& out, const Node& node, int depth, const DumpOptions&
     if (!node.opaque().empty())
         fmt::format_to(Out(out), "{}  <{}: unknown property type>\n", indent,
                        count_of(node.opaque().size(), "opaque byte"));
-    for (const Node& child : node.children()) text_node(out, child, depth + 1, options);
+    sink.node_done();
+    for (const Node& child : node.children()) {
+        if (sink.stopped) return;
+        text_node(sink, child, depth + 1, options);
+    }
+}
+
+// The text dump into `sink`; false when its `write` refused a piece.
+bool dump_text_into(TextSink& sink, const Document& document, const DumpOptions& options) {
+    fmt::format_to(Out(sink.out), "cast version {}, flags {:#x}, {}\n", document.version,
+                   document.flags, count_of(document.roots().size(), "root"));
+    for (const Node& root : document.roots()) {
+        if (sink.stopped) return false;
+        text_node(sink, root, 0, options);
+    }
+    if (!document.trailing.empty())
+        fmt::format_to(Out(sink.out), "<{}>\n",
+                       count_of(document.trailing.size(), "trailing byte"));
+    return !sink.stopped;
 }
 
 }  // namespace
 
 std::string dump_text(const Document& document, const DumpOptions& options) {
-    std::string out = fmt::format("cast version {}, flags {:#x}, {}\n", document.version,
-                                  document.flags, count_of(document.roots().size(), "root"));
-    for (const Node& root : document.roots()) text_node(out, root, 0, options);
-    if (!document.trailing.empty())
-        fmt::format_to(Out(out), "<{}>\n", count_of(document.trailing.size(), "trailing byte"));
+    std::string out;
+    TextSink sink{.out = out};
+    dump_text_into(sink, document, options);
     return out;
+}
+
+bool dump_text(const Document& document, const DumpOptions& options,
+               const std::function<bool(std::string_view)>& write) {
+    std::string out;
+    TextSink sink{.out = out, .write = &write};
+    return dump_text_into(sink, document, options) && (out.empty() || write(out));
 }
 
 void dump_json(const Document& document, std::string& out) {

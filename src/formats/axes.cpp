@@ -222,9 +222,11 @@ bool numbers(const nlohmann::json& value, std::size_t count) {
 void move_carried_rests(cast::Metadata metadata, const Similarity& s,
                         const std::map<std::uint64_t, bool>& bone_is_root) {
     const auto text = metadata.string("gltf");
-    // Settings nested too deep for the glTF export to read are left as they are (it ignores
-    // them); parsing and writing them back would recurse that deep.
-    if (!text || gltf::detail::first_too_deep(*text)) return;
+    // Settings nested too deep or too large for the glTF export to read are left as they are
+    // (it ignores them); parsing and writing them back would recurse that deep, or take more
+    // memory than the file's budget.
+    if (!text || gltf::detail::first_too_deep(*text) || gltf::detail::carried_too_large(*text))
+        return;
     nlohmann::json carried = nlohmann::json::parse(*text, nullptr, false);
     if (!carried.is_object() || !carried.contains("rest") || !carried["rest"].is_object()) return;
     for (auto& [hash, rest] : carried["rest"].items()) {

@@ -10,6 +10,11 @@
 #include <castkit/formats.hpp>
 #include <fstream>
 #include <random>
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
 
 #include "../../examples/off_format.hpp"
 #include "../../fuzz/harnesses.hpp"
@@ -158,6 +163,85 @@ TEST(RegisteredFormat, ErrorsNameTheFileOffsetPathAndId) {
     ASSERT_FALSE(huge);
     EXPECT_EQ(huge.error().rule, "off.count");
 }
+
+#if defined(__linux__) && !defined(CASTKIT_ADDRESS_SANITIZER) && !defined(__SANITIZE_THREAD__)
+// How reading the OFF file at `path` went in a child process of its own: its peak resident
+// memory in KiB (wait4 gives that one child's), and its error's id ("" when it read).
+struct ChildRead {
+    long peak_kib = -1;
+    std::string rule;
+};
+
+ChildRead read_in_child(const fs::path& path) {
+    off();
+    int channel[2];
+    if (pipe(channel) != 0) return {};
+    const pid_t child = fork();
+    if (child == 0) {
+        close(channel[0]);
+        Diagnostics diagnostics;
+        auto read = formats::read_file(off(), path, formats::context_for(path), diagnostics);
+        const std::string rule = read ? "" : read.error().rule;
+        const bool sent = write(channel[1], rule.data(), rule.size()) == ssize_t(rule.size());
+        _exit(sent ? 0 : 1);
+    }
+    close(channel[1]);
+    ChildRead out;
+    char text[256];
+    for (ssize_t got; (got = read(channel[0], text, sizeof text)) > 0;) out.rule.append(text, got);
+    close(channel[0]);
+    int status = 0;
+    rusage usage{};
+    if (child > 0 && wait4(child, &status, 0, &usage) == child && WIFEXITED(status) &&
+        WEXITSTATUS(status) == 0)
+        out.peak_kib = usage.ru_maxrss;
+    return out;
+}
+
+// The promise of docs/security.md: 8 bytes of memory per byte of the file plus 64 MiB.
+long promised_kib(const fs::path& path) {
+    return static_cast<long>((8 * fs::file_size(path) + (std::uint64_t{64} << 20)) / 1024);
+}
+
+// 65,537 vertices (so the document's faces need 4-byte indices), then `faces` written by `face`.
+template <class Face>
+void write_large_off(const fs::path& path, std::uint32_t faces, Face face) {
+    std::ofstream out(path, std::ios::binary);
+    out << "OFF\n65537 " << faces << " 0\n";
+    for (int i = 0; i < 65537; ++i) out << "0 0 0\n";
+    for (std::uint32_t i = 0; i < faces; ++i) face(out, i);
+}
+
+// One polygon of 12 million corners in 24 MB becomes 36 million indices: a fan of 144 MB, kept
+// twice (the reader's and the document's), and the corners once more (310 MB before).
+TEST(RegisteredFormatMemory, APolygonOfMillionsOfCornersIsRefusedWithinTheBudget) {
+    const fs::path dir = temp_dir("registered-format-memory");
+    const fs::path path = dir / "fan.off";
+    constexpr std::uint32_t kCorners = 12'000'000;
+    write_large_off(path, 1, [&](std::ostream& out, std::uint32_t) {
+        out << kCorners << " 65536";
+        for (std::uint32_t i = 1; i < kCorners; ++i) out << " 0";
+        out << "\n";
+    });
+    const ChildRead read = read_in_child(path);
+    ASSERT_GT(read.peak_kib, 0);
+    EXPECT_EQ(read.rule, "off.budget");
+    EXPECT_LT(read.peak_kib, promised_kib(path)) << "peaked at " << read.peak_kib << " KiB";
+}
+
+// A large file of triangles, as a modeller writes them, is read whole within the budget.
+TEST(RegisteredFormatMemory, MillionsOfTrianglesAreReadWithinTheBudget) {
+    const fs::path dir = temp_dir("registered-format-memory");
+    const fs::path path = dir / "triangles.off";
+    write_large_off(path, 200'000, [](std::ostream& out, std::uint32_t i) {
+        out << "3 " << i % 65537 << " " << (i + 1) % 65537 << " " << (i + 2) % 65537 << "\n";
+    });
+    const ChildRead read = read_in_child(path);
+    ASSERT_GT(read.peak_kib, 0);
+    EXPECT_EQ(read.rule, "");
+    EXPECT_LT(read.peak_kib, promised_kib(path)) << "peaked at " << read.peak_kib << " KiB";
+}
+#endif
 
 // Converts every file in `from` into `to` as `format`, as a folder run does (batch::plan, then
 // batch::convert of each task); how many files the plan took.

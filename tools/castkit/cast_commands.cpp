@@ -190,11 +190,13 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
     dump->callback([options, &exit_code] {
         auto loaded = load(options->input, options->from, options->format_options, exit_code);
         if (!loaded) return;
+        if (!options->json) {
+            cast::dump_text(loaded->document, {.max_elements = options->max_elements},
+                            [&](std::string_view piece) { return print_stdout(piece, exit_code); });
+            return;
+        }
         std::string out;
-        if (options->json)
-            cast::dump_json(loaded->document, out);
-        else
-            out = cast::dump_text(loaded->document, {.max_elements = options->max_elements});
+        cast::dump_json(loaded->document, out);
         print_stdout(out, exit_code);
     });
 }

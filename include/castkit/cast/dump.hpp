@@ -3,6 +3,7 @@
 
 #include <castkit/cast/document.hpp>
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,12 @@ struct DumpOptions {
 
 // An indented tree of nodes and properties. O(nodes + shown elements).
 std::string dump_text(const Document& document, const DumpOptions& options = {});
+// The same text handed to `write` in pieces of about 64 KiB as it is made (a node's lines are
+// never split), so that the text of a large document is never held whole (`castkit dump`); it
+// stops at the first piece `write` refuses (returns false) and then returns false.
+// O(nodes + shown elements).
+bool dump_text(const Document& document, const DumpOptions& options,
+               const std::function<bool(std::string_view)>& write);
 
 // The whole document as JSON in castkit's dump schema (every value, nothing elided):
 // {"version":1,"flags":0,"roots":[NODE]}, NODE = {"id","hash","properties","children"[,"opaque"]}.

@@ -23,9 +23,21 @@ std::string fold(std::string_view name) {
     return out;
 }
 
-void index_node(const Node& node, NameIndex& names) {
+// Whether `node` or a node below it is a Curve or a CurveModeOverride, whose names are checked.
+bool names_a_node(const Node& node) {
+    if (node.is(NodeId::Curve) || node.is(NodeId::CurveModeOverride)) return true;
+    for (const Node& child : node.children())
+        if (names_a_node(child)) return true;
+    return false;
+}
+
+void index_node(const Node& node, NameIndex& names, bool with_names) {
     if (node.is(NodeId::Skeleton)) names.has_skeleton = true;
     if (node.is(NodeId::Model)) names.has_model = true;
+    if (!with_names) {
+        for (const Node& child : node.children()) index_node(child, names, false);
+        return;
+    }
     if (node.is(NodeId::Model) || node.is(NodeId::Mesh))
         if (auto name = valid_string(node, "n")) {
             names.nodes.emplace(*name);
@@ -37,12 +49,12 @@ void index_node(const Node& node, NameIndex& names) {
             (bone ? names.bones : names.blend_shapes).emplace(*name);
             (bone ? names.bones_folded : names.blend_shapes_folded).insert(fold(*name));
         }
-    for (const Node& child : node.children()) index_node(child, names);
+    for (const Node& child : node.children()) index_node(child, names, true);
 }
 
-bool matches(const std::unordered_set<std::string>& exact,
+bool matches(const std::unordered_set<std::string_view>& exact,
              const std::unordered_set<std::string>& folded, std::string_view name) {
-    return exact.contains(std::string(name)) || folded.contains(fold(name));
+    return exact.contains(name) || folded.contains(fold(name));
 }
 
 // Curves and overrides name bones (bs curves may also name a BlendShape, as the DCC importers
@@ -76,7 +88,9 @@ void check_node_name(Context& context, const NodeRef& ref, const NameIndex& name
 
 NameIndex index_names(const Document& document) {
     NameIndex names;
-    for (const Node& root : document.roots()) index_node(root, names);
+    bool with_names = false;
+    for (const Node& root : document.roots()) with_names = with_names || names_a_node(root);
+    for (const Node& root : document.roots()) index_node(root, names, with_names);
     return names;
 }
 

@@ -44,11 +44,16 @@ void check_link(Context& context, Rule rule, const NodeRef& ref, std::string_vie
 
 // animation.cpp.
 // Every bone name of every Skeleton in the document, and every BlendShape name.
+// The names curves may bind to, kept only when the document has a Curve or CurveModeOverride
+// to check (a file of bones alone would hold each name twice more for nothing). The exact names
+// view the document's strings.
 struct NameIndex {
     bool has_skeleton = false;
     bool has_model = false;
-    std::unordered_set<std::string> nodes, nodes_folded;  // Mesh and Model names (vb targets)
-    std::unordered_set<std::string> bones, bones_folded, blend_shapes, blend_shapes_folded;
+    std::unordered_set<std::string_view> nodes;  // Mesh and Model names (vb targets)
+    std::unordered_set<std::string> nodes_folded;
+    std::unordered_set<std::string_view> bones, blend_shapes;
+    std::unordered_set<std::string> bones_folded, blend_shapes_folded;
 };
 NameIndex index_names(const Document& document);
 void check_animation(Context& context, const NodeRef& ref);

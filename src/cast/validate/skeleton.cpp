@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string_view>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "../english.hpp"
@@ -31,16 +31,26 @@ void check_skeleton(Context& context, const NodeRef& ref) {
     std::vector<const Node*> bones;
     for (const Node& child : ref.node.children())
         if (child.is(NodeId::Bone)) bones.push_back(&child);
-    std::unordered_map<std::string_view, std::size_t> names;
-    for (std::size_t i = 0; i < bones.size(); ++i) {
-        auto name = valid_string(*bones[i], "n");
-        if (!name) continue;
-        if (auto [it, inserted] = names.emplace(*name, i); !inserted) {
-            PathStep step{&ref.step, bones[i]->id, static_cast<std::uint32_t>(i)};
-            context.report(Rule::BoneDuplicateName, {*bones[i], &ref.node, step},
-                           *bones[i]->find("n"),
-                           fmt::format("bone {} is named '{}' like bone {}", i, *name, it->second));
-        }
+    // Duplicate names found by sorting (name, index) pairs, a third of a hash map's memory a
+    // bone; each bone named like an earlier one is reported, in bone order, with the first.
+    std::vector<std::pair<std::string_view, std::size_t>> names;
+    names.reserve(bones.size());
+    for (std::size_t i = 0; i < bones.size(); ++i)
+        if (auto name = valid_string(*bones[i], "n")) names.emplace_back(*name, i);
+    std::sort(names.begin(), names.end());
+    std::vector<std::pair<std::size_t, std::size_t>> duplicates;  // (bone, first of its name)
+    for (std::size_t i = 1, first = 0; i < names.size(); ++i) {
+        if (names[i].first != names[first].first)
+            first = i;
+        else
+            duplicates.emplace_back(names[i].second, names[first].second);
+    }
+    std::sort(duplicates.begin(), duplicates.end());
+    for (const auto& [i, first] : duplicates) {
+        PathStep step{&ref.step, bones[i]->id, static_cast<std::uint32_t>(i)};
+        context.report(Rule::BoneDuplicateName, {*bones[i], &ref.node, step}, *bones[i]->find("n"),
+                       fmt::format("bone {} is named '{}' like bone {}", i,
+                                   *valid_string(*bones[i], "n"), first));
     }
     const auto count = static_cast<std::int64_t>(bones.size());
     std::vector<std::int64_t> parents(bones.size(), -1);

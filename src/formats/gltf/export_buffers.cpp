@@ -156,20 +156,53 @@ Expected<void> keep_numbers_finite(Exporter& exporter) {
 
 namespace {
 
-// tinygltf serialises an object with nothing to say (a node without name, transform or
-// children: an empty Model) as null, which glTF forbids: each entry of a top-level array of
-// objects becomes {} instead. O(entries).
-void objects_for_nulls(nlohmann::json& json) {
-    for (auto& [key, value] : json.items())
-        if (value.is_array())
-            for (nlohmann::json& entry : value)
-                if (entry.is_null()) entry = nlohmann::json::object();
+// The glTF JSON tinygltf wrote, mended in place where it is not what glTF asks for, without a
+// DOM of it (parsing it again to mend it took as much memory as the model's nodes). The text
+// is tinygltf's (nlohmann's dump: no whitespace, members in key order), and comes out as that
+// DOM's dump would: an entry of a top-level array that is null (tinygltf serialises an object
+// with nothing to say, such as the node of an empty Model, as null, which glTF forbids) becomes
+// {}, and `buffers` (the member that declares the binary data, which tinygltf would declare by
+// bytes it does not hold) goes before the first top-level member whose key sorts after it.
+// One scan that skips strings and moves the text left over each null; the line end tinygltf
+// writes after the text is dropped, as a dump has none. O(text size).
+void mend_json(std::string& text, const std::string& buffers) {
+    std::size_t depth = 0, out = 0, insert_at = std::string::npos;
+    bool in_string = false, top_array = false;
+    for (std::size_t in = 0; in < text.size(); ++in) {
+        const char c = text[in];
+        if (in_string) {
+            if (c == '\\') text[out++] = text[in++];
+            if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+            // A top-level key: the keys come in order, so `buffers` goes before the first after it.
+            if (depth == 1 && insert_at == std::string::npos && !buffers.empty() &&
+                text.compare(in + 1, text.find('"', in + 1) - in - 1, "buffers") > 0)
+                insert_at = out;
+        } else if (c == '{' || c == '[') {
+            if (++depth == 2) top_array = c == '[';
+        } else if (c == '}' || c == ']') {
+            --depth;
+        } else if (depth == 2 && top_array && text.compare(in, 4, "null") == 0) {
+            text[out++] = '{';
+            text[out++] = '}';
+            in += 3;
+            continue;
+        }
+        text[out++] = text[in];
+    }
+    text.resize(out);
+    while (!text.empty() && text.back() != '}') text.pop_back();  // tinygltf's line end
+    if (buffers.empty()) return;
+    if (insert_at == std::string::npos) insert_at = text.rfind('}');
+    const bool last = text[insert_at] == '}';
+    const bool alone = last && text[insert_at - 1] == '{';
+    text.insert(insert_at, last ? (alone ? "" : ",") + buffers : buffers + ",");
 }
 
 // The glTF JSON for `model` with buffer 0 declared as `length` bytes at `uri` (none in a GLB).
 Expected<std::string> serialise_json(tinygltf::Model& model, std::size_t length,
                                      const std::string& uri, const std::filesystem::path& path) {
-    const bool has_buffer = length > 0;
     model.buffers.clear();
     // A file without nodes (an animation whose curves name nothing exported) has no scene to
     // show; an empty scene would be serialised as null, which glTF forbids.
@@ -177,7 +210,6 @@ Expected<std::string> serialise_json(tinygltf::Model& model, std::size_t length,
         model.scenes.clear();
         model.defaultScene = -1;
     }
-    if (has_buffer) model.buffers.emplace_back();
     std::ostringstream stream;
     tinygltf::TinyGLTF writer;
     try {
@@ -185,15 +217,15 @@ Expected<std::string> serialise_json(tinygltf::Model& model, std::size_t length,
             return make_error(problem(platform::utf8_of(path), "",
                                       "tinygltf could not serialise the scene", Severity::Error,
                                       "gltf.export"));
-        // tinygltf declares a buffer by the bytes it holds; ours go to the file directly.
-        nlohmann::json json = nlohmann::json::parse(stream.str());
-        objects_for_nulls(json);
-        if (has_buffer) {
+        std::string text = std::move(stream).str();
+        std::string buffers;
+        if (length > 0) {
             nlohmann::json buffer = {{"byteLength", length}};
             if (!uri.empty()) buffer["uri"] = uri;
-            json["buffers"] = nlohmann::json::array({buffer});
+            buffers = "\"buffers\":" + nlohmann::json::array({buffer}).dump();
         }
-        return json.dump();
+        mend_json(text, buffers);
+        return text;
     } catch (const std::exception& error) {
         return make_error(problem(platform::utf8_of(path), "",
                                   fmt::format("serialising glTF JSON: {}", error.what()),

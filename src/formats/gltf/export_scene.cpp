@@ -318,6 +318,16 @@ void read_carried(const cast::Document& document, detail::Exporter& exporter) {
                                           detail::kMaxJsonDepth));
                 continue;
             }
+            if (detail::carried_too_large(*text)) {
+                exporter.warn("metadata/gltf",
+                              fmt::format("the carried glTF settings ({} bytes) hold so many "
+                                          "values that reading them would take about {} MiB, "
+                                          "more than the file's budget (8 bytes per byte plus "
+                                          "64 MiB), and were ignored",
+                                          text->size(), detail::nlohmann_dom_bytes(*text) >> 20),
+                              "gltf.carried-budget");
+                continue;
+            }
             const nlohmann::json carried = nlohmann::json::parse(*text, nullptr, false);
             if (!carried.is_object()) {
                 exporter.warn("metadata/gltf", "the carried glTF settings are not castkit's JSON");

@@ -298,11 +298,14 @@ void Importer::warn_unkept_content() {
     warn_unkept_extras();
 }
 
-void Importer::warn_unkept_extras() {
-    // castkit's own keys, which the import reads back.
-    static const std::set<std::string> read_back = {
+bool read_back_extra(std::string_view key) {
+    static const std::set<std::string, std::less<>> read_back = {
         "castkit_up_axis", "targetNames",      "castkit_slots",        "castkit_framerate",
         "castkit_looping", "castkit_instance", "castkit_notifications"};
+    return read_back.contains(key);
+}
+
+void Importer::warn_unkept_extras() {
     std::size_t objects = 0;
     std::string first;
     auto note = [&](const tinygltf::Value& extras, std::string path) {
@@ -311,7 +314,7 @@ void Importer::warn_unkept_extras() {
         } else {
             const std::vector<std::string> keys = extras.Keys();
             if (std::all_of(keys.begin(), keys.end(),
-                            [](const std::string& key) { return read_back.contains(key); }))
+                            [](const std::string& key) { return read_back_extra(key); }))
                 return;
         }
         if (objects++ == 0) first = std::move(path) + "/extras";

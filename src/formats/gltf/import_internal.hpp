@@ -36,8 +36,16 @@ struct Gltf {
 // buffer without uri is `bin` (the GLB binary chunk; null for a .gltf), a data: URI is decoded,
 // any other uri is mapped as a side file of `side_files`. Errors name a JSON pointer
 // ("/accessors/3/count") as their path. O(JSON size + data URI size).
+//
+// tinygltf's structures may take `walk_budget` bytes: past it the parse fails with
+// gltf.json-budget, which names `budget_limit` (the file's whole budget). Objects' extras keep
+// castkit's own keys only (read_back_extra).
 Expected<Gltf> parse_gltf(std::string_view json, const cast::SharedBytes* bin,
-                          const Context& side_files);
+                          const Context& side_files, std::size_t walk_budget,
+                          std::size_t budget_limit);
+// Whether `key` of an object's extras is one castkit's import reads back (castkit's exporter
+// writes them); the others are dropped, with gltf.extras-dropped.
+bool read_back_extra(std::string_view key);
 // The bytes of a base64 `data:` URI; nullopt for any other URI or malformed base64. O(size).
 std::optional<std::vector<std::byte>> decode_data_uri(std::string_view uri);
 

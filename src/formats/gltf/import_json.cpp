@@ -18,6 +18,7 @@
 #include "import_internal.hpp"
 #include "io/base64.hpp"
 #include "io/side_files.hpp"
+#include "json_depth.hpp"
 #include "problem.hpp"
 #include "references.hpp"
 
@@ -40,6 +41,32 @@ struct JsonError {
 [[noreturn]] void fail(const Pointer& at, std::string message, std::string rule = "gltf.parse") {
     throw JsonError{at.pointer(), std::move(message), std::move(rule)};
 }
+
+// The bytes the walk may still allocate for tinygltf's structures (what the file's memory budget
+// leaves after its DOM), and that budget, for the message. parse_gltf sets it for its walk, one
+// walk a thread at a time: the walk's functions follow the DOM's shape, one a glTF object, and
+// this spares each of them an argument.
+struct WalkBudget {
+    std::size_t left = 0;
+    std::size_t limit = 0;
+};
+thread_local WalkBudget* walk_budget = nullptr;
+
+// Counts `bytes` of tinygltf's structures, made for the value at `at`, against the walk's
+// budget: a gltf.json-budget error past it.
+void charge(std::size_t bytes, const Pointer& at) {
+    if (walk_budget == nullptr) return;
+    if (bytes > walk_budget->left)
+        fail(at,
+             fmt::format("the JSON's objects and values need more memory than the file's budget "
+                         "of {} MiB (8 bytes per byte of the file plus 64 MiB)",
+                         walk_budget->limit >> 20),
+             "gltf.json-budget");
+    walk_budget->left -= bytes;
+}
+
+// A std::string's heap storage beyond what it holds in place.
+std::size_t heap_bytes(std::string_view text) { return text.size() < 16 ? 0 : text.size() + 1; }
 
 const char* type_name(dom::element_type type) {
     switch (type) {
@@ -82,7 +109,9 @@ std::size_t size(dom::element e, const Pointer& at) {
 
 std::string string(dom::element e, const Pointer& at) {
     if (!e.is_string()) fail(at, fmt::format("expected a string, found {}", type_name(e.type())));
-    return std::string(e.get_string().value_unsafe());
+    const std::string_view text = e.get_string().value_unsafe();
+    charge(heap_bytes(text), at);
+    return std::string(text);
 }
 
 bool boolean(dom::element e, const Pointer& at) {
@@ -110,45 +139,70 @@ void for_each(dom::element e, const Pointer& at, Each each) {
     }
 }
 
+// Makes room in `out` for the elements of the array at `at`, counted against the walk's budget
+// first: no vector of the walk grows past what its array holds.
+template <class T>
+void reserve_for(std::vector<T>& out, dom::element e, const Pointer& at) {
+    const std::size_t count = array(e, at).size();
+    charge(count * sizeof(T), at);
+    out.reserve(out.size() + count);
+}
+
+// Appends parse(element, pointer) for each element of the array at `at` to `out`.
+template <class T, class Parse>
+void section(std::vector<T>& out, dom::element e, const Pointer& at, Parse parse) {
+    reserve_for(out, e, at);
+    for_each(e, at,
+             [&](dom::element x, const Pointer& p, std::size_t) { out.push_back(parse(x, p)); });
+}
+
 std::vector<double> numbers(dom::element e, const Pointer& at) {
     std::vector<double> out;
-    for_each(e, at,
-             [&](dom::element x, const Pointer& p, std::size_t) { out.push_back(number(x, p)); });
+    section(out, e, at, number);
     return out;
 }
 
 std::vector<int> indices(dom::element e, const Pointer& at) {
     std::vector<int> out;
-    for_each(e, at,
-             [&](dom::element x, const Pointer& p, std::size_t) { out.push_back(index(x, p)); });
+    section(out, e, at, index);
     return out;
 }
 
 std::vector<std::string> strings(dom::element e, const Pointer& at) {
     std::vector<std::string> out;
-    for_each(e, at,
-             [&](dom::element x, const Pointer& p, std::size_t) { out.push_back(string(x, p)); });
+    section(out, e, at, string);
     return out;
 }
 
-// Any JSON value as a tinygltf::Value (integers that fit an int as ints, as tinygltf does).
-// Recursion is bounded by the depth check made before parsing.
-tinygltf::Value value(dom::element e) {
+// What a member of a std::map<std::string, T> takes besides its value and its key's heap
+// storage: the tree node's links and colour, the key in place, and the allocation's header.
+constexpr std::size_t kMapNodeBytes = 32 + sizeof(std::string) + 16;
+
+// Any JSON value as a tinygltf::Value (integers that fit an int as ints, as tinygltf does),
+// counted against the walk's budget. Recursion is bounded by the depth check made before
+// parsing.
+tinygltf::Value value(dom::element e, const Pointer& at) {
     switch (e.type()) {
         case dom::element_type::ARRAY: {
             tinygltf::Value::Array items;
             const dom::array elements = e.get_array().value_unsafe();
-            for (dom::element item : elements) items.push_back(value(item));
+            charge(elements.size() * sizeof(tinygltf::Value), at);
+            items.reserve(elements.size());
+            std::size_t i = 0;
+            for (dom::element item : elements) items.push_back(value(item, at[i++]));
             return tinygltf::Value(std::move(items));
         }
         case dom::element_type::OBJECT: {
             tinygltf::Value::Object fields;
             const dom::object members = e.get_object().value_unsafe();
-            for (dom::key_value_pair field : members)
-                fields[std::string(field.key)] = value(field.value);
+            for (dom::key_value_pair field : members) {
+                charge(kMapNodeBytes + sizeof(tinygltf::Value) + heap_bytes(field.key), at);
+                fields[std::string(field.key)] = value(field.value, at / field.key);
+            }
             return tinygltf::Value(std::move(fields));
         }
         case dom::element_type::STRING:
+            charge(heap_bytes(e.get_string().value_unsafe()), at);
             return tinygltf::Value(std::string(e.get_string().value_unsafe()));
         case dom::element_type::BOOL:
             return tinygltf::Value(e.get_bool().value_unsafe());
@@ -167,9 +221,28 @@ tinygltf::Value value(dom::element e) {
 
 tinygltf::ExtensionMap extensions(dom::element e, const Pointer& at) {
     tinygltf::ExtensionMap out;
-    for (dom::key_value_pair field : object(e, at))
-        out[std::string(field.key)] = value(field.value);
+    for (dom::key_value_pair field : object(e, at)) {
+        charge(kMapNodeBytes + sizeof(tinygltf::Value) + heap_bytes(field.key), at);
+        out[std::string(field.key)] = value(field.value, at / field.key);
+    }
     return out;
+}
+
+// An object's extras as the import reads them: castkit's own keys (read_back_extra) converted,
+// any other key kept with a null value and nothing converted, so that warn_unkept_extras still
+// counts the object; extras that are not an object become `true`, which it counts too. What an
+// application keeps there costs nothing: Cast has no place for it.
+tinygltf::Value extras(dom::element e, const Pointer& at) {
+    if (e.is_null()) return {};
+    if (!e.is_object()) return tinygltf::Value(true);
+    tinygltf::Value::Object fields;
+    const dom::object members = e.get_object().value_unsafe();
+    for (dom::key_value_pair field : members) {
+        charge(kMapNodeBytes + sizeof(tinygltf::Value) + heap_bytes(field.key), at);
+        fields[std::string(field.key)] =
+            read_back_extra(field.key) ? value(field.value, at / field.key) : tinygltf::Value();
+    }
+    return tinygltf::Value(std::move(fields));
 }
 
 // Calls `each(key, value, pointer)` for every member of the object at `at`. Duplicate keys are
@@ -183,7 +256,7 @@ void for_members(dom::element e, const Pointer& at, Each each) {
 template <class T>
 bool common(T& out, std::string_view key, dom::element v, const Pointer& at) {
     if (key == "extras")
-        out.extras = value(v);
+        out.extras = extras(v, at);
     else if (key == "extensions")
         out.extensions = extensions(v, at);
     else
@@ -203,6 +276,7 @@ bool named(T& out, std::string_view key, dom::element v, const Pointer& at) {
 std::map<std::string, int> attributes(dom::element e, const Pointer& at) {
     std::map<std::string, int> out;
     for_members(e, at, [&](std::string_view key, dom::element v, const Pointer& p) {
+        charge(kMapNodeBytes + sizeof(int) + heap_bytes(key), p);
         out[std::string(key)] = index(v, p);
     });
     return out;
@@ -305,9 +379,7 @@ tinygltf::Primitive primitive(dom::element e, const Pointer& at) {
         else if (key == "mode")
             out.mode = index(v, p);
         else if (key == "targets")
-            for_each(v, p, [&](dom::element x, const Pointer& q, std::size_t) {
-                out.targets.push_back(attributes(x, q));
-            });
+            section(out.targets, v, p, attributes);
         else
             common(out, key, v, p);
     });
@@ -318,9 +390,7 @@ tinygltf::Mesh mesh(dom::element e, const Pointer& at) {
     tinygltf::Mesh out;
     for_members(e, at, [&](std::string_view key, dom::element v, const Pointer& p) {
         if (key == "primitives")
-            for_each(v, p, [&](dom::element x, const Pointer& q, std::size_t) {
-                out.primitives.push_back(primitive(x, q));
-            });
+            section(out.primitives, v, p, primitive);
         else if (key == "weights")
             out.weights = numbers(v, p);
         else
@@ -413,13 +483,9 @@ tinygltf::Animation animation(dom::element e, const Pointer& at) {
     tinygltf::Animation out;
     for_members(e, at, [&](std::string_view key, dom::element v, const Pointer& p) {
         if (key == "channels")
-            for_each(v, p, [&](dom::element x, const Pointer& q, std::size_t) {
-                out.channels.push_back(channel(x, q));
-            });
+            section(out.channels, v, p, channel);
         else if (key == "samplers")
-            for_each(v, p, [&](dom::element x, const Pointer& q, std::size_t) {
-                out.samplers.push_back(animation_sampler(x, q));
-            });
+            section(out.samplers, v, p, animation_sampler);
         else
             named(out, key, v, p);
     });
@@ -575,13 +641,6 @@ tinygltf::Buffer buffer(dom::element e, const Pointer& at, BufferEntry& entry) {
     return out;
 }
 
-// Appends parse(element, pointer) for each element of the array at `at` to `out`.
-template <class T, class Parse>
-void section(std::vector<T>& out, dom::element e, const Pointer& at, Parse parse) {
-    for_each(e, at,
-             [&](dom::element x, const Pointer& p, std::size_t) { out.push_back(parse(x, p)); });
-}
-
 void asset(tinygltf::Asset& out, dom::element e, const Pointer& at) {
     bool has_version = false;
     for_members(e, at, [&](std::string_view key, dom::element v, const Pointer& p) {
@@ -662,11 +721,12 @@ void root(tinygltf::Model& out, std::vector<BufferEntry>& entries, dom::element 
             section(out.accessors, v, p, accessor);
         else if (key == "bufferViews")
             section(out.bufferViews, v, p, buffer_view);
-        else if (key == "buffers")
+        else if (key == "buffers") {
+            reserve_for(out.buffers, v, p);
             for_each(v, p, [&](dom::element x, const Pointer& q, std::size_t) {
                 out.buffers.push_back(buffer(x, q, entries.emplace_back()));
             });
-        else if (key == "meshes")
+        } else if (key == "meshes")
             section(out.meshes, v, p, mesh);
         else if (key == "nodes")
             section(out.nodes, v, p, node);
@@ -785,7 +845,8 @@ std::optional<std::vector<std::byte>> decode_data_uri(std::string_view uri) {
 }
 
 Expected<Gltf> parse_gltf(std::string_view json, const cast::SharedBytes* bin,
-                          const Context& side_files) {
+                          const Context& side_files, std::size_t walk_bytes,
+                          std::size_t budget_limit) {
     const std::string& file = side_files.name;
     // simdjson reads past the end of its input: the JSON (small next to the binary chunk) is
     // copied once into a padded buffer.
@@ -797,6 +858,11 @@ Expected<Gltf> parse_gltf(std::string_view json, const cast::SharedBytes* bin,
                                   fmt::format("not JSON: {}", simdjson::error_message(error)),
                                   Severity::Error, "gltf.parse"));
     Gltf out;
+    WalkBudget budget{.left = walk_bytes, .limit = budget_limit};
+    walk_budget = &budget;
+    struct Unset {
+        ~Unset() { walk_budget = nullptr; }
+    } unset;
     try {
         std::vector<BufferEntry> entries;
         check_version(document);
@@ -824,10 +890,12 @@ std::vector<std::string> referenced_files(std::span<const std::byte> bytes) {
         if (bytes.size() < 20 || u32_at(12) > bytes.size() - 20) return {};
         json = json.substr(20, u32_at(12));
     }
+    std::vector<std::string> names;
+    // A DOM past the file's budget is not built here either: the conversion refuses the file.
+    if (simdjson_dom_bytes(json) > memory_budget(bytes.size()) - bytes.size()) return names;
     const simdjson::padded_string padded(json);
     dom::parser parser;
     dom::element document;
-    std::vector<std::string> names;
     if (parser.parse(padded).get(document)) return names;
     for (const char* list : {"buffers", "images"}) {
         dom::array items;

@@ -79,6 +79,33 @@ Expected<void> check_depth(std::span<const std::byte> bytes, bool glb, const std
     return {};
 }
 
+// The JSON's span in the file: the GLB's JSON chunk (which check_glb has made sure lies inside
+// the file), else the whole file.
+std::string_view json_text(std::span<const std::byte> bytes, bool glb) {
+    const std::size_t begin = glb ? 20 : 0;
+    const std::size_t end = glb ? begin + u32_at(bytes, 12) : bytes.size();
+    return {reinterpret_cast<const char*>(bytes.data()) + begin, end - begin};
+}
+
+// What parsing the file's JSON may take: the file's budget (memory_budget) less the file
+// itself. A DOM that would pass it is refused before simdjson builds it (a JSON of 2-byte
+// values such as "0," takes 12 bytes a byte as a DOM); what the DOM leaves is for tinygltf's
+// structures, which the walk counts (parse_gltf).
+Expected<std::size_t> check_dom_size(std::span<const std::byte> bytes, bool glb,
+                                     const std::string& file) {
+    const std::size_t allowed = detail::memory_budget(bytes.size()) - bytes.size();
+    const std::size_t dom = detail::simdjson_dom_bytes(json_text(bytes, glb));
+    if (dom <= allowed) return allowed - dom;
+    Diagnostic d = detail::problem(
+        file, "$",
+        fmt::format("the JSON holds so many values that parsing it would take about {} MiB, more "
+                    "than the file's budget of {} MiB (8 bytes per byte of the file plus 64 MiB)",
+                    (dom + bytes.size()) >> 20, detail::memory_budget(bytes.size()) >> 20),
+        Severity::Error, "gltf.json-budget");
+    d.offset = glb ? 20 : 0;
+    return make_error(std::move(d));
+}
+
 // A JSON pointer ("/accessors/3/count") as the JSON path castkit's errors give
 // ("$.accessors[3].count"): numeric steps become indices. O(path length).
 std::string json_path(std::string_view pointer) {
@@ -137,6 +164,7 @@ std::optional<cast::SharedBytes> binary_chunk(const cast::SharedBytes& bytes) {
 // The glTF whose JSON is `json` (and binary chunk `bin`, for a GLB) into a Cast document, with
 // errors and warnings named by JSON pointer. O(file size).
 Expected<cast::Document> import_gltf(std::string_view json, const cast::SharedBytes* bin,
+                                     std::size_t file_size, std::size_t walk_budget,
                                      const ReadContext& context, Diagnostics& diagnostics,
                                      const ReadOptions& options) {
     const std::string& file = context.name;
@@ -145,7 +173,8 @@ Expected<cast::Document> import_gltf(std::string_view json, const cast::SharedBy
     Context side_files{.name = context.name, .base = context.base};
     side_files.options.side_files.allow_any_path = context.options.side_files.allow_any_path;
     side_files.options.side_files.max_size = context.options.side_files.max_size;
-    auto parsed = detail::parse_gltf(json, bin, side_files);
+    auto parsed =
+        detail::parse_gltf(json, bin, side_files, walk_budget, detail::memory_budget(file_size));
     if (!parsed) return make_error(parsed.error());
     if (auto checked = detail::check_required_extensions(parsed->model, file); !checked)
         return make_error(checked.error());
@@ -204,6 +233,8 @@ Expected<cast::Document> read(const cast::SharedBytes& bytes, const ReadContext&
     if (glb)
         if (auto checked = check_glb(bytes, file); !checked) return make_error(checked.error());
     if (auto nested = check_depth(bytes, glb, file); !nested) return make_error(nested.error());
+    const auto walk_budget = check_dom_size(bytes, glb, file);
+    if (!walk_budget) return make_error(walk_budget.error());
     const std::size_t json_offset = glb ? 20 : 0;
     const std::size_t json_length = glb ? u32_at(bytes, 12) : bytes.size();
     const std::string_view json(reinterpret_cast<const char*>(bytes.data()) + json_offset,
@@ -212,7 +243,8 @@ Expected<cast::Document> read(const cast::SharedBytes& bytes, const ReadContext&
     try {
         const std::optional<cast::SharedBytes> bin =
             glb ? binary_chunk(bytes) : std::optional<cast::SharedBytes>();
-        auto document = import_gltf(json, bin ? &*bin : nullptr, context, diagnostics, options);
+        auto document = import_gltf(json, bin ? &*bin : nullptr, bytes.size(), *walk_budget,
+                                    context, diagnostics, options);
         diagnostics.update(first_warning,
                            [&](Diagnostic& d) { d = located(std::move(d), json, json_offset); });
         if (!document) return make_error(located(document.error(), json, json_offset));
