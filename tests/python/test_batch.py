@@ -893,3 +893,27 @@ def test_the_one_machine_recipe_listens_on_loopback_only(tmp_path):
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
 
+
+def test_a_run_removes_only_the_temporaries_its_own_workers_made(tmp_path):
+    """Files in an output folder named as castkit names its temporaries, made by someone else
+    just before the run (another program, another castkit run), outlive it: a run removes only
+    the temporaries carrying its own tag, which its workers give every temporary they write
+    (those a killed worker leaves: test_a_local_worker_process_killed_mid_task_loses_nothing)."""
+    (tmp_path / "in").mkdir()
+    shutil.copy(EXAMPLES / "character.cast", tmp_path / "in")
+    out = tmp_path / "out"
+    out.mkdir()
+    planted = [out / name for name in ("character.glb.castkit-Ab12Cd", "notes.txt.castkit-x1-y2",
+                                       "character.glb.castkit-0123456789abcdef-Ab12Cd")]
+    for path in planted:
+        path.write_bytes(b"someone else's")
+    run = castkit.batch.convert(tmp_path / "in", out, "glb", jobs=1, quiet=True)
+    assert run.exit_code == 0 and (out / "character.glb").is_file()
+    assert [path.read_bytes() if path.exists() else None for path in planted] == \
+        [b"someone else's"] * len(planted)
+    # What the run's own workers left is removed: the same names with the run's tag.
+    ours = out / "character.glb.castkit-feedc0de12345678-Ab12Cd"
+    ours.write_bytes(b"left by a killed worker")
+    castkit.batch._remove_temporaries([{"output": os.fspath(out / "character.glb")}],
+                                      "feedc0de12345678")
+    assert not ours.exists() and all(path.exists() for path in planted)
