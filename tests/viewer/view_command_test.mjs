@@ -10,6 +10,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import {
   canvasPixels, expectPoseOfCastkit, launchChromium, loadPlaywright, openPage, screenshot, startView,
@@ -620,6 +621,64 @@ test('70 clients trickling their heads (the server has 64 workers) do not keep a
       assert.ok(waited < 3000, `answered after ${waited} ms`);
     } finally {
       for (const { socket } of slow) socket.destroy();
+    }
+  });
+});
+
+// `count` connections that send nothing, each opened again as soon as the server closes it,
+// from a thread of their own (as another program would), until stop(): a local program holding
+// every waiting place of the server, no token needed. opened() counts the connections so far.
+function silentFlood(origin, count) {
+  const { hostname, port } = new URL(origin);
+  const flood = new Worker(`
+    const net = require('node:net');
+    const { parentPort, workerData: { host, port, count } } = require('node:worker_threads');
+    const open = new Set();
+    let stopped = false, opened = 0;
+    const connect = () => {
+      if (stopped) return;
+      const socket = net.connect({ host, port });
+      opened++;
+      open.add(socket);
+      socket.on('error', () => {});
+      socket.on('close', () => { open.delete(socket); setImmediate(connect); });
+    };
+    for (let i = 0; i < count; i++) connect();
+    parentPort.on('message', (message) => {
+      if (message === 'stop') { stopped = true; for (const socket of open) socket.destroy(); }
+      parentPort.postMessage(opened);
+    });`, { eval: true, workerData: { host: hostname, port: Number(port), count } });
+  const ask = (message) => new Promise((resolve) => { flood.once('message', resolve); flood.postMessage(message); });
+  return { opened: () => ask('count'), stop: async () => { const opened = await ask('stop'); await flood.terminate(); return opened; } };
+}
+
+// How many descriptors this process may hold (ulimit -n), which the flood's sockets need.
+const descriptorLimit = () => Number(execFileSync('sh', ['-c', 'ulimit -n']).toString().trim()) || 0;
+
+test('2,000 silent connections, each opened again as it closes, do not keep the page unanswered', async (t) => {
+  const count = Math.min(2000, descriptorLimit() - 200);
+  if (count < 1000) { t.skip(`ulimit -n is ${descriptorLimit()}: too few descriptors for the flood`); return; }
+  await serving(['character.cast'], examples, async (view) => {
+    const flood = silentFlood(view.origin, count);
+    try {
+      await new Promise((r) => setTimeout(r, 1000));  // every one opened, many opened again
+      // Ten page requests one after another, each answered at once: before, each waited behind
+      // the silent connections for 0.2 to 2 s (ten took 11 s), the flood's new connections
+      // often turned away by the system before the server saw them.
+      const started = Date.now();
+      for (let i = 0; i < 10; i++) {
+        const asked = Date.now();
+        const answered = await within(request(withToken(view, '')), 10000);
+        const waited = Date.now() - asked;
+        const opened = await flood.opened();
+        assert.notEqual(answered, 'timeout', `no answer in ${waited} ms (${opened} connections opened)`);
+        assert.equal(answered.status, 200);
+        assert.ok(waited < 1000, `request ${i + 1} answered after ${waited} ms (${opened} connections opened)`);
+      }
+      const all = Date.now() - started;
+      assert.ok(all < 2000, `ten requests answered in ${all} ms`);
+    } finally {
+      await flood.stop();
     }
   });
 });
