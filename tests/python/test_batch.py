@@ -281,7 +281,7 @@ def local_cluster(workers, temporary, saturation=1.0):
     with dask.config.set({"distributed.scheduler.allowed-failures": 1,
                           "distributed.scheduler.worker-saturation": saturation}):
         local = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                             host="127.0.0.1", dashboard_address=":0",
+                             host="127.0.0.1", dashboard_address="127.0.0.1:0",
                              env={"TMPDIR": os.fspath(temporary)})
     return local, Client(local)
 
@@ -733,7 +733,7 @@ def test_a_tls_cluster_takes_only_clients_with_its_certificates(tmp_path):
     (tmp_path / "in").mkdir()
     shutil.copy(EXAMPLES / "character.cast", tmp_path / "in")
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, host="127.0.0.1",
-                      protocol="tls", security=security, dashboard_address=":0") as cluster:
+                      protocol="tls", security=security, dashboard_address="127.0.0.1:0") as cluster:
         address = cluster.scheduler_address
         assert address.startswith("tls://127.0.0.1:")
         command = [sys.executable, "-m", "castkit", "convert", tmp_path / "in", "-o",
