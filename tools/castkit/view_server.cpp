@@ -117,7 +117,10 @@ class ViewServer::AcceptingQueue final : public httplib::TaskQueue {
     ViewServer& server_;
 };
 
-ViewServer::ViewServer(std::size_t workers) : workers_(workers), peeked_(kMaxHeadBytes + 1) {
+ViewServer::ViewServer(std::size_t workers, std::size_t most_waiting)
+    : workers_(workers),
+      most_waiting_(std::max<std::size_t>(most_waiting, 1)),
+      peeked_(kMaxHeadBytes + 1) {
     new_task_queue = [this] { return new AcceptingQueue(*this); };
 }
 
@@ -146,33 +149,39 @@ void ViewServer::stop_waiting() {
     pool_.reset();
 }
 
-// In the accepting thread: the connection waits for its head with the others, at once.
+// In the accepting thread: the connection waits for its head with the others. When all the
+// places are taken, it waits for one (accepting no other meanwhile) until a silent one has had
+// its grace, at most kSilentGraceMilliseconds.
 bool ViewServer::process_and_close_socket(socket_t sock) {
+    std::unique_lock lock(mutex_);
+    while (live_ >= most_waiting_ && !close_oldest_silent(Clock::now()))
+        room_.wait_for(lock, milliseconds(kSilentGraceMilliseconds / 5));
     const auto now = Clock::now();
-    const std::lock_guard lock(mutex_);
-    if (live_ >= kMaxWaitingHeads) close_oldest_silent();
-    waiting_.push_back({sock, now + milliseconds(kHeadMilliseconds), now});
+    waiting_.push_back({sock, now, now + milliseconds(kHeadMilliseconds), now});
     ++live_;
     return true;
 }
 
-// Makes room for one more waiting connection: shuts the oldest one that has sent nothing (the
-// watcher, woken by it, closes it), or the oldest of all when every one has sent something. A
-// request whose head has come is never the one shut while a silent connection waits.
-void ViewServer::close_oldest_silent() {
+// Makes room for one more waiting connection: shuts the oldest one that has sent nothing in its
+// grace (the watcher, woken by it, closes it), or the oldest past its grace when every one has
+// sent something; false when every one is still in its grace. A request whose head has come is
+// never the one shut while a silent connection past its grace waits.
+bool ViewServer::close_oldest_silent(Clock::time_point now) {
     Waiting* chosen = nullptr;
-    for (Waiting& waiting : waiting_) {
+    for (Waiting& waiting : waiting_) {  // oldest first
         if (waiting.closing) continue;
+        if (now - waiting.accepted < milliseconds(kSilentGraceMilliseconds)) break;
         if (waiting.seen == 0 && wait_readable(waiting.sock, 0) == 0) {
             chosen = &waiting;
             break;
         }
         if (chosen == nullptr) chosen = &waiting;
     }
-    if (chosen == nullptr) return;
+    if (chosen == nullptr) return false;
     shutdown_socket(chosen->sock, true);
     chosen->closing = true;
     --live_;
+    return true;
 }
 
 // The watcher's thread: polls every waiting connection at once, hands those whose head has come
@@ -199,12 +208,14 @@ void ViewServer::watch_heads() {
         now = Clock::now();
         const std::lock_guard lock(mutex_);
         // Those accepted since the poll, past the entries, wait for the next one.
+        const std::size_t live = live_;
         std::size_t kept = 0;
         for (std::size_t i = 0; i < waiting_.size(); ++i) {
             if (i < entries.size() && settle(waiting_[i], entries[i].revents != 0, now)) continue;
             waiting_[kept++] = waiting_[i];
         }
         waiting_.resize(kept);
+        if (live_ < live) room_.notify_one();
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -25,26 +26,27 @@ enum class RequestHead { Complete, Incomplete, TooLarge, RequestLineTooLong, Lat
 // socket's buffer (looked at, not read) within the bounds below, in time; a head that is not
 // is refused and the connection closed.
 // A connection waits for its head in one poll() set, not on a worker: the workers serve only
-// connections whose head has come. At most kMaxWaitingHeads connections wait at once; one
-// accepted past that closes the oldest waiting one that has sent nothing, so a client opening
-// connections that stay silent, however many and however fast, never keeps out a request
-// whose head comes at once (a browser's).
+// connections whose head has come. At most `most_waiting` connections wait at once; to take
+// one more, the server closes the oldest waiting one that has sent nothing for
+// kSilentGraceMilliseconds, and until one has, stops accepting (the system queues the next
+// connections). So a client opening connections that stay silent, however many and however
+// fast, never keeps out a request whose head comes within that grace (a browser's).
 class ViewServer final : public httplib::Server {
   public:
     static constexpr std::size_t kMaxHeadBytes = 16 * 1024;  // as Node.js's http server
     static constexpr std::size_t kMaxHeaderLines = 100;      // as Apache's LimitRequestFields
     static constexpr std::size_t kMaxRequestLineBytes = 8 * 1024;
     static constexpr int kHeadMilliseconds = 2000;  // a browser sends its head at once
-    // Far below the usual 1024 descriptors a process may hold, with the workers' besides.
-    static constexpr std::size_t kMaxWaitingHeads = 256;
+    static constexpr int kSilentGraceMilliseconds = 50;
 
-    explicit ViewServer(std::size_t workers);
+    ViewServer(std::size_t workers, std::size_t most_waiting);
 
   private:
     using Clock = std::chrono::steady_clock;
     // A connection waiting for its head.
     struct Waiting {
         socket_t sock;
+        Clock::time_point accepted;
         Clock::time_point deadline;   // kHeadMilliseconds after it was accepted
         Clock::time_point next_look;  // peeked bytes stay readable: not looked at again before
         std::size_t seen = 0;         // bytes of its head that have come
@@ -55,7 +57,7 @@ class ViewServer final : public httplib::Server {
     bool process_and_close_socket(socket_t sock) override;
     void start_waiting();
     void stop_waiting();
-    void close_oldest_silent();
+    bool close_oldest_silent(Clock::time_point now);
     void watch_heads();
     bool settle(Waiting& waiting, bool readable, Clock::time_point now);
     RequestHead look_at_head(Waiting& waiting);
@@ -63,10 +65,12 @@ class ViewServer final : public httplib::Server {
     bool serve_one_request(socket_t sock);
 
     std::size_t workers_;
+    std::size_t most_waiting_;
     std::unique_ptr<httplib::ThreadPool> pool_;
     std::thread watcher_;
     std::atomic<bool> stopping_{false};
     std::mutex mutex_;              // guards waiting_ and live_
+    std::condition_variable room_;  // live_ went down
     std::vector<Waiting> waiting_;  // in the order they were accepted
     std::size_t live_ = 0;          // of waiting_, those not closed as the oldest silent one
     std::vector<char> peeked_;      // the watcher's look at a head
