@@ -46,7 +46,7 @@ def main():
         samples = {"cli": [], "local": [], "dask": [], "bytes": []}
         with dask.config.set({"distributed.scheduler.worker-saturation": args.saturation}), \
                 LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                             host="127.0.0.1", dashboard_address=":0") as cluster, \
+                             host="127.0.0.1", dashboard_address="127.0.0.1:0") as cluster, \
                 Client(cluster) as client:
             for run in range(args.runs):
                 for name in samples:

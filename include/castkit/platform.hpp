@@ -37,6 +37,22 @@ class AtomicFile {
 Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::path& path,
                                                          std::uint64_t expected_size = 0);
 
+// While it lives, the temporary files of the atomic files this thread creates carry `tag` in
+// their names (`<name>.castkit-<tag>-<random>`), so that whoever chose the tag tells them from
+// any other program's: castkit.batch removes those its workers killed mid-write left, and no
+// file it did not make. Only letters and digits of `tag` are kept; an empty tag marks nothing.
+// The thread's previous tag comes back when it ends. O(length of the tag).
+class TemporaryTag {
+  public:
+    explicit TemporaryTag(std::string_view tag);
+    ~TemporaryTag();
+    TemporaryTag(const TemporaryTag&) = delete;
+    TemporaryTag& operator=(const TemporaryTag&) = delete;
+
+  private:
+    std::string previous_;
+};
+
 // From now on, an interruption removes the temporary files of atomic files not yet committed
 // before the process ends: on POSIX SIGINT, SIGTERM and SIGHUP (the process then ends by the
 // same signal, which a shell reports as 130, 143 or 129; signals it ignores stay ignored), on

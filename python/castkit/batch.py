@@ -25,6 +25,7 @@ import ntpath
 import os
 import posixpath
 import re
+import secrets
 import shutil
 import signal
 import socket
@@ -628,6 +629,8 @@ def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None
         raise ValueError("transfer='bytes' cannot send the files --allow-any-path lets inputs "
                          "name anywhere: give the workers the paths (transfer='paths')")
     run_options = options(input_dir, output_dir, to, **option_names)
+    # The mark on this run's temporaries: the only ones it removes when its workers are done.
+    run_options["temporary_tag"] = secrets.token_hex(8)
     tasks, skipped = _castkit.batch_plan(run_options)
     for diagnostic in skipped:
         sys.stderr.write(f"{diagnostic}\n")
@@ -644,7 +647,7 @@ def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None
         meter.add(tasks[i], result)
 
     start = time.monotonic()
-    started_at, started_ns = time.time(), time.time_ns()
+    started_ns = time.time_ns()
     workers = jobs or os.cpu_count() or 1
     own_client = None
     if client is None and scheduler is not None:
@@ -663,7 +666,7 @@ def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None
             own_client.close()
     interrupted = interrupt.requested
     meter.finish()
-    _remove_temporaries(tasks, started_at)
+    _remove_temporaries(tasks, run_options["temporary_tag"])
     _count_written(tasks, results, started_ns)
     seconds = time.monotonic() - start
     text = _castkit.batch_report(run_options, tasks, results, workers, seconds)
@@ -678,27 +681,28 @@ def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None
 
 
 # The temporary name castkit writes a file under before renaming it into place
-# (platform_posix.cpp, platform_windows.cpp): `<name>.castkit-<random>`.
-_TEMPORARY = re.compile(r".+\.castkit-[A-Za-z0-9-]+")
+# (platform_posix.cpp, platform_windows.cpp), with the run's tag (platform::TemporaryTag):
+# `<name>.castkit-<tag>-<random>`.
+def _temporary_of_run(tag):
+    return re.compile(r".+\.castkit-" + re.escape(tag) + r"-[A-Za-z0-9-]+")
 
 
-def _remove_temporaries(tasks, since):
+def _remove_temporaries(tasks, tag):
     """Removes the temporary files of this run's writes that a worker killed mid-write left in
-    the output folders (a killed process cannot clean up after itself): files named as castkit
-    names its temporaries, made since the run started. The finished outputs were renamed into
-    place whole, so no partial file remains."""
+    the output folders (a killed process cannot clean up after itself): files named with this
+    run's tag, which its workers gave every temporary they made. Any other file, whoever made
+    it, is left alone, however much it looks like a castkit temporary. The finished outputs were
+    renamed into place whole, so no partial file remains."""
+    ours = _temporary_of_run(tag)
     for folder in {os.path.dirname(task["output"]) or "." for task in tasks}:
         try:
             names = os.listdir(folder)
         except OSError:
             continue
         for name in names:
-            path = os.path.join(folder, name)
-            try:
-                if _TEMPORARY.fullmatch(name) and os.stat(path).st_mtime >= since - 1:
-                    os.unlink(path)
-            except OSError:
-                pass
+            if ours.fullmatch(name):
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(folder, name))
 
 
 # File times come from the kernel's coarse clock, up to a tick (10 ms at most) behind time_ns().

@@ -154,9 +154,13 @@ py::tuple plan(const py::dict& options_dict) {
 py::dict convert(const py::dict& options_dict, const py::dict& task_entry) {
     const batch::Options options = options_from(options_dict);
     const batch::Task task = task_from(task_entry);
+    // The run's mark on the temporaries this task writes (castkit.batch removes those a
+    // killed worker left by it, and no one else's).
+    const std::string tag = get<std::string>(options_dict, "temporary_tag", "");
     batch::Result result;
     {
         py::gil_scoped_release release;
+        const platform::TemporaryTag tagged(tag);
         // The task's own outputs reserved, so no side file it writes takes their names.
         auto outputs = std::make_shared<SideOutputs>();
         if (auto to = batch::output_format(options))

@@ -51,4 +51,8 @@ std::size_t readable_past_end(std::span<const std::byte> bytes);
 // pages released).
 void release_pages(std::span<const std::byte> bytes);
 
+// What the current thread's TemporaryTag puts after ".castkit-" in a temporary's name: the tag
+// and a '-', or nothing. O(1).
+const std::string& temporary_tag_prefix();
+
 }  // namespace castkit::platform

@@ -1,4 +1,6 @@
+#include <cctype>
 #include <cstdio>
+#include <string>
 #include <system_error>
 
 #include "platform.hpp"
@@ -15,7 +17,21 @@ class InMemoryFile final : public MappedFile {
     std::vector<std::byte> bytes_;
 };
 
+// The current thread's TemporaryTag followed by '-', or empty.
+thread_local std::string temporary_tag;
+
 }  // namespace
+
+TemporaryTag::TemporaryTag(std::string_view tag) : previous_(temporary_tag) {
+    std::string kept;
+    for (char c : tag)
+        if (std::isalnum(static_cast<unsigned char>(c))) kept += c;
+    temporary_tag = kept.empty() ? kept : kept + '-';
+}
+
+TemporaryTag::~TemporaryTag() { temporary_tag = previous_; }
+
+const std::string& temporary_tag_prefix() { return temporary_tag; }
 
 std::shared_ptr<const MappedFile> hold_in_memory(std::vector<std::byte> bytes) {
     return std::make_shared<InMemoryFile>(std::move(bytes));

@@ -435,7 +435,7 @@ Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::
     constexpr int kAttempts = 100;
     int code = EEXIST;
     for (int attempt = 0; attempt < kAttempts && code == EEXIST; ++attempt) {
-        std::string temp = path.string() + ".castkit-" + random_name(6);
+        std::string temp = path.string() + ".castkit-" + temporary_tag_prefix() + random_name(6);
         const std::optional<int> recorded = live_temporaries.add(temp);
         if (!recorded) return make_error(os_error(path, "interrupted before writing", EINTR));
         const int slot = *recorded;

@@ -230,8 +230,9 @@ void release_pages(std::span<const std::byte> bytes) {
 Expected<std::unique_ptr<AtomicFile>> create_atomic_file(const std::filesystem::path& path,
                                                          std::uint64_t expected_size) {
     std::filesystem::path temp = path;
-    temp += L".castkit-" + std::to_wstring(GetCurrentProcessId()) + L"-" +
-            std::to_wstring(GetTickCount64());
+    const std::string& tag = temporary_tag_prefix();  // letters, digits and '-': ASCII
+    temp += L".castkit-" + std::wstring(tag.begin(), tag.end()) +
+            std::to_wstring(GetCurrentProcessId()) + L"-" + std::to_wstring(GetTickCount64());
     // Recorded before it exists; shared for deletion so that an interruption can remove it.
     const std::optional<int> recorded = live_temporaries.add(temp.native());
     if (!recorded) return make_error(os_error(path, "interrupted before writing", EINTR));

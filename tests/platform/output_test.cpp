@@ -107,5 +107,38 @@ TEST(PlatformOutput, CommitIfAbsentNeverReplacesAFileThatAppearedMeanwhile) {
     fresh->reset();
     EXPECT_EQ(test::read_bytes(dir / "floor.png"), bytes_of("castkit's image"));
 }
+
+// The name of the one temporary file in `dir` (an uncommitted atomic file's).
+std::string temporary_name_in(const std::filesystem::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+        names.push_back(entry.path().filename().string());
+    return names.size() == 1 ? names[0] : "";
+}
+
+// castkit.batch tells its workers' temporaries from anyone else's by the run's tag: while a
+// TemporaryTag lives, this thread's temporaries carry it (its letters and digits only), and the
+// thread's previous tag, or none, comes back after it.
+TEST(PlatformOutput, TemporariesCarryTheThreadsTagWhileItLives) {
+    const auto dir = test::temp_dir("platform_output_tag");
+    const auto temporary_name = [&dir] {
+        auto file = platform::create_atomic_file(dir / "out.glb");
+        EXPECT_TRUE(file);
+        return temporary_name_in(dir);  // removed when `file` goes
+    };
+    EXPECT_TRUE(temporary_name().starts_with("out.glb.castkit-"));
+    {
+        const platform::TemporaryTag tag("run1/../x");
+        EXPECT_TRUE(temporary_name().starts_with("out.glb.castkit-run1x-"));
+        {
+            const platform::TemporaryTag inner("two");
+            EXPECT_TRUE(temporary_name().starts_with("out.glb.castkit-two-"));
+        }
+        EXPECT_TRUE(temporary_name().starts_with("out.glb.castkit-run1x-"));
+    }
+    const std::string untagged = temporary_name();
+    EXPECT_FALSE(untagged.starts_with("out.glb.castkit-run1x-")) << untagged;
+    EXPECT_EQ(temporary_name_in(dir), "");
+}
 }  // namespace
 }  // namespace castkit::output_test

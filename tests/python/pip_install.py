@@ -3,8 +3,8 @@ environment (with the system's numpy) from the checkout, reusing the build's mod
 (CASTKIT_BUILD_DIR), imports it from there and runs the `castkit` command pip put in the
 environment's bin (the C++ CLI: --help lists every subcommand, info reads a bundled file); then
 builds a wheel, installs the wheel into a second fresh environment and does the same from that
-one. Each pip call gets a fresh, empty TMPDIR, which must be empty again afterwards (no build
-folder left behind). Run by CTest (Python.PipInstall):
+one. No binary of either package looks for libraries in the folder it runs in. Each pip call
+gets a fresh, empty TMPDIR, which must be empty again afterwards (no build folder left behind). Run by CTest (Python.PipInstall):
 
     python3 pip_install.py SOURCE_DIR BUILD_DIR WORK_DIR
 
@@ -93,6 +93,16 @@ def check_command(environment):
     print("installed:", castkit)
 
 
+def check_library_paths(python):
+    """The installed package's module and CLI look for libraries in fixed folders only, never
+    in the folder they run in (tests/project/library_paths.py)."""
+    where = "import castkit, os; print(os.path.dirname(castkit.__file__))"
+    package = subprocess.run([python, "-c", where], check=True, cwd=work, capture_output=True,
+                             text=True).stdout.strip()
+    subprocess.run([sys.executable, os.path.join(source, "tests", "project", "library_paths.py"),
+                    package], check=True)
+
+
 def source_state():
     return subprocess.run(["git", "-C", source, "status", "--porcelain", "--ignored"],
                           capture_output=True, text=True).stdout
@@ -102,6 +112,7 @@ before = source_state()
 pip(python, "install", source)
 check_import(environment, python)
 check_command(environment)
+check_library_paths(python)
 
 wheels = os.path.join(work, "wheels")
 pip(python, "wheel", "--wheel-dir", wheels, source)
@@ -114,6 +125,7 @@ wheel_environment, wheel_python = make_environment("wheel-venv")
 pip(wheel_python, "install", os.path.join(wheels, built[0]))
 check_import(wheel_environment, wheel_python)
 check_command(wheel_environment)
+check_library_paths(wheel_python)
 
 after = source_state()
 assert before == after, f"pip wrote into the source tree:\n{after}"

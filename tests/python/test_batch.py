@@ -9,7 +9,9 @@ import json
 import os
 import pathlib
 import pickle
+import re
 import resource
+import shlex
 import shutil
 import signal
 import subprocess
@@ -22,7 +24,7 @@ import pytest
 
 import castkit.batch
 import castkit.cast as ck
-from conftest import EXAMPLES, cli_path
+from conftest import EXAMPLES, SOURCE, cli_path
 
 HERO = EXAMPLES / "hero"
 
@@ -279,7 +281,7 @@ def local_cluster(workers, temporary, saturation=1.0):
     with dask.config.set({"distributed.scheduler.allowed-failures": 1,
                           "distributed.scheduler.worker-saturation": saturation}):
         local = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                             host="127.0.0.1", dashboard_address=":0",
+                             host="127.0.0.1", dashboard_address="127.0.0.1:0",
                              env={"TMPDIR": os.fspath(temporary)})
     return local, Client(local)
 
@@ -731,7 +733,7 @@ def test_a_tls_cluster_takes_only_clients_with_its_certificates(tmp_path):
     (tmp_path / "in").mkdir()
     shutil.copy(EXAMPLES / "character.cast", tmp_path / "in")
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, host="127.0.0.1",
-                      protocol="tls", security=security, dashboard_address=":0") as cluster:
+                      protocol="tls", security=security, dashboard_address="127.0.0.1:0") as cluster:
         address = cluster.scheduler_address
         assert address.startswith("tls://127.0.0.1:")
         command = [sys.executable, "-m", "castkit", "convert", tmp_path / "in", "-o",
@@ -829,3 +831,89 @@ def test_files_swapped_for_links_outside_after_the_plan_are_never_read(tmp_path,
     assert entries["plain.cast"]["status"] in ("converted", "warned")
     written = files_under(tmp_path / "out")
     assert "plain.glb" in written and all(marker not in data for data in written.values())
+
+
+def one_machine_recipe():
+    """The commands of docs/batch.md's one-machine cluster, as written there: the lines of the
+    fenced block that begins "# One machine", continuation lines joined."""
+    text = (SOURCE / "docs" / "batch.md").read_text()
+    blocks = re.findall(r"^```sh\n(.*?)^```", text, re.M | re.S)
+    recipe = [block for block in blocks if block.startswith("# One machine")]
+    assert len(recipe) == 1, "docs/batch.md has no one-machine recipe (# One machine...)"
+    joined = recipe[0].replace("\\\n", " ")
+    return [shlex.split(line) for line in joined.splitlines()
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
+def listening_sockets(process):
+    """(pid, address, port) of every TCP socket listening in `process` and its children."""
+    import psutil
+    found = []
+    for each in [process, *process.children(recursive=True)]:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            found += [(each.pid, c.laddr.ip, c.laddr.port) for c in each.connections(kind="tcp")
+                      if c.status == psutil.CONN_LISTEN]
+    return found
+
+
+def test_the_one_machine_recipe_listens_on_loopback_only(tmp_path):
+    """docs/batch.md's one-machine cluster, started as written there: once its workers have
+    joined, every socket its processes listen on (the scheduler's, its dashboard's, each
+    worker's, its nanny's and its dashboard's) is on 127.0.0.1. A worker's own port runs any
+    function sent to it, so one on every interface lets any machine that reaches it run code."""
+    pytest.importorskip("distributed")
+    psutil = pytest.importorskip("psutil")
+    from distributed import Client
+    commands = one_machine_recipe()
+    assert [c[:2] for c in commands] == [["dask", "scheduler"], ["dask", "worker"]], commands
+    if shutil.which("dask") is None:
+        pytest.skip("no dask command (python3-distributed)")
+    scheduler = commands[1][2]  # dask worker ADDRESS ...
+    workers = int(commands[1][commands[1].index("--nworkers") + 1])
+    started = []
+    try:
+        for command in commands:
+            with open(tmp_path / f"{command[1]}.log", "wb") as log:
+                started.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
+                                                cwd=tmp_path, start_new_session=True))
+        with Client(scheduler, timeout=60) as client:
+            client.wait_for_workers(workers, timeout=120)
+            sockets = [s for p in started for s in listening_sockets(psutil.Process(p.pid))]
+        # The scheduler and its dashboard; each worker, its nanny and its dashboard.
+        assert len(sockets) >= 2 + 3 * workers, sockets
+        outside = [s for s in sockets if s[1] not in ("127.0.0.1", "::1")]
+        assert outside == [], f"{len(outside)} of {len(sockets)} sockets on every interface"
+    finally:
+        for process in reversed(started):  # the workers first: they leave the scheduler
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+def test_a_run_removes_only_the_temporaries_its_own_workers_made(tmp_path):
+    """Files in an output folder named as castkit names its temporaries, made by someone else
+    just before the run (another program, another castkit run), outlive it: a run removes only
+    the temporaries carrying its own tag, which its workers give every temporary they write
+    (those a killed worker leaves: test_a_local_worker_process_killed_mid_task_loses_nothing)."""
+    (tmp_path / "in").mkdir()
+    shutil.copy(EXAMPLES / "character.cast", tmp_path / "in")
+    out = tmp_path / "out"
+    out.mkdir()
+    planted = [out / name for name in ("character.glb.castkit-Ab12Cd", "notes.txt.castkit-x1-y2",
+                                       "character.glb.castkit-0123456789abcdef-Ab12Cd")]
+    for path in planted:
+        path.write_bytes(b"someone else's")
+    run = castkit.batch.convert(tmp_path / "in", out, "glb", jobs=1, quiet=True)
+    assert run.exit_code == 0 and (out / "character.glb").is_file()
+    assert [path.read_bytes() if path.exists() else None for path in planted] == \
+        [b"someone else's"] * len(planted)
+    # What the run's own workers left is removed: the same names with the run's tag.
+    ours = out / "character.glb.castkit-feedc0de12345678-Ab12Cd"
+    ours.write_bytes(b"left by a killed worker")
+    castkit.batch._remove_temporaries([{"output": os.fspath(out / "character.glb")}],
+                                      "feedc0de12345678")
+    assert not ours.exists() and all(path.exists() for path in planted)

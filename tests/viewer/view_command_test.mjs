@@ -3,11 +3,12 @@
 // Run by CTest (Viewer.ViewCommand) with CASTKIT, VIEWER_NODE_MODULES, SOURCE_DIR, ARTIFACTS.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
+import readline from 'node:readline';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
@@ -620,6 +621,72 @@ test('70 clients trickling their heads (the server has 64 workers) do not keep a
       assert.ok(waited < 3000, `answered after ${waited} ms`);
     } finally {
       for (const { socket } of slow) socket.destroy();
+    }
+  });
+});
+
+// `count` connections that send nothing, each opened again as soon as the server closes it, by
+// a program of their own (node, its open-file limit raised to `files` by the shell), until
+// stop(): a local program holding every waiting place of the server, no token needed.
+// opened() counts the connections so far.
+function silentFlood(origin, count, files) {
+  const { hostname, port } = new URL(origin);
+  const program = `
+    const net = require('node:net');
+    const readline = require('node:readline');
+    const open = new Set();
+    let stopped = false, opened = 0;
+    const connect = () => {
+      if (stopped) return;
+      const socket = net.connect({ host: ${JSON.stringify(hostname)}, port: ${Number(port)} });
+      opened++;
+      open.add(socket);
+      socket.on('error', () => {});
+      socket.on('close', () => { open.delete(socket); setImmediate(connect); });
+    };
+    for (let i = 0; i < ${count}; i++) connect();
+    readline.createInterface({ input: process.stdin }).on('line', (line) => {
+      if (line === 'stop') { stopped = true; for (const socket of open) socket.destroy(); }
+      process.stdout.write(opened + '\\n', () => { if (line === 'stop') process.exit(0); });
+    });`;
+  const flood = spawn('sh', ['-c', `ulimit -n ${files} && exec "$0" -e "$1"`, process.execPath, program],
+    { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = readline.createInterface({ input: flood.stdout });
+  const ask = (message) => new Promise((resolve) => { lines.once('line', (line) => resolve(Number(line))); flood.stdin.write(`${message}\n`); });
+  const ended = new Promise((resolve) => flood.on('exit', resolve));
+  return { opened: () => ask('count'), stop: async () => { const opened = await ask('stop'); await ended; return opened; } };
+}
+
+// How many descriptors a program of this user may be allowed (ulimit -Hn), which the flood needs.
+const descriptorLimit = () => {
+  const hard = execFileSync('sh', ['-c', 'ulimit -Hn']).toString().trim();
+  return hard === 'unlimited' ? 1 << 20 : Number(hard) || 0;
+};
+
+test('2,000 silent connections, each opened again as it closes, do not keep the page unanswered', async (t) => {
+  const count = Math.min(2000, descriptorLimit() - 100);
+  if (count < 1000) { t.skip(`ulimit -Hn is ${descriptorLimit()}: too few descriptors for the flood`); return; }
+  await serving(['character.cast'], examples, async (view) => {
+    const flood = silentFlood(view.origin, count, count + 100);
+    try {
+      await new Promise((r) => setTimeout(r, 1000));  // every one opened, many opened again
+      // Ten page requests one after another, each answered at once: before, each waited behind
+      // the silent connections for 0.2 to 2 s (ten took 11 s), the flood's new connections
+      // often turned away by the system before the server saw them.
+      let all = 0;
+      for (let i = 0; i < 10; i++) {
+        const asked = Date.now();
+        const answered = await within(request(withToken(view, '')), 10000);
+        const waited = Date.now() - asked;
+        all += waited;
+        const opened = answered === 'timeout' || waited >= 1000 ? await flood.opened() : 0;
+        assert.notEqual(answered, 'timeout', `no answer in ${waited} ms (${opened} connections opened)`);
+        assert.equal(answered.status, 200);
+        assert.ok(waited < 1000, `request ${i + 1} answered after ${waited} ms (${opened} connections opened)`);
+      }
+      assert.ok(all < 2000, `ten requests answered in ${all} ms`);
+    } finally {
+      await flood.stop();
     }
   });
 });

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <httplib.h>
 
+#include <algorithm>
 #include <castkit/formats.hpp>
 #include <castkit/platform.hpp>
 #include <charconv>
@@ -39,6 +40,11 @@ namespace fs = std::filesystem;
 // request's head has come (ViewServer bounds the head).
 constexpr std::uint64_t kMaxUploadBytes = std::uint64_t{1} << 30;
 constexpr std::size_t kWorkers = 64;
+// Connections that may wait for their heads at once (ViewServer): as many as the open-file limit
+// leaves beside the workers' sockets and kOtherFiles (the files the server reads, its standard
+// streams), at most kMostWaiting.
+constexpr std::size_t kMostWaiting = 1024;
+constexpr std::size_t kOtherFiles = 128;
 constexpr time_t kTimeoutSeconds = 5;
 
 struct ViewOptions {
@@ -342,7 +348,10 @@ int serve(const ViewOptions& options, int& exit_code) {
     const UploadFolder uploads{*private_folder};
     SharedSession shared;
     add_files(shared, options.files, exit_code);
-    ViewServer server(kWorkers);
+    const std::size_t open_files = program::allow_open_files(kMostWaiting + kWorkers + kOtherFiles);
+    const std::size_t spare =
+        open_files > kWorkers + kOtherFiles ? open_files - kWorkers - kOtherFiles : 0;
+    ViewServer server(kWorkers, std::clamp<std::size_t>(spare, 16, kMostWaiting));
     bound_connections(server);
     Access access;
     add_routes(server, shared, access, uploads.path);

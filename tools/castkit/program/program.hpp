@@ -4,6 +4,7 @@
 // POSIX and Windows implementations beside this header.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -21,5 +22,10 @@ bool stdout_is_terminal();
 // ShellExecute; on POSIX the first command of $BROWSER when it is set) without waiting for it.
 // False when no opener could be started.
 bool open_in_browser(const std::string& url);
+
+// Lets this process hold up to `wanted` open files and sockets where the system allows (on POSIX
+// the soft RLIMIT_NOFILE raised toward the hard one, which is often 1024 against a far higher
+// hard limit) and returns how many it may now hold. Windows bounds neither: `wanted`.
+std::size_t allow_open_files(std::size_t wanted);
 
 }  // namespace castkit::program

@@ -1,7 +1,9 @@
 // POSIX implementation of program.hpp.
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string_view>
 
@@ -14,6 +16,18 @@ std::vector<std::string> utf8_arguments(int argc, char** argv) {
 }
 
 bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }
+
+std::size_t allow_open_files(std::size_t wanted) {
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return 0;
+    if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < wanted) {
+        rlimit raised = limit;
+        raised.rlim_cur =
+            limit.rlim_max == RLIM_INFINITY ? wanted : std::min<rlim_t>(limit.rlim_max, wanted);
+        if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) limit = raised;
+    }
+    return limit.rlim_cur == RLIM_INFINITY ? wanted : static_cast<std::size_t>(limit.rlim_cur);
+}
 
 bool open_in_browser(const std::string& url) {
 #ifdef __APPLE__

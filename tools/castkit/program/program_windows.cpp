@@ -40,4 +40,6 @@ bool open_in_browser(const std::string& url) {
     return result > 32;  // ShellExecute's documented success threshold
 }
 
+std::size_t allow_open_files(std::size_t wanted) { return wanted; }
+
 }  // namespace castkit::program
