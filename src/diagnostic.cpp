@@ -90,11 +90,13 @@ void Diagnostics::recount() {
     for (const Suppressed& more : suppressed) count_suppressed(more);
 }
 
-void Diagnostics::name_unnamed(std::size_t first, std::string_view rule) {
-    for (std::size_t i = first; i < kept_.size(); ++i)
-        if (kept_[i].rule.empty()) kept_[i].rule = rule;
-    for (Suppressed& more : suppressed_)
-        if (more.rule.empty()) more.rule = rule;
+void Diagnostics::name_unnamed(std::size_t first, std::string_view rule, std::string_view file) {
+    const auto name = [&](std::string& id, std::string& named) {
+        if (id.empty()) id = rule;
+        if (named.empty()) named = file;
+    };
+    for (std::size_t i = first; i < kept_.size(); ++i) name(kept_[i].rule, kept_[i].file);
+    for (Suppressed& more : suppressed_) name(more.rule, more.file);
     recount();
 }
 

@@ -61,8 +61,9 @@ class Diagnostics {
     // Adds what `other` holds, kept and counted, after what this holds. O(other's kept + kinds).
     void append(const Diagnostics& other);
     // Gives the findings kept since index `first`, and every counted one, that have no rule id the
-    // id `rule` (the registry's catch-all "<format>.read"). O(size + kinds).
-    void name_unnamed(std::size_t first, std::string_view rule);
+    // id `rule` (the registry's catch-all "<format>.read"), and those that name no file the file
+    // `file` when it is not empty. O(size + kinds).
+    void name_unnamed(std::size_t first, std::string_view rule, std::string_view file = {});
     // Every finding of severity `from`, kept or counted, becomes one of `to` (validate
     // --strict). O(size + kinds).
     void promote(Severity from, Severity to);

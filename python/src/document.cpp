@@ -117,14 +117,16 @@ std::optional<T> named(const std::optional<Word<Words>>& word,
 }
 
 // Turns and scales the document as `castkit convert --up/--units/--scale` does; its warnings.
-// ValueError for a scale that is not a number above zero.
+// ValueError for a scale that is not a number above zero, or that a float cannot scale by.
 Diagnostics change_axes(const DocPtr& state, const formats::AxesRequest& request) {
     const FormatInfo& format = state->format.empty() ? cast_format() : named_format(state->format);
     Diagnostics diagnostics;
     const std::string name = state->document.source_name;
     auto change = formats::plan_axis_change(state->document, request, format, name, diagnostics);
     if (!change) throw py::value_error(change.error().to_string());
-    formats::apply_axis_change(state->document, *change, name, diagnostics);
+    if (auto applied = formats::apply_axis_change(state->document, *change, name, diagnostics);
+        !applied)
+        throw py::value_error(applied.error().to_string());
     return diagnostics;
 }
 

@@ -7,6 +7,7 @@
 #include <castkit/anim/jobs.hpp>
 #include <cmath>
 #include <glm/gtc/quaternion.hpp>
+#include <limits>
 #include <map>
 
 #include "problem.hpp"
@@ -56,11 +57,24 @@ struct Side {
     }
 };
 
-// Takes one pose pair into `bone`'s figures. O(1).
+bool finite(const glm::mat4& m) {
+    for (int column = 0; column < 4; ++column)
+        for (int row = 0; row < 4; ++row)
+            if (!std::isfinite(m[column][row])) return false;
+    return true;
+}
+
+// Takes one pose pair into `bone`'s figures. O(1). A pose that is not a number on either side
+// is as far from the other as can be (an infinite distance and angle), so that it differs:
+// NaN compares false against every tolerance.
 void note(BoneDifference& bone, const glm::mat4& a, const glm::mat4& b, float frame,
           const CompareOptions& options) {
-    const float distance = glm::length(glm::vec3(a[3]) - glm::vec3(b[3]));
-    const float angle = angle_between(decompose(a).rotation, decompose(b).rotation);
+    const bool measurable = finite(a) && finite(b);
+    constexpr float kUnmeasurable = std::numeric_limits<float>::infinity();
+    const float distance =
+        measurable ? glm::length(glm::vec3(a[3]) - glm::vec3(b[3])) : kUnmeasurable;
+    const float angle =
+        measurable ? angle_between(decompose(a).rotation, decompose(b).rotation) : kUnmeasurable;
     if (distance > bone.position) {
         bone.position = distance;
         bone.position_frame = frame;

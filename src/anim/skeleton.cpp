@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <castkit/anim/jobs.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <cmath>
@@ -119,12 +120,62 @@ Expected<void> Skeleton::index() {
     return {};
 }
 
-Expected<Skeleton> Skeleton::from_arrays(std::vector<std::string> names,
-                                         std::vector<std::int32_t> parents,
-                                         std::vector<Transform> rest,
-                                         std::vector<std::uint8_t> segment_scale_compensate,
-                                         std::vector<IkHandle> ik_handles,
-                                         std::vector<BoneConstraint> constraints) {
+namespace {
+
+bool finite(const glm::vec3& v) {
+    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+bool finite(const glm::vec4& v) { return finite(glm::vec3(v)) && std::isfinite(v.w); }
+bool finite(const glm::quat& q) { return finite(glm::vec4(q.x, q.y, q.z, q.w)); }
+bool finite(const Transform& t) {
+    return finite(t.translation) && finite(t.rotation) && finite(t.scale);
+}
+
+// The first NaN or infinite value of the arrays, named, or empty: a rest, a target offset, a
+// weight or an offset that is not a number spreads to every bone posed from it.
+// O(bones + chains + constraints).
+std::string first_non_finite(const std::vector<std::string>& names,
+                             const std::vector<Transform>& rest,
+                             const std::vector<IkHandle>& ik_handles,
+                             const std::vector<BoneConstraint>& constraints) {
+    for (std::size_t i = 0; i < rest.size(); ++i)
+        if (!finite(rest[i]))
+            return fmt::format("the rest of bone '{}'", i < names.size() ? names[i] : "");
+    for (std::size_t h = 0; h < ik_handles.size(); ++h)
+        if (!finite(ik_handles[h].target_offset))
+            return fmt::format("the target offset of IK handle {}", h);
+    for (std::size_t c = 0; c < constraints.size(); ++c)
+        if (!std::isfinite(constraints[c].weight) ||
+            (constraints[c].custom_offset && !finite(*constraints[c].custom_offset)))
+            return fmt::format("the weight or offset of constraint {}", c);
+    return {};
+}
+
+// A constraint's weight clamped to [0, 1]; when it was outside, an `anim.constraint-weight`
+// warning at `where` (its file, offset and path) naming `constraint` goes to `warnings`, if given.
+float clamped_weight(float weight, std::string_view constraint, Diagnostic where,
+                     Diagnostics* warnings) {
+    const float clamped = std::clamp(weight, 0.0f, 1.0f);
+    if (clamped == weight || warnings == nullptr) return clamped;
+    where.severity = Severity::Warning;
+    where.rule = "anim.constraint-weight";
+    where.message = fmt::format("constraint '{}' has weight {}, outside 0 to 1; {} is used",
+                                constraint, weight, clamped);
+    warnings->push_back(std::move(where));
+    return clamped;
+}
+
+}  // namespace
+
+Expected<Skeleton> Skeleton::from_arrays(
+    std::vector<std::string> names, std::vector<std::int32_t> parents, std::vector<Transform> rest,
+    std::vector<std::uint8_t> segment_scale_compensate, std::vector<IkHandle> ik_handles,
+    std::vector<BoneConstraint> constraints, Diagnostics* warnings) {
+    if (std::string what = first_non_finite(names, rest, ik_handles, constraints); !what.empty())
+        return make_error(problem("anim.non-finite", fmt::format("{} is not a number", what)));
+    for (std::size_t c = 0; c < constraints.size(); ++c)
+        constraints[c].weight =
+            clamped_weight(constraints[c].weight, fmt::format("{}", c), {}, warnings);
     Skeleton out;
     if (rest.empty()) rest.resize(names.size());
     if (segment_scale_compensate.empty()) segment_scale_compensate.assign(names.size(), 1);
@@ -156,7 +207,8 @@ Expected<void> Skeleton::check_rig() const {
     const auto bone = [count](std::int32_t b) { return b >= 0 && b < count; };
     for (std::size_t h = 0; h < ik_handles_.size(); ++h) {
         const IkHandle& handle = ik_handles_[h];
-        bool line = !handle.chain.empty() && handle.chain.size() <= kMaxIkChain;
+        // One bone has no joint to bend: its solve divides by the length of a chain of none.
+        bool line = handle.chain.size() >= 2 && handle.chain.size() <= kMaxIkChain;
         for (std::size_t i = 0; line && i < handle.chain.size(); ++i)
             line = bone(handle.chain[i]) &&
                    (i == 0 ||
@@ -166,7 +218,7 @@ Expected<void> Skeleton::check_rig() const {
             (handle.pole_bone >= 0 && !bone(handle.pole_bone)))
             return make_error(problem(
                 "anim.ik-handle",
-                fmt::format("IK handle {} is not a chain of parents of at most {} bones with a "
+                fmt::format("IK handle {} is not a chain of parents of 2 to {} bones with a "
                             "target, each a bone of the skeleton",
                             h, kMaxIkChain)));
     }
@@ -216,6 +268,7 @@ std::string read_ik_handle(const cast::ConstIKHandle& handle, const BoneIndex& f
     out.pole_bone = find(handle.pole_bone_hash());
     out.use_target_rotation = handle.use_target_rotation();
     out.target_offset = handle.target_offset().value_or(glm::vec3(0.0f));
+    if (!finite(out.target_offset)) return "its target offset (to) is not a number";
     return {};
 }
 
@@ -261,22 +314,29 @@ std::vector<BoneConstraint> constraints_of(const cast::ConstSkeleton& skeleton,
             .maintain_offset = constraint.maintain_offset(),
             .weight = constraint.weight().value_or(1.0f),
             .skip = {constraint.skip_x(), constraint.skip_y(), constraint.skip_z()}};
-        if (type && made.owner >= 0 && made.target >= 0) {
+        if (constraint.node().find("co") != nullptr)
+            made.custom_offset = constraint.custom_offset();
+        const Diagnostic where{.file = document ? document->source_name : "",
+                               .offset = constraint.node().file_offset,
+                               .path = fmt::format("skeleton/constraint[{}]", at),
+                               .rule = "anim.constraint",
+                               .message = {}};
+        const bool finite_values =
+            std::isfinite(made.weight) && (!made.custom_offset || finite(*made.custom_offset));
+        if (type && made.owner >= 0 && made.target >= 0 && finite_values) {
             made.type = *type;
-            if (constraint.node().find("co") != nullptr)
-                made.custom_offset = constraint.custom_offset();
+            made.weight =
+                clamped_weight(made.weight, constraint.name().value_or(""), where, &warnings);
             out.push_back(made);
         } else {
-            warnings.push_back(
-                {.severity = Severity::Warning,
-                 .file = document ? document->source_name : "",
-                 .offset = constraint.node().file_offset,
-                 .path = fmt::format("skeleton/constraint[{}]", at),
-                 .rule = "anim.constraint",
-                 .message = fmt::format(
-                     "constraint '{}' is not applied: {}", constraint.name().value_or(""),
-                     type ? "its constraint or target bone is not a bone of the skeleton"
-                          : "its type (ct) is not pt, or or sc")});
+            Diagnostic warning = where;
+            warning.severity = Severity::Warning;
+            warning.message = fmt::format(
+                "constraint '{}' is not applied: {}", constraint.name().value_or(""),
+                !type            ? "its type (ct) is not pt, or or sc"
+                : !finite_values ? "its weight (wt) or offset (co) is not a number"
+                                 : "its constraint or target bone is not a bone of the skeleton");
+            warnings.push_back(std::move(warning));
         }
         ++at;
     }

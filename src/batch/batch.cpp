@@ -202,7 +202,10 @@ bool change_axes(const formats::AxesRequest& request, const FormatInfo& from, co
         diagnostics.push_back(change.error());
         return false;
     }
-    formats::apply_axis_change(document, *change, name, diagnostics);
+    if (auto applied = formats::apply_axis_change(document, *change, name, diagnostics); !applied) {
+        diagnostics.push_back(applied.error());
+        return false;
+    }
     return true;
 }
 

@@ -48,18 +48,35 @@ glm::mat3 quarter_turn(Axis from, Axis to) {
     return turn;
 }
 
+// A length scaled in float that is no longer the length scaled: a finite value become infinite,
+// or a nonzero one become zero. The first one met is kept.
+struct LostLength {
+    float value = 0.0f, scaled = 0.0f;
+    bool found = false;
+};
+
 // S = scale · C applied to each kind of value a document holds.
 struct Similarity {
     glm::mat3 turn;
     glm::quat rotation;
     float scale;
+    mutable LostLength lost;
 
     explicit Similarity(const AxisChange& change)
         : turn(quarter_turn(change.from_up, change.to_up)),
           rotation(glm::quat_cast(turn)),
           scale(static_cast<float>(change.scale)) {}
 
-    glm::vec3 point(const glm::vec3& v) const { return scale * (turn * v); }
+    // Every length is scaled here, so that one the float cannot hold is found.
+    float scaled(float v) const {
+        const float out = scale * v;
+        if (!lost.found &&
+            ((std::isfinite(v) && !std::isfinite(out)) || (v != 0.0f && out == 0.0f)))
+            lost = {v, out, true};
+        return out;
+    }
+    glm::vec3 scaled(const glm::vec3& v) const { return {scaled(v.x), scaled(v.y), scaled(v.z)}; }
+    glm::vec3 point(const glm::vec3& v) const { return scaled(turn * v); }
     glm::vec3 direction(const glm::vec3& v) const { return turn * v; }
     glm::vec4 turned(const glm::vec4& xyzw) const {
         return cast::xyzw_from_quat(glm::normalize(rotation * cast::quat_from_xyzw(xyzw)));
@@ -126,18 +143,18 @@ void move_skeleton(const cast::Skeleton& skeleton, const Similarity& s, RootBone
             map_vec3(node, "lp", [&](glm::vec3 v) { return s.point(v); });
             if (auto r = bone.local_rotation()) bone.set_local_rotation(s.turned(*r));
         } else {
-            map_vec3(node, "lp", [&](glm::vec3 v) { return s.scale * v; });
+            map_vec3(node, "lp", [&](glm::vec3 v) { return s.scaled(v); });
         }
         map_vec3(node, "wp", [&](glm::vec3 v) { return s.point(v); });
         if (auto r = bone.world_rotation()) bone.set_world_rotation(s.turned(*r));
     }
     for (const cast::IKHandle& handle : skeleton.ik_handles())
-        map_vec3(handle.node(), "to", [&](glm::vec3 v) { return s.scale * v; });
+        map_vec3(handle.node(), "to", [&](glm::vec3 v) { return s.scaled(v); });
     for (const cast::Constraint& constraint : skeleton.constraints()) {
         if (constraint.constraint_type() != "pt") continue;
         const bool root = bone_is_root[constraint.constraint_bone_hash().value_or(0)];
         map_vec3(constraint.node(), "co",
-                 [&](glm::vec3 v) { return root ? s.point(v) : s.scale * v; });
+                 [&](glm::vec3 v) { return root ? s.point(v) : s.scaled(v); });
     }
 }
 
@@ -182,7 +199,7 @@ cast::CurveMode rotation_mode(const cast::Animation& animation, const cast::Curv
 void move_translation(cast::Curve curve, std::size_t axis, bool root, const Similarity& s) {
     const auto [to, sign] = root ? s.axis_of(axis) : std::pair<std::size_t, float>{axis, 1.0f};
     std::vector<float> values = curve.float_values().to_vector();
-    for (float& v : values) v *= sign * s.scale;
+    for (float& v : values) v = sign * s.scaled(v);
     curve.set_float_values(values);
     if (to != axis) curve.set_key_property(cast::kTranslationKeys[to]);
 }
@@ -237,7 +254,7 @@ void move_carried_rests(cast::Metadata metadata, const Similarity& s,
         const bool root = bone != bone_is_root.end() && bone->second;
         const glm::vec3 translation((*t)[0].get<float>(), (*t)[1].get<float>(),
                                     (*t)[2].get<float>());
-        const glm::vec3 moved = root ? s.point(translation) : s.scale * translation;
+        const glm::vec3 moved = root ? s.point(translation) : s.scaled(translation);
         *t = {moved.x, moved.y, moved.z};
         if (!root) continue;
         const glm::vec4 rotation = s.turned({(*r)[0].get<float>(), (*r)[1].get<float>(),
@@ -275,6 +292,12 @@ Diagnostic axes_warning(std::string_view name, std::string rule, std::string mes
     diagnostic.file = name;
     diagnostic.rule = std::move(rule);
     diagnostic.message = std::move(message);
+    return diagnostic;
+}
+
+Diagnostic scale_error(std::string_view name, std::string message) {
+    Diagnostic diagnostic = axes_warning(name, "axes.scale", std::move(message));
+    diagnostic.severity = Severity::Error;
     return diagnostic;
 }
 
@@ -324,11 +347,18 @@ Expected<AxisChange> plan_axis_change(const cast::Document& document, const Axes
                                          format.name)));
         change.scale *= metres_per(from) / metres_per(*request.units);
     }
+    // Lengths are floats, so the factor is one too: a normal float, neither 0, a subnormal
+    // (which keeps too few digits to scale by) nor infinite.
+    if (!std::isnormal(static_cast<float>(change.scale)))
+        return make_error(scale_error(
+            name, fmt::format("the scale {} (with the units' factor) becomes {} as a float, "
+                              "which cannot scale a length",
+                              change.scale, static_cast<float>(change.scale))));
     return change;
 }
 
-void apply_axis_change(cast::Document& document, const AxisChange& change, std::string_view name,
-                       Diagnostics& diagnostics) {
+Expected<void> apply_axis_change(cast::Document& document, const AxisChange& change,
+                                 std::string_view name, Diagnostics& diagnostics) {
     const Similarity s(change);
     RootBones roots;
     std::map<std::uint64_t, bool> bone_is_root;
@@ -358,6 +388,12 @@ void apply_axis_change(cast::Document& document, const AxisChange& change, std::
                                      "translations were scaled but not turned, as for child bones "
                                      "(convert the model with its animations to turn a root)",
                                      bone_list(unknown))));
+    if (s.lost.found)
+        return make_error(scale_error(
+            name, fmt::format("scaled by {}, the length {} becomes {}, which a float cannot hold; "
+                              "nothing is written",
+                              s.scale, s.lost.value, s.lost.scaled)));
+    return {};
 }
 
 }  // namespace castkit::formats

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/cast/values.hpp>
+#include <cmath>
 
 #include "../cast/node_path.hpp"
 #include "../cast/validate/buffers.hpp"
@@ -52,14 +53,16 @@ void for_each_written_mesh(Document& document, WrittenModels written, Visit&& vi
 struct BrokenMesh {
     MeshPlace at;
     std::size_t bone_count = 0;
-    std::vector<std::string> mismatched_buffers{};  // per-vertex buffers, by name
-    bool drop_weights = false;                      // wb, wv and mi
-    bool clear_missing_bones = false;               // the wb entries past the skeleton
+    std::vector<std::string> dropped_buffers{};  // per-vertex buffers, by name, each once
+    bool drop_weights = false;                   // wb, wv and mi
+    bool clear_missing_bones = false;            // the wb entries past the skeleton
+    bool clear_non_finite_weights = false;       // the wv entries that are NaN or infinite
     bool drop_bad_triangles = false;
+    bool refused = false;  // nothing can stand in for a part the mesh needs (its positions)
 
     bool broken() const {
-        return !mismatched_buffers.empty() || drop_weights || clear_missing_bones ||
-               drop_bad_triangles;
+        return !dropped_buffers.empty() || drop_weights || clear_missing_bones ||
+               clear_non_finite_weights || drop_bad_triangles || refused;
     }
 };
 
@@ -80,6 +83,14 @@ class MeshFindings {
              .rule = std::string(rule),
              .message =
                  fmt::format("{}; {}", broken, strict_ ? "strict: nothing is written" : left_out)});
+    }
+    // An error with or without strict: what is broken cannot be left out.
+    void refuse(std::string_view rule, std::string broken) {
+        found_.push_back({.severity = Severity::Error,
+                          .file = file_,
+                          .path = node_path(at_),
+                          .rule = std::string(rule),
+                          .message = fmt::format("{}; nothing is written", broken)});
     }
     const std::vector<Diagnostic>& found() const { return found_; }
 
@@ -109,7 +120,7 @@ void find_mismatched_buffers(const cast::ConstMesh& mesh, MeshFindings& findings
                      fmt::format("'{}' holds {} entries for {} vertices", buffer->name(),
                                  buffer->size(), vertices),
                      "it is left out whole");
-        broken.mismatched_buffers.push_back(buffer->name());
+        broken.dropped_buffers.push_back(buffer->name());
     }
 }
 
@@ -194,6 +205,41 @@ void find_bad_triangles(const cast::ConstMesh& mesh, MeshFindings& findings, Bro
     broken.drop_bad_triangles = true;
 }
 
+// "'vn' holds 2 non-finite values (NaN or infinite; the first: vertex 7)".
+std::string non_finite_values(const cast::Property& property, const validation::Scan& bad,
+                              std::string_view element) {
+    return fmt::format("'{}' holds {} non-finite value{} (NaN or infinite; the first: {} {})",
+                       property.name(), bad.count, bad.count == 1 ? "" : "s", element, bad.first);
+}
+
+// NaN and infinite floats in what writers read per vertex: positions cannot be left out (the
+// write is refused); another buffer is left out whole, a weight alone.
+void find_non_finite(const cast::ConstMesh& mesh, MeshFindings& findings, BrokenMesh& broken) {
+    if (const cast::Property* positions = mesh.node().find("vp"))
+        if (const validation::Scan bad = validation::non_finite(*positions); bad.count > 0) {
+            findings.refuse("output.non-finite", non_finite_values(*positions, bad, "vertex"));
+            broken.refused = true;
+        }
+    for (const cast::Property* buffer : validation::vertex_buffers(mesh.node())) {
+        const auto& dropped = broken.dropped_buffers;
+        if (!is_read(mesh, buffer->name()) ||
+            std::find(dropped.begin(), dropped.end(), buffer->name()) != dropped.end())
+            continue;
+        if (const validation::Scan bad = validation::non_finite(*buffer); bad.count > 0) {
+            findings.add("output.non-finite", non_finite_values(*buffer, bad, "vertex"),
+                         "it is left out whole");
+            broken.dropped_buffers.push_back(buffer->name());
+        }
+    }
+    const cast::Property* weights = read_by_writers(mesh, "wv", is_float);
+    if (weights == nullptr || broken.drop_weights || mesh.max_weight_influence() == 0) return;
+    if (const validation::Scan bad = validation::non_finite(*weights); bad.count > 0) {
+        findings.add("output.non-finite", non_finite_values(*weights, bad, "weight"),
+                     "those weights are left out, their vertices keep the others");
+        broken.clear_non_finite_weights = true;
+    }
+}
+
 // A copy of `property` under another name (the payload copied: a property's name is fixed).
 cast::Property renamed(const cast::Property& property, std::string name) {
     return cast::Property(property.type(), std::move(name), property.count(),
@@ -231,12 +277,13 @@ void drop_buffers(cast::Node& mesh, const std::vector<std::string>& names) {
 }
 
 // A dropped weight keeps its slot (each vertex has mi of them) with bone 0 and weight 0, which
-// every writer skips.
-void clear_missing_bones(cast::Mesh& mesh, std::size_t bone_count) {
+// every writer skips: those naming a bone past the skeleton, and those not finite.
+void clear_weights(cast::Mesh& mesh, const BrokenMesh& broken) {
     std::vector<std::uint32_t> bones = mesh.weight_bones().to_vector();
     std::vector<float> values = mesh.weight_values().to_vector();
     for (std::size_t i = 0; i < bones.size(); ++i) {
-        if (bones[i] < bone_count) continue;
+        const bool missing = broken.clear_missing_bones && bones[i] >= broken.bone_count;
+        if (!missing && !(broken.clear_non_finite_weights && !std::isfinite(values[i]))) continue;
         bones[i] = 0;
         values[i] = 0.0f;
     }
@@ -258,10 +305,11 @@ void drop_bad_triangles(cast::Mesh& mesh) {
 
 void repair(cast::Mesh& mesh, const BrokenMesh& broken) {
     cast::Node& node = mesh.node();
-    drop_buffers(node, broken.mismatched_buffers);
+    drop_buffers(node, broken.dropped_buffers);
     if (broken.drop_weights)
         for (const char* name : {"wb", "wv", "mi"}) node.remove(name);
-    if (broken.clear_missing_bones) clear_missing_bones(mesh, broken.bone_count);
+    else if (broken.clear_missing_bones || broken.clear_non_finite_weights)
+        clear_weights(mesh, broken);
     if (broken.drop_bad_triangles) drop_bad_triangles(mesh);
 }
 
@@ -280,7 +328,68 @@ BrokenMesh check_mesh(const cast::ConstMesh& mesh, BrokenMesh found, MeshFinding
     find_mismatched_buffers(mesh, findings, found);
     find_weight_defects(mesh, findings, found);
     find_bad_triangles(mesh, findings, found);
+    find_non_finite(mesh, findings, found);
     return found;
+}
+
+// The nodes besides meshes whose floats writers write as they are (transforms, rests, IK
+// offsets, constraint offsets and weights, framerates, keys, blend-shape scales): a NaN or an
+// infinity there has no value to stand in for it. Hair is written by no format but Cast;
+// materials, colours, files, instances and metadata are settings a writer resets to its default
+// or leaves out, with its own warning.
+bool writes_floats_as_they_are(std::uint32_t id) {
+    switch (static_cast<cast::NodeId>(id)) {
+        case cast::NodeId::Model:
+        case cast::NodeId::Skeleton:
+        case cast::NodeId::Bone:
+        case cast::NodeId::IKHandle:
+        case cast::NodeId::Constraint:
+        case cast::NodeId::Animation:
+        case cast::NodeId::Curve:
+        case cast::NodeId::BlendShape:
+            return true;
+        default:
+            return false;
+    }
+}
+
+// The first NaN or infinite float of `node`'s tree (at `step`) that a writer writes as it is:
+// meshes are left to check_mesh, and with WrittenModels::First the Models after the first
+// (`models` counts those seen) are not written. O(nodes + float payload).
+std::optional<Diagnostic> first_non_finite(const cast::Node& node, const cast::PathStep& step,
+                                           WrittenModels written, std::size_t& models,
+                                           const std::string& file) {
+    const auto id = static_cast<cast::NodeId>(node.id);
+    if (id == cast::NodeId::Mesh) return std::nullopt;
+    if (id == cast::NodeId::Model && ++models > 1 && written == WrittenModels::First)
+        return std::nullopt;
+    if (writes_floats_as_they_are(node.id))
+        for (const cast::Property& property : node.properties)
+            if (const validation::Scan bad = validation::non_finite(property); bad.count > 0)
+                return Diagnostic{
+                    .severity = Severity::Error,
+                    .file = file,
+                    .path = cast::format_path(&step),
+                    .rule = "output.non-finite",
+                    .message = fmt::format("{}; nothing is written",
+                                           non_finite_values(property, bad, "element"))};
+    cast::SiblingCounter counter;
+    for (const cast::Node& child : node.children()) {
+        const cast::PathStep next{&step, child.id, counter.next(child.id)};
+        if (auto found = first_non_finite(child, next, written, models, file)) return found;
+    }
+    return std::nullopt;
+}
+
+std::optional<Diagnostic> first_non_finite(const cast::Document& document, WrittenModels written,
+                                           const std::string& file) {
+    std::size_t models = 0;
+    cast::SiblingCounter counter;
+    for (const cast::Node& root : document.roots()) {
+        const cast::PathStep step{nullptr, root.id, counter.next(root.id)};
+        if (auto found = first_non_finite(root, step, written, models, file)) return found;
+    }
+    return std::nullopt;
 }
 
 }  // namespace
@@ -289,6 +398,9 @@ Expected<std::optional<cast::Document>> check_before_write(const cast::Document&
                                                            WrittenModels written,
                                                            const WriteContext& context,
                                                            Diagnostics& diagnostics) {
+    const std::string& file = context.name.empty() ? document.source_name : context.name;
+    if (auto refused = refuse_non_finite(document, written, file); !refused)
+        return make_error(refused.error());
     std::vector<BrokenMesh> broken;
     std::optional<Diagnostic> refusal;
     auto check = [&](const MeshPlace& at, const cast::ConstMesh& mesh, std::size_t bones) {
@@ -296,9 +408,9 @@ Expected<std::optional<cast::Document>> check_before_write(const cast::Document&
         BrokenMesh found = check_mesh(mesh, {.at = at, .bone_count = bones}, findings);
         if (!found.broken()) return;
         for (Diagnostic finding : findings.found()) {
-            // Under strict the first error is the one returned and the rest go to the sink, so
-            // that one run names every broken mesh.
-            if (context.options.strict && !refusal)
+            // The first error (every finding under strict) is the one returned and the rest go
+            // to the sink, so that one run names every broken mesh.
+            if (finding.severity == Severity::Error && !refusal)
                 refusal = std::move(finding);
             else
                 diagnostics.push_back(std::move(finding));
@@ -311,11 +423,20 @@ Expected<std::optional<cast::Document>> check_before_write(const cast::Document&
     return std::optional<cast::Document>(repaired(document, written, broken));
 }
 
-const cast::Document& checked_first_model(const cast::Document& document,
-                                          std::optional<cast::Document>& repair,
-                                          Diagnostics& diagnostics) {
-    repair = check_before_write(document, WrittenModels::First, {}, diagnostics).value();
-    return repair ? *repair : document;
+Expected<void> refuse_non_finite(const cast::Document& document, WrittenModels written,
+                                 const std::string& file) {
+    if (auto refusal = first_non_finite(document, written, file))
+        return make_error(std::move(*refusal));
+    return {};
+}
+
+Expected<const cast::Document*> checked_first_model(const cast::Document& document,
+                                                    std::optional<cast::Document>& repair,
+                                                    Diagnostics& diagnostics) {
+    auto checked = check_before_write(document, WrittenModels::First, {}, diagnostics);
+    if (!checked) return make_error(checked.error());
+    repair = std::move(*checked);
+    return repair ? &*repair : &document;
 }
 
 }  // namespace castkit::formats

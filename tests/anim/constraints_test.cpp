@@ -6,6 +6,7 @@
 
 #include <castkit/anim/bake.hpp>
 #include <glm/gtc/quaternion.hpp>
+#include <limits>
 
 #include "scene.hpp"
 
@@ -112,6 +113,48 @@ TEST(Constraint, ABakeWritesTheOwnersConstrainedChannel) {
         if (curve.node_name() == "owner" && curve.key_property() == "sx")
             owner_sx = curve.float_values().to_vector();
     EXPECT_EQ(owner_sx, (std::vector<float>{1.5f, 1.75f, 2.0f}));  // the target's over its rest 2
+}
+
+// The rig checks its inputs (issue 57): a weight outside [0, 1] is clamped with a warning that
+// names the constraint, a weight or offset that is not a number leaves the constraint out.
+TEST(Constraint, AWeightOutsideZeroToOneIsClampedWithAWarning) {
+    Rig rig("pt");
+    rig.constraint.set_weight(1.5f);
+    rig.scene.curve("target", "tx", {0}, {0.5f});
+    const glm::vec3 full = target_channel({0.5f, 2.0f, 0.0f});
+    expect_vec3(rig.owner_local().translation, glm::vec3(1.0f, 0.0f, 0.0f) + full, 1e-5f);
+    EXPECT_EQ(rig.scene.reports_with_rule("anim.constraint-weight"), 1u);
+    ASSERT_EQ(rig.scene.compiled_skeleton.constraints().size(), 1u);
+    EXPECT_EQ(rig.scene.compiled_skeleton.constraints()[0].weight, 1.0f);
+
+    Diagnostics warnings;
+    anim::BoneConstraint negative{.owner = 1, .target = 0, .weight = -0.25f};
+    auto built =
+        anim::Skeleton::from_arrays({"a", "b"}, {-1, 0}, {}, {}, {}, {negative}, &warnings);
+    ASSERT_TRUE(built.has_value()) << built.error().to_string();
+    EXPECT_EQ(built->constraints()[0].weight, 0.0f);
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_EQ(warnings[0].rule, "anim.constraint-weight");
+}
+
+TEST(Constraint, AWeightThatIsNotANumberLeavesTheConstraintOut) {
+    Rig rig("pt");
+    rig.constraint.set_weight(std::numeric_limits<float>::quiet_NaN());
+    rig.scene.curve("target", "tx", {0}, {0.5f});
+    expect_vec3(rig.owner_local().translation, {1.0f, 0.0f, 0.0f});
+    EXPECT_EQ(rig.scene.reports_with_rule("anim.constraint"), 1u);
+    EXPECT_TRUE(rig.scene.compiled_skeleton.constraints().empty());
+
+    for (const anim::BoneConstraint& bad :
+         {anim::BoneConstraint{
+              .owner = 1, .target = 0, .weight = std::numeric_limits<float>::quiet_NaN()},
+          anim::BoneConstraint{.owner = 1,
+          .target = 0,
+          .custom_offset = glm::vec4(std::numeric_limits<float>::infinity())}}) {
+        auto built = anim::Skeleton::from_arrays({"a", "b"}, {-1, 0}, {}, {}, {}, {bad});
+        ASSERT_FALSE(built.has_value());
+        EXPECT_EQ(built.error().rule, "anim.non-finite");
+    }
 }
 
 }  // namespace

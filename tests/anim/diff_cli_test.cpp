@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <castkit/cast/document.hpp>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <numeric>
 
@@ -87,6 +88,30 @@ TEST(DiffCli, APlantedDifferenceIsNamedWithItsBoneSizeAndFirstFrame) {
     // Within a tolerance larger than the planted difference, nothing differs.
     CommandResult loose = run_cli(fmt::format("diff {} {} --tolerance 0.3", quoted(a), quoted(b)));
     EXPECT_EQ(loose.exit_code, 0) << loose.out;
+}
+
+// A pose that is not a number is not within any tolerance (NaN compares false against it, so
+// this said "no difference" and exited 0): a NaN key at frame 7 differs from frame 6 on (the
+// pose between keys 6 and 7 is interpolated towards it), and a rest pose that overflows to
+// infinity differs even from itself.
+TEST(DiffCli, APoseThatIsNotANumberDiffersFromItsFirstFrame) {
+    const fs::path dir = temp_dir("diff-cli-nan");
+    const fs::path good = write_clip(dir, "good.cast", 0.0f);
+    const fs::path nan = write_clip(dir, "nan.cast", std::numeric_limits<float>::quiet_NaN());
+    CommandResult result = run_cli(fmt::format("diff {} {}", quoted(good), quoted(nan)));
+    EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
+    EXPECT_NE(result.out.find("foot: position inf (frame 6)"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("first differs at frame 6"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("1 of 3 bones differ"), std::string::npos) << result.out;
+
+    AnimScene far;
+    far.bone("hip", -1, {3e38f, 0, 0});
+    far.bone("foot", 0, {3e38f, 0, 0});  // its world x is past the largest float
+    const fs::path rest = dir / "far.cast";
+    ASSERT_TRUE(cast::write(far.document, rest).has_value());
+    CommandResult rests = run_cli(fmt::format("diff {} {}", quoted(rest), quoted(rest)));
+    EXPECT_EQ(rests.exit_code, 1) << rests.out << rests.err;
+    EXPECT_NE(rests.out.find("foot: position inf"), std::string::npos) << rests.out;
 }
 
 TEST(DiffCli, JsonListsEveryBoneAndNamesADisagreeingCurveMode) {

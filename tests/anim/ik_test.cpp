@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <castkit/cast/document.hpp>
+#include <cmath>
 #include <glm/gtc/quaternion.hpp>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -134,6 +136,39 @@ TEST(IkHandle, AHandleWhoseEndIsNotUnderItsStartIsLeftOutWithAWarning) {
     EXPECT_EQ(leg.scene.reports_with_rule("anim.ik-handle"), 1u);
     EXPECT_EQ(leg.scene.compiled_skeleton.ik_handles().size(), 0u);
     expect_vec3(at(worlds[2]), at(leg.solved(false)[2]), 0.0f);
+}
+
+// A chain of one bone has no joint to bend (its solve gave NaN): from arrays it is refused, as
+// a handle whose target offset or a rest that is not a number; from a Cast file such a handle is
+// left out with a warning.
+TEST(IkHandle, AOneBoneChainOrANonFiniteInputIsRefused) {
+    const std::vector<std::string> names = {"hip", "knee", "goal"};
+    const std::vector<std::int32_t> parents = {-1, 0, -1};
+    auto one_bone =
+        anim::Skeleton::from_arrays(names, parents, {}, {}, {{.chain = {1}, .target = 2}});
+    ASSERT_FALSE(one_bone.has_value());
+    EXPECT_EQ(one_bone.error().rule, "anim.ik-handle");
+    EXPECT_TRUE(
+        anim::Skeleton::from_arrays(names, parents, {}, {}, {{.chain = {0, 1}, .target = 2}})
+            .has_value());
+
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    auto offset = anim::Skeleton::from_arrays(
+        names, parents, {}, {}, {{.chain = {0, 1}, .target = 2, .target_offset = glm::vec3(nan)}});
+    ASSERT_FALSE(offset.has_value());
+    EXPECT_EQ(offset.error().rule, "anim.non-finite");
+    std::vector<anim::Transform> rest(3);
+    rest[1].translation.y = nan;
+    auto rested = anim::Skeleton::from_arrays(names, parents, rest);
+    ASSERT_FALSE(rested.has_value());
+    EXPECT_EQ(rested.error().rule, "anim.non-finite");
+
+    Leg leg(2, 0.5f, {0.3f, 1.2f, 0.4f}, {0, 2, 3});
+    leg.handle.set_target_offset(glm::vec3(nan, 0, 0));
+    const std::vector<glm::mat4> worlds = leg.solved();
+    EXPECT_EQ(leg.scene.reports_with_rule("anim.ik-handle"), 1u);
+    EXPECT_TRUE(leg.scene.compiled_skeleton.ik_handles().empty());
+    for (const glm::mat4& world : worlds) EXPECT_TRUE(std::isfinite(world[3].x));
 }
 
 // The command line: `castkit pose` solves the handle, and `--no-rig` gives the raw curves.

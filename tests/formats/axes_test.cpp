@@ -27,9 +27,9 @@ glm::vec3 moved(const glm::vec3& p) { return kScale * (kYToZ * p); }
 const FormatInfo& cast_format() { return *format_by_name("cast"); }
 
 void turn_y_to_z(cast::Document& document, Diagnostics& diagnostics) {
-    formats::apply_axis_change(document,
-                               {.from_up = cast::Axis::Y, .to_up = cast::Axis::Z, .scale = kScale},
-                               "scene", diagnostics);
+    ASSERT_TRUE(formats::apply_axis_change(
+        document, {.from_up = cast::Axis::Y, .to_up = cast::Axis::Z, .scale = kScale}, "scene",
+        diagnostics));
 }
 
 // root (turned 30° about Z, at (1, 2, 3)), child, tip; curves of every mode on each.

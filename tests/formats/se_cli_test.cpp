@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <castkit/cast/document.hpp>
+#include <castkit/cast/nodes.hpp>
 #include <cstring>
 
 #include "../test_support.hpp"
@@ -90,6 +92,37 @@ TEST(SECli, BadInputIsAnErrorWithAnOffset) {
     CommandResult result = run_cli(fmt::format("info {}", quoted(dir / "cut.seanim")));
     EXPECT_EQ(result.exit_code, 1);
     EXPECT_NE(result.err.find("cut.seanim: offset 0x"), std::string::npos) << result.err;
+}
+
+// SEAnim cannot hold a curve's additive blend weight: the warning names the file written (the
+// writer names none; the registry gives it the output's name).
+TEST(SECli, AWritersWarningNamesTheFile) {
+    const std::filesystem::path dir = temp_dir("se-cli-warning-file");
+    cast::Document document;
+    cast::Root root = document.add_root();
+    cast::Skeleton skeleton = root.add_model().add_skeleton();
+    cast::Bone spine = skeleton.add_bone();
+    spine.set_name("spine");
+    spine.set_parent_index(-1);
+    cast::Animation animation = root.add_animation();
+    animation.set_framerate(30.0f);
+    cast::Curve curve = animation.add_curve();
+    curve.set_node_name("spine");
+    curve.set_key_property(cast::KeyProperty::TranslationX);
+    curve.set_key_frames(std::vector<std::uint32_t>{0, 10});
+    curve.set_float_values(std::vector<float>{0.0f, 1.0f});
+    curve.set_string("m", "additive");
+    curve.set_additive_blend_weight(0.5f);
+    const std::filesystem::path input = dir / "walk.cast";
+    ASSERT_TRUE(cast::write(document, input).has_value());
+    const std::filesystem::path output = dir / "walk.seanim";
+    CommandResult result = run_cli(fmt::format("convert {} {}", quoted(input), quoted(output)));
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    const std::string expected = fmt::format(
+        "{}: warning: curve 'tx' of 'spine': SEAnim has no additive blend weight; 0.5 dropped "
+        "[seanim.write]",
+        output.string());
+    EXPECT_NE(result.err.find(expected), std::string::npos) << result.err;
 }
 
 }  // namespace

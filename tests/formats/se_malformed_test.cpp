@@ -60,7 +60,8 @@ std::vector<std::byte> sample_semodel() {
     return *semodel::write_to_buffer(m);
 }
 
-// Reads `bytes`; on success converts to Cast and back and writes, which must work.
+// Reads `bytes`; on success converts to Cast and back and writes, which must work unless a flip
+// made a float NaN or infinite, which the conversion back refuses (output.non-finite).
 template <class Format>
 void read_or_fail_cleanly(std::span<const std::byte> bytes, const std::string& what) {
     Diagnostics warnings;
@@ -75,7 +76,11 @@ void read_or_fail_cleanly(std::span<const std::byte> bytes, const std::string& w
     }
     cast::Document document = Format::to_cast(*native, warnings).value();
     auto back = Format::from_cast(document, warnings);
-    ASSERT_TRUE(back) << what << ": " << back.error().to_string();
+    if (!back) {
+        EXPECT_EQ(back.error().rule, "output.non-finite")
+            << what << ": " << back.error().to_string();
+        return;
+    }
     auto written = Format::write_to_buffer(*back);
     EXPECT_TRUE(written) << what << ": " << written.error().to_string();
 }

@@ -212,6 +212,22 @@ def test_diff_compares_two_clips_or_two_rests_as_the_cli_does():
         castkit.diff(model, castkit.open(hero / "hero_walk.seanim"))
 
 
+def test_diff_names_a_pose_that_is_not_a_number_as_different():
+    """A NaN key makes a pose that no tolerance holds (NaN compares false against it, so diff
+    said no difference): the library, and so castkit.diff, counts it different from its frame."""
+    hero = EXAMPLES / "hero"
+    model = castkit.open(hero / "hero.cast")
+    good, bad = castkit.open(hero / "hero_walk.cast"), castkit.open(hero / "hero_walk.cast")
+    curve = next(c for c in bad.animations[0].curves if c.key_property == "tx")
+    values = np.array(curve.property("kv").values, dtype=np.float32)
+    values[-1] = np.nan
+    curve.set_property("kv", "f", values)
+    result = castkit.diff(good, bad, model=model)
+    assert result["differs"]
+    named = next(b for b in result["bones"] if b["name"] == curve.node_name)
+    assert named["first_frame"] is not None and named["position"] == float("inf")
+
+
 def test_diff_without_the_rig_compares_the_curves_alone():
     """The rig's step clip against its bake agree with the rig solved on both sides; with
     rig=False the step leaves the leg at rest where the bake turns it, and the calf differs."""

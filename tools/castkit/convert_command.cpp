@@ -33,17 +33,26 @@ formats::AxesRequest axes_request(const ConvertOptions& options, double scale) {
     return request;
 }
 
-// Turns and scales `document`, read as `format`, as --up/--units/--scale ask.
-void change_axes(cast::Document& document, const FormatInfo& format, const std::string& input,
+// Turns and scales `document`, read as `format`, as --up/--units/--scale ask; false when it
+// cannot, and then nothing is to be written.
+bool change_axes(cast::Document& document, const FormatInfo& format, const std::string& input,
                  const formats::AxesRequest& request, int& exit_code) {
     Diagnostics diagnostics;
     auto change = formats::plan_axis_change(document, request, format, input, diagnostics);
-    if (change) formats::apply_axis_change(document, *change, input, diagnostics);
+    Expected<void> applied;
+    if (change) applied = formats::apply_axis_change(document, *change, input, diagnostics);
     print_diagnostics(diagnostics);
     if (!change) {
         fmt::print(stderr, "{}\n", change.error().to_string());
         fail(exit_code, kUsage);
+        return false;
     }
+    if (!applied) {
+        fmt::print(stderr, "{}\n", applied.error().to_string());
+        fail(exit_code, kInvalidInput);
+        return false;
+    }
+    return true;
 }
 
 // Reads every animation file and merges it into `document`; raises `exit_code` when any
@@ -124,7 +133,8 @@ int convert_one(const ConvertOptions& options, const std::string& input,
     auto loaded = read_source(input, std::move(*source), options.format_options, exit_code);
     if (!loaded) return exit_code;
     if (!animations.empty()) merge_animations(loaded->document, animations, options, exit_code);
-    if (!axes.empty()) change_axes(loaded->document, read_as, input, axes, exit_code);
+    if (!axes.empty() && !change_axes(loaded->document, read_as, input, axes, exit_code))
+        return exit_code;
     if (exit_code == kUsage) return exit_code;
     write_output(*format, loaded->document, options, input, output, exit_code);
     return exit_code;

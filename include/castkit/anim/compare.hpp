@@ -22,7 +22,9 @@ struct CompareOptions {
     bool solve_rig = true;
 };
 
-// What the two sides make of one bone.
+// What the two sides make of one bone. A pose with a NaN or infinite value on either side
+// cannot be measured: its distance and angle count as infinite, so it is past every tolerance
+// (first_frame names the first such frame).
 struct BoneDifference {
     std::string bone;
     float position = 0.0f;        // largest world position distance

@@ -78,14 +78,18 @@ class Skeleton {
     // A skeleton from flat arrays: `parents` index into `names` (-1 for a root); `rest`
     // defaults to identity transforms and `segment_scale_compensate` to 1 (rule 14) when
     // empty. Fails when the arrays differ in size, a parent index is outside the skeleton, or
-    // the parents form a cycle, or an IK handle's chain is not a line of parents of at most
-    // kMaxIkChain bones or names a bone outside the skeleton. O(bones + chains).
+    // the parents form a cycle, an IK handle's chain is not a line of parents of 2 to
+    // kMaxIkChain bones or names a bone outside the skeleton (`anim.ik-handle`), or a rest, a
+    // target offset, a constraint's weight or offset is NaN or infinite (`anim.non-finite`). A
+    // constraint weight outside [0, 1] is clamped, with an `anim.constraint-weight` warning in
+    // `warnings` when given. O(bones + chains + constraints).
     static Expected<Skeleton> from_arrays(std::vector<std::string> names,
                                           std::vector<std::int32_t> parents,
                                           std::vector<Transform> rest = {},
                                           std::vector<std::uint8_t> segment_scale_compensate = {},
                                           std::vector<IkHandle> ik_handles = {},
-                                          std::vector<BoneConstraint> constraints = {});
+                                          std::vector<BoneConstraint> constraints = {},
+                                          Diagnostics* warnings = nullptr);
 
     std::size_t bone_count() const { return names_.size(); }
     const std::vector<std::string>& names() const { return names_; }
@@ -144,9 +148,12 @@ std::vector<std::array<bool, 3>> rig_channels(const Skeleton& skeleton);
 
 // Flattens a Cast Skeleton, with its IK handles and constraints. A parent index outside the
 // skeleton makes that bone a root and is reported in `warnings`; an IK handle that cannot be solved
-// (no target, an end bone not under its start bone, a bone it names missing) is left out with an
-// `anim.ik-handle` warning, a constraint without both bones or of an unknown type with an
-// `anim.constraint` warning; a parent cycle is an error. O(bones). `document`, when given, is the
+// (no target, an end bone not under its start bone, a bone it names missing, a target offset
+// that is not a number) is left out with an `anim.ik-handle` warning, a constraint without both
+// bones, of an unknown type or with a weight or offset that is not a number with an
+// `anim.constraint` warning; a weight outside [0, 1] is clamped with an `anim.constraint-weight`
+// warning. A parent cycle, or a rest translation or scale that is not a number, is an error.
+// O(bones). `document`, when given, is the
 // one `skeleton` is in: diagnostics then name its file.
 Expected<Skeleton> build_skeleton(const cast::ConstSkeleton& skeleton, Diagnostics& warnings,
                                   const cast::Document* document = nullptr);

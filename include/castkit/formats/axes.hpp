@@ -46,8 +46,9 @@ struct AxisChange {
 
 // The change `request` makes of `document`, read from a file in `format` (FormatInfo's `up`
 // and `units`) that diagnostics call `name`, its assumptions reported as `axes.assumed`
-// warnings. An error (`axes.scale`)
-// for a scale that is not a finite number above zero. O(roots).
+// warnings. An error (`axes.scale`) for a scale that is not a finite number above zero, or whose
+// factor (the units' included) is 0, subnormal or infinite as the float lengths are scaled by.
+// O(roots).
 Expected<AxisChange> plan_axis_change(const cast::Document& document, const AxesRequest& request,
                                       const FormatInfo& format, std::string_view name,
                                       Diagnostics& diagnostics);
@@ -58,8 +59,10 @@ Expected<AxisChange> plan_axis_change(const cast::Document& document, const Axes
 // Metadata's `up` becomes `to_up` (one is added when a turn was made and the file had none).
 // Root bones turn; other bones keep their local frames, so only their lengths scale. Curves on
 // bones no skeleton of the document names are scaled but not turned, with an `axes.no-skeleton`
-// warning naming the file `name`. O(size of the document's arrays).
-void apply_axis_change(cast::Document& document, const AxisChange& change, std::string_view name,
-                       Diagnostics& diagnostics);
+// warning naming the file `name`. An error (`axes.scale`) when a length scaled becomes one a
+// float cannot hold: a finite one infinite, a nonzero one zero; the document is then partly
+// changed and must not be written. O(size of the document's arrays).
+Expected<void> apply_axis_change(cast::Document& document, const AxisChange& change,
+                                 std::string_view name, Diagnostics& diagnostics);
 
 }  // namespace castkit::formats

@@ -197,7 +197,8 @@ Expected<cast::Document> to_cast(const Model& model, std::string_view file,
 // Each texture's image is the one the document carries under its File's path (Document::
 // embedded), else the file at that path relative to options.base_directory when
 // options.side_files allows reading it (side_files.hpp); otherwise the texture is written
-// without an image, with a warning. O(size).
+// without an image, with a warning. The check before every write runs first: a NaN or infinite
+// position, rest, transform or key is an error (output.non-finite, docs/diagnostics.md). O(size).
 Expected<Model> from_cast(const cast::Document& document, Diagnostics& warnings,
                           const ConvertOptions& options = {});
 

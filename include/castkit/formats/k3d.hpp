@@ -138,7 +138,8 @@ Expected<void> write(const Model& model, const std::filesystem::path& path);
 Expected<cast::Document> to_cast(const Model& model, std::string_view file,
                                  Diagnostics& diagnostics);
 // Converts the first Model and every Animation of a Cast document. Warnings name what K3D
-// cannot carry. O(document size).
+// cannot carry, and what the check before every write leaves out; a NaN or infinite position,
+// rest, transform or key is an error (output.non-finite, docs/diagnostics.md). O(document size).
 Expected<Model> from_cast(const cast::Document& document, Diagnostics& warnings);
 
 }  // namespace castkit::k3d

@@ -131,7 +131,8 @@ Expected<void> write(const Animation& animation, const std::filesystem::path& pa
 // notification tracks, plus the `se.*` properties that make the way back exact. Expected, as
 // every format's to_cast, so that callers handle them alike. O(keys).
 Expected<cast::Document> to_cast(const Animation& animation, Diagnostics& warnings);
-// The first Animation of a Cast document as SEAnim; warnings name what SEAnim cannot hold.
+// The first Animation of a Cast document as SEAnim; warnings name what SEAnim cannot hold. A
+// NaN or infinite key, rest or transform is an error (output.non-finite, docs/diagnostics.md).
 // O(keys log keys) when translation components are keyed at different frames, else O(keys).
 Expected<Animation> from_cast(const cast::Document& document, Diagnostics& warnings);
 

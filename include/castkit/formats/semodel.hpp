@@ -127,7 +127,9 @@ Expected<cast::Document> to_cast(const Model& model, Diagnostics& warnings);
 // The same, taking the model: the document keeps it alive and its position, normal, colour and
 // single-layer UV properties view the model's streams instead of copying them.
 Expected<cast::Document> to_cast(Model&& model, Diagnostics& warnings);
-// The first Model of a Cast document as SEModel; warnings name what SEModel cannot hold. O(size).
+// The first Model of a Cast document as SEModel; warnings name what SEModel cannot hold, and
+// what the check before every write leaves out (docs/diagnostics.md); a NaN or infinite
+// position, rest or transform is an error (output.non-finite). O(size).
 Expected<Model> from_cast(const cast::Document& document, Diagnostics& warnings);
 
 }  // namespace castkit::semodel

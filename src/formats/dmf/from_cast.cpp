@@ -468,7 +468,9 @@ Expected<ModelToMake> from_cast_faces_apart(const cast::Document& document, Diag
 Expected<Model> from_cast(const cast::Document& given, Diagnostics& warnings,
                           const ConvertOptions& options) {
     std::optional<cast::Document> repair;
-    const cast::Document& document = formats::checked_first_model(given, repair, warnings);
+    auto checked = formats::checked_first_model(given, repair, warnings);
+    if (!checked) return make_error(checked.error());
+    const cast::Document& document = **checked;
     auto converted = from_cast_faces_apart(document, warnings, options);
     if (!converted) return make_error(converted.error());
     Model& model = converted->model;

@@ -227,7 +227,9 @@ Expected<Model> FromCast::run() {
 
 Expected<Model> from_cast(const cast::Document& given, Diagnostics& warnings) {
     std::optional<cast::Document> repair;
-    const cast::Document& document = formats::checked_first_model(given, repair, warnings);
+    auto checked = formats::checked_first_model(given, repair, warnings);
+    if (!checked) return make_error(checked.error());
+    const cast::Document& document = **checked;
     return FromCast(document, warnings).run();
 }
 

@@ -15,6 +15,7 @@
 #include "../cast_extras.hpp"
 #include "axes.hpp"
 #include "io/binary_io.hpp"
+#include "io/pre_write.hpp"
 #include "mapping.hpp"
 
 namespace castkit::seanim {
@@ -481,6 +482,11 @@ Expected<Animation> Builder::run() {
 }  // namespace
 
 Expected<Animation> from_cast(const cast::Document& document, Diagnostics& warnings) {
+    // As the registry checks before it writes, so that a direct call refuses the same floats.
+    if (auto finite =
+            formats::refuse_non_finite(document, WrittenModels::None, document.source_name);
+        !finite)
+        return make_error(finite.error());
     auto animations = document.animations();
     if (animations.empty()) {
         return make_error(formats::diagnostic_at(

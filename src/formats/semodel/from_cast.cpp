@@ -332,7 +332,9 @@ std::string model_place(const cast::Document& document, const cast::ConstModel& 
 
 Expected<Model> from_cast(const cast::Document& given, Diagnostics& warnings) {
     std::optional<cast::Document> repair;
-    const cast::Document& document = formats::checked_first_model(given, repair, warnings);
+    auto checked = formats::checked_first_model(given, repair, warnings);
+    if (!checked) return make_error(checked.error());
+    const cast::Document& document = **checked;
     auto models = document.models();
     if (models.empty()) {
         return make_error(formats::diagnostic_at(
