@@ -203,13 +203,22 @@ void take(Result& result, const Diagnostics& diagnostics) {
     result.warnings.append(diagnostics.with_severity(Severity::Info));
 }
 
-// --anims: every animation file read again for each model (merging consumes them).
+// --anims: every animation parsed again for each model (merging consumes them), from the bytes
+// read once for the run (Options::animation_files).
 void merge(const Options& options, cast::Document& document, Result& result,
            Diagnostics& diagnostics) {
     std::vector<formats::AnimationSource> sources;
+    AnimationFiles own;  // Options made without one: read for this task alone
+    AnimationFiles& files = options.animation_files ? *options.animation_files : own;
     for (const fs::path& path : options.animations) {
         const FormatInfo* format = format_for_path(path);
-        auto animation = formats::read_file(*format, path, formats::context_for(path), diagnostics);
+        auto input = files.get(path);
+        if (!input) {
+            result.errors.push_back(input.error());
+            continue;
+        }
+        auto animation =
+            formats::read(*format, std::move(*input), formats::context_for(path), diagnostics);
         if (!animation) {
             result.errors.push_back(animation.error());
             continue;
