@@ -206,10 +206,11 @@ fs::path swap_layout(const std::string& name) {
 
 // in/sub swapped for a link to the outside folder: what an attacker does between a conversion's
 // read of its input and the read of the textures the input names. False when links cannot be
-// made here.
+// made here. On Windows the folder castkit holds cannot be renamed at all: nothing is swapped.
 bool swap_for_link(const fs::path& dir, const fs::path& target) {
-    fs::rename(dir / "in/sub", dir / "in/sub-was");
     std::error_code error;
+    fs::rename(dir / "in/sub", dir / "in/sub-was", error);
+    if (error) return true;
     fs::create_directory_symlink(target, dir / "in/sub", error);
     return !error;
 }

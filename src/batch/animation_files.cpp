@@ -61,9 +61,10 @@ Expected<std::vector<fs::path>> read_animation_folder(const fs::path& dir, bool 
     if (!listed) return listed;
     for (const fs::path& path : *listed) {
         // With the opt-in a link out of the folder is read where it leads, as the listing took it.
-        files.put(path, allow_any_path ? read_animation_file(path)
-                                       : input_of(path, (*folder)->open_file(
-                                                            path.lexically_relative(dir), kAnySize)));
+        files.put(path, allow_any_path
+                            ? read_animation_file(path)
+                            : input_of(path, (*folder)->open_file(path.lexically_relative(dir),
+                                                                  kAnySize)));
     }
     return listed;
 }
