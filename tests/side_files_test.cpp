@@ -1,9 +1,12 @@
 // The policy for files a document names: inside the source file's folder and the folders the
 // user names, regular files only, size-bounded; everything else only with the user's opt-in.
+#include "io/side_files.hpp"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <castkit/cast/nodes.hpp>
+#include <castkit/formats.hpp>
 #include <castkit/formats/dmf.hpp>
 #include <castkit/io/side_files.hpp>
 #include <fstream>
@@ -177,6 +180,109 @@ TEST(SideFiles, AFolderLinkSwappedWhileReadingNeverLeadsOutside) {
     swapper.join();
     EXPECT_EQ(outside, 0);
     EXPECT_GT(inside, 0);
+}
+
+std::string text_of(const Expected<std::shared_ptr<const platform::MappedFile>>& held) {
+    if (!held) return held.error().message;
+    const std::span<const std::byte> bytes = (*held)->bytes();
+    return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+// <dir>/in/sub/scene.cast naming tex.png beside it ("INSIDE-BYTES"), and <dir>/outside, a
+// folder holding a tex.png of its own ("OUTSIDE-BYTES").
+fs::path swap_layout(const std::string& name) {
+    fs::path dir = fs::absolute(temp_dir(name));
+    cast::Document document;
+    cast::Material material = document.add_root().add_model().add_material();
+    material.set_slot("albedo", material.add_file("tex.png"));
+    auto bytes = cast::write_to_buffer(document);
+    EXPECT_TRUE(bytes);
+    fs::create_directories(dir / "in/sub");
+    write_bytes(dir / "in/sub/scene.cast", *bytes);
+    write_text(dir / "in/sub/tex.png", "INSIDE-BYTES");
+    write_text(dir / "outside/tex.png", "OUTSIDE-BYTES");
+    return dir;
+}
+
+// in/sub swapped for a link to the outside folder: what an attacker does between a conversion's
+// read of its input and the read of the textures the input names. False when links cannot be
+// made here. On Windows the folder castkit holds cannot be renamed at all: nothing is swapped.
+bool swap_for_link(const fs::path& dir, const fs::path& target) {
+    std::error_code error;
+    fs::rename(dir / "in/sub", dir / "in/sub-was", error);
+    if (error) return true;
+    fs::create_directory_symlink(target, dir / "in/sub", error);
+    return !error;
+}
+
+// Issue 57 item 5: the folder was checked as it was when the texture was read, so a sub-folder
+// swapped for a link after its input was read led the texture outside (95-123 of ~300 folder
+// runs). The context holds the folder open from before the input is read, and the texture is
+// opened beneath that descriptor: the swap is made deterministically between the two here.
+TEST(SideFiles, AFolderSwappedForALinkAfterItsSourceWasOpenedLeadsNowhere) {
+    for (const bool absolute : {true, false}) {
+        const fs::path dir = swap_layout(absolute ? "side-swap-absolute" : "side-swap-relative");
+        const Context context = formats::context_for(dir / "in/sub/scene.cast");
+        if (!swap_for_link(dir, absolute ? dir / "outside" : fs::path("../outside")))
+            GTEST_SKIP() << "symbolic links need a privilege here";
+        EXPECT_EQ(text_of(formats::read_side_file(context, "tex.png")), "INSIDE-BYTES");
+        auto found = formats::resolve_side_file(context, "tex.png");
+        ASSERT_TRUE(found) << found.error().to_string();
+        EXPECT_EQ(text_of(formats::map_side_file(context, *found)), "INSIDE-BYTES");
+    }
+}
+
+// The same swap between reading a Cast and writing it as DMF (which embeds its textures), as a
+// conversion (batch::convert, `castkit convert`) does it: the output embeds the texture of the
+// folder the input was read from, never the outside one.
+TEST(SideFiles, AConversionEmbedsTheTexturesOfTheFolderItsInputWasReadFrom) {
+    const fs::path dir = swap_layout("side-swap-convert");
+    const fs::path input = dir / "in/sub/scene.cast";
+    const ReadContext read = formats::context_for(input);
+    Diagnostics diagnostics;
+    auto document = formats::read_file(cast_format(), input, read, diagnostics);
+    ASSERT_TRUE(document) << document.error().to_string();
+    if (!swap_for_link(dir, dir / "outside")) GTEST_SKIP() << "symbolic links need a privilege";
+    // The read context as the write's, its folder held with it (batch::convert copies them).
+    WriteContext write = read;
+    write.name = "out.dmf";
+    auto written =
+        formats::write_file(*format_by_name("dmf"), *document, dir / "out.dmf", write, diagnostics);
+    ASSERT_TRUE(written) << written.error().to_string();
+    const std::vector<std::byte> out = read_bytes(dir / "out.dmf");
+    const std::string text(reinterpret_cast<const char*>(out.data()), out.size());
+    EXPECT_EQ(text.find("OUTSIDE-BYTES"), std::string::npos);
+    EXPECT_NE(text.find("INSIDE-BYTES"), std::string::npos);
+}
+
+// Links inside the folder are followed while they stay inside it, one part at a time beneath
+// the folder's descriptor; one that leads above it, or to an absolute path outside it, is
+// refused, and a FIFO is refused without being waited on.
+TEST(SideFiles, LinksAreFollowedBeneathTheFolderOnlyWhileTheyStayInIt) {
+    const fs::path dir = fs::absolute(layout("side-walk"));
+    std::error_code error;
+    fs::create_symlink("tex/a.png", dir / "model/alias.png", error);
+    if (error) GTEST_SKIP() << "symbolic links need a privilege here";
+    fs::create_symlink("../tex/a.png", dir / "model/tex/round.png");
+    fs::create_symlink(dir / "model/tex/a.png", dir / "model/absolute.png");
+    fs::create_directory_symlink("..", dir / "model/up");
+    fs::create_symlink("../../secret.txt", dir / "model/tex/escape.png");
+    const fs::path source = dir / "model/scene.cast";
+    EXPECT_EQ(text_of(read_side_file("alias.png", source, {})), "A");
+    EXPECT_EQ(text_of(read_side_file("tex/round.png", source, {})), "A");
+    EXPECT_EQ(text_of(read_side_file("absolute.png", source, {})), "A");
+    for (const char* out : {"up/secret.txt", "up/model/tex/a.png", "tex/escape.png"}) {
+        auto refused = read_side_file(out, source, {});
+        ASSERT_FALSE(refused) << out;
+        EXPECT_NE(refused.error().message.find("leads outside"), std::string::npos)
+            << refused.error().message;
+    }
+#ifndef _WIN32
+    ASSERT_EQ(run_shell("mkfifo " + quoted(dir / "model/pipe.png")), 0);
+    auto pipe = read_side_file("pipe.png", source, {});
+    ASSERT_FALSE(pipe);
+    EXPECT_NE(pipe.error().message.find("not a regular file"), std::string::npos);
+#endif
 }
 
 // A glTF whose buffer names `buffer` (36 bytes: three positions), as text.

@@ -9,7 +9,9 @@
 #include <castkit/io/side_outputs.hpp>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -18,12 +20,47 @@
 
 namespace castkit::batch {
 
+// The animation files of a run (--anims), each opened once and read into memory: every model
+// of the run merges the same bytes, so a file replaced or swapped for a link while the run goes
+// on changes no output. Shared by every copy of the Options holding it; safe to use from
+// several threads at once.
+class AnimationFiles {
+  public:
+    // The bytes of `path`: those put() gave, else read_animation_file(path) on the first call
+    // and the same result (bytes or refusal) on every later one. O(file size) once.
+    Expected<formats::Input> get(const std::filesystem::path& path);
+    // Holds `input` as what `path` gives (the CLI reads --anims folders as it lists them).
+    void put(const std::filesystem::path& path, Expected<formats::Input> input);
+
+  private:
+    std::mutex mutex_;
+    std::map<std::filesystem::path, Expected<formats::Input>> files_;
+};
+
+// `path` opened once without ever waiting (O_NONBLOCK: a FIFO cannot block the open) and read
+// into memory from that descriptor; refused with io.animation-file unless what was opened is a
+// regular file (no FIFO, no device). O(file size).
+Expected<formats::Input> read_animation_file(const std::filesystem::path& path);
+
+// Every animation file under `dir` (readable_files()), each opened beneath `dir`'s descriptor,
+// held open from before the listing (a link in it that leads out, or swapped in after the
+// listing, is refused with io.animation-file unless `allow_any_path`), read once into `files`.
+// The paths, sorted. O(entries + bytes).
+Expected<std::vector<std::filesystem::path>> read_animation_folder(const std::filesystem::path& dir,
+                                                                   bool recursive,
+                                                                   bool allow_any_path,
+                                                                   AnimationFiles& files,
+                                                                   Diagnostics& warnings);
+
 struct Options {
     std::filesystem::path input_dir, output_dir;
     std::string from;  // a format name, or empty: each file's extension says
     std::string to;    // a format name (required)
     // Animation files merged into every input whose models have a skeleton (--anims).
     std::vector<std::filesystem::path> animations;
+    // Their bytes, each read once for the whole run (by the first task that needs it, unless
+    // read before): copies of these Options share it.
+    std::shared_ptr<AnimationFiles> animation_files = std::make_shared<AnimationFiles>();
     FormatOptions format_options;
     // Every output turned and scaled as this asks (castkit/formats/axes.hpp), after the merge.
     formats::AxesRequest axes;

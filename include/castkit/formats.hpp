@@ -80,6 +80,11 @@ struct Context {
     // memory or standard input): then no side file is read except from the policy's folders.
     std::filesystem::path base{};
     FormatOptions options{};
+    // `base` opened once (context_for opens it, before the source is read): side files are
+    // opened beneath this descriptor, so a folder swapped for a link after the source was read
+    // cannot lead them outside (docs/security.md, "What castkit reads"). Copy it with `base`;
+    // null, or opened for another folder than `base`, opens `base` at each lookup.
+    std::shared_ptr<const platform::OpenedFolder> folder{};
 };
 using ReadContext = Context;
 using WriteContext = Context;
@@ -179,7 +184,8 @@ const FormatInfo* format_by_name(std::string_view name);
 namespace formats {
 
 // A context for the file `path`: its name and its folder as the base ("." for a name without a
-// folder; "-" is "<stdin>" with no base, so it reads no side files of its own).
+// folder; "-" is "<stdin>" with no base, so it reads no side files of its own), that folder
+// opened and held in Context::folder. Make it before reading `path`.
 Context context_for(const std::filesystem::path& path, FormatOptions options = {});
 
 // The bytes of an input and what keeps them alive: a mapped file or a buffer of standard input

@@ -7,6 +7,7 @@
 #include <castkit/formats/merge.hpp>
 #include <castkit/json.hpp>
 #include <castkit/platform.hpp>
+#include <cerrno>
 #include <chrono>
 #include <limits>
 #include <map>
@@ -82,9 +83,34 @@ Expected<std::unique_ptr<platform::OpenedFile>> open_within(const Options& optio
     return make_error(std::move(d));
 }
 
-// The task's input, opened and checked once and read from that descriptor. O(file size).
-Expected<formats::Input> read_task_input(const Options& options, const fs::path& input) {
-    auto opened = open_within(options, input, std::span(&options.input_dir, 1));
+// `input` opened beneath `folder`, its folder held open (Context::folder), refused unless what
+// was opened lies inside the input folder: the input and the side files it names then come
+// from the one folder, whatever is swapped for a link after it was opened.
+Expected<std::unique_ptr<platform::OpenedFile>> open_beneath(const Options& options,
+                                                             const platform::OpenedFolder& folder,
+                                                             const fs::path& input) {
+    auto opened = folder.open_file(input.filename(), std::numeric_limits<std::uint64_t>::max());
+    if (!opened) return make_error(opened.error());
+    if (!*opened) return make_error(platform::os_error(input, "cannot open", ENOENT));
+    auto real = platform::real_path(options.input_dir);
+    if (real && inside((*opened)->real_path(), *real)) return opened;
+    Diagnostic d;
+    d.file = platform::utf8_of(input);
+    d.rule = "io.link-outside";
+    d.message = fmt::format(
+        "leads outside '{}' through a link: not read (--allow-any-path "
+        "follows it)",
+        platform::utf8_of(options.input_dir));
+    return make_error(std::move(d));
+}
+
+// The task's input, opened and checked once and read from that descriptor: beneath its
+// context's folder where it holds one (with --allow-any-path, as named). O(file size).
+Expected<formats::Input> read_task_input(const Options& options, const fs::path& input,
+                                         const Context& context) {
+    auto opened = context.folder && !options.format_options.side_files.allow_any_path
+                      ? open_beneath(options, *context.folder, input)
+                      : open_within(options, input, std::span(&options.input_dir, 1));
     if (!opened) return make_error(opened.error());
     auto held = (*opened)->load();
     if (!held) return make_error(held.error());
@@ -177,13 +203,22 @@ void take(Result& result, const Diagnostics& diagnostics) {
     result.warnings.append(diagnostics.with_severity(Severity::Info));
 }
 
-// --anims: every animation file read again for each model (merging consumes them).
+// --anims: every animation parsed again for each model (merging consumes them), from the bytes
+// read once for the run (Options::animation_files).
 void merge(const Options& options, cast::Document& document, Result& result,
            Diagnostics& diagnostics) {
     std::vector<formats::AnimationSource> sources;
+    AnimationFiles own;  // Options made without one: read for this task alone
+    AnimationFiles& files = options.animation_files ? *options.animation_files : own;
     for (const fs::path& path : options.animations) {
         const FormatInfo* format = format_for_path(path);
-        auto animation = formats::read_file(*format, path, formats::context_for(path), diagnostics);
+        auto input = files.get(path);
+        if (!input) {
+            result.errors.push_back(input.error());
+            continue;
+        }
+        auto animation =
+            formats::read(*format, std::move(*input), formats::context_for(path), diagnostics);
         if (!animation) {
             result.errors.push_back(animation.error());
             continue;
@@ -226,7 +261,7 @@ void convert_into(const Options& options, const FormatInfo& to, const Task& task
     // them beside the output.
     const ReadContext read_context = formats::context_for(task.input, format_options);
     Diagnostics diagnostics;
-    auto input = read_task_input(options, task.input);
+    auto input = read_task_input(options, task.input, read_context);
     if (!input) {
         result.errors.push_back(input.error());
         result.status = Status::Failed;
@@ -250,6 +285,7 @@ void convert_into(const Options& options, const FormatInfo& to, const Task& task
     // Relative names in the document (textures, instances) resolve beside the input.
     WriteContext write_context = formats::context_for(task.output, format_options);
     write_context.base = read_context.base;
+    write_context.folder = read_context.folder;
     auto written = formats::write_file(to, *document, task.output, write_context, diagnostics);
     take(result, diagnostics);
     if (!written) result.errors.push_back(written.error());
@@ -627,8 +663,11 @@ std::vector<fs::path> side_files(const Options& options, const Task& task) {
     const Context read = formats::context_for(task.input, options.format_options);
     Context write = formats::context_for(task.output, options.format_options);
     write.base = read.base;
+    write.folder = read.folder;
     SideFileList list(read, write);
-    auto bytes = formats::read_input(task.input);
+    // Read, not mapped: a client listing while another program cuts the input short must not
+    // be killed (SIGBUS) by a mapping's lost pages.
+    auto bytes = formats::read_input(task.input, formats::InputMode::Copy);
     if (!bytes) return {};
     if (from->referenced_files != nullptr) {
         for (const std::string& name : from->referenced_files(*bytes)) list.add(name);

@@ -7,6 +7,7 @@
 
 #include <castkit/io/side_files.hpp>
 #include <cctype>
+#include <set>
 #include <string>
 #include <system_error>
 
@@ -39,12 +40,6 @@ bool inside(const fs::path& path, const fs::path& folder) {
     return !relative.empty() && *relative.begin() != ".." && relative != ".";
 }
 
-// The real path of `folder`, or empty when it has none (missing, unreadable).
-fs::path real_folder(const fs::path& folder) {
-    auto real = platform::real_path(folder);
-    return real ? *real : fs::path();
-}
-
 // The folders side files may come from, absolute and normal: `base` (none when empty: bytes
 // read without a folder) and then the policy's. O(folders).
 std::vector<fs::path> allowed_folders(const fs::path& base, const SideFilePolicy& policy) {
@@ -56,14 +51,57 @@ std::vector<fs::path> allowed_folders(const fs::path& base, const SideFilePolicy
     return folders;
 }
 
-// `candidate` opened, when what was opened is a regular file within the size limit whose real
-// path (that of the open descriptor, not of a path checked earlier) lies inside one of
-// `folders` (any, with the policy's opt-in); else why not. O(folders) file-system queries.
-Expected<std::unique_ptr<platform::OpenedFile>> open_inside(const fs::path& candidate,
-                                                            const std::vector<fs::path>& folders,
-                                                            const SideFilePolicy& policy,
-                                                            const std::string& source_name) {
+// The allowed folders of one lookup, each opened once: the source's folder as its context
+// holds it open (when it was opened for that folder), the others when first tried.
+class Folders {
+  public:
+    Folders(const fs::path& base, const std::shared_ptr<const platform::OpenedFolder>& held,
+            const SideFilePolicy& policy)
+        : paths_(allowed_folders(base, policy)), opened_(paths_.size()) {
+        if (!base.empty() && held && held->path() == paths_.front()) opened_.front() = held;
+    }
+
+    const std::vector<fs::path>& paths() const { return paths_; }
+
+    // Folder `i` opened; null when it cannot be (missing: nothing can be found there).
+    const platform::OpenedFolder* opened(std::size_t i) {
+        if (!opened_[i] && !tried_.contains(i)) {
+            tried_.insert(i);
+            if (auto folder = platform::open_folder(paths_[i])) opened_[i] = std::move(*folder);
+        }
+        return opened_[i].get();
+    }
+
+  private:
+    std::vector<fs::path> paths_;
+    std::vector<std::shared_ptr<const platform::OpenedFolder>> opened_;
+    std::set<std::size_t> tried_;
+};
+
+using Opened = std::unique_ptr<platform::OpenedFile>;
+
+// `candidate`, a path lexically inside folder `i`, opened beneath that folder's descriptor
+// (platform::OpenedFolder::open_file: no part of it walked from a name again); null when
+// nothing is there, else refused unless a regular file within the size limit that the walk
+// reached without leaving the folder. O(components) file-system calls.
+Expected<Opened> open_beneath(const fs::path& candidate, Folders& folders, std::size_t i,
+                              const SideFilePolicy& policy, const std::string& source_name) {
+    const platform::OpenedFolder* folder = folders.opened(i);
+    if (folder == nullptr) return Opened();
+    auto opened =
+        folder->open_file(candidate.lexically_relative(folders.paths()[i]), policy.max_size);
+    if (!opened)
+        return refuse(source_name,
+                      fmt::format("'{}' {}", platform::utf8_of(candidate), opened.error().message));
+    return opened;
+}
+
+// `candidate` opened as named, links followed anywhere (the policy's opt-in): null when it does
+// not exist, else refused unless a regular file within the size limit. O(1) file-system calls.
+Expected<Opened> open_anywhere(const fs::path& candidate, const SideFilePolicy& policy,
+                               const std::string& source_name) {
     std::error_code error;
+    if (!fs::exists(candidate, error)) return Opened();
     // Asked first so that no device is ever opened (opening some has effects); the decision is
     // made on what is opened below.
     if (!fs::is_regular_file(fs::status(candidate, error)))
@@ -73,13 +111,7 @@ Expected<std::unique_ptr<platform::OpenedFile>> open_inside(const fs::path& cand
     if (!opened)
         return refuse(source_name,
                       fmt::format("'{}' {}", platform::utf8_of(candidate), opened.error().message));
-    if (policy.allow_any_path) return opened;
-    for (const fs::path& folder : folders)
-        if (inside((*opened)->real_path(), real_folder(folder))) return opened;
-    return refuse(
-        source_name,
-        fmt::format("'{}' leads outside '{}' through a link", platform::utf8_of(candidate),
-                    platform::utf8_of(folders.empty() ? candidate : folders.front())));
+    return opened;
 }
 
 // The policy's folders, for a "not found" message. O(folders).
@@ -99,12 +131,14 @@ std::string where_else(const SideFilePolicy& policy) {
 using Found = formats::OpenedSideFile;
 
 // The side file `reference` names for a source named `source_name` whose folder is `base`
-// (empty: the source has none), opened (resolve_side_file's rule).
+// (empty: the source has none) and is held open as `held` (may be null), opened
+// (resolve_side_file's rule).
 Expected<Found> find(std::string_view reference, const fs::path& base,
+                     const std::shared_ptr<const platform::OpenedFolder>& held,
                      const std::string& source_name, const SideFilePolicy& policy) {
     if (reference.empty()) return refuse(source_name, "a referenced file has an empty path");
-    const std::vector<fs::path> folders = allowed_folders(base, policy);
-    if (folders.empty())
+    Folders folders(base, held, policy);
+    if (folders.paths().empty())
         return refuse(source_name,
                       fmt::format("'{}' was not read: the source has no folder (it was read from "
                                   "memory or standard input), so the files it names are read "
@@ -114,27 +148,31 @@ Expected<Found> find(std::string_view reference, const fs::path& base,
     fs::path path = formats::portable_path(reference);
     bool absolute = absolute_anywhere(reference, path);
 
-    // (candidate, folder it must stay in) in the order they are tried.
-    std::vector<std::pair<fs::path, fs::path>> candidates;
-    if (absolute && policy.allow_any_path) candidates.emplace_back(path, path.parent_path());
-    for (const fs::path& folder : folders) {
-        if (!absolute) candidates.emplace_back((folder / path).lexically_normal(), folder);
-        if (path.has_filename()) candidates.emplace_back(folder / path.filename(), folder);
+    // (candidate, index of the folder it must stay in) in the order they are tried; an
+    // absolute path (with the opt-in only) is in none.
+    constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+    std::vector<std::pair<fs::path, std::size_t>> candidates;
+    if (absolute && policy.allow_any_path) candidates.emplace_back(path, kNone);
+    for (std::size_t i = 0; i < folders.paths().size(); ++i) {
+        const fs::path& folder = folders.paths()[i];
+        if (!absolute) candidates.emplace_back((folder / path).lexically_normal(), i);
+        if (path.has_filename()) candidates.emplace_back(folder / path.filename(), i);
     }
 
     std::string why;
-    std::error_code error;
     for (const auto& [candidate, folder] : candidates) {
-        if (!policy.allow_any_path && !inside(candidate, folder)) {
+        const bool within = folder != kNone && inside(candidate, folders.paths()[folder]);
+        if (!policy.allow_any_path && !within) {
             if (why.empty())
                 why = fmt::format("'{}' leads outside '{}'", std::string(reference),
-                                  platform::utf8_of(folder));
+                                  platform::utf8_of(folders.paths()[folder]));
             continue;
         }
-        if (!fs::exists(candidate, error)) continue;
-        auto opened = open_inside(candidate, {folder}, policy, source_name);
-        if (opened) return Found{candidate, std::move(*opened)};
-        if (why.empty()) why = opened.error().message;
+        auto opened = policy.allow_any_path
+                          ? open_anywhere(candidate, policy, source_name)
+                          : open_beneath(candidate, folders, folder, policy, source_name);
+        if (opened && *opened) return Found{candidate, std::move(*opened)};
+        if (!opened && why.empty()) why = opened.error().message;
     }
     if (absolute && !policy.allow_any_path && why.empty())
         why = fmt::format("'{}' is an absolute path", std::string(reference));
@@ -149,7 +187,7 @@ Expected<Found> find(std::string_view reference, const fs::path& base,
                                    "with --textures) are read unless --allow-any-path is given");
 }
 
-// The bytes of a file opened by find or open_inside. O(size).
+// The bytes of a file find or open_found opened. O(size).
 Expected<std::vector<std::byte>> read_all(platform::OpenedFile& file,
                                           const std::string& source_name) {
     auto bytes = file.read();
@@ -163,11 +201,37 @@ fs::path folder_of(const fs::path& source_file) {
     return folder.empty() ? fs::path(".") : folder;
 }
 
+// `location`, a path find() gave for `context`, opened again under the same rule: beneath the
+// allowed folder it lies in (the context's held folder for its base), or as named with the
+// opt-in. O(components) file-system calls.
+Expected<Opened> open_found(const fs::path& location, const Context& context,
+                            const SideFilePolicy& policy) {
+    std::error_code error;
+    const fs::path normal = fs::absolute(location, error).lexically_normal();
+    if (policy.allow_any_path) {
+        auto opened = open_anywhere(normal, policy, context.name);
+        if (opened && !*opened)
+            return refuse(context.name,
+                          fmt::format("'{}' was not found", platform::utf8_of(location)));
+        return opened;
+    }
+    Folders folders(context.base, context.folder, policy);
+    for (std::size_t i = 0; i < folders.paths().size(); ++i) {
+        if (!inside(normal, folders.paths()[i])) continue;
+        auto opened = open_beneath(normal, folders, i, policy, context.name);
+        if (!opened || *opened) return opened;
+    }
+    return refuse(context.name,
+                  fmt::format("'{}' is not inside the source file's folder or one named with "
+                              "--textures",
+                              platform::utf8_of(location)));
+}
+
 }  // namespace
 
 Expected<fs::path> resolve_side_file(std::string_view reference, const fs::path& source_file,
                                      const SideFilePolicy& policy) {
-    auto found = find(reference, folder_of(source_file), source_file.string(), policy);
+    auto found = find(reference, folder_of(source_file), nullptr, source_file.string(), policy);
     if (!found) return make_error(found.error());
     return found->path;
 }
@@ -175,7 +239,7 @@ Expected<fs::path> resolve_side_file(std::string_view reference, const fs::path&
 Expected<std::vector<std::byte>> read_side_file(std::string_view reference,
                                                 const fs::path& source_file,
                                                 const SideFilePolicy& policy) {
-    auto found = find(reference, folder_of(source_file), source_file.string(), policy);
+    auto found = find(reference, folder_of(source_file), nullptr, source_file.string(), policy);
     if (!found) return make_error(found.error());
     return read_all(*found->file, source_file.string());
 }
@@ -190,20 +254,19 @@ fs::path portable_path(std::string_view reference) {
 }
 
 Expected<fs::path> resolve_side_file(const Context& context, std::string_view name) {
-    auto found = find(name, context.base, context.name, context.options.side_files);
+    auto found = find(name, context.base, context.folder, context.name, context.options.side_files);
     if (!found) return make_error(found.error());
     return found->path;
 }
 
 Expected<OpenedSideFile> open_side_file(const Context& context, std::string_view name) {
-    return find(name, context.base, context.name, context.options.side_files);
+    return find(name, context.base, context.folder, context.name, context.options.side_files);
 }
 
 Expected<std::shared_ptr<const platform::MappedFile>> map_side_file(const Context& context,
                                                                     const fs::path& location) {
     const SideFilePolicy& policy = context.options.side_files;
-    auto opened =
-        open_inside(location, allowed_folders(context.base, policy), policy, context.name);
+    auto opened = open_found(location, context, policy);
     if (!opened) return make_error(opened.error());
     auto bytes = read_all(**opened, context.name);
     if (!bytes) return make_error(bytes.error());
@@ -212,7 +275,7 @@ Expected<std::shared_ptr<const platform::MappedFile>> map_side_file(const Contex
 
 Expected<std::shared_ptr<const platform::MappedFile>> read_side_file(const Context& context,
                                                                      std::string_view name) {
-    auto found = find(name, context.base, context.name, context.options.side_files);
+    auto found = find(name, context.base, context.folder, context.name, context.options.side_files);
     if (!found) return make_error(found.error());
     auto bytes = read_all(*found->file, context.name);
     if (!bytes) return make_error(bytes.error());

@@ -25,9 +25,10 @@ std::filesystem::path portable_path(std::string_view reference);
 Expected<std::filesystem::path> resolve_side_file(const Context& context, std::string_view name);
 
 // A side file opened where the policy allows: the path it was found at (as resolve_side_file
-// gives it) and the open file, judged by what was opened (its real path inside the folder it
-// was found in), so a link swapped in after a check cannot lead outside. Its bytes come from
-// file->read(); the descriptor closes with it.
+// gives it) and the open file, opened beneath the descriptor of the folder it was found in
+// (context.folder for context.base, held from before the source was read), so neither a link
+// nor a folder swapped in after a check can lead outside. Its bytes come from file->read();
+// the descriptor closes with it.
 struct OpenedSideFile {
     std::filesystem::path path;
     std::unique_ptr<platform::OpenedFile> file;
@@ -35,9 +36,9 @@ struct OpenedSideFile {
 Expected<OpenedSideFile> open_side_file(const Context& context, std::string_view name);
 
 // The bytes of a file resolve_side_file returned, read into memory (never mapped: a side file
-// truncated later cannot fault the process) when what is opened now is a regular file within
-// the policy's max_size whose real path lies inside context.base or one of the policy's
-// folders (any path with its opt-in). O(size).
+// truncated later cannot fault the process) when what is opened now, beneath context.base's
+// held folder or one of the policy's folders (any path with its opt-in), is a regular file
+// within the policy's max_size. O(size).
 Expected<std::shared_ptr<const platform::MappedFile>> map_side_file(
     const Context& context, const std::filesystem::path& location);
 

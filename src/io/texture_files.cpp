@@ -40,6 +40,7 @@ Context side_context(const WriteContext& context) {
     Context side;
     side.name = context.name;
     side.base = context.base;
+    side.folder = context.folder;
     side.options.side_files = context.options.side_files;
     return side;
 }

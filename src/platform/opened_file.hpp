@@ -42,6 +42,32 @@ class OpenedFile {
 Expected<std::unique_ptr<OpenedFile>> open_regular_file(const std::filesystem::path& path,
                                                         std::uint64_t max_size);
 
+// A folder opened once, whose files are opened beneath its descriptor (handle): a side file's
+// path is never walked again from the folder's name, so a folder inside it (or the folder
+// itself) swapped for a link after it was opened cannot lead a read outside (docs/security.md,
+// "What castkit reads").
+class OpenedFolder {
+  public:
+    virtual ~OpenedFolder() = default;
+    // The path it was opened by, absolute and normal.
+    virtual const std::filesystem::path& path() const = 0;
+    // Its real path when it was opened, in the form real_path() gives.
+    virtual const std::filesystem::path& real_path() const = 0;
+    // Opens `relative` (a relative, lexically normal path) beneath this folder without ever
+    // waiting, and refuses what was opened unless it is a regular file of at most `max_size`
+    // bytes. POSIX walks it one component at a time from the descriptor of the one before
+    // (openat with O_NOFOLLOW), following a link only while it stays beneath the folder; Windows
+    // opens it under the folder's final path, refuses a reparse point and checks the final path
+    // of the handle it opened against the folder's. The opened file's real_path() is where it
+    // was reached below real_path(). Null when nothing is there. O(components + links).
+    virtual Expected<std::unique_ptr<OpenedFile>> open_file(const std::filesystem::path& relative,
+                                                            std::uint64_t max_size) const = 0;
+};
+
+// Opens the folder `path` and keeps it open (on Windows, so that it cannot be renamed or
+// removed meanwhile). One open, one path query.
+Expected<std::shared_ptr<const OpenedFolder>> open_folder(const std::filesystem::path& path);
+
 // The real path of an existing file or folder (links resolved), in the form
 // OpenedFile::real_path() uses, for telling whether an opened file lies inside a folder.
 Expected<std::filesystem::path> real_path(const std::filesystem::path& path);

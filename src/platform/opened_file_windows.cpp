@@ -82,14 +82,27 @@ class WindowsOpenedFile final : public OpenedFile {
     std::uint64_t size_;
 };
 
-}  // namespace
+// True when `path` lies strictly inside `folder` (both final paths). O(path length).
+bool inside(const std::filesystem::path& path, const std::filesystem::path& folder) {
+    const std::filesystem::path relative = path.lexically_relative(folder);
+    return !relative.empty() && *relative.begin() != ".." && relative != ".";
+}
 
-Expected<std::unique_ptr<OpenedFile>> open_regular_file(const std::filesystem::path& path,
-                                                        std::uint64_t max_size) {
+// `path` opened for reading with `flags`, as an OpenedFile when the handle is a regular file of
+// at most `max_size` bytes (with `no_reparse`, not a reparse point either: a link or junction
+// is refused, not followed). Null for a missing file when `missing_is_null`.
+Expected<std::unique_ptr<OpenedFile>> open_handle(const std::filesystem::path& path,
+                                                  std::uint64_t max_size, DWORD flags,
+                                                  bool no_reparse, bool missing_is_null) {
     HANDLE handle = CreateFileW(path.c_str(), GENERIC_READ,
                                 FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
-                                OPEN_EXISTING, FILE_FLAG_SEQUENTIAL_SCAN, nullptr);
-    if (handle == INVALID_HANDLE_VALUE) return make_error(windows_error(path, "cannot open"));
+                                OPEN_EXISTING, FILE_FLAG_SEQUENTIAL_SCAN | flags, nullptr);
+    if (handle == INVALID_HANDLE_VALUE) {
+        const DWORD code = GetLastError();
+        if (missing_is_null && (code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND))
+            return std::unique_ptr<OpenedFile>();
+        return make_error(os_error(path, "cannot open", static_cast<int>(code)));
+    }
     auto refuse = [&](Diagnostic why) {
         CloseHandle(handle);
         return make_error(std::move(why));
@@ -98,6 +111,8 @@ Expected<std::unique_ptr<OpenedFile>> open_regular_file(const std::filesystem::p
     if (GetFileType(handle) != FILE_TYPE_DISK || !GetFileInformationByHandle(handle, &info) ||
         (info.dwFileAttributes & (FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_DEVICE)) != 0)
         return refuse(refusal(path, "is not a regular file"));
+    if (no_reparse && (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) != 0)
+        return refuse(refusal(path, "is a link: refused"));
     const std::uint64_t size = (std::uint64_t{info.nFileSizeHigh} << 32) | info.nFileSizeLow;
     if (size > max_size)
         return refuse(
@@ -105,6 +120,65 @@ Expected<std::unique_ptr<OpenedFile>> open_regular_file(const std::filesystem::p
     std::filesystem::path real = final_path(handle);
     if (real.empty()) return refuse(windows_error(path, "cannot tell where it is"));
     return std::unique_ptr<OpenedFile>(std::make_unique<WindowsOpenedFile>(handle, real, size));
+}
+
+// A folder held open without FILE_SHARE_DELETE, so that it cannot be renamed, removed or
+// replaced by a link while castkit reads beneath it.
+class WindowsOpenedFolder final : public OpenedFolder {
+  public:
+    WindowsOpenedFolder(HANDLE handle, std::filesystem::path path, std::filesystem::path real)
+        : handle_(handle), path_(std::move(path)), real_(std::move(real)) {}
+    ~WindowsOpenedFolder() override { CloseHandle(handle_); }
+    const std::filesystem::path& path() const override { return path_; }
+    const std::filesystem::path& real_path() const override { return real_; }
+    Expected<std::unique_ptr<OpenedFile>> open_file(const std::filesystem::path& relative,
+                                                    std::uint64_t max_size) const override {
+        const std::filesystem::path shown = path_ / relative;
+        if (relative.has_root_path() || (!relative.empty() && *relative.begin() == ".."))
+            return make_error(leads_outside(shown));
+        auto opened =
+            open_handle(real_ / relative, max_size, FILE_FLAG_OPEN_REPARSE_POINT, true, true);
+        if (!opened || !*opened) return opened;
+        // A folder on the way that is a junction or link leading out shows in the final path.
+        if (!inside((*opened)->real_path(), real_)) return make_error(leads_outside(shown));
+        return opened;
+    }
+
+  private:
+    // Its own id, so that a caller can say which opt-in would follow the link.
+    Diagnostic leads_outside(const std::filesystem::path& shown) const {
+        Diagnostic d = refusal(shown, "leads outside '" + utf8_of(real_) + "' through a link");
+        d.rule = "io.link-outside";
+        return d;
+    }
+
+    HANDLE handle_;
+    std::filesystem::path path_, real_;
+};
+
+}  // namespace
+
+Expected<std::unique_ptr<OpenedFile>> open_regular_file(const std::filesystem::path& path,
+                                                        std::uint64_t max_size) {
+    return open_handle(path, max_size, 0, false, false);
+}
+
+Expected<std::shared_ptr<const OpenedFolder>> open_folder(const std::filesystem::path& path) {
+    // FILE_FLAG_BACKUP_SEMANTICS opens folders; FILE_LIST_DIRECTORY is all it is opened for.
+    HANDLE handle =
+        CreateFileW(path.c_str(), FILE_LIST_DIRECTORY, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr,
+                    OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+    if (handle == INVALID_HANDLE_VALUE) return make_error(windows_error(path, "cannot open"));
+    std::filesystem::path real = final_path(handle);
+    if (real.empty()) {
+        const DWORD code = GetLastError();
+        CloseHandle(handle);
+        return make_error(os_error(path, "cannot tell where it is", static_cast<int>(code)));
+    }
+    std::error_code error;
+    std::filesystem::path absolute = std::filesystem::absolute(path, error).lexically_normal();
+    return std::shared_ptr<const OpenedFolder>(
+        std::make_shared<WindowsOpenedFolder>(handle, std::move(absolute), std::move(real)));
 }
 
 Expected<std::filesystem::path> real_path(const std::filesystem::path& path) {

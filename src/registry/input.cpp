@@ -2,6 +2,7 @@
 // reader (the registry's and the glTF bridge's own) starts from.
 #include <castkit/formats.hpp>
 
+#include "../platform/opened_file.hpp"
 #include "../platform/platform.hpp"
 
 namespace castkit::formats {
@@ -15,6 +16,9 @@ Context context_for(const std::filesystem::path& path, FormatOptions options) {
         context.name = platform::utf8_of(path);
         // A file named without a folder is in the working folder; an empty base means none.
         context.base = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+        // Held from now on, before the file is read: its side files are opened beneath it.
+        auto folder = platform::open_folder(context.base);
+        if (folder) context.folder = std::move(*folder);
     }
     return context;
 }

@@ -236,6 +236,55 @@ TEST_F(BatchSideFiles, ASentFileIsReadOnlyFromInsideTheRunsFolders) {
     EXPECT_EQ(text(dir / "in/albedo.png"), "a file outside every folder of the run");
 }
 
+// The input a "cut" file's listing is asked about: cut to nothing while its bytes are listed.
+fs::path g_cut_input;
+
+// A format whose referenced_files() cuts its input short before it looks at the bytes: what
+// another program truncating the file while the client lists it does, deterministically.
+FormatInfo cutting_format() {
+    FormatInfo format;
+    format.name = "cut";
+    format.extensions = {".cut"};
+    format.read = [](const cast::SharedBytes&, const ReadContext&,
+                     Diagnostics&) -> Expected<cast::Document> { return cast::Document(); };
+    format.write = [](const cast::Document&, Sink&, const WriteContext&,
+                      Diagnostics&) -> Expected<void> { return {}; };
+    format.referenced_files = [](std::span<const std::byte> bytes) {
+        std::error_code ignored;
+        fs::resize_file(g_cut_input, 0, ignored);
+        std::size_t sum = 0;
+        for (std::byte b : bytes) sum += static_cast<std::size_t>(b);
+        return std::vector<std::string>{"image" + std::to_string(sum % 2) + ".png"};
+    };
+    return format;
+}
+
+// Issue 57 item 5: the bytes-only client mapped each input to list its side files, and an
+// input cut short meanwhile killed it with SIGBUS (every time: a mapping's lost pages fault).
+// It reads the input into memory instead. The format is registered in the child alone, so the
+// registry of this program holds castkit's formats only.
+TEST_F(BatchSideFiles, ListingAnInputCutShortWhileItIsListedDoesNotKillTheClient) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    g_cut_input = dir / "in/model.cut";
+    touch(g_cut_input, std::string(256 * 1024, 'x'));
+    touch(dir / "in/image0.png");
+    touch(dir / "in/image1.png");
+    batch::Options options;
+    options.input_dir = dir / "in";
+    options.output_dir = dir / "out";
+    options.to = "glb";
+    batch::Task task;
+    task.input = g_cut_input;
+    task.output = dir / "out/model.glb";
+    EXPECT_EXIT(
+        {
+            if (!register_format(cutting_format())) std::exit(2);
+            const std::vector<fs::path> files = batch::side_files(options, task);
+            std::exit(files.empty() ? 3 : 0);
+        },
+        ::testing::ExitedWithCode(0), "");
+}
+
 TEST(BatchRelocated, ThePlansWarningsComeFirstAndMakeAConvertedFileWarned) {
     batch::Task task;
     task.input = "/client/in/hero.k3d";

@@ -2,6 +2,7 @@
 // format castkit reads, some corrupt) converted in one command, in parallel.
 #include <gtest/gtest.h>
 
+#include <castkit/batch.hpp>
 #include <fstream>
 
 #include "../formats/cli_command.hpp"
@@ -185,6 +186,43 @@ TEST_F(ConvertFolder, AnimsAttachesEveryAnimationToEveryModel) {
         EXPECT_EQ(json["animations"][1]["name"], "walk");
         EXPECT_EQ(json["skins"].size(), 1u);
     }
+}
+
+// Issue 57 item 5: --anims files were read by path once per model, so a file swapped for a
+// link to another animation during a run put that one into 495-687 outputs. Each is read once
+// for the run (batch::Options::animation_files) and every model merges the same bytes: the
+// file is swapped here between the first model's conversion and the second's.
+TEST_F(ConvertFolder, AnAnimationSwappedDuringARunChangesNoOutput) {
+    fs::create_directories(dir / "models");
+    fs::create_directories(dir / "anims");
+    fs::create_directories(dir / "outside");
+    write_as(character(), dir / "models" / "a.cast");
+    write_as(character(), dir / "models" / "b.cast");
+    write_as(character_animation("", {"root"}), dir / "anims" / "walk.seanim");
+    write_as(character_animation("", {"head", "spine"}), dir / "outside" / "walk.seanim");
+    batch::Options options;
+    options.input_dir = dir / "models";
+    options.output_dir = dir / "out";
+    options.to = "glb";
+    options.animations = {dir / "anims" / "walk.seanim"};
+    Diagnostics diagnostics;
+    auto plan = batch::plan(options, diagnostics);
+    ASSERT_TRUE(plan) << plan.error().to_string();
+    ASSERT_EQ(plan->tasks.size(), 2u);
+    const batch::Result first = batch::convert(options, plan->tasks[0], plan->outputs);
+    fs::remove(dir / "anims" / "walk.seanim");
+    std::error_code error;
+    fs::create_symlink(dir / "outside" / "walk.seanim", dir / "anims" / "walk.seanim", error);
+    if (error) GTEST_SKIP() << "symbolic links need a privilege here";
+    const batch::Result second = batch::convert(options, plan->tasks[1], plan->outputs);
+    ASSERT_TRUE(first.errors.empty() && second.errors.empty());
+    auto channels = [](const fs::path& glb) {
+        const nlohmann::json json = gltf_json(glb);
+        return json["animations"].size() == 1 ? json["animations"][0]["channels"].size() : 0u;
+    };
+    const std::size_t merged = channels(plan->tasks[0].output);
+    EXPECT_GT(merged, 0u);
+    EXPECT_EQ(channels(plan->tasks[1].output), merged);
 }
 
 TEST_F(ConvertFolder, AFolderNeedsAnOutputFormat) {

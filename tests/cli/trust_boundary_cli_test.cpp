@@ -39,6 +39,22 @@ TEST(TrustBoundary, APipeIsStillRead) {
     EXPECT_TRUE(mentions(result.out, "hero")) << result.out;
 }
 
+// Issue 57 item 5: an animation file that is a FIFO (named as MODEL ANIM..., or swapped into
+// an --anims folder after it was listed) hung the conversion forever (2-4 of 6 runs). It is
+// opened without waiting and refused, on its descriptor, as no regular file. `timeout` ends a
+// hang with 124.
+TEST(TrustBoundary, AFifoGivenAsAnAnimationIsRefusedWithoutWaiting) {
+    const fs::path dir = temp_dir("trust-fifo-anim");
+    write_as(character(), dir / "hero.cast");
+    ASSERT_EQ(run_shell("mkfifo " + quoted(dir / "walk.seanim")), 0);
+    const CommandResult result =
+        run_cli_in("timeout 20 ", in_dir(dir, "convert {hero.cast} {walk.seanim} -o {hero.glb}"));
+    EXPECT_EQ(result.exit_code, 1) << result.err;
+    EXPECT_TRUE(mentions(result.err, "walk.seanim")) << result.err;
+    EXPECT_TRUE(mentions(result.err, "not a regular file")) << result.err;
+    EXPECT_TRUE(mentions(result.err, "io.animation-file")) << result.err;
+}
+
 // Standard input read under a 300 MB address-space limit: the buffer cannot grow to hold the
 // gigabyte sent, and castkit says so instead of aborting (exit 134 before).
 TEST(TrustBoundary, OutOfMemoryIsAnErrorWithExitOne) {

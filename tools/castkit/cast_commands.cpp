@@ -76,15 +76,23 @@ SourceError unreadable(const std::string& path, Diagnostic why) {
 
 std::variant<Source, SourceError> open_source(const std::string& path,
                                               const std::string& format_name) {
+    // The folder is held before the input is read, for the side files it names.
+    auto folder = formats::context_for(platform::path_from_utf8(path)).folder;
+    auto input = formats::read_input(platform::path_from_utf8(path));
+    if (!input) return unreadable(path, input.error());
+    return source_of(path, std::move(*input), format_name, std::move(folder));
+}
+
+std::variant<Source, SourceError> source_of(const std::string& path, formats::Input input,
+                                            const std::string& format_name,
+                                            std::shared_ptr<const platform::OpenedFolder> folder) {
     const FormatInfo* format = nullptr;
     if (!format_name.empty())
         format = format_by_name(format_name);
     else if (path != "-")
         format = format_for_path(platform::path_from_utf8(path));
-    auto input = formats::read_input(platform::path_from_utf8(path));
-    if (!input) return unreadable(path, input.error());
     // Standard input and extensions that name no format: the first bytes tell.
-    if (format == nullptr) format = format_for_bytes(input->bytes);
+    if (format == nullptr) format = format_for_bytes(input.bytes);
     if (format == nullptr) {
         Diagnostic why;
         why.file = display_name(path);
@@ -94,7 +102,7 @@ std::variant<Source, SourceError> open_source(const std::string& path,
             fmt::format("cannot tell the format from {}; use --from",
                         path == "-" ? "the contents" : "the extension or the contents")};
     }
-    return Source{std::move(*input), format};
+    return Source{std::move(input), format, std::move(folder)};
 }
 
 void print_source_error(const std::string& path, const SourceError& error) {
@@ -108,7 +116,8 @@ void print_source_error(const std::string& path, const SourceError& error) {
 static std::optional<Loaded> read_or_throw(const std::string& path, Source source,
                                            const FormatOptions& options, int& exit_code) {
     const std::uint64_t size = source.input.bytes.size();
-    const ReadContext context = formats::context_for(platform::path_from_utf8(path), options);
+    ReadContext context = formats::context_for(platform::path_from_utf8(path), options);
+    context.folder = source.folder;
     Diagnostics diagnostics;
     auto document = formats::read(*source.format, std::move(source.input), context, diagnostics);
     print_diagnostics(diagnostics);
@@ -117,7 +126,7 @@ static std::optional<Loaded> read_or_throw(const std::string& path, Source sourc
         fail(exit_code, kInvalidInput);
         return std::nullopt;
     }
-    return Loaded{std::move(*document), size, source.format};
+    return Loaded{std::move(*document), size, source.format, source.folder};
 }
 
 static void out_of_memory(const std::string& path, int& exit_code) {

@@ -46,6 +46,8 @@ const FormatInfo* output_format(const std::string& path, const std::string& name
 struct Source {
     formats::Input input;
     const FormatInfo* format = nullptr;
+    // The input's folder, opened before the input was read (Context::folder).
+    std::shared_ptr<const platform::OpenedFolder> folder;
 };
 // Why an input cannot be read: the reader's finding, the exit code (1 for a path that is
 // missing or cannot be read, 2 for a folder or bytes of no known format) and, when not empty,
@@ -60,6 +62,11 @@ struct SourceError {
 // name (format_for_bytes). O(1) for a file (mapped); O(size) for standard input and JSON.
 std::variant<Source, SourceError> open_source(const std::string& path,
                                               const std::string& format_name);
+// The format to read `input`, the bytes of `path`, as (open_source()'s choice), with the folder
+// `path` was read from (null: none held).
+std::variant<Source, SourceError> source_of(const std::string& path, formats::Input input,
+                                            const std::string& format_name,
+                                            std::shared_ptr<const platform::OpenedFolder> folder);
 // Prints `error` for `path` to stderr: "castkit: PATH: WORDS", else the finding.
 void print_source_error(const std::string& path, const SourceError& error);
 // open_source(), printing why it failed (or that standard input did not fit in memory) and
@@ -121,6 +128,8 @@ struct Loaded {
     cast::Document document;
     std::uint64_t input_bytes = 0;
     const FormatInfo* format = nullptr;
+    // The input's folder as it was read from: its side files are read beneath it.
+    std::shared_ptr<const platform::OpenedFolder> folder;
 };
 
 // Reads `path` ("-" is standard input) in the format open_source() picks. Warnings and errors go

@@ -55,13 +55,33 @@ bool change_axes(cast::Document& document, const FormatInfo& format, const std::
     return true;
 }
 
+// The animation `path` read from its bytes in `files` (read once for the run, a FIFO or
+// device refused); nullopt, printed, when it cannot be.
+std::optional<Loaded> load_animation(const std::string& path, batch::AnimationFiles& files,
+                                     const ConvertOptions& options, int& exit_code) {
+    auto input = files.get(platform::path_from_utf8(path));
+    if (!input) {
+        fmt::print(stderr, "{}\n", input.error().to_string());
+        fail(exit_code, kInvalidInput);
+        return std::nullopt;
+    }
+    auto source = source_of(path, std::move(*input), options.from, nullptr);
+    if (const auto* error = std::get_if<SourceError>(&source)) {
+        print_source_error(path, *error);
+        fail(exit_code, error->code);
+        return std::nullopt;
+    }
+    return read_source(path, std::move(std::get<Source>(source)), options.format_options,
+                       exit_code);
+}
+
 // Reads every animation file and merges it into `document`; raises `exit_code` when any
 // animation failed.
 void merge_animations(cast::Document& document, const std::vector<std::string>& paths,
-                      const ConvertOptions& options, int& exit_code) {
+                      batch::AnimationFiles& files, const ConvertOptions& options, int& exit_code) {
     std::vector<formats::AnimationSource> sources;
     for (const std::string& path : paths) {
-        auto animation = load(path, options.from, options.format_options, exit_code);
+        auto animation = load_animation(path, files, options, exit_code);
         if (animation) sources.push_back({std::move(animation->document), file_stem(path)});
     }
     // --base: additive animations are layered on it before they merge.
@@ -79,14 +99,15 @@ void merge_animations(cast::Document& document, const std::vector<std::string>& 
     if (has_severity(diagnostics, Severity::Error)) fail(exit_code, kInvalidInput);
 }
 
-// Writes `document` read from `input`: relative names in it (textures, instances) resolve
-// beside the input.
-void write_output(const FormatInfo& format, const cast::Document& document,
-                  const ConvertOptions& options, const std::string& input,
-                  const std::string& output, int& exit_code) {
+// Writes `loaded`, read from `input`: relative names in it (textures, instances) resolve
+// beside the input, beneath the folder it was read from.
+void write_output(const FormatInfo& format, const Loaded& loaded, const ConvertOptions& options,
+                  const std::string& input, const std::string& output, int& exit_code) {
+    const cast::Document& document = loaded.document;
     const std::filesystem::path out = platform::path_from_utf8(output);
     WriteContext context = formats::context_for(out, options.format_options);
     context.base = formats::context_for(platform::path_from_utf8(input)).base;
+    context.folder = loaded.folder;
     Diagnostics diagnostics;
     auto written = formats::write_file(format, document, out, context, diagnostics);
     print_diagnostics(diagnostics);
@@ -111,7 +132,8 @@ void convert_in_family(const Source& source, const FormatInfo& to, const std::st
 }
 
 int convert_one(const ConvertOptions& options, const std::string& input,
-                const std::vector<std::string>& animations, const std::string& output) {
+                const std::vector<std::string>& animations, batch::AnimationFiles& files,
+                const std::string& output) {
     int exit_code = kSuccess;
     // The output format first: a usage error should not wait for a large input to parse.
     const FormatInfo* format = output_format(output, options.to, exit_code);
@@ -132,11 +154,12 @@ int convert_one(const ConvertOptions& options, const std::string& input,
     const FormatInfo& read_as = *source->format;
     auto loaded = read_source(input, std::move(*source), options.format_options, exit_code);
     if (!loaded) return exit_code;
-    if (!animations.empty()) merge_animations(loaded->document, animations, options, exit_code);
+    if (!animations.empty())
+        merge_animations(loaded->document, animations, files, options, exit_code);
     if (!axes.empty() && !change_axes(loaded->document, read_as, input, axes, exit_code))
         return exit_code;
     if (exit_code == kUsage) return exit_code;
-    write_output(*format, loaded->document, options, input, output, exit_code);
+    write_output(*format, *loaded, options, input, output, exit_code);
     return exit_code;
 }
 
@@ -212,12 +235,14 @@ int run_convert(ConvertOptions& options) {
     options.batch.batch.axes = axes_request(options, options.batch.batch.axes.scale);
     // One writer for every side file of this run (docs/security.md, "What castkit writes").
     options.format_options.side_outputs = std::make_shared<SideOutputs>();
+    // Every animation read once for the run, the --anims folders' as they are listed.
+    auto animation_files = std::make_shared<batch::AnimationFiles>();
     std::vector<std::string> animations;
     for (const std::string& dir : options.anims_dirs) {
         Diagnostics skipped;
-        auto found =
-            batch::readable_files(platform::path_from_utf8(dir), true,
-                                  options.format_options.side_files.allow_any_path, skipped);
+        auto found = batch::read_animation_folder(platform::path_from_utf8(dir), true,
+                                                  options.format_options.side_files.allow_any_path,
+                                                  *animation_files, skipped);
         print_diagnostics(skipped);
         if (!found) {
             fmt::print(stderr, "{}\n", found.error().to_string());
@@ -233,7 +258,7 @@ int run_convert(ConvertOptions& options) {
             fmt::print(stderr, "castkit: convert: give IN OUT, or INPUT... -o OUT\n");
             return kUsage;
         }
-        return convert_one(options, options.inputs[0], {}, options.inputs[1]);
+        return convert_one(options, options.inputs[0], {}, *animation_files, options.inputs[1]);
     }
     if (is_folder(options.inputs[0])) {
         if (options.inputs.size() != 1 || !options.base.empty()) {
@@ -249,6 +274,7 @@ int run_convert(ConvertOptions& options) {
         options.batch.batch.to = options.to;
         for (const std::string& animation : animations)
             options.batch.batch.animations.push_back(platform::path_from_utf8(animation));
+        options.batch.batch.animation_files = animation_files;
         options.batch.batch.format_options = options.format_options;
         return run_batch(options.batch);
     }
@@ -259,7 +285,7 @@ int run_convert(ConvertOptions& options) {
                    "OUT; give the animation files\n");
         return kUsage;
     }
-    return convert_one(options, options.inputs[0], animations, options.output);
+    return convert_one(options, options.inputs[0], animations, *animation_files, options.output);
 }
 
 // --up, --from-up, --units, --from-units, --scale (docs/animation.md, "Axes and units").

@@ -180,6 +180,9 @@ struct ConvertOptions {
     // from_cast only: the folder relative texture paths of the Cast document resolve against
     // (the document's own folder); empty is the working folder.
     std::filesystem::path base_directory;
+    // from_cast only: base_directory held open (Context::folder), null to open it at each
+    // texture.
+    std::shared_ptr<const platform::OpenedFolder> base_folder;
     // from_cast only: the DMF a Cast document was converted from. Its textures (image, size,
     // flip and wrap, matched by file name, used when the file itself cannot be read) and its
     // material settings (matched by name) fill in what Cast cannot carry.

@@ -11,6 +11,12 @@
 #include <string_view>
 #include <vector>
 
+namespace castkit::platform {
+// A folder held open, whose side files are opened beneath it (Context::folder); private to the
+// library (src/platform/opened_file.hpp).
+class OpenedFolder;
+}  // namespace castkit::platform
+
 namespace castkit {
 
 struct SideFilePolicy {
@@ -28,8 +34,9 @@ struct SideFilePolicy {
 // existing regular file among the source file's folder (the working folder for a name without
 // one) and the policy's folders whose real path stays inside that folder, tried in each folder
 // as written, then by its file name alone (so a path from the machine that wrote the file is
-// found beside it). The check is made on the opened file: its real path is asked of the open
-// descriptor, so a link swapped in after a check cannot lead outside (docs/security.md).
+// found beside it). No path is checked and then walked again: the folder is opened, and the file
+// beneath that descriptor one part at a time, a link followed only while it stays inside, so a
+// link swapped in after a check cannot lead outside (docs/security.md).
 // `\` counts as a separator; absolute paths (including `C:` forms on any OS) are refused unless
 // the policy allows any path. The error says why and names the option that would allow it.
 // O(folders) file-system queries.

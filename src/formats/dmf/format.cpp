@@ -37,6 +37,7 @@ Expected<cast::Document> read_dmf_json(const cast::SharedBytes& bytes, const Rea
 dmf::ConvertOptions options_of(const WriteContext& context) {
     dmf::ConvertOptions options;
     options.base_directory = context.base;
+    options.base_folder = context.folder;
     options.side_files = context.options.side_files;
     return options;
 }

@@ -106,7 +106,8 @@ Expected<cast::SharedBytes> FromCast::image_bytes(const std::string& file_path) 
     if (const cast::EmbeddedFile* embedded = document_.embedded.find(file_path))
         return embedded->bytes;
     const Context side{.base = options_.base_directory,
-                       .options = {.side_files = options_.side_files}};
+                       .options = {.side_files = options_.side_files},
+                       .folder = options_.base_folder};
     auto image = formats::read_side_file(side, file_path);
     if (!image) return make_error(image.error());
     return cast::SharedBytes{(*image)->bytes(), *image};

@@ -362,14 +362,15 @@ Expected<void> write(const cast::Document& document, Sink& sink, const WriteCont
         exporter,
         {.name = context.name,
          .base = context.base,
-         .options = {.side_files = options.side_files, .strict = context.options.strict}},
+         .options = {.side_files = options.side_files, .strict = context.options.strict},
+         .folder = context.folder},
         exporter.input_bytes,
         false,
         {}};
     writer.export_document(checked, nullptr, -1, 0, true);
     if (exporter.failure) return make_error(*exporter.failure);
     if (auto finite = detail::keep_numbers_finite(exporter); !finite) return finite;
-    detail::place_textures(exporter, context.base, sink.file(), checked.embedded);
+    detail::place_textures(exporter, context, sink.file(), checked.embedded);
     return detail::write_files(exporter.model, exporter.binary, exporter.binary_size, sink,
                                context.name, options.binary);
 }

@@ -55,10 +55,12 @@ std::string name_to_uri(std::string_view name) {
 
 class TexturePlacer {
   public:
-    TexturePlacer(Exporter& exporter, const fs::path& source_dir, const fs::path& output,
+    TexturePlacer(Exporter& exporter, const Context& source, const fs::path& output,
                   const cast::EmbeddedFiles& embedded)
         : exporter_(exporter),
-          side_{.base = source_dir, .options = {.side_files = exporter.options.side_files}},
+          side_{.base = source.base,
+                .options = {.side_files = exporter.options.side_files},
+                .folder = source.folder},
           output_(output),
           mode_(exporter.options.textures),
           embedded_(embedded),
@@ -333,9 +335,9 @@ class TexturePlacer {
 
 }  // namespace
 
-void place_textures(Exporter& exporter, const fs::path& source_dir, const fs::path& output,
+void place_textures(Exporter& exporter, const Context& source, const fs::path& output,
                     const cast::EmbeddedFiles& embedded) {
-    TexturePlacer(exporter, source_dir, output, embedded).run();
+    TexturePlacer(exporter, source, output, embedded).run();
 }
 
 }  // namespace castkit::gltf::detail

@@ -170,7 +170,7 @@ Expected<cast::Document> import_gltf(std::string_view json, const cast::SharedBy
     const std::string& file = context.name;
     // Buffers are side files of the context, looked for where their uri points (never in the
     // --textures folders), under the user's --allow-any-path and size limit.
-    Context side_files{.name = context.name, .base = context.base};
+    Context side_files{.name = context.name, .base = context.base, .folder = context.folder};
     side_files.options.side_files.allow_any_path = context.options.side_files.allow_any_path;
     side_files.options.side_files.max_size = context.options.side_files.max_size;
     auto parsed =
