@@ -3,6 +3,7 @@
 #include <castkit/formats.hpp>
 #include <castkit/formats/gltf.hpp>
 #include <cstring>
+#include <fmt/format.h>
 #include <fstream>
 
 #include "gltf_scene.hpp"
