@@ -119,6 +119,10 @@ class Exporter {
     void warn(std::string path, std::string message, std::string rule);
     // Appends `node` under `parent` (a node index, or -1 for the scene's roots); its index.
     int add_node(tinygltf::Node node, int parent);
+    // Room for `count` more nodes, made before a skeleton's are added: a vector grown by
+    // doubling holds its old nodes and twice their room at once (359 MB for 300,000 bones).
+    // Grows by half at least, so that many small models do not copy the nodes each time.
+    void reserve_nodes(std::size_t count);
     // Appends `data` to the binary buffer (4-byte aligned) as a buffer view; its index. O(1).
     int add_view(ViewData data, int target);
     // A tightly packed accessor over `count` elements of `type` (TINYGLTF_TYPE_*) and
@@ -265,6 +269,10 @@ bool needs_compensation(const anim::Skeleton& skeleton, std::span<const anim::Tr
 Expected<void> write_files(tinygltf::Model& model,
                            std::span<const std::span<const std::byte>> binary, std::size_t size,
                            Sink& sink, const std::string& name, bool binary_container);
+
+// One node's glTF JSON as tinygltf writes it (tiny_gltf_impl.cpp, which reaches its
+// serialiser). O(node).
+std::string node_json(const tinygltf::Node& node);
 
 tinygltf::Value string_value(std::string_view text);
 // The image a texture shows: its `source`, else its KHR_texture_basisu / EXT_texture_webp

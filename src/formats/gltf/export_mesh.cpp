@@ -327,6 +327,11 @@ void Exporter::export_model(const cast::ConstModel& model, int parent, const std
     exported.node = add_node(std::move(node), parent);
 
     if (cast::ConstSkeleton skeleton = model.skeleton()) {
+        const auto children = skeleton.node().children();
+        const auto bone_count = static_cast<std::size_t>(
+            std::count_if(children.begin(), children.end(),
+                          [](const cast::Node& child) { return child.is(cast::NodeId::Bone); }));
+        reserve_nodes(bone_count);
         Diagnostics reports;
         auto built = anim::build_skeleton(skeleton, reports);
         for (const Diagnostic& report : reports) warn(path, report.message);

@@ -368,6 +368,8 @@ Expected<void> write(const cast::Document& document, Sink& sink, const WriteCont
         {}};
     writer.export_document(checked, nullptr, -1, 0, true);
     if (exporter.failure) return make_error(*exporter.failure);
+    // The skeletons served the nodes and the animations; the JSON made next is the peak.
+    exporter.models = {};
     if (auto finite = detail::keep_numbers_finite(exporter); !finite) return finite;
     detail::place_textures(exporter, context.base, sink.file(), checked.embedded);
     return detail::write_files(exporter.model, exporter.binary, exporter.binary_size, sink,
