@@ -425,8 +425,7 @@ bool Exporter::keep_bytes(std::uint64_t bytes, const std::string& path, std::str
                    .path = path,
                    .rule = "gltf.memory-budget",
                    .message = fmt::format(
-                       "the animations' export would keep {} bytes with {}, more than the "
-                       "budget of {}",
+                       "the glTF export would keep {} bytes with {}, more than the budget of {}",
                        kept_bytes, what, anim::describe_memory_budget(input_bytes, input_name))};
     return false;
 }

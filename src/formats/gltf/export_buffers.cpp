@@ -51,6 +51,12 @@ int Exporter::add_node(tinygltf::Node node, int parent) {
     return index;
 }
 
+void Exporter::reserve_nodes(std::size_t count) {
+    std::vector<tinygltf::Node>& nodes = model.nodes;
+    const std::size_t needed = nodes.size() + count;
+    if (needed > nodes.capacity()) nodes.reserve(std::max(needed, nodes.capacity() * 3 / 2));
+}
+
 namespace {
 constexpr std::array<std::byte, 4> kZeros{};
 }  // namespace
@@ -156,17 +162,45 @@ Expected<void> keep_numbers_finite(Exporter& exporter) {
 
 namespace {
 
-// The glTF JSON tinygltf wrote, mended in place where it is not what glTF asks for, without a
-// DOM of it (parsing it again to mend it took as much memory as the model's nodes). The text
-// is tinygltf's (nlohmann's dump: no whitespace, members in key order), and comes out as that
+// The glTF JSON in pieces written one after another: tinygltf's text of everything but the
+// members castkit writes itself (`buffers`, and `nodes` one node at a time so that no DOM of
+// them is ever built), each of those put where its key sorts among the text's top-level
+// members, as one DOM's dump would have them.
+struct JsonPieces {
+    std::string text;
+    std::vector<std::vector<std::string>> members;  // "key":value in parts, in key order
+    std::vector<std::size_t> at;  // where each member goes in `text`: a key's '"' or the last '}'
+
+    // Every piece in order, with the commas the placed members need. Views of this object.
+    std::vector<std::string_view> pieces() const {
+        std::vector<std::string_view> out;
+        std::size_t from = 0;
+        for (std::size_t m = 0; m < members.size(); ++m) {
+            out.push_back(std::string_view(text).substr(from, at[m] - from));
+            const bool last = text[at[m]] == '}';
+            // At the end a member follows what is there: the object's members or one placed.
+            if (last && (text[at[m] - 1] != '{' || (m > 0 && at[m - 1] == at[m])))
+                out.push_back(",");
+            out.insert(out.end(), members[m].begin(), members[m].end());
+            if (!last) out.push_back(",");
+            from = at[m];
+        }
+        out.push_back(std::string_view(text).substr(from));
+        return out;
+    }
+};
+
+// The text tinygltf wrote, mended in place where it is not what glTF asks for, without a DOM
+// of it (parsing it again to mend it took as much memory as the model's nodes). The text is
+// tinygltf's (nlohmann's dump: no whitespace, members in key order), and comes out as that
 // DOM's dump would: an entry of a top-level array that is null (tinygltf serialises an object
-// with nothing to say, such as the node of an empty Model, as null, which glTF forbids) becomes
-// {}, and `buffers` (the member that declares the binary data, which tinygltf would declare by
-// bytes it does not hold) goes before the first top-level member whose key sorts after it.
+// with nothing to say as null, which glTF forbids) becomes {}. Returns where each of `keys` (in
+// order) goes: before the first top-level key that sorts after it, else before the closing }.
 // One scan that skips strings and moves the text left over each null; the line end tinygltf
 // writes after the text is dropped, as a dump has none. O(text size).
-void mend_json(std::string& text, const std::string& buffers) {
-    std::size_t depth = 0, out = 0, insert_at = std::string::npos;
+std::vector<std::size_t> mend_json(std::string& text, const std::vector<std::string>& keys) {
+    std::size_t depth = 0, out = 0;
+    std::vector<std::size_t> at;
     bool in_string = false, top_array = false;
     for (std::size_t in = 0; in < text.size(); ++in) {
         const char c = text[in];
@@ -175,10 +209,12 @@ void mend_json(std::string& text, const std::string& buffers) {
             if (c == '"') in_string = false;
         } else if (c == '"') {
             in_string = true;
-            // A top-level key: the keys come in order, so `buffers` goes before the first after it.
-            if (depth == 1 && insert_at == std::string::npos && !buffers.empty() &&
-                text.compare(in + 1, text.find('"', in + 1) - in - 1, "buffers") > 0)
-                insert_at = out;
+            // A top-level key: the keys come in order, so a member goes before the first after it.
+            if (depth == 1) {
+                const std::size_t length = text.find('"', in + 1) - in - 1;
+                while (at.size() < keys.size() && text.compare(in + 1, length, keys[at.size()]) > 0)
+                    at.push_back(out);
+            }
         } else if (c == '{' || c == '[') {
             if (++depth == 2) top_array = c == '[';
         } else if (c == '}' || c == ']') {
@@ -193,16 +229,29 @@ void mend_json(std::string& text, const std::string& buffers) {
     }
     text.resize(out);
     while (!text.empty() && text.back() != '}') text.pop_back();  // tinygltf's line end
-    if (buffers.empty()) return;
-    if (insert_at == std::string::npos) insert_at = text.rfind('}');
-    const bool last = text[insert_at] == '}';
-    const bool alone = last && text[insert_at - 1] == '{';
-    text.insert(insert_at, last ? (alone ? "" : ",") + buffers : buffers + ",");
+    at.resize(keys.size(), text.size() - 1);
+    return at;
+}
+
+// The `nodes` member, each node serialised by tinygltf alone and then emptied (its name,
+// children and extras freed), in parts of about 64 KiB: the text never doubles as it grows.
+std::vector<std::string> nodes_member(std::vector<tinygltf::Node>& nodes) {
+    constexpr std::size_t kPart = std::size_t{64} << 10;
+    std::vector<std::string> parts{"\"nodes\":["};
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        if (parts.back().size() >= kPart) parts.back().shrink_to_fit(), parts.emplace_back();
+        if (i > 0) parts.back() += ',';
+        parts.back() += node_json(nodes[i]);
+        nodes[i] = tinygltf::Node();
+    }
+    parts.back() += ']';
+    return parts;
 }
 
 // The glTF JSON for `model` with buffer 0 declared as `length` bytes at `uri` (none in a GLB).
-Expected<std::string> serialise_json(tinygltf::Model& model, std::size_t length,
-                                     const std::string& uri, const std::filesystem::path& path) {
+// The model's nodes are written and freed first, before tinygltf builds its DOM of the rest.
+Expected<JsonPieces> serialise_json(tinygltf::Model& model, std::size_t length,
+                                    const std::string& uri, const std::filesystem::path& path) {
     model.buffers.clear();
     // A file without nodes (an animation whose curves name nothing exported) has no scene to
     // show; an empty scene would be serialised as null, which glTF forbids.
@@ -210,27 +259,47 @@ Expected<std::string> serialise_json(tinygltf::Model& model, std::size_t length,
         model.scenes.clear();
         model.defaultScene = -1;
     }
-    std::ostringstream stream;
-    tinygltf::TinyGLTF writer;
+    JsonPieces json;
+    std::vector<std::string> keys;  // in order: "buffers" sorts before "nodes"
     try {
+        if (length > 0) {
+            nlohmann::json buffer = {{"byteLength", length}};
+            if (!uri.empty()) buffer["uri"] = uri;
+            json.members.push_back({"\"buffers\":" + nlohmann::json::array({buffer}).dump()});
+            keys.push_back("buffers");
+        }
+        if (!model.nodes.empty()) {
+            json.members.push_back(nodes_member(model.nodes));
+            keys.push_back("nodes");
+        }
+        std::vector<tinygltf::Node>().swap(model.nodes);
+        std::ostringstream stream;
+        tinygltf::TinyGLTF writer;
         if (!writer.WriteGltfSceneToStream(&model, stream, false, false))
             return make_error(problem(platform::utf8_of(path), "",
                                       "tinygltf could not serialise the scene", Severity::Error,
                                       "gltf.export"));
-        std::string text = std::move(stream).str();
-        std::string buffers;
-        if (length > 0) {
-            nlohmann::json buffer = {{"byteLength", length}};
-            if (!uri.empty()) buffer["uri"] = uri;
-            buffers = "\"buffers\":" + nlohmann::json::array({buffer}).dump();
-        }
-        mend_json(text, buffers);
-        return text;
+        json.text = std::move(stream).str();
+        json.at = mend_json(json.text, keys);
+        return json;
     } catch (const std::exception& error) {
         return make_error(problem(platform::utf8_of(path), "",
                                   fmt::format("serialising glTF JSON: {}", error.what()),
                                   Severity::Error, "gltf.export"));
     }
+}
+
+// The bytes of `pieces`, for a sink or the GLB header. O(pieces).
+std::size_t total_size(const std::vector<std::string_view>& pieces) {
+    std::size_t size = 0;
+    for (std::string_view piece : pieces) size += piece.size();
+    return size;
+}
+
+Expected<void> write_pieces(Sink& sink, const std::vector<std::string_view>& pieces) {
+    for (std::string_view piece : pieces)
+        if (auto written = sink.write(std::as_bytes(std::span(piece))); !written) return written;
+    return {};
 }
 
 void put_u32(std::vector<std::byte>& out, std::uint32_t value) {
@@ -276,6 +345,7 @@ Expected<void> write_files(tinygltf::Model& model,
         const std::string uri = size == 0 ? "" : file.empty() ? data_uri(binary, size) : bin_name;
         auto json = serialise_json(model, size, uri, path);
         if (!json) return make_error(json.error());
+        const std::vector<std::string_view> pieces = json->pieces();
         if (size > 0 && !file.empty()) {
             auto bin = platform::create_atomic_file(file.parent_path() / bin_name, size);
             if (!bin) return make_error(bin.error());
@@ -283,30 +353,33 @@ Expected<void> write_files(tinygltf::Model& model,
                 if (auto written = (*bin)->write(part); !written) return written;
             if (auto committed = (*bin)->commit(); !committed) return committed;
         }
-        return sink.write(std::as_bytes(std::span(*json)));
+        return write_pieces(sink, pieces);
     }
     auto json = serialise_json(model, size, "", path);
     if (!json) return make_error(json.error());
-    json->append((4 - json->size() % 4) % 4, ' ');
+    json->text.append((4 - total_size(json->pieces()) % 4) % 4, ' ');
+    const std::vector<std::string_view> pieces = json->pieces();
+    const std::size_t json_size = total_size(pieces);
     const std::size_t binary_padding = (4 - size % 4) % 4;
-    const std::size_t total = 12 + 8 + json->size() + (size == 0 ? 0 : 8 + size + binary_padding);
+    const std::size_t total = 12 + 8 + json_size + (size == 0 ? 0 : 8 + size + binary_padding);
     std::vector<std::byte> header;
     put_u32(header, 0x46546C67u);  // "glTF"
     put_u32(header, 2);
     put_u32(header, static_cast<std::uint32_t>(total));
-    put_u32(header, static_cast<std::uint32_t>(json->size()));
+    put_u32(header, static_cast<std::uint32_t>(json_size));
     put_u32(header, 0x4E4F534Au);  // "JSON"
     std::vector<std::byte> binary_header;
     if (size > 0) {
         put_u32(binary_header, static_cast<std::uint32_t>(size + binary_padding));
         put_u32(binary_header, 0x004E4942u);  // "BIN\0"
     }
-    const std::array<std::span<const std::byte>, 3> before{header, std::as_bytes(std::span(*json)),
-                                                           binary_header};
     const std::span<const std::byte> after =
         std::span(kZeros).first(size == 0 ? 0 : binary_padding);
     sink.reserve(total);
-    return write_parts(sink, {before, binary, std::span(&after, 1)});
+    if (auto written = sink.write(header); !written) return written;
+    if (auto written = write_pieces(sink, pieces); !written) return written;
+    const std::array<std::span<const std::byte>, 1> chunk_header{binary_header};
+    return write_parts(sink, {chunk_header, binary, std::span(&after, 1)});
 }
 
 }  // namespace castkit::gltf::detail

@@ -315,6 +315,7 @@ anim::Transform gltf_local(const anim::Skeleton& skeleton, std::span<const anim:
 }
 
 void Exporter::export_model(const cast::ConstModel& model, int parent, const std::string& path) {
+    if (failure) return;
     ExportedModel exported;
     tinygltf::Node node;
     node.name = std::string(model.name().value_or(""));
@@ -327,6 +328,14 @@ void Exporter::export_model(const cast::ConstModel& model, int parent, const std
     exported.node = add_node(std::move(node), parent);
 
     if (cast::ConstSkeleton skeleton = model.skeleton()) {
+        const auto children = skeleton.node().children();
+        const auto bone_count = static_cast<std::size_t>(
+            std::count_if(children.begin(), children.end(),
+                          [](const cast::Node& child) { return child.is(cast::NodeId::Bone); }));
+        if (!keep_bytes(bone_count * kBoneBytes, path + "/skeleton",
+                        fmt::format("the skeleton's {} bones as glTF nodes", bone_count)))
+            return;
+        reserve_nodes(bone_count);
         Diagnostics reports;
         auto built = anim::build_skeleton(skeleton, reports);
         for (const Diagnostic& report : reports) warn(path, report.message);
