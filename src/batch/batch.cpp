@@ -62,6 +62,18 @@ Diagnostic link_outside(const fs::path& link, const fs::path& folder) {
     return d;
 }
 
+// The error for `file`, whose opened descriptor lies outside `folder` (a link swapped in): not
+// read, as the refusal says, unless the run allows any path.
+Diagnostic read_outside(const fs::path& file, const fs::path& folder) {
+    Diagnostic d;
+    d.file = platform::utf8_of(file);
+    d.rule = "io.link-outside";
+    d.message =
+        fmt::format("leads outside '{}' through a link: not read (--allow-any-path follows it)",
+                    platform::utf8_of(folder));
+    return d;
+}
+
 // `path` opened once, refused unless what was opened (its descriptor's real path, not the
 // path's) lies inside one of `folders`, or the run allows any path: a link swapped in after the
 // plan listed a file cannot lead a read outside. O(folders) file-system queries.
@@ -73,14 +85,7 @@ Expected<std::unique_ptr<platform::OpenedFile>> open_within(const Options& optio
     for (const fs::path& folder : folders)
         if (auto real = platform::real_path(folder); real && inside((*opened)->real_path(), *real))
             return opened;
-    Diagnostic d;
-    d.file = platform::utf8_of(path);
-    d.rule = "io.link-outside";
-    d.message = fmt::format(
-        "leads outside '{}' through a link: not read (--allow-any-path "
-        "follows it)",
-        platform::utf8_of(folders.empty() ? path : folders.front()));
-    return make_error(std::move(d));
+    return make_error(read_outside(path, folders.empty() ? path : folders.front()));
 }
 
 // `input` opened beneath `folder`, its folder held open (Context::folder), refused unless what
@@ -94,14 +99,7 @@ Expected<std::unique_ptr<platform::OpenedFile>> open_beneath(const Options& opti
     if (!*opened) return make_error(platform::os_error(input, "cannot open", ENOENT));
     auto real = platform::real_path(options.input_dir);
     if (real && inside((*opened)->real_path(), *real)) return opened;
-    Diagnostic d;
-    d.file = platform::utf8_of(input);
-    d.rule = "io.link-outside";
-    d.message = fmt::format(
-        "leads outside '{}' through a link: not read (--allow-any-path "
-        "follows it)",
-        platform::utf8_of(options.input_dir));
-    return make_error(std::move(d));
+    return make_error(read_outside(input, options.input_dir));
 }
 
 // The task's input, opened and checked once and read from that descriptor: beneath its

@@ -1,9 +1,10 @@
 // glTF import at binary speed: buffers stay views of the file (zero copy where the layout is
 // Cast's), errors name the byte offset and the JSON path, data: URIs decode.
+#include <fmt/format.h>
+
 #include <castkit/formats.hpp>
 #include <castkit/formats/gltf.hpp>
 #include <cstring>
-#include <fmt/format.h>
 #include <fstream>
 
 #include "gltf_scene.hpp"

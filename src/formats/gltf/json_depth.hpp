@@ -4,7 +4,11 @@
 // and a value can take 2 bytes of text ("0,").
 #pragma once
 
+#include <algorithm>
+#include <castkit/anim/budget.hpp>
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string_view>
 
@@ -13,11 +17,11 @@ namespace castkit::gltf::detail {
 // JSON nested deeper than this is refused (glTF input) or ignored (carried settings).
 inline constexpr std::size_t kMaxJsonDepth = 512;
 
-// The offset in `text` of the first bracket deeper than `limit`, or nullopt. Strings are
-// skipped, escapes included. O(text size).
-inline std::optional<std::size_t> first_too_deep(std::string_view text,
-                                                 std::size_t limit = kMaxJsonDepth) {
-    std::size_t depth = 0;
+// Calls `on(c, i)` for each character `c` of `text` at offset `i` that is outside a string
+// (escapes skipped), until `on` returns false. The one scanner behind the counts below, which
+// must agree on what a string is. O(text size).
+template <class OnCharacter>
+void scan_outside_strings(std::string_view text, OnCharacter on) {
     bool in_string = false;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
@@ -28,13 +32,26 @@ inline std::optional<std::size_t> first_too_deep(std::string_view text,
                 in_string = false;
         } else if (c == '"') {
             in_string = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > limit) return i;
+        } else if (!on(c, i)) {
+            return;
+        }
+    }
+}
+
+// The offset in `text` of the first bracket deeper than `limit`, or nullopt. O(text size).
+inline std::optional<std::size_t> first_too_deep(std::string_view text,
+                                                 std::size_t limit = kMaxJsonDepth) {
+    std::size_t depth = 0;
+    std::optional<std::size_t> found;
+    scan_outside_strings(text, [&](char c, std::size_t i) {
+        if (c == '[' || c == '{') {
+            if (++depth > limit) found = i;
         } else if ((c == ']' || c == '}') && depth > 0) {
             --depth;
         }
-    }
-    return std::nullopt;
+        return !found;
+    });
+    return found;
 }
 
 // The values (scalars, arrays, objects) and object members of JSON text, at most: every value
@@ -47,30 +64,23 @@ struct JsonShape {
 
 inline JsonShape json_shape(std::string_view text) {
     JsonShape shape{.values = 1};
-    bool in_string = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (in_string) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                in_string = false;
-        } else if (c == '"') {
-            in_string = true;
-        } else if (c == ',' || c == '[' || c == '{') {
+    scan_outside_strings(text, [&](char c, std::size_t) {
+        if (c == ',' || c == '[' || c == '{') {
             ++shape.values;
         } else if (c == ':') {
             ++shape.values;
             ++shape.members;
         }
-    }
+        return true;
+    });
     return shape;
 }
 
-// The memory a file may take for what it declares (docs/security.md): 8 bytes per byte of the
-// file plus 64 MiB.
+// The memory a file may take for what it declares (docs/security.md): anim::memory_budget's one
+// promise, in the size type the parse counts in (saturated where size_t is 32 bits).
 constexpr std::size_t memory_budget(std::size_t file_size) {
-    return 8 * file_size + (std::size_t{64} << 20);
+    return static_cast<std::size_t>(std::min<std::uint64_t>(
+        anim::memory_budget(file_size), std::numeric_limits<std::size_t>::max()));
 }
 
 // The bytes simdjson's DOM of `text` takes, at most: the padded copy of the text, the strings'
