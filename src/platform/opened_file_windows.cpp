@@ -101,6 +101,12 @@ Expected<std::unique_ptr<OpenedFile>> open_handle(const std::filesystem::path& p
         const DWORD code = GetLastError();
         if (missing_is_null && (code == ERROR_FILE_NOT_FOUND || code == ERROR_PATH_NOT_FOUND))
             return std::unique_ptr<OpenedFile>();
+        // A folder cannot be opened as a file (access denied): refused either way, and said as
+        // on POSIX. The attributes only choose the message.
+        const DWORD attributes = GetFileAttributesW(path.c_str());
+        if (code == ERROR_ACCESS_DENIED && attributes != INVALID_FILE_ATTRIBUTES &&
+            (attributes & FILE_ATTRIBUTE_DIRECTORY) != 0)
+            return make_error(refusal(path, "is not a regular file"));
         return make_error(os_error(path, "cannot open", static_cast<int>(code)));
     }
     auto refuse = [&](Diagnostic why) {

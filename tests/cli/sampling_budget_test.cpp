@@ -28,36 +28,9 @@ constexpr std::size_t kBones = 255;
 
 std::string quoted(const fs::path& path) { return fmt::format("\"{}\"", path.string()); }
 
-std::vector<std::uint32_t> frames_up_to(std::uint32_t count) {
-    std::vector<std::uint32_t> frames(count);
-    for (std::uint32_t i = 0; i < count; ++i) frames[i] = i;
-    return frames;
-}
-
-// `bones` bones in a row, the first with a `tx` curve keyed on each of its first `keys` frames.
-AnimScene many_bones_one_long_curve(std::uint32_t keys, std::size_t bones = kBones) {
-    AnimScene scene;
-    for (std::size_t b = 0; b < bones; ++b)
-        scene.bone(fmt::format("bone{}", b), static_cast<std::int32_t>(b) - 1, {0, 1, 0});
-    std::vector<float> values(keys);
-    for (std::uint32_t i = 0; i < keys; ++i) values[i] = 0.001f * static_cast<float>(i % 100);
-    scene.curve("bone0", "tx", frames_up_to(keys), values);
-    return scene;
-}
-
 fs::path written(AnimScene scene, const fs::path& path) {
     EXPECT_TRUE(cast::write(scene.document, path).has_value());
     return path;
-}
-
-std::string text_of(const fs::path& path) {
-    const std::vector<std::byte> bytes = read_bytes(path);
-    return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
-}
-
-// The promise for `input` in KiB.
-long promise_kib(const fs::path& input) {
-    return static_cast<long>(anim::memory_budget(fs::file_size(input)) / 1024);
 }
 
 // 100 IK handles solved on 20,001 frames are 2 million solves from 2 keys: refused at once by
@@ -87,6 +60,34 @@ TEST(SamplingBudget, ManyIkHandlesOverManyFramesAreRefusedByConvertBakeAndDiff) 
 }
 
 #if defined(__linux__) && !defined(CASTKIT_ADDRESS_SANITIZER) && !defined(__SANITIZE_THREAD__)
+// The memory tests' inputs and helpers (Linux only: a child's peak is read through wait4).
+std::vector<std::uint32_t> frames_up_to(std::uint32_t count) {
+    std::vector<std::uint32_t> frames(count);
+    for (std::uint32_t i = 0; i < count; ++i) frames[i] = i;
+    return frames;
+}
+
+// `bones` bones in a row, the first with a `tx` curve keyed on each of its first `keys` frames.
+AnimScene many_bones_one_long_curve(std::uint32_t keys, std::size_t bones = kBones) {
+    AnimScene scene;
+    for (std::size_t b = 0; b < bones; ++b)
+        scene.bone(fmt::format("bone{}", b), static_cast<std::int32_t>(b) - 1, {0, 1, 0});
+    std::vector<float> values(keys);
+    for (std::uint32_t i = 0; i < keys; ++i) values[i] = 0.001f * static_cast<float>(i % 100);
+    scene.curve("bone0", "tx", frames_up_to(keys), values);
+    return scene;
+}
+
+std::string text_of(const fs::path& path) {
+    const std::vector<std::byte> bytes = read_bytes(path);
+    return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+// The promise for `input` in KiB.
+long promise_kib(const fs::path& input) {
+    return static_cast<long>(anim::memory_budget(fs::file_size(input)) / 1024);
+}
+
 // One curve of 30,000 keys on a 255-bone skeleton (a 240 KB file) becomes a glb within the
 // promise: the export keeps the sampled values of the one channel glTF gets, not every bone's
 // pose at every key (306 MB before).

@@ -297,8 +297,10 @@ std::size_t total_size(const std::vector<std::string_view>& pieces) {
 }
 
 Expected<void> write_pieces(Sink& sink, const std::vector<std::string_view>& pieces) {
-    for (std::string_view piece : pieces)
-        if (auto written = sink.write(std::as_bytes(std::span(piece))); !written) return written;
+    for (std::string_view piece : pieces) {
+        const std::span<const char> text(piece.data(), piece.size());
+        if (auto written = sink.write(std::as_bytes(text)); !written) return written;
+    }
     return {};
 }
 

@@ -352,7 +352,7 @@ void read_carried(const cast::Document& document, detail::Exporter& exporter) {
 // peak of `castkit info`. O(nodes + properties).
 std::uint64_t document_bytes(const cast::Document& document, std::uint64_t size) {
     constexpr std::uint64_t kAllocation = 16;
-    constexpr std::size_t kShortString = std::string().capacity();
+    const std::size_t kShortString = std::string().capacity();
     std::uint64_t bytes = size;
     std::vector<const cast::Node*> pending;
     for (const cast::Node& root : document.roots()) pending.push_back(&root);
