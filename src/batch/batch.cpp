@@ -45,12 +45,6 @@ bool up_to_date(const fs::path& input, const fs::path& output,
     return older(input) && std::all_of(animations.begin(), animations.end(), older);
 }
 
-// True when `path` lies strictly inside `folder` (both canonical). O(path length).
-bool inside(const fs::path& path, const fs::path& folder) {
-    const fs::path relative = path.lexically_relative(folder);
-    return !path.empty() && !relative.empty() && *relative.begin() != ".." && relative != ".";
-}
-
 // The warning for a file of a folder that is a link to somewhere outside it: skipped.
 Diagnostic link_outside(const fs::path& link, const fs::path& folder) {
     Diagnostic d;
@@ -83,7 +77,8 @@ Expected<std::unique_ptr<platform::OpenedFile>> open_within(const Options& optio
     auto opened = platform::open_regular_file(path, std::numeric_limits<std::uint64_t>::max());
     if (!opened || options.format_options.side_files.allow_any_path) return opened;
     for (const fs::path& folder : folders)
-        if (auto real = platform::real_path(folder); real && inside((*opened)->real_path(), *real))
+        if (auto real = platform::real_path(folder);
+            real && platform::inside((*opened)->real_path(), *real))
             return opened;
     return make_error(read_outside(path, folders.empty() ? path : folders.front()));
 }
@@ -98,7 +93,7 @@ Expected<std::unique_ptr<platform::OpenedFile>> open_beneath(const Options& opti
     if (!opened) return make_error(opened.error());
     if (!*opened) return make_error(platform::os_error(input, "cannot open", ENOENT));
     auto real = platform::real_path(options.input_dir);
-    if (real && inside((*opened)->real_path(), *real)) return opened;
+    if (real && platform::inside((*opened)->real_path(), *real)) return opened;
     return make_error(read_outside(input, options.input_dir));
 }
 
@@ -406,7 +401,7 @@ class SideFileList {
         for (const fs::path& extra : write_.options.side_files.folders)
             roots.push_back(fs::absolute(extra, error).lexically_normal());
         for (const fs::path& root : roots)
-            if (folder == root || inside(folder, root)) {
+            if (folder == root || platform::inside(folder, root)) {
                 const fs::path relative = folder.lexically_relative(root);
                 return relative == "." ? fs::path() : relative;
             }
@@ -514,7 +509,7 @@ Expected<std::vector<fs::path>> readable_files(const fs::path& dir, bool recursi
         std::error_code ignored;
         if (!entry.is_regular_file(ignored) || format_for_path(entry.path()) == nullptr) return;
         if (entry.is_symlink(ignored) && !allow_any_path &&
-            !inside(fs::canonical(entry.path(), ignored), real_dir))
+            !platform::inside(fs::canonical(entry.path(), ignored), real_dir))
             warnings.push_back(link_outside(entry.path(), dir));
         else
             files.push_back(entry.path());
@@ -714,10 +709,11 @@ namespace {
 Expected<void> really_inside(const fs::path& path, std::span<const fs::path> real_folders) {
     std::error_code error;
     const fs::path real = fs::weakly_canonical(path, error);
-    const bool found = !error && std::any_of(real_folders.begin(), real_folders.end(),
-                                             [&](const fs::path& folder) {
-                                                 return !folder.empty() && inside(real, folder);
-                                             });
+    const bool found =
+        !error &&
+        std::any_of(real_folders.begin(), real_folders.end(), [&](const fs::path& folder) {
+            return !folder.empty() && platform::inside(real, folder);
+        });
     if (found) return {};
     return make_error(worker_output(
         path, "a link inside the output folder leads a worker's file outside it: refused"));
@@ -755,8 +751,9 @@ Expected<std::vector<fs::path>> place_outputs(const Options& options, const Task
     for (const OutputFile& file : files) {
         const fs::path path = normal(file.path);
         const bool output = std::find(outputs.begin(), outputs.end(), path) != outputs.end();
-        if (!output && std::none_of(folders.begin(), folders.end(),
-                                    [&](const fs::path& folder) { return inside(path, folder); }))
+        if (!output && std::none_of(folders.begin(), folders.end(), [&](const fs::path& folder) {
+                return platform::inside(path, folder);
+            }))
             return make_error(worker_output(
                 file.path, "a worker wrote it outside the output and texture folders: refused"));
         if (auto real = really_inside(file.path, real_folders); !real)

@@ -7,7 +7,7 @@
 
 #include <castkit/io/side_files.hpp>
 #include <cctype>
-#include <set>
+#include <optional>
 #include <string>
 #include <system_error>
 
@@ -32,12 +32,6 @@ bool absolute_anywhere(std::string_view reference, const fs::path& path) {
     bool drive = reference.size() >= 2 && std::isalpha(static_cast<unsigned char>(reference[0])) &&
                  reference[1] == ':';
     return drive || path.has_root_directory() || path.has_root_name();
-}
-
-// True when `path` lies strictly inside `folder` (both absolute and normal). O(path length).
-bool inside(const fs::path& path, const fs::path& folder) {
-    fs::path relative = path.lexically_relative(folder);
-    return !relative.empty() && *relative.begin() != ".." && relative != ".";
 }
 
 // The folders side files may come from, absolute and normal: `base` (none when empty: bytes
@@ -65,17 +59,17 @@ class Folders {
 
     // Folder `i` opened; null when it cannot be (missing: nothing can be found there).
     const platform::OpenedFolder* opened(std::size_t i) {
-        if (!opened_[i] && !tried_.contains(i)) {
-            tried_.insert(i);
-            if (auto folder = platform::open_folder(paths_[i])) opened_[i] = std::move(*folder);
+        if (!opened_[i]) {
+            auto folder = platform::open_folder(paths_[i]);
+            opened_[i] = folder ? std::move(*folder) : nullptr;
         }
-        return opened_[i].get();
+        return opened_[i]->get();
     }
 
   private:
+    using Held = std::shared_ptr<const platform::OpenedFolder>;
     std::vector<fs::path> paths_;
-    std::vector<std::shared_ptr<const platform::OpenedFolder>> opened_;
-    std::set<std::size_t> tried_;
+    std::vector<std::optional<Held>> opened_;  // nullopt: not tried yet; null: cannot be opened
 };
 
 using Opened = std::unique_ptr<platform::OpenedFile>;
@@ -161,7 +155,7 @@ Expected<Found> find(std::string_view reference, const fs::path& base,
 
     std::string why;
     for (const auto& [candidate, folder] : candidates) {
-        const bool within = folder != kNone && inside(candidate, folders.paths()[folder]);
+        const bool within = folder != kNone && platform::inside(candidate, folders.paths()[folder]);
         if (!policy.allow_any_path && !within) {
             if (why.empty())
                 why = fmt::format("'{}' leads outside '{}'", std::string(reference),
@@ -217,7 +211,7 @@ Expected<Opened> open_found(const fs::path& location, const Context& context,
     }
     Folders folders(context.base, context.folder, policy);
     for (std::size_t i = 0; i < folders.paths().size(); ++i) {
-        if (!inside(normal, folders.paths()[i])) continue;
+        if (!platform::inside(normal, folders.paths()[i])) continue;
         auto opened = open_beneath(normal, folders, i, policy, context.name);
         if (!opened || *opened) return opened;
     }

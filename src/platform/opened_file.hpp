@@ -68,6 +68,13 @@ class OpenedFolder {
 // removed meanwhile). One open, one path query.
 Expected<std::shared_ptr<const OpenedFolder>> open_folder(const std::filesystem::path& path);
 
+// True when `path` lies strictly below `folder` (not the folder itself), the two given alike:
+// both absolute and normal, or both real paths. Lexical only. O(path length).
+inline bool inside(const std::filesystem::path& path, const std::filesystem::path& folder) {
+    const std::filesystem::path relative = path.lexically_relative(folder);
+    return !relative.empty() && *relative.begin() != ".." && relative != ".";
+}
+
 // The real path of an existing file or folder (links resolved), in the form
 // OpenedFile::real_path() uses, for telling whether an opened file lies inside a folder.
 Expected<std::filesystem::path> real_path(const std::filesystem::path& path);

@@ -82,12 +82,6 @@ class WindowsOpenedFile final : public OpenedFile {
     std::uint64_t size_;
 };
 
-// True when `path` lies strictly inside `folder` (both final paths). O(path length).
-bool inside(const std::filesystem::path& path, const std::filesystem::path& folder) {
-    const std::filesystem::path relative = path.lexically_relative(folder);
-    return !relative.empty() && *relative.begin() != ".." && relative != ".";
-}
-
 // `path` opened for reading with `flags`, as an OpenedFile when the handle is a regular file of
 // at most `max_size` bytes (with `no_reparse`, not a reparse point either: a link or junction
 // is refused, not followed). Null for a missing file when `missing_is_null`.

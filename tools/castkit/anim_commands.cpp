@@ -420,9 +420,7 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
                                  .base_frame = base_clip.frame,
                                  .solve_rig = !options->no_rig});
         if (!baked) {
-            Diagnostic refused = baked.error();
-            if (refused.file.empty()) refused.file = options->animation;
-            fmt::print(stderr, "{}\n", refused.to_string());
+            print_error(baked.error(), options->animation);
             fail(exit_code, kInvalidInput);
             return;
         }

@@ -17,6 +17,11 @@ void print_diagnostics(const Diagnostics& diagnostics) {
     for (const Diagnostic& d : diagnostics.shown()) fmt::print(stderr, "{}\n", d.to_string());
 }
 
+void print_error(Diagnostic error, const std::string& file) {
+    if (error.file.empty()) error.file = file;
+    fmt::print(stderr, "{}\n", error.to_string());
+}
+
 bool print_stdout(std::string_view text, int& exit_code) {
     auto written = platform::write_stdout(std::as_bytes(std::span(text.data(), text.size())));
     if (written) return true;

@@ -142,6 +142,9 @@ std::optional<Loaded> read_source(const std::string& path, Source source,
                                   const FormatOptions& options, int& exit_code);
 // Prints to stderr what `diagnostics` kept, then one "... and N more" line per kind it counted.
 void print_diagnostics(const Diagnostics& diagnostics);
+// Prints `error` to stderr naming `file` when it names none (the animation jobs' errors are
+// about data, not files: the command knows which file it read).
+void print_error(Diagnostic error, const std::string& file);
 // Writes `text` to standard output; when that fails (a full disk, a closed pipe) prints why and
 // raises `exit_code` to 1. Returns whether everything was written.
 bool print_stdout(std::string_view text, int& exit_code);

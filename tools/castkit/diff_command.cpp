@@ -47,9 +47,7 @@ std::optional<Compared> compare_clips(const DiffOptions& options, cast::Document
     auto difference =
         anim::compare_clips(first->animation, *second, first->skeleton, options.compare);
     if (!difference) {
-        Diagnostic refused = difference.error();
-        if (refused.file.empty()) refused.file = options.a;  // the clip the comparison plays
-        fmt::print(stderr, "{}\n", refused.to_string());
+        print_error(difference.error(), options.a);  // the clip the comparison plays
         return std::nullopt;
     }
     return Compared{clip_label(first->animation, options.a), clip_label(*second, options.b),
@@ -82,9 +80,7 @@ std::optional<Compared> compare_rests(const DiffOptions& options, const cast::Do
     if (!b) return std::nullopt;
     auto difference = anim::compare_rests(*a, *b, options.compare);
     if (!difference) {
-        Diagnostic refused = difference.error();
-        if (refused.file.empty()) refused.file = options.a;  // the clip the comparison plays
-        fmt::print(stderr, "{}\n", refused.to_string());
+        print_error(difference.error(), options.a);  // the first file's rest pose
         return std::nullopt;
     }
     return Compared{options.a + " at rest", options.b + " at rest", std::move(*difference)};

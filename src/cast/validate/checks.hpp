@@ -43,10 +43,10 @@ void check_link(Context& context, Rule rule, const NodeRef& ref, std::string_vie
                 const Node& scope, NodeId kind, std::string_view scope_title);
 
 // animation.cpp.
-// Every bone name of every Skeleton in the document, and every BlendShape name.
-// The names curves may bind to, kept only when the document has a Curve or CurveModeOverride
-// to check (a file of bones alone would hold each name twice more for nothing). The exact names
-// view the document's strings.
+// The names curves may bind to: every bone name of every Skeleton in the document, every
+// BlendShape name, and Mesh and Model names, kept only when the document has a Curve or
+// CurveModeOverride to check (a file of bones alone would hold each name twice more for
+// nothing). The exact names view the document's strings.
 struct NameIndex {
     bool has_skeleton = false;
     bool has_model = false;

@@ -61,30 +61,27 @@ Expected<void> check_glb(std::span<const std::byte> bytes, const std::string& fi
     return {};
 }
 
-// Refuses JSON nested deeper than kMaxJsonDepth before tinygltf's recursive parser sees it,
-// naming the byte offset (in the file) of the first bracket too deep. O(JSON size).
-Expected<void> check_depth(std::span<const std::byte> bytes, bool glb, const std::string& file) {
-    std::size_t begin = 0, end = bytes.size();
-    if (glb) {  // check_glb has made sure the JSON chunk lies inside the file
-        begin = 20;
-        end = begin + u32_at(bytes, 12);
-    }
-    const std::string_view text(reinterpret_cast<const char*>(bytes.data()) + begin, end - begin);
-    if (const auto at = detail::first_too_deep(text)) {
-        Diagnostic d = detail::problem(
-            file, "$", fmt::format("JSON nested deeper than {} levels", detail::kMaxJsonDepth));
-        d.offset = begin + *at;
-        return make_error(std::move(d));
-    }
-    return {};
-}
+// Where a GLB's JSON starts: after its 12-byte header and the JSON chunk's 8-byte one.
+constexpr std::size_t kGlbJsonOffset = 20;
 
 // The JSON's span in the file: the GLB's JSON chunk (which check_glb has made sure lies inside
 // the file), else the whole file.
 std::string_view json_text(std::span<const std::byte> bytes, bool glb) {
-    const std::size_t begin = glb ? 20 : 0;
+    const std::size_t begin = glb ? kGlbJsonOffset : 0;
     const std::size_t end = glb ? begin + u32_at(bytes, 12) : bytes.size();
     return {reinterpret_cast<const char*>(bytes.data()) + begin, end - begin};
+}
+
+// Refuses JSON nested deeper than kMaxJsonDepth before tinygltf's recursive parser sees it,
+// naming the byte offset (in the file) of the first bracket too deep. O(JSON size).
+Expected<void> check_depth(std::span<const std::byte> bytes, bool glb, const std::string& file) {
+    if (const auto at = detail::first_too_deep(json_text(bytes, glb))) {
+        Diagnostic d = detail::problem(
+            file, "$", fmt::format("JSON nested deeper than {} levels", detail::kMaxJsonDepth));
+        d.offset = (glb ? kGlbJsonOffset : 0) + *at;
+        return make_error(std::move(d));
+    }
+    return {};
 }
 
 // What parsing the file's JSON may take: the file's budget (memory_budget) less the file
@@ -102,7 +99,7 @@ Expected<std::size_t> check_dom_size(std::span<const std::byte> bytes, bool glb,
                     "than the file's budget of {} MiB (8 bytes per byte of the file plus 64 MiB)",
                     (dom + bytes.size()) >> 20, detail::memory_budget(bytes.size()) >> 20),
         Severity::Error, "gltf.json-budget");
-    d.offset = glb ? 20 : 0;
+    d.offset = glb ? kGlbJsonOffset : 0;
     return make_error(std::move(d));
 }
 
@@ -235,10 +232,8 @@ Expected<cast::Document> read(const cast::SharedBytes& bytes, const ReadContext&
     if (auto nested = check_depth(bytes, glb, file); !nested) return make_error(nested.error());
     const auto walk_budget = check_dom_size(bytes, glb, file);
     if (!walk_budget) return make_error(walk_budget.error());
-    const std::size_t json_offset = glb ? 20 : 0;
-    const std::size_t json_length = glb ? u32_at(bytes, 12) : bytes.size();
-    const std::string_view json(reinterpret_cast<const char*>(bytes.data()) + json_offset,
-                                json_length);
+    const std::size_t json_offset = glb ? kGlbJsonOffset : 0;
+    const std::string_view json = json_text(bytes, glb);
     const std::size_t first_warning = diagnostics.size();
     try {
         const std::optional<cast::SharedBytes> bin =
