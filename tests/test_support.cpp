@@ -15,12 +15,14 @@ extern char** environ;
 
 #include <fmt/format.h>
 
+#include <castkit/anim/budget.hpp>
 #include <castkit/cast/document.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 
 namespace castkit::test {
 
@@ -146,6 +148,10 @@ Diagnostics validation_findings(const cast::Document& document,
     return findings;
 }
 
+long promised_kib(std::uintmax_t bytes) {
+    return static_cast<long>(anim::memory_budget(bytes) / 1024);
+}
+
 #if defined(__linux__)
 CliPeak cli_peak(const std::vector<std::string>& arguments,
                  const std::filesystem::path& stderr_file) {
@@ -170,7 +176,11 @@ CliPeak cli_peak(const std::vector<std::string>& arguments,
     int status = 0;
     rusage usage{};
     if (wait4(child, &status, 0, &usage) != child) return {};
-    return {.peak_kib = usage.ru_maxrss, .exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+    std::ostringstream written;
+    if (!stderr_file.empty()) written << std::ifstream(stderr_file).rdbuf();
+    return {.peak_kib = usage.ru_maxrss,
+            .exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+            .errors = written.str()};
 }
 #endif
 

@@ -62,14 +62,19 @@ CommandResult run_cli(const std::string& arguments);
 CommandResult run_cli_in(const std::string& prefix, const std::string& arguments,
                          const std::string& stdout_redirect = "");
 
+// The memory promise of docs/security.md for an input of `bytes` (anim::memory_budget: 8 bytes
+// a byte plus 64 MiB), in KiB as cli_peak measures.
+long promised_kib(std::uintmax_t bytes);
+
 #if defined(__linux__)
-// `castkit <arguments>` run once: its peak resident memory in KiB (-1 when it could not run)
-// and its exit code, its output discarded and its standard error written to `stderr_file` when
-// one is given. Linux only: wait4 gives the rusage of that one child (whose peak counts this
-// process's present size, not its past peak: /proc/self/clear_refs).
+// `castkit <arguments>` run once: its peak resident memory in KiB (-1 when it could not run),
+// its exit code, and its standard error (written to `stderr_file` when one is given, and read
+// back), its output discarded. Linux only: wait4 gives the rusage of that one child (whose peak
+// counts this process's present size, not its past peak: /proc/self/clear_refs).
 struct CliPeak {
     long peak_kib = -1;
     int exit_code = -1;
+    std::string errors;
 };
 CliPeak cli_peak(const std::vector<std::string>& arguments,
                  const std::filesystem::path& stderr_file = {});

@@ -10,19 +10,10 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "../test_support.hpp"
-
-#if defined(__linux__)
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-extern char** environ;
-#endif
 
 namespace castkit::test::parse_budget_test {
 namespace {
@@ -30,45 +21,6 @@ namespace {
 namespace fs = std::filesystem;
 
 #if defined(__linux__) && !defined(CASTKIT_ADDRESS_SANITIZER) && !defined(__SANITIZE_THREAD__)
-// How `castkit <arguments>` went: its peak resident memory in KiB (wait4 gives that one
-// child's), its exit code and what it wrote to standard error.
-struct ChildRun {
-    long peak_kib = -1;
-    int exit_code = -1;
-    std::string errors;
-};
-
-ChildRun run_castkit(const std::vector<std::string>& arguments, const fs::path& errors) {
-    std::vector<std::string> words{CASTKIT_CLI};
-    words.insert(words.end(), arguments.begin(), arguments.end());
-    std::vector<char*> argv;
-    for (std::string& word : words) argv.push_back(word.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 2, errors.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                     0644);
-    pid_t child = 0;
-    const int spawned = posix_spawn(&child, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ChildRun run;
-    int status = 0;
-    rusage usage{};
-    if (spawned != 0 || wait4(child, &status, 0, &usage) != child) return run;
-    run.peak_kib = usage.ru_maxrss;
-    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ostringstream text;
-    text << std::ifstream(errors).rdbuf();
-    run.errors = text.str();
-    return run;
-}
-
-// The promise, for an input of `bytes`: 8 bytes of memory per byte plus 64 MiB.
-long promised_kib(std::uintmax_t bytes) {
-    return static_cast<long>((8 * bytes + (std::uintmax_t{64} << 20)) / 1024);
-}
-
 // A glTF of no content but `member`, whose value is `open`, `count` times `item` (comma
 // separated), then `close`: `"pad":[0,0,…]` takes 2 bytes a value.
 fs::path padded_gltf(const fs::path& path, const std::string& member, const std::string& open,
@@ -81,8 +33,8 @@ fs::path padded_gltf(const fs::path& path, const std::string& member, const std:
 }
 
 // Runs `castkit info` on `file`, expects its peak within the promise, and returns the run.
-ChildRun info_within_budget(const fs::path& file) {
-    const ChildRun run = run_castkit({"info", file.string()}, file.string() + ".errors");
+CliPeak info_within_budget(const fs::path& file) {
+    const CliPeak run = cli_peak({"info", file.string()}, file.string() + ".errors");
     EXPECT_GT(run.peak_kib, 0) << file;
     EXPECT_LT(run.peak_kib, promised_kib(fs::file_size(file)))
         << file << " peaked at " << run.peak_kib << " KiB";
@@ -92,7 +44,7 @@ ChildRun info_within_budget(const fs::path& file) {
 // 20 MB of "0," in a member nothing reads: simdjson's DOM alone took 278 MB (the budget: 224).
 TEST(GltfJsonBudget, ADomPastTheBudgetIsRefusedBeforeItIsBuilt) {
     const fs::path dir = temp_dir("parse-budget");
-    const ChildRun run =
+    const CliPeak run =
         info_within_budget(padded_gltf(dir / "pad.gltf", "pad", "[", "0", 10'000'000, "]"));
     EXPECT_EQ(run.exit_code, 1);
     EXPECT_NE(run.errors.find("[gltf.json-budget]"), std::string::npos) << run.errors;
@@ -103,7 +55,7 @@ TEST(GltfJsonBudget, ADomPastTheBudgetIsRefusedBeforeItIsBuilt) {
 // not converted now, and the file reads.
 TEST(GltfJsonBudget, ApplicationExtrasCostNothing) {
     const fs::path dir = temp_dir("parse-budget");
-    const ChildRun run = info_within_budget(
+    const CliPeak run = info_within_budget(
         padded_gltf(dir / "extras.gltf", "extras", R"({"pad":[)", "0", 2'500'000, "]}"));
     EXPECT_EQ(run.exit_code, 0) << run.errors;
 }
@@ -115,7 +67,7 @@ TEST(GltfJsonBudget, TinygltfStructuresPastTheBudgetAreRefused) {
     for (const fs::path& file :
          {padded_gltf(dir / "extension.gltf", "extensions", R"({"X":[)", "0", 2'500'000, "]}"),
           padded_gltf(dir / "materials.gltf", "materials", "[", "{}", 300'000, "]")}) {
-        const ChildRun run = info_within_budget(file);
+        const CliPeak run = info_within_budget(file);
         EXPECT_EQ(run.exit_code, 1) << file;
         EXPECT_NE(run.errors.find("[gltf.json-budget]"), std::string::npos) << run.errors;
     }
@@ -155,7 +107,7 @@ TEST(GltfJsonBudget, CarriedSettingsPastTheBudgetAreIgnored) {
          {std::vector<std::string>{"convert", file.string(), (dir / "carried.glb").string()},
           std::vector<std::string>{"convert", "--up", "z", file.string(),
                                    (dir / "turned.cast").string()}}) {
-        const ChildRun run = run_castkit(command, dir / "errors.txt");
+        const CliPeak run = cli_peak(command, dir / "errors.txt");
         EXPECT_EQ(run.exit_code, 0) << run.errors;
         EXPECT_GT(run.peak_kib, 0);
         EXPECT_LT(run.peak_kib, promised_kib(fs::file_size(file)))
@@ -206,7 +158,7 @@ TEST(SkeletonBudget, HalfAMillionBonesAreValidatedAndDumpedWithinTheBudget) {
     const fs::path dir = temp_dir("parse-budget");
     const fs::path file = skeleton_cast(dir / "bones.cast", 500'000);
     for (const char* command : {"validate", "dump"}) {
-        const ChildRun run = run_castkit({command, file.string()}, dir / "errors.txt");
+        const CliPeak run = cli_peak({command, file.string()}, dir / "errors.txt");
         EXPECT_EQ(run.exit_code, 0) << command << ": " << run.errors;
         EXPECT_GT(run.peak_kib, 0);
         EXPECT_LT(run.peak_kib, promised_kib(fs::file_size(file)))
@@ -217,14 +169,12 @@ TEST(SkeletonBudget, HalfAMillionBonesAreValidatedAndDumpedWithinTheBudget) {
 // `castkit convert FILE FILE.glb`: its peak within the promise, and the exit code, with what
 // it wrote to standard error.
 std::pair<int, std::string> glb_within_budget(const fs::path& file) {
-    const fs::path errors_file = file.string() + ".errors";
-    const CliPeak run = cli_peak({"convert", file.string(), file.string() + ".glb"}, errors_file);
-    std::ostringstream errors;
-    errors << std::ifstream(errors_file).rdbuf();
+    const CliPeak run =
+        cli_peak({"convert", file.string(), file.string() + ".glb"}, file.string() + ".errors");
     EXPECT_GT(run.peak_kib, 0);
     EXPECT_LT(run.peak_kib, promised_kib(fs::file_size(file)))
-        << file << " peaked at " << run.peak_kib << " KiB; " << errors.str();
-    return {run.exit_code, errors.str()};
+        << file << " peaked at " << run.peak_kib << " KiB; " << run.errors;
+    return {run.exit_code, run.errors};
 }
 
 // 200,000 bones (54 bytes a bone) to a glb: each became a tinygltf::Node (in a vector grown by

@@ -7,6 +7,7 @@
 #include <castkit/cast/nodes.hpp>
 #include <cstring>
 
+#include "../anim/scene.hpp"
 #include "../test_support.hpp"
 #include "cli_command.hpp"
 #include "se_golden.hpp"
@@ -98,23 +99,11 @@ TEST(SECli, BadInputIsAnErrorWithAnOffset) {
 // writer names none; the registry gives it the output's name).
 TEST(SECli, AWritersWarningNamesTheFile) {
     const std::filesystem::path dir = temp_dir("se-cli-warning-file");
-    cast::Document document;
-    cast::Root root = document.add_root();
-    cast::Skeleton skeleton = root.add_model().add_skeleton();
-    cast::Bone spine = skeleton.add_bone();
-    spine.set_name("spine");
-    spine.set_parent_index(-1);
-    cast::Animation animation = root.add_animation();
-    animation.set_framerate(30.0f);
-    cast::Curve curve = animation.add_curve();
-    curve.set_node_name("spine");
-    curve.set_key_property(cast::KeyProperty::TranslationX);
-    curve.set_key_frames(std::vector<std::uint32_t>{0, 10});
-    curve.set_float_values(std::vector<float>{0.0f, 1.0f});
-    curve.set_string("m", "additive");
-    curve.set_additive_blend_weight(0.5f);
+    AnimScene scene;
+    scene.bone("spine");
+    scene.curve("spine", "tx", {0, 10}, {0.0f, 1.0f}, "additive").set_additive_blend_weight(0.5f);
     const std::filesystem::path input = dir / "walk.cast";
-    ASSERT_TRUE(cast::write(document, input).has_value());
+    ASSERT_TRUE(cast::write(scene.document, input).has_value());
     const std::filesystem::path output = dir / "walk.seanim";
     CommandResult result = run_cli(fmt::format("convert {} {}", quoted(input), quoted(output)));
     EXPECT_EQ(result.exit_code, 0) << result.err;
