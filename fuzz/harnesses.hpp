@@ -17,7 +17,8 @@
 
 #include <algorithm>
 #include <castkit/anim/bake.hpp>
-#include <castkit/anim/jobs.hpp>
+#include <castkit/anim/local_to_world_job.hpp>
+#include <castkit/anim/sampling_job.hpp>
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/dump.hpp>
 #include <castkit/cast/nodes.hpp>

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <castkit/anim/bake.hpp>
-#include <castkit/anim/jobs.hpp>
 #include <castkit/anim/rest_pose.hpp>
+#include <castkit/anim/sampling_job.hpp>
 #include <cmath>
 #include <limits>
 

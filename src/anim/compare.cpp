@@ -4,7 +4,8 @@
 #include <algorithm>
 #include <castkit/anim/budget.hpp>
 #include <castkit/anim/compare.hpp>
-#include <castkit/anim/jobs.hpp>
+#include <castkit/anim/local_to_world_job.hpp>
+#include <castkit/anim/sampling_job.hpp>
 #include <cmath>
 #include <glm/gtc/quaternion.hpp>
 #include <limits>

@@ -1,6 +1,6 @@
 // The constraints of a skeleton applied to a local pose (docs/animation.md, "Constraints"), as
 // the official Blender add-on sets them up: each copies its target's channel in local space.
-#include <castkit/anim/jobs.hpp>
+#include <castkit/anim/skeleton.hpp>
 #include <cmath>
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>

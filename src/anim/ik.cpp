@@ -3,7 +3,7 @@
 #include "ik.hpp"
 
 #include <array>
-#include <castkit/anim/jobs.hpp>
+#include <castkit/anim/local_to_world_job.hpp>
 #include <cmath>
 #include <glm/gtc/constants.hpp>
 #include <glm/gtc/matrix_transform.hpp>

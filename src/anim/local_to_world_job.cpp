@@ -1,4 +1,4 @@
-#include <castkit/anim/jobs.hpp>
+#include <castkit/anim/local_to_world_job.hpp>
 
 #include "problem.hpp"
 

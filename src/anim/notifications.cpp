@@ -1,5 +1,5 @@
 #include <algorithm>
-#include <castkit/anim/jobs.hpp>
+#include <castkit/anim/notifications.hpp>
 #include <cmath>
 
 namespace castkit::anim {

@@ -2,7 +2,7 @@
 // key lookup (O(1) with a warm context), one lerp or slerp, and one mode application.
 #include <algorithm>
 #include <castkit/anim/curve_sampling.hpp>
-#include <castkit/anim/jobs.hpp>
+#include <castkit/anim/sampling_job.hpp>
 
 #include "ik.hpp"
 #include "problem.hpp"

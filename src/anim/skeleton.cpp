@@ -1,7 +1,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <castkit/anim/jobs.hpp>
+#include <castkit/anim/local_to_world_job.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <cmath>
 #include <glm/gtc/matrix_transform.hpp>

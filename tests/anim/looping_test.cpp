@@ -1,6 +1,8 @@
 // Rule 20: holding versus looped sampling, and notification events between two times.
 #include <gtest/gtest.h>
 
+#include <castkit/anim/notifications.hpp>
+
 #include "scene.hpp"
 
 namespace castkit::test::looping_test {

@@ -5,7 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <castkit/anim/animation.hpp>
-#include <castkit/anim/jobs.hpp>
+#include <castkit/anim/local_to_world_job.hpp>
+#include <castkit/anim/sampling_job.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <cmath>

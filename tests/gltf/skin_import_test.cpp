@@ -4,7 +4,8 @@
 // stands the joints where the source rested them.
 #include <fmt/format.h>
 
-#include <castkit/anim/jobs.hpp>
+#include <castkit/anim/local_to_world_job.hpp>
+#include <castkit/anim/sampling_job.hpp>
 #include <castkit/formats/gltf.hpp>
 #include <fstream>
 #include <glm/gtc/matrix_transform.hpp>

@@ -3,7 +3,8 @@
 
 #include <castkit/anim/animation.hpp>
 #include <castkit/anim/bake.hpp>
-#include <castkit/anim/jobs.hpp>
+#include <castkit/anim/local_to_world_job.hpp>
+#include <castkit/anim/sampling_job.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/json.hpp>
 #include <castkit/platform.hpp>

@@ -5,7 +5,7 @@
 
 #include <castkit/anim/animation.hpp>
 #include <castkit/anim/budget.hpp>
-#include <castkit/anim/jobs.hpp>
+#include <castkit/anim/sampling_job.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/document.hpp>
 #include <cstdint>

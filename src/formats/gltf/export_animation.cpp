@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <castkit/anim/animation.hpp>
-#include <castkit/anim/jobs.hpp>
+#include <castkit/anim/sampling_job.hpp>
 #include <cmath>
 #include <map>
 #include <optional>

@@ -6,7 +6,6 @@
 
 #include <castkit/anim/animation.hpp>
 #include <castkit/anim/bake.hpp>
-#include <castkit/anim/jobs.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/gltf.hpp>

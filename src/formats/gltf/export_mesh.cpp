@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <array>
-#include <castkit/anim/jobs.hpp>
+#include <castkit/anim/skeleton.hpp>
 #include <cmath>
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>

@@ -1,4 +1,5 @@
-// The runtime half (ozz style): small jobs over caller-owned spans. Each job has validate()
+// The runtime half (ozz style): small jobs over caller-owned spans; this one samples a clip
+// (local_to_world_job.hpp turns its pose into world matrices). Each job has validate()
 // (are the inputs and output sizes consistent?) and run() (validate, then compute). Nothing
 // in run() allocates, but a rig's solve without a SamplingContext (SamplingJob::solve_rig).
 //
@@ -67,36 +68,7 @@ struct SamplingJob {
     void solve_ik() const;
 };
 
-// World (model-space) matrices from local transforms (rule 18):
-// world = parent_world · T · C · R · S, C = inverse of the parent's local scale when the bone's
-// segment scale compensate is set. O(bones), one 4×4 product each.
-struct LocalToWorldJob {
-    const Skeleton* skeleton = nullptr;
-    std::span<const Transform> locals{};  // skeleton->bone_count()
-    std::span<glm::mat4> worlds{};        // skeleton->bone_count()
-    // When set, only this bone and those below it (Skeleton::subtree) are computed, the other
-    // worlds taken as they are: after a change to the locals of that subtree alone.
-    std::int32_t subtree = -1;
-
-    bool validate() const;
-    Expected<void> run() const;
-};
-
 // Visible when the interpolated `vb` value is at least 0.5 (rule 21).
 inline bool is_visible(float visibility) { return visibility >= 0.5f; }
-
-struct NotificationEvent {
-    std::uint32_t track = 0;  // index into Animation::notification_tracks
-    float frame = 0.0f;       // on the caller's timeline (unwrapped when looped)
-};
-
-// The notification keys with from <= frame < to, in time order (ties in track order), so that
-// consecutive intervals [a, b), [b, c) report each key once. With `looped` on a looping
-// animation the keys repeat every (end_frame - start_frame) frames, a key on end_frame
-// coinciding with start_frame of the next cycle (one event when a track keys both). Clears and
-// fills `out`.
-// O(keys × cycles + events log events).
-void collect_notifications(const Animation& animation, float from, float to, bool looped,
-                           std::vector<NotificationEvent>& out);
 
 }  // namespace castkit::anim
