@@ -1,5 +1,5 @@
-// The registry entries the format folders define, one function each (each folder's format.cpp);
-// the registry (src/registry/) lists them.
+// The registry entries the format folders define, one function each (each folder's file named for
+// it: seanim/seanim.cpp); the registry (src/registry/) lists them.
 #pragma once
 
 #include <castkit/formats.hpp>

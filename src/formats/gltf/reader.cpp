@@ -1,5 +1,5 @@
 // Reading glTF files: the GLB container checked before tinygltf parses it, errors located by
-// JSON path and byte offset. The registry entries for .glb and .gltf are in format.cpp.
+// JSON path and byte offset. The registry entries for .glb and .gltf are in gltf.cpp.
 #include <fmt/format.h>
 #include <simdjson.h>
 
