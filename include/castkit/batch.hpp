@@ -7,6 +7,7 @@
 
 #include <castkit/formats.hpp>
 #include <castkit/io/side_outputs.hpp>
+#include <castkit/scene/axis_change.hpp>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -62,8 +63,8 @@ struct Options {
     // read before): copies of these Options share it.
     std::shared_ptr<AnimationFiles> animation_files = std::make_shared<AnimationFiles>();
     FormatOptions format_options;
-    // Every output turned and scaled as this asks (castkit/formats/axes.hpp), after the merge.
-    formats::AxesRequest axes;
+    // Every output turned and scaled as this asks (castkit/scene/axis_change.hpp), after the merge.
+    scene::AxesRequest axes;
     bool recursive = false;
     bool force = false;  // convert even the inputs whose outputs are up to date
 };

@@ -5,10 +5,11 @@
 #pragma once
 
 #include <castkit/cast/document.hpp>
+#include <castkit/cast/nodes.hpp>
 #include <castkit/expected.hpp>
-#include <castkit/formats/axes.hpp>
 #include <castkit/io/side_files.hpp>
 #include <castkit/io/side_outputs.hpp>
+#include <castkit/scene/units.hpp>
 #include <castkit/sink.hpp>
 #include <cstdint>
 #include <deque>
@@ -18,6 +19,11 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace castkit::scene {
+class AxisMove;
+struct AxisChange;
+}  // namespace castkit::scene
 
 namespace castkit {
 
@@ -91,10 +97,9 @@ using WriteContext = Context;
 
 // The Models a writer writes, which the check before every write looks at.
 enum class WrittenModels : std::uint8_t {
-    None,   // no check: Cast keeps a document as it is, SEAnim holds no meshes, glTF checks
-            // every Model itself (inlined instances too)
+    None,   // no check: Cast keeps a document as it is, SEAnim holds no meshes
     First,  // the first Model of the document (SEModel, DMF, K3D)
-    All,    // every Model (glTF)
+    All,    // every Model (glTF, whose export checks the instances it inlines as it reads them)
 };
 
 struct FormatInfo {
@@ -118,9 +123,13 @@ struct FormatInfo {
     // "Before every write").
     WrittenModels written_models = WrittenModels::None;
     // The up axis and length unit the format defines for every file (glTF: +Y up, metres);
-    // unset where it says nothing, and `convert --up/--units` then assumes (formats/axes.hpp).
+    // unset where it says nothing, and `convert --up/--units` then assumes (scene/axis_change.hpp).
     std::optional<cast::Axis> up{};
-    std::optional<formats::Units> units{};
+    std::optional<scene::Units> units{};
+    // Moves what this format carries in a document's Metadata (glTF: its rests) as an axis
+    // change moved the document (formats::apply_axis_change runs it on every Metadata of any
+    // document, whatever it was read from); null for a format that carries nothing.
+    void (*move_carried)(cast::Metadata metadata, const scene::AxisMove& move) = nullptr;
 
     // What a batch plans from without reading a document (docs/library.md, "Adding a format").
     // The files a file of this format names that its reader opens besides it (glTF: its buffers'
@@ -240,6 +249,13 @@ std::vector<std::filesystem::path> output_files(const FormatInfo& format,
 Expected<void> write_file(const FormatInfo& format, const cast::Document& document,
                           const std::filesystem::path& path, const WriteContext& context,
                           Diagnostics& diagnostics);
+
+// scene::apply_axis_change with the move_carried of every registered format, so that what a
+// format carried in the document's Metadata moves with it (glTF's rests). What `castkit convert
+// --up/--units/--scale`, batch::convert and Python's change_axes call. O(size of the
+// document's arrays + carried settings).
+Expected<void> apply_axis_change(cast::Document& document, const scene::AxisChange& change,
+                                 std::string_view name, Diagnostics& diagnostics);
 
 }  // namespace formats
 

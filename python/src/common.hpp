@@ -10,6 +10,7 @@
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
 #include <castkit/formats.hpp>
+#include <castkit/scene/axis_change.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -149,8 +150,8 @@ inline TextureMode texture_mode(const Word<types::TextureWords>& name, const cha
 }
 // The axes request of `up`, `from_up` ("x", "y", "z"), `units`, `from_units` ("mm", "cm", "m",
 // "in", "ft") and `scale`; ValueError naming the argument for any other word.
-formats::AxesRequest axes_request(const AxisWord& up, const AxisWord& from_up,
-                                  const UnitWord& units, const UnitWord& from_units, double scale);
+scene::AxesRequest axes_request(const AxisWord& up, const AxisWord& from_up, const UnitWord& units,
+                                const UnitWord& from_units, double scale);
 // The kept findings, then one "... and N more" Diagnostic per kind that was only counted.
 ListOf<Diagnostic> diagnostics_list(const Diagnostics& diagnostics);
 

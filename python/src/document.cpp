@@ -5,7 +5,7 @@
 
 #include <castkit/cast/validate.hpp>
 #include <castkit/formats.hpp>
-#include <castkit/formats/merge.hpp>
+#include <castkit/scene/merge.hpp>
 #include <castkit/sink.hpp>
 #include <filesystem>
 #include <optional>
@@ -118,11 +118,11 @@ std::optional<T> named(const std::optional<Word<Words>>& word,
 
 // Turns and scales the document as `castkit convert --up/--units/--scale` does; its warnings.
 // ValueError for a scale that is not a number above zero, or that a float cannot scale by.
-Diagnostics change_axes(const DocPtr& state, const formats::AxesRequest& request) {
+Diagnostics change_axes(const DocPtr& state, const scene::AxesRequest& request) {
     const FormatInfo& format = state->format.empty() ? cast_format() : named_format(state->format);
     Diagnostics diagnostics;
     const std::string name = state->document.source_name;
-    auto change = formats::plan_axis_change(state->document, request, format, name, diagnostics);
+    auto change = scene::plan_axis_change(state->document, request, format, name, diagnostics);
     if (!change) throw py::value_error(change.error().to_string());
     if (auto applied = formats::apply_axis_change(state->document, *change, name, diagnostics);
         !applied)
@@ -226,7 +226,7 @@ DocPtr merge_documents(const Typed<types::DocumentOrPath>& model, const py::args
     // read here, then the merge's (curves naming nothing, dropped).
     Diagnostics diagnostics;
     DocPtr merged = clone_state(*document_or_file(model, diagnostics).first);
-    std::vector<formats::AnimationSource> sources;
+    std::vector<scene::AnimationSource> sources;
     for (py::handle animation : animations) {
         auto [original, name] = document_or_file(animation, diagnostics);
         DocPtr source = clone_state(*original);
@@ -235,9 +235,9 @@ DocPtr merge_documents(const Typed<types::DocumentOrPath>& model, const py::args
     }
     // base: additive animations are layered on it before they merge (convert --base).
     DocPtr under = base.is_none() ? nullptr : document_or_file(base, diagnostics).first;
-    formats::merge(merged->document, std::move(sources),
-                   {.document = under ? &under->document : nullptr, .frame = base_frame},
-                   diagnostics);
+    scene::merge(merged->document, std::move(sources),
+                 {.document = under ? &under->document : nullptr, .frame = base_frame},
+                 diagnostics);
     for (const Diagnostic& d : diagnostics)
         if (d.severity == Severity::Error) raise_error(d);
     // Never silent: collected in the list given, else shown as Python warnings.
@@ -250,14 +250,14 @@ DocPtr merge_documents(const Typed<types::DocumentOrPath>& model, const py::args
 
 }  // namespace
 
-formats::AxesRequest axes_request(const AxisWord& up, const AxisWord& from_up,
-                                  const UnitWord& units, const UnitWord& from_units, double scale) {
+scene::AxesRequest axes_request(const AxisWord& up, const AxisWord& from_up, const UnitWord& units,
+                                const UnitWord& from_units, double scale) {
     constexpr const char* kAxes = "x, y, z";
     constexpr const char* kUnits = "mm, cm, m, in, ft";
     return {.up = named(up, &cast::axis_from_name, "up", kAxes),
             .from_up = named(from_up, &cast::axis_from_name, "from_up", kAxes),
-            .units = named(units, &formats::units_from_name, "units", kUnits),
-            .from_units = named(from_units, &formats::units_from_name, "from_units", kUnits),
+            .units = named(units, &scene::units_from_name, "units", kUnits),
+            .from_units = named(from_units, &scene::units_from_name, "from_units", kUnits),
             .scale = scale};
 }
 
@@ -432,7 +432,7 @@ void define_converting(py::module_& m) {
            const AxisWord& up, const UnitWord& units, double scale, const AxisWord& from_up,
            const UnitWord& from_units) {
             const FormatInfo& to = pick_format(to_format, destination);
-            const formats::AxesRequest axes = axes_request(up, from_up, units, from_units, scale);
+            const scene::AxesRequest axes = axes_request(up, from_up, units, from_units, scale);
             // As `castkit convert`: images embedded in the input (glTF, DMF) travel in the
             // document, and the writer embeds them again or writes them beside the output.
             DocPtr state = open_path(source, from_format);

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <castkit/batch.hpp>
 #include <castkit/cast/nodes.hpp>
-#include <castkit/formats/merge.hpp>
 #include <castkit/json.hpp>
 #include <castkit/platform.hpp>
+#include <castkit/scene/merge.hpp>
 #include <cerrno>
 #include <chrono>
 #include <limits>
@@ -200,7 +200,7 @@ void take(Result& result, const Diagnostics& diagnostics) {
 // read once for the run (Options::animation_files).
 void merge(const Options& options, cast::Document& document, Result& result,
            Diagnostics& diagnostics) {
-    std::vector<formats::AnimationSource> sources;
+    std::vector<scene::AnimationSource> sources;
     AnimationFiles own;  // Options made without one: read for this task alone
     AnimationFiles& files = options.animation_files ? *options.animation_files : own;
     for (const fs::path& path : options.animations) {
@@ -218,14 +218,14 @@ void merge(const Options& options, cast::Document& document, Result& result,
         }
         sources.push_back({std::move(*animation), file_stem(path)});
     }
-    formats::merge(document, std::move(sources), diagnostics);
+    scene::merge(document, std::move(sources), diagnostics);
 }
 
 // Turns and scales `document`, read as `from`, as `request` asks; false when it cannot.
-bool change_axes(const formats::AxesRequest& request, const FormatInfo& from, const fs::path& input,
+bool change_axes(const scene::AxesRequest& request, const FormatInfo& from, const fs::path& input,
                  cast::Document& document, Diagnostics& diagnostics) {
     const std::string name = platform::utf8_of(input);
-    auto change = formats::plan_axis_change(document, request, from, name, diagnostics);
+    auto change = scene::plan_axis_change(document, request, from, name, diagnostics);
     if (!change) {
         diagnostics.push_back(change.error());
         return false;

@@ -11,8 +11,8 @@
 #include "../platform/platform.hpp"
 #include "entries.hpp"
 #include "io/file_sink.hpp"
-#include "io/pre_write.hpp"
 #include "io/texture_files.hpp"
+#include "scene/write_check.hpp"
 
 namespace castkit {
 
@@ -172,7 +172,7 @@ Expected<std::optional<cast::Document>> check_for(const FormatInfo& format,
                                                   const WriteContext& context,
                                                   Diagnostics& diagnostics) {
     if (format.name == cast_format().name) return std::optional<cast::Document>();
-    return check_before_write(document, format.written_models, context, diagnostics);
+    return scene::check_before_write(document, format.written_models, context, diagnostics);
 }
 
 }  // namespace

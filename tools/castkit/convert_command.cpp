@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <castkit/formats.hpp>
-#include <castkit/formats/merge.hpp>
 #include <castkit/platform.hpp>
+#include <castkit/scene/merge.hpp>
 
 #include "batch.hpp"
 #include "commands.hpp"
@@ -24,21 +24,21 @@ struct ConvertOptions {
 };
 
 // --up, --units and --scale as the library's request (CLI11 checked the words).
-formats::AxesRequest axes_request(const ConvertOptions& options, double scale) {
-    formats::AxesRequest request{.scale = scale};
+scene::AxesRequest axes_request(const ConvertOptions& options, double scale) {
+    scene::AxesRequest request{.scale = scale};
     request.up = cast::axis_from_name(options.up);
     request.from_up = cast::axis_from_name(options.from_up);
-    request.units = formats::units_from_name(options.units);
-    request.from_units = formats::units_from_name(options.from_units);
+    request.units = scene::units_from_name(options.units);
+    request.from_units = scene::units_from_name(options.from_units);
     return request;
 }
 
 // Turns and scales `document`, read as `format`, as --up/--units/--scale ask; false when it
 // cannot, and then nothing is to be written.
 bool change_axes(cast::Document& document, const FormatInfo& format, const std::string& input,
-                 const formats::AxesRequest& request, int& exit_code) {
+                 const scene::AxesRequest& request, int& exit_code) {
     Diagnostics diagnostics;
-    auto change = formats::plan_axis_change(document, request, format, input, diagnostics);
+    auto change = scene::plan_axis_change(document, request, format, input, diagnostics);
     Expected<void> applied;
     if (change) applied = formats::apply_axis_change(document, *change, input, diagnostics);
     print_diagnostics(diagnostics);
@@ -79,7 +79,7 @@ std::optional<Loaded> load_animation(const std::string& path, batch::AnimationFi
 // animation failed.
 void merge_animations(cast::Document& document, const std::vector<std::string>& paths,
                       batch::AnimationFiles& files, const ConvertOptions& options, int& exit_code) {
-    std::vector<formats::AnimationSource> sources;
+    std::vector<scene::AnimationSource> sources;
     for (const std::string& path : paths) {
         auto animation = load_animation(path, files, options, exit_code);
         if (animation) sources.push_back({std::move(animation->document), file_stem(path)});
@@ -92,9 +92,9 @@ void merge_animations(cast::Document& document, const std::vector<std::string>& 
         if (!base) return;
     }
     Diagnostics diagnostics;
-    formats::merge(document, std::move(sources),
-                   {.document = base ? &base->document : nullptr, .frame = base_clip.frame},
-                   diagnostics);
+    scene::merge(document, std::move(sources),
+                 {.document = base ? &base->document : nullptr, .frame = base_clip.frame},
+                 diagnostics);
     print_diagnostics(diagnostics);
     if (has_severity(diagnostics, Severity::Error)) fail(exit_code, kInvalidInput);
 }
@@ -140,7 +140,7 @@ int convert_one(const ConvertOptions& options, const std::string& input,
     if (format == nullptr) return exit_code;
     std::optional<Source> source = open_or_fail(input, options.from, exit_code);
     if (!source) return exit_code;
-    const formats::AxesRequest& axes = options.batch.batch.axes;
+    const scene::AxesRequest& axes = options.batch.batch.axes;
     if (converts_in_family(*source->format, *format) && animations.empty() && axes.empty()) {
         convert_in_family(*source, *format, input, output, exit_code);
         return exit_code;

@@ -7,7 +7,7 @@
 #include <castkit/cast/nodes.hpp>
 #include <castkit/cast/validate.hpp>
 #include <castkit/formats.hpp>
-#include <castkit/formats/merge.hpp>
+#include <castkit/scene/merge.hpp>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -118,7 +118,7 @@ Expected<void> Session::add(std::string name, cast::SharedBytes bytes, std::file
     file.bytes = bytes.detached();
     file.base = std::move(base);
     file.model = has_scene_content(std::as_const(*document));
-    file.additive = formats::holds_additive_curve(*document);
+    file.additive = scene::holds_additive_curve(*document);
     if (!file.model && document->animations().empty())
         return make_error(Diagnostic{Severity::Error, name, Diagnostic::kNoOffset, "/",
                                      "viewer.empty", "the file holds no model and no animation"});
@@ -184,7 +184,7 @@ Expected<Session::Scene> Session::build() const {
     if (!document) return make_error(document.error());
     scene.document = std::move(*document);
     if (!base->model) return scene;
-    std::vector<formats::AnimationSource> animations;
+    std::vector<scene::AnimationSource> animations;
     std::optional<cast::Document> base_clip;
     for (const File& file : files_) {
         if (file.model) continue;
@@ -194,9 +194,9 @@ Expected<Session::Scene> Session::build() const {
         animations.push_back({std::move(*animation), file_stem(file.name)});
     }
     if (!animations.empty())
-        formats::merge(scene.document, std::move(animations),
-                       {.document = base_clip ? &*base_clip : nullptr, .frame = base_frame_},
-                       scene.warnings);
+        scene::merge(scene.document, std::move(animations),
+                     {.document = base_clip ? &*base_clip : nullptr, .frame = base_frame_},
+                     scene.warnings);
     return scene;
 }
 

@@ -21,7 +21,7 @@ void check_blend_shape(Context& context, const NodeRef& ref);
 void check_hair(Context& context, const NodeRef& ref);
 // The per-vertex buffers of `mesh` that readers use: vn, vt, vc, u%d and c%d, each the last
 // property of its name (rule 7) and of a type the spec allows; in property order. The check
-// before every write (src/io/pre_write.cpp) judges the same ones. O(properties).
+// before every write (src/scene/write_check.cpp) judges the same ones. O(properties).
 std::vector<const Property*> vertex_buffers(const Node& mesh);
 
 // skeleton.cpp: bone parents and cycles; IKHandle and Constraint bone links; rotations.

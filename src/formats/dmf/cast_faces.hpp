@@ -60,5 +60,9 @@ struct ModelToMake {
 // buffers and a repaired copy made here would not outlive them.
 Expected<ModelToMake> from_cast_faces_apart(const cast::Document& document, Diagnostics& warnings,
                                             const ConvertOptions& options);
+// from_cast of a document that has passed the check before every write (the registry's write,
+// which checks first): what from_cast does after its own check.
+Expected<Model> from_checked_cast(const cast::Document& document, Diagnostics& warnings,
+                                  const ConvertOptions& options);
 
 }  // namespace castkit::dmf

@@ -44,7 +44,7 @@ dmf::ConvertOptions options_of(const WriteContext& context) {
 
 Expected<void> write_dmf(const cast::Document& document, Sink& sink, const WriteContext& context,
                          Diagnostics& diagnostics) {
-    auto model = dmf::from_cast(document, diagnostics, options_of(context));
+    auto model = dmf::from_checked_cast(document, diagnostics, options_of(context));
     if (!model) return make_error(model.error());
     return write_serialised(sink, dmf::write_to_buffer(*model), context.name);
 }

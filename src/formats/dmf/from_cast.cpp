@@ -20,9 +20,9 @@
 #include "../common/transform.hpp"
 #include "cast_faces.hpp"
 #include "io/binary_io.hpp"
-#include "io/pre_write.hpp"
 #include "io/side_files.hpp"
 #include "numbering.hpp"
+#include "scene/write_check.hpp"
 #include "shared.hpp"
 
 namespace castkit::dmf {
@@ -469,9 +469,13 @@ Expected<ModelToMake> from_cast_faces_apart(const cast::Document& document, Diag
 Expected<Model> from_cast(const cast::Document& given, Diagnostics& warnings,
                           const ConvertOptions& options) {
     std::optional<cast::Document> repair;
-    auto checked = formats::checked_first_model(given, repair, warnings);
+    auto checked = scene::checked_first_model(given, repair, warnings);
     if (!checked) return make_error(checked.error());
-    const cast::Document& document = **checked;
+    return from_checked_cast(**checked, warnings, options);
+}
+
+Expected<Model> from_checked_cast(const cast::Document& document, Diagnostics& warnings,
+                                  const ConvertOptions& options) {
     auto converted = from_cast_faces_apart(document, warnings, options);
     if (!converted) return make_error(converted.error());
     Model& model = converted->model;

@@ -297,4 +297,12 @@ void set_texture_source(tinygltf::Texture& texture, int image);
 // O(nodes + meshes + materials + accessors).
 Expected<void> keep_numbers_finite(Exporter& exporter);
 
+// gltf::write of a document that has passed the check before every write (the registry's write,
+// which checks first; write() after its own check): the instances it inlines are checked as they
+// are read. `original_bytes` is what the document the check repaired into `checked` takes, 0
+// when it was whole (both count against the export's budget).
+Expected<void> write_checked(const cast::Document& checked, Sink& sink, const WriteContext& context,
+                             Diagnostics& diagnostics, const ExportOptions& options,
+                             std::size_t original_bytes = 0);
+
 }  // namespace castkit::gltf::detail

@@ -14,9 +14,9 @@
 #include "export_internal.hpp"
 #include "export_textures.hpp"
 #include "io/file_sink.hpp"
-#include "io/pre_write.hpp"
 #include "io/side_files.hpp"
 #include "json_depth.hpp"
+#include "scene/write_check.hpp"
 
 namespace castkit::gltf {
 namespace {
@@ -232,8 +232,8 @@ struct SceneWriter {
         // Its meshes are written too: the check before every write, under the top's policy.
         Context checked_as = top;
         checked_as.name = name;
-        auto repaired = formats::check_before_write(*document, WrittenModels::All, checked_as,
-                                                    exporter.warnings);
+        auto repaired =
+            scene::check_before_write(*document, WrittenModels::All, checked_as, exporter.warnings);
         if (!repaired) {
             exporter.failure = repaired.error();
             return nullptr;
@@ -375,16 +375,24 @@ Expected<void> write(const cast::Document& document, Sink& sink, const WriteCont
                      Diagnostics& diagnostics, const ExportOptions& options) {
     // The check before every write (docs/diagnostics.md), here so that a direct call runs it
     // as the registry's writers do.
-    auto repaired = formats::check_before_write(document, WrittenModels::All, context, diagnostics);
+    auto repaired = scene::check_before_write(document, WrittenModels::All, context, diagnostics);
     if (!repaired) return make_error(repaired.error());
-    const cast::Document& checked = *repaired ? **repaired : document;
+    if (!*repaired) return detail::write_checked(document, sink, context, diagnostics, options);
+    // The document the repair copied counts against the budget too: it is the process's.
+    return detail::write_checked(**repaired, sink, context, diagnostics, options,
+                                 document_bytes(document, cast::file_size(**repaired)));
+}
+
+Expected<void> detail::write_checked(const cast::Document& checked, Sink& sink,
+                                     const WriteContext& context, Diagnostics& diagnostics,
+                                     const ExportOptions& options, std::size_t original_bytes) {
     detail::Exporter exporter(context.name, options, diagnostics);
     exporter.input_bytes = cast::file_size(checked);
-    exporter.input_name = document.source_name.empty() ? "the document" : document.source_name;
-    // The document (and the repaired copy the check made) count first: the budget is the
+    exporter.input_name = checked.source_name.empty() ? "the document" : checked.source_name;
+    // The document (and the one the check repaired into it) count first: the budget is the
     // process's. Counted, not refused: the export only refuses what it would add.
-    exporter.kept_bytes = detail::kProgramBytes + document_bytes(checked, exporter.input_bytes);
-    if (*repaired) exporter.kept_bytes += document_bytes(document, exporter.input_bytes);
+    exporter.kept_bytes =
+        detail::kProgramBytes + document_bytes(checked, exporter.input_bytes) + original_bytes;
     read_carried(checked, exporter);
     SceneWriter writer{
         exporter,

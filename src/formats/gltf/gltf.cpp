@@ -2,6 +2,8 @@
 #include <castkit/formats/gltf.hpp>
 
 #include "../registry_entries.hpp"
+#include "carried_rests.hpp"
+#include "export_internal.hpp"
 #include "references.hpp"
 
 namespace castkit::formats {
@@ -21,7 +23,7 @@ Expected<void> write_gltf(bool binary, const cast::Document& document, Sink& sin
     options.side_files = context.options.side_files;
     options.side_outputs = context.options.side_outputs;
     options.solve_rig = context.options.solve_rig;
-    return gltf::write(document, sink, context, diagnostics, options);
+    return gltf::detail::write_checked(document, sink, context, diagnostics, options);
 }
 
 Expected<void> write_glb(const cast::Document& document, Sink& sink, const WriteContext& context,
@@ -37,20 +39,22 @@ Expected<void> write_gltf_text(const cast::Document& document, Sink& sink,
 }  // namespace
 
 FormatInfo glb_entry() {
-    // gltf::write runs the check before every write itself, on inlined instances too.
-    FormatInfo format{"glb",         {".glb"},     read_gltf, write_glb, true, WrittenModels::None,
-                      cast::Axis::Y, Units::Metres};
+    // The registry checks the document; the export checks the instances it inlines.
+    FormatInfo format{"glb", {".glb"},           read_gltf,     write_glb,
+                      true,  WrittenModels::All, cast::Axis::Y, scene::Units::Metres};
     format.referenced_files = gltf::detail::referenced_files;
     format.inlines_instances = true;
+    format.move_carried = gltf::detail::move_carried_rests;
     return format;
 }
 
 FormatInfo gltf_entry() {
-    FormatInfo format{"gltf", {".gltf"},           read_gltf,     write_gltf_text,
-                      true,   WrittenModels::None, cast::Axis::Y, Units::Metres};
+    FormatInfo format{"gltf", {".gltf"},          read_gltf,     write_gltf_text,
+                      true,   WrittenModels::All, cast::Axis::Y, scene::Units::Metres};
     format.referenced_files = gltf::detail::referenced_files;
     format.written_beside = ".bin";
     format.inlines_instances = true;
+    format.move_carried = gltf::detail::move_carried_rests;
     return format;
 }
 

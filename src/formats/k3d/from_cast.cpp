@@ -12,7 +12,7 @@
 #include "../common/single_model.hpp"
 #include "../common/transform.hpp"
 #include "io/binary_io.hpp"
-#include "io/pre_write.hpp"
+#include "scene/write_check.hpp"
 #include "shared.hpp"
 
 namespace castkit::k3d {
@@ -227,9 +227,12 @@ Expected<Model> FromCast::run() {
 
 Expected<Model> from_cast(const cast::Document& given, Diagnostics& warnings) {
     std::optional<cast::Document> repair;
-    auto checked = formats::checked_first_model(given, repair, warnings);
+    auto checked = scene::checked_first_model(given, repair, warnings);
     if (!checked) return make_error(checked.error());
-    const cast::Document& document = **checked;
+    return from_checked_cast(**checked, warnings);
+}
+
+Expected<Model> from_checked_cast(const cast::Document& document, Diagnostics& warnings) {
     return FromCast(document, warnings).run();
 }
 

@@ -3,6 +3,7 @@
 
 #include "../registry_entries.hpp"
 #include "io/binary_io.hpp"
+#include "shared.hpp"
 
 namespace castkit::formats {
 namespace {
@@ -16,7 +17,7 @@ Expected<cast::Document> read_k3d(const cast::SharedBytes& bytes, const ReadCont
 
 Expected<void> write_k3d(const cast::Document& document, Sink& sink, const WriteContext& context,
                          Diagnostics& diagnostics) {
-    auto model = k3d::from_cast(document, diagnostics);
+    auto model = k3d::from_checked_cast(document, diagnostics);
     if (!model) return make_error(model.error());
     return write_serialised(sink, k3d::write_to_buffer(*model), context.name);
 }

@@ -8,6 +8,10 @@
 
 namespace castkit::k3d {
 
+// from_cast of a document that has passed the check before every write (the registry's write,
+// which checks first): what from_cast does after its own check.
+Expected<Model> from_checked_cast(const cast::Document& document, Diagnostics& warnings);
+
 // Cast's fr when a K3D animation says 0 ticks per second ("unspecified").
 inline constexpr float kDefaultRate = 30.0f;
 

@@ -13,10 +13,10 @@
 #include <unordered_map>
 
 #include "../cast_extras.hpp"
-#include "axes.hpp"
+#include "axis_tracks.hpp"
 #include "io/binary_io.hpp"
-#include "io/pre_write.hpp"
 #include "mapping.hpp"
+#include "scene/write_check.hpp"
 
 namespace castkit::seanim {
 namespace {
@@ -483,10 +483,14 @@ Expected<Animation> Builder::run() {
 
 Expected<Animation> from_cast(const cast::Document& document, Diagnostics& warnings) {
     // As the registry checks before it writes, so that a direct call refuses the same floats.
-    if (auto finite =
-            formats::refuse_non_finite(document, WrittenModels::None, document.source_name);
+    if (auto finite = scene::refuse_non_finite(document, WrittenModels::None, document.source_name);
         !finite)
         return make_error(finite.error());
+    return detail::from_checked_cast(document, warnings);
+}
+
+Expected<Animation> detail::from_checked_cast(const cast::Document& document,
+                                              Diagnostics& warnings) {
     auto animations = document.animations();
     if (animations.empty()) {
         return make_error(formats::diagnostic_at(

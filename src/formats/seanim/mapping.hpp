@@ -8,6 +8,10 @@
 
 namespace castkit::seanim::detail {
 
+// from_cast of a document that has passed the check before every write (the registry's write,
+// which checks first): what from_cast does after its own check.
+Expected<Animation> from_checked_cast(const cast::Document& document, Diagnostics& warnings);
+
 enum class Channel { Translation, Rotation, Scale };
 
 // The Cast curve mode of a channel under SEAnim type `type`: absolute → absolute, additive →

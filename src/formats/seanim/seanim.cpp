@@ -3,6 +3,7 @@
 
 #include "../registry_entries.hpp"
 #include "io/binary_io.hpp"
+#include "mapping.hpp"
 
 namespace castkit::formats {
 namespace {
@@ -18,7 +19,7 @@ Expected<cast::Document> read_seanim(const cast::SharedBytes& bytes, const ReadC
 
 Expected<void> write_seanim(const cast::Document& document, Sink& sink, const WriteContext& context,
                             Diagnostics& diagnostics) {
-    auto animation = seanim::from_cast(document, diagnostics);
+    auto animation = seanim::detail::from_checked_cast(document, diagnostics);
     if (!animation) return make_error(animation.error());
     return write_serialised(sink, seanim::write_to_buffer(*animation), context.name);
 }

@@ -12,8 +12,8 @@
 #include "../../cast/node_path.hpp"
 #include "../cast_extras.hpp"
 #include "io/binary_io.hpp"
-#include "io/pre_write.hpp"
 #include "mapping.hpp"
+#include "scene/write_check.hpp"
 
 namespace castkit::semodel {
 namespace {
@@ -332,9 +332,12 @@ std::string model_place(const cast::Document& document, const cast::ConstModel& 
 
 Expected<Model> from_cast(const cast::Document& given, Diagnostics& warnings) {
     std::optional<cast::Document> repair;
-    auto checked = formats::checked_first_model(given, repair, warnings);
+    auto checked = scene::checked_first_model(given, repair, warnings);
     if (!checked) return make_error(checked.error());
-    const cast::Document& document = **checked;
+    return detail::from_checked_cast(**checked, warnings);
+}
+
+Expected<Model> detail::from_checked_cast(const cast::Document& document, Diagnostics& warnings) {
     auto models = document.models();
     if (models.empty()) {
         return make_error(formats::diagnostic_at(

@@ -10,6 +10,10 @@
 
 namespace castkit::semodel::detail {
 
+// from_cast of a document that has passed the check before every write (the registry's write,
+// which checks first): what from_cast does after its own check.
+Expected<Model> from_checked_cast(const cast::Document& document, Diagnostics& warnings);
+
 // The three presence bytes Cast → SEModel derives from the data the Cast document holds.
 inline std::array<std::uint8_t, 3> derived_presence(const Model& m) {
     const Header& h = m.header;

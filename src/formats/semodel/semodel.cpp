@@ -3,6 +3,7 @@
 
 #include "../registry_entries.hpp"
 #include "io/binary_io.hpp"
+#include "mapping.hpp"
 
 namespace castkit::formats {
 namespace {
@@ -18,7 +19,7 @@ Expected<cast::Document> read_semodel(const cast::SharedBytes& bytes, const Read
 
 Expected<void> write_semodel(const cast::Document& document, Sink& sink,
                              const WriteContext& context, Diagnostics& diagnostics) {
-    auto model = semodel::from_cast(document, diagnostics);
+    auto model = semodel::detail::from_checked_cast(document, diagnostics);
     if (!model) return make_error(model.error());
     return write_serialised(sink, semodel::write_to_buffer(*model), context.name);
 }

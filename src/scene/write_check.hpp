@@ -7,7 +7,7 @@
 #include <castkit/formats.hpp>
 #include <optional>
 
-namespace castkit::formats {
+namespace castkit::scene {
 
 // First refuses (an error, strict or not) a NaN or infinite float that a writer writes as it is
 // (docs/diagnostics.md, "Before every write"): in the properties of a Model, Skeleton, Bone, IK
@@ -45,4 +45,4 @@ Expected<const cast::Document*> checked_first_model(const cast::Document& docume
                                                     std::optional<cast::Document>& repair,
                                                     Diagnostics& diagnostics);
 
-}  // namespace castkit::formats
+}  // namespace castkit::scene

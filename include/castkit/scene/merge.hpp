@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace castkit::formats {
+namespace castkit::scene {
 
 // One animation file to merge: its document, and the name its animations take when they have
 // none (the file's stem).
@@ -54,4 +54,4 @@ struct MergeBase {
 MergeResult merge(cast::Document& model, std::vector<AnimationSource> animations,
                   const MergeBase& base, Diagnostics& diagnostics);
 
-}  // namespace castkit::formats
+}  // namespace castkit::scene

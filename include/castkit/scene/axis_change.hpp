@@ -8,22 +8,18 @@
 #include <castkit/cast/nodes.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
+#include <castkit/scene/units.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 #include <optional>
+#include <span>
 #include <string_view>
 
 namespace castkit {
 struct FormatInfo;
 }
 
-namespace castkit::formats {
-
-enum class Units : std::uint8_t { Millimetres, Centimetres, Metres, Inches, Feet };
-// "mm", "cm", "m", "in", "ft" → the unit; nullopt for anything else.
-std::optional<Units> units_from_name(std::string_view name);
-// The short name of `units` ("cm").
-std::string_view units_name(Units units);
-// How many metres one of `units` is.
-double metres_per(Units units);
+namespace castkit::scene {
 
 // What the user asked for; each unset field keeps what the document has. The source's up axis
 // and units come from these, else from the file (Metadata `up`), else from its format's own
@@ -53,16 +49,39 @@ Expected<AxisChange> plan_axis_change(const cast::Document& document, const Axes
                                       const FormatInfo& format, std::string_view name,
                                       Diagnostics& diagnostics);
 
+// How apply_axis_change moves each kind of value, for what a format carried in a Metadata
+// (FormatInfo::move_carried: glTF's rests) to move as the document's own values did. Lengths
+// scaled here count towards apply_axis_change's `axes.scale` error.
+class AxisMove {
+  public:
+    // A point in Model space (a root bone's translation): turned, then scaled.
+    virtual glm::vec3 point(const glm::vec3& v) const = 0;
+    // A length in a frame that turned with its parent (a child bone's translation): scaled.
+    virtual glm::vec3 scaled(const glm::vec3& v) const = 0;
+    // An xyzw rotation in Model space (a root bone's): turned.
+    virtual glm::vec4 turned(const glm::vec4& xyzw) const = 0;
+    // Whether the bone of this hash is a skeleton's root (false for a hash no bone has).
+    virtual bool is_root_bone(std::uint64_t hash) const = 0;
+
+  protected:
+    ~AxisMove() = default;
+};
+
+// Moves what one format carried in `metadata` as `move` says (FormatInfo::move_carried).
+using MoveCarried = void (*)(cast::Metadata metadata, const AxisMove& move);
+
 // Applies `change` to every Root of `document`: mesh positions, normals and tangents, hair
 // particles, blend-shape targets, bone rests, translation and rotation curves, point-constraint
-// and IK target offsets, Model and Instance transforms, glTF rests a glTF import carried; every
-// Metadata's `up` becomes `to_up` (one is added when a turn was made and the file had none).
+// and IK target offsets, Model and Instance transforms; each of `carried` runs on every
+// Metadata (formats::apply_axis_change passes every registered format's); every Metadata's
+// `up` becomes `to_up` (one is added when a turn was made and the file had none).
 // Root bones turn; other bones keep their local frames, so only their lengths scale. Curves on
 // bones no skeleton of the document names are scaled but not turned, with an `axes.no-skeleton`
 // warning naming the file `name`. An error (`axes.scale`) when a length scaled becomes one a
 // float cannot hold: a finite one infinite, a nonzero one zero; the document is then partly
 // changed and must not be written. O(size of the document's arrays).
 Expected<void> apply_axis_change(cast::Document& document, const AxisChange& change,
-                                 std::string_view name, Diagnostics& diagnostics);
+                                 std::string_view name, Diagnostics& diagnostics,
+                                 std::span<const MoveCarried> carried = {});
 
-}  // namespace castkit::formats
+}  // namespace castkit::scene

@@ -1,5 +1,5 @@
 // Merging per-axis Cast curves into SEAnim vec3 keys.
-#include "axes.hpp"
+#include "axis_tracks.hpp"
 
 #include <algorithm>
 

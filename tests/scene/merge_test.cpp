@@ -1,10 +1,10 @@
-// formats::merge: animations from other documents moved into a model's document, matched to
+// scene::merge: animations from other documents moved into a model's document, matched to
 // its bones by name (rule 24), the unmatched curves dropped with one warning per animation.
 #include <gtest/gtest.h>
 
 #include <castkit/cast/nodes.hpp>
 #include <castkit/cast/validate.hpp>
-#include <castkit/formats/merge.hpp>
+#include <castkit/scene/merge.hpp>
 
 #include "../anim/scene.hpp"
 
@@ -33,8 +33,8 @@ cast::Document hero() {
 }
 
 // An animation-only document keying `nodes` (translation x each), named `name` when not empty.
-formats::AnimationSource animation(std::string stem, std::string name,
-                                   std::vector<std::string> nodes) {
+scene::AnimationSource animation(std::string stem, std::string name,
+                                 std::vector<std::string> nodes) {
     AnimScene scene;
     scene.document.roots()[0].take_children_if(
         [](const cast::Node& child) { return child.is(cast::NodeId::Model); });
@@ -53,11 +53,11 @@ std::vector<std::string> curve_names(const cast::Animation& animation) {
 
 TEST(Merge, AnimationsKeepTheirNameElseTakeTheFileStem) {
     cast::Document model = hero();
-    std::vector<formats::AnimationSource> sources;
+    std::vector<scene::AnimationSource> sources;
     sources.push_back(animation("walk_file", "Walk Cycle", {"root"}));
     sources.push_back(animation("run", "", {"head"}));
     Diagnostics diagnostics;
-    formats::MergeResult result = formats::merge(model, std::move(sources), diagnostics);
+    scene::MergeResult result = scene::merge(model, std::move(sources), diagnostics);
     EXPECT_TRUE(diagnostics.empty());
     EXPECT_EQ(result.merged, (std::vector<std::string>{"Walk Cycle", "run"}));
     std::vector<cast::Animation> animations = model.animations();
@@ -71,10 +71,10 @@ TEST(Merge, AnimationsKeepTheirNameElseTakeTheFileStem) {
 
 TEST(Merge, BonesMatchExactlyThenCaseInsensitively) {
     cast::Document model = hero();
-    std::vector<formats::AnimationSource> sources;
+    std::vector<scene::AnimationSource> sources;
     sources.push_back(animation("walk", "", {"ROOT", "spine", "Spine", "smile"}));
     Diagnostics diagnostics;
-    (void)formats::merge(model, std::move(sources), diagnostics);
+    (void)scene::merge(model, std::move(sources), diagnostics);
     // "smile" is a bone-channel curve (tx) here, and the model has no bone of that name.
     ASSERT_EQ(diagnostics.size(), 1u);
     EXPECT_EQ(curve_names(model.animations()[0]),
@@ -83,10 +83,10 @@ TEST(Merge, BonesMatchExactlyThenCaseInsensitively) {
 
 TEST(Merge, CurvesForMissingBonesAreDroppedWithOneWarningListingThem) {
     cast::Document model = hero();
-    std::vector<formats::AnimationSource> sources;
+    std::vector<scene::AnimationSource> sources;
     sources.push_back(animation("walk", "", {"root", "tail", "tail", "wing", "head"}));
     Diagnostics diagnostics;
-    (void)formats::merge(model, std::move(sources), diagnostics);
+    (void)scene::merge(model, std::move(sources), diagnostics);
     ASSERT_EQ(diagnostics.size(), 1u);
     EXPECT_EQ(diagnostics[0].severity, Severity::Warning);
     EXPECT_EQ(diagnostics[0].rule, "merge.unmatched-curves");
@@ -98,7 +98,7 @@ TEST(Merge, CurvesForMissingBonesAreDroppedWithOneWarningListingThem) {
 
 TEST(Merge, BlendShapeCurvesMatchTheModelsBlendShapes) {
     cast::Document model = hero();
-    formats::AnimationSource source = animation("face", "", {"root"});
+    scene::AnimationSource source = animation("face", "", {"root"});
     cast::Animation anim = source.document.animations()[0];
     for (const char* name : {"smile", "frown"}) {
         cast::Curve curve = anim.add_curve();
@@ -107,10 +107,10 @@ TEST(Merge, BlendShapeCurvesMatchTheModelsBlendShapes) {
         curve.set_key_frames(std::vector<std::uint32_t>{0});
         curve.set_float_values(std::vector<float>{1.0f});
     }
-    std::vector<formats::AnimationSource> sources;
+    std::vector<scene::AnimationSource> sources;
     sources.push_back(std::move(source));
     Diagnostics diagnostics;
-    (void)formats::merge(model, std::move(sources), diagnostics);
+    (void)scene::merge(model, std::move(sources), diagnostics);
     ASSERT_EQ(diagnostics.size(), 1u);
     EXPECT_NE(diagnostics[0].message.find("frown"), std::string::npos);
     EXPECT_EQ(curve_names(model.animations()[0]), (std::vector<std::string>{"root", "smile"}));
@@ -118,11 +118,11 @@ TEST(Merge, BlendShapeCurvesMatchTheModelsBlendShapes) {
 
 TEST(Merge, AnAnimationMatchingNothingIsAnErrorAndTheOthersStillMerge) {
     cast::Document model = hero();
-    std::vector<formats::AnimationSource> sources;
+    std::vector<scene::AnimationSource> sources;
     sources.push_back(animation("dragon", "", {"wing", "tail"}));
     sources.push_back(animation("walk", "", {"root"}));
     Diagnostics diagnostics;
-    formats::MergeResult result = formats::merge(model, std::move(sources), diagnostics);
+    scene::MergeResult result = scene::merge(model, std::move(sources), diagnostics);
     ASSERT_EQ(diagnostics.size(), 1u);
     EXPECT_EQ(diagnostics[0].severity, Severity::Error);
     EXPECT_EQ(diagnostics[0].rule, "merge.no-match");
@@ -132,10 +132,10 @@ TEST(Merge, AnAnimationMatchingNothingIsAnErrorAndTheOthersStillMerge) {
 
 TEST(Merge, AFileWithoutAnimationsIsAnError) {
     cast::Document model = hero();
-    std::vector<formats::AnimationSource> sources;
+    std::vector<scene::AnimationSource> sources;
     sources.push_back({hero(), "prop"});
     Diagnostics diagnostics;
-    formats::MergeResult result = formats::merge(model, std::move(sources), diagnostics);
+    scene::MergeResult result = scene::merge(model, std::move(sources), diagnostics);
     ASSERT_EQ(diagnostics.size(), 1u);
     EXPECT_EQ(diagnostics[0].rule, "merge.no-animation");
     EXPECT_EQ(diagnostics[0].file, "prop");
@@ -144,18 +144,18 @@ TEST(Merge, AFileWithoutAnimationsIsAnError) {
 
 TEST(Merge, NamesAlreadyTakenGetASuffix) {
     cast::Document model = hero();
-    std::vector<formats::AnimationSource> sources;
+    std::vector<scene::AnimationSource> sources;
     sources.push_back(animation("a", "Take 001", {"root"}));
     sources.push_back(animation("b", "Take 001", {"root"}));
     sources.push_back(animation("c", "Take 001", {"root"}));
     Diagnostics diagnostics;
-    formats::MergeResult result = formats::merge(model, std::move(sources), diagnostics);
+    scene::MergeResult result = scene::merge(model, std::move(sources), diagnostics);
     EXPECT_EQ(result.merged, (std::vector<std::string>{"Take 001", "Take 001_2", "Take 001_3"}));
 }
 
 TEST(Merge, MovedNodesGetFreshHashesAndKeepTheirLinks) {
     cast::Document model = hero();
-    formats::AnimationSource source = animation("ik", "", {"root"});
+    scene::AnimationSource source = animation("ik", "", {"root"});
     // An animation carrying its own Skeleton with an IK handle linking two of its bones.
     cast::Animation anim = source.document.animations()[0];
     cast::Skeleton own = anim.add_skeleton();
@@ -166,11 +166,11 @@ TEST(Merge, MovedNodesGetFreshHashesAndKeepTheirLinks) {
     cast::IKHandle handle = own.add_ik_handle();
     handle.set_start_bone(a);
     handle.set_end_bone(b);
-    std::vector<formats::AnimationSource> sources;
+    std::vector<scene::AnimationSource> sources;
     sources.push_back(std::move(source));
     // Both documents count hashes from the same base (rule 12): they collide before the merge.
     Diagnostics diagnostics;
-    (void)formats::merge(model, std::move(sources), diagnostics);
+    (void)scene::merge(model, std::move(sources), diagnostics);
     EXPECT_TRUE(diagnostics.empty());
     cast::validate(model, diagnostics);
     for (const Diagnostic& d : diagnostics) EXPECT_NE(d.severity, Severity::Error) << d.to_string();

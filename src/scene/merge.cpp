@@ -1,4 +1,4 @@
-// formats::merge: animations from separate files moved into a model's document.
+// scene::merge: animations from separate files moved into a model's document.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -7,13 +7,13 @@
 #include <castkit/anim/bake.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/nodes.hpp>
-#include <castkit/formats/merge.hpp>
+#include <castkit/scene/merge.hpp>
 #include <memory>
 #include <set>
 #include <unordered_map>
 #include <utility>
 
-namespace castkit::formats {
+namespace castkit::scene {
 namespace {
 
 // Everything in the model that an animation's curves may name.
@@ -243,4 +243,4 @@ MergeResult merge(cast::Document& model, std::vector<AnimationSource> animations
     return std::move(merger.result);
 }
 
-}  // namespace castkit::formats
+}  // namespace castkit::scene

@@ -1,4 +1,4 @@
-// A document turned to another up axis and scaled to other units (castkit/formats/axes.hpp).
+// A document turned to another up axis and scaled to other units (castkit/scene/axis_change.hpp).
 //
 // The change is a similarity S = scale · C, C a quarter turn. Every world point x becomes S·x.
 // Meshes live in Model space, so their points and directions move by S and C. A root bone's
@@ -12,26 +12,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/formats.hpp>
-#include <castkit/formats/axes.hpp>
+#include <castkit/scene/axis_change.hpp>
 #include <cmath>
 #include <glm/gtc/quaternion.hpp>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "gltf/json_depth.hpp"
-
-namespace castkit::formats {
+namespace castkit::scene {
 namespace {
 
 using cast::Axis;
-
-constexpr std::array<std::string_view, 5> kUnitNames = {"mm", "cm", "m", "in", "ft"};
-constexpr std::array<double, 5> kMetres = {0.001, 0.01, 1.0, 0.0254, 0.3048};
 
 std::size_t axis_index(Axis axis) { return static_cast<std::size_t>(axis); }
 
@@ -228,41 +221,23 @@ void move_curves(const cast::Animation& animation, const Similarity& s, const Ro
     }
 }
 
-// True when `value` is an array of `count` numbers.
-bool numbers(const nlohmann::json& value, std::size_t count) {
-    if (!value.is_array() || value.size() != count) return false;
-    return std::all_of(value.begin(), value.end(),
-                       [](const nlohmann::json& v) { return v.is_number(); });
-}
-
-// The rests a glTF import carried (Metadata `gltf` → `rest`, by bone hash), moved as the bones.
-void move_carried_rests(cast::Metadata metadata, const Similarity& s,
-                        const std::map<std::uint64_t, bool>& bone_is_root) {
-    const auto text = metadata.string("gltf");
-    // Settings nested too deep or too large for the glTF export to read are left as they are
-    // (it ignores them); parsing and writing them back would recurse that deep, or take more
-    // memory than the file's budget.
-    if (!text || gltf::detail::first_too_deep(*text) || gltf::detail::carried_too_large(*text))
-        return;
-    nlohmann::json carried = nlohmann::json::parse(*text, nullptr, false);
-    if (!carried.is_object() || !carried.contains("rest") || !carried["rest"].is_object()) return;
-    for (auto& [hash, rest] : carried["rest"].items()) {
-        const auto t = rest.find("translation");
-        const auto r = rest.find("rotation");
-        if (t == rest.end() || r == rest.end() || !numbers(*t, 3) || !numbers(*r, 4)) continue;
-        auto bone = bone_is_root.find(std::strtoull(hash.c_str(), nullptr, 10));
-        const bool root = bone != bone_is_root.end() && bone->second;
-        const glm::vec3 translation((*t)[0].get<float>(), (*t)[1].get<float>(),
-                                    (*t)[2].get<float>());
-        const glm::vec3 moved = root ? s.point(translation) : s.scaled(translation);
-        *t = {moved.x, moved.y, moved.z};
-        if (!root) continue;
-        const glm::vec4 rotation = s.turned({(*r)[0].get<float>(), (*r)[1].get<float>(),
-                                             (*r)[2].get<float>(), (*r)[3].get<float>()});
-        *r = {rotation.x, rotation.y, rotation.z, rotation.w};
+// AxisMove for what formats carried in the document's Metadata.
+class DocumentMove final : public AxisMove {
+  public:
+    DocumentMove(const Similarity& s, const std::map<std::uint64_t, bool>& bone_is_root)
+        : s_(s), bone_is_root_(bone_is_root) {}
+    glm::vec3 point(const glm::vec3& v) const override { return s_.point(v); }
+    glm::vec3 scaled(const glm::vec3& v) const override { return s_.scaled(v); }
+    glm::vec4 turned(const glm::vec4& xyzw) const override { return s_.turned(xyzw); }
+    bool is_root_bone(std::uint64_t hash) const override {
+        const auto bone = bone_is_root_.find(hash);
+        return bone != bone_is_root_.end() && bone->second;
     }
-    metadata.set_string("gltf", carried.dump());
-}
+
+  private:
+    const Similarity& s_;
+    const std::map<std::uint64_t, bool>& bone_is_root_;
+};
 
 // Every Metadata's `up` made `to_up`; one gets it when none said and the document turned.
 void retag_up_axis(cast::Root& root, const AxisChange& change) {
@@ -302,16 +277,6 @@ Diagnostic scale_error(std::string_view name, std::string message) {
 }
 
 }  // namespace
-
-std::optional<Units> units_from_name(std::string_view name) {
-    for (std::size_t i = 0; i < kUnitNames.size(); ++i)
-        if (name == kUnitNames[i]) return static_cast<Units>(i);
-    return std::nullopt;
-}
-
-std::string_view units_name(Units units) { return kUnitNames[static_cast<std::size_t>(units)]; }
-
-double metres_per(Units units) { return kMetres[static_cast<std::size_t>(units)]; }
 
 Expected<AxisChange> plan_axis_change(const cast::Document& document, const AxesRequest& request,
                                       const FormatInfo& format, std::string_view name,
@@ -358,11 +323,13 @@ Expected<AxisChange> plan_axis_change(const cast::Document& document, const Axes
 }
 
 Expected<void> apply_axis_change(cast::Document& document, const AxisChange& change,
-                                 std::string_view name, Diagnostics& diagnostics) {
+                                 std::string_view name, Diagnostics& diagnostics,
+                                 std::span<const MoveCarried> carried) {
     const Similarity s(change);
     RootBones roots;
     std::map<std::uint64_t, bool> bone_is_root;
     std::vector<std::string> unknown;
+    const DocumentMove move(s, bone_is_root);
     for (cast::Root& root : document.root_nodes()) {
         for (const cast::Model& model : root.models()) {
             move_model(model, s, roots, bone_is_root);
@@ -378,7 +345,7 @@ Expected<void> apply_axis_change(cast::Document& document, const AxisChange& cha
         for (const cast::Animation& animation : root.animations())
             move_curves(animation, s, roots, unknown);
         for (cast::Metadata metadata : root.metadata())
-            move_carried_rests(metadata, s, bone_is_root);
+            for (const MoveCarried move_carried : carried) move_carried(metadata, move);
         retag_up_axis(root, change);
     }
     if (!unknown.empty() && change.from_up != change.to_up)
@@ -396,4 +363,4 @@ Expected<void> apply_axis_change(cast::Document& document, const AxisChange& cha
     return {};
 }
 
-}  // namespace castkit::formats
+}  // namespace castkit::scene

@@ -10,13 +10,15 @@
 #include <castkit/formats/gltf.hpp>
 #include <castkit/formats/k3d.hpp>
 #include <castkit/formats/semodel.hpp>
+#include <castkit/sink.hpp>
 #include <glm/geometric.hpp>
+#include <limits>
 #include <set>
 #include <tuple>
 
 #include "../test_support.hpp"
 
-namespace castkit::test::pre_write_test {
+namespace castkit::test::write_check_test {
 namespace {
 
 const std::vector<std::string> kMeshFormats = {"glb", "gltf", "semodel", "dmf", "dmf-json", "k3d"};
@@ -429,5 +431,53 @@ TEST(PreWrite, ConvertStrictRefusesThroughTheCommandLine) {
     EXPECT_TRUE(std::filesystem::exists(dir / "quad.semodel"));
 }
 
+// The check runs once per write, in the registry: formats::write checks, then hands the
+// checked document to the format's own write (FormatInfo::write), which does not check it again.
+// A NaN rest is what the check refuses; the format's write alone no longer refuses it as the
+// check (glTF's JSON refuses it with an id of its own).
+TEST(PreWrite, TheFormatsWriteLeavesTheCheckToTheRegistry) {
+    cast::Document nan_rest = broken_quad({});
+    nan_rest.root_nodes()[0].models()[0].skeleton().bones()[1].set_local_position(
+        glm::vec3(0, std::numeric_limits<float>::quiet_NaN(), 0));
+    for (const std::string name : {"glb", "gltf", "semodel", "dmf", "k3d"}) {
+        SCOPED_TRACE(name);
+        const FormatInfo& format = *format_by_name(name);
+        const WriteContext context{.name = "nan." + name};
+        BufferSink through_registry;
+        Diagnostics checked;
+        auto refused = formats::write(format, nan_rest, through_registry, context, checked);
+        ASSERT_FALSE(refused);
+        EXPECT_EQ(refused.error().rule, "output.non-finite");
+        EXPECT_TRUE(findings_of(checked).empty());
+        BufferSink alone;
+        Diagnostics unchecked;
+        auto written = format.write(nan_rest, alone, context, unchecked);
+        EXPECT_TRUE(findings_of(unchecked).empty());
+        if (!written) {
+            EXPECT_FALSE(written.error().rule.starts_with("output.")) << written.error().rule;
+        }
+    }
+}
+
+// One broken mesh written as glb through formats::write_file and through `castkit convert`:
+// its finding is given once.
+TEST(PreWrite, OneBrokenMeshIsReportedOncePerWrite) {
+    const std::filesystem::path dir = temp_dir("write_check_once");
+    const cast::Document broken = broken_quad({.bad_triangle = true});
+    const Written written = write_as(broken, dir / "quad.glb", "glb", false);
+    ASSERT_TRUE(written.result) << written.result.error().to_string();
+    EXPECT_EQ(findings_of(written.warnings),
+              std::vector<Finding>({{Severity::Warning, kMeshPath, "output.face-index"}}));
+    ASSERT_TRUE(cast::write(broken, dir / "quad.cast"));
+    const CommandResult cli = run_cli(fmt::format(
+        "convert \"{}\" \"{}\"", (dir / "quad.cast").string(), (dir / "cli.glb").string()));
+    EXPECT_EQ(cli.exit_code, 0) << cli.err;
+    std::size_t reported = 0;
+    for (std::size_t at = cli.err.find("[output.face-index]"); at != std::string::npos;
+         at = cli.err.find("[output.face-index]", at + 1))
+        ++reported;
+    EXPECT_EQ(reported, 1u) << cli.err;
+}
+
 }  // namespace
-}  // namespace castkit::test::pre_write_test
+}  // namespace castkit::test::write_check_test

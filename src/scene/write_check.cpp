@@ -1,5 +1,5 @@
 // The check before every write: findings on the document as given, then a repaired copy.
-#include "pre_write.hpp"
+#include "write_check.hpp"
 
 #include <fmt/format.h>
 
@@ -12,7 +12,7 @@
 #include "../cast/validate/buffers.hpp"
 #include "../cast/validate/checks.hpp"
 
-namespace castkit::formats {
+namespace castkit::scene {
 namespace {
 
 namespace validation = cast::validation;
@@ -439,4 +439,4 @@ Expected<const cast::Document*> checked_first_model(const cast::Document& docume
     return repair ? &*repair : &document;
 }
 
-}  // namespace castkit::formats
+}  // namespace castkit::scene
