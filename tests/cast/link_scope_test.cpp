@@ -122,9 +122,9 @@ TEST(LinkScope, BuildersLinkNodesOfTheirDocumentOrOfTheirOwnTree) {
 
 // ---- (b) a subtree that passes through a tree taken out of another document ----------------
 
-// Every way a mesh of `there` ('wood') reaches the side of `here`'s 'metal', whose hash its link
-// holds, through a Model taken out of `here`: on main it left that Model with `here`'s serial,
-// so `here` kept its link, and each way bound it to 'metal'.
+// The probe as filed: a mesh of `there` ('wood') joins a Model taken out of `here`, beside
+// 'metal', whose hash its link holds. On main it bound to 'metal' at once, and kept it when the
+// Model went back into `here`.
 TEST(LinkScope, AMeshJoiningAModelTakenOutOfAnotherDocumentLosesItsLink) {
     cast::Document here = scene("metal", "neck");
     cast::Document there = scene("wood", "head");
@@ -135,12 +135,15 @@ TEST(LinkScope, AMeshJoiningAModelTakenOutOfAnotherDocumentLosesItsLink) {
     ASSERT_EQ(cuts(findings), 1u);
     EXPECT_EQ(findings.begin()->path, "model[0]/mesh[1]");
     EXPECT_EQ(mesh.find("m"), nullptr);
-    // Back into its scene, and into a third document: still bound to nothing.
+    // Back into its scene: still bound to nothing.
     const cast::Node& back = here.insert(std::move(taken), &here.roots()[0]);
     EXPECT_EQ(material_of(back.children()[3]), std::nullopt);
     EXPECT_EQ(material_of(back.children()[1]), "metal");  // the Model's own mesh
 }
 
+// Every way a mesh of `there` ('wood') reaches the side of `here`'s 'metal', whose hash its link
+// holds, through a Model taken out of `here`: on main it left that Model with `here`'s serial,
+// so `here` kept its link, and each way bound it to 'metal'.
 TEST(LinkScope, AMeshTakenThroughAModelOfAnotherDocumentLosesItsLinkWhereverItGoes) {
     for (int way = 0; way < 4; ++way) {
         SCOPED_TRACE(way);
