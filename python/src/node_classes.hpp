@@ -77,10 +77,15 @@ inline std::vector<float> floats_of(const py::handle& values, const char* what) 
     return out;
 }
 
-// The node a link setter is given, checked to be in the same document.
-inline const NodeRef& linked(const NodeRef& self, const NodeRef& target) {
+// The node link setter `call` is given, checked to be in the same document: a hash link binds
+// only inside its document (in another, the hash names whatever node holds it there). The C++
+// setters stop the program on this misuse; Python raises castkit.Error cast.foreign-link.
+inline const NodeRef& linked(const NodeRef& self, const NodeRef& target, const std::string& call) {
     if (target.doc != self.doc)
-        raise_error("a link can only name a node of the same document", "python.link");
+        raise_error(call +
+                        ": the node is of another document; a link names a node of the same "
+                        "document only (in another, its hash names whatever node holds it)",
+                    "cast.foreign-link");
     return target;
 }
 
@@ -311,11 +316,13 @@ struct Def {
         });
         link_ro(name, get, doc);
         std::string property(key);
-        cls.def(("set_" + std::string(name)).c_str(),
-                [property](const NodeRef& r, const TargetRef& target) {
-                    r.view<V>().set_hash_link(property, linked(r, target).node->hash());
-                },
-                py::arg("node"));
+        std::string setter = "set_" + std::string(name);
+        cls.def(
+            setter.c_str(),
+            [property, setter](const NodeRef& r, const TargetRef& target) {
+                r.view<V>().set_hash_link(property, linked(r, target, setter).node->hash());
+            },
+            py::arg("node"));
         return *this;
     }
     // A new child: the view `add` returns, wrapped.

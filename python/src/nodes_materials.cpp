@@ -55,7 +55,7 @@ void add_slots(Def<MaterialRef, cast::Material>& def) {
             "set_slot",
             [](const NodeRef& r, const py::str& slot, const NodeRef& target) {
                 r.view<cast::Material>().set_hash_link(encode(slot),
-                                                       linked(r, target).node->hash());
+                                                       linked(r, target, "set_slot").node->hash());
             },
             py::arg("slot"), py::arg("node"),
             "Links slot ('albedo', 'normal', ...) to a File or Color");

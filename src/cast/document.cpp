@@ -42,18 +42,26 @@ bool is_single_hash_link(std::uint32_t node_id, const Property& link) {
            link.count() == 1 && link.bytes().size() == 8;
 }
 
-// The warning for `link` of `node`, cut as it joined a document: what it named was left in
-// the document the subtree came from.
-Diagnostic cut_link(const Node& node, const Property& link, const std::string& file) {
+// Marks every hash the links of `node`'s subtree name as used, so that no fresh hash drawn
+// from `counter` makes one of them name a node it did not.
+void note_link_targets(const Node& node, HashCounter& counter) {
+    for (const Property& link : node.properties)
+        if (is_single_hash_link(node.id, link)) counter.note(link.integer(0));
+    for (const Node& child : node.children()) note_link_targets(child, counter);
+}
+
+// The warning for `link` of `node`, cut as it joined a document or a tree (`into`: "this one",
+// "the tree it joined"): what it named was left in the document the subtree came from.
+Diagnostic cut_link(const Node& node, const Property& link, const std::string& file,
+                    std::string_view into) {
     Diagnostic d;
     d.severity = Severity::Warning;
     d.file = file;
     d.path = path_of(node);
     d.rule = "cast.link-cut";
     d.message = fmt::format(
-        "link '{}' named node {:#x} of the document the subtree came from, not of this one: "
-        "cut",
-        link.name(), link.integer(0));
+        "link '{}' named node {:#x} of the document the subtree came from, not of {}: cut",
+        link.name(), link.integer(0), into);
     return d;
 }
 
@@ -144,7 +152,8 @@ Node& Document::adopt(const Node& node, Node* parent, Diagnostics* findings) {
     return place(node.clone(), parent, true, "Document::adopt", findings);
 }
 
-void Document::cut_links_out(Node& top, Diagnostics* findings) const {
+void Document::cut_links_out(Node& top, const std::string& file, std::string_view into,
+                             Diagnostics* findings) {
     std::vector<Node*> nodes;
     collect_nodes(top, nodes);
     std::unordered_set<std::uint64_t> inside;
@@ -153,7 +162,7 @@ void Document::cut_links_out(Node& top, Diagnostics* findings) const {
         std::erase_if(node->properties, [&](const Property& link) {
             if (!is_single_hash_link(node->id, link) || inside.contains(link.integer(0)))
                 return false;
-            if (findings != nullptr) findings->push_back(cut_link(*node, link, source_name));
+            if (findings != nullptr) findings->push_back(cut_link(*node, link, file, into));
             return true;
         });
     }
@@ -167,9 +176,27 @@ Node& Document::place(std::unique_ptr<Node> node, Node* parent, bool all_fresh, 
     hashes_.prepare(roots());  // before the subtree joins, so its hashes are not counted as used
     Node& placed = parent != nullptr ? NodeAccess::append_child(*parent, std::move(node))
                                      : NodeAccess::append_root(*this, std::move(node));
-    if (origin != 0 && origin != serial_) cut_links_out(placed, findings);
-    make_hashes_unique(placed, all_fresh);
+    if (origin != 0 && origin != serial_) cut_links_out(placed, source_name, "this one", findings);
+    make_hashes_unique(placed, all_fresh, hashes_);
     return placed;
+}
+
+Node& Document::join(Node& parent, std::unique_ptr<Node> child, Diagnostics* findings) {
+    Node* top = &parent;
+    while (top->parent_ != nullptr) top = top->parent_;
+    const std::uint64_t from = std::exchange(child->origin_, 0);
+    if (from == 0 || from == top->origin_)
+        return NodeAccess::append_child(parent, std::move(child));
+    HashCounter counter;
+    counter.prepare(*top);  // before the subtree joins, so its hashes are not counted as used
+    note_link_targets(*top, counter);
+    note_link_targets(*child, counter);
+    const bool built_in_code = top->origin_ == 0;
+    if (built_in_code) top->origin_ = from;  // its first subtree from a document: that one's
+    Node& joined = NodeAccess::append_child(parent, std::move(child));
+    if (!built_in_code) cut_links_out(joined, std::string(), "the tree it joined", findings);
+    make_hashes_unique(joined, false, counter);
+    return joined;
 }
 
 std::unique_ptr<Node> Document::take_root(std::size_t index) {
@@ -179,7 +206,7 @@ std::unique_ptr<Node> Document::take_root(std::size_t index) {
 // A node keeps its hash unless `all`, the document uses it, or an earlier node of the subtree
 // holds it. The kept hashes are recorded before any fresh one is drawn, so fresh ones avoid
 // them; a link inside the subtree follows the first holder of the hash it names.
-void Document::make_hashes_unique(Node& top, bool all) {
+void Document::make_hashes_unique(Node& top, bool all, HashCounter& hashes) {
     std::vector<Node*> nodes;
     collect_nodes(top, nodes);
     std::unordered_set<std::uint64_t> seen;
@@ -187,8 +214,8 @@ void Document::make_hashes_unique(Node& top, bool all) {
     std::vector<bool> first_holder;
     for (Node* node : nodes) {
         const bool first = seen.insert(node->hash_).second;
-        if (!all && first && !hashes_.used(node->hash_)) {
-            hashes_.note(node->hash_);  // kept: no fresh hash below may take it
+        if (!all && first && !hashes.used(node->hash_)) {
+            hashes.note(node->hash_);  // kept: no fresh hash below may take it
             continue;
         }
         renumber.push_back(node);
@@ -196,7 +223,7 @@ void Document::make_hashes_unique(Node& top, bool all) {
     }
     std::unordered_map<std::uint64_t, std::uint64_t> renamed;
     for (std::size_t i = 0; i < renumber.size(); ++i) {
-        const std::uint64_t fresh = hashes_.next();
+        const std::uint64_t fresh = hashes.next();
         if (first_holder[i]) renamed.emplace(renumber[i]->hash_, fresh);
         renumber[i]->hash_ = fresh;
     }

@@ -146,6 +146,15 @@ std::uint64_t Node::tree_origin() const {
     return top->document_ != nullptr ? top->document_->serial_ : top->origin_;
 }
 
+bool in_one_tree(const Node& a, const Node& b) {
+    const Node* top_a = &a;
+    while (top_a->parent() != nullptr) top_a = top_a->parent();
+    const Node* top_b = &b;
+    while (top_b->parent() != nullptr) top_b = top_b->parent();
+    return top_a == top_b ||
+           (top_a->document() != nullptr && top_a->document() == top_b->document());
+}
+
 const Document* Node::document() const {
     const Node* top = this;
     while (top->parent_ != nullptr) top = top->parent_;
@@ -199,7 +208,7 @@ Node& Node::add_child(NodeId kind) {
     return NodeAccess::append_child(*this, std::make_unique<Node>(kind, hash));
 }
 
-Node& Node::add_child(std::unique_ptr<Node> child) {
+Node& Node::add_child(std::unique_ptr<Node> child, Diagnostics* findings) {
     if (child == nullptr) tree_misuse("Node::add_child was given a null node");
     for (const Node* above = this; above != nullptr; above = above->parent_)
         if (above == child.get())
@@ -207,8 +216,8 @@ Node& Node::add_child(std::unique_ptr<Node> child) {
                 "Node::add_child was given the node itself or one of its ancestors: the "
                 "tree would be a loop");
     Document* owner = document();
-    if (owner != nullptr) return owner->insert(std::move(child), this);
-    return NodeAccess::append_child(*this, std::move(child));
+    if (owner != nullptr) return owner->insert(std::move(child), this, findings);
+    return Document::join(*this, std::move(child), findings);
 }
 
 std::unique_ptr<Node> Node::take_child(std::size_t index) {

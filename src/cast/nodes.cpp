@@ -24,6 +24,18 @@ void empty_view_changed(const char* call) {
     std::abort();
 }
 
+void foreign_link(const char* call, bool empty) {
+    if (empty)
+        std::fprintf(stderr, "castkit: %s() was given an empty view: a link names a node\n", call);
+    else
+        std::fprintf(stderr,
+                     "castkit: %s() was given a node of another document: a hash link binds only "
+                     "inside its document, where that hash may name any node; bring the node "
+                     "over first (Document::adopt or insert) [%s]\n",
+                     call, "cast.foreign-link");
+    std::abort();
+}
+
 std::optional<std::string_view> ConstNodeView::string(std::string_view name) const {
     const Property* p = node_->find(name);
     if (p == nullptr || p->type() != PropertyType::String || p->count() == 0) return std::nullopt;

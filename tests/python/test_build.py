@@ -272,3 +272,50 @@ def test_a_file_node_cannot_be_made_without_its_path():
     material = castkit.Document().add_root().add_model().add_material()
     with pytest.raises(TypeError):
         material.add_file()
+
+
+def test_every_link_setter_refuses_a_node_of_another_document():
+    # Issue 58 item 2: a hash link binds only inside its document. Two documents built alike
+    # give their nodes the same hashes, so another document's bone, stored by its hash, would
+    # name this document's bone of that hash. Every setter refuses it, stores nothing, and says
+    # which setter and the id (the C++ setters stop the program on the same misuse).
+    def scene():
+        doc = castkit.Document()
+        root = doc.add_root()
+        model = root.add_model()
+        skeleton = model.add_skeleton()
+        parts = {
+            "bone": skeleton.add_bone(),
+            "material": model.add_material(),
+            "mesh": model.add_mesh(),
+        }
+        parts["file"] = parts["material"].add_file("wood.png")
+        return doc, root, model, skeleton, parts
+
+    _, root, model, skeleton, here = scene()
+    _, _, _, _, there = scene()
+    assert here["bone"].hash == there["bone"].hash  # the trap
+    ik = skeleton.add_ik_handle()
+    constraint = skeleton.add_constraint()
+    setters = [
+        (model.add_mesh(), "set_material", "material"),
+        (model.add_hair(), "set_material", "material"),
+        (model.add_blend_shape(), "set_base_shape", "mesh"),
+        (root.add_instance(), "set_reference_file", "file"),
+    ]
+    ik_bones = ("start_bone", "end_bone", "target_bone", "pole_vector_bone", "pole_bone")
+    setters += [(ik, f"set_{b}", "bone") for b in ik_bones]
+    setters += [(constraint, f"set_{b}", "bone") for b in ("constraint_bone", "target_bone")]
+    for node, setter, part in setters:
+        refused = f"{setter}: the node is of another document"
+        with pytest.raises(castkit.Error, match=refused) as error:
+            getattr(node, setter)(there[part])
+        assert error.value.rule == "cast.foreign-link"
+        assert getattr(node, setter[len("set_") :] + "_hash") is None
+        getattr(node, setter)(here[part])  # one of its own document is linked
+        assert getattr(node, setter[len("set_") :] + "_hash") == here[part].hash
+    with pytest.raises(castkit.Error, match="set_slot: the node is of another document") as error:
+        here["material"].set_slot("albedo", there["file"])
+    assert error.value.rule == "cast.foreign-link"
+    assert here["material"].slot_file("albedo") is None
+    assert ik.start_bone == here["bone"]

@@ -132,9 +132,11 @@ class Document {
     // out of a subtree taken or copied from another document (a mesh's material left behind)
     // names a node of that document, never of this one, where its hash may belong to any node:
     // it is cut (the property removed), each cut reported to `findings`, when given, as a
-    // warning cast.link-cut. Links out of a subtree of this document, or of a tree built on its
-    // own, are kept. A null node, or a parent from another tree, is a bug in the caller: says
-    // so and aborts. O(subtree), plus one walk of this document on its first hash.
+    // warning cast.link-cut: a hash link binds only inside its document. Links out of a subtree
+    // of this document, or of a tree built on its own, are kept (a tree of its own belongs to
+    // the document its first subtree from a document came from: Node::add_child). A null node, or a
+    // parent from another tree, is a bug in the caller: says so and aborts. O(subtree), plus one
+    // walk of this document on its first hash.
     Node& insert(std::unique_ptr<Node> node, Node* parent = nullptr,
                  Diagnostics* findings = nullptr);
     // A copy of `node`'s subtree (from any document) put into this one as insert() does, except
@@ -164,12 +166,19 @@ class Document {
     // made unique; `call` names the member in the message for a parent from another tree.
     Node& place(std::unique_ptr<Node> node, Node* parent, bool all_fresh, const char* call,
                 Diagnostics* findings);
+    // Node::add_child in a tree of its own: `child` (not null) as the last child of `parent`.
+    // A subtree from another document than the tree's has its links out cut and its hashes
+    // that meet the tree's renewed, links inside it following (a tree built in code takes the
+    // document of the first such subtree instead of cutting). O(tree) for such a subtree, O(1)
+    // otherwise.
+    static Node& join(Node& parent, std::unique_ptr<Node> child, Diagnostics* findings);
     // Removes the links of the subtree at `top` that name no node of it, each reported to
-    // `findings` when given. O(subtree).
-    void cut_links_out(Node& top, Diagnostics* findings) const;
-    // Gives the subtree at `node` hashes unique in this document (all fresh when `all`), links
-    // inside it following; then records them. O(subtree).
-    void make_hashes_unique(Node& node, bool all);
+    // `findings` when given, for `file`, as cut on joining `into`. O(subtree).
+    static void cut_links_out(Node& top, const std::string& file, std::string_view into,
+                              Diagnostics* findings);
+    // Gives the subtree at `node` hashes unique among those `hashes` has seen (all fresh when
+    // `all`), links inside it following; then records them. O(subtree).
+    static void make_hashes_unique(Node& node, bool all, HashCounter& hashes);
     void attach_roots();
 
     std::vector<std::unique_ptr<Node>> roots_;

@@ -15,6 +15,10 @@
 #include <utility>
 #include <vector>
 
+namespace castkit {
+class Diagnostics;
+}
+
 namespace castkit::cast {
 
 using Bytes = std::span<const std::byte>;
@@ -170,6 +174,10 @@ class NodeRange {
     iterator begin_, end_;
 };
 
+// Whether `a` and `b` are nodes of one document, or of one tree of its own: the only nodes a
+// hash link of one may name (a hash names any node in another document). O(depth).
+bool in_one_tree(const Node& a, const Node& b);
+
 // A node: header fields, properties in file order (duplicates kept, rule 7), children, and the
 // opaque tail of a node whose property type was unknown (rule 6).
 //
@@ -233,12 +241,16 @@ class Node {
     // A new empty child with a fresh hash from the document's counter (rule 12). O(1)
     // amortised in a document; O(tree) in a tree of its own, which has no counter.
     Node& add_child(NodeId kind);
-    // Takes `child`'s subtree as the last child. In a document, every node of it whose hash the
-    // document already uses (or that repeats inside it) gets a fresh hash, and the hash links
-    // inside the subtree follow, while links out of a subtree from another document are cut
-    // (Document::insert); a tree of its own keeps them until it joins a document. A null child
-    // is a bug in the caller: says so on stderr and aborts.
-    Node& add_child(std::unique_ptr<Node> child);
+    // Takes `child`'s subtree as the last child. A hash link binds only inside its document, so
+    // links out of a subtree from another document are cut, each reported to `findings` (when
+    // given) as a warning cast.link-cut. In a document this is Document::insert: every node of
+    // the subtree whose hash the document already uses (or that repeats inside it) gets a fresh
+    // hash, the links inside the subtree following. A tree of its own belongs to the document
+    // it was taken or copied from (or, built in code, to that of the first subtree taken from
+    // one that joins it): it keeps links out of a subtree from that document until it joins a
+    // document, and cuts those of a subtree from any other, whose nodes it also re-hashes where
+    // they meet its hashes. A null child is a bug in the caller: says so on stderr and aborts.
+    Node& add_child(std::unique_ptr<Node> child, Diagnostics* findings = nullptr);
     // Takes child `index` out, as a tree of its own; nullptr when there is no such child.
     std::unique_ptr<Node> take_child(std::size_t index);
     // Takes out every child for which `pred(const Node&)` is true, in file order, each as a tree
@@ -271,7 +283,8 @@ class Node {
     Document* document_ = nullptr;  // set on the roots of a document only
     // On the top of a tree of its own: the serial of the document it was taken or copied from
     // (0: none), so that a document it joins can tell whether its links out of the tree name
-    // nodes of that document (Document::insert).
+    // nodes of that document (Document::insert). A subtree from elsewhere that joins the tree
+    // leaves its own behind (Document::join).
     std::uint64_t origin_ = 0;
 
     // The serial of the document this node's tree belongs to, or its top's origin_. O(depth).

@@ -6,7 +6,9 @@
 // document and by other views (never from a raw node), so each one sees a node of its type. Reading
 // goes straight to the stored properties (the last of a name, rule 7) and applies the spec's
 // defaults (rule 14); writing replaces one property and keeps the rest, so anything a view does not
-// know survives.
+// know survives. A link setter (set_material, set_start_bone, ...) takes the node it links to,
+// which must be of the same document, or of the same tree of its own: a hash binds only inside
+// its document, and another document's node stops the program (MutableView::set_link).
 #pragma once
 
 #include <array>
@@ -30,6 +32,9 @@ const Node& empty_node();
 // A mutable view that has no node was asked to change one: a bug in the caller, who can test
 // the view first (`if (skeleton)`). Says which call on stderr and aborts; never returns.
 [[noreturn]] void empty_view_changed(const char* call);
+// A link setter was given a node of another document or tree (`empty`: an empty view): a bug in
+// the caller, who holds the node. Says which call on stderr and aborts; never returns.
+[[noreturn]] void foreign_link(const char* call, bool empty);
 
 // Views are made by the document, by other views and by view_of (below), never from a raw
 // pointer: the key to their constructors is theirs.
@@ -119,6 +124,8 @@ class MutableView : public Const {
     void set_string(std::string name, std::string_view value) const {
         target(__func__).set(make_string(std::move(name), value));
     }
+    // Stores `hash` as it is: the caller vouches that it names a node of this document. The
+    // typed link setters (set_material, set_start_bone, ...) take the node instead, and check.
     void set_hash_link(std::string name, std::uint64_t hash) const {
         target(__func__).set(make_value<std::uint64_t>(std::move(name), hash));
     }
@@ -136,6 +143,16 @@ class MutableView : public Const {
     }
 
   protected:
+    // Sets link `name` to `linked`'s hash: every typed link setter. A hash link binds only
+    // inside its document (in another, its hash names whatever node holds it there), so
+    // `linked` must be a node of this one, or of this tree of its own: another document's node
+    // or an empty view is refused as foreign_link(call) (use Document::adopt or insert to
+    // bring the node over first). O(depth).
+    void set_link(std::string name, const ConstNodeView& linked, const char* call) const {
+        Node& node = target(call);
+        if (!linked || !in_one_tree(node, linked.node())) foreign_link(call, !linked);
+        node.set(make_value<std::uint64_t>(std::move(name), linked.hash()));
+    }
     // The node to change, or empty_view_changed(call) on an empty view.
     Node& target(const char* call) const {
         if (writable_ == nullptr) empty_view_changed(call);
@@ -223,7 +240,7 @@ class Instance : public MutableView<ConstInstance> {
   public:
     using MutableView::MutableView;
     void set_name(std::string_view v) { set_string("n", v); }
-    void set_reference_file(const ConstFile& file) { set_hash_link("rf", file.hash()); }
+    void set_reference_file(const ConstFile& file) { set_link("rf", file, __func__); }
     void set_position(const glm::vec3& v) { set_vec3("p", v); }
     void set_rotation(const glm::vec4& v) { set_vec4("r", v); }
     void set_scale(const glm::vec3& v) { set_vec3("s", v); }
@@ -285,7 +302,7 @@ class Material : public MutableView<ConstMaterial> {
     void set_name(std::string_view v) { set_string("n", v); }
     void set_type(std::string_view v) { set_string("t", v); }
     void set_slot(std::string slot, const ConstNodeView& target) {
-        set_hash_link(std::move(slot), target.hash());
+        set_link(std::move(slot), target, __func__);
     }
     std::vector<File> files() const { return children<File>(NodeId::File); }
     std::vector<Color> colors() const { return children<Color>(NodeId::Color); }
@@ -363,7 +380,7 @@ class Mesh : public MutableView<ConstMesh> {
     void set_skinning_method(SkinningMethod v) {
         set_string("sm", v == SkinningMethod::Quaternion ? "quaternion" : "linear");
     }
-    void set_material(const ConstMaterial& material) { set_hash_link("m", material.hash()); }
+    void set_material(const ConstMaterial& material) { set_link("m", material, __func__); }
     // The Material of the same Model that `m` names, writable.
     Material material() const;
 };
@@ -389,7 +406,7 @@ class Hair : public MutableView<ConstHair> {
     void set_particles(std::span<const glm::vec3> v) {
         target(__func__).set(make_array<glm::vec3>("pt", v));
     }
-    void set_material(const ConstMaterial& material) { set_hash_link("m", material.hash()); }
+    void set_material(const ConstMaterial& material) { set_link("m", material, __func__); }
 };
 
 class ConstBlendShape : public ConstNodeView {
@@ -411,7 +428,7 @@ class BlendShape : public MutableView<ConstBlendShape> {
   public:
     using MutableView::MutableView;
     void set_name(std::string_view v) { set_string("n", v); }
-    void set_base_shape(const ConstMesh& mesh) { set_hash_link("b", mesh.hash()); }
+    void set_base_shape(const ConstMesh& mesh) { set_link("b", mesh, __func__); }
     void set_targets(std::span<const std::uint32_t> indices, std::span<const glm::vec3> positions);
     void set_target_weight_scale(float v) { set_real("ts", v); }
 };
@@ -469,11 +486,11 @@ class IKHandle : public MutableView<ConstIKHandle> {
   public:
     using MutableView::MutableView;
     void set_name(std::string_view v) { set_string("n", v); }
-    void set_start_bone(const ConstBone& b) { set_hash_link("sb", b.hash()); }
-    void set_end_bone(const ConstBone& b) { set_hash_link("eb", b.hash()); }
-    void set_target_bone(const ConstBone& b) { set_hash_link("tb", b.hash()); }
-    void set_pole_vector_bone(const ConstBone& b) { set_hash_link("pv", b.hash()); }
-    void set_pole_bone(const ConstBone& b) { set_hash_link("pb", b.hash()); }
+    void set_start_bone(const ConstBone& b) { set_link("sb", b, __func__); }
+    void set_end_bone(const ConstBone& b) { set_link("eb", b, __func__); }
+    void set_target_bone(const ConstBone& b) { set_link("tb", b, __func__); }
+    void set_pole_vector_bone(const ConstBone& b) { set_link("pv", b, __func__); }
+    void set_pole_bone(const ConstBone& b) { set_link("pb", b, __func__); }
     void set_use_target_rotation(bool v) { set_flag("tr", v); }
     void set_target_offset(const glm::vec3& v) { set_vec3("to", v); }
 };
@@ -510,8 +527,8 @@ class Constraint : public MutableView<ConstConstraint> {
     using MutableView::MutableView;
     void set_name(std::string_view v) { set_string("n", v); }
     void set_constraint_type(ConstraintType v) { set_string("ct", constraint_type_name(v)); }
-    void set_constraint_bone(const ConstBone& b) { set_hash_link("cb", b.hash()); }
-    void set_target_bone(const ConstBone& b) { set_hash_link("tb", b.hash()); }
+    void set_constraint_bone(const ConstBone& b) { set_link("cb", b, __func__); }
+    void set_target_bone(const ConstBone& b) { set_link("tb", b, __func__); }
     void set_maintain_offset(bool v) { set_flag("mo", v); }
     void set_custom_offset(const glm::vec3& v) { set_vec3("co", v); }
     void set_custom_offset(const glm::vec4& v) { set_vec4("co", v); }
