@@ -419,7 +419,7 @@ TEST(BuilderNarrowing, IntegerBuildersRefuseValuesTheirTypeCannotHold) {
     ASSERT_TRUE(widest);
     EXPECT_EQ(widest->integer(0), ~std::uint64_t{0});
     ASSERT_TRUE(cast::make_integer("mi", cast::PropertyType::Byte, 255));
-    EXPECT_EQ(cast::make_integer("mi", cast::PropertyType::Byte, 255)->integer(0), 255u);
+    EXPECT_EQ(cast::make_integer("mi", cast::PropertyType::Byte, 255).value().integer(0), 255u);
 
     const std::vector<std::uint32_t> values = {1, 70000, 2};
     auto shorts = cast::make_integers("f", cast::PropertyType::Short, values);
