@@ -82,12 +82,16 @@ void Diagnostics::append(const Diagnostics& other) {
 }
 
 // Rebuilds the tallies after kinds changed, merging suppressed counts that now share a kind.
+// Kinds that became one may hold more than kKeptPerKind kept findings: the first of them, in
+// the order they were added, stay kept, the rest are counted after the summaries there were.
 void Diagnostics::recount() {
     tallies_.clear();
-    for (const Diagnostic& d : kept_) ++tally(d.severity, d.file, d.rule).kept;
     std::vector<Suppressed> suppressed = std::move(suppressed_);
     suppressed_.clear();
     for (const Suppressed& more : suppressed) count_suppressed(more);
+    std::vector<Diagnostic> kept = std::move(kept_);
+    kept_.clear();
+    for (Diagnostic& d : kept) push_back(std::move(d));
 }
 
 void Diagnostics::name_unnamed(std::size_t first, std::string_view rule, std::string_view file) {

@@ -65,14 +65,21 @@ class Diagnostics {
     // `file` when it is not empty. O(size + kinds).
     void name_unnamed(std::size_t first, std::string_view rule, std::string_view file = {});
     // Every finding of severity `from`, kept or counted, becomes one of `to` (validate
-    // --strict). O(size + kinds).
+    // --strict). Where that makes two kinds one, the first kKeptPerKind of its kept findings stay
+    // kept and the rest are counted in its summary. O(size + kinds).
     void promote(Severity from, Severity to);
     // Calls `change(Diagnostic&)` on each finding kept from index `first` on (to add a location,
-    // say); one whose severity, file or rule changes is counted under its new kind. O(size +
-    // kinds).
+    // say); one whose severity, file or rule changes is counted under its new kind, kept only
+    // while its kind has fewer than kKeptPerKind. The change is given a copy, written back when
+    // it returns, so it may add to this list: what it adds is kept after the findings it was
+    // called for, in the order it was added, and is not passed to it. O(size + kinds).
     template <class Change>
     void update(std::size_t first, Change change) {
-        for (std::size_t i = first; i < kept_.size(); ++i) change(kept_[i]);
+        for (std::size_t i = first, end = kept_.size(); i < end && i < kept_.size(); ++i) {
+            Diagnostic changed = kept_[i];
+            change(changed);
+            kept_[i] = std::move(changed);
+        }
         recount();
     }
     void clear();

@@ -44,15 +44,23 @@ class [[nodiscard]] Expected {
     bool has_value() const { return state_.index() == 0; }
     explicit operator bool() const { return has_value(); }
 
-    // The value; calling these on an error aborts (detail::expected_misuse).
+    // The value; calling these on an error aborts (detail::expected_misuse). A temporary
+    // Expected gives its value by value, never a reference or pointer into itself that would
+    // outlive it: `for (const Model& m : open(path)->models())` does not compile, and
+    // `(*open(path)).models()` is refused by Document (its views need a document that lives
+    // on); `Document document = *open(path);` moves the value out.
     T& value() & { return *checked_value(); }
     const T& value() const& { return *checked_value(); }
-    T&& value() && { return std::move(*checked_value()); }
+    T value() && { return std::move(*checked_value()); }
+    T value() const&& = delete;
     T& operator*() & { return value(); }
     const T& operator*() const& { return value(); }
-    T&& operator*() && { return std::move(*this).value(); }
-    T* operator->() { return &value(); }
-    const T* operator->() const { return &value(); }
+    T operator*() && { return std::move(*this).value(); }
+    T operator*() const&& = delete;
+    T* operator->() & { return &value(); }
+    const T* operator->() const& { return &value(); }
+    T* operator->() && = delete;
+    const T* operator->() const&& = delete;
 
     // The error; calling this on a value aborts.
     const Diagnostic& error() const {

@@ -231,47 +231,47 @@ void Document::make_hashes_unique(Node& top, bool all, HashCounter& hashes) {
         for (Node* node : nodes) rewrite_links(*node, renamed);
 }
 
-std::vector<Root> Document::root_nodes() {
+std::vector<Root> Document::root_nodes() & {
     std::vector<Root> out;
     for (Node& root : roots())
         if (root.is(NodeId::Root)) out.push_back(Root(ViewKey(), &root));
     return out;
 }
 
-std::vector<ConstRoot> Document::root_nodes() const {
+std::vector<ConstRoot> Document::root_nodes() const& {
     std::vector<ConstRoot> out;
     for (const Node& root : roots())
         if (root.is(NodeId::Root)) out.push_back(ConstRoot(ViewKey(), &root));
     return out;
 }
 
-Root Document::add_root() {
+Root Document::add_root() & {
     Node& root = NodeAccess::append_root(*this, std::make_unique<Node>(NodeId::Root, next_hash()));
     return Root(ViewKey(), &root);
 }
 
-std::vector<Model> Document::models() {
+std::vector<Model> Document::models() & {
     std::vector<Model> out;
     for (const Root& root : root_nodes())
         for (Model& model : root.models()) out.push_back(model);
     return out;
 }
 
-std::vector<ConstModel> Document::models() const {
+std::vector<ConstModel> Document::models() const& {
     std::vector<ConstModel> out;
     for (const ConstRoot& root : root_nodes())
         for (ConstModel& model : root.models()) out.push_back(model);
     return out;
 }
 
-std::vector<Animation> Document::animations() {
+std::vector<Animation> Document::animations() & {
     std::vector<Animation> out;
     for (const Root& root : root_nodes())
         for (Animation& animation : root.animations()) out.push_back(animation);
     return out;
 }
 
-std::vector<ConstAnimation> Document::animations() const {
+std::vector<ConstAnimation> Document::animations() const& {
     std::vector<ConstAnimation> out;
     for (const ConstRoot& root : root_nodes())
         for (ConstAnimation& animation : root.animations()) out.push_back(animation);

@@ -10,8 +10,12 @@
 #include <castkit/cast/validate.hpp>
 #include <castkit/cast/values.hpp>
 #include <castkit/expected.hpp>
+#include <map>
 #include <memory>
+#include <string>
+#include <tuple>
 #include <utility>
+#include <vector>
 
 #include "../test_support.hpp"
 
@@ -415,7 +419,7 @@ TEST(BuilderNarrowing, IntegerBuildersRefuseValuesTheirTypeCannotHold) {
     ASSERT_TRUE(widest);
     EXPECT_EQ(widest->integer(0), ~std::uint64_t{0});
     ASSERT_TRUE(cast::make_integer("mi", cast::PropertyType::Byte, 255));
-    EXPECT_EQ(cast::make_integer("mi", cast::PropertyType::Byte, 255)->integer(0), 255u);
+    EXPECT_EQ(cast::make_integer("mi", cast::PropertyType::Byte, 255).value().integer(0), 255u);
 
     const std::vector<std::uint32_t> values = {1, 70000, 2};
     auto shorts = cast::make_integers("f", cast::PropertyType::Short, values);
@@ -504,6 +508,105 @@ TEST(DiagnosticsMisuse, AppendingItselfDoublesItsFindings) {
     ASSERT_EQ(diagnostics.size(), 4u);
     EXPECT_EQ(diagnostics[2].message, "w0");
     EXPECT_EQ(diagnostics[3].message, "w1");
+}
+
+Diagnostic finding(Severity severity, std::string rule, std::string message) {
+    return Diagnostic{severity, "a.gltf",        Diagnostic::kNoOffset,
+                      "",       std::move(rule), std::move(message)};
+}
+
+// Issue 58 item 3: update() handed the change a reference into the vector the change then grew
+// (a finding added for each one located), so the change wrote through it into freed memory. The
+// change now works on a copy; what it adds comes after the findings it changed, unchanged.
+TEST(DiagnosticsMisuse, AChangeMayAddToTheListItChanges) {
+    Diagnostics diagnostics;
+    for (int i = 0; i < 5; ++i)
+        diagnostics.push_back(finding(Severity::Warning, fmt::format("gltf.w{}", i), "w"));
+    diagnostics.update(0, [&](Diagnostic& d) {
+        diagnostics.push_back(finding(Severity::Info, "gltf.note", "about " + d.rule));
+        d.path = "/meshes/0";
+    });
+    ASSERT_EQ(diagnostics.size(), 10u);
+    for (std::size_t i = 0; i < 5; ++i) {
+        EXPECT_EQ(diagnostics[i].rule, fmt::format("gltf.w{}", i));
+        EXPECT_EQ(diagnostics[i].path, "/meshes/0");
+        EXPECT_EQ(diagnostics[5 + i].message, fmt::format("about gltf.w{}", i));
+        EXPECT_EQ(diagnostics[5 + i].path, "");
+    }
+    EXPECT_EQ(diagnostics.count(Severity::Info), 5u);
+    EXPECT_TRUE(diagnostics.suppressed().empty());
+}
+
+// ... and what it adds beyond the limit of its kind is counted, as push_back counts it.
+TEST(DiagnosticsMisuse, AChangeThatAddsManyKeepsTheLimit) {
+    Diagnostics diagnostics;
+    for (int i = 0; i < 5; ++i) diagnostics.push_back(finding(Severity::Warning, "gltf.w", "w"));
+    diagnostics.update(0, [&](Diagnostic& d) {
+        for (int i = 0; i < 3; ++i)
+            diagnostics.push_back(finding(Severity::Info, "gltf.note", "n"));
+        d.offset = 7;
+    });
+    ASSERT_EQ(diagnostics.size(), 10u);
+    EXPECT_EQ(diagnostics.count(Severity::Info), 15u);
+    EXPECT_EQ(diagnostics[4].offset, 7u);
+    ASSERT_EQ(diagnostics.suppressed().size(), 1u);
+    EXPECT_EQ(diagnostics.suppressed()[0].count, 10u);
+}
+
+// Every kind as shown: the kept findings of each, and its summary's count (0 when none).
+std::map<std::tuple<Severity, std::string>, std::pair<std::size_t, std::uint64_t>> kinds(
+    const Diagnostics& diagnostics) {
+    std::map<std::tuple<Severity, std::string>, std::pair<std::size_t, std::uint64_t>> out;
+    for (const Diagnostic& d : diagnostics) ++out[{d.severity, d.rule}].first;
+    for (const Diagnostics::Suppressed& more : diagnostics.suppressed())
+        out[{more.severity, more.rule}].second += more.count;
+    return out;
+}
+
+// Issue 58 item 3: promoting warnings to errors (validate --strict) made the kept warnings and
+// errors of one rule a single kind of 10 kept findings, twice the limit. The first five stay,
+// the other five are counted in the kind's one summary, and the counts are what they were.
+TEST(DiagnosticsMisuse, PromotingKeepsTheLimitOfEachKind) {
+    Diagnostics diagnostics;
+    for (int i = 0; i < 7; ++i)
+        diagnostics.push_back(finding(Severity::Warning, "cast.x", fmt::format("w{}", i)));
+    for (int i = 0; i < 7; ++i)
+        diagnostics.push_back(finding(Severity::Error, "cast.x", fmt::format("e{}", i)));
+    diagnostics.promote(Severity::Warning, Severity::Error);
+    EXPECT_EQ(diagnostics.count(Severity::Error), 14u);
+    EXPECT_EQ(diagnostics.count(Severity::Warning), 0u);
+    ASSERT_EQ(diagnostics.size(), Diagnostics::kKeptPerKind);
+    for (std::size_t i = 0; i < diagnostics.size(); ++i)
+        EXPECT_EQ(diagnostics[i].message, fmt::format("w{}", i));
+    const std::vector<Diagnostic> shown = diagnostics.shown();
+    ASSERT_EQ(shown.size(), 6u);
+    EXPECT_EQ(shown.back().to_string(), "a.gltf: ... and 9 more [cast.x]");
+    // Pushing one more of the kind counts it too: the tallies agree with what is kept.
+    diagnostics.push_back(finding(Severity::Error, "cast.x", "e7"));
+    EXPECT_EQ(diagnostics.size(), Diagnostics::kKeptPerKind);
+    EXPECT_EQ(diagnostics.suppressed()[0].count, 10u);
+}
+
+// The same merge through update() (a change of rule) and name_unnamed() (the registry naming
+// a plug-in's findings with no id by its catch-all, which the plug-in also used).
+TEST(DiagnosticsMisuse, ChangingRulesKeepsTheLimitOfEachKind) {
+    const auto both = [] {
+        Diagnostics diagnostics;
+        for (int i = 0; i < 5; ++i) diagnostics.push_back(finding(Severity::Warning, "", "a"));
+        for (int i = 0; i < 5; ++i)
+            diagnostics.push_back(finding(Severity::Warning, "gltf.read", "b"));
+        diagnostics.push_back(finding(Severity::Warning, "gltf.read", "c"));
+        return diagnostics;
+    };
+    using Shown = decltype(kinds(Diagnostics()));
+    const Shown merged = {{{Severity::Warning, "gltf.read"}, {5u, 6u}}};
+    Diagnostics updated = both();
+    updated.update(0, [](Diagnostic& d) { d.rule = "gltf.read"; });
+    EXPECT_EQ(kinds(updated), merged);
+    Diagnostics named = both();
+    named.name_unnamed(0, "gltf.read");
+    EXPECT_EQ(kinds(named), merged);
+    EXPECT_EQ(named.count(Severity::Warning), 11u);
 }
 
 }  // namespace

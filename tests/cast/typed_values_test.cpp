@@ -73,7 +73,8 @@ TEST(Builders, SetWeightsStoresTheLargestByteValue) {
     const std::vector<std::uint32_t> bones(510, 1);
     const std::vector<float> values(510, 1.0f / 255.0f);
     ASSERT_TRUE(mesh.set_weights(255, bones, values));
-    EXPECT_EQ(reread(document).models().at(0).meshes().at(0).max_weight_influence(), 255u);
+    const Document back = reread(document);
+    EXPECT_EQ(back.models().at(0).meshes().at(0).max_weight_influence(), 255u);
 }
 
 TEST(Builders, SetWeightsRefusesZeroInfluencesAndMismatchedSpans) {

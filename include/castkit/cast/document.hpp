@@ -121,9 +121,13 @@ class Document {
     // tree alone, and formats::write_file writes them beside a Cast output.
     EmbeddedFiles embedded;
 
-    // The top-level nodes in file order; a const document gives const nodes.
-    NodeRange<Node> roots() { return {roots_.begin(), roots_.end()}; }
-    NodeRange<const Node> roots() const { return {roots_.cbegin(), roots_.cend()}; }
+    // The top-level nodes in file order; a const document gives const nodes. Here and in the
+    // typed access below, a temporary document gives nothing: its nodes die with it at the end
+    // of the statement, under a range-for that would still walk them.
+    NodeRange<Node> roots() & { return {roots_.begin(), roots_.end()}; }
+    NodeRange<const Node> roots() const& { return {roots_.cbegin(), roots_.cend()}; }
+    void roots() && = delete;
+    void roots() const&& = delete;
 
     // Moves `node`'s subtree into this document, as the last child of `parent` (one of this
     // document's nodes), or as the last root when `parent` is null. Every node of the subtree
@@ -149,14 +153,21 @@ class Document {
     std::uint64_t next_hash();
 
     // Typed access (nodes.hpp): mutable views of a mutable document, const views of a const one.
-    std::vector<Root> root_nodes();
-    std::vector<ConstRoot> root_nodes() const;
-    Root add_root();
+    std::vector<Root> root_nodes() &;
+    std::vector<ConstRoot> root_nodes() const&;
+    void root_nodes() && = delete;
+    void root_nodes() const&& = delete;
+    Root add_root() &;
+    void add_root() && = delete;
     // Every Model / Animation under every Root, in file order.
-    std::vector<Model> models();
-    std::vector<ConstModel> models() const;
-    std::vector<Animation> animations();
-    std::vector<ConstAnimation> animations() const;
+    std::vector<Model> models() &;
+    std::vector<ConstModel> models() const&;
+    void models() && = delete;
+    void models() const&& = delete;
+    std::vector<Animation> animations() &;
+    std::vector<ConstAnimation> animations() const&;
+    void animations() && = delete;
+    void animations() const&& = delete;
 
   private:
     friend struct NodeAccess;

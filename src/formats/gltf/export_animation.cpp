@@ -56,7 +56,7 @@ ExportedModel animation_skeleton(Exporter& exporter, const cast::ConstAnimation&
         }
         // Every bone a root: no parent can be out of range or form a cycle.
         const std::vector<std::int32_t> roots(names.size(), -1);
-        skeleton = std::move(anim::Skeleton::from_arrays(std::move(names), roots).value());
+        skeleton = anim::Skeleton::from_arrays(std::move(names), roots).value();
     }
     tinygltf::Node root;
     root.name = std::string(animation.name().value_or("animation")) + " skeleton";
