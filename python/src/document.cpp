@@ -4,8 +4,8 @@
 #include <pybind11/stl/filesystem.h>
 
 #include <castkit/cast/validate.hpp>
-#include <castkit/formats.hpp>
 #include <castkit/formats/merge.hpp>
+#include <castkit/registry.hpp>
 #include <castkit/sink.hpp>
 #include <filesystem>
 #include <optional>

@@ -663,7 +663,9 @@ std::vector<fs::path> side_files(const Options& options, const Task& task) {
     auto bytes = formats::read_input(task.input, formats::InputMode::Copy);
     if (!bytes) return {};
     if (from->referenced_files != nullptr) {
-        for (const std::string& name : from->referenced_files(*bytes)) list.add(name);
+        auto names = formats::referenced_files(*from, *bytes);
+        if (!names) return {};  // the conversion reads the file and says what is wrong
+        for (const std::string& name : *names) list.add(name);
         return list.take();
     }
     // Read with no texture folder, so that no embedded image is written; a side output's name

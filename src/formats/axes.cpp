@@ -14,8 +14,8 @@
 #include <algorithm>
 #include <array>
 #include <castkit/anim/skeleton.hpp>
-#include <castkit/formats.hpp>
 #include <castkit/formats/axes.hpp>
+#include <castkit/formats/format.hpp>
 #include <cmath>
 #include <glm/gtc/quaternion.hpp>
 #include <map>

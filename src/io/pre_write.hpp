@@ -4,7 +4,7 @@
 // FormatOptions::strict the write is refused with an error instead.
 #pragma once
 
-#include <castkit/formats.hpp>
+#include <castkit/formats/format.hpp>
 #include <optional>
 
 namespace castkit::formats {

@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <castkit/formats.hpp>
 #include <castkit/formats/axes.hpp>
+#include <castkit/registry.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <nlohmann/json.hpp>
 

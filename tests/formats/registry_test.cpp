@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <castkit/cast/nodes.hpp>
-#include <castkit/formats.hpp>
 #include <castkit/formats/dmf.hpp>
+#include <castkit/registry.hpp>
 #include <set>
 
 #include "../test_support.hpp"

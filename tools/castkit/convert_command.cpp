@@ -2,9 +2,9 @@
 // or a whole folder (batch.cpp).
 #include <fmt/format.h>
 
-#include <castkit/formats.hpp>
 #include <castkit/formats/merge.hpp>
 #include <castkit/platform.hpp>
+#include <castkit/registry.hpp>
 
 #include "batch.hpp"
 #include "commands.hpp"
@@ -123,8 +123,8 @@ void convert_in_family(const Source& source, const FormatInfo& to, const std::st
                        const std::string& output, int& exit_code) {
     Diagnostics warnings;
     const std::string name = formats::context_for(platform::path_from_utf8(input)).name;
-    auto converted = source.format->convert_in_family(source.input.bytes, name, to,
-                                                      platform::path_from_utf8(output), warnings);
+    auto converted = formats::convert_in_family(*source.format, source.input.bytes, name, to,
+                                                platform::path_from_utf8(output), warnings);
     print_diagnostics(warnings);
     if (converted) return;
     fmt::print(stderr, "{}\n", converted.error().to_string());

@@ -6,8 +6,8 @@
 #include <castkit/cast/dump.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/cast/validate.hpp>
-#include <castkit/formats.hpp>
 #include <castkit/formats/merge.hpp>
+#include <castkit/registry.hpp>
 #include <nlohmann/json.hpp>
 #include <set>
 

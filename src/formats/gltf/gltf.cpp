@@ -38,20 +38,30 @@ Expected<void> write_gltf_text(const cast::Document& document, Sink& sink,
 
 FormatInfo glb_entry() {
     // gltf::write runs the check before every write itself, on inlined instances too.
-    FormatInfo format{"glb",         {".glb"},     read_gltf, write_glb, true, WrittenModels::None,
-                      cast::Axis::Y, Units::Metres};
-    format.referenced_files = gltf::detail::referenced_files;
-    format.inlines_instances = true;
-    return format;
+    return {.name = "glb",
+            .extensions = {".glb"},
+            .read = read_gltf,
+            .write = write_glb,
+            .places_own_images = true,
+            .written_models = WrittenModels::None,
+            .up = cast::Axis::Y,
+            .units = Units::Metres,
+            .referenced_files = gltf::detail::referenced_files,
+            .inlines_instances = true};
 }
 
 FormatInfo gltf_entry() {
-    FormatInfo format{"gltf", {".gltf"},           read_gltf,     write_gltf_text,
-                      true,   WrittenModels::None, cast::Axis::Y, Units::Metres};
-    format.referenced_files = gltf::detail::referenced_files;
-    format.written_beside = ".bin";
-    format.inlines_instances = true;
-    return format;
+    return {.name = "gltf",
+            .extensions = {".gltf"},
+            .read = read_gltf,
+            .write = write_gltf_text,
+            .places_own_images = true,
+            .written_models = WrittenModels::None,
+            .up = cast::Axis::Y,
+            .units = Units::Metres,
+            .referenced_files = gltf::detail::referenced_files,
+            .written_beside = ".bin",
+            .inlines_instances = true};
 }
 
 }  // namespace castkit::formats

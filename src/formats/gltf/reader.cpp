@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <castkit/formats/gltf.hpp>
+#include <castkit/formats/input.hpp>
 #include <climits>
 #include <cstdio>
 #include <cstring>

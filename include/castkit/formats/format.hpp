@@ -1,7 +1,7 @@
-// Every file format castkit reads or writes, behind one interface: bytes in, a Cast document
-// out, and back into a Sink. Each format converts to and from the Cast document (the hub), so
-// `castkit convert` and `info` work for any pair. Files and standard input are touched only at
-// the edge (read_file, write_file), once.
+// What a format implements to join castkit: its registry entry (FormatInfo), the context its
+// reader and writer are given, and the options they read. Each format folder (src/formats/<name>/)
+// and a plug-in include this; the registry that lists the entries and reads and writes through
+// them is castkit/registry.hpp.
 #pragma once
 
 #include <castkit/cast/document.hpp>
@@ -11,9 +11,9 @@
 #include <castkit/io/side_outputs.hpp>
 #include <castkit/sink.hpp>
 #include <cstdint>
-#include <deque>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -97,19 +97,23 @@ enum class WrittenModels : std::uint8_t {
     All,    // every Model (glTF)
 };
 
+// A format's entry, built with designated initializers (`{.name = "off", .extensions = {".off"},
+// .read = …, .write = …}`): the registry keeps its own copy of every string, so an entry built
+// from strings the caller frees afterwards stays whole. Through every function below the
+// registry catches what a format throws (registry.exception).
 struct FormatInfo {
-    std::string_view name;                     // "cast", "seanim", …
-    std::vector<std::string_view> extensions;  // ".cast"; longest match wins (".dmf.json")
+    std::string name{};                     // "cast", "seanim", …; unique blind to ASCII case
+    std::vector<std::string> extensions{};  // ".cast"; longest match wins (".dmf.json")
     // Parses `bytes` into a Cast document; warnings, added to `diagnostics`, name what was
     // approximated. Payloads the document views (Cast's are not copied) share `bytes.owner`; with
     // a null owner they are borrowed, and the caller keeps the bytes alive as long as the
     // document.
     Expected<cast::Document> (*read)(const cast::SharedBytes& bytes, const ReadContext& context,
-                                     Diagnostics& diagnostics);
+                                     Diagnostics& diagnostics) = nullptr;
     // Writes a Cast document into `sink`; warnings, added to `diagnostics`, name what the format
     // cannot hold and was dropped.
     Expected<void> (*write)(const cast::Document& document, Sink& sink, const WriteContext& context,
-                            Diagnostics& diagnostics);
+                            Diagnostics& diagnostics) = nullptr;
     // The writer reads the images materials name itself, the document's embedded files first
     // (glTF embeds, copies or references them; DMF embeds them), so write_file leaves their
     // paths to it (FormatOptions::place_textures).
@@ -129,7 +133,7 @@ struct FormatInfo {
     std::vector<std::string> (*referenced_files)(std::span<const std::byte> bytes) = nullptr;
     // The extension of a file write_file writes beside the output, named for it (.gltf: its
     // buffer, ".bin"); empty for none.
-    std::string_view written_beside{};
+    std::string written_beside{};
     // Its files can hold instances naming other scene files, whose own instances a batch follows
     // (Cast).
     bool holds_instances = false;
@@ -140,8 +144,10 @@ struct FormatInfo {
     // Formats of one family (DMF binary and JSON) convert into each other directly, keeping
     // what only they hold and the Cast document cannot (material settings, embedded images):
     // `family` names it, and `convert_in_family` reads `bytes` (named `name`) as this format and
-    // writes `output` as `to`, one of the family. Empty and null for a format alone.
-    std::string_view family{};
+    // writes `output` as `to`, one of the family. Empty and null for a format alone. A format
+    // register_format adds is the first member of its family: it cannot join one another format
+    // named (castkit's `dmf` writes DMF into every member of its own).
+    std::string family{};
     Expected<void> (*convert_in_family)(std::span<const std::byte> bytes, std::string_view name,
                                         const FormatInfo& to, const std::filesystem::path& output,
                                         Diagnostics& warnings) = nullptr;
@@ -151,96 +157,5 @@ struct FormatInfo {
 inline bool converts_in_family(const FormatInfo& from, const FormatInfo& to) {
     return from.convert_in_family != nullptr && !from.family.empty() && from.family == to.family;
 }
-
-// All registered formats: castkit's own, in a fixed order, then those register_format added.
-// References stay valid while formats are registered.
-const std::deque<FormatInfo>& all_formats();
-// Adds a format of the caller's own (docs/library.md, "A format of your own"): from then on the
-// registry finds it by name and extension, and reads, writes and batch-converts through it as
-// through castkit's own. Refused (registry.format) for an empty name, a null read or write, a
-// name or extension another format has, or an extension that is not '.' and a lower-case name
-// (file names are matched in lower case).
-// Register at start-up, before another thread looks formats up: registering is not
-// synchronised with lookups. O(formats × extensions).
-Expected<void> register_format(FormatInfo format);
-// The entries of the Cast container (the hub every format converts through, written to
-// standard output and by Python's to_bytes when no format is named) and of binary glTF (what the
-// viewer draws). O(1) after the first call.
-const FormatInfo& cast_format();
-const FormatInfo& glb_format();
-// The format a path's extension names, or nullptr.
-const FormatInfo* format_for_path(const std::filesystem::path& path);
-// The format a file's first bytes name, for standard input and extensions that name none: the
-// magic of Cast (`cast`), SEAnim, SEModel, DMF (`DASH`), K3D (0xDECAFBAD) or glb (`glTF`); for
-// JSON (a `{` after whitespace), glTF when its object has a top-level "asset" member, else DMF
-// JSON. nullptr for anything else. O(1) for the magics; O(size) for JSON.
-const FormatInfo* format_for_bytes(std::span<const std::byte> bytes);
-// The file name without the extension its format matched ("run" for "a/run.dmf.json"); for no
-// known format, without its last extension. UTF-8.
-std::string file_stem(const std::filesystem::path& path);
-// The format with this name, or nullptr.
-const FormatInfo* format_by_name(std::string_view name);
-
-namespace formats {
-
-// A context for the file `path`: its name and its folder as the base ("." for a name without a
-// folder; "-" is "<stdin>" with no base, so it reads no side files of its own), that folder
-// opened and held in Context::folder. Make it before reading `path`.
-Context context_for(const std::filesystem::path& path, FormatOptions options = {});
-
-// The bytes of an input and what keeps them alive: a mapped file or a buffer of standard input
-// (a null owner: borrowed bytes the caller keeps alive).
-using Input = cast::SharedBytes;
-
-// How read_input holds a file. Map: zero-copy, for one command; its one risk is that touching a
-// mapping's pages after another program cut the file short kills the process (SIGBUS on
-// POSIX). Copy: read into memory once and closed, for a process that keeps the document while
-// other programs may rewrite or truncate the file (Python, `castkit view`; docs/security.md).
-enum class InputMode : std::uint8_t { Map, Copy };
-
-// Maps `path` read-only (or reads it, InputMode::Copy), or reads all of standard input once for
-// "-". O(1) for a mapped file until its pages are touched; O(size) otherwise.
-Expected<Input> read_input(const std::filesystem::path& path, InputMode mode = InputMode::Map);
-
-// Parses `input` with `format`; the document's payloads keep the input's owner alive. Every finding
-// carries a stable id (docs/diagnostics.md): "<format>.read" where the format gives no finer one.
-// O(input size).
-Expected<cast::Document> read(const FormatInfo& format, Input input, const ReadContext& context,
-                              Diagnostics& diagnostics);
-
-// read_input(path), then read(). O(file size).
-Expected<cast::Document> read_file(const FormatInfo& format, const std::filesystem::path& path,
-                                   const ReadContext& context, Diagnostics& diagnostics);
-
-// Writes `document` with `format` into `sink`; findings without a finer id get
-// "<format>.write". First the meshes of format.written_models are checked: a face index past
-// the vertices, a weight naming a bone the skeleton lacks, a per-vertex buffer that is not one
-// entry per vertex. By default the broken part is left out of a repaired copy (the triangle,
-// the weight, the whole buffer) with a warning; with context.options.strict the write is
-// refused with an error and nothing is written (docs/diagnostics.md, "Before every write").
-// A format that cannot embed images (not places_own_images) cannot keep those the document
-// carries in memory either (a sink has no folder): each gets a texture.embedded-not-kept
-// warning. O(output size).
-Expected<void> write(const FormatInfo& format, const cast::Document& document, Sink& sink,
-                     const WriteContext& context, Diagnostics& diagnostics);
-
-// The files write_file writes for `path` with `format`: `path` itself, and a .gltf's buffer
-// `<stem>.bin` beside it. A run reserves them in its SideOutputs so that no side file takes
-// their names. O(1).
-std::vector<std::filesystem::path> output_files(const FormatInfo& format,
-                                                const std::filesystem::path& path);
-
-// Writes `document` with `format` to `path` atomically (a temporary file renamed when the whole
-// output is written; on failure `path` is left as it was), or to standard output for "-".
-// Fails when any byte cannot be written. Meshes are checked as write() does, before any image
-// is copied beside the output. A format that cannot embed images (not places_own_images) gets
-// those the document carries in memory written beside `path` (never over another file: a
-// taken name gives `name-2.png`), and with options.place_textures the files it names copied
-// there (docs/workflows.md, "Textures").
-Expected<void> write_file(const FormatInfo& format, const cast::Document& document,
-                          const std::filesystem::path& path, const WriteContext& context,
-                          Diagnostics& diagnostics);
-
-}  // namespace formats
 
 }  // namespace castkit

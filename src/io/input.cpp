@@ -1,6 +1,6 @@
-// A format's input: the context for a path and the bytes of a file or standard input, which every
-// reader (the registry's and the glTF bridge's own) starts from.
-#include <castkit/formats.hpp>
+// A format's input (castkit/formats/input.hpp): the context for a path and the bytes of a file
+// or standard input, which every reader (the registry's and the glTF bridge's own) starts from.
+#include <castkit/formats/input.hpp>
 
 #include "../platform/opened_file.hpp"
 #include "../platform/platform.hpp"
