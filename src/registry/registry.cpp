@@ -39,7 +39,8 @@ Registry& registry() {
 char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
 
 bool same_blind_to_case(std::string_view a, std::string_view b) {
-    return std::ranges::equal(a, b, [](char x, char y) { return lower(x) == lower(y); });
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](char x, char y) { return lower(x) == lower(y); });
 }
 
 // Whether a file name can end with `ext`: '.' then dot-separated lower-case names of characters
@@ -49,7 +50,7 @@ bool ends_a_file_name(std::string_view ext) {
     constexpr std::string_view kRefused = "/\\:*?\"<>|";
     if (ext.size() < 2 || ext.front() != '.' || ext.back() == '.' || ext.find("..") != ext.npos)
         return false;
-    return std::ranges::none_of(ext, [&](char c) {
+    return std::none_of(ext.begin(), ext.end(), [&](char c) {
         const auto byte = static_cast<unsigned char>(c);
         return byte <= ' ' || byte == 0x7F || std::isupper(byte) != 0 ||
                kRefused.find(c) != kRefused.npos;
@@ -139,7 +140,7 @@ struct ExtensionMatch {
 // (".dmf.json" over ".json"); case-insensitive. O(formats × extensions).
 ExtensionMatch match_extension(const std::filesystem::path& path) {
     std::string name = platform::utf8_of(path.filename());
-    std::ranges::transform(name, name.begin(), lower);
+    std::transform(name.begin(), name.end(), name.begin(), lower);
     ExtensionMatch best;
     for (const FormatInfo& format : all_formats())
         for (std::string_view ext : format.extensions)
