@@ -17,7 +17,7 @@
 // skeletons, other Models, animations) in an off.dropped warning.
 #pragma once
 
-#include <castkit/formats.hpp>
+#include <castkit/formats/format.hpp>
 
 namespace off_format {
 

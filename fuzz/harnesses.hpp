@@ -23,7 +23,7 @@
 #include <castkit/cast/dump.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/cast/validate.hpp>
-#include <castkit/formats.hpp>
+#include <castkit/registry.hpp>
 #include <castkit/sink.hpp>
 #include <cstdint>
 #include <cstdio>

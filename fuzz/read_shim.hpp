@@ -3,12 +3,12 @@
 #pragma once
 
 #include <castkit/cast/document.hpp>
-#include <castkit/formats.hpp>
 #include <castkit/formats/dmf.hpp>
 #include <castkit/formats/gltf.hpp>
 #include <castkit/formats/k3d.hpp>
 #include <castkit/formats/seanim.hpp>
 #include <castkit/formats/semodel.hpp>
+#include <castkit/registry.hpp>
 #include <string>
 #include <string_view>
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <castkit/cast/validate.hpp>
-#include <castkit/formats.hpp>
+#include <castkit/registry.hpp>
 #include <fstream>
 #include <regex>
 #include <set>

@@ -6,9 +6,9 @@
 
 #include <atomic>
 #include <castkit/cast/nodes.hpp>
-#include <castkit/formats.hpp>
 #include <castkit/formats/dmf.hpp>
 #include <castkit/io/side_files.hpp>
+#include <castkit/registry.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>

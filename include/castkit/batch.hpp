@@ -5,8 +5,8 @@
 // the rules live in one place.
 #pragma once
 
-#include <castkit/formats.hpp>
 #include <castkit/io/side_outputs.hpp>
+#include <castkit/registry.hpp>
 #include <castkit/scene/axis_change.hpp>
 #include <cstdint>
 #include <filesystem>

@@ -9,7 +9,7 @@
 #include <castkit/cast/nodes.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
-#include <castkit/formats.hpp>
+#include <castkit/formats/format.hpp>
 #include <castkit/scene/axis_change.hpp>
 #include <cstddef>
 #include <cstdint>

@@ -4,7 +4,7 @@
 #include <pybind11/stl/filesystem.h>
 
 #include <castkit/cast/validate.hpp>
-#include <castkit/formats.hpp>
+#include <castkit/registry.hpp>
 #include <castkit/scene/merge.hpp>
 #include <castkit/sink.hpp>
 #include <filesystem>
@@ -122,7 +122,8 @@ Diagnostics change_axes(const DocPtr& state, const scene::AxesRequest& request) 
     const FormatInfo& format = state->format.empty() ? cast_format() : named_format(state->format);
     Diagnostics diagnostics;
     const std::string name = state->document.source_name;
-    auto change = scene::plan_axis_change(state->document, request, format, name, diagnostics);
+    auto change =
+        scene::plan_axis_change(state->document, request, declared_axes(format), name, diagnostics);
     if (!change) throw py::value_error(change.error().to_string());
     if (auto applied = formats::apply_axis_change(state->document, *change, name, diagnostics);
         !applied)

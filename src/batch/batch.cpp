@@ -225,7 +225,8 @@ void merge(const Options& options, cast::Document& document, Result& result,
 bool change_axes(const scene::AxesRequest& request, const FormatInfo& from, const fs::path& input,
                  cast::Document& document, Diagnostics& diagnostics) {
     const std::string name = platform::utf8_of(input);
-    auto change = scene::plan_axis_change(document, request, from, name, diagnostics);
+    auto change =
+        scene::plan_axis_change(document, request, declared_axes(from), name, diagnostics);
     if (!change) {
         diagnostics.push_back(change.error());
         return false;
@@ -663,7 +664,9 @@ std::vector<fs::path> side_files(const Options& options, const Task& task) {
     auto bytes = formats::read_input(task.input, formats::InputMode::Copy);
     if (!bytes) return {};
     if (from->referenced_files != nullptr) {
-        for (const std::string& name : from->referenced_files(*bytes)) list.add(name);
+        auto names = formats::referenced_files(*from, *bytes);
+        if (!names) return {};  // the conversion reads the file and says what is wrong
+        for (const std::string& name : *names) list.add(name);
         return list.take();
     }
     // Read with no texture folder, so that no embedded image is written; a side output's name

@@ -2,7 +2,7 @@
 // it: seanim/seanim.cpp); the registry (src/registry/) lists them.
 #pragma once
 
-#include <castkit/formats.hpp>
+#include <castkit/formats/format.hpp>
 
 namespace castkit::formats {
 

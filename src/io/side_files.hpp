@@ -5,7 +5,7 @@
 // context.base as the source folder and context.options.side_files as the user's allowances.
 #pragma once
 
-#include <castkit/formats.hpp>
+#include <castkit/io/context.hpp>
 #include <filesystem>
 #include <memory>
 #include <string_view>

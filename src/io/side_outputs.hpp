@@ -3,7 +3,7 @@
 // warning every name other than the one asked for gets.
 #pragma once
 
-#include <castkit/formats.hpp>
+#include <castkit/io/context.hpp>
 #include <castkit/io/side_outputs.hpp>
 #include <filesystem>
 #include <memory>

@@ -7,7 +7,7 @@
 #pragma once
 
 #include <castkit/cast/document.hpp>
-#include <castkit/formats.hpp>
+#include <castkit/io/context.hpp>
 #include <filesystem>
 #include <optional>
 

@@ -1,7 +1,7 @@
 // An axis change with what the registered formats carried in the document's Metadata moved too
 // (FormatInfo::move_carried): the scene-level change knows no format, the registry knows them all.
 #include <algorithm>
-#include <castkit/formats.hpp>
+#include <castkit/registry.hpp>
 #include <castkit/scene/axis_change.hpp>
 #include <vector>
 

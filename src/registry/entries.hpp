@@ -2,7 +2,7 @@
 // registry sits above the formats, which never include it.
 #pragma once
 
-#include <castkit/formats.hpp>
+#include <castkit/formats/format.hpp>
 
 #include "../formats/registry_entries.hpp"
 

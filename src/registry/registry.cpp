@@ -4,10 +4,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <castkit/formats.hpp>
+#include <castkit/registry.hpp>
 #include <cctype>
 #include <deque>
+#include <functional>
+#include <mutex>
 
+#include "../cast/borrowed.hpp"
 #include "../platform/platform.hpp"
 #include "entries.hpp"
 #include "io/file_sink.hpp"
@@ -18,46 +21,101 @@ namespace castkit {
 
 namespace {
 
-// A deque, so that the references all_formats and format_by_name give survive a registration.
-std::deque<FormatInfo>& registry() {
-    static std::deque<FormatInfo> all = [] {
-        std::vector<FormatInfo> own = formats::registered_formats();
-        return std::deque<FormatInfo>(own.begin(), own.end());
-    }();
+// The list and the lock around it. A deque, so that the references all_formats and
+// format_by_name give survive a registration; its entries never change once in.
+struct Registry {
+    Registry() {
+        for (FormatInfo& own : formats::registered_formats()) formats.push_back(std::move(own));
+    }
+    std::mutex lock;
+    std::deque<FormatInfo> formats;
+};
+
+Registry& registry() {
+    static Registry all;
     return all;
 }
 
-// Why `format` cannot join the registry, or empty. O(formats × extensions).
-std::string registration_refusal(const FormatInfo& format) {
+char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+
+bool same_blind_to_case(std::string_view a, std::string_view b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](char x, char y) { return lower(x) == lower(y); });
+}
+
+// Whether a file name can end with `ext`: '.' then dot-separated lower-case names of characters
+// a file name may hold on every system castkit runs on (no '/', '\\', ':', '*', '?', '"', '<',
+// '>', '|', no whitespace or control character), never an empty name between the dots.
+bool ends_a_file_name(std::string_view ext) {
+    constexpr std::string_view kRefused = "/\\:*?\"<>|";
+    if (ext.size() < 2 || ext.front() != '.' || ext.back() == '.' || ext.find("..") != ext.npos)
+        return false;
+    return std::none_of(ext.begin(), ext.end(), [&](char c) {
+        const auto byte = static_cast<unsigned char>(c);
+        return byte <= ' ' || byte == 0x7F || std::isupper(byte) != 0 ||
+               kRefused.find(c) != kRefused.npos;
+    });
+}
+
+// Why `ext`, one of `format`'s extensions, cannot join `taken`, or empty.
+std::string extension_refusal(const FormatInfo& format, std::string_view ext,
+                              const std::deque<FormatInfo>& taken) {
+    if (!ends_a_file_name(ext))
+        return fmt::format(
+            "format '{}': extension '{}' is not '.' and a lower-case name a file name can end with",
+            format.name, ext);
+    for (const FormatInfo& other : taken)
+        for (std::string_view had : other.extensions)
+            if (had == ext)
+                return fmt::format("format '{}': extension '{}' is format '{}''s already",
+                                   format.name, ext, other.name);
+    return {};
+}
+
+// Why `format`'s family cannot be, or empty: a family is named once, by its first member, and a
+// format converts in a family exactly when it has one.
+std::string family_refusal(const FormatInfo& format, const std::deque<FormatInfo>& taken) {
+    if (format.family.empty() != (format.convert_in_family == nullptr))
+        return fmt::format("format '{}' needs both a family and a convert_in_family, or neither",
+                           format.name);
+    for (const FormatInfo& other : taken)
+        if (!format.family.empty() && same_blind_to_case(other.family, format.family))
+            return fmt::format("format '{}': family '{}' is named by format '{}' already",
+                               format.name, format.family, other.name);
+    return {};
+}
+
+// Why `format` cannot join `taken`, or empty. O(formats × extensions).
+std::string registration_refusal(const FormatInfo& format, const std::deque<FormatInfo>& taken) {
     if (format.name.empty()) return "a format needs a name";
     if (format.read == nullptr || format.write == nullptr)
         return fmt::format("format '{}' needs both a read and a write function", format.name);
-    if (format_by_name(format.name) != nullptr)
-        return fmt::format("a format named '{}' is registered already", format.name);
-    for (std::string_view ext : format.extensions) {
-        const bool lower = std::none_of(ext.begin(), ext.end(),
-                                        [](unsigned char c) { return std::isupper(c) != 0; });
-        if (ext.size() < 2 || ext.front() != '.' || !lower)
-            return fmt::format("format '{}': extension '{}' is not '.' and a lower-case name",
-                               format.name, ext);
-        for (const FormatInfo& other : registry())
-            for (std::string_view taken : other.extensions)
-                if (taken == ext)
-                    return fmt::format("format '{}': extension '{}' is format '{}''s already",
-                                       format.name, ext, other.name);
-    }
-    return {};
+    for (const FormatInfo& other : taken)
+        if (same_blind_to_case(other.name, format.name))
+            return fmt::format("a format named '{}' is registered already", other.name);
+    std::vector<std::string_view> suffixes(format.extensions.begin(), format.extensions.end());
+    if (!format.written_beside.empty()) suffixes.push_back(format.written_beside);
+    for (std::string_view ext : suffixes)
+        if (std::string refusal = extension_refusal(format, ext, taken); !refusal.empty())
+            return refusal;
+    return family_refusal(format, taken);
 }
 
 }  // namespace
 
-const std::deque<FormatInfo>& all_formats() { return registry(); }
+std::vector<std::reference_wrapper<const FormatInfo>> all_formats() {
+    Registry& all = registry();
+    const std::lock_guard hold(all.lock);
+    return {all.formats.begin(), all.formats.end()};
+}
 
 Expected<void> register_format(FormatInfo format) {
-    if (std::string refusal = registration_refusal(format); !refusal.empty())
+    Registry& all = registry();
+    const std::lock_guard hold(all.lock);
+    if (std::string refusal = registration_refusal(format, all.formats); !refusal.empty())
         return make_error(Diagnostic{Severity::Error, "", Diagnostic::kNoOffset, "",
                                      "registry.format", std::move(refusal)});
-    registry().push_back(std::move(format));
+    all.formats.push_back(std::move(format));
     return {};
 }
 
@@ -82,8 +140,7 @@ struct ExtensionMatch {
 // (".dmf.json" over ".json"); case-insensitive. O(formats × extensions).
 ExtensionMatch match_extension(const std::filesystem::path& path) {
     std::string name = platform::utf8_of(path.filename());
-    std::transform(name.begin(), name.end(), name.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(name.begin(), name.end(), name.begin(), lower);
     ExtensionMatch best;
     for (const FormatInfo& format : all_formats())
         for (std::string_view ext : format.extensions)
@@ -107,7 +164,7 @@ std::string file_stem(const std::filesystem::path& path) {
 
 const FormatInfo* format_by_name(std::string_view name) {
     for (const FormatInfo& format : all_formats())
-        if (format.name == name) return &format;
+        if (same_blind_to_case(format.name, name)) return &format;
     return nullptr;
 }
 
@@ -131,13 +188,46 @@ Expected<T> identified(Expected<T> result, Diagnostics& diagnostics, std::size_t
     return make_error(std::move(error));
 }
 
+// What a format's function threw, as an error: `doing` names the function, `file` the file.
+Diagnostic thrown(const FormatInfo& format, std::string_view doing, std::string_view file,
+                  std::string_view what) {
+    return Diagnostic{Severity::Error,
+                      std::string(file),
+                      Diagnostic::kNoOffset,
+                      "/",
+                      "registry.exception",
+                      fmt::format("format '{}' threw from its {}: {}", format.name, doing, what)};
+}
+
+// `call()`, a call of one of `format`'s functions, with whatever it throws returned as an error
+// registry.exception: nothing thrown by a format (a plug-in's) leaves the registry's calls, and
+// a batch's worker threads do not end the process. std::bad_alloc goes through, as from
+// castkit's own readers: its callers report running out of memory (io.out-of-memory).
+template <class Call>
+auto guarded(const FormatInfo& format, std::string_view doing, std::string_view file, Call call)
+    -> decltype(call()) {
+    try {
+        return call();
+    } catch (const std::bad_alloc&) {
+        throw;
+    } catch (const std::exception& e) {
+        return make_error(thrown(format, doing, file, e.what()));
+    } catch (...) {
+        return make_error(thrown(format, doing, file, "something not a std::exception"));
+    }
+}
+
 }  // namespace
 
 Expected<cast::Document> read(const FormatInfo& format, Input input, const ReadContext& context,
                               Diagnostics& diagnostics) {
     const std::size_t first_warning = diagnostics.size();
-    auto document = identified(format.read(input, context, diagnostics), diagnostics, first_warning,
-                               format.name, "read", context.name);
+    auto parsed = guarded(format, "read", context.name,
+                          [&] { return format.read(input, context, diagnostics); });
+    // Once this returns the caller may let the input go: nothing may view it without its owner.
+    if (parsed) cast::hold_borrowed(*parsed, input);
+    auto document = identified(std::move(parsed), diagnostics, first_warning, format.name, "read",
+                               context.name);
     if (document) return document;
     // Every read error names the file and a path; one about the file as a whole (its header,
     // its size) has the path "/" (docs/diagnostics.md).
@@ -160,9 +250,10 @@ namespace {
 Expected<void> write_checked(const FormatInfo& format, const cast::Document& document, Sink& sink,
                              const WriteContext& context, Diagnostics& diagnostics) {
     const std::size_t first_warning = diagnostics.size();
-    return identified(format.write(document, sink, context, diagnostics), diagnostics,
-                      first_warning, format.name, "write",
-                      context.name.empty() ? document.source_name : context.name);
+    const std::string_view file = context.name.empty() ? document.source_name : context.name;
+    auto written = guarded(format, "write", file,
+                           [&] { return format.write(document, sink, context, diagnostics); });
+    return identified(std::move(written), diagnostics, first_warning, format.name, "write", file);
 }
 
 // The check before every write, for every format but Cast: a Cast file is a container that
@@ -200,6 +291,25 @@ Expected<void> write_file(const FormatInfo& format, const cast::Document& docume
     return write_to_path(path, [&](Sink& sink) {
         return write_checked(format, written, sink, context, diagnostics);
     });
+}
+
+Expected<std::vector<std::string>> referenced_files(const FormatInfo& format,
+                                                    std::span<const std::byte> bytes) {
+    if (format.referenced_files == nullptr) return std::vector<std::string>();
+    return guarded(format, "referenced_files", "", [&]() -> Expected<std::vector<std::string>> {
+        return format.referenced_files(bytes);
+    });
+}
+
+Expected<void> convert_in_family(const FormatInfo& from, std::span<const std::byte> bytes,
+                                 std::string_view name, const FormatInfo& to,
+                                 const std::filesystem::path& output, Diagnostics& warnings) {
+    if (!converts_in_family(from, to))
+        return make_error(Diagnostic{
+            Severity::Error, std::string(name), Diagnostic::kNoOffset, "/", "registry.format",
+            fmt::format("format '{}' does not convert into '{}' directly", from.name, to.name)});
+    return guarded(from, "convert_in_family", name,
+                   [&] { return from.convert_in_family(bytes, name, to, output, warnings); });
 }
 
 std::vector<std::filesystem::path> output_files(const FormatInfo& format,

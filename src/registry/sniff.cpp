@@ -2,7 +2,7 @@
 // names no format (format_for_bytes). Every binary format castkit reads starts with a magic;
 // the two JSON formats are told apart by glTF's required top-level "asset" member.
 #include <array>
-#include <castkit/formats.hpp>
+#include <castkit/registry.hpp>
 #include <string_view>
 
 namespace castkit {

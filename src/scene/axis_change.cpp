@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <castkit/anim/skeleton.hpp>
-#include <castkit/formats.hpp>
 #include <castkit/scene/axis_change.hpp>
 #include <cmath>
 #include <glm/gtc/quaternion.hpp>
@@ -279,7 +278,7 @@ Diagnostic scale_error(std::string_view name, std::string message) {
 }  // namespace
 
 Expected<AxisChange> plan_axis_change(const cast::Document& document, const AxesRequest& request,
-                                      const FormatInfo& format, std::string_view name,
+                                      const DeclaredAxes& declared, std::string_view name,
                                       Diagnostics& diagnostics) {
     if (!std::isfinite(request.scale) || request.scale <= 0.0)
         return make_error(
@@ -292,24 +291,24 @@ Expected<AxisChange> plan_axis_change(const cast::Document& document, const Axes
             if (auto up = metadata.up_axis(); up && *up && !said) said = **up;
     if (request.up) {
         change.to_up = *request.up;
-        change.from_up = request.from_up.value_or(said.value_or(format.up.value_or(Axis::Y)));
-        if (!request.from_up && !said && !format.up)
+        change.from_up = request.from_up.value_or(said.value_or(declared.up.value_or(Axis::Y)));
+        if (!request.from_up && !said && !declared.up)
             diagnostics.push_back(axes_warning(
                 name, "axes.assumed",
                 fmt::format(
                     "the {} file does not say its up axis: assumed +Y up (--from-up sets it)",
-                    format.name)));
+                    declared.format)));
     } else {
-        change.from_up = change.to_up = said.value_or(format.up.value_or(Axis::Y));
+        change.from_up = change.to_up = said.value_or(declared.up.value_or(Axis::Y));
     }
     if (request.units) {
-        const Units from = request.from_units.value_or(format.units.value_or(Units::Centimetres));
-        if (!request.from_units && !format.units)
+        const Units from = request.from_units.value_or(declared.units.value_or(Units::Centimetres));
+        if (!request.from_units && !declared.units)
             diagnostics.push_back(
                 axes_warning(name, "axes.assumed",
                              fmt::format("the {} file does not say its units: assumed "
                                          "centimetres (--from-units sets them)",
-                                         format.name)));
+                                         declared.format)));
         change.scale *= metres_per(from) / metres_per(*request.units);
     }
     // Lengths are floats, so the factor is one too: a normal float, neither 0, a subnormal

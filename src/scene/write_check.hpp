@@ -4,7 +4,11 @@
 // FormatOptions::strict the write is refused with an error instead.
 #pragma once
 
-#include <castkit/formats.hpp>
+#include <castkit/cast/document.hpp>
+#include <castkit/diagnostic.hpp>
+#include <castkit/expected.hpp>
+#include <castkit/io/context.hpp>
+#include <castkit/scene/written_models.hpp>
 #include <optional>
 
 namespace castkit::scene {

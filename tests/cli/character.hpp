@@ -3,7 +3,7 @@
 #pragma once
 
 #include <castkit/cast/nodes.hpp>
-#include <castkit/formats.hpp>
+#include <castkit/registry.hpp>
 #include <filesystem>
 #include <stdexcept>
 #include <string>

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <castkit/cast/nodes.hpp>
-#include <castkit/formats.hpp>
+#include <castkit/registry.hpp>
 #include <nlohmann/json.hpp>
 
 #include "../formats/cli_command.hpp"

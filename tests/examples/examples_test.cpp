@@ -7,7 +7,7 @@
 
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/nodes.hpp>
-#include <castkit/formats.hpp>
+#include <castkit/registry.hpp>
 #include <cstdlib>
 #include <fstream>
 

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <castkit/cast/document.hpp>
-#include <castkit/formats.hpp>
 #include <castkit/formats/dmf.hpp>
+#include <castkit/registry.hpp>
 #include <cmath>
 #include <limits>
 #include <random>

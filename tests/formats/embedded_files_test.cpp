@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <castkit/cast/nodes.hpp>
-#include <castkit/formats.hpp>
 #include <castkit/formats/dmf.hpp>
+#include <castkit/registry.hpp>
 #include <castkit/sink.hpp>
 
 #include "../test_support.hpp"

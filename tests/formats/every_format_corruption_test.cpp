@@ -6,7 +6,7 @@
 // as Cast and reads back. Nothing crashes (the sanitizer build checks that) and nothing hangs.
 #include <gtest/gtest.h>
 
-#include <castkit/formats.hpp>
+#include <castkit/registry.hpp>
 #include <random>
 #include <string>
 #include <vector>

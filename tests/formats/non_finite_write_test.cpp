@@ -9,7 +9,7 @@
 
 #include <algorithm>
 #include <castkit/cast/nodes.hpp>
-#include <castkit/formats.hpp>
+#include <castkit/registry.hpp>
 #include <cmath>
 #include <cstring>
 #include <limits>

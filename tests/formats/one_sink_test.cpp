@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <castkit/cast/nodes.hpp>
-#include <castkit/formats.hpp>
 #include <castkit/formats/gltf.hpp>
+#include <castkit/registry.hpp>
 #include <string>
 #include <vector>
 

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <castkit/cast/nodes.hpp>
-#include <castkit/formats.hpp>
 #include <castkit/formats/dmf.hpp>
+#include <castkit/registry.hpp>
 #include <set>
 
 #include "../test_support.hpp"
@@ -88,7 +88,7 @@ TEST(FormatRegistry, EveryFormatIsToldFromItsBytes) {
 TEST(FormatRegistry, JsonIsGltfOnlyWithATopLevelAssetMember) {
     auto told = [](std::string_view text) -> std::string_view {
         const FormatInfo* format = format_for_bytes(std::as_bytes(std::span(text)));
-        return format == nullptr ? "none" : format->name;
+        return format == nullptr ? std::string_view("none") : std::string_view(format->name);
     };
     EXPECT_EQ(told(" \n{\"asset\" : {\"version\": \"2.0\"}}"), "gltf");
     EXPECT_EQ(told("\xEF\xBB\xBF{\"scenes\": [], \"asset\": {}}"), "gltf");

@@ -2,8 +2,8 @@
 // Cast's), errors name the byte offset and the JSON path, data: URIs decode.
 #include <fmt/format.h>
 
-#include <castkit/formats.hpp>
 #include <castkit/formats/gltf.hpp>
+#include <castkit/registry.hpp>
 #include <cstring>
 #include <fstream>
 

@@ -2,8 +2,8 @@
 // extension factors and textures, specular-glossiness, KTX2 textures) survives
 // glTF → Cast file → glTF, each material keeps its own settings whatever its name, embedded
 // images of one name land in files of their own, and what is dropped is named with its own id.
-#include <castkit/formats.hpp>
 #include <castkit/formats/gltf.hpp>
+#include <castkit/registry.hpp>
 #include <fstream>
 
 #include "gltf_scene.hpp"

@@ -24,7 +24,9 @@ file(STRINGS "${BUILD_DIR}/CMakeCache.txt" prefix REGEX "^CMAKE_INSTALL_PREFIX:"
 string(REGEX REPLACE "^[^=]*=" "" prefix "${prefix}")
 set(root "${stage}${prefix}")
 set(cli "${root}/bin/castkit")
-foreach(expected bin/castkit include/castkit/cast/document.hpp lib/cmake/castkit/castkitConfig.cmake)
+foreach(expected bin/castkit include/castkit/cast/document.hpp include/castkit/registry.hpp
+                include/castkit/formats/format.hpp include/castkit/version.hpp
+                lib/cmake/castkit/castkitConfig.cmake)
   if(NOT EXISTS "${root}/${expected}")
     message(FATAL_ERROR "make install put no ${expected} in ${root}")
   endif()

@@ -4,7 +4,7 @@
 // holding it keeps nothing of the file (no mapping, no descriptor, no lease).
 #include <gtest/gtest.h>
 
-#include <castkit/formats.hpp>
+#include <castkit/registry.hpp>
 #include <fstream>
 #include <string>
 #include <thread>

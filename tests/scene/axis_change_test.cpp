@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <castkit/formats.hpp>
+#include <castkit/registry.hpp>
 #include <castkit/scene/axis_change.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <nlohmann/json.hpp>
@@ -188,8 +188,8 @@ TEST(AxisChange, ThePlanTakesTheFileThenTheFormatThenAssumesWithAWarning) {
     AnimScene tagged;
     tagged.document.root_nodes()[0].add_metadata().set_up_axis(cast::Axis::Z);
     Diagnostics diagnostics;
-    auto same = scene::plan_axis_change(tagged.document, {.up = cast::Axis::Z}, cast_format(),
-                                        "a.cast", diagnostics);
+    auto same = scene::plan_axis_change(tagged.document, {.up = cast::Axis::Z},
+                                        declared_axes(cast_format()), "a.cast", diagnostics);
     ASSERT_TRUE(same.has_value());
     EXPECT_EQ(same->from_up, cast::Axis::Z);
     EXPECT_TRUE(diagnostics.empty());
@@ -197,7 +197,7 @@ TEST(AxisChange, ThePlanTakesTheFileThenTheFormatThenAssumesWithAWarning) {
     AnimScene bare;
     auto assumed =
         scene::plan_axis_change(bare.document, {.up = cast::Axis::Z, .units = scene::Units::Metres},
-                                cast_format(), "b.cast", diagnostics);
+                                declared_axes(cast_format()), "b.cast", diagnostics);
     ASSERT_TRUE(assumed.has_value());
     EXPECT_EQ(assumed->from_up, cast::Axis::Y);
     EXPECT_DOUBLE_EQ(assumed->scale, 0.01);
@@ -207,13 +207,13 @@ TEST(AxisChange, ThePlanTakesTheFileThenTheFormatThenAssumesWithAWarning) {
     Diagnostics none;
     auto gltf =
         scene::plan_axis_change(bare.document, {.units = scene::Units::Inches, .scale = 2.0},
-                                *format_by_name("glb"), "c.glb", none);
+                                declared_axes(*format_by_name("glb")), "c.glb", none);
     ASSERT_TRUE(gltf.has_value());
     EXPECT_DOUBLE_EQ(gltf->scale, 2.0 / 0.0254);
     EXPECT_TRUE(none.empty());
 
-    auto refused =
-        scene::plan_axis_change(bare.document, {.scale = 0.0}, cast_format(), "d.cast", none);
+    auto refused = scene::plan_axis_change(bare.document, {.scale = 0.0},
+                                           declared_axes(cast_format()), "d.cast", none);
     ASSERT_FALSE(refused.has_value());
     EXPECT_EQ(refused.error().rule, "axes.scale");
 }

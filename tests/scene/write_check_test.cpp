@@ -5,11 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <castkit/cast/nodes.hpp>
-#include <castkit/formats.hpp>
 #include <castkit/formats/dmf.hpp>
 #include <castkit/formats/gltf.hpp>
 #include <castkit/formats/k3d.hpp>
 #include <castkit/formats/semodel.hpp>
+#include <castkit/registry.hpp>
 #include <castkit/sink.hpp>
 #include <glm/geometric.hpp>
 #include <limits>

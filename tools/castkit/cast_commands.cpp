@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <castkit/cast/dump.hpp>
-#include <castkit/formats.hpp>
 #include <castkit/platform.hpp>
+#include <castkit/registry.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <new>

@@ -7,7 +7,7 @@
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/document.hpp>
 #include <castkit/diagnostic.hpp>
-#include <castkit/formats.hpp>
+#include <castkit/registry.hpp>
 #include <optional>
 #include <string>
 #include <string_view>

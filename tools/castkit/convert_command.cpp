@@ -2,8 +2,8 @@
 // or a whole folder (batch.cpp).
 #include <fmt/format.h>
 
-#include <castkit/formats.hpp>
 #include <castkit/platform.hpp>
+#include <castkit/registry.hpp>
 #include <castkit/scene/merge.hpp>
 
 #include "batch.hpp"
@@ -38,7 +38,8 @@ scene::AxesRequest axes_request(const ConvertOptions& options, double scale) {
 bool change_axes(cast::Document& document, const FormatInfo& format, const std::string& input,
                  const scene::AxesRequest& request, int& exit_code) {
     Diagnostics diagnostics;
-    auto change = scene::plan_axis_change(document, request, format, input, diagnostics);
+    auto change =
+        scene::plan_axis_change(document, request, declared_axes(format), input, diagnostics);
     Expected<void> applied;
     if (change) applied = formats::apply_axis_change(document, *change, input, diagnostics);
     print_diagnostics(diagnostics);
@@ -123,8 +124,8 @@ void convert_in_family(const Source& source, const FormatInfo& to, const std::st
                        const std::string& output, int& exit_code) {
     Diagnostics warnings;
     const std::string name = formats::context_for(platform::path_from_utf8(input)).name;
-    auto converted = source.format->convert_in_family(source.input.bytes, name, to,
-                                                      platform::path_from_utf8(output), warnings);
+    auto converted = formats::convert_in_family(*source.format, source.input.bytes, name, to,
+                                                platform::path_from_utf8(output), warnings);
     print_diagnostics(warnings);
     if (converted) return;
     fmt::print(stderr, "{}\n", converted.error().to_string());

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <castkit/platform.hpp>
+#include <castkit/version.hpp>
 #include <cstdio>
 #include <new>
 #include <string>
@@ -65,8 +66,9 @@ int main(int argc, char** argv) {
     // CLI11 reads "/x" as an option on Windows by default; castkit's options are "--x" there too,
     // and "/x" is a path (Wine, MSYS).
     app.allow_windows_style_options(false);
-    app.set_version_flag("--version", fmt::format("castkit {} (commit {}, {}, {})", CASTKIT_VERSION,
-                                                  CASTKIT_COMMIT, compiler(), kTarget));
+    app.set_version_flag("--version",
+                         fmt::format("castkit {} (commit {}, {}, {})", CASTKIT_VERSION_STRING,
+                                     CASTKIT_COMMIT, compiler(), kTarget));
     int exit_code = castkit::cli::kSuccess;
     castkit::cli::register_cast_commands(app, exit_code);
     castkit::cli::register_validate_commands(app, exit_code);

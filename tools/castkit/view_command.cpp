@@ -7,8 +7,8 @@
 #include <httplib.h>
 
 #include <algorithm>
-#include <castkit/formats.hpp>
 #include <castkit/platform.hpp>
+#include <castkit/registry.hpp>
 #include <charconv>
 #include <chrono>
 #include <csignal>

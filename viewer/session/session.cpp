@@ -6,7 +6,7 @@
 #include <castkit/cast/dump.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/cast/validate.hpp>
-#include <castkit/formats.hpp>
+#include <castkit/registry.hpp>
 #include <castkit/scene/merge.hpp>
 #include <nlohmann/json.hpp>
 #include <set>

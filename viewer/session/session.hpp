@@ -7,7 +7,7 @@
 
 #include <castkit/cast/node.hpp>
 #include <castkit/expected.hpp>
-#include <castkit/formats.hpp>
+#include <castkit/formats/format.hpp>
 #include <cstddef>
 #include <filesystem>
 #include <memory>

@@ -94,6 +94,8 @@ class Property {
     std::size_t size() const;
 
   private:
+    friend struct NodeAccess;
+
     PropertyType type_ = PropertyType::Byte;
     std::string name_;
     std::uint32_t count_ = 0;

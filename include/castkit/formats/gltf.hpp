@@ -7,7 +7,7 @@
 #include <castkit/cast/document.hpp>
 #include <castkit/diagnostic.hpp>
 #include <castkit/expected.hpp>
-#include <castkit/formats.hpp>
+#include <castkit/formats/format.hpp>
 #include <cstdint>
 #include <filesystem>
 #include <memory>

@@ -15,10 +15,6 @@
 #include <span>
 #include <string_view>
 
-namespace castkit {
-struct FormatInfo;
-}
-
 namespace castkit::scene {
 
 // What the user asked for; each unset field keeps what the document has. The source's up axis
@@ -40,13 +36,21 @@ struct AxisChange {
     double scale = 1.0;
 };
 
-// The change `request` makes of `document`, read from a file in `format` (FormatInfo's `up`
-// and `units`) that diagnostics call `name`, its assumptions reported as `axes.assumed`
+// What a file's format says of the axes of every file it holds (FormatInfo's `up` and
+// `units`, formats' declared_axes): glTF +Y up in metres; unset where it says nothing.
+struct DeclaredAxes {
+    std::string_view format{};  // its name, for the warnings
+    std::optional<cast::Axis> up{};
+    std::optional<Units> units{};
+};
+
+// The change `request` makes of `document`, read from a file whose format declares `declared`
+// and that diagnostics call `name`, its assumptions reported as `axes.assumed`
 // warnings. An error (`axes.scale`) for a scale that is not a finite number above zero, or whose
 // factor (the units' included) is 0, subnormal or infinite as the float lengths are scaled by.
 // O(roots).
 Expected<AxisChange> plan_axis_change(const cast::Document& document, const AxesRequest& request,
-                                      const FormatInfo& format, std::string_view name,
+                                      const DeclaredAxes& declared, std::string_view name,
                                       Diagnostics& diagnostics);
 
 // How apply_axis_change moves each kind of value, for what a format carried in a Metadata

@@ -17,9 +17,11 @@ Expected<void> write_cast(const cast::Document& document, Sink& sink, const Writ
 }  // namespace
 
 FormatInfo cast_entry() {
-    FormatInfo format{"cast", {".cast"}, read_cast, write_cast};
-    format.holds_instances = true;
-    return format;
+    return {.name = "cast",
+            .extensions = {".cast"},
+            .read = read_cast,
+            .write = write_cast,
+            .holds_instances = true};
 }
 
 }  // namespace castkit::formats

@@ -101,17 +101,24 @@ Expected<void> convert_json(std::span<const std::byte> bytes, std::string_view n
 }  // namespace
 
 FormatInfo dmf_entry() {
-    FormatInfo format{kBinary, {".dmf"}, read_dmf, write_dmf, true, WrittenModels::First};
-    format.family = kBinary;
-    format.convert_in_family = convert_binary;
-    return format;
+    return {.name = std::string(kBinary),
+            .extensions = {".dmf"},
+            .read = read_dmf,
+            .write = write_dmf,
+            .places_own_images = true,
+            .written_models = WrittenModels::First,
+            .family = std::string(kBinary),
+            .convert_in_family = convert_binary};
 }
 FormatInfo dmf_json_entry() {
-    FormatInfo format{kJson,          {".dmf.json"}, read_dmf_json,
-                      write_dmf_json, true,          WrittenModels::First};
-    format.family = kBinary;
-    format.convert_in_family = convert_json;
-    return format;
+    return {.name = std::string(kJson),
+            .extensions = {".dmf.json"},
+            .read = read_dmf_json,
+            .write = write_dmf_json,
+            .places_own_images = true,
+            .written_models = WrittenModels::First,
+            .family = std::string(kBinary),
+            .convert_in_family = convert_json};
 }
 
 }  // namespace castkit::formats

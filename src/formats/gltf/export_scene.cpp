@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <castkit/io/context.hpp>
 #include <charconv>
 #include <cmath>
 #include <glm/gtc/quaternion.hpp>

@@ -40,22 +40,32 @@ Expected<void> write_gltf_text(const cast::Document& document, Sink& sink,
 
 FormatInfo glb_entry() {
     // The registry checks the document; the export checks the instances it inlines.
-    FormatInfo format{"glb", {".glb"},           read_gltf,     write_glb,
-                      true,  WrittenModels::All, cast::Axis::Y, scene::Units::Metres};
-    format.referenced_files = gltf::detail::referenced_files;
-    format.inlines_instances = true;
-    format.move_carried = gltf::detail::move_carried_rests;
-    return format;
+    return {.name = "glb",
+            .extensions = {".glb"},
+            .read = read_gltf,
+            .write = write_glb,
+            .places_own_images = true,
+            .written_models = WrittenModels::All,
+            .up = cast::Axis::Y,
+            .units = scene::Units::Metres,
+            .move_carried = gltf::detail::move_carried_rests,
+            .referenced_files = gltf::detail::referenced_files,
+            .inlines_instances = true};
 }
 
 FormatInfo gltf_entry() {
-    FormatInfo format{"gltf", {".gltf"},          read_gltf,     write_gltf_text,
-                      true,   WrittenModels::All, cast::Axis::Y, scene::Units::Metres};
-    format.referenced_files = gltf::detail::referenced_files;
-    format.written_beside = ".bin";
-    format.inlines_instances = true;
-    format.move_carried = gltf::detail::move_carried_rests;
-    return format;
+    return {.name = "gltf",
+            .extensions = {".gltf"},
+            .read = read_gltf,
+            .write = write_gltf_text,
+            .places_own_images = true,
+            .written_models = WrittenModels::All,
+            .up = cast::Axis::Y,
+            .units = scene::Units::Metres,
+            .move_carried = gltf::detail::move_carried_rests,
+            .referenced_files = gltf::detail::referenced_files,
+            .written_beside = ".bin",
+            .inlines_instances = true};
 }
 
 }  // namespace castkit::formats

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <castkit/formats/gltf.hpp>
+#include <castkit/io/context.hpp>
+#include <castkit/io/input.hpp>
 #include <climits>
 #include <cstdio>
 #include <cstring>

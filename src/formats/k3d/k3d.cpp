@@ -25,7 +25,11 @@ Expected<void> write_k3d(const cast::Document& document, Sink& sink, const Write
 }  // namespace
 
 FormatInfo k3d_entry() {
-    return {"k3d", {".k3d"}, read_k3d, write_k3d, false, WrittenModels::First};
+    return {.name = "k3d",
+            .extensions = {".k3d"},
+            .read = read_k3d,
+            .write = write_k3d,
+            .written_models = WrittenModels::First};
 }
 
 }  // namespace castkit::formats

@@ -26,6 +26,9 @@ Expected<void> write_seanim(const cast::Document& document, Sink& sink, const Wr
 
 }  // namespace
 
-FormatInfo seanim_entry() { return {"seanim", {".seanim"}, read_seanim, write_seanim}; }
+FormatInfo seanim_entry() {
+    return {
+        .name = "seanim", .extensions = {".seanim"}, .read = read_seanim, .write = write_seanim};
+}
 
 }  // namespace castkit::formats

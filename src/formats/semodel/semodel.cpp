@@ -27,7 +27,11 @@ Expected<void> write_semodel(const cast::Document& document, Sink& sink,
 }  // namespace
 
 FormatInfo semodel_entry() {
-    return {"semodel", {".semodel"}, read_semodel, write_semodel, false, WrittenModels::First};
+    return {.name = "semodel",
+            .extensions = {".semodel"},
+            .read = read_semodel,
+            .write = write_semodel,
+            .written_models = WrittenModels::First};
 }
 
 }  // namespace castkit::formats

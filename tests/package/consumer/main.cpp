@@ -3,8 +3,14 @@
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/gltf.hpp>
+#include <castkit/version.hpp>
 #include <cstdio>
 #include <string>
+
+static_assert(CASTKIT_VERSION_MAJOR == PACKAGE_VERSION_MAJOR &&
+                  CASTKIT_VERSION_MINOR == PACKAGE_VERSION_MINOR &&
+                  CASTKIT_VERSION_PATCH == PACKAGE_VERSION_PATCH,
+              "castkit/version.hpp and the installed package disagree");
 
 int gltf_mesh_count(const std::string& path);
 
