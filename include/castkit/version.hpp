@@ -1,5 +1,5 @@
 // The version of castkit these headers belong to, for a plug-in or a program to check at
-// compile time: `#if CASTKIT_VERSION >= 100` (1.0.0). Kept equal to project(VERSION) in
+// compile time: `#if CASTKIT_VERSION >= 10000` (1.0.0). Kept equal to project(VERSION) in
 // CMakeLists.txt (the installed package's consumer test checks both).
 #pragma once
 
