@@ -256,13 +256,13 @@ Expected<void> write_checked(const FormatInfo& format, const cast::Document& doc
     return identified(std::move(written), diagnostics, first_warning, format.name, "write", file);
 }
 
-// The check before every write, for every format but Cast: a Cast file is a container that
-// keeps what it is given, any float bit pattern included (rule 13), and reads back the same.
+// The check before every write, for every format that does not keep a document as it is given
+// (Cast does, any float bit pattern included).
 Expected<std::optional<cast::Document>> check_for(const FormatInfo& format,
                                                   const cast::Document& document,
                                                   const WriteContext& context,
                                                   Diagnostics& diagnostics) {
-    if (format.name == cast_format().name) return std::optional<cast::Document>();
+    if (format.keeps_documents_as_given) return std::optional<cast::Document>();
     return scene::check_before_write(document, format.written_models, context, diagnostics);
 }
 

@@ -45,6 +45,9 @@ struct FormatInfo {
     // What formats::write and write_file check before they call `write` (docs/diagnostics.md,
     // "Before every write").
     WrittenModels written_models = WrittenModels::None;
+    // The format keeps a document as it is given, every float bit pattern included, and reads
+    // back the same (Cast, rule 13): formats::write and write_file check nothing before `write`.
+    bool keeps_documents_as_given = false;
     // The up axis and length unit the format defines for every file (glTF: +Y up, metres);
     // unset where it says nothing, and `convert --up/--units` then assumes (scene/axis_change.hpp).
     std::optional<cast::Axis> up{};

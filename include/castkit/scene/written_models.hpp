@@ -8,7 +8,7 @@ namespace castkit {
 
 // The Models a writer writes, which the check before every write looks at.
 enum class WrittenModels : std::uint8_t {
-    None,   // no check: Cast keeps a document as it is, SEAnim holds no meshes
+    None,   // no mesh (SEAnim holds none): only the floats are checked
     First,  // the first Model of the document (SEModel, DMF, K3D)
     All,    // every Model (glTF, whose export checks the instances it inlines as it reads them)
 };

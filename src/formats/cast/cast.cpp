@@ -21,6 +21,7 @@ FormatInfo cast_entry() {
             .extensions = {".cast"},
             .read = read_cast,
             .write = write_cast,
+            .keeps_documents_as_given = true,
             .holds_instances = true};
 }
 
