@@ -15,16 +15,11 @@
 #include <string_view>
 #include <utility>
 
+#include "../death_test.hpp"
 #include "../test_support.hpp"
 
 namespace castkit::test::link_scope_test {
 namespace {
-
-#ifdef _WIN32
-#define START_DEATH_TEST() GTEST_SKIP() << "death tests are not run under Wine"
-#else
-#define START_DEATH_TEST() GTEST_FLAG_SET(death_test_style, "threadsafe")
-#endif
 
 // root / model / [material `material`, mesh linked to it, skeleton / [bone, bone `bone`]]: in
 // every document made this way a node has the same hash as its counterpart in the others.

@@ -17,19 +17,11 @@
 #include <utility>
 #include <vector>
 
+#include "../death_test.hpp"
 #include "../test_support.hpp"
 
 namespace castkit::test::misuse_test {
 namespace {
-
-// Starts a death test: it re-runs this program in a child process ("threadsafe"). Under Wine
-// that path has not been shown to work, so the Windows build skips them (the code that aborts
-// is the same on every system).
-#ifdef _WIN32
-#define START_DEATH_TEST() GTEST_SKIP() << "death tests are not run under Wine"
-#else
-#define START_DEATH_TEST() GTEST_FLAG_SET(death_test_style, "threadsafe")
-#endif
 
 Expected<int> failing() {
     Diagnostic error;
