@@ -101,6 +101,8 @@ Expected<void> write_map(const fs::path& folder, const MapShape& shape) {
     cast::Document world;
     cast::Root root = world.add_root();
     cast::Metadata metadata = root.add_metadata();
+    metadata.set_author("castkit bench");
+    metadata.set_software("castkit_make_map");
     metadata.set_up_axis(cast::Axis::Z);
     metadata.set_scene_root(".");
     std::mt19937 random(shape.seed);

@@ -21,7 +21,8 @@ struct MapShape {
     std::uint32_t seed = 1;
 };
 
-// Writes into `folder`: map.cast (a Root with Metadata up "z" and scene root "."; one Instance
+// Writes into `folder`: map.cast (a Root with Metadata up "z", scene root "." and the author and
+// software; one Instance
 // per `shape.instances`, named after its model, at a random place on a 1 km square in
 // centimetres, turned about Z, scaled uniformly, its File naming "models/model_NN.cast"), and
 // models/model_NN.cast with models/model_NN.png (one unskinned Model of one textured Mesh whose
