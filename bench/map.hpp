@@ -22,11 +22,11 @@ struct MapShape {
 };
 
 // Writes into `folder`: map.cast (a Root with Metadata up "z", scene root "." and the author and
-// software; one Instance
-// per `shape.instances`, named after its model, at a random place on a 1 km square in
-// centimetres, turned about Z, scaled uniformly, its File naming "models/model_NN.cast"), and
-// models/model_NN.cast with models/model_NN.png (one unskinned Model of one textured Mesh whose
-// diffuse File names the PNG beside it). O(instances + model triangles + texture pixels).
+// software; one Instance per `shape.instances`, named after its model, at a random place on a
+// 1 km square in centimetres, turned about Z, scaled uniformly, its File naming
+// "models/model_NN.cast"), and models/model_NN.cast with models/model_NN.png (one unskinned Model
+// of one textured Mesh whose diffuse File names the PNG beside it).
+// O(instances + model triangles + texture pixels).
 Expected<void> write_map(const std::filesystem::path& folder, const MapShape& shape);
 
 // The file name of model `index` ("model_07"), as the map's Instances name it.
