@@ -79,8 +79,8 @@ std::optional<Loaded> load_animation(const std::string& path, batch::AnimationFi
 }
 
 // Takes the Instances the selection leaves out of `document` (nothing to do when it keeps all).
-void select_instances(cast::Document& document, const scene::InstanceSelection& selection,
-                      const std::string& input) {
+void keep_selected(cast::Document& document, const scene::InstanceSelection& selection,
+                   const std::string& input) {
     if (selection.empty()) return;
     Diagnostics diagnostics;
     scene::select_instances(document, selection, input, diagnostics);
@@ -168,7 +168,7 @@ int convert_one(const ConvertOptions& options, const std::string& input,
     const FormatInfo& read_as = *source->format;
     auto loaded = read_source(input, std::move(*source), options.format_options, exit_code);
     if (!loaded) return exit_code;
-    select_instances(loaded->document, selection, input);
+    keep_selected(loaded->document, selection, input);
     if (!animations.empty())
         merge_animations(loaded->document, animations, files, options, exit_code);
     if (!axes.empty() && !change_axes(loaded->document, read_as, input, axes, exit_code))
