@@ -154,6 +154,21 @@ TEST(MapCrop, AFolderConvertsEachMapCropped) {
     EXPECT_TRUE(fs::exists(dir / "out/models/rock.cast"));
 }
 
+TEST(MapCrop, AModelWithItsAnimationsTakesTheOptionsAndKeepsItsModel) {
+    const fs::path dir = temp_dir("map-crop-model");
+    const fs::path hero = fs::path(CASTKIT_SOURCE_DIR) / "examples/data/hero";
+    const CommandResult result = run_cli(fmt::format(
+        "convert {} {} -o {} --within 0,0,0,1 --exclude '*'", quoted(hero / "hero.semodel"),
+        quoted(hero / "hero_walk.seanim"), quoted(dir / "hero.cast")));
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    // No Instance to keep or remove: nothing said, the model and its animation written.
+    EXPECT_EQ(result.err.find("scene."), std::string::npos) << result.err;
+    auto document = open_cast(dir / "hero.cast");
+    ASSERT_TRUE(document);
+    EXPECT_EQ(document->models().size(), 1u);
+    EXPECT_EQ(document->animations().size(), 1u);
+}
+
 std::size_t lines_with(const std::string& text, const std::string& part) {
     std::size_t count = 0;
     for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
