@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import castkit
+import castkit.__main__
 import castkit.batch
 
 
@@ -82,3 +83,19 @@ def test_what_cannot_be_meant_is_a_value_error(tmp_path, options, words):
     with pytest.raises(ValueError):
         castkit.batch.convert(tmp_path, tmp_path / "out", "cast", jobs=1, quiet=True, **options)
     assert not (tmp_path / "out.cast").exists()
+
+
+def test_the_module_command_takes_the_crop_options(tmp_path, capsys):
+    write_map(tmp_path / "in")
+    assert castkit.__main__.main(["convert", str(tmp_path / "in"), "-o", str(tmp_path / "out"),
+                                  "--to", "cast", "-r", "-q", "-j", "1",
+                                  "--box=-1,-1,-1,350,1,1",  # '=': argparse reads -1 as an option
+                                  "--exclude", "rock_2"]) == 0
+    assert names(tmp_path / "out" / "map.cast") == ["rock_0", "tree_1", "tree_3"]
+    assert castkit.__main__.main(["convert", str(tmp_path / "in"), "-o", str(tmp_path / "o2"),
+                                  "--to", "cast", "--within", "0,0,0,-1"]) == 2
+    assert "convert: within: the radius -1 is negative" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # argparse: exit 2 with the words
+        castkit.__main__.main(["convert", str(tmp_path / "in"), "-o", str(tmp_path / "o2"),
+                               "--to", "cast", "--within", "0,0,0"])
+    assert "takes X,Y,Z,R (4 numbers, commas between), not '0,0,0'" in capsys.readouterr().err
