@@ -81,6 +81,23 @@ std::vector<Placed> placements(const std::vector<std::string>& files, int count)
     return out;
 }
 
+// The name an instance's node starts with: its own, else its file's stem.
+std::string base_name(const Placed& one) {
+    if (!one.name.empty()) return one.name;
+    const std::string stem = fs::path(one.file).stem().string();
+    return stem;
+}
+
+// The indices of `placed` in the order their nodes are written: by base name, then file order.
+std::vector<std::size_t> name_order(const std::vector<Placed>& placed) {
+    std::vector<std::size_t> order(placed.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return base_name(placed[a]) < base_name(placed[b]);
+    });
+    return order;
+}
+
 void write_map(const fs::path& path, const std::vector<Placed>& placed) {
     fs::create_directories(path.parent_path());
     cast::Document map;
@@ -136,17 +153,20 @@ TEST_F(MapExport, OneNodePerInstanceSharingOneMeshPerFileWithUniqueSortedNames) 
     ASSERT_EQ(json["meshes"].size(), 2u);  // one per distinct file
     // The rock's two meshes are one glTF mesh of two primitives.
     EXPECT_EQ(json["meshes"][0]["primitives"].size(), 2u);
+    // In name order (Blender's importer then appends each object), named with the place in
+    // the file.
+    const std::vector<std::size_t> order = name_order(placed);
     std::vector<std::string> names;
-    for (std::size_t i = 0; i < placed.size(); ++i) {
-        const nlohmann::json& node = json["nodes"][i];
+    for (std::size_t k = 0; k < placed.size(); ++k) {
+        const std::size_t i = order[k];
+        const nlohmann::json& node = json["nodes"][k];
         EXPECT_EQ(node["mesh"], i % 2) << i;
         EXPECT_FALSE(node.contains("children")) << i;
         EXPECT_EQ(node["extras"]["castkit_instance"]["file"], placed[i].file);
-        const std::string stem = i % 2 == 0 ? "rock" : "tree";
-        EXPECT_EQ(node["name"],
-                  fmt::format("{}.{:02}", placed[i].name.empty() ? stem : placed[i].name, i));
+        EXPECT_EQ(node["name"], fmt::format("{}.{:02}", base_name(placed[i]), i));
         names.push_back(node["name"]);
     }
+    EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
     EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size());
     expect_gltf_validator_passes(dir / "map.glb");
 }
@@ -205,8 +225,11 @@ TEST_F(MapExport, GpuInstancingHoldsEveryInstancesTransformAndIsRequired) {
         const auto r = accessor_floats(dir / "map.glb", json, attributes["ROTATION"]);
         const auto s = accessor_floats(dir / "map.glb", json, attributes["SCALE"]);
         ASSERT_EQ(t.size(), 15u);
+        std::vector<std::size_t> of_file;  // this file's instances in name order
+        for (std::size_t i : name_order(placed))
+            if (i % 2 == n) of_file.push_back(i);
         for (std::size_t k = 0; k < 5; ++k) {
-            const Placed& one = placed[2 * k + n];
+            const Placed& one = placed[of_file[k]];
             if (n == 0) {
                 EXPECT_EQ(instance["names"][k], one.name);
             }

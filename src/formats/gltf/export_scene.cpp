@@ -70,12 +70,12 @@ struct InstanceBatch {
 };
 
 // The stem of the file an Instance names ("models/model_07.cast" → "model_07"). O(length).
-std::string file_stem(std::string_view file) {
+std::string_view file_stem(std::string_view file) {
     const std::size_t slash = file.find_last_of("/\\");
     std::string_view name = slash == std::string_view::npos ? file : file.substr(slash + 1);
     if (const std::size_t dot = name.rfind('.'); dot != std::string_view::npos && dot > 0)
         name = name.substr(0, dot);
-    return std::string(name);
+    return name;
 }
 
 // Whether `node` places nothing: no transform, skin, weights, extras or extensions.
@@ -101,8 +101,8 @@ struct SceneWriter {
     // By reference text (reference_text()): a repeat costs a lookup, no system call. The same
     // text resolves the same way within one run, so the policy is as strict as a new look.
     std::unordered_map<std::string, Lookup> lookups;
-    // Instance node names: "<name>.<ordinal>", zero-padded to the digits of the top
-    // document's instance count, so that they are unique and sort in the file's order.
+    // Instance node names: "<name>.<ordinal>" (its place in the file), zero-padded to the digits
+    // of the top document's instance count, so that they are unique; written in name order.
     std::size_t ordinal = 0;
     int ordinal_digits = 1;
     // With gpu_instancing: the top document's instances by (parent node, mesh).
@@ -142,8 +142,10 @@ struct SceneWriter {
             for (std::size_t m = 0; m < models.size(); ++m)
                 exporter.export_model(models[m], scene, fmt::format("root[{}]/model[{}]", r, m));
             const auto instances = roots[r].instances();
-            for (std::size_t i = 0; i < instances.size(); ++i)
-                export_instance(instances[i], file, scene_root, scene, depth,
+            const std::size_t first_ordinal = ordinal;
+            ordinal += instances.size();
+            for (std::size_t i : in_name_order(instances))
+                export_instance(instances[i], first_ordinal + i, file, scene_root, scene, depth,
                                 fmt::format("root[{}]/instance[{}]", r, i));
         }
         if (!with_animations) return;
@@ -156,9 +158,33 @@ struct SceneWriter {
         }
     }
 
-    void export_instance(const cast::ConstInstance& instance, const InstanceFile* from,
-                         const std::optional<std::string>& scene_root, int parent, int depth,
-                         const std::string& path) {
+    // The indices of `instances` in the order of their nodes' names: by base name (their own,
+    // else their file's stem), then in file order. Blender's importer keeps its objects sorted
+    // by name and inserts each one: in name order each is an append. O(n log n).
+    template <class Instances>
+    static std::vector<std::size_t> in_name_order(const Instances& instances) {
+        std::vector<std::pair<std::string_view, std::size_t>> keys;
+        keys.reserve(instances.size());
+        for (std::size_t i = 0; i < instances.size(); ++i)
+            keys.emplace_back(base_name(instances[i]), i);
+        std::stable_sort(keys.begin(), keys.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::vector<std::size_t> order;
+        order.reserve(keys.size());
+        for (const auto& key : keys) order.push_back(key.second);
+        return order;
+    }
+
+    // What an Instance node's name starts with: the Instance's own name, else its file's stem.
+    static std::string_view base_name(const cast::ConstInstance& instance) {
+        if (const std::string_view own = instance.name().value_or(""); !own.empty()) return own;
+        const cast::ConstFile reference = instance.reference_file();
+        return file_stem(reference ? reference.path().value_or("") : std::string_view());
+    }
+
+    void export_instance(const cast::ConstInstance& instance, std::size_t number,
+                         const InstanceFile* from, const std::optional<std::string>& scene_root,
+                         int parent, int depth, const std::string& path) {
         const cast::ConstFile reference =
             instance.reference_file();  // absent when rf links nothing
         const std::string file(reference ? reference.path().value_or("") : "");
@@ -168,8 +194,7 @@ struct SceneWriter {
         }
         tinygltf::Node node;
         const std::string_view own_name = instance.name().value_or("");
-        node.name = fmt::format("{}.{:0{}}", own_name.empty() ? file_stem(file) : own_name,
-                                ordinal++, ordinal_digits);
+        node.name = fmt::format("{}.{:0{}}", base_name(instance), number, ordinal_digits);
         if (auto p = instance.position()) node.translation = {p->x, p->y, p->z};
         if (auto r = instance.rotation()) {
             const glm::quat q = glm::normalize(cast::quat_from_xyzw(*r));
@@ -314,7 +339,7 @@ struct SceneWriter {
                     : nodes[static_cast<std::size_t>(parent)].children)
             .pop_back();
         InstanceBatch& group = batches[{parent, file.mesh}];
-        if (group.file.empty()) group.file = name, group.stem = file_stem(name);
+        if (group.file.empty()) group.file = name, group.stem = std::string(file_stem(name));
         auto vec3 = [](const std::vector<double>& v, float fallback) {
             return v.empty() ? glm::vec3(fallback) : glm::vec3(v[0], v[1], v[2]);
         };
