@@ -258,6 +258,7 @@ Expected<std::vector<std::byte>> Session::glb() const {
     WriteContext context{.name = "scene.glb", .base = shown()->base, .options = options()};
     context.options.textures = TextureMode::Embed;
     context.options.inline_instances = true;
+    context.options.gpu_instancing = gpu_instancing_ && has_instances((*scene)->document);
     // Through the registry, so that broken meshes are shown as every written file has them.
     Diagnostics warnings;
     auto written = formats::write(glb_format(), (*scene)->document, sink, context, warnings);
