@@ -161,5 +161,17 @@ TEST(ViewerSession, AMapIsDrawnWithGpuInstancingUnlessTurnedOff) {
     EXPECT_EQ(instanced_nodes(glb_json(*hero_glb)), std::make_pair(std::size_t{0}, false));
 }
 
+// The bundled scene instances a skinned character, which is written as nodes: the page, which
+// asked for instancing on its own, says nothing about it.
+TEST(ViewerSession, AnInstanceFileDrawnAsNodesIsNoWarning) {
+    const fs::path data = fs::path(CASTKIT_SOURCE_DIR) / "examples/data";
+    viewer::Session session;
+    ASSERT_TRUE(session.add("scene.cast", file_bytes(data / "scene.cast"), data));
+    auto glb = session.glb();
+    ASSERT_TRUE(glb) << glb.error().to_string();
+    for (const auto& warning : nlohmann::json::parse(session.scene_json())["warnings"])
+        EXPECT_EQ(warning.get<std::string>().find("gpu-instancing"), std::string::npos) << warning;
+}
+
 }  // namespace
 }  // namespace castkit::test::session_test
