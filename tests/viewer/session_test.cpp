@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -23,12 +24,21 @@ cast::SharedBytes file_bytes(const fs::path& path) {
     return {cast::Bytes(*bytes), bytes};
 }
 
-// The bytes of image `index` of a glb held in memory.
-std::vector<std::byte> glb_image(const std::vector<std::byte>& glb, int index = 0) {
+std::uint32_t glb_json_length(const std::vector<std::byte>& glb) {
     std::uint32_t json_length = 0;
     std::memcpy(&json_length, glb.data() + 12, 4);
-    const nlohmann::json json = nlohmann::json::parse(
-        std::string(reinterpret_cast<const char*>(glb.data()) + 20, json_length));
+    return json_length;
+}
+
+nlohmann::json glb_json(const std::vector<std::byte>& glb) {
+    return nlohmann::json::parse(
+        std::string(reinterpret_cast<const char*>(glb.data()) + 20, glb_json_length(glb)));
+}
+
+// The bytes of image `index` of a glb held in memory.
+std::vector<std::byte> glb_image(const std::vector<std::byte>& glb, int index = 0) {
+    const std::uint32_t json_length = glb_json_length(glb);
+    const nlohmann::json json = glb_json(glb);
     if (!json.contains("images")) return {};
     const nlohmann::json& view =
         json["bufferViews"][json["images"][index]["bufferView"].get<int>()];
@@ -113,6 +123,54 @@ TEST(ViewerSession, ARigSolvedOnTooManyFramesIsRefusedWithTheBudgetsId) {
     auto glb = session.glb();
     ASSERT_FALSE(glb);
     EXPECT_EQ(glb.error().rule, "gltf.sample-limit") << glb.error().to_string();
+}
+
+// The nodes of a glb that carry EXT_mesh_gpu_instancing, and whether the glb requires it.
+std::pair<std::size_t, bool> instanced_nodes(const nlohmann::json& json) {
+    std::size_t nodes = 0;
+    for (const nlohmann::json& node : json["nodes"])
+        if (node.contains("extensions") && node["extensions"].contains("EXT_mesh_gpu_instancing"))
+            ++nodes;
+    const nlohmann::json required = json.value("extensionsRequired", nlohmann::json::array());
+    return {nodes, std::find(required.begin(), required.end(), "EXT_mesh_gpu_instancing") !=
+                       required.end()};
+}
+
+// Issue 59: the bundled map (300 Instances of 3 model files) is drawn with
+// EXT_mesh_gpu_instancing, one node per distinct mesh, in `castkit view` and the WebAssembly
+// page alike; set_gpu_instancing(false) (`castkit view --no-gpu-instancing`) writes one node per
+// instance, and a model that is no map is written as before.
+TEST(ViewerSession, AMapIsDrawnWithGpuInstancingUnlessTurnedOff) {
+    const fs::path map = fs::path(CASTKIT_SOURCE_DIR) / "examples/map";
+    viewer::Session session;
+    ASSERT_TRUE(session.add("map.cast", file_bytes(map / "map.cast"), map));
+    EXPECT_EQ(nlohmann::json::parse(session.scene_json())["instances"], 300);
+    auto instanced = session.glb();
+    ASSERT_TRUE(instanced) << instanced.error().to_string();
+    EXPECT_EQ(instanced_nodes(glb_json(*instanced)), std::make_pair(std::size_t{3}, true));
+    session.set_gpu_instancing(false);
+    auto plain = session.glb();
+    ASSERT_TRUE(plain) << plain.error().to_string();
+    const nlohmann::json json = glb_json(*plain);
+    EXPECT_EQ(instanced_nodes(json), std::make_pair(std::size_t{0}, false));
+    EXPECT_GE(json["nodes"].size(), 300u);
+    viewer::Session model;
+    ASSERT_TRUE(model.add("hero.cast", file_bytes(hero() / "hero.cast"), hero()));
+    auto hero_glb = model.glb();
+    ASSERT_TRUE(hero_glb) << hero_glb.error().to_string();
+    EXPECT_EQ(instanced_nodes(glb_json(*hero_glb)), std::make_pair(std::size_t{0}, false));
+}
+
+// The bundled scene instances a skinned character, which is written as nodes: the page, which
+// asked for instancing on its own, says nothing about it.
+TEST(ViewerSession, AnInstanceFileDrawnAsNodesIsNoWarning) {
+    const fs::path data = fs::path(CASTKIT_SOURCE_DIR) / "examples/data";
+    viewer::Session session;
+    ASSERT_TRUE(session.add("scene.cast", file_bytes(data / "scene.cast"), data));
+    auto glb = session.glb();
+    ASSERT_TRUE(glb) << glb.error().to_string();
+    for (const auto& warning : nlohmann::json::parse(session.scene_json())["warnings"])
+        EXPECT_EQ(warning.get<std::string>().find("gpu-instancing"), std::string::npos) << warning;
 }
 
 }  // namespace

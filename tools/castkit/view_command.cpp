@@ -51,6 +51,7 @@ struct ViewOptions {
     std::vector<std::string> files;
     int port = 0;
     bool no_open = false;
+    bool no_gpu_instancing = false;
 };
 
 // Set by SIGINT/SIGTERM; the main thread polls it (stopping the server is not signal-safe).
@@ -347,6 +348,7 @@ int serve(const ViewOptions& options, int& exit_code) {
     }
     const UploadFolder uploads{*private_folder};
     SharedSession shared;
+    shared.session.set_gpu_instancing(!options.no_gpu_instancing);
     add_files(shared, options.files, exit_code);
     const std::size_t open_files = program::allow_open_files(kMostWaiting + kWorkers + kOtherFiles);
     const std::size_t spare =
@@ -391,6 +393,8 @@ void register_view_command(CLI::App& app, int& exit_code) {
     view->add_option("--port", options->port, "Port to listen on (default: a free one)")
         ->check(CLI::Range(0, 65535));
     view->add_flag("--no-open", options->no_open, "Print the address without opening a browser");
+    view->add_flag("--no-gpu-instancing", options->no_gpu_instancing,
+                   "Draw a map one mesh per instance instead of with EXT_mesh_gpu_instancing");
     view->callback([options, &exit_code] {
         int files_status = kSuccess;
         const int served = serve(*options, files_status);

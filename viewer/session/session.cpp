@@ -34,12 +34,15 @@ Expected<cast::Document> read(const std::string& name, const cast::SharedBytes& 
     return formats::read(*format, bytes, context, warnings);
 }
 
-// Models, or Instances of other files (a scene): what a file needs to be shown as the model.
-bool has_scene_content(const cast::Document& document) {
-    if (!document.models().empty()) return true;
+bool has_instances(const cast::Document& document) {
     for (const cast::ConstRoot& root : document.root_nodes())
         if (!root.instances().empty()) return true;
     return false;
+}
+
+// Models, or Instances of other files (a scene): what a file needs to be shown as the model.
+bool has_scene_content(const cast::Document& document) {
+    return !document.models().empty() || has_instances(document);
 }
 
 // `value` as text; names from files are bytes that need not be UTF-8, and they are shown with
@@ -102,6 +105,9 @@ void describe_model(const cast::Document& document, json& out) {
     out["blend_shapes"] = std::move(shapes);
     out["meshes"] = meshes;
     out["models"] = models;
+    std::size_t instances = 0;
+    for (const cast::ConstRoot& root : document.root_nodes()) instances += root.instances().size();
+    out["instances"] = instances;
 }
 
 }  // namespace
@@ -244,7 +250,7 @@ std::string Session::scene_json() const {
 }
 
 // Instances are inlined (the files they name read from the shown file's folder, within the
-// side-file policy), so a scene of instances shows its models.
+// side-file policy), so a scene of instances shows its models; a map's are drawn instanced.
 Expected<std::vector<std::byte>> Session::glb() const {
     auto scene = this->scene();
     if (!scene) return make_error(scene.error());
@@ -252,11 +258,15 @@ Expected<std::vector<std::byte>> Session::glb() const {
     WriteContext context{.name = "scene.glb", .base = shown()->base, .options = options()};
     context.options.textures = TextureMode::Embed;
     context.options.inline_instances = true;
+    context.options.gpu_instancing = gpu_instancing_ && has_instances((*scene)->document);
     // Through the registry, so that broken meshes are shown as every written file has them.
     Diagnostics warnings;
     auto written = formats::write(glb_format(), (*scene)->document, sink, context, warnings);
     export_warnings_.clear();
-    for (const Diagnostic& d : warnings.shown()) export_warnings_.push_back(d.to_string());
+    // The session asks for instancing unasked, so an Instance file drawn as nodes instead (a
+    // skinned character) is no news to the user.
+    for (const Diagnostic& d : warnings.shown())
+        if (d.rule != "gltf.gpu-instancing-fallback") export_warnings_.push_back(d.to_string());
     if (!written) return make_error(written.error());
     return std::move(sink.bytes);
 }

@@ -48,6 +48,7 @@ class Session {
     //  "animations":[{"name","framerate","frames","looping","curves",
     //                 "notifications":[{"name","frames":[…]}]}],
     //  "bones":[{"name","parent"}], "blend_shapes":[NAME], "meshes":N, "models":N,
+    //  "instances":N (the Instance nodes of a scene, a map's, beside its models),
     //  "base":{"file":NAME|null,"frame":F|null}, "warnings":[TEXT], "errors":[TEXT]}
     // A file's "additive" says it holds an additive curve, which is layered on "base".
     // "errors" are what record_error() kept (files that could not be added); "warnings"
@@ -57,8 +58,14 @@ class Session {
     std::string scene_json() const;
 
     // The shown scene as a binary glTF (castkit's glTF exporter, textures embedded), or an
-    // error when there is nothing to show or the export fails. O(scene size).
+    // error when there is nothing to show or the export fails. A scene of Instances (a game's
+    // map) is written with EXT_mesh_gpu_instancing, one node per distinct mesh that three.js
+    // draws as one InstancedMesh, unless set_gpu_instancing(false). O(scene size).
     Expected<std::vector<std::byte>> glb() const;
+
+    // Whether glb() writes a map with EXT_mesh_gpu_instancing (the default) or one node per
+    // instance (`castkit view --no-gpu-instancing`, the bench's reference).
+    void set_gpu_instancing(bool on) { gpu_instancing_ = on; }
 
   private:
     struct File {
@@ -86,6 +93,7 @@ class Session {
     std::vector<std::string> errors_;
     std::string base_file_;  // "" for the rest pose
     std::optional<float> base_frame_;
+    bool gpu_instancing_ = true;
     // What the last export could not carry into glTF; glb() is logically const.
     mutable std::vector<std::string> export_warnings_;
     // scene()'s scene; logically const too.

@@ -160,6 +160,23 @@ window.castkitViewer = {
     }));
     timeline.load(gltf.scene, gltf.animations, described);
   },
+  // How many of the shown InstancedMesh copies have their origin inside the view (the tests
+  // check that the camera frames a whole map).
+  instancesInView() {
+    const matrix = new THREE.Matrix4(), point = new THREE.Vector3();
+    let inView = 0, total = 0;
+    stage.content?.traverse((object) => {
+      if (!object.isInstancedMesh) return;
+      object.updateWorldMatrix(true, false);
+      for (let i = 0; i < object.count; i++) {
+        object.getMatrixAt(i, matrix);
+        point.setFromMatrixPosition(matrix.premultiply(object.matrixWorld)).project(stage.camera);
+        total += 1;
+        if (Math.abs(point.x) <= 1 && Math.abs(point.y) <= 1 && Math.abs(point.z) <= 1) inView += 1;
+      }
+    });
+    return { inView, total };
+  },
   boneScreenPosition(name) {
     const bone = stage.bones.find((b) => b.name === name);
     return bone ? stage.boneScreenPosition(bone) : null;

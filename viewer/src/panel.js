@@ -12,6 +12,7 @@ export function showCounts(container, scene, clips) {
     files: scene.files.length,
     models: scene.models,
     meshes: scene.meshes,
+    instances: scene.instances,
     bones: scene.bones.length,
     animations: scene.animations.length,
     'blend shapes': scene.blend_shapes.length,

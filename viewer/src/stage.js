@@ -56,9 +56,11 @@ export class Stage {
     this.scene.add(root);
     this.bones = [];
     root.traverse((object) => { if (object.isBone) this.bones.push(object); });
-    // An animation without a model: the nodes its curves move are the skeleton.
-    if (this.bones.length === 0)
-      root.traverse((object) => { if (object !== root && !object.isMesh && object.type === 'Object3D') this.bones.push(object); });
+    // An animation without a model: the nodes its curves move are the skeleton. A scene with
+    // meshes and no bones has none (a map's 100,000 instance nodes are no skeleton to redraw
+    // every frame).
+    if (this.bones.length === 0 && !hasMesh(root))
+      root.traverse((object) => { if (object !== root && object.type === 'Object3D') this.bones.push(object); });
     this.skeletonHelper = new SkeletonOverlay(this.bones);
     this.skeletonHelper.visible = this.showSkeleton ?? true;
     this.scene.add(this.skeletonHelper);
@@ -67,6 +69,7 @@ export class Stage {
   }
 
   // Points the orbit camera at the scene's bounds (its bones' too: a skeleton alone has no mesh).
+  // An InstancedMesh's bounds are those of all its instances (three.js's computeBoundingBox).
   frame() {
     const box = new THREE.Box3();
     if (this.content) {
@@ -147,6 +150,21 @@ export class Stage {
     return { x: (point.x + 1) / 2 * rect.width, y: (1 - point.y) / 2 * rect.height };
   }
 
+  // What the shown scene draws: its meshes, the InstancedMesh objects among them (one per
+  // distinct mesh of a map exported with EXT_mesh_gpu_instancing) and the copies they draw.
+  drawn() {
+    const drawn = { meshes: 0, instancedMeshes: 0, instances: 0 };
+    this.content?.traverse((object) => {
+      if (!object.isMesh) return;
+      drawn.meshes += 1;
+      if (object.isInstancedMesh) {
+        drawn.instancedMeshes += 1;
+        drawn.instances += object.count;
+      }
+    });
+    return drawn;
+  }
+
   // Draws a frame if one was asked for since the last.
   render() {
     if (!this.dirty) return;
@@ -154,6 +172,12 @@ export class Stage {
     this.skeletonHelper?.update();
     this.renderer.render(this.scene, this.camera);
   }
+}
+
+function hasMesh(root) {
+  let found = false;
+  root.traverse((object) => { found ||= object.isMesh === true; });
+  return found;
 }
 
 // Bones as points joined to their parents by lines, drawn over the meshes.
