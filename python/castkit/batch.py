@@ -58,12 +58,13 @@ class Run:
 
 def options(input_dir, output_dir, to, *, from_format=None, anims=(), recursive=False,
             force=False, textures=(), texture_mode="automatic", allow_any_path=False,
-            inline_instances=True, strict=False, up=None, units=None, scale=1.0, from_up=None,
-            from_units=None):
+            inline_instances=True, strict=False, gpu_instancing=False, up=None, units=None,
+            scale=1.0, from_up=None, from_units=None):
     """The run's options as the library takes them (a dict that pickles), by the CLI's names:
     `anims` are folders whose animation files are merged into every model with a skeleton
     (--anims), `textures` folders searched for the files inputs name (--textures);
-    `inline_instances=False` is --keep-instance-references; `up`, `units`, `scale`,
+    `inline_instances=False` is --keep-instance-references, `gpu_instancing=True`
+    --gpu-instancing; `up`, `units`, `scale`,
     `from_up` and `from_units` turn and scale every output (--up, --units, ...)."""
     animations = []
     for folder in anims:  # as --anims: every file castkit reads under the folder
@@ -75,7 +76,8 @@ def options(input_dir, output_dir, to, *, from_format=None, anims=(), recursive=
             "from": from_format, "animations": animations, "recursive": recursive,
             "force": force, "textures": [os.fspath(t) for t in textures],
             "texture_mode": texture_mode, "allow_any_path": allow_any_path,
-            "inline_instances": inline_instances, "strict": strict, "up": up, "units": units,
+            "inline_instances": inline_instances, "strict": strict,
+            "gpu_instancing": gpu_instancing, "up": up, "units": units,
             "scale": scale, "from_up": from_up, "from_units": from_units}
 
 
@@ -608,7 +610,7 @@ def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None
     """Converts every file castkit reads under `input_dir` to `to` into the same relative tree
     under `output_dir`, as `castkit convert DIR -o OUT --to FORMAT` does (`recursive`, `force`,
     `anims`, `textures`, `texture_mode`, `allow_any_path`, `inline_instances`, `strict`,
-    `from_format`, `up`, `units`, `scale`, `from_up`, `from_units` as there). Runs on `jobs` local processes (default: one per core), or with
+    `gpu_instancing`, `from_format`, `up`, `units`, `scale`, `from_up`, `from_units` as there). Runs on `jobs` local processes (default: one per core), or with
     `client` (a dask.distributed.Client) or `scheduler` (its address; `security`, a
     distributed.security.Security, for a tls:// one) on that cluster, one task per input.
     Failures are printed to stderr as they come, with a progress line when stderr is

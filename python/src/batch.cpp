@@ -43,6 +43,7 @@ batch::Options options_from(const py::dict& d) {
     format.side_files.allow_any_path = get<bool>(d, "allow_any_path", false);
     format.inline_instances = get<bool>(d, "inline_instances", true);
     format.strict = get<bool>(d, "strict", false);
+    format.gpu_instancing = get<bool>(d, "gpu_instancing", false);
     format.textures =
         texture_mode(get<std::string>(d, "texture_mode", "automatic"), "texture_mode");
     const auto word = [&d]<class Words>(const char* key, Words) {

@@ -367,6 +367,9 @@ void register_convert_command(CLI::App& app, int& exit_code) {
     convert->add_flag_callback(
         "--no-rig", [options] { options->format_options.solve_rig = false; },
         "glTF: write the curves alone, without solving the skeletons' IK handles into the motion");
+    convert->add_flag("--gpu-instancing", options->format_options.gpu_instancing,
+                      "glTF: draw the instances of each model through EXT_mesh_gpu_instancing "
+                      "(one node per model holding every instance's transform)");
     convert->add_flag("--strict", options->format_options.strict,
                       "Refuse to write a broken mesh (a face index past its vertices, a weight "
                       "naming a missing bone, a per-vertex buffer of another length) instead of "

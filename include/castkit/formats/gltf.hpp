@@ -37,6 +37,11 @@ struct ExportOptions {
     // rotation channels at every frame (docs/animation.md, "IK handles"). False writes the
     // curves alone (`castkit convert --no-rig`).
     bool solve_rig = true;
+    // Instances of a file that is one unskinned, unanimated Model are drawn through
+    // EXT_mesh_gpu_instancing (required): one node per distinct mesh with the instances'
+    // translations, rotations and scales as accessors, instead of one node each
+    // (`castkit convert --gpu-instancing`; docs/gltf.md, "Maps").
+    bool gpu_instancing = false;
 };
 
 struct ReadOptions {

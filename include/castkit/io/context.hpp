@@ -63,6 +63,9 @@ struct FormatOptions {
     // glTF export: skeletons' IK handles solved into the exported motion (gltf::ExportOptions::
     // solve_rig); `castkit convert --no-rig` turns it off.
     bool solve_rig = true;
+    // glTF export: instances drawn through EXT_mesh_gpu_instancing (gltf::ExportOptions::
+    // gpu_instancing); `castkit convert --gpu-instancing`.
+    bool gpu_instancing = false;
 };
 
 // Everything a format needs around the bytes it reads or writes: the name diagnostics give, the

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <castkit/json.hpp>
 #include <cmath>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -233,15 +234,113 @@ std::vector<std::size_t> mend_json(std::string& text, const std::vector<std::str
     return at;
 }
 
-// The `nodes` member, each node serialised by tinygltf alone and then emptied (its name,
-// children and extras freed), in parts of about 64 KiB: the text never doubles as it grows.
-std::vector<std::string> nodes_member(std::vector<tinygltf::Node>& nodes) {
+// A node's number: a float's shortest text when it is a float (a Cast TRS, float32 in the
+// file: 0.1f is written 0.1, not 0.10000000149011612), else the double's.
+void write_number(json::Writer& out, double value) {
+    const auto single = static_cast<float>(value);
+    if (static_cast<double>(single) == value)
+        out.number(single);
+    else
+        out.number(value);
+}
+
+void write_numbers(json::Writer& out, std::string_view key, const std::vector<double>& values) {
+    if (values.empty()) return;
+    out.key(key);
+    out.begin_array();
+    for (double value : values) write_number(out, value);
+    out.end_array();
+}
+
+void write_value(json::Writer& out, const tinygltf::Value& value) {
+    switch (value.Type()) {
+        case tinygltf::BOOL_TYPE:
+            out.boolean(value.Get<bool>());
+            break;
+        case tinygltf::INT_TYPE:
+            out.integer(value.Get<int>());
+            break;
+        case tinygltf::REAL_TYPE:
+            write_number(out, value.Get<double>());
+            break;
+        case tinygltf::STRING_TYPE:
+            out.string(value.Get<std::string>());
+            break;
+        case tinygltf::ARRAY_TYPE:
+            out.begin_array();
+            for (const tinygltf::Value& item : value.Get<tinygltf::Value::Array>())
+                write_value(out, item);
+            out.end_array();
+            break;
+        case tinygltf::OBJECT_TYPE:
+            out.begin_object();
+            for (const auto& [key, item] : value.Get<tinygltf::Value::Object>()) {
+                out.key(key);
+                write_value(out, item);
+            }
+            out.end_object();
+            break;
+        default:  // castkit's nodes hold no binary values
+            out.null();
+    }
+}
+
+// One node as glTF JSON through castkit's writer, members in key order (as tinygltf's DOM dump
+// had them). O(node).
+void write_node(json::Writer& out, const tinygltf::Node& node, const std::string* instance_file) {
+    out.begin_object();
+    if (node.camera >= 0) out.key("camera"), out.integer(node.camera);
+    if (!node.children.empty()) {
+        out.key("children");
+        out.begin_array();
+        for (int child : node.children) out.integer(child);
+        out.end_array();
+    }
+    if (!node.extensions.empty()) {
+        out.key("extensions");
+        out.begin_object();
+        for (const auto& [name, value] : node.extensions) {
+            out.key(name);
+            write_value(out, value);
+        }
+        out.end_object();
+    }
+    if (instance_file != nullptr) {
+        out.key("extras");
+        out.begin_object();
+        out.key("castkit_instance");
+        out.begin_object();
+        out.key("file");
+        out.string(*instance_file);
+        out.end_object();
+        out.end_object();
+    } else if (node.extras.Type() != tinygltf::NULL_TYPE) {
+        out.key("extras");
+        write_value(out, node.extras);
+    }
+    write_numbers(out, "matrix", node.matrix);
+    if (node.mesh >= 0) out.key("mesh"), out.integer(node.mesh);
+    if (!node.name.empty()) out.key("name"), out.string(node.name);
+    write_numbers(out, "rotation", node.rotation);
+    write_numbers(out, "scale", node.scale);
+    if (node.skin >= 0) out.key("skin"), out.integer(node.skin);
+    write_numbers(out, "translation", node.translation);
+    write_numbers(out, "weights", node.weights);
+    out.end_object();
+}
+
+// The `nodes` member, written by castkit's JSON writer node by node, each node emptied once
+// written (its name, children and extras freed), in parts of about 64 KiB: the text never
+// doubles as it grows, and no DOM of the nodes is ever built.
+std::vector<std::string> nodes_member(std::vector<tinygltf::Node>& nodes,
+                                      const InstanceFiles& instance_files) {
     constexpr std::size_t kPart = std::size_t{64} << 10;
     std::vector<std::string> parts{"\"nodes\":["};
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         if (parts.back().size() >= kPart) parts.back().shrink_to_fit(), parts.emplace_back();
         if (i > 0) parts.back() += ',';
-        parts.back() += node_json(nodes[i]);
+        json::Writer out(parts.back());
+        write_node(out, nodes[i], instance_files.of(i));
         nodes[i] = tinygltf::Node();
     }
     parts.back() += ']';
@@ -250,8 +349,9 @@ std::vector<std::string> nodes_member(std::vector<tinygltf::Node>& nodes) {
 
 // The glTF JSON for `model` with buffer 0 declared as `length` bytes at `uri` (none in a GLB).
 // The model's nodes are written and freed first, before tinygltf builds its DOM of the rest.
-Expected<JsonPieces> serialise_json(tinygltf::Model& model, std::size_t length,
-                                    const std::string& uri, const std::filesystem::path& path) {
+Expected<JsonPieces> serialise_json(tinygltf::Model& model, const InstanceFiles& instance_files,
+                                    std::size_t length, const std::string& uri,
+                                    const std::filesystem::path& path) {
     model.buffers.clear();
     // A file without nodes (an animation whose curves name nothing exported) has no scene to
     // show; an empty scene would be serialised as null, which glTF forbids.
@@ -269,7 +369,7 @@ Expected<JsonPieces> serialise_json(tinygltf::Model& model, std::size_t length,
             keys.push_back("buffers");
         }
         if (!model.nodes.empty()) {
-            json.members.push_back(nodes_member(model.nodes));
+            json.members.push_back(nodes_member(model.nodes, instance_files));
             keys.push_back("nodes");
         }
         std::vector<tinygltf::Node>().swap(model.nodes);
@@ -330,7 +430,7 @@ std::string data_uri(std::span<const std::span<const std::byte>> binary, std::si
 
 }  // namespace
 
-Expected<void> write_files(tinygltf::Model& model,
+Expected<void> write_files(tinygltf::Model& model, const InstanceFiles& instance_files,
                            std::span<const std::span<const std::byte>> binary, std::size_t size,
                            Sink& sink, const std::string& name, bool binary_container) {
     const std::filesystem::path path = platform::path_from_utf8(name);
@@ -345,7 +445,7 @@ Expected<void> write_files(tinygltf::Model& model,
         const std::filesystem::path file = sink.file();
         const std::string bin_name = file.empty() ? "" : platform::utf8_of(file.stem()) + ".bin";
         const std::string uri = size == 0 ? "" : file.empty() ? data_uri(binary, size) : bin_name;
-        auto json = serialise_json(model, size, uri, path);
+        auto json = serialise_json(model, instance_files, size, uri, path);
         if (!json) return make_error(json.error());
         const std::vector<std::string_view> pieces = json->pieces();
         if (size > 0 && !file.empty()) {
@@ -357,7 +457,7 @@ Expected<void> write_files(tinygltf::Model& model,
         }
         return write_pieces(sink, pieces);
     }
-    auto json = serialise_json(model, size, "", path);
+    auto json = serialise_json(model, instance_files, size, "", path);
     if (!json) return make_error(json.error());
     json->text.append((4 - total_size(json->pieces()) % 4) % 4, ' ');
     const std::vector<std::string_view> pieces = json->pieces();

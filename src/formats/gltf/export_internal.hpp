@@ -21,6 +21,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "tiny_gltf_config.hpp"
@@ -78,11 +79,38 @@ ViewData own(std::vector<T> values) {
     return {std::as_bytes(std::span(*owner)), owner};
 }
 
+// The file each Instance node names (written as its extras.castkit_instance.file), kept beside
+// the nodes rather than in each node's extras: a tinygltf::Value of two maps took 500 bytes an
+// instance. O(1) per node.
+struct InstanceFiles {
+    std::vector<int> by_node;  // an index into `names`, or -1, for the nodes so far
+    std::vector<std::string> names;
+    std::unordered_map<std::string, int> ids;
+
+    void set(std::size_t node, const std::string& file) {
+        if (by_node.size() <= node) by_node.resize(node + 1, -1);
+        auto [it, added] = ids.try_emplace(file, static_cast<int>(names.size()));
+        if (added) names.push_back(file);
+        by_node[node] = it->second;
+    }
+    // The file node `node` names, or null.
+    const std::string* of(std::size_t node) const {
+        return node < by_node.size() && by_node[node] >= 0
+                   ? &names[static_cast<std::size_t>(by_node[node])]
+                   : nullptr;
+    }
+    // Forgets the nodes from `node` on (removed from the model).
+    void truncate(std::size_t node) {
+        if (by_node.size() > node) by_node.resize(node);
+    }
+};
+
 class Exporter {
   public:
     Exporter(std::string file, const ExportOptions& options, Diagnostics& warnings);
 
     tinygltf::Model model;
+    InstanceFiles instance_files;
     // The binary buffer, in file order: view data and the padding that aligns each view to 4.
     std::vector<std::span<const std::byte>> binary;
     std::size_t binary_size = 0;
@@ -125,6 +153,17 @@ class Exporter {
     // (docs/gltf.md).
     nlohmann::json carried_materials = nlohmann::json::object();
 
+    // While an instance file is exported: its folder (relative to the top document's, `/`
+    // separated), which the relative texture paths its materials name are resolved from, as
+    // the Blender add-on resolves them beside the model file. Empty for the top document.
+    std::string texture_folder;
+    // The path a material named, by image index, for images whose URI texture_folder
+    // prefixed: where a texture is looked for next (the top folder and --textures folders)
+    // when it is not beside the model file.
+    std::map<std::size_t, std::string> image_names_as_given;
+
+    // Lists `name` in extensionsUsed (and extensionsRequired when `required`), once.
+    void use_extension(const std::string& name, bool required);
     void warn(std::string path, std::string message);
     // A warning with its own stable id (docs/diagnostics.md) instead of "gltf.export".
     void warn(std::string path, std::string message, std::string rule);
@@ -210,8 +249,6 @@ class Exporter {
     // The sampler index for carried `settings` (values glTF does not define are ignored); -1
     // for glTF's default (REPEAT, no filters). Identical samplers are shared. O(samplers).
     int sampler_for(const nlohmann::json& settings);
-    // Lists `name` in extensionsUsed (and extensionsRequired when `required`), once.
-    void use_extension(const std::string& name, bool required);
     // One Cast Mesh as a glTF mesh node (under the Model's node, or at the root when skinned):
     // its primitive's attributes, indices and material, then its morph targets.
     void export_mesh(const cast::ConstModel& model, const cast::ConstMesh& mesh,
@@ -277,13 +314,9 @@ bool needs_compensation(const anim::Skeleton& skeleton, std::span<const anim::Tr
 // Writes the model (its buffer 0 being the `binary` parts, `size` bytes) into `sink` as .glb,
 // or as .gltf with a .bin beside sink.file() (a data URI when the sink is not a file); `name`
 // names the output in diagnostics.
-Expected<void> write_files(tinygltf::Model& model,
+Expected<void> write_files(tinygltf::Model& model, const InstanceFiles& instance_files,
                            std::span<const std::span<const std::byte>> binary, std::size_t size,
                            Sink& sink, const std::string& name, bool binary_container);
-
-// One node's glTF JSON as tinygltf writes it (tiny_gltf_impl.cpp, which reaches its
-// serialiser). O(node).
-std::string node_json(const tinygltf::Node& node);
 
 tinygltf::Value string_value(std::string_view text);
 // The image a texture shows: its `source`, else its KHR_texture_basisu / EXT_texture_webp

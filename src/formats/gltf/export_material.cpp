@@ -12,6 +12,7 @@
 #include <set>
 
 #include "export_internal.hpp"
+#include "io/side_files.hpp"
 
 namespace castkit::gltf::detail {
 namespace {
@@ -166,7 +167,12 @@ int Exporter::sampler_for(const nlohmann::json& settings) {
 }
 
 int Exporter::texture_for(std::string_view path, const nlohmann::json& settings) {
-    const std::string uri = path_to_uri(path);
+    // An instance file's relative texture paths name files beside it.
+    const bool beside_instance = !texture_folder.empty() && !path.empty() &&
+                                 formats::portable_path(path).is_relative() &&
+                                 !(path.size() > 1 && path[1] == ':');  // no drive either
+    const std::string uri = path_to_uri(beside_instance ? fmt::format("{}/{}", texture_folder, path)
+                                                        : std::string(path));
     int image = -1;
     for (std::size_t i = 0; i < model.images.size(); ++i)
         if (model.images[i].uri == uri) image = static_cast<int>(i);
@@ -175,6 +181,7 @@ int Exporter::texture_for(std::string_view path, const nlohmann::json& settings)
         entry.uri = uri;
         model.images.push_back(std::move(entry));
         image = static_cast<int>(model.images.size() - 1);
+        if (beside_instance) image_names_as_given[model.images.size() - 1] = std::string(path);
     }
     const int sampler = sampler_for(settings);
     for (std::size_t i = 0; i < model.textures.size(); ++i)

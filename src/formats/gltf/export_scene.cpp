@@ -10,6 +10,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <unordered_map>
+#include <utility>
 
 #include "../../platform/platform.hpp"
 #include "export_internal.hpp"
@@ -41,7 +43,46 @@ struct InstanceFile {
     bool merging = false;  // being exported: an Instance of it below itself is a cycle
     int first_node = -1;   // the Instance node of its first export
     int end_node = -1;     // one past the last node of that export (its subtree is first..end)
+    // Its first export folded into the Instance node (one unskinned, unanimated Model at rest):
+    // every Instance of it is then one node drawing `mesh` (-1 when the Model has no mesh).
+    bool single_node = false;
+    int mesh = -1;
+    bool fallback_warned = false;  // its gltf.gpu-instancing-fallback was given
 };
+
+// What a reference text resolved to in this run: the file, or the refusal every Instance naming
+// it is warned with.
+struct Lookup {
+    InstanceFile* file = nullptr;
+    std::string refusal;
+};
+
+// The instances of one file under one parent, drawn by EXT_mesh_gpu_instancing: their
+// transforms, and their names when any is not the file's stem (the node's extras list them).
+struct InstanceBatch {
+    std::string file;
+    std::string stem;
+    std::vector<glm::vec3> translations;
+    std::vector<glm::vec4> rotations;  // XYZW
+    std::vector<glm::vec3> scales;
+    std::vector<std::string> names;  // empty while every name is the stem
+};
+
+// The stem of the file an Instance names ("models/model_07.cast" → "model_07"). O(length).
+std::string file_stem(std::string_view file) {
+    const std::size_t slash = file.find_last_of("/\\");
+    std::string_view name = slash == std::string_view::npos ? file : file.substr(slash + 1);
+    if (const std::size_t dot = name.rfind('.'); dot != std::string_view::npos && dot > 0)
+        name = name.substr(0, dot);
+    return std::string(name);
+}
+
+// Whether `node` places nothing: no transform, skin, weights, extras or extensions.
+bool at_rest(const tinygltf::Node& node) {
+    return node.translation.empty() && node.rotation.empty() && node.scale.empty() &&
+           node.matrix.empty() && node.skin < 0 && node.camera < 0 && node.weights.empty() &&
+           node.extras.Type() == tinygltf::NULL_TYPE && node.extensions.empty();
+}
 
 // `path` below `folder` or `folder` itself (both absolute and normal). O(path length).
 bool within(const fs::path& path, const fs::path& folder) {
@@ -56,6 +97,15 @@ struct SceneWriter {
     std::uint64_t bytes_read = 0;
     bool over_budget = false;
     std::map<fs::path, std::unique_ptr<InstanceFile>> files;  // by the real path opened
+    // By reference text (reference_text()): a repeat costs a lookup, no system call. The same
+    // text resolves the same way within one run, so the policy is as strict as a new look.
+    std::unordered_map<std::string, Lookup> lookups;
+    // Instance node names: "<name>.<ordinal>", zero-padded to the digits of the top
+    // document's instance count, so that they are unique and sort in the file's order.
+    std::size_t ordinal = 0;
+    int ordinal_digits = 1;
+    // With gpu_instancing: the top document's instances by (parent node, mesh).
+    std::map<std::pair<int, int>, InstanceBatch> batches;
 
     // `file`: the instance file being exported, or null for the top document.
     void export_document(const cast::Document& document, const InstanceFile* file, int parent,
@@ -96,6 +146,7 @@ struct SceneWriter {
                                 fmt::format("root[{}]/instance[{}]", r, i));
         }
         if (!with_animations) return;
+        write_batches();
         for (std::size_t r = 0; r < roots.size(); ++r) {
             const auto animations = roots[r].animations();
             for (std::size_t a = 0; a < animations.size(); ++a)
@@ -107,14 +158,6 @@ struct SceneWriter {
     void export_instance(const cast::ConstInstance& instance, const InstanceFile* from,
                          const std::optional<std::string>& scene_root, int parent, int depth,
                          const std::string& path) {
-        tinygltf::Node node;
-        node.name = std::string(instance.name().value_or(""));
-        if (auto p = instance.position()) node.translation = {p->x, p->y, p->z};
-        if (auto r = instance.rotation()) {
-            const glm::quat q = glm::normalize(cast::quat_from_xyzw(*r));
-            node.rotation = {q.x, q.y, q.z, q.w};
-        }
-        if (auto s = instance.scale()) node.scale = {s->x, s->y, s->z};
         const cast::ConstFile reference =
             instance.reference_file();  // absent when rf links nothing
         const std::string file(reference ? reference.path().value_or("") : "");
@@ -122,10 +165,18 @@ struct SceneWriter {
             exporter.warn(path, "instance names no file (missing or empty path); skipped");
             return;
         }
-        node.extras = tinygltf::Value(tinygltf::Value::Object{
-            {"castkit_instance",
-             tinygltf::Value(tinygltf::Value::Object{{"file", detail::string_value(file)}})}});
+        tinygltf::Node node;
+        const std::string_view own_name = instance.name().value_or("");
+        node.name = fmt::format("{}.{:0{}}", own_name.empty() ? file_stem(file) : own_name,
+                                ordinal++, ordinal_digits);
+        if (auto p = instance.position()) node.translation = {p->x, p->y, p->z};
+        if (auto r = instance.rotation()) {
+            const glm::quat q = glm::normalize(cast::quat_from_xyzw(*r));
+            node.rotation = {q.x, q.y, q.z, q.w};
+        }
+        if (auto s = instance.scale()) node.scale = {s->x, s->y, s->z};
         const int index = exporter.add_node(std::move(node), parent);
+        exporter.instance_files.set(static_cast<std::size_t>(index), file);
         if (!exporter.options.inline_instances || over_budget) return;
         InstanceFile* instanced = find_instance(file, from, scene_root, path);
         if (instanced == nullptr) return;
@@ -135,9 +186,34 @@ struct SceneWriter {
                 fmt::format("instance '{}' refers back to a file being merged; not inlined", file));
             return;
         }
+        if (!inline_instance(*instanced, index, depth, file, path)) return;
+        if (!exporter.options.gpu_instancing || depth > 0) return;
+        if (instanced->single_node && instanced->mesh >= 0) {
+            batch(index, parent, *instanced, file, own_name);
+        } else if (!instanced->fallback_warned) {
+            instanced->fallback_warned = true;
+            exporter.warn(path,
+                          fmt::format("instances of '{}' are written as nodes, not through "
+                                      "EXT_mesh_gpu_instancing: it is not one unskinned, "
+                                      "unanimated model at rest",
+                                      file),
+                          "gltf.gpu-instancing-fallback");
+        }
+    }
+
+    // `instanced` below Instance node `index`: the node draws its mesh, or its nodes are copied
+    // below it, or (the first time) its document is exported there. False when the node budget
+    // stops inlining.
+    bool inline_instance(InstanceFile& instanced, int index, int depth, const std::string& file,
+                         const std::string& path) {
+        std::vector<tinygltf::Node>& nodes = exporter.model.nodes;
+        if (instanced.single_node) {
+            nodes[static_cast<std::size_t>(index)].mesh = instanced.mesh;
+            return true;
+        }
         const std::uint64_t nodes_after =
-            exporter.model.nodes.size() + static_cast<std::uint64_t>(std::max(
-                                              0, instanced->end_node - instanced->first_node - 1));
+            nodes.size() +
+            static_cast<std::uint64_t>(std::max(0, instanced.end_node - instanced.first_node - 1));
         if (nodes_after > node_budget()) {
             over_budget = true;
             exporter.warn(
@@ -148,19 +224,140 @@ struct SceneWriter {
                             "references to their files",
                             file, node_budget(), kNodeFloor, kNodesPerByteRead, bytes_read),
                 "gltf.instance-budget");
-            return;
+            return false;
         }
-        if (instanced->first_node >= 0) {
-            copy_subtree(*instanced, index);
-            return;
+        if (instanced.first_node >= 0) {
+            copy_subtree(instanced, index);
+            return true;
         }
-        if (!instanced->document.animations().empty())
+        if (!instanced.document.animations().empty())
             exporter.warn(path, fmt::format("animations of instance '{}' were not merged", file));
-        instanced->merging = true;
-        instanced->first_node = index;
-        export_document(instanced->document, instanced, index, depth + 1, false);
-        instanced->end_node = static_cast<int>(exporter.model.nodes.size());
-        instanced->merging = false;
+        instanced.merging = true;
+        instanced.first_node = index;
+        const std::size_t models_before = exporter.models.size();
+        const std::size_t meshes_before = exporter.model.meshes.size();
+        const std::string outer =
+            std::exchange(exporter.texture_folder, texture_folder_of(instanced));
+        export_document(instanced.document, &instanced, index, depth + 1, false);
+        exporter.texture_folder = outer;
+        instanced.end_node = static_cast<int>(nodes.size());
+        instanced.merging = false;
+        if (instanced.document.animations().empty())
+            fold_into_instance_node(instanced, models_before, meshes_before);
+        return true;
+    }
+
+    // The folder of an instance file relative to the top document's, for its textures; empty
+    // beside the top document (or outside every folder the policy allows).
+    std::string texture_folder_of(const InstanceFile& file) const {
+        const fs::path folder = relative_to_allowed(file.found_at.parent_path());
+        return folder.is_absolute() ? std::string() : platform::utf8_of(folder);
+    }
+
+    // When the first export of `file` below its Instance node is one Model node at rest whose
+    // children are unskinned mesh nodes at rest: those nodes are removed and the Instance node
+    // draws their meshes as one glTF mesh (one primitive per Cast mesh; meshes with morph
+    // targets only alone, as every primitive of a glTF mesh needs the same targets). Its
+    // exported models are dropped from what animations may target (they would name removed
+    // nodes). O(nodes and primitives of the file).
+    void fold_into_instance_node(InstanceFile& file, std::size_t models_before,
+                                 std::size_t meshes_before) {
+        std::vector<tinygltf::Node>& nodes = exporter.model.nodes;
+        std::vector<tinygltf::Mesh>& meshes = exporter.model.meshes;
+        const auto first = static_cast<std::size_t>(file.first_node);
+        const auto end = static_cast<std::size_t>(file.end_node);
+        if (end > first + 1) {
+            const tinygltf::Node& model = nodes[first + 1];
+            if (nodes[first].children != std::vector<int>{file.first_node + 1} || !at_rest(model) ||
+                model.mesh >= 0 || model.children.size() != end - first - 2)
+                return;
+            for (std::size_t k = 0; k < model.children.size(); ++k) {
+                const auto child = static_cast<std::size_t>(model.children[k]);
+                const tinygltf::Node& drawn = nodes[child];
+                if (child != first + 2 + k || !at_rest(drawn) || !drawn.children.empty() ||
+                    drawn.mesh != static_cast<int>(meshes_before + k))
+                    return;
+            }
+            if (meshes.size() - meshes_before > 1)
+                for (std::size_t m = meshes_before; m < meshes.size(); ++m)
+                    for (const tinygltf::Primitive& primitive : meshes[m].primitives)
+                        if (!primitive.targets.empty()) return;
+            if (meshes.size() > meshes_before) {
+                tinygltf::Mesh& joined = meshes[meshes_before];
+                if (meshes.size() - meshes_before > 1) joined.name = model.name;
+                for (std::size_t m = meshes_before + 1; m < meshes.size(); ++m)
+                    for (tinygltf::Primitive& primitive : meshes[m].primitives)
+                        joined.primitives.push_back(std::move(primitive));
+                meshes.resize(meshes_before + 1);
+                file.mesh = static_cast<int>(meshes_before);
+            }
+        }
+        nodes[first].children.clear();
+        nodes[first].mesh = file.mesh;
+        nodes.resize(first + 1);
+        exporter.instance_files.truncate(first + 1);
+        file.end_node = file.first_node + 1;
+        exporter.models.resize(models_before);
+        file.single_node = true;
+    }
+
+    // Instance node `index` (the last node, below `parent`) taken out of the nodes and its
+    // transform added to the batch of its file's mesh under `parent`. O(1).
+    void batch(int index, int parent, const InstanceFile& file, const std::string& name,
+               std::string_view own_name) {
+        std::vector<tinygltf::Node>& nodes = exporter.model.nodes;
+        const tinygltf::Node node = std::move(nodes[static_cast<std::size_t>(index)]);
+        nodes.pop_back();
+        exporter.instance_files.truncate(static_cast<std::size_t>(index));
+        (parent < 0 ? exporter.model.scenes[0].nodes
+                    : nodes[static_cast<std::size_t>(parent)].children)
+            .pop_back();
+        InstanceBatch& group = batches[{parent, file.mesh}];
+        if (group.file.empty()) group.file = name, group.stem = file_stem(name);
+        auto vec3 = [](const std::vector<double>& v, float fallback) {
+            return v.empty() ? glm::vec3(fallback) : glm::vec3(v[0], v[1], v[2]);
+        };
+        group.translations.push_back(vec3(node.translation, 0.0f));
+        group.scales.push_back(vec3(node.scale, 1.0f));
+        const std::vector<double>& r = node.rotation;
+        group.rotations.push_back(r.empty() ? glm::vec4(0, 0, 0, 1)
+                                            : glm::vec4(r[0], r[1], r[2], r[3]));
+        const std::string_view shown = own_name.empty() ? group.stem : own_name;
+        if (group.names.empty() && shown != group.stem)
+            group.names.assign(group.translations.size() - 1, group.stem);
+        if (!group.names.empty()) group.names.emplace_back(shown);
+    }
+
+    // One node per batch: its mesh drawn at every instance's transform (EXT_mesh_gpu_instancing,
+    // required), the file in extras.castkit_instance, with the names when they are not all the
+    // file's stem. O(instances).
+    void write_batches() {
+        for (auto& [key, group] : batches) {
+            tinygltf::Value::Object attributes{
+                {"TRANSLATION", tinygltf::Value(exporter.add_floats(std::move(group.translations),
+                                                                    TINYGLTF_TYPE_VEC3))},
+                {"ROTATION", tinygltf::Value(exporter.add_floats(std::move(group.rotations),
+                                                                 TINYGLTF_TYPE_VEC4))},
+                {"SCALE", tinygltf::Value(
+                              exporter.add_floats(std::move(group.scales), TINYGLTF_TYPE_VEC3))}};
+            tinygltf::Value::Object instance{{"file", detail::string_value(group.file)}};
+            if (!group.names.empty()) {
+                tinygltf::Value::Array names;
+                names.reserve(group.names.size());
+                for (std::string& name : group.names) names.emplace_back(std::move(name));
+                instance["names"] = tinygltf::Value(std::move(names));
+            }
+            tinygltf::Node node;
+            node.name = group.stem;
+            node.mesh = key.second;
+            node.extensions["EXT_mesh_gpu_instancing"] = tinygltf::Value(
+                tinygltf::Value::Object{{"attributes", tinygltf::Value(std::move(attributes))}});
+            node.extras = tinygltf::Value(tinygltf::Value::Object{
+                {"castkit_instance", tinygltf::Value(std::move(instance))}});
+            exporter.add_node(std::move(node), key.first);
+        }
+        if (!batches.empty()) exporter.use_extension("EXT_mesh_gpu_instancing", true);
+        batches.clear();
     }
 
     std::uint64_t node_budget() const { return kNodeFloor + kNodesPerByteRead * bytes_read; }
@@ -194,41 +391,44 @@ struct SceneWriter {
     }
 
     // The instance file `file` names, read once through the policy (the top context's folders
-    // and the user's opt-ins), or null with a warning.
+    // and the user's opt-ins), or null with a warning. A reference text met before costs a map
+    // lookup (its refusal is warned again).
     InstanceFile* find_instance(const std::string& file, const InstanceFile* from,
                                 const std::optional<std::string>& scene_root,
                                 const std::string& path) {
-        const fs::path text = reference_text(file, from, scene_root);
-        auto opened = formats::open_side_file(top, platform::utf8_of(text));
-        if (!opened) {
-            exporter.warn(
-                path,
-                fmt::format("instance '{}'{} not inlined: {}", file,
-                            scene_root ? fmt::format(" under the scene root '{}'", *scene_root)
-                                       : std::string(),
-                            opened.error().message),
-                "gltf.instance-refused");
-            return nullptr;
-        }
+        const std::string text = platform::utf8_of(reference_text(file, from, scene_root));
+        auto [known, added] = lookups.try_emplace(text);
+        if (added) known->second = look_up(text, file, scene_root);
+        if (known->second.file == nullptr && !known->second.refusal.empty())
+            exporter.warn(path, known->second.refusal, "gltf.instance-refused");
+        return known->second.file;
+    }
+
+    // The instance file at reference text `text`, opened through the policy and read, or the
+    // refusal to warn with (empty when the check before the write failed the export).
+    Lookup look_up(const std::string& text, const std::string& file,
+                   const std::optional<std::string>& scene_root) {
+        auto opened = formats::open_side_file(top, text);
+        if (!opened)
+            return {nullptr,
+                    fmt::format("instance '{}'{} not inlined: {}", file,
+                                scene_root ? fmt::format(" under the scene root '{}'", *scene_root)
+                                           : std::string(),
+                                opened.error().message)};
         std::unique_ptr<InstanceFile>& known = files[opened->file->real_path()];
-        if (known) return known.get();
+        if (known) return {known.get(), {}};
         auto bytes = opened->file->read();
-        if (!bytes) {
-            exporter.warn(path,
-                          fmt::format("instance '{}' not inlined: {}", file, bytes.error().message),
-                          "gltf.instance-refused");
-            return nullptr;
-        }
+        if (!bytes)
+            return {nullptr,
+                    fmt::format("instance '{}' not inlined: {}", file, bytes.error().message)};
         auto owned = std::make_shared<const std::vector<std::byte>>(std::move(*bytes));
         const std::string name = platform::utf8_of(opened->path);
         // The instance's own read warnings are the user's to see, named by its file.
         auto document =
             cast::read(cast::SharedBytes{cast::Bytes(*owned), owned}, name, exporter.warnings);
-        if (!document) {
-            exporter.warn(path,
-                          fmt::format("instance not inlined: {}", document.error().to_string()));
-            return nullptr;
-        }
+        if (!document)
+            return {nullptr, fmt::format("instance '{}' not inlined: {}", file,
+                                         document.error().to_string())};
         bytes_read += owned->size();
         // Its meshes are written too: the check before every write, under the top's policy.
         Context checked_as = top;
@@ -237,11 +437,11 @@ struct SceneWriter {
             scene::check_before_write(*document, WrittenModels::All, checked_as, exporter.warnings);
         if (!repaired) {
             exporter.failure = repaired.error();
-            return nullptr;
+            return {};
         }
         known = std::make_unique<InstanceFile>(
             InstanceFile{*repaired ? std::move(**repaired) : std::move(*document), opened->path});
-        return known.get();
+        return {known.get(), {}};
     }
 
     // The nodes the first export of `file` made below its Instance node, copied below Instance
@@ -261,6 +461,8 @@ struct SceneWriter {
                 if (added) it->second = copy_skin(copy.skin, moved);
                 copy.skin = it->second;
             }
+            if (const std::string* named = exporter.instance_files.of(static_cast<std::size_t>(i)))
+                exporter.instance_files.set(nodes.size(), *named);
             nodes.push_back(std::move(copy));
         }
         const std::vector<int> children = nodes[static_cast<std::size_t>(file.first_node)].children;
@@ -370,6 +572,20 @@ std::uint64_t document_bytes(const cast::Document& document, std::uint64_t size)
     return bytes;
 }
 
+// The Instances of `document`'s roots. O(roots).
+std::size_t instance_count(const cast::Document& document) {
+    std::size_t count = 0;
+    for (const cast::ConstRoot& root : document.root_nodes()) count += root.instances().size();
+    return count;
+}
+
+// The digits of the last ordinal an instance node name of `document` takes: its instance count
+// less one, at least one digit. O(roots).
+int ordinal_digits(const cast::Document& document) {
+    const std::size_t count = instance_count(document);
+    return static_cast<int>(fmt::formatted_size("{}", count > 0 ? count - 1 : 0));
+}
+
 }  // namespace
 
 Expected<void> write(const cast::Document& document, Sink& sink, const WriteContext& context,
@@ -403,15 +619,21 @@ Expected<void> detail::write_checked(const cast::Document& checked, Sink& sink,
          .folder = context.folder},
         exporter.input_bytes,
         false,
+        {},
+        {},
+        0,
+        ordinal_digits(checked),
         {}};
+    // One node an instance at least (and the up-axis node): no vector of them grown by doubling.
+    exporter.model.nodes.reserve(instance_count(checked) + 1);
     writer.export_document(checked, nullptr, -1, 0, true);
     if (exporter.failure) return make_error(*exporter.failure);
     // The skeletons served the nodes and the animations; the JSON made next is the peak.
     exporter.models = {};
     if (auto finite = detail::keep_numbers_finite(exporter); !finite) return finite;
     detail::place_textures(exporter, context, sink.file(), checked.embedded);
-    return detail::write_files(exporter.model, exporter.binary, exporter.binary_size, sink,
-                               context.name, options.binary);
+    return detail::write_files(exporter.model, exporter.instance_files, exporter.binary,
+                               exporter.binary_size, sink, context.name, options.binary);
 }
 
 Expected<void> write(const cast::Document& document, const std::filesystem::path& path,

@@ -119,7 +119,12 @@ class TexturePlacer {
                 named, where);
         }
         if (mode_ == TextureMode::Reference) return true;
-        const Expected<fs::path> found = formats::resolve_side_file(side_, named);
+        Expected<fs::path> found = formats::resolve_side_file(side_, named);
+        // Not beside the instance file that names it: where the name alone leads.
+        const auto as_given = exporter_.image_names_as_given.find(index);
+        if (!found && as_given != exporter_.image_names_as_given.end())
+            if (auto fallback = formats::resolve_side_file(side_, as_given->second))
+                found = std::move(fallback);
         if (!found) {
             exporter_.warn(where, fmt::format("texture {}; it stays a reference to that path",
                                               found.error().message));

@@ -23,6 +23,7 @@ Expected<void> write_gltf(bool binary, const cast::Document& document, Sink& sin
     options.side_files = context.options.side_files;
     options.side_outputs = context.options.side_outputs;
     options.solve_rig = context.options.solve_rig;
+    options.gpu_instancing = context.options.gpu_instancing;
     return gltf::detail::write_checked(document, sink, context, diagnostics, options);
 }
 
