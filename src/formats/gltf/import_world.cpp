@@ -75,6 +75,32 @@ std::optional<anim::Transform> exact_trs(const glm::mat4& matrix) {
     return trs;
 }
 
+// `name` less the ".<ordinal>" castkit's export adds to an instance node's name ("tree.0042"),
+// which the next export adds again.
+std::string without_ordinal(const std::string& name) {
+    const std::size_t dot = name.rfind('.');
+    if (dot == std::string::npos || dot == 0 || dot + 1 == name.size() ||
+        name.find_first_not_of("0123456789", dot + 1) != std::string::npos)
+        return name;
+    return name.substr(0, dot);
+}
+
+// The names castkit's export keeps for the instances of a GPU-instanced node
+// (extras.castkit_instance.names, when they are not all the node's), else none.
+std::vector<std::string> gpu_instance_names(const tinygltf::Node& node, std::size_t count) {
+    std::vector<std::string> names;
+    if (!carries_instance(node)) return names;
+    const tinygltf::Value& instance = node.extras.Get("castkit_instance");
+    if (!instance.IsObject() || !instance.Has("names")) return names;
+    const tinygltf::Value& listed = instance.Get("names");
+    if (!listed.IsArray() || listed.ArrayLen() != count) return names;
+    for (std::size_t k = 0; k < count; ++k) {
+        const tinygltf::Value& name = listed.Get(static_cast<int>(k));
+        names.push_back(name.IsString() ? name.Get<std::string>() : std::string());
+    }
+    return names;
+}
+
 }  // namespace
 
 std::map<int, std::size_t> Importer::mesh_draws(bool world) const {
@@ -144,7 +170,7 @@ std::optional<anim::Transform> Importer::world_trs(std::size_t i) const {
 std::string Importer::instance_name(std::size_t i) const {
     for (int n = static_cast<int>(i); n >= 0; n = parents[static_cast<std::size_t>(n)])
         if (carries_instance(gltf.nodes[static_cast<std::size_t>(n)]))
-            return gltf.nodes[static_cast<std::size_t>(n)].name;
+            return without_ordinal(gltf.nodes[static_cast<std::size_t>(n)].name);
     const tinygltf::Node& node = gltf.nodes[i];
     if (!node.name.empty()) return node.name;
     const std::string& mesh = gltf.meshes[static_cast<std::size_t>(node.mesh)].name;
@@ -214,14 +240,19 @@ Expected<void> Importer::add_instances(cast::Root& root, std::size_t i) {
         add(name, world_trs(i), worlds[i]);
         return {};
     }
-    // Each GPU instance named `<node>.<ordinal>`, zero-padded to the count's digits.
+    // Each GPU instance named as castkit's export listed it, else as all of castkit's, else
+    // `<node>.<ordinal>`, zero-padded to the count's digits.
+    const std::vector<std::string> names = gpu_instance_names(gltf.nodes[i], transforms->size());
+    const bool castkits = carries_instance(gltf.nodes[i]);
     const int digits = static_cast<int>(fmt::format("{}", transforms->size() - 1).size());
     const std::optional<anim::Transform> node_world = world_trs(i);
     const bool at_origin = node_world && identity_within_rounding(anim::to_matrix(*node_world));
     for (std::size_t k = 0; k < transforms->size(); ++k) {
         const anim::Transform& local = (*transforms)[k];
         const glm::mat4 matrix = worlds[i] * anim::to_matrix(local);
-        add(fmt::format("{}.{:0{}}", name, k, digits),
+        add(!names.empty() ? names[k]
+            : castkits     ? gltf.nodes[i].name
+                           : fmt::format("{}.{:0{}}", name, k, digits),
             at_origin ? std::optional<anim::Transform>(local) : exact_trs(matrix), matrix);
     }
     return {};
