@@ -8,6 +8,7 @@
 #include <castkit/io/side_outputs.hpp>
 #include <castkit/registry.hpp>
 #include <castkit/scene/axis_change.hpp>
+#include <castkit/scene/instance_selection.hpp>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -65,6 +66,9 @@ struct Options {
     FormatOptions format_options;
     // Every output turned and scaled as this asks (castkit/scene/axis_change.hpp), after the merge.
     scene::AxesRequest axes;
+    // The Instances every input keeps (castkit/scene/instance_selection.hpp), taken out after
+    // the read, before the merge and the axis change; an invalid one fails every task.
+    scene::InstanceSelection selection;
     bool recursive = false;
     bool force = false;  // convert even the inputs whose outputs are up to date
 };
@@ -122,7 +126,8 @@ Expected<std::vector<std::filesystem::path>> readable_files(const std::filesyste
 // folders are made. Links skipped go to `diagnostics`. O(inputs × log inputs).
 Expected<Plan> plan(const Options& options, Diagnostics& diagnostics);
 
-// Reads `task.input`, merges Options::animations into it when it has a skeleton, and writes
+// Reads `task.input`, keeps the Instances of Options::selection, merges Options::animations into
+// it when it has a skeleton, and writes
 // `task.output` through the format registry (a fresh task is skipped unless forced). Every
 // problem lands in the result; an input too large for memory fails alone (io.out-of-memory).
 // `outputs` is the run's side-file writer (Plan::outputs); null gives the task one of its own.

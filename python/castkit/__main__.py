@@ -10,6 +10,20 @@ from . import Error
 from . import batch
 
 
+def numbers(count, shape):
+    """An argparse type: `count` comma-separated numbers, as `castkit convert --within` takes."""
+    def parse(text):
+        try:
+            values = tuple(float(part) for part in text.split(","))
+        except ValueError:
+            values = ()
+        if len(values) != count:
+            raise argparse.ArgumentTypeError(f"takes {shape} ({count} numbers, commas between), "
+                                             f"not '{text}'")
+        return values
+    return parse
+
+
 def parser():
     root = argparse.ArgumentParser(prog="python3 -m castkit",
                                    description="castkit's folder conversion on local processes "
@@ -39,6 +53,18 @@ def parser():
                                 "for scripts)")
     convert.add_argument("--strict", action="store_true",
                          help="refuse to write a broken mesh instead of leaving the part out")
+    convert.add_argument("--within", type=numbers(4, "X,Y,Z,R"), metavar="X,Y,Z,R",
+                         help="maps: keep the Instances within R of the point (the map's units "
+                              "and axes)")
+    convert.add_argument("--box", type=numbers(6, "X0,Y0,Z0,X1,Y1,Z1"),
+                         metavar="X0,Y0,Z0,X1,Y1,Z1",
+                         help="maps: keep the Instances inside the box (min and max corners)")
+    convert.add_argument("--include", action="append", default=[], metavar="GLOB",
+                         help="maps: keep only the Instances whose name or model file's stem "
+                              "matches (repeatable)")
+    convert.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                         help="maps: leave out the Instances whose name or model file's stem "
+                              "matches (repeatable)")
     convert.add_argument("-r", "--recursive", action="store_true", help="include sub-folders")
     convert.add_argument("-f", "--force", action="store_true",
                          help="convert even where the output is newer than its input")
@@ -85,7 +111,12 @@ def main(argv=None):
                             recursive=args.recursive, force=args.force, textures=args.textures,
                             texture_mode=args.texture_mode, allow_any_path=args.allow_any_path,
                             inline_instances=args.inline_instances, strict=args.strict,
+                            within=args.within, box=args.box, include=args.include,
+                            exclude=args.exclude,
                             transfer="bytes" if args.send_bytes else "paths")
+    except ValueError as error:  # a usage error (a selection that cannot be meant)
+        sys.stderr.write(f"python3 -m castkit: convert: {error}\n")
+        return 2
     except Error as error:
         sys.stderr.write(f"python3 -m castkit: convert: {error}\n")
         return 2 if error.rule == "output.format" else 1

@@ -59,13 +59,16 @@ class Run:
 def options(input_dir, output_dir, to, *, from_format=None, anims=(), recursive=False,
             force=False, textures=(), texture_mode="automatic", allow_any_path=False,
             inline_instances=True, strict=False, gpu_instancing=False, up=None, units=None,
-            scale=1.0, from_up=None, from_units=None):
+            scale=1.0, from_up=None, from_units=None, within=None, box=None, include=(),
+            exclude=()):
     """The run's options as the library takes them (a dict that pickles), by the CLI's names:
     `anims` are folders whose animation files are merged into every model with a skeleton
     (--anims), `textures` folders searched for the files inputs name (--textures);
     `inline_instances=False` is --keep-instance-references, `gpu_instancing=True`
     --gpu-instancing; `up`, `units`, `scale`,
-    `from_up` and `from_units` turn and scale every output (--up, --units, ...)."""
+    `from_up` and `from_units` turn and scale every output (--up, --units, ...); `within`
+    (x, y, z, radius), `box` (x0, y0, z0, x1, y1, z1), `include` and `exclude` (globs) keep a
+    map's Instances (--within, --box, --include, --exclude)."""
     animations = []
     for folder in anims:  # as --anims: every file castkit reads under the folder
         found, skipped = _castkit.batch_files(os.fspath(folder), True, allow_any_path)
@@ -78,7 +81,10 @@ def options(input_dir, output_dir, to, *, from_format=None, anims=(), recursive=
             "texture_mode": texture_mode, "allow_any_path": allow_any_path,
             "inline_instances": inline_instances, "strict": strict,
             "gpu_instancing": gpu_instancing, "up": up, "units": units,
-            "scale": scale, "from_up": from_up, "from_units": from_units}
+            "scale": scale, "from_up": from_up, "from_units": from_units,
+            "within": None if within is None else tuple(within),
+            "box": None if box is None else tuple(box),
+            "include": list(include), "exclude": list(exclude)}
 
 
 def convert_task(options, task):
@@ -610,7 +616,8 @@ def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None
     """Converts every file castkit reads under `input_dir` to `to` into the same relative tree
     under `output_dir`, as `castkit convert DIR -o OUT --to FORMAT` does (`recursive`, `force`,
     `anims`, `textures`, `texture_mode`, `allow_any_path`, `inline_instances`, `strict`,
-    `gpu_instancing`, `from_format`, `up`, `units`, `scale`, `from_up`, `from_units` as there). Runs on `jobs` local processes (default: one per core), or with
+    `gpu_instancing`, `from_format`, `up`, `units`, `scale`, `from_up`, `from_units`, `within`,
+    `box`, `include`, `exclude` as there). Runs on `jobs` local processes (default: one per core), or with
     `client` (a dask.distributed.Client) or `scheduler` (its address; `security`, a
     distributed.security.Security, for a tls:// one) on that cluster, one task per input.
     Failures are printed to stderr as they come, with a progress line when stderr is

@@ -55,6 +55,12 @@ batch::Options options_from(const py::dict& d) {
     const types::UnitWords units;
     options.axes = axes_request(word("up", axis), word("from_up", axis), word("units", units),
                                 word("from_units", units), get<double>(d, "scale", 1.0));
+    const auto value = [&d](const char* key) -> py::object {
+        return d.contains(key) ? py::object(d[key]) : py::none();
+    };
+    const auto globs = [&d](const char* key) { return get<std::vector<std::string>>(d, key, {}); };
+    options.selection =
+        selection_from(value("within"), value("box"), globs("include"), globs("exclude"));
     return options;
 }
 

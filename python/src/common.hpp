@@ -11,6 +11,7 @@
 #include <castkit/expected.hpp>
 #include <castkit/formats/format.hpp>
 #include <castkit/scene/axis_change.hpp>
+#include <castkit/scene/instance_selection.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -20,6 +21,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "typing.hpp"
 
@@ -152,6 +154,15 @@ inline TextureMode texture_mode(const Word<types::TextureWords>& name, const cha
 // "in", "ft") and `scale`; ValueError naming the argument for any other word.
 scene::AxesRequest axes_request(const AxisWord& up, const AxisWord& from_up, const UnitWord& units,
                                 const UnitWord& from_units, double scale);
+// within=, box=, include= and exclude= as a selection of Instances, checked; ValueError naming
+// the keyword for a tuple of the wrong length or an invalid selection.
+namespace types {
+CASTKIT_PYTHON_TYPE(Sphere, "Optional[Tuple[float, float, float, float]]");
+CASTKIT_PYTHON_TYPE(Box, "Optional[Tuple[float, float, float, float, float, float]]");
+}  // namespace types
+scene::InstanceSelection selection_from(const py::handle& within, const py::handle& box,
+                                        std::vector<std::string> include,
+                                        std::vector<std::string> exclude);
 // The kept findings, then one "... and N more" Diagnostic per kind that was only counted.
 ListOf<Diagnostic> diagnostics_list(const Diagnostics& diagnostics);
 
@@ -172,6 +183,7 @@ void register_anim(py::module_& m);
 void register_tree(py::module_& m);
 void register_values(py::module_& m);
 void register_batch(py::module_& m);
+void register_selection();
 
 // ---- numpy ----------------------------------------------------------------------------------
 

@@ -431,13 +431,23 @@ void define_converting(py::module_& m) {
            const std::optional<std::string>& from_format,
            const std::optional<std::string>& to_format, const Textures& textures, bool strict,
            const AxisWord& up, const UnitWord& units, double scale, const AxisWord& from_up,
-           const UnitWord& from_units) {
+           const UnitWord& from_units, const Typed<types::Sphere>& within,
+           const Typed<types::Box>& box, std::vector<std::string> include,
+           std::vector<std::string> exclude) {
             const FormatInfo& to = pick_format(to_format, destination);
             const scene::AxesRequest axes = axes_request(up, from_up, units, from_units, scale);
+            const scene::InstanceSelection selection =
+                selection_from(within, box, std::move(include), std::move(exclude));
             // As `castkit convert`: images embedded in the input (glTF, DMF) travel in the
             // document, and the writer embeds them again or writes them beside the output.
             DocPtr state = open_path(source, from_format);
             ListOf<Diagnostic> warnings = diagnostics_list(state->read_warnings);
+            if (!selection.empty()) {
+                Diagnostics selected;
+                scene::select_instances(state->document, selection, state->document.source_name,
+                                        selected);
+                for (py::handle w : diagnostics_list(selected)) warnings.attr("append")(w);
+            }
             if (!axes.empty())
                 for (py::handle w : diagnostics_list(change_axes(state, axes)))
                     warnings.attr("append")(w);
@@ -450,12 +460,17 @@ void define_converting(py::module_& m) {
         py::arg("to_format") = py::none(), py::arg("textures") = "automatic",
         py::arg("strict") = false, py::kw_only(), py::arg("up") = py::none(),
         py::arg("units") = py::none(), py::arg("scale") = 1.0, py::arg("from_up") = py::none(),
-        py::arg("from_units") = py::none(),
+        py::arg("from_units") = py::none(), py::arg("within") = py::none(),
+        py::arg("box") = py::none(), py::arg("include") = std::vector<std::string>{},
+        py::arg("exclude") = std::vector<std::string>{},
         "Converts one file to another format (default: from the extensions); returns the "
         "reader's and writer's warnings. `strict`: a broken mesh raises castkit.Error and "
         "nothing is written, as `castkit convert --strict`. `up` ('x', 'y', 'z'), `units` "
         "('mm', 'cm', 'm', 'in', 'ft'), `scale`, `from_up` and `from_units` turn and scale the "
-        "whole scene as `castkit convert --up/--units/--scale/--from-up/--from-units` do.");
+        "whole scene as `castkit convert --up/--units/--scale/--from-up/--from-units` do. "
+        "`within` (x, y, z, radius), `box` (x0, y0, z0, x1, y1, z1) and the globs `include` "
+        "and `exclude` keep a map's Instances as `--within/--box/--include/--exclude` do, "
+        "before the axes turn.");
     m.def("merge", &merge_documents, py::arg("model"), py::arg("warnings") = py::none(),
           py::arg("base") = py::none(), py::arg("base_frame") = py::none(),
           "merge(model, *animations, warnings=None, base=None, base_frame=None) -> Document\n\n"

@@ -8,6 +8,7 @@ PYBIND11_MODULE(_castkit, m) {
     castkit::python::register_errors(m);
     castkit::python::declare_classes(m);
     castkit::python::register_document(m);
+    castkit::python::register_selection();
     castkit::python::register_nodes();
     castkit::python::register_anim(m);
     castkit::python::register_tree(m);

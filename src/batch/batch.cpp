@@ -238,6 +238,21 @@ bool change_axes(const scene::AxesRequest& request, const FormatInfo& from, cons
     return true;
 }
 
+// Takes the Instances `selection` leaves out of `document`; false, the refusal in
+// `diagnostics`, when the selection is not valid.
+bool select(const scene::InstanceSelection& selection, const fs::path& input,
+            cast::Document& document, Diagnostics& diagnostics) {
+    if (selection.empty()) return true;
+    if (auto valid = selection.validate(); !valid) {
+        Diagnostic refused = valid.error();
+        refused.file = platform::utf8_of(input);
+        diagnostics.push_back(std::move(refused));
+        return false;
+    }
+    scene::select_instances(document, selection, platform::utf8_of(input), diagnostics);
+    return true;
+}
+
 // What a conversion that ran came to: failed with any error, warned with any warning (the
 // plan's included), else converted.
 Status outcome(const Result& result) {
@@ -265,6 +280,11 @@ void convert_into(const Options& options, const FormatInfo& to, const Task& task
     if (!document) {
         take(result, diagnostics);
         result.errors.push_back(document.error());
+        result.status = Status::Failed;
+        return;
+    }
+    if (!select(options.selection, task.input, *document, diagnostics)) {
+        take(result, diagnostics);
         result.status = Status::Failed;
         return;
     }

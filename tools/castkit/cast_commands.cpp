@@ -175,6 +175,7 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
         std::vector<std::string> inputs;
         std::string input, from;
         bool json = false;
+        bool every_instance = false;  // info --all
         FormatOptions format_options;
         std::size_t max_elements = 8;
     };
@@ -184,13 +185,16 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
     info->add_option("files", options->inputs, "Files to summarise ('-' for stdin)")->required();
     add_format_option(info, "--from", options->from,
                       "Input format, when the extension does not say");
+    info->add_flag("--all", options->every_instance,
+                   "List every instance of a map, besides the summary by referenced file");
     info->callback([options, &exit_code] {
         for (const std::string& path : options->inputs) {
             auto loaded = load(path, options->from, options->format_options, exit_code);
             if (!loaded) continue;
-            if (!print_stdout(cast::info_text(loaded->document, loaded->input_bytes,
-                                              converted_from(*loaded->format)),
-                              exit_code))
+            if (!print_stdout(
+                    cast::info_text(loaded->document, loaded->input_bytes,
+                                    converted_from(*loaded->format), options->every_instance),
+                    exit_code))
                 return;
         }
     });

@@ -8,6 +8,7 @@
 
 #include "batch.hpp"
 #include "commands.hpp"
+#include "selection_options.hpp"
 
 namespace castkit::cli {
 namespace {
@@ -22,6 +23,7 @@ struct ConvertOptions {
     bool one_file = false;  // --one-file: a map glb is never split into a world
     FormatOptions format_options;
     BatchOptions batch;
+    SelectionWords selection;  // --within, --box, --include, --exclude
 };
 
 // --up, --units and --scale as the library's request (CLI11 checked the words).
@@ -75,6 +77,15 @@ std::optional<Loaded> load_animation(const std::string& path, batch::AnimationFi
     }
     return read_source(path, std::move(std::get<Source>(source)), options.format_options,
                        exit_code);
+}
+
+// Takes the Instances the selection leaves out of `document` (nothing to do when it keeps all).
+void keep_selected(cast::Document& document, const scene::InstanceSelection& selection,
+                   const std::string& input) {
+    if (selection.empty()) return;
+    Diagnostics diagnostics;
+    scene::select_instances(document, selection, input, diagnostics);
+    print_diagnostics(diagnostics);
 }
 
 // Reads every animation file and merges it into `document`; raises `exit_code` when any
@@ -143,7 +154,9 @@ int convert_one(const ConvertOptions& options, const std::string& input,
     std::optional<Source> source = open_or_fail(input, options.from, exit_code);
     if (!source) return exit_code;
     const scene::AxesRequest& axes = options.batch.batch.axes;
-    if (converts_in_family(*source->format, *format) && animations.empty() && axes.empty()) {
+    const scene::InstanceSelection& selection = options.batch.batch.selection;
+    if (converts_in_family(*source->format, *format) && animations.empty() && axes.empty() &&
+        selection.empty()) {
         convert_in_family(*source, *format, input, output, exit_code);
         return exit_code;
     }
@@ -160,6 +173,7 @@ int convert_one(const ConvertOptions& options, const std::string& input,
         read_options.world_output = platform::path_from_utf8(output);
     auto loaded = read_source(input, std::move(*source), read_options, exit_code);
     if (!loaded) return exit_code;
+    keep_selected(loaded->document, selection, input);
     if (!animations.empty())
         merge_animations(loaded->document, animations, files, options, exit_code);
     if (!axes.empty() && !change_axes(loaded->document, read_as, input, axes, exit_code))
@@ -239,6 +253,9 @@ int run_convert(ConvertOptions& options) {
     if (options.keep_instance_references) options.format_options.inline_instances = false;
     options.format_options.textures = texture_mode_named(options.texture_mode);
     options.batch.batch.axes = axes_request(options, options.batch.batch.axes.scale);
+    auto selection = selection_of(options.selection);
+    if (!selection) return kUsage;
+    options.batch.batch.selection = std::move(*selection);
     // One writer for every side file of this run (docs/security.md, "What castkit writes").
     options.format_options.side_outputs = std::make_shared<SideOutputs>();
     // Every animation read once for the run, the --anims folders' as they are listed.
@@ -388,6 +405,7 @@ void register_convert_command(CLI::App& app, int& exit_code) {
                         "(FILE, or FILE@FRAME for one frame of it) before it merges, so the "
                         "output holds its absolute motion");
     add_axes_options(convert, *options);
+    add_selection_options(convert, options->selection);
     convert->callback([options, &exit_code] { exit_code = run_convert(*options); });
 }
 

@@ -32,8 +32,10 @@ void dump_json(const Document& document, std::string& out);
 // A summary of what the document holds: the files it carries in memory (embedded images),
 // roots, models, meshes, skeletons, materials, animations, instances, sizes. `converted_from`
 // names the file's format when it was not Cast (the summary then describes the Cast document it
-// converts to); empty for a Cast file.
+// converts to); empty for a Cast file. A root's instances are summarised by the file they
+// reference (how many, the box their positions span), one line per file in path order, and with
+// `every_instance` also listed one line each. O(nodes + instances × log files).
 std::string info_text(const Document& document, std::uint64_t file_bytes,
-                      std::string_view converted_from = {});
+                      std::string_view converted_from = {}, bool every_instance = false);
 
 }  // namespace castkit::cast

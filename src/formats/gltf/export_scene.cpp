@@ -65,7 +65,8 @@ struct InstanceBatch {
     std::vector<glm::vec3> translations;
     std::vector<glm::vec4> rotations;  // XYZW
     std::vector<glm::vec3> scales;
-    std::vector<std::string> names;  // empty while every name is the stem
+    bool named = false;  // a name is not the stem: `names` lists every one
+    std::vector<std::string> names;
 };
 
 // The stem of the file an Instance names ("models/model_07.cast" → "model_07"). O(length).
@@ -323,9 +324,11 @@ struct SceneWriter {
         group.rotations.push_back(r.empty() ? glm::vec4(0, 0, 0, 1)
                                             : glm::vec4(r[0], r[1], r[2], r[3]));
         const std::string_view shown = own_name.empty() ? group.stem : own_name;
-        if (group.names.empty() && shown != group.stem)
+        if (!group.named && shown != group.stem) {
+            group.named = true;
             group.names.assign(group.translations.size() - 1, group.stem);
-        if (!group.names.empty()) group.names.emplace_back(shown);
+        }
+        if (group.named) group.names.emplace_back(shown);
     }
 
     // One node per batch: its mesh drawn at every instance's transform (EXT_mesh_gpu_instancing,
@@ -341,7 +344,7 @@ struct SceneWriter {
                 {"SCALE", tinygltf::Value(
                               exporter.add_floats(std::move(group.scales), TINYGLTF_TYPE_VEC3))}};
             tinygltf::Value::Object instance{{"file", detail::string_value(group.file)}};
-            if (!group.names.empty()) {
+            if (group.named) {
                 tinygltf::Value::Array names;
                 names.reserve(group.names.size());
                 for (std::string& name : group.names) names.emplace_back(std::move(name));
