@@ -20,6 +20,7 @@ struct ConvertOptions {
     std::string report, texture_mode = "automatic", base;
     std::string up, from_up, units, from_units;  // --up, --from-up, --units, --from-units
     bool keep_instance_references = false;
+    bool one_file = false;  // --one-file: a map glb is never split into a world
     FormatOptions format_options;
     BatchOptions batch;
     SelectionWords selection;  // --within, --box, --include, --exclude
@@ -166,7 +167,11 @@ int convert_one(const ConvertOptions& options, const std::string& input,
     // Images embedded in the input travel in the document: the writer embeds them again or
     // writes them beside the output.
     const FormatInfo& read_as = *source->format;
-    auto loaded = read_source(input, std::move(*source), options.format_options, exit_code);
+    // A map read into a format that holds instances becomes a world beside the output.
+    FormatOptions read_options = options.format_options;
+    if (format->holds_instances && output != "-" && !options.one_file)
+        read_options.world_output = platform::path_from_utf8(output);
+    auto loaded = read_source(input, std::move(*source), read_options, exit_code);
     if (!loaded) return exit_code;
     keep_selected(loaded->document, selection, input);
     if (!animations.empty())
@@ -361,6 +366,9 @@ void register_convert_command(CLI::App& app, int& exit_code) {
         ->add_flag("--inline-instances", options->format_options.inline_instances,
                    "glTF: merge the files Instances reference (the default; kept for scripts)")
         ->excludes(keep);
+    convert->add_flag("--one-file", options->one_file,
+                      "glTF to Cast: read a map (meshes drawn by many nodes) into the one output "
+                      "file instead of a world of Instances beside model files");
     convert->add_option("--textures", options->texture_dirs,
                         "Texture folder (repeatable): searched for the files the input names "
                         "after its own folder; DMF input writes its images into the first");

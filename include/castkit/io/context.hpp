@@ -54,6 +54,12 @@ struct FormatOptions {
     // losing the broken part with a warning (docs/diagnostics.md, "Before every write").
     // `castkit convert --strict`.
     bool strict = false;
+    // glTF import: the Cast world file being written (`castkit convert map.glb out.cast` sets
+    // it). A glb read as a map (docs/gltf.md, "Maps") then becomes a world of Instances, each
+    // distinct mesh a model file `<stem of world_output>_<mesh name>.cast` written beside it
+    // through side_outputs. Empty (the default, and `--one-file`) reads every file into one
+    // document, refusing a map whose copies would pass the file's budget (gltf.instances-budget).
+    std::filesystem::path world_output{};
     // glTF export: skeletons' IK handles solved into the exported motion (gltf::ExportOptions::
     // solve_rig); `castkit convert --no-rig` turns it off.
     bool solve_rig = true;

@@ -230,14 +230,60 @@ class Importer {
     };
     Expected<MeshPlacement> place_mesh_node(cast::Root& root, std::size_t node);
     // The transforms, relative to node `node`, of its EXT_mesh_gpu_instancing instances: one
-    // identity without the extension, for a skinned mesh (the extension leaves skinning
-    // undefined), or when copying the mesh for every instance would decode more values than the
-    // file's budget allows (counted in `instancing`; the import then warns).
+    // identity without the extension, or for a skinned mesh (the extension leaves skinning
+    // undefined); counted in `instancing`, for the import's warnings.
     Expected<std::vector<glm::mat4>> instance_transforms(std::size_t node);
+    // The TRS of each EXT_mesh_gpu_instancing instance of node `node`, as the file stores them;
+    // none without the extension. O(instances).
+    Expected<std::vector<anim::Transform>> gpu_instances(std::size_t node) const;
     struct InstancingCounts {
         std::size_t copied_nodes = 0, copies = 0, kept_nodes = 0;
     } instancing;
     void warn_instancing();
+
+    // Maps read back as Cast worlds (import_world.cpp, docs/gltf.md "Maps"). `world_output` is
+    // FormatOptions::world_output: empty reads every file into one document.
+    std::filesystem::path world_output;
+    // Whether the scene is a map: a node draws its mesh through EXT_mesh_gpu_instancing or
+    // carries extras.castkit_instance, a mesh is drawn by kMapDraws nodes or more, or copying
+    // every mesh drawn more than once would pass the file's decode budget. O(nodes).
+    bool is_map() const;
+    static constexpr std::size_t kMapDraws = 16;
+    // A gltf.instances-budget error when copying each mesh once per node that draws it (and per
+    // GPU instance) would decode more values than the file's budget; in a `world`, the nodes
+    // that become Instances copy nothing. O(nodes).
+    Expected<void> check_copies(bool world) const;
+    // The values a Cast copy of mesh `mesh` costs against the budget, and that budget.
+    std::size_t copy_values(int mesh) const;
+    std::size_t decode_budget() const;
+    // Per glTF mesh, the meshes the scene draws of it: one per node, an instanced node's
+    // instances each (a skinned one once); in a `world`, the nodes that stay meshes. O(nodes).
+    std::map<int, std::size_t> mesh_draws(bool world) const;
+    // What copying every draw but each mesh's first costs, saturating. O(meshes).
+    std::size_t copies_values(const std::map<int, std::size_t>& draws) const;
+    // Whether mesh node `node` becomes Instances in a world: unskinned, not moved by an animation.
+    bool instanced(std::size_t node) const;
+    // Mesh node `node` as one Instance of `root` per draw (each GPU instance, else the node):
+    // its world TRS, its name, and a File naming the model file of its mesh.
+    Expected<void> add_instances(cast::Root& root, std::size_t node);
+    // The file name (beside world_output) of the model file holding mesh `node.mesh`, written
+    // on first use through side_outputs: one Model of the mesh's primitives in mesh space.
+    Expected<std::string> model_file(std::size_t node);
+    std::map<int, std::string> model_files;  // glTF mesh → its model file's name
+    std::set<std::string> model_names;       // the model file names asked for so far
+    // Node `node`'s world TRS, exact when one node of its chain carries the whole transform;
+    // nullopt when the world matrix has shear (no TRS holds it).
+    std::optional<anim::Transform> world_trs(std::size_t node) const;
+    // The name an Instance drawing node `node` takes: the nearest node above (or at) it that
+    // carries extras.castkit_instance, else the node's own name, else its mesh's, else
+    // "mesh<index>".
+    std::string instance_name(std::size_t node) const;
+    struct ShearCounts {
+        std::size_t instances = 0;
+        int first = -1;
+    } sheared;
+    void warn_sheared_instances();
+    std::size_t world_instances = 0;
     // Each primitive of mesh node `node` a Cast Mesh of the placement's Model.
     Expected<void> import_mesh_node(const MeshPlacement& placement, std::size_t node);
     // One primitive being imported, for the passes below (one per kind of attribute).
@@ -399,6 +445,10 @@ class Importer {
 // A node's translation, rotation and scale as stored (defaults for the absent ones); the caller
 // has checked their sizes (resolve_nodes) and that the node has no matrix.
 anim::Transform node_trs(const tinygltf::Node& node);
+
+// `text` with every character but ASCII letters, digits, '-', '_' and '.' replaced by '_', so
+// that a name from the file can only ever name a file inside the folder it is written to.
+std::string file_name_part(std::string_view text);
 
 // An error naming the first entry of `extensionsRequired` castkit does not read.
 Expected<void> check_required_extensions(const tinygltf::Model& model, const std::string& file);

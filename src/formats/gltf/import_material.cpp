@@ -20,17 +20,6 @@
 namespace castkit::gltf::detail {
 namespace {
 
-// `text` with every character but ASCII letters, digits, '-', '_' and '.' replaced by '_', so
-// that a name from the file can only ever name a file inside the texture folder.
-std::string file_name_part(std::string_view text) {
-    std::string out(text);
-    for (char& c : out)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.')
-            c = '_';
-    if (out.find_first_not_of('.') == std::string::npos) out = fmt::format("_{}", out);
-    return out;
-}
-
 // `name` less a trailing image extension (exporters often name images after their files).
 std::string without_image_extension(const std::string& name) {
     const std::filesystem::path path(name);
@@ -146,6 +135,15 @@ glm::mat3 transform_matrix(const tinygltf::Value& ext) {
 }
 
 }  // namespace
+
+std::string file_name_part(std::string_view text) {
+    std::string out(text);
+    for (char& c : out)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.')
+            c = '_';
+    if (out.find_first_not_of('.') == std::string::npos) out = fmt::format("_{}", out);
+    return out;
+}
 
 std::map<int, glm::mat3> Importer::uv_transforms(int index) {
     std::map<int, glm::mat3> out;

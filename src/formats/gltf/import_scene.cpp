@@ -242,8 +242,18 @@ Expected<void> Importer::import_models(cast::Root& root) {
     if (auto planned = plan_skins(root); !planned) return planned;
     plan_rigid_chains(root);
     add_bones();
+    const bool world = !world_output.empty() && is_map();
+    if (auto checked = check_copies(world); !checked) return checked;
+    // A world's model files name their images beside them, where the world is written.
+    if (world)
+        image_directory = world_output.parent_path().empty() ? std::filesystem::path(".")
+                                                             : world_output.parent_path();
     for (std::size_t i = 0; i < gltf.nodes.size(); ++i) {
         if (gltf.nodes[i].mesh < 0 || !in_scene[i]) continue;
+        if (world && instanced(i)) {
+            if (auto added = add_instances(root, i); !added) return added;
+            continue;
+        }
         auto placement = place_mesh_node(root, i);
         if (!placement) return make_error(placement.error());
         auto instances = instance_transforms(i);
@@ -257,18 +267,18 @@ Expected<void> Importer::import_models(cast::Root& root) {
         }
     }
     warn_instancing();
+    warn_sheared_instances();
     return {};
 }
 
-Expected<std::vector<glm::mat4>> Importer::instance_transforms(std::size_t i) {
+Expected<std::vector<anim::Transform>> Importer::gpu_instances(std::size_t i) const {
     const tinygltf::Node& node = gltf.nodes[i];
     const auto found = node.extensions.find("EXT_mesh_gpu_instancing");
-    if (found == node.extensions.end() || !found->second.Has("attributes"))
-        return {{glm::mat4(1.0f)}};
+    std::vector<anim::Transform> transforms;
+    if (found == node.extensions.end() || !found->second.Has("attributes")) return transforms;
     const tinygltf::Value& attributes = found->second.Get("attributes");
     const std::string at =
         fmt::format("/nodes/{}/extensions/EXT_mesh_gpu_instancing/attributes", i);
-    std::vector<anim::Transform> transforms;
     auto read = [&](const char* name, int components, auto apply) -> Expected<void> {
         if (!attributes.Has(name) || !attributes.Get(name).IsInt()) return {};
         auto values = read_floats(attributes.Get(name).Get<int>(), components,
@@ -300,35 +310,50 @@ Expected<std::vector<glm::mat4>> Importer::instance_transforms(std::size_t i) {
                  [](anim::Transform& t, const float* v) { t.scale = glm::vec3(v[0], v[1], v[2]); });
         !done)
         return make_error(done.error());
-    if (transforms.empty()) return {{glm::mat4(1.0f)}};
-    // What the copies cost: every vertex value of the mesh once per instance (each count capped
-    // at 16 Mi, so the sum cannot wrap), plus a Cast mesh's own node and properties, counted as
-    // 256 values, so that a million instances of a one-vertex mesh are not a million meshes.
+    return transforms;
+}
+
+Expected<std::vector<glm::mat4>> Importer::instance_transforms(std::size_t i) {
+    auto transforms = gpu_instances(i);
+    if (!transforms) return make_error(transforms.error());
+    if (transforms->empty()) return {{glm::mat4(1.0f)}};
+    if (gltf.nodes[i].skin >= 0) {
+        ++instancing.kept_nodes;
+        return {{glm::mat4(1.0f)}};
+    }
+    // check_copies has held every copy against the file's budget.
+    ++instancing.copied_nodes;
+    instancing.copies += transforms->size();
+    std::vector<glm::mat4> out;
+    out.reserve(transforms->size());
+    for (const anim::Transform& t : *transforms) out.push_back(anim::to_matrix(t));
+    return out;
+}
+
+std::size_t Importer::copy_values(int mesh) const {
+    // What a copy costs: every vertex value of the mesh (each count capped at 16 Mi, so the sum
+    // cannot wrap), plus a Cast mesh's own node and properties, counted as 256 values, so that a
+    // million instances of a one-vertex mesh are not a million meshes.
     constexpr std::size_t kValuesPerMesh = 256;
-    std::size_t values_per_copy = 0;
+    std::size_t values = 0;
+    if (mesh < 0 || static_cast<std::size_t>(mesh) >= gltf.meshes.size()) return values;
     for (const tinygltf::Primitive& primitive :
-         gltf.meshes[static_cast<std::size_t>(node.mesh)].primitives) {
-        values_per_copy += kValuesPerMesh;
+         gltf.meshes[static_cast<std::size_t>(mesh)].primitives) {
+        values += kValuesPerMesh;
         for (const auto& [name, index] : primitive.attributes)
             if (index >= 0 && static_cast<std::size_t>(index) < gltf.accessors.size())
-                values_per_copy +=
+                values +=
                     std::min<std::size_t>(gltf.accessors[static_cast<std::size_t>(index)].count,
                                           kDecodeConstant) *
                     4;
     }
+    return values;
+}
+
+std::size_t Importer::decode_budget() const {
     std::size_t total_buffer = 0;
     for (const cast::SharedBytes& buffer : buffers) total_buffer += buffer.size();
-    const std::size_t budget = kDecodeBytesFactor * total_buffer + kDecodeConstant;
-    if (node.skin >= 0 || (values_per_copy > 0 && transforms.size() > budget / values_per_copy)) {
-        ++instancing.kept_nodes;
-        return {{glm::mat4(1.0f)}};
-    }
-    ++instancing.copied_nodes;
-    instancing.copies += transforms.size();
-    std::vector<glm::mat4> out;
-    out.reserve(transforms.size());
-    for (const anim::Transform& t : transforms) out.push_back(anim::to_matrix(t));
-    return out;
+    return kDecodeBytesFactor * total_buffer + kDecodeConstant;
 }
 
 void Importer::warn_instancing() {
@@ -341,8 +366,8 @@ void Importer::warn_instancing() {
              "gltf.instances-copied");
     if (instancing.kept_nodes > 0)
         warn("/nodes",
-             fmt::format("EXT_mesh_gpu_instancing on {} node{} (skinned, or more copies than the "
-                         "file's size allows): only each node's own transform was kept",
+             fmt::format("EXT_mesh_gpu_instancing on {} skinned node{} (the extension leaves "
+                         "skinning undefined): only each node's own transform was kept",
                          instancing.kept_nodes, instancing.kept_nodes == 1 ? "" : "s"));
 }
 

@@ -188,6 +188,7 @@ Expected<cast::Document> import_gltf(std::string_view json, const cast::SharedBy
     if (const auto& folders = context.options.side_files.folders; !folders.empty())
         importer.image_directory = folders.front();
     importer.side_outputs = formats::side_outputs_for(context.options);
+    importer.world_output = context.options.world_output;
     if (auto resolved = importer.resolve_nodes(); !resolved) return make_error(resolved.error());
     importer.warn_unkept_content();
     cast::Document document;
