@@ -73,7 +73,9 @@ Trs map_trs(std::size_t k) {
 
 // A GLB of one mesh of `triangles` triangles drawn by `nodes` nodes (map_trs), or, with
 // `gpu`, by one node's EXT_mesh_gpu_instancing instances (TRANSLATION, ROTATION, SCALE).
-std::vector<std::byte> map_glb(std::size_t triangles, std::size_t nodes, bool gpu = false) {
+// `marked`: each node carries castkit's extras.castkit_instance, as castkit's own map glb does.
+std::vector<std::byte> map_glb(std::size_t triangles, std::size_t nodes, bool gpu = false,
+                               bool marked = false) {
     const Grid mesh = grid(triangles);
     std::vector<float> floats = mesh.positions;
     const std::size_t points = floats.size() * 4;
@@ -113,10 +115,12 @@ std::vector<std::byte> map_glb(std::size_t triangles, std::size_t nodes, bool gp
     } else {
         for (std::size_t k = 0; k < nodes; ++k) {
             const Trs trs = map_trs(k);
-            node_json += fmt::format(R"({}{{"name":"prop.{}","mesh":0,"translation":[{},{},{}],)"
-                                     R"("rotation":[{},{},{},{}],"scale":[{},{},{}]}})",
-                                     k == 0 ? "" : ",", k, trs.t[0], trs.t[1], trs.t[2], trs.r[0],
-                                     trs.r[1], trs.r[2], trs.r[3], trs.s, trs.s, trs.s);
+            node_json +=
+                fmt::format(R"({}{{"name":"prop.{}","mesh":0,"translation":[{},{},{}],)"
+                            R"("rotation":[{},{},{},{}],"scale":[{},{},{}]{}}})",
+                            k == 0 ? "" : ",", k, trs.t[0], trs.t[1], trs.t[2], trs.r[0], trs.r[1],
+                            trs.r[2], trs.r[3], trs.s, trs.s, trs.s,
+                            marked ? R"(,"extras":{"castkit_instance":{"file":"c.cast"}})" : "");
         }
     }
     std::string scene;
@@ -148,17 +152,18 @@ void expect_instance(const cast::ConstInstance& instance, const Trs& trs, std::s
         EXPECT_NEAR(r[c], trs.r[static_cast<std::size_t>(c)], 2.5e-7f) << name;
 }
 
-TEST(MapReadback, NodesSharingAMeshBecomeInstancesOfOneModelFile) {
+TEST(MapReadback, NodesCastkitMarksAsInstancesBecomeInstancesOfOneModelFile) {
     const fs::path dir = temp_dir("map-readback-nodes");
     Diagnostics warnings;
-    auto world = gltf::read(map_glb(4, 40), world_context(dir / "out.cast"), warnings);
+    auto world = gltf::read(map_glb(4, 40, false, true), world_context(dir / "out.cast"), warnings);
     ASSERT_TRUE(world) << world.error().to_string();
     EXPECT_TRUE(warnings.empty()) << warnings[0].to_string();
     EXPECT_TRUE(world->models().empty());
     const auto instances = world->root_nodes()[0].instances();
     ASSERT_EQ(instances.size(), 40u);
     for (std::size_t k = 0; k < instances.size(); ++k) {
-        expect_instance(instances[k], map_trs(k), fmt::format("prop.{}", k));
+        // The `.<ordinal>` castkit's export added is not kept: it would grow at each round trip.
+        expect_instance(instances[k], map_trs(k), "prop");
         EXPECT_EQ(instances[k].reference_file().path().value_or(""), "out_crate.cast");
     }
     auto model = open_cast(dir / "out_crate.cast");
@@ -168,6 +173,21 @@ TEST(MapReadback, NodesSharingAMeshBecomeInstancesOfOneModelFile) {
     ASSERT_EQ(model->models()[0].meshes().size(), 1u);
     EXPECT_EQ(model->models()[0].meshes()[0].positions().size(), 6u);
     EXPECT_EQ(model->models()[0].meshes()[0].positions()[2], glm::vec3(1, 0, 0));
+    // The world names its own folder as the scene root, which the official add-on needs.
+    const auto metadata = world->root_nodes()[0].metadata();
+    ASSERT_FALSE(metadata.empty());
+    EXPECT_EQ(metadata[0].scene_root().value_or(""), ".");
+}
+
+TEST(MapReadback, UnmarkedNodesSharingAMeshWithinTheBudgetStayOneDocument) {
+    // A CAD assembly drawing its bolt 40 times is no map: a copy of the mesh per node.
+    const fs::path dir = temp_dir("map-readback-assembly");
+    Diagnostics warnings;
+    auto document = gltf::read(map_glb(4, 40), world_context(dir / "out.cast"), warnings);
+    ASSERT_TRUE(document) << document.error().to_string();
+    EXPECT_TRUE(document->root_nodes()[0].instances().empty());
+    EXPECT_FALSE(document->models().empty());
+    EXPECT_FALSE(fs::exists(dir / "out_crate.cast"));
 }
 
 TEST(MapReadback, GpuInstancesBecomeInstancesNamedByOrdinal) {
@@ -219,7 +239,8 @@ TEST(MapReadback, AShearedInstanceIsNamedInAWarning) {
     std::string children, nodes;
     for (int k = 0; k < 16; ++k) {
         children += fmt::format("{}{}", k ? "," : "", k + 1);
-        nodes += R"(,{"mesh":0,"rotation":[0,0,0.38268343,0.92387953]})";
+        nodes += R"(,{"mesh":0,"rotation":[0,0,0.38268343,0.92387953],)"
+                 R"("extras":{"castkit_instance":{"file":"c.cast"}}})";
     }
     const std::vector<float> points{0, 0, 0, 1, 0, 0, 0, 1, 0};
     const auto* data = reinterpret_cast<const std::byte*>(points.data());

@@ -245,10 +245,9 @@ class Importer {
     // FormatOptions::world_output: empty reads every file into one document.
     std::filesystem::path world_output;
     // Whether the scene is a map: a node draws its mesh through EXT_mesh_gpu_instancing or
-    // carries extras.castkit_instance, a mesh is drawn by kMapDraws nodes or more, or copying
-    // every mesh drawn more than once would pass the file's decode budget. O(nodes).
+    // carries extras.castkit_instance, or copying every mesh drawn more than once would pass the
+    // file's decode budget (a CAD assembly drawing its bolts 40 times stays one file). O(nodes).
     bool is_map() const;
-    static constexpr std::size_t kMapDraws = 16;
     // A gltf.instances-budget error when copying each mesh once per node that draws it (and per
     // GPU instance) would decode more values than the file's budget; in a `world`, the nodes
     // that become Instances copy nothing. O(nodes).

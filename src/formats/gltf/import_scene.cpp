@@ -266,6 +266,12 @@ Expected<void> Importer::import_models(cast::Root& root) {
             if (auto imported = import_mesh_node(copy, i); !imported) return imported;
         }
     }
+    // The official add-on imports Instances only under a scene root: the model files are
+    // written beside the world, so the root is the world's own folder.
+    if (world_instances > 0) {
+        std::vector<cast::Metadata> metadata = root.metadata();
+        (metadata.empty() ? root.add_metadata() : metadata.front()).set_scene_root(".");
+    }
     warn_instancing();
     warn_sheared_instances();
     return {};

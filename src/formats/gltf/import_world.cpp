@@ -127,10 +127,7 @@ bool Importer::is_map() const {
         if (in_scene[i] && (carries_instance(gltf.nodes[i]) ||
                             (gltf.nodes[i].mesh >= 0 && has_gpu_instancing(gltf.nodes[i]))))
             return true;
-    const std::map<int, std::size_t> draws = mesh_draws(false);
-    for (const auto& [mesh, count] : draws)
-        if (count >= kMapDraws) return true;
-    return copies_values(draws) > decode_budget();
+    return copies_values(mesh_draws(false)) > decode_budget();
 }
 
 Expected<void> Importer::check_copies(bool world) const {
