@@ -29,34 +29,42 @@ SharedBytes SharedBytes::detached() const {
 
 Property::Property(PropertyType type, std::string name, std::uint32_t count, SharedBytes payload)
     : type_(type),
-      name_(std::move(name)),
       count_(count),
+      name_(std::move(name)),
       data_(payload.data()),
       size_(payload.size()),
       owner_(std::move(payload.owner)) {
     require_agreement(type_, name_, count_, bytes());
 }
 
-Property::Property(PropertyType type, std::string name, std::uint32_t count,
-                   std::vector<std::byte> payload)
-    : type_(type), name_(std::move(name)), count_(count), owned_(std::move(payload)) {
-    data_ = owned_.data();
-    size_ = owned_.size();
-    require_agreement(type_, name_, count_, bytes());
+namespace {
+
+// `bytes` kept alive by the SharedBytes' owner.
+SharedBytes owned_bytes(std::vector<std::byte> bytes) {
+    auto owner = std::make_shared<const std::vector<std::byte>>(std::move(bytes));
+    return {Bytes(owner->data(), owner->size()), owner};
 }
 
-// A copy never dangles: it shares the owner of a viewed payload, copies an owned one, and
-// copies a borrowed one (read(Bytes)), whose bytes the caller may free before the copy dies.
+}  // namespace
+
+Property::Property(PropertyType type, std::string name, std::uint32_t count,
+                   std::vector<std::byte> payload)
+    : Property(type, std::move(name), count, owned_bytes(std::move(payload))) {}
+
+// A copy never dangles: it shares the owner of a viewed or owned payload, and copies a borrowed
+// one (read(Bytes)), whose bytes the caller may free before the copy dies.
 Property::Property(const Property& other)
     : type_(other.type_),
-      name_(other.name_),
       count_(other.count_),
+      name_(other.name_),
       data_(other.data_),
       size_(other.size_),
-      owned_(other.owned_),
       owner_(other.owner_) {
-    if (owned_.empty() && !owner_ && size_ > 0) owned_.assign(data_, data_ + size_);
-    if (!owned_.empty()) data_ = owned_.data();
+    if (!owner_ && size_ > 0) {
+        SharedBytes copy = owned_bytes(std::vector<std::byte>(data_, data_ + size_));
+        data_ = copy.data();
+        owner_ = std::move(copy.owner);
+    }
 }
 
 Property& Property::operator=(const Property& other) {
@@ -128,7 +136,9 @@ std::unique_ptr<Node> Node::clone() const {
     copy->origin_ = tree_origin();  // its links out of the copy name nodes of that document
     copy->properties.reserve(properties.size());
     for (const Property& p : properties) copy->properties.push_back(p);  // copies never dangle
-    NodeAccess::set_opaque(*copy, opaque_.detached(), opaque_property_count_, opaque_child_count_);
+    if (opaque_)
+        NodeAccess::set_opaque(*copy, opaque_->bytes.detached(), opaque_->properties,
+                               opaque_->children);
     copy->file_offset = file_offset;
     copy->children_.reserve(children_.size());
     for (const auto& child : children_) NodeAccess::append_child(*copy, child->clone());
@@ -224,8 +234,13 @@ std::unique_ptr<Node> Node::take_child(std::size_t index) {
     return NodeAccess::take(children_, index);
 }
 
+const SharedBytes& Node::opaque() const {
+    static const SharedBytes none;
+    return opaque_ ? opaque_->bytes : none;
+}
+
 std::uint64_t Node::own_size() const {
-    std::uint64_t size = 24 + opaque_.size();
+    std::uint64_t size = 24 + opaque().size();
     for (const Property& p : properties) size += p.stored_size();
     return size;
 }

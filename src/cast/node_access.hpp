@@ -45,23 +45,21 @@ struct NodeAccess {
     }
     // Whether `property` views bytes it neither owns nor shares an owner of (read(Bytes)).
     static bool borrowed(const Property& property) {
-        return property.owned_.empty() && !property.owner_ && property.size_ > 0;
+        return !property.owner_ && property.size_ > 0;
     }
     static SharedBytes payload(const Property& property) {
         return {property.bytes(), property.owner_};
     }
     // Makes `property` view `bytes` (its payload's, or a copy of them), keeping bytes.owner.
     static void view(Property& property, SharedBytes bytes) {
-        property.owned_.clear();
         property.data_ = bytes.data();
         property.size_ = bytes.size();
         property.owner_ = std::move(bytes.owner);
     }
     static void set_opaque(Node& node, SharedBytes bytes, std::uint32_t properties,
                            std::uint32_t children) {
-        node.opaque_ = std::move(bytes);
-        node.opaque_property_count_ = properties;
-        node.opaque_child_count_ = children;
+        node.opaque_ = std::make_unique<Node::Opaque>(Node::Opaque{
+            .bytes = std::move(bytes), .properties = properties, .children = children});
     }
 };
 

@@ -55,8 +55,9 @@ inline T load(const std::byte* bytes) {
 // One property: its type, name, element count and payload bytes. The payload is either a view
 // into the buffer the document was read from (zero copy; the property holds that buffer's
 // owner, so it stays valid wherever the property is copied) or bytes the property owns. A copy
-// never dangles: it shares a viewed payload's owner, and copies an owned payload or a borrowed
-// one (read(Bytes)), so only the properties inside a borrowing document depend on the caller.
+// never dangles: it shares a viewed or owned payload (no payload changes in place), and copies a
+// borrowed one (read(Bytes)), so only the properties inside a borrowing document depend on the
+// caller.
 class Property {
   public:
     Property() = default;
@@ -96,13 +97,15 @@ class Property {
   private:
     friend struct NodeAccess;
 
+    // 72 bytes: a map's Instance holds six properties, so each byte here is 6 bytes an instance.
     PropertyType type_ = PropertyType::Byte;
-    std::string name_;
     std::uint32_t count_ = 0;
+    std::string name_;
     const std::byte* data_ = nullptr;
     std::size_t size_ = 0;
-    std::vector<std::byte> owned_;
-    std::shared_ptr<const void> owner_;  // keeps a viewed payload alive; null when owned/borrowed
+    // Keeps the payload alive: the buffer a viewed payload points into, or the property's own
+    // bytes (shared by its copies: a payload is never changed in place); null when borrowed.
+    std::shared_ptr<const void> owner_;
 };
 
 class Node;
@@ -221,9 +224,9 @@ class Node {
     // after `properties` and before children() (which then hold only what was added in code).
     // The counts say how many properties and children the opaque bytes hold, so the header's
     // PropertyCount and ChildCount stay right when properties or children are added.
-    const SharedBytes& opaque() const { return opaque_; }
-    std::uint32_t opaque_property_count() const { return opaque_property_count_; }
-    std::uint32_t opaque_child_count() const { return opaque_child_count_; }
+    const SharedBytes& opaque() const;
+    std::uint32_t opaque_property_count() const { return opaque_ ? opaque_->properties : 0; }
+    std::uint32_t opaque_child_count() const { return opaque_ ? opaque_->children : 0; }
 
     // A deep copy with the same hashes, in a tree of its own, that may outlive this node's
     // document: viewed payloads share their owner, borrowed ones (read(Bytes)) are copied.
@@ -291,9 +294,14 @@ class Node {
 
     // The serial of the document this node's tree belongs to, or its top's origin_. O(depth).
     std::uint64_t tree_origin() const;
-    SharedBytes opaque_;
-    std::uint32_t opaque_property_count_ = 0;  // properties inside opaque, the unknown one first
-    std::uint32_t opaque_child_count_ = 0;     // children inside opaque
+    // Rare (a node with an unknown property), so kept apart: a map's Instance and its File are
+    // two nodes, and each byte of a node is two bytes an instance.
+    struct Opaque {
+        SharedBytes bytes;
+        std::uint32_t properties = 0;  // properties inside bytes, the unknown one first
+        std::uint32_t children = 0;    // children inside bytes
+    };
+    std::unique_ptr<Opaque> opaque_;
 };
 
 }  // namespace castkit::cast
