@@ -99,6 +99,10 @@ struct InstanceFiles {
                    ? &names[static_cast<std::size_t>(by_node[node])]
                    : nullptr;
     }
+    // Node `node` names no file.
+    void clear(std::size_t node) {
+        if (node < by_node.size()) by_node[node] = -1;
+    }
     // Forgets the nodes from `node` on (removed from the model).
     void truncate(std::size_t node) {
         if (by_node.size() > node) by_node.resize(node);

@@ -34,6 +34,15 @@ bool carries_instance(const tinygltf::Node& node) {
     return node.extras.IsObject() && node.extras.Has("castkit_instance");
 }
 
+// Whether castkit's export marked `node` as an Instance: on the node, or, for a node drawing
+// one model file's mesh, on that mesh (said once for all its instances).
+bool marks_instance(const tinygltf::Model& gltf, const tinygltf::Node& node) {
+    if (carries_instance(node)) return true;
+    if (node.mesh < 0 || static_cast<std::size_t>(node.mesh) >= gltf.meshes.size()) return false;
+    const tinygltf::Value& extras = gltf.meshes[static_cast<std::size_t>(node.mesh)].extras;
+    return extras.IsObject() && extras.Has("castkit_instance");
+}
+
 // The instances an EXT_mesh_gpu_instancing node draws, from its accessors' counts (the largest;
 // the import checks that they agree); 1 without the extension. O(1).
 std::size_t gpu_instance_count(const tinygltf::Model& gltf, const tinygltf::Node& node) {
@@ -124,7 +133,7 @@ std::size_t Importer::copies_values(const std::map<int, std::size_t>& draws) con
 
 bool Importer::is_map() const {
     for (std::size_t i = 0; i < gltf.nodes.size(); ++i)
-        if (in_scene[i] && (carries_instance(gltf.nodes[i]) ||
+        if (in_scene[i] && (marks_instance(gltf, gltf.nodes[i]) ||
                             (gltf.nodes[i].mesh >= 0 && has_gpu_instancing(gltf.nodes[i]))))
             return true;
     return copies_values(mesh_draws(false)) > decode_budget();
@@ -166,7 +175,7 @@ std::optional<anim::Transform> Importer::world_trs(std::size_t i) const {
 
 std::string Importer::instance_name(std::size_t i) const {
     for (int n = static_cast<int>(i); n >= 0; n = parents[static_cast<std::size_t>(n)])
-        if (carries_instance(gltf.nodes[static_cast<std::size_t>(n)]))
+        if (marks_instance(gltf, gltf.nodes[static_cast<std::size_t>(n)]))
             return without_ordinal(gltf.nodes[static_cast<std::size_t>(n)].name);
     const tinygltf::Node& node = gltf.nodes[i];
     if (!node.name.empty()) return node.name;
