@@ -72,6 +72,25 @@ void write_bytes(const std::filesystem::path& path, const std::vector<std::byte>
               static_cast<std::streamsize>(bytes.size()));
 }
 
+std::vector<std::byte> glb(std::string json, std::vector<std::byte> bin) {
+    while (json.size() % 4) json += ' ';
+    while (bin.size() % 4) bin.push_back(std::byte{0});
+    std::vector<std::byte> out(12 + 8 + json.size() + 8 + bin.size());
+    auto put = [&](std::size_t at, std::uint32_t value) {
+        std::memcpy(out.data() + at, &value, 4);
+    };
+    put(0, 0x46546C67u);
+    put(4, 2);
+    put(8, static_cast<std::uint32_t>(out.size()));
+    put(12, static_cast<std::uint32_t>(json.size()));
+    put(16, 0x4E4F534Au);
+    std::memcpy(out.data() + 20, json.data(), json.size());
+    put(20 + json.size(), static_cast<std::uint32_t>(bin.size()));
+    put(24 + json.size(), 0x004E4942u);
+    if (!bin.empty()) std::memcpy(out.data() + 28 + json.size(), bin.data(), bin.size());
+    return out;
+}
+
 namespace {
 // Removes the directories temp_dir made when the test process exits.
 struct TempDirs {

@@ -46,6 +46,8 @@ int exit_code_of(int system_status);
 int run_shell(const std::string& command);
 std::vector<std::byte> read_bytes(const std::filesystem::path& path);
 void write_bytes(const std::filesystem::path& path, const std::vector<std::byte>& bytes);
+// A GLB of `json` (padded with spaces) and `bin` (padded with zeros).
+std::vector<std::byte> glb(std::string json, std::vector<std::byte> bin);
 // A fresh empty directory for one test.
 std::filesystem::path temp_dir(const std::string& name);
 

@@ -29,26 +29,6 @@ std::string triangle_json(const std::string& buffer) {
            R"("nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}]})";
 }
 
-// A GLB of `json` (padded with spaces) and `bin` (padded with zeros).
-std::vector<std::byte> glb(std::string json, std::vector<std::byte> bin) {
-    while (json.size() % 4) json += ' ';
-    while (bin.size() % 4) bin.push_back(std::byte{0});
-    std::vector<std::byte> out(12 + 8 + json.size() + 8 + bin.size());
-    auto put = [&](std::size_t at, std::uint32_t value) {
-        std::memcpy(out.data() + at, &value, 4);
-    };
-    put(0, 0x46546C67u);
-    put(4, 2);
-    put(8, static_cast<std::uint32_t>(out.size()));
-    put(12, static_cast<std::uint32_t>(json.size()));
-    put(16, 0x4E4F534Au);
-    std::memcpy(out.data() + 20, json.data(), json.size());
-    put(20 + json.size(), static_cast<std::uint32_t>(bin.size()));
-    put(24 + json.size(), 0x004E4942u);
-    if (!bin.empty()) std::memcpy(out.data() + 28 + json.size(), bin.data(), bin.size());
-    return out;
-}
-
 std::vector<std::byte> triangle_glb() {
     const auto* data = reinterpret_cast<const std::byte*>(kTriangle);
     return glb(triangle_json(R"({"byteLength":96})"), {data, data + sizeof kTriangle});
