@@ -74,6 +74,7 @@ struct Cropped {
     Names kept;
 };
 
+// `options` quote their globs with double quotes, which sh and cmd.exe both take.
 Cropped crop(const fs::path& map, const std::string& options) {
     const fs::path out = map.parent_path() / "out.cast";
     fs::remove(out);
@@ -105,9 +106,9 @@ TEST(MapCrop, BoxAndGlobsCombine) {
     EXPECT_EQ(crop(map, "--box 0,0,0,200,0,0").kept, (Names{"rock_00", "rock_02", "tree_01"}));
     // Globs on the model's file stem ("tree") and on the instance's own name, any case.
     EXPECT_EQ(crop(map, "--box 0,0,0,300,0,0 --include TREE").kept, (Names{"tree_01", "tree_03"}));
-    EXPECT_EQ(crop(map, "--box 0,0,0,300,100,0 --exclude 'rock' --exclude 'tree_1?'").kept,
+    EXPECT_EQ(crop(map, "--box 0,0,0,300,100,0 --exclude \"rock\" --exclude \"tree_1?\"").kept,
               (Names{"tree_01", "tree_03"}));
-    EXPECT_EQ(crop(map, "--include 'rock_0[0-4]' --include 'tree_99'").kept,
+    EXPECT_EQ(crop(map, "--include \"rock_0[0-4]\" --include \"tree_99\"").kept,
               (Names{"rock_00", "rock_02", "rock_04"}));
 }
 
@@ -130,8 +131,8 @@ TEST(MapCrop, MistakesInTheOptionsAreUsageErrorsSaidInWords) {
         {"--within 0,0,0,-5", "--within: the radius -5 is negative"},
         {"--within 0,0,0,inf", "--within: the radius is not a finite number"},
         {"--box 0,0,0,-1,1,1", "--box: the minimum 0 on x exceeds the maximum -1"},
-        {"--include '[ab'", "--include: the glob '[ab' opens a set with '[' that no ']' closes"},
-        {"--exclude ''", "--exclude: an empty glob matches no name"},
+        {"--include \"[ab\"", "--include: the glob '[ab' opens a set with '[' that no ']' closes"},
+        {"--exclude \"\"", "--exclude: an empty glob matches no name"},
     };
     for (const auto& [options, words] : mistakes) {
         const Cropped cropped = crop(map, options);
@@ -146,7 +147,7 @@ TEST(MapCrop, AFolderConvertsEachMapCropped) {
     const fs::path dir = temp_dir("map-crop-folder");
     write_map(dir / "maps");
     const CommandResult result = run_cli(
-        fmt::format("convert {} -o {} --to cast -r -q --box 0,0,0,100,100,0 --exclude 'tree_10'",
+        fmt::format("convert {} -o {} --to cast -r -q --box 0,0,0,100,100,0 --exclude \"tree_10\"",
                     quoted(dir / "maps"), quoted(dir / "out")));
     ASSERT_EQ(result.exit_code, 0) << result.err;
     EXPECT_EQ(instance_names(dir / "out/map.cast"), (Names{"rock_00", "rock_11", "tree_01"}));
@@ -158,7 +159,7 @@ TEST(MapCrop, AModelWithItsAnimationsTakesTheOptionsAndKeepsItsModel) {
     const fs::path dir = temp_dir("map-crop-model");
     const fs::path hero = fs::path(CASTKIT_SOURCE_DIR) / "examples/data/hero";
     const CommandResult result = run_cli(fmt::format(
-        "convert {} {} -o {} --within 0,0,0,1 --exclude '*'", quoted(hero / "hero.semodel"),
+        "convert {} {} -o {} --within 0,0,0,1 --exclude \"*\"", quoted(hero / "hero.semodel"),
         quoted(hero / "hero_walk.seanim"), quoted(dir / "hero.cast")));
     ASSERT_EQ(result.exit_code, 0) << result.err;
     // No Instance to keep or remove: nothing said, the model and its animation written.
@@ -197,7 +198,7 @@ TEST(MapCrop, InfoSummarisesAMapByReferencedFile) {
     EXPECT_NE(all.out.find("  instance 'rock_99': file 'models/rock.cast'\n"), std::string::npos);
     // The summary of a cropped map: its bounds shrink with it.
     const fs::path out = map.parent_path() / "out.cast";
-    ASSERT_EQ(crop(map, "--box 100,0,0,300,200,0 --include 'rock*'").result.exit_code, 0);
+    ASSERT_EQ(crop(map, "--box 100,0,0,300,200,0 --include \"rock*\"").result.exit_code, 0);
     const CommandResult cropped = run_cli("info " + quoted(out));
     EXPECT_NE(cropped.out.find(
                   "  file 'models/rock.cast': 4 instances, positions (100, 0, 0) to (300, 200, "

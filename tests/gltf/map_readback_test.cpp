@@ -372,6 +372,9 @@ TEST(MapReadback, CastkitsGpuInstancedGlbTripsToTheSameInstances) {
 }
 
 TEST(MapReadback, GltfpacksInstancedGlbTripsToTheSameDraws) {
+#ifdef _WIN32
+    GTEST_SKIP() << "gltfpack is Debian's, run on Linux";
+#endif
     if (run_shell("gltfpack -h >/dev/null 2>&1") == 127) GTEST_SKIP() << "no gltfpack";
     const fs::path dir = temp_dir("map-readback-gltfpack");
     write_map(dir, 60);
