@@ -169,7 +169,8 @@ TEST(ViewerSession, AnInstanceFileDrawnAsNodesIsNoWarning) {
     ASSERT_TRUE(session.add("scene.cast", file_bytes(data / "scene.cast"), data));
     auto glb = session.glb();
     ASSERT_TRUE(glb) << glb.error().to_string();
-    for (const auto& warning : nlohmann::json::parse(session.scene_json())["warnings"])
+    const nlohmann::json scene = nlohmann::json::parse(session.scene_json());
+    for (const auto& warning : scene["warnings"])
         EXPECT_EQ(warning.get<std::string>().find("gpu-instancing"), std::string::npos) << warning;
 }
 
