@@ -52,6 +52,16 @@ def keep_clip_range(action, clip_rate):
     action[FRAMERATE] = clip_rate
 
 
+def stashed(gltf):
+    """(owner, action) the importer made for the clip it just read, from each form its versions
+    keep: (object, action) in 3.4, (object, track name, action) before it, (object, action,
+    slot) with 4.4's slotted actions, where one action holds every object's slot."""
+    for item in gltf.needs_stash:
+        action = next((x for x in item[1:] if isinstance(x, bpy.types.Action)), None)
+        if action is not None:
+            yield item[0], action
+
+
 class ImportHooks:
     def gather_import_animation_after_hook(self, anim_idx, track_name, gltf):
         if session is None:
@@ -61,9 +71,11 @@ class ImportHooks:
         fps = scene_framerate(bpy.context.scene)
         clip_rate = float(extras.get(FRAMERATE, fps))
         scale = fps / clip_rate
-        for owner, action in gltf.needs_stash:  # (object, action) of this clip
-            if getattr(owner, "type", None) != "ARMATURE":
+        done = set()
+        for owner, action in stashed(gltf):
+            if getattr(owner, "type", None) != "ARMATURE" or action.name_full in done:
                 continue
+            done.add(action.name_full)
             action.name = track_name  # the importer's default is CLIP_OBJECT
             add_markers(action, extras.get(NOTIFICATIONS, {}), scale)
             keep_clip_range(action, clip_rate)

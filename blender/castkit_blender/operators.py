@@ -81,12 +81,20 @@ def target_armature(context):
     return next((o for o in context.selected_objects if o.type == "ARMATURE"), None)
 
 
+def object_slot(action):
+    """Blender 4.4+ (slotted actions): the action's slot for an object, which Blender would
+    only pick by name, and the importer named it after its own throw-away armature."""
+    slots = list(action.slots)
+    return next((s for s in slots if getattr(s, "target_id_type", "OBJECT") == "OBJECT"),
+                slots[0] if slots else None)
+
+
 def assign(owner, action):
-    """`owner.action = action`, and on Blender 4.4+ (slotted actions) the action's slot, which
-    Blender picks by name only, and the importer named it after its own throw-away armature."""
-    owner.action = action
-    if getattr(owner, "action_slot", True) is None and len(action.slots):
-        owner.action_slot = action.slots[0]
+    """`owner.action = action` (an AnimData or an NLA strip), with its slot on 4.4+."""
+    if hasattr(owner, "action"):
+        owner.action = action
+    if getattr(owner, "action_slot", True) is None:
+        owner.action_slot = object_slot(action)
 
 
 def stash(armature, actions):
@@ -99,9 +107,7 @@ def stash(armature, actions):
     for name, action in actions:
         track = armature.animation_data.nla_tracks.new()
         track.name = name
-        strip = track.strips.new(action.name, int(action.frame_range[0]), action)
-        if getattr(strip, "action_slot", True) is None and len(action.slots):
-            strip.action_slot = action.slots[0]
+        assign(track.strips.new(action.name, int(action.frame_range[0]), action), action)
         track.lock = track.mute = True
     assign(armature.animation_data, actions[0][1])
 
