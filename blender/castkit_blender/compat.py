@@ -1,6 +1,7 @@
 """Work-arounds for the glTF importers the add-on meets, applied only while it runs them."""
 
 import contextlib
+import warnings
 
 
 @contextlib.contextmanager
@@ -12,7 +13,9 @@ def numpy_bool_alias():
     except ImportError:
         yield
         return
-    added = not hasattr(numpy, "bool")
+    with warnings.catch_warnings():  # numpy 1.20 to 1.23 warn when numpy.bool is read
+        warnings.simplefilter("ignore", FutureWarning)
+        added = not hasattr(numpy, "bool")
     if added:
         numpy.bool = bool
     try:

@@ -48,7 +48,10 @@ def import_glb(context, path):
     # BLENDER bone orientation: each bone's frame is its Cast bone's, turned from +Y up to +Z up,
     # as the official add-on makes them (which keeps animation files bindable onto either).
     with hooks.Session() as session, compat.numpy_bool_alias():
-        result = bpy.ops.import_scene.gltf(filepath=path, bone_heuristic="BLENDER")
+        try:
+            result = bpy.ops.import_scene.gltf(filepath=path, bone_heuristic="BLENDER")
+        except RuntimeError as error:  # the importer's own exception, as bpy.ops passes it on
+            raise tool.CastkitError(f"Blender's glTF importer failed: {error}") from error
     if "FINISHED" not in result:
         raise tool.CastkitError(f"Blender's glTF importer did not import {path}")
     made = [o for o in bpy.data.objects if o.name not in before]
@@ -235,9 +238,14 @@ class CastkitExport(ExportHelper):
                 stem = os.path.basename(self.filepath).split(".")[0] or "scene"
                 scene = os.path.join(folder, stem + ".glb")
                 with hooks.Session(clip=clip), compat.numpy_bool_alias():
-                    result = bpy.ops.export_scene.gltf(
-                        filepath=scene, export_format="GLB", use_selection=self.use_selection,
-                        export_animations=True, export_nla_strips=True)
+                    try:
+                        result = bpy.ops.export_scene.gltf(
+                            filepath=scene, export_format="GLB",
+                            use_selection=self.use_selection, export_animations=True,
+                            export_nla_strips=True)
+                    except RuntimeError as error:
+                        raise tool.CastkitError(
+                            f"Blender's glTF exporter failed: {error}") from error
                 if "FINISHED" not in result:
                     raise tool.CastkitError("Blender's glTF exporter did not export the scene")
                 run_castkit(self, context, ["convert", scene, self.filepath])

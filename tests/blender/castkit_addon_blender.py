@@ -8,16 +8,21 @@ add-on from the zip the build made into a temporary BLENDER_USER_SCRIPTS, then, 
 4. imports a castkit glb with Blender's glTF importer itself: the add-on's hooks stay out of it;
 5. opens the bundled hero in SEModel, DMF, DMF JSON and K3D, and the bundled world
    (examples/data/scene.cast) through their import entries, counting what each one made;
-6. records the errors the add-on reports for a broken file and for a SEAnim with no armature.
+6. records the errors the add-on reports for a broken file and for a SEAnim with no armature;
+7. with --official CHECKOUT (dtzxporter/cast): imports the hero with the official add-on, then
+   the walk's SEAnim with castkit's onto that armature, and records its poses.
 
     blender -b --factory-startup --python-exit-code 1 -P castkit_addon_blender.py -- \
-        --zip ADDON.zip --hero HERO_DIR --work WORK_DIR --plain PLAIN.glb --out RESULT.json
+        --zip ADDON.zip --hero HERO_DIR --work WORK_DIR --plain PLAIN.glb --out RESULT.json \
+        [--official CAST_CHECKOUT]
 """
 
 import argparse
 import json
 import os
+import shutil
 import sys
+import tempfile
 
 import bpy
 import numpy
@@ -29,6 +34,7 @@ def arguments():
     parser = argparse.ArgumentParser(prog="castkit_addon_blender.py")
     for name in ("--zip", "--hero", "--work", "--plain", "--out"):
         parser.add_argument(name, required=True)
+    parser.add_argument("--official")
     return parser.parse_args(sys.argv[sys.argv.index("--") + 1:])
 
 
@@ -143,6 +149,28 @@ def errors(work, hero):
                                     filepath=os.path.join(hero, "hero_walk.seanim"))}
 
 
+def onto_the_official_armature(checkout, hero, folder):
+    """The official add-on's armature (Cast's coordinates as they are, no castkit_axes) takes a
+    SEAnim through castkit's add-on. The add-on is assembled as its releases ship it."""
+    package = os.path.join(folder, "io_scene_cast_official")
+    shutil.copytree(os.path.join(checkout, "plugins", "blender"), package)
+    shutil.copy(os.path.join(checkout, "libraries", "python", "cast.py"), package)
+    sys.path.insert(0, folder)
+    import io_scene_cast_official
+    io_scene_cast_official.register()
+    for obj in list(bpy.data.objects):
+        bpy.data.objects.remove(obj)
+    bpy.ops.import_scene.cast(filepath=os.path.join(hero, "hero.cast"))
+    armature = armatures()[0]
+    bpy.context.view_layer.objects.active = armature
+    bpy.ops.object.mode_set(mode="OBJECT")
+    bpy.ops.object.select_all(action="DESELECT")
+    armature.select_set(True)
+    bpy.ops.castkit.import_seanim(filepath=os.path.join(hero, "hero_walk.seanim"))
+    return {"armatures": len(armatures()), "poses": world_positions(
+        armature, armature.animation_data.action)}
+
+
 def main():
     args = arguments()
     bpy.ops.wm.read_factory_settings(use_empty=True)
@@ -176,6 +204,9 @@ def main():
     result["plain"] = plain_import(args.plain)
     result["entries"] = every_entry(os.path.dirname(hero))
     result["errors"] = errors(args.work, hero)
+    if args.official:
+        with tempfile.TemporaryDirectory() as folder:
+            result["official"] = onto_the_official_armature(args.official, hero, folder)
     with open(args.out, "w") as out:
         json.dump(result, out, indent=1)
 

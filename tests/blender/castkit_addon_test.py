@@ -12,7 +12,8 @@ makes into a temporary BLENDER_USER_SCRIPTS of Debian's Blender, headless, in on
    poses (tests/fixtures/blender/, --record writes them), and against the add-on itself when
    --addon or CASTKIT_CAST_ADDON names a checkout of dtzxporter/cast;
 3. the walk's SEAnim imports onto the hero's armature, selected: still one armature, one new
-   action, active on it, with its markers, posed as `castkit pose` poses the SEAnim;
+   action, active on it, with its markers, posed as `castkit pose` poses the SEAnim; with the
+   official add-on, the same onto the armature it imported;
 4. the add-on's exports (.cast, .semodel, .seanim) read back in castkit (its Python module) with
    the hero's bones and parents, every curve of the source clips, their notification tracks,
    and the same poses;
@@ -99,8 +100,9 @@ def run_blender(args, checks, out):
         done = subprocess.run([args.blender, "-b", "--factory-startup", "--python-exit-code", "1",
                                "-P", os.path.join(HERE, "castkit_addon_blender.py"), "--",
                                "--zip", args.zip, "--hero", HERO, "--work", args.work,
-                               "--plain", plain, "--out", out], env=env, capture_output=True,
-                              text=True, timeout=300)
+                               "--plain", plain, "--out", out] +
+                              (["--official", args.addon] if args.addon else []),
+                              env=env, capture_output=True, text=True, timeout=300)
         left = [n for n in listing(temporary) if n.startswith("castkit-blender-")]
         checks.expect(not left, f"the add-on left its temporary folders: {left}")
     checks.expect(listing(HERO) == hero_before,
@@ -222,9 +224,15 @@ def check_seanim(args, checks, result):
     checks.expect(action.get("bones", 0) > 0, "the SEAnim's action keys no bone")
     checks.expect(action.get("markers") == [["footstep", 0], ["footstep", 15]],
                   f"the SEAnim's markers {action.get('markers')}")
+    walk = castkit_poses(args, os.path.join(HERO, "hero_walk.seanim"))
+    limit = 1e-4 * result["import"]["height"]
     checks.close("SEAnim onto the armature vs castkit pose", to_cast(result["seanim_poses"]),
-                 castkit_poses(args, os.path.join(HERO, "hero_walk.seanim")),
-                 1e-4 * result["import"]["height"])
+                 walk, limit)
+    if "official" in result:  # the official add-on's armature holds Cast's own coordinates
+        official = result["official"]
+        checks.expect(official["armatures"] == 1, "a second armature beside the official one")
+        checks.close("SEAnim onto the official add-on's armature vs castkit pose",
+                     official["poses"], walk, limit)
 
 
 def sampled(model, anim, animation=None):
