@@ -54,6 +54,9 @@ def run(path, args):
     if not path:
         raise CastkitError("castkit was not found: none is bundled with the add-on, none is on "
                            "PATH, and the add-on's preferences name none")
+    if not os.path.isfile(path):
+        raise CastkitError(f"{path}: no castkit program there (the add-on's preferences say "
+                           "which castkit it runs)")
     make_runnable(path)
     try:
         done = subprocess.run([path] + [str(a) for a in args], capture_output=True, text=True,

@@ -42,8 +42,9 @@ def install(zip_path):
     bpy.ops.preferences.addon_install(filepath=zip_path)
     bpy.ops.preferences.addon_enable(module="castkit_blender")
     import castkit_blender.preferences
+    import castkit_blender.tool
     path, where = castkit_blender.preferences.castkit_path()
-    return {"path": path, "where": where,
+    return {"path": path, "where": where, "version": castkit_blender.tool.version(path),
             "hooks": hasattr(sys.modules["castkit_blender"], "glTF2ImportUserExtension")}
 
 
@@ -144,9 +145,15 @@ def errors(work, hero):
         f.write(b"cast" + bytes(12))
     for obj in list(bpy.data.objects):
         bpy.data.objects.remove(obj)
-    return {"broken": error_of(bpy.ops.castkit.import_cast, filepath=broken),
-            "no_armature": error_of(bpy.ops.castkit.import_seanim,
-                                    filepath=os.path.join(hero, "hero_walk.seanim"))}
+    found = {"broken": error_of(bpy.ops.castkit.import_cast, filepath=broken),
+             "no_armature": error_of(bpy.ops.castkit.import_seanim,
+                                     filepath=os.path.join(hero, "hero_walk.seanim"))}
+    preferences = bpy.context.preferences.addons["castkit_blender"].preferences
+    preferences.castkit_path = os.path.join(work, "no-such-castkit")
+    found["explicit_path"] = error_of(bpy.ops.castkit.import_cast,
+                                      filepath=os.path.join(hero, "hero.cast"))
+    preferences.castkit_path = ""
+    return found
 
 
 def onto_the_official_armature(checkout, hero, folder):

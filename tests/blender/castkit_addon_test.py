@@ -105,8 +105,8 @@ def run_blender(args, checks, out):
                               env=env, capture_output=True, text=True, timeout=300)
         left = [n for n in listing(temporary) if n.startswith("castkit-blender-")]
         checks.expect(not left, f"the add-on left its temporary folders: {left}")
-    checks.expect(listing(HERO) == hero_before,
-                  f"files appeared beside the imported ones: {set(listing(HERO)) - set(hero_before)}")
+    appeared = set(listing(HERO)) - set(hero_before)
+    checks.expect(not appeared, f"files appeared beside the imported ones: {appeared}")
     if done.returncode != 0 or not os.path.exists(out):
         sys.exit(f"Blender failed ({done.returncode}):\n{done.stdout[-3000:]}\n"
                  f"{done.stderr[-3000:]}")
@@ -167,6 +167,8 @@ def check_import(checks, result):
     got = result["import"]
     checks.expect(result["castkit"]["where"] == "bundled with the add-on",
                   f"the add-on runs {result['castkit']}, not the castkit in its zip")
+    version = result["castkit"]["version"]
+    checks.expect(version.startswith("castkit "), f"the preferences show {version!r}")
     checks.expect(got["armatures"] == 1, f"{got['armatures']} armatures, expected 1")
     checks.expect(len(got["bones"]) == 21, f"{len(got['bones'])} bones, expected 21")
     checks.expect(got["vertex_groups"] == 21, f"{got['vertex_groups']} vertex groups")
@@ -301,6 +303,9 @@ def check_entries_and_errors(checks, result):
                   f"a broken file's import reported {broken!r}, not castkit's error")
     checks.expect(no_armature is not None and "select the armature" in no_armature,
                   f"a SEAnim with no armature reported {no_armature!r}")
+    explicit = result["errors"]["explicit_path"]
+    checks.expect(explicit is not None and "no-such-castkit" in explicit,
+                  f"the castkit the preferences name was not the one run: {explicit!r}")
 
 
 MANIFEST_KEYS = {"schema_version": "1.0.0", "id": "castkit_blender", "type": "add-on",
@@ -327,7 +332,8 @@ def check_package(checks, zip_path):
         checks.expect(manifest.get(key) == value, f"manifest {key} = {manifest.get(key)!r}")
     checks.expect(manifest.get("version") == ".".join(map(str, bl_info["version"])),
                   "the manifest's version is not bl_info's")
-    checks.expect(manifest.get("platforms") == ["linux-x64"], f"platforms {manifest.get('platforms')}")
+    platforms = manifest.get("platforms")
+    checks.expect(platforms == ["linux-x64"], f"the manifest's platforms {platforms}")
     checks.expect(set(manifest.get("permissions", {})) == {"files"}, "permissions other than files")
     for key in ("name", "maintainer", "tagline", "license"):
         checks.expect(manifest.get(key), f"the manifest has no {key}")
