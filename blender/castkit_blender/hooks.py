@@ -34,10 +34,20 @@ def scene_framerate(scene):
     return scene.render.fps / scene.render.fps_base
 
 
+def frame_of(event):
+    """A notification's frame: a number, or an object with a "frame" (and maybe its time)."""
+    if isinstance(event, dict):
+        event = event.get("frame")
+    return event if isinstance(event, (int, float)) and not isinstance(event, bool) else None
+
+
 def add_markers(action, notifications, scale):
     """Each notification (track name: frames at the clip's rate) as a pose marker."""
-    for track, frames in sorted(notifications.items()):
-        for frame in frames:
+    if not isinstance(notifications, dict):
+        return
+    for track, events in sorted(notifications.items()):
+        frames = [frame_of(e) for e in events] if isinstance(events, list) else []
+        for frame in (f for f in frames if f is not None):
             marker = action.pose_markers.new(track)
             marker.frame = round(frame * scale)
 
