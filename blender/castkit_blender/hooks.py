@@ -79,13 +79,14 @@ class ImportHooks:
         animation = gltf.data.animations[anim_idx]
         extras = animation.extras if isinstance(animation.extras, dict) else {}
         fps = scene_framerate(bpy.context.scene)
-        clip_rate = float(extras.get(FRAMERATE, fps))
+        rate = extras.get(FRAMERATE)
+        clip_rate = float(rate) if isinstance(rate, (int, float)) and rate > 0 else fps
         scale = fps / clip_rate
-        done = set()
+        done = set()  # 4.4+ stashes one action per object slot
         for owner, action in stashed(gltf):
-            if getattr(owner, "type", None) != "ARMATURE" or action.name_full in done:
+            if getattr(owner, "type", None) != "ARMATURE" or action.as_pointer() in done:
                 continue
-            done.add(action.name_full)
+            done.add(action.as_pointer())
             action.name = track_name  # the importer's default is CLIP_OBJECT
             add_markers(action, extras.get(NOTIFICATIONS, {}), scale)
             keep_clip_range(action, clip_rate)
@@ -105,7 +106,6 @@ class ExportHooks:
         if tracks:
             extras[NOTIFICATIONS] = tracks
         animation.extras = extras
-
 
     def gather_gltf_hook(self, active_scene_idx, scenes, animations, export_settings):
         """The one clip an SEAnim export writes, when the exporter made it."""
