@@ -4,7 +4,8 @@ add-on from the zip the build made into a temporary BLENDER_USER_SCRIPTS, then, 
 1. imports the hero with its walk and idle (three files selected at once, File > Import >
    castkit: Cast) and records what Blender made and every bone's world position at FRAMES;
 2. exports it through the add-on to .cast, .semodel and .seanim (the walk as the active action);
-3. imports the walk's SEAnim onto the hero's armature, selected, and records the same;
+3. imports the walk's SEAnim, then the idle's Cast, onto the hero's armature, selected, and
+   records the same;
 4. imports a castkit glb with Blender's glTF importer itself: the add-on's hooks stay out of it;
 5. opens the bundled hero in SEModel, DMF, DMF JSON and K3D, and the bundled world
    (examples/data/scene.cast) through their import entries, counting what each one made;
@@ -207,6 +208,13 @@ def main():
                             active=armature.animation_data.action.name,
                             same_armature=armatures()[0] == armature)
     result["seanim_poses"] = world_positions(armature, armature.animation_data.action)
+
+    before = set(bpy.data.actions.keys())  # a Cast holding only an animation goes the same way
+    bpy.ops.castkit.import_cast(**hero_files(hero, "hero_idle.cast"))
+    result["cast_animation"] = {"armatures": len(armatures()),
+                                "new_actions": sorted(set(bpy.data.actions.keys()) - before),
+                                "poses": world_positions(armature,
+                                                         armature.animation_data.action)}
     result["numpy_bool_after"] = hasattr(numpy, "bool")
     result["plain"] = plain_import(args.plain)
     result["entries"] = every_entry(os.path.dirname(hero))

@@ -12,8 +12,9 @@ makes into a temporary BLENDER_USER_SCRIPTS of Debian's Blender, headless, in on
    poses (tests/fixtures/blender/, --record writes them), and against the add-on itself when
    --addon or CASTKIT_CAST_ADDON names a checkout of dtzxporter/cast;
 3. the walk's SEAnim imports onto the hero's armature, selected: still one armature, one new
-   action, active on it, with its markers, posed as `castkit pose` poses the SEAnim; with the
-   official add-on, the same onto the armature it imported;
+   action, active on it, with its markers, posed as `castkit pose` poses the SEAnim; so does a
+   Cast holding only the idle; with the official add-on, the SEAnim also goes onto the armature
+   that add-on imported;
 4. the add-on's exports (.cast, .semodel, .seanim) read back in castkit (its Python module) with
    the hero's bones and parents, every curve of the source clips, their notification tracks,
    and the same poses;
@@ -230,6 +231,13 @@ def check_seanim(args, checks, result):
     limit = 1e-4 * result["import"]["height"]
     checks.close("SEAnim onto the armature vs castkit pose", to_cast(result["seanim_poses"]),
                  walk, limit)
+    cast = result["cast_animation"]
+    checks.expect(cast["armatures"] == 1 and len(cast["new_actions"]) == 1,
+                  f"a Cast of only an animation onto the armature: {cast['armatures']} "
+                  f"armatures, new actions {cast['new_actions']}")
+    checks.close("a Cast of only an animation onto the armature vs castkit pose",
+                 to_cast(cast["poses"]), castkit_poses(args, os.path.join(HERO, CLIPS["idle"])),
+                 limit)
     if "official" in result:  # the official add-on's armature holds Cast's own coordinates
         official = result["official"]
         checks.expect(official["armatures"] == 1, "a second armature beside the official one")
