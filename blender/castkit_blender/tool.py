@@ -9,6 +9,8 @@ import subprocess
 import sys
 
 EXECUTABLE = "castkit.exe" if sys.platform == "win32" else "castkit"
+# Blender on Windows would open a console window for every castkit run.
+NO_WINDOW = getattr(subprocess, "CREATE_NO_WINDOW", 0)
 
 
 class CastkitError(Exception):
@@ -60,7 +62,7 @@ def run(path, args):
     make_runnable(path)
     try:
         done = subprocess.run([path] + [str(a) for a in args], capture_output=True, text=True,
-                              errors="replace")
+                              errors="replace", creationflags=NO_WINDOW)
     except OSError as error:
         raise CastkitError(f"{path}: {error}") from error
     lines = [line for line in done.stderr.splitlines() if line.strip()]
