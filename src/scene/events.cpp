@@ -7,6 +7,7 @@
 #include <castkit/scene/events.hpp>
 #include <cmath>
 #include <limits>
+#include <span>
 
 namespace castkit::scene {
 namespace {

@@ -90,6 +90,28 @@ TEST_F(EventsCli, ConvertWritesEveryClipsEventsBesideTheOutputForAnyFormat) {
     }
 }
 
+TEST_F(EventsCli, AnOutputOnStandardOutputStillGetsItsEventsFile) {
+    const CommandResult converted =
+        run_cli_in("",
+                   fmt::format("convert {} - --to seanim --events {}",
+                               quoted(kHero / "hero_walk.cast"), quoted(dir / "walk.json")),
+                   ">" + quoted(dir / "walk.seanim"));
+    ASSERT_EQ(converted.exit_code, 0) << converted.err;
+    EXPECT_EQ(json_of(dir / "walk.json")["clips"][0]["events"], kWalkEvents);
+}
+
+TEST_F(EventsCli, ADmfConversionInItsFamilyGivesTheEventsOfTheFileItWrote) {
+    // DMF has no notification tracks (dmf.write says they are dropped): the clip, no events.
+    ASSERT_EQ(convert_hero("hero.dmf").exit_code, 0);
+    const CommandResult converted =
+        run_cli(in_dir(dir, "convert {hero.dmf} {hero.dmf.json} --events {hero.events.json}"));
+    ASSERT_EQ(converted.exit_code, 0) << converted.err;
+    const nlohmann::json clips = json_of(dir / "hero.events.json")["clips"];
+    ASSERT_EQ(clips.size(), 2u);
+    EXPECT_EQ(clips[0]["name"], "walk");
+    EXPECT_EQ(clips[0]["events"], nlohmann::json::array());
+}
+
 TEST_F(EventsCli, TheEventsPathIsRelativeToTheWorkingFolderNotToTheOutput) {
     fs::create_directories(dir / "out");
     const CommandResult converted =
