@@ -116,7 +116,8 @@ Expected<std::filesystem::path> write_events(const cast::Document& document,
                                              const std::filesystem::path& path,
                                              SideOutputs& outputs, Diagnostics& diagnostics) {
     const std::string text = events_json(clip_events(document));
-    auto written = outputs.write(path, std::as_bytes(std::span(text.data(), text.size())));
+    auto written =
+        outputs.write(path, std::as_bytes(std::span<const char>(text.data(), text.size())));
     if (!written) return make_error(written.error());
     if (written->renamed)
         diagnostics.push_back(
