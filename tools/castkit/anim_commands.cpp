@@ -263,8 +263,8 @@ BaseClip split_base(const std::string& text) {
 namespace {
 
 // Writes the baked document in `format` through the registry, as `convert` writes (the format's
-// warnings: what it cannot hold).
-void write_baked(const FormatInfo& format, const cast::Document& baked, const std::string& output,
+// warnings: what it cannot hold). False when it was not written.
+bool write_baked(const FormatInfo& format, const cast::Document& baked, const std::string& output,
                  int& exit_code) {
     const std::filesystem::path path = platform::path_from_utf8(output);
     Diagnostics diagnostics;
@@ -275,6 +275,7 @@ void write_baked(const FormatInfo& format, const cast::Document& baked, const st
         fmt::print(stderr, "{}\n", written.error().to_string());
         fail(exit_code, kInvalidInput);
     }
+    return written.has_value();
 }
 
 // The pose `castkit pose` prints: the clip at `frame`, layered on `base` (at `base_frame`, else
@@ -311,7 +312,7 @@ Expected<Pose> sample_pose(const LoadedAnimation& loaded, const anim::Animation*
 
 void register_anim_commands(CLI::App& app, int& exit_code) {
     struct Options {
-        std::string model, animation, output, which, to, base, which_base;
+        std::string model, animation, output, which, to, base, which_base, events;
         float frame = 0.0f;
         bool json = false, looped = false, no_rig = false;
         float framerate = 0.0f;
@@ -388,6 +389,7 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
                      "Which of the base file's animations: a 0-based index or a name");
     bake->add_flag("--no-rig", options->no_rig,
                    "Bake the curves alone: do not solve the skeleton's IK handles");
+    add_events_option(bake, options->events);
     bake->callback([options, &exit_code] {
         // The output format first: a usage error should not wait for the bake.
         const FormatInfo* format = output_format(options->output, options->to, exit_code);
@@ -425,7 +427,11 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
             fail(exit_code, kInvalidInput);
             return;
         }
-        write_baked(*format, *baked, options->output, exit_code);
+        if (write_baked(*format, *baked, options->output, exit_code) && !options->events.empty()) {
+            SideOutputs outputs;
+            outputs.reserve(platform::path_from_utf8(options->output));
+            write_events_file(*baked, options->events, outputs, exit_code);
+        }
     });
 }
 
