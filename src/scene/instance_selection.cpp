@@ -85,14 +85,6 @@ bool in_set(std::string_view glob, std::size_t open, std::size_t close, char c) 
     return found != negated;
 }
 
-// The stem of a File's path, either separator: "models/rock_01.cast" gives "rock_01".
-std::string_view file_stem(std::string_view path) {
-    const std::size_t slash = path.find_last_of("/\\");
-    if (slash != std::string_view::npos) path.remove_prefix(slash + 1);
-    const std::size_t dot = path.rfind('.');
-    return dot == 0 || dot == std::string_view::npos ? path : path.substr(0, dot);
-}
-
 bool any_matches(const std::vector<std::string>& globs, std::string_view name) {
     for (const std::string& glob : globs)
         if (glob_matches(glob, name)) return true;
@@ -125,7 +117,7 @@ bool keeps(const InstanceSelection& selection, const cast::ConstInstance& instan
     if (selection.include.empty() && selection.exclude.empty()) return true;
     Names names{.instance = instance.name()};
     if (cast::ConstFile file = instance.reference_file())
-        if (auto path = file.path()) names.model = file_stem(*path);
+        if (auto path = file.path()) names.model = model_name(*path);
     if (!selection.include.empty() && !either_matches(selection.include, names)) return false;
     return !either_matches(selection.exclude, names);
 }
@@ -193,6 +185,13 @@ bool glob_matches(std::string_view glob, std::string_view name) {
     }
     while (g < glob.size() && glob[g] == '*') ++g;
     return g == glob.size();
+}
+
+std::string_view model_name(std::string_view path) {
+    const std::size_t slash = path.find_last_of("/\\");
+    if (slash != std::string_view::npos) path.remove_prefix(slash + 1);
+    const std::size_t dot = path.rfind('.');
+    return dot == 0 || dot == std::string_view::npos ? path : path.substr(0, dot);
 }
 
 SelectionCount select_instances(cast::Document& document, const InstanceSelection& selection,

@@ -52,6 +52,10 @@ struct InstanceSelection {
 // A glob validate() refuses matches nothing. O(|glob| × |name|) at worst.
 bool glob_matches(std::string_view glob, std::string_view name);
 
+// An Instance's model name: the stem of the path of the File it references, either separator
+// ("models/rock_01.cast" is "rock_01"). A view of `path`. O(length).
+std::string_view model_name(std::string_view path);
+
 // What select_instances() did.
 struct SelectionCount {
     std::size_t kept = 0, removed = 0;

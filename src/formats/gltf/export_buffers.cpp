@@ -196,10 +196,6 @@ Expected<void> keep_numbers_finite(Exporter& exporter) {
 
 namespace {
 
-// The glTF JSON in pieces written one after another: tinygltf's text of everything but the
-// members castkit writes itself (`buffers`, and `nodes` one node at a time so that no DOM of
-// them is ever built), each of those put where its key sorts among the text's top-level
-// members, as one DOM's dump would have them.
 // One piece of the JSON: text, or every placed node (made as it is written).
 struct Piece {
     std::string_view text;
@@ -207,6 +203,10 @@ struct Piece {
     bool comma_first = false;  // the placed nodes follow others
 };
 
+// The glTF JSON in pieces written one after another: tinygltf's text of everything but the
+// members castkit writes itself (`buffers`, `nodes` one node at a time, and `scenes`, so that no
+// DOM of them is ever built), each of those put where its key sorts among the text's top-level
+// members, as one DOM's dump would have them.
 struct JsonPieces {
     std::string text;
     std::vector<std::vector<std::string>> members;  // "key":value in parts, in key order
@@ -396,6 +396,40 @@ std::vector<std::string> nodes_member(std::vector<tinygltf::Node>& nodes,
     return parts;
 }
 
+// The `scenes` member, written by castkit's JSON writer, members in key order: a map's scene
+// lists each of its 100,000 Instance nodes, which tinygltf's DOM took 50 bytes each for.
+std::vector<std::string> scenes_member(const std::vector<tinygltf::Scene>& scenes) {
+    std::string text = "\"scenes\":";
+    json::Writer out(text);
+    out.begin_array();
+    for (const tinygltf::Scene& scene : scenes) {
+        out.begin_object();
+        if (!scene.extensions.empty()) {
+            out.key("extensions");
+            out.begin_object();
+            for (const auto& [name, value] : scene.extensions) {
+                out.key(name);
+                write_value(out, value);
+            }
+            out.end_object();
+        }
+        if (scene.extras.Type() != tinygltf::NULL_TYPE) {
+            out.key("extras");
+            write_value(out, scene.extras);
+        }
+        if (!scene.name.empty()) out.key("name"), out.string(scene.name);
+        if (!scene.nodes.empty()) {
+            out.key("nodes");
+            out.begin_array();
+            for (int node : scene.nodes) out.integer(node);
+            out.end_array();
+        }
+        out.end_object();
+    }
+    out.end_array();
+    return {std::move(text)};
+}
+
 void write_floats(json::Writer& out, std::string_view key, std::span<const float> values) {
     out.key(key);
     out.begin_array();
@@ -460,7 +494,7 @@ Expected<JsonPieces> serialise_json(tinygltf::Model& model, const InstanceFiles&
         model.defaultScene = -1;
     }
     JsonPieces json;
-    std::vector<std::string> keys;  // in order: "buffers" sorts before "nodes"
+    std::vector<std::string> keys;  // in order: "buffers", "nodes", "scenes"
     try {
         if (length > 0) {
             nlohmann::json buffer = {{"byteLength", length}};
@@ -476,6 +510,11 @@ Expected<JsonPieces> serialise_json(tinygltf::Model& model, const InstanceFiles&
             keys.push_back("nodes");
         }
         std::vector<tinygltf::Node>().swap(model.nodes);
+        if (!model.scenes.empty()) {
+            json.members.push_back(scenes_member(model.scenes));
+            keys.push_back("scenes");
+            std::vector<tinygltf::Scene>().swap(model.scenes);
+        }
         std::ostringstream stream;
         tinygltf::TinyGLTF writer;
         if (!writer.WriteGltfSceneToStream(&model, stream, false, false))

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <castkit/io/context.hpp>
+#include <castkit/scene/instance_selection.hpp>
 #include <charconv>
 #include <cmath>
 #include <glm/gtc/quaternion.hpp>
@@ -69,15 +70,6 @@ struct InstanceBatch {
     bool named = false;  // a name is not the stem: `names` lists every one
     std::vector<std::string> names;
 };
-
-// The stem of the file an Instance names ("models/model_07.cast" → "model_07"). O(length).
-std::string_view file_stem(std::string_view file) {
-    const std::size_t slash = file.find_last_of("/\\");
-    std::string_view name = slash == std::string_view::npos ? file : file.substr(slash + 1);
-    if (const std::size_t dot = name.rfind('.'); dot != std::string_view::npos && dot > 0)
-        name = name.substr(0, dot);
-    return name;
-}
 
 // Whether `node` places nothing: no transform, skin, weights, extras or extensions.
 bool at_rest(const tinygltf::Node& node) {
@@ -231,7 +223,7 @@ struct SceneWriter {
     static std::string_view base_name(const cast::ConstInstance& instance) {
         if (const std::string_view own = instance.name().value_or(""); !own.empty()) return own;
         const cast::ConstFile reference = instance.reference_file();
-        return file_stem(reference ? reference.path().value_or("") : std::string_view());
+        return scene::model_name(reference ? reference.path().value_or("") : std::string_view());
     }
 
     void export_instance(const cast::ConstInstance& instance, std::size_t number,
@@ -274,10 +266,10 @@ struct SceneWriter {
             return;
         }
         if (!inline_instance(*instanced, index, depth, file, path)) return;
-        if (instanced->single_node && instanced->mesh >= 0)
-            name_file_on_mesh(instanced->mesh, index, file);
+        const bool folded = instanced->single_node && instanced->mesh >= 0;
+        if (folded) name_file_on_mesh(instanced->mesh, index, file);
         if (!exporter.options.gpu_instancing || depth > 0) return;
-        if (instanced->single_node && instanced->mesh >= 0) {
+        if (folded) {
             remove_last_node(index, at);
             batch(top_parent(), *instanced, file, own_name, as_stored);
         } else if (!instanced->fallback_warned) {
@@ -458,7 +450,8 @@ struct SceneWriter {
     void batch(int parent, const InstanceFile& file, const std::string& name,
                std::string_view own_name, const detail::PlacedNode& placed) {
         InstanceBatch& group = batches[{parent, file.mesh}];
-        if (group.file.empty()) group.file = name, group.stem = std::string(file_stem(name));
+        if (group.file.empty())
+            group.file = name, group.stem = std::string(scene::model_name(name));
         const auto& [t, r, s] = std::tie(placed.translation, placed.rotation, placed.scale);
         const std::uint8_t parts = placed.parts;
         group.translations.push_back(parts & detail::PlacedNode::kTranslation
