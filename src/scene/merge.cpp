@@ -217,6 +217,28 @@ bool holds_additive_curve(const cast::Document& document) {
     return false;
 }
 
+Expected<std::size_t> lend_skeleton(cast::Document& animations, const cast::Document& model) {
+    for (const cast::ConstModel& held : std::as_const(animations).models())
+        if (held.skeleton()) return 0;
+    cast::ConstSkeleton lent;
+    for (const cast::ConstModel& candidate : model.models())
+        if (!lent) lent = candidate.skeleton();
+    if (!lent) {
+        Diagnostic d;
+        d.file = model.source_name;
+        d.rule = "merge.no-skeleton";
+        d.message = "no Model with a Skeleton to play the animations on";
+        return make_error(std::move(d));
+    }
+    std::size_t lent_to = 0;
+    for (cast::Animation& animation : animations.animations()) {
+        if (animation.skeleton()) continue;
+        animations.adopt(lent.node(), &animation.node());
+        ++lent_to;
+    }
+    return lent_to;
+}
+
 MergeResult merge(cast::Document& model, std::vector<AnimationSource> animations,
                   const MergeBase& base, Diagnostics& diagnostics) {
     if (base.document != nullptr)
