@@ -90,6 +90,27 @@ TEST_F(RootMotionCli, ConvertStripLeavesThePelvisAtItsRestGroundPositionWithItsH
     }
 }
 
+TEST_F(RootMotionCli, TheGroundPlaneIsTheFilesOwn) {
+    // The hero turned +Z up says so in its Metadata: stripping it keeps the pelvis's z (its
+    // height there) and takes its x and y.
+    ASSERT_EQ(run_cli(fmt::format("convert {} {} --up z -o {}", quoted(hero("hero.cast")),
+                                  quoted(hero("hero_walk.cast")), quoted(dir / "z.cast")))
+                  .exit_code,
+              0);
+    CommandResult result = run_cli(fmt::format("convert {} --root-motion strip -o {}",
+                                               quoted(dir / "z.cast"), quoted(dir / "strip.cast")));
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const std::string turned =
+        fmt::format("--model {} --anim {}", quoted(dir / "z.cast"), quoted(dir / "z.cast"));
+    const std::string stripped =
+        fmt::format("--model {} --anim {}", quoted(dir / "strip.cast"), quoted(dir / "strip.cast"));
+    for (int frame : {0, 7, 15, 22}) {
+        const Vec3 input = world_translations(turned, frame).at("pelvis");
+        expect_near(world_translations(stripped, frame).at("pelvis"), {0.0, 0.0, input[2]},
+                    fmt::format("pelvis at frame {}", frame));
+    }
+}
+
 TEST_F(RootMotionCli, ConvertExtractToGlbKeepsEveryWorldPoseOnANewTopBone) {
     CommandResult result =
         run_cli(fmt::format("convert {} {} --root-motion extract -o {}", quoted(hero("hero.cast")),
