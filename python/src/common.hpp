@@ -158,10 +158,10 @@ inline anim::RootMotion root_motion(const Word<types::RootMotionWords>& name, co
     return root_motion(name.text, option);
 }
 // The root motion of `state`'s document stripped or extracted as `castkit convert --root-motion`
-// does, in the file's own axes; its warnings. castkit.Error (anim.root-bone) when `root_bone`
-// names no bone.
+// does, in the file's own axes (`from_up` when given); its warnings. castkit.Error
+// (anim.root-bone) when `root_bone` names no bone.
 Diagnostics move_root_motion(const DocPtr& state, anim::RootMotion mode,
-                             const std::string& root_bone);
+                             const std::string& root_bone, std::optional<cast::Axis> from_up);
 // The axes request of `up`, `from_up` ("x", "y", "z"), `units`, `from_units` ("mm", "cm", "m",
 // "in", "ft") and `scale`; ValueError naming the argument for any other word.
 scene::AxesRequest axes_request(const AxisWord& up, const AxisWord& from_up, const UnitWord& units,

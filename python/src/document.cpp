@@ -268,15 +268,16 @@ anim::RootMotion root_motion(const std::string& name, const char* option) {
 }
 
 Diagnostics move_root_motion(const DocPtr& state, anim::RootMotion mode,
-                             const std::string& root_bone) {
+                             const std::string& root_bone, std::optional<cast::Axis> from_up) {
     const FormatInfo& format = state->format.empty() ? cast_format() : named_format(state->format);
     Diagnostics warnings;
-    const anim::RootMotionJob job{.mode = mode,
-                                  .document = &state->document,
-                                  .up = scene::file_up_axis(state->document, declared_axes(format)),
-                                  .root_bone = root_bone,
-                                  .name = state->document.source_name,
-                                  .warnings = &warnings};
+    const anim::RootMotionJob job{
+        .mode = mode,
+        .document = &state->document,
+        .up = from_up.value_or(scene::file_up_axis(state->document, declared_axes(format))),
+        .root_bone = root_bone,
+        .name = state->document.source_name,
+        .warnings = &warnings};
     unwrap(job.run());
     return warnings;
 }
@@ -472,7 +473,8 @@ void define_converting(py::module_& m) {
             // As `castkit convert --model`: an animation file alone plays on the model's bones.
             if (model)
                 unwrap(scene::lend_skeleton(state->document, open_path(*model, {})->document));
-            for (py::handle w : diagnostics_list(move_root_motion(state, motion, root_bone)))
+            for (py::handle w :
+                 diagnostics_list(move_root_motion(state, motion, root_bone, axes.from_up)))
                 warnings.attr("append")(w);
             if (!axes.empty())
                 for (py::handle w : diagnostics_list(change_axes(state, axes)))

@@ -275,15 +275,14 @@ Diagnostic scale_error(std::string_view name, std::string message) {
     return diagnostic;
 }
 
-// The up axis the first Metadata saying one gives.
+}  // namespace
+
 std::optional<Axis> said_up_axis(const cast::Document& document) {
     for (const cast::ConstRoot& root : document.root_nodes())
         for (const cast::ConstMetadata& metadata : root.metadata())
             if (auto up = metadata.up_axis(); up && *up) return **up;
     return std::nullopt;
 }
-
-}  // namespace
 
 cast::Axis file_up_axis(const cast::Document& document, const DeclaredAxes& declared) {
     return said_up_axis(document).value_or(declared.up.value_or(Axis::Y));

@@ -7,6 +7,7 @@
 #include <castkit/anim/bake.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/nodes.hpp>
+#include <castkit/scene/axis_change.hpp>
 #include <castkit/scene/merge.hpp>
 #include <memory>
 #include <set>
@@ -235,6 +236,12 @@ Expected<std::size_t> lend_skeleton(cast::Document& animations, const cast::Docu
         if (animation.skeleton()) continue;
         animations.adopt(lent.node(), &animation.node());
         ++lent_to;
+    }
+    const std::optional<cast::Axis> model_up = said_up_axis(model);
+    std::vector<cast::Root> roots = animations.root_nodes();
+    if (lent_to > 0 && model_up && !said_up_axis(animations) && !roots.empty()) {
+        std::vector<cast::Metadata> metadata = roots.front().metadata();
+        (metadata.empty() ? roots.front().add_metadata() : metadata.front()).set_up_axis(*model_up);
     }
     return lent_to;
 }

@@ -111,6 +111,30 @@ TEST_F(RootMotionCli, TheGroundPlaneIsTheFilesOwn) {
     }
 }
 
+TEST_F(RootMotionCli, AnAnimationFileAloneIsInItsModelsAxes) {
+    // A +Z-up model, and its walk as SEAnim, which says no up axis: the model's says it.
+    ASSERT_EQ(run_cli(fmt::format("convert {} --up z -o {}", quoted(hero("hero.cast")),
+                                  quoted(dir / "hero_z.cast")))
+                  .exit_code,
+              0);
+    ASSERT_EQ(
+        run_cli(fmt::format("convert {} --model {} --up z -o {}", quoted(hero("hero_walk.seanim")),
+                            quoted(hero("hero.cast")), quoted(dir / "walk_z.seanim")))
+            .exit_code,
+        0);
+    CommandResult result = run_cli(fmt::format(
+        "convert {} --model {} --root-motion strip -o {}", quoted(dir / "walk_z.seanim"),
+        quoted(dir / "hero_z.cast"), quoted(dir / "strip.cast")));
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const std::string input = fmt::format("--model {} --anim {}", quoted(dir / "hero_z.cast"),
+                                          quoted(dir / "walk_z.seanim"));
+    for (int frame : {0, 7, 15, 22}) {
+        const Vec3 before = world_translations(input, frame).at("pelvis");
+        expect_near(world_translations("--anim " + quoted(dir / "strip.cast"), frame).at("pelvis"),
+                    {0.0, 0.0, before[2]}, fmt::format("pelvis at frame {}", frame));
+    }
+}
+
 TEST_F(RootMotionCli, ConvertExtractToGlbKeepsEveryWorldPoseOnANewTopBone) {
     CommandResult result =
         run_cli(fmt::format("convert {} {} --root-motion extract -o {}", quoted(hero("hero.cast")),
