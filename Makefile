@@ -4,7 +4,9 @@
 #               tests under Wine, the release archives, the sanitizer build and every fuzzer for
 #               45 s from libFuzzer seed 1)
 # then, to put castkit on PATH:
-#   sudo make install   the CLI, the library, headers and CMake package of $(BUILD) into PREFIX
+#   make install   the CLI, the library, headers and CMake package of $(BUILD) into PREFIX
+#                  (/usr/local: as root, or `sudo make install`; PREFIX=DIR, any folder you can
+#                  write, needs neither)
 # and for releases:
 #   make windows   cross-build castkit.exe, the library, tests and examples for x86_64 Windows
 #   make dist      castkit-VERSION-linux-x86_64.tar.gz and -windows-x86_64.zip in $(BUILD)-dist,
@@ -53,16 +55,21 @@ demo: setup-run
 	cmake --build $(BUILD) -j $(JOBS)
 	bash scripts/demo.sh $(CASTKIT)
 	@echo "== castkit is built: $(CASTKIT). To run it as castkit from anywhere:"
-	@echo "   sudo make install    (into $(PREFIX); PREFIX=DIR for another prefix)"
+	@echo "   make install    (into $(PREFIX): as root, else sudo make install; or PREFIX=DIR, a folder you can write)"
 
 # What `cmake --install` puts in PREFIX (bin/castkit, lib/libcastkit.a, include/castkit,
 # lib/cmake/castkit, share/doc/castkit) from the build folder as it is: it builds nothing, so
 # `sudo make install` after `make demo` or `make build` leaves the build folder the user's (the
 # list of installed files, $(BUILD)/install_manifest.txt, is given back to the sudo user).
+# It never calls sudo itself: as root, or into a PREFIX the user can write, it just installs;
+# into one the user cannot write it says so before anything is copied.
 # DESTDIR stages the files under another root (packaging).
 install:
 	@test -f $(BUILD)/CMakeCache.txt || \
 	  { echo "make install: no build in $(BUILD); run make demo (or make build) first" >&2; exit 1; }
+	@where="$(DESTDIR)$(PREFIX)"; while [ ! -e "$$where" ]; do where=$$(dirname "$$where"); done; \
+	  [ -w "$$where" ] || { echo "make install: $$where is not writable by $$(id -un): run it as" \
+	  "root (sudo make install), or give a folder you can write (make install PREFIX=$$HOME/.local)" >&2; exit 1; }
 	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 	@if [ -n "$$SUDO_UID" ] && [ -f $(BUILD)/install_manifest.txt ]; then \
 	  chown "$$SUDO_UID:$$SUDO_GID" $(BUILD)/install_manifest.txt; fi

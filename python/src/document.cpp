@@ -5,6 +5,7 @@
 
 #include <castkit/cast/validate.hpp>
 #include <castkit/registry.hpp>
+#include <castkit/scene/events.hpp>
 #include <castkit/scene/merge.hpp>
 #include <castkit/sink.hpp>
 #include <filesystem>
@@ -142,6 +143,17 @@ ListOf<Diagnostic> write_path(const DocPtr& state, const fs::path& path,
     context.base = state->base;
     Diagnostics diagnostics;
     unwrap(formats::write_file(format, state->document, path, context, diagnostics));
+    return diagnostics_list(diagnostics);
+}
+
+// convert(events=PATH): every clip's events of the document written to `destination`, a side
+// output that never replaces a file this call did not write (docs/events.md).
+ListOf<Diagnostic> write_events_beside(const DocPtr& state, const fs::path& destination,
+                                       const fs::path& events) {
+    SideOutputs outputs;
+    outputs.reserve(destination);
+    Diagnostics diagnostics;
+    unwrap(scene::write_events(state->document, events, outputs, diagnostics));
     return diagnostics_list(diagnostics);
 }
 
@@ -453,7 +465,8 @@ void define_converting(py::module_& m) {
            const AxisWord& up, const UnitWord& units, double scale, const AxisWord& from_up,
            const UnitWord& from_units, const Typed<types::Sphere>& within,
            const Typed<types::Box>& box, std::vector<std::string> include,
-           std::vector<std::string> exclude, const std::optional<fs::path>& model,
+           std::vector<std::string> exclude, const std::optional<fs::path>& events,
+           const std::optional<fs::path>& model,
            const Word<types::RootMotionWords>& root_motion_word, const std::string& root_bone) {
             const FormatInfo& to = pick_format(to_format, destination);
             const anim::RootMotion motion = root_motion(root_motion_word, "root_motion");
@@ -482,6 +495,9 @@ void define_converting(py::module_& m) {
             for (py::handle w :
                  write_path(state, destination, std::string(to.name), textures, strict))
                 warnings.attr("append")(w);
+            if (events)
+                for (py::handle w : write_events_beside(state, destination, *events))
+                    warnings.attr("append")(w);
             return warnings;
         },
         py::arg("source"), py::arg("destination"), py::arg("from_format") = py::none(),
@@ -490,8 +506,8 @@ void define_converting(py::module_& m) {
         py::arg("units") = py::none(), py::arg("scale") = 1.0, py::arg("from_up") = py::none(),
         py::arg("from_units") = py::none(), py::arg("within") = py::none(),
         py::arg("box") = py::none(), py::arg("include") = std::vector<std::string>{},
-        py::arg("exclude") = std::vector<std::string>{}, py::arg("model") = py::none(),
-        py::arg("root_motion") = "keep", py::arg("root_bone") = "",
+        py::arg("exclude") = std::vector<std::string>{}, py::arg("events") = py::none(),
+        py::arg("model") = py::none(), py::arg("root_motion") = "keep", py::arg("root_bone") = "",
         "Converts one file to another format (default: from the extensions); returns the "
         "reader's and writer's warnings. `strict`: a broken mesh raises castkit.Error and "
         "nothing is written, as `castkit convert --strict`. `up` ('x', 'y', 'z'), `units` "
@@ -499,9 +515,11 @@ void define_converting(py::module_& m) {
         "whole scene as `castkit convert --up/--units/--scale/--from-up/--from-units` do. "
         "`within` (x, y, z, radius), `box` (x0, y0, z0, x1, y1, z1) and the globs `include` "
         "and `exclude` keep a map's Instances as `--within/--box/--include/--exclude` do, "
-        "before the axes turn. `model` (a path) lends an animation file alone its skeleton, as "
-        "`--model`; `root_motion` ('keep', 'strip', 'extract') and `root_bone` move the root "
-        "bone's motion as `--root-motion` and `--root-bone` do, before the axes turn.");
+        "before the axes turn. `events` (a path) also writes every clip's events there, as "
+        "`castkit convert --events` (docs/events.md). `model` (a path) lends an animation "
+        "file alone its skeleton, as `--model`; `root_motion` ('keep', 'strip', 'extract') and "
+        "`root_bone` move the root bone's motion as `--root-motion` and `--root-bone` do, "
+        "before the axes turn.");
     m.def("merge", &merge_documents, py::arg("model"), py::arg("warnings") = py::none(),
           py::arg("base") = py::none(), py::arg("base_frame") = py::none(),
           "merge(model, *animations, warnings=None, base=None, base_frame=None) -> Document\n\n"

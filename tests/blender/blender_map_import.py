@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """A world map of 10,000 instances (castkit_make_map: 50 textured models), converted by castkit
 to glb, opened by Blender's own glTF importer (Debian's blender, headless): one object per
-instance (and the node turning the Z-up map to glTF's Y up), the 50 meshes shared by them rather
-than copied, and the 50 textures, each once. With `--gpu-instancing` (EXT_mesh_gpu_instancing,
+instance at the scene's root, where the map placed it (Blender is Z up, as the map is), the 50
+meshes shared by them rather than copied, and the 50 textures, each once. With `--gpu-instancing` (EXT_mesh_gpu_instancing,
 which Blender 3.4's importer cannot draw), the importer is refused by the extension being
 required, instead of showing one copy per model.
 
@@ -11,6 +11,7 @@ Run by Blender itself (`blender -b --python THIS -- FILE`) it imports FILE into 
 and prints one `RESULT {json}` line.
 """
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -49,7 +50,31 @@ def summarise_in_blender(path):
         "images": len(bpy.data.images),
         "names_unique": len({o.name for o in objects}) == len(objects),
         "named_after_models": sum(1 for o in objects if o.name.startswith("model_")),
+        "roots": sum(1 for o in objects if o.parent is None),
+        "bounds": bounds_by_model(objects),
     }), flush=True)
+
+
+def bounds_by_model(objects):
+    """Per model ("model_07"), the lowest and highest world position of its objects."""
+    bounds = {}
+    for o in objects:
+        model = o.name.split(".")[0]
+        low, high = bounds.setdefault(model, [[float("inf")] * 3, [float("-inf")] * 3])
+        for axis, value in enumerate(o.matrix_world.translation):
+            low[axis], high[axis] = min(low[axis], value), max(high[axis], value)
+    return bounds
+
+
+def map_bounds(castkit, path):
+    """Per model file, the lowest and highest Instance position, as `castkit info` gives them."""
+    run = subprocess.run([castkit, "info", str(path)], capture_output=True, text=True, check=True)
+    number = r"(-?[0-9.e+-]+)"
+    triple = rf"\({number}, {number}, {number}\)"
+    pattern = re.compile(rf"file 'models/(model_\d+)\.cast': \d+ instances, positions {triple} "
+                         rf"to {triple}")
+    return {m[1]: [[float(v) for v in m.groups()[1:4]], [float(v) for v in m.groups()[4:7]]]
+            for m in pattern.finditer(run.stdout)}
 
 
 def blender_summary(blender, path):
@@ -84,8 +109,17 @@ def main():
     summary = blender_summary(blender, glb)
     print(json.dumps(summary))
     check(summary["finished"], f"the import did not finish: {summary}")
-    # One object per instance, and the node that turns the Z-up map to Y up.
-    check(summary["objects"] == INSTANCES + 1, f"objects: {summary['objects']}")
+    # One object per instance, each at the scene's root (no node turning the Z-up map to Y up
+    # above them), where the map placed it.
+    check(summary["objects"] == INSTANCES, f"objects: {summary['objects']}")
+    check(summary["roots"] == INSTANCES, f"objects at the root: {summary['roots']}")
+    expected = map_bounds(castkit, work / "map.cast")
+    check(sorted(expected) == sorted(summary["bounds"]), "the models' objects are not all there")
+    for model, (low, high) in expected.items():
+        for want, got in zip(low + high, sum(summary["bounds"][model], [])):
+            check(abs(want - got) <= 1e-3 * max(1.0, abs(want)),
+                  f"{model}: Blender places its instances within {summary['bounds'][model]}, "
+                  f"the map within {[low, high]}")
     check(summary["mesh_objects"] == INSTANCES, f"mesh objects: {summary['mesh_objects']}")
     check(summary["meshes"] == MODELS, f"meshes {summary['meshes']}, not one per model")
     check(min(summary["users_per_mesh"]) > 1, "a mesh is not shared by its instances")

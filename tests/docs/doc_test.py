@@ -16,6 +16,9 @@ built Python module importable, and it must succeed without a compiler warning:
   (`find_package(castkit)`) with -Wall -Wextra -Werror, then run from the copy's root.
 - ```python blocks: run with the interpreter the module was built for.
 - ```json blocks must parse.
+- README.md's commands must leave the copy as `git status` in a fresh clone would call clean:
+  every file they write is one .gitignore ignores (its examples write into `scratch/`), and no
+  tracked file changed.
 
 A block that must not run carries `<!-- doc-test: skip: REASON -->` on the line before its
 fence; the test counts them and prints each reason. Any other block (no language, yaml, cmake)
@@ -110,6 +113,8 @@ class Runner:
         self.text_blocks = 0
         self.env = self._environment()
         self.prefix: Path | None = None
+        # Each tracked file of the copy: its size and modification time when it was copied.
+        self.copied: dict[str, tuple[int, int]] = {}
 
     def _environment(self) -> dict[str, str]:
         env = dict(os.environ)
@@ -135,6 +140,7 @@ class Runner:
         """The repository's tracked files, as a fresh clone has them."""
         if self.copy.exists():
             shutil.rmtree(self.copy)
+        self.copied = {}
         listed = subprocess.run(["git", "-C", str(self.source), "ls-files", "-z"],
                                 capture_output=True, check=False)
         if listed.returncode == 0 and listed.stdout:
@@ -146,12 +152,37 @@ class Runner:
                     target = self.copy / name
                     target.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copy2(source, target)
+                    stat = target.stat()
+                    self.copied[name] = (stat.st_size, stat.st_mtime_ns)
         else:
             shutil.copytree(self.source, self.copy, ignore=shutil.ignore_patterns(
                 ".git", "build*", "node_modules", "__pycache__"))
         # The build folder the docs name (build/tools/castkit/castkit, build/python) is the
         # test's own build.
         (self.copy / "build").symlink_to(self.build, target_is_directory=True)
+
+    def unclean(self) -> list[str]:
+        """What `git status` in a clone would show after the blocks ran in the copy: files the
+        repository neither tracks nor ignores, and tracked files that changed or went away."""
+        if not self.copied:
+            return []  # not copied from a git checkout: nothing to compare with
+        changed = [name for name, (size, mtime) in self.copied.items()
+                   if not (self.copy / name).is_file()
+                   or ((self.copy / name).stat().st_size,
+                       (self.copy / name).stat().st_mtime_ns) != (size, mtime)]
+        untracked = []
+        for folder, folders, files in os.walk(self.copy):
+            if Path(folder) == self.copy:
+                folders[:] = [f for f in folders if f != "build"]  # the test's own build
+            for file in files:
+                name = (Path(folder) / file).relative_to(self.copy).as_posix()
+                if name not in self.copied:
+                    untracked.append(name)
+        ignored = set(subprocess.run(
+            ["git", "-C", str(self.source), "check-ignore", "--no-index", "--stdin"],
+            input="\n".join(untracked), capture_output=True, text=True).stdout.splitlines())
+        return sorted(changed) + sorted(f"{name} (not ignored)" for name in untracked
+                                        if name not in ignored)
 
     def fail(self, block: Block, message: str) -> None:
         self.failures.append(f"{block.where}: {message}")
@@ -339,6 +370,11 @@ def main() -> int:
             else:
                 runner.text_blocks += 1
         runner.run_cpp(cpp)
+        if name == "README.md" and blocks:
+            left = runner.unclean()
+            if left:
+                runner.fail(blocks[0], "the README's commands leave the clone unclean "
+                            "(write into scratch/, which .gitignore ignores): " + ", ".join(left))
     ran = sum(runner.ran.values())
     kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(runner.ran.items()))
     print(f"doc test: {len(documents)} documents; ran {ran} blocks ({kinds}); "

@@ -9,6 +9,9 @@
 #include <algorithm>
 #include <castkit/cast/nodes.hpp>
 #include <cstring>
+#if defined(__linux__)
+#include <malloc.h>
+#endif
 #include <set>
 
 #include "../formats/cli_command.hpp"
@@ -153,13 +156,15 @@ TEST_F(MapExport, OneNodePerInstanceSharingOneMeshPerFileWithUniqueSortedNames) 
     ASSERT_EQ(json["meshes"].size(), 2u);  // one per distinct file
     // The rock's two meshes are one glTF mesh of two primitives.
     EXPECT_EQ(json["meshes"][0]["primitives"].size(), 2u);
-    // In name order (Blender's importer then appends each object), named with the place in
-    // the file.
+    // The scene lists them in name order (Blender's importer creates the objects in that
+    // order, so each is an append to its sorted names), named with the place in the file.
     const std::vector<std::size_t> order = name_order(placed);
+    const nlohmann::json& shown = json["scenes"][0]["nodes"];
+    ASSERT_EQ(shown.size(), placed.size());
     std::vector<std::string> names;
     for (std::size_t k = 0; k < placed.size(); ++k) {
         const std::size_t i = order[k];
-        const nlohmann::json& node = json["nodes"][k];
+        const nlohmann::json& node = json["nodes"][shown[k].get<std::size_t>()];
         EXPECT_EQ(node["mesh"], i % 2) << i;
         EXPECT_FALSE(node.contains("children")) << i;
         // The file is named once, on the mesh: Blender makes each node's extras properties.
@@ -269,26 +274,35 @@ TEST_F(MapExport, GpuInstancingLeavesASkinnedFileAsNodesWithAWarning) {
 }
 
 #if defined(__linux__) && !defined(CASTKIT_ADDRESS_SANITIZER) && !defined(__SANITIZE_THREAD__)
-// What the export adds per instance, past reading the map (`castkit validate`'s peak, which the
-// Cast document's own nodes take): at most 1 KB (main: 2.1 KB, three tinygltf nodes an instance
-// and the file in a Value of each).
-TEST_F(MapExport, ExportMemoryPerInstanceStaysUnderAKilobyte) {
+// What a convert takes per instance, the map's read included: at most 1 KB (issue 59's goal;
+// 1.5 KB with a tinygltf node an instance). What the export adds past reading the map
+// (`castkit validate`'s peak, which the Cast document's own nodes take) is a fraction of it
+// (2.1 KB alone with three tinygltf nodes an instance and the file in a Value of each).
+TEST_F(MapExport, ConvertMemoryPerInstanceStaysUnderAKilobyte) {
     write_model(dir / "models/rock.cast", "rock");
     write_model(dir / "models/tree.cast", "tree");
     constexpr int kSmall = 2000, kLarge = 40000;
-    long added[2] = {};
+    for (int count : {kSmall, kLarge})
+        write_map(dir / fmt::format("map{}.cast", count),
+                  placements({"models/rock.cast", "models/tree.cast"}, count));
+    // The children's peaks start from this process's size: give back what making the maps took.
+    malloc_trim(0);
+    long added[2] = {}, whole[2] = {};
     for (int k = 0; k < 2; ++k) {
         const int count = k == 0 ? kSmall : kLarge;
         const fs::path map = dir / fmt::format("map{}.cast", count);
-        write_map(map, placements({"models/rock.cast", "models/tree.cast"}, count));
         const CliPeak converted =
             cli_peak({"convert", map.string(), (dir / fmt::format("map{}.glb", count)).string()});
         const CliPeak read = cli_peak({"validate", map.string()});
         ASSERT_EQ(converted.exit_code, 0) << converted.errors;
         added[k] = converted.peak_kib - read.peak_kib;
+        whole[k] = converted.peak_kib;
     }
-    const double per_instance = double(added[1] - added[0]) * 1024.0 / (kLarge - kSmall);
-    EXPECT_LE(per_instance, 1024.0) << "bytes per instance past the map's read";
+    auto per_instance = [](const long(&kib)[2]) {
+        return double(kib[1] - kib[0]) * 1024.0 / (kLarge - kSmall);
+    };
+    EXPECT_LE(per_instance(whole), 1024.0) << "bytes per instance of the whole convert";
+    EXPECT_LE(per_instance(added), 512.0) << "bytes per instance past the map's read";
 }
 #endif
 

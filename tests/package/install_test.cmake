@@ -3,7 +3,9 @@
 # it), then the installed CLI runs from there: `castkit --version` and `castkit info` of the
 # example character. The installed program must carry no path of the build tree (its RPATH is
 # $ORIGIN/../lib/castkit, for the release archive's bundled libraries) and must find every shared
-# library it needs without one.
+# library it needs without one. Then `make install PREFIX=DIR` into a folder the user can write,
+# with a `sudo` on PATH that fails: it installs there without calling sudo (as root, as here in
+# CI, or as any user), and the CLI installed there runs.
 # Inputs: BUILD_DIR, SOURCE_DIR, WORK_DIR, VERSION.
 file(REMOVE_RECURSE "${WORK_DIR}")
 set(stage "${WORK_DIR}/stage")
@@ -76,5 +78,25 @@ run("castkit info" "${CMAKE_COMMAND}" -E chdir "${WORK_DIR}" "${cli}" info
     "${SOURCE_DIR}/examples/data/hero/hero.glb")
 if(NOT last_output MATCHES "hero\\.glb" OR NOT last_output MATCHES "animation")
   message(FATAL_ERROR "the installed castkit info printed '${last_output}'")
+endif()
+# `make install PREFIX=...`: no sudo called (a stand-in that fails and leaves a mark), the
+# prefix honoured.
+set(fake_bin "${WORK_DIR}/fake-bin")
+file(WRITE "${fake_bin}/sudo" "#!/bin/sh\ntouch \"${WORK_DIR}/sudo-was-called\"\nexit 1\n")
+file(CHMOD "${fake_bin}/sudo" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+set(prefix_dir "${WORK_DIR}/prefix")
+run("make install PREFIX=" "${CMAKE_COMMAND}" -E env "PATH=${fake_bin}:$ENV{PATH}"
+    "${MAKE_PROGRAM}" --no-print-directory -C "${SOURCE_DIR}" install "BUILD=${BUILD_DIR}"
+    "PREFIX=${prefix_dir}")
+if(EXISTS "${WORK_DIR}/sudo-was-called")
+  message(FATAL_ERROR "make install PREFIX=${prefix_dir} called sudo")
+endif()
+if(NOT EXISTS "${prefix_dir}/bin/castkit" OR NOT EXISTS "${prefix_dir}/include/castkit/registry.hpp")
+  message(FATAL_ERROR "make install PREFIX=${prefix_dir} put no bin/castkit or headers there")
+endif()
+run("the castkit of PREFIX" "${CMAKE_COMMAND}" -E chdir "${WORK_DIR}" "${prefix_dir}/bin/castkit"
+    --version)
+if(NOT last_output MATCHES "^castkit ${VERSION} ")
+  message(FATAL_ERROR "castkit --version installed in ${prefix_dir} printed '${last_output}'")
 endif()
 file(REMOVE_RECURSE "${WORK_DIR}")

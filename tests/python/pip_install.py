@@ -53,7 +53,17 @@ def check_import(environment, python):
     """Imports castkit and castkit.cast from `environment` only, and reads the example with both."""
     check = f"""
 import os, castkit, castkit.cast
+from importlib import metadata
 assert castkit.__file__.startswith({environment!r}), castkit.__file__
+# Installed as the distribution castkit-toolkit, imported as castkit.
+distribution = metadata.distribution("castkit-toolkit")
+assert distribution.metadata["Name"] == "castkit-toolkit", distribution.metadata["Name"]
+assert any(str(f).startswith("castkit/") for f in distribution.files), "castkit-toolkit has no castkit/"
+try:
+    metadata.distribution("castkit")
+    raise AssertionError("a distribution named castkit is installed: that name is another project's")
+except metadata.PackageNotFoundError:
+    pass
 folder = os.path.dirname(castkit.__file__)
 for stub in ("py.typed", "_castkit.pyi", "cast.pyi"):
     assert os.path.exists(os.path.join(folder, stub)), stub
@@ -116,7 +126,10 @@ check_library_paths(python)
 
 wheels = os.path.join(work, "wheels")
 pip(python, "wheel", "--wheel-dir", wheels, source)
-built = [name for name in os.listdir(wheels) if name.startswith("castkit-") and name.endswith(".whl")]
+# The distribution is castkit-toolkit (a wheel's name spells it castkit_toolkit); the import name
+# castkit (docs/python.md, "Building and installing").
+built = [name for name in os.listdir(wheels)
+         if name.startswith("castkit_toolkit-") and name.endswith(".whl")]
 assert len(built) == 1, f"pip wheel made {os.listdir(wheels)}"
 with zipfile.ZipFile(os.path.join(wheels, built[0])) as wheel:
     cli = wheel.getinfo("castkit/bin/castkit")

@@ -265,8 +265,8 @@ BaseClip split_base(const std::string& text) {
 namespace {
 
 // Writes the baked document in `format` through the registry, as `convert` writes (the format's
-// warnings: what it cannot hold).
-void write_baked(const FormatInfo& format, const cast::Document& baked, const std::string& output,
+// warnings: what it cannot hold). False when it was not written.
+bool write_baked(const FormatInfo& format, const cast::Document& baked, const std::string& output,
                  int& exit_code) {
     const std::filesystem::path path = platform::path_from_utf8(output);
     Diagnostics diagnostics;
@@ -277,6 +277,7 @@ void write_baked(const FormatInfo& format, const cast::Document& baked, const st
         fmt::print(stderr, "{}\n", written.error().to_string());
         fail(exit_code, kInvalidInput);
     }
+    return written.has_value();
 }
 
 // The up axis `loaded`'s animation is in: its file's, else its model's (Metadata `up`, else the
@@ -350,7 +351,7 @@ Expected<Pose> sample_pose(const LoadedAnimation& loaded, const anim::Animation*
 
 void register_anim_commands(CLI::App& app, int& exit_code) {
     struct Options {
-        std::string model, animation, output, which, to, base, which_base, root_bone;
+        std::string model, animation, output, which, to, base, which_base, events, root_bone;
         std::string root_motion = "keep";
         float frame = 0.0f;
         bool json = false, looped = false, no_rig = false;
@@ -436,6 +437,7 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
     bake->add_option("--root-bone", options->root_bone,
                      "The bone --root-motion takes the motion of (default: the skeleton's top "
                      "bone)");
+    add_events_option(bake, options->events);
     bake->callback([options, &exit_code] {
         // The output format first: a usage error should not wait for the bake.
         const FormatInfo* format = output_format(options->output, options->to, exit_code);
@@ -478,7 +480,11 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
         if (!move_baked_root_motion(*baked, *loaded, root_motion, options->root_bone,
                                     options->animation, exit_code))
             return;
-        write_baked(*format, *baked, options->output, exit_code);
+        if (write_baked(*format, *baked, options->output, exit_code) && !options->events.empty()) {
+            SideOutputs outputs;
+            outputs.reserve(platform::path_from_utf8(options->output));
+            write_events_file(*baked, options->events, outputs, exit_code);
+        }
     });
 }
 

@@ -7,6 +7,7 @@
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/document.hpp>
 #include <castkit/diagnostic.hpp>
+#include <castkit/io/side_outputs.hpp>
 #include <castkit/registry.hpp>
 #include <optional>
 #include <string>
@@ -148,5 +149,13 @@ void print_error(Diagnostic error, const std::string& file);
 // Writes `text` to standard output; when that fails (a full disk, a closed pipe) prints why and
 // raises `exit_code` to 1. Returns whether everything was written.
 bool print_stdout(std::string_view text, int& exit_code);
+
+// --events FILE.json on `command` (convert, bake), into `target`.
+void add_events_option(CLI::App* command, std::string& target);
+// Writes every clip's events of `document`, the document a command wrote, as `path` through
+// `outputs` (scene::write_events); prints its warnings, and why it failed, raising `exit_code`
+// to 1.
+void write_events_file(const cast::Document& document, const std::string& path,
+                       SideOutputs& outputs, int& exit_code);
 
 }  // namespace castkit::cli

@@ -19,6 +19,7 @@ struct ConvertOptions {
     std::string output, from, to;
     std::vector<std::string> anims_dirs, texture_dirs;
     std::string report, texture_mode = "automatic", base;
+    std::string events;                          // --events FILE.json
     std::string up, from_up, units, from_units;  // --up, --from-up, --units, --from-units
     std::string root_motion = "keep", model;     // --root-motion, --model
     bool keep_instance_references = false;
@@ -147,8 +148,8 @@ void merge_animations(cast::Document& document, const std::vector<std::string>& 
 }
 
 // Writes `loaded`, read from `input`: relative names in it (textures, instances) resolve
-// beside the input, beneath the folder it was read from.
-void write_output(const FormatInfo& format, const Loaded& loaded, const ConvertOptions& options,
+// beside the input, beneath the folder it was read from. False when it was not written.
+bool write_output(const FormatInfo& format, const Loaded& loaded, const ConvertOptions& options,
                   const std::string& input, const std::string& output, int& exit_code) {
     const cast::Document& document = loaded.document;
     const std::filesystem::path out = platform::path_from_utf8(output);
@@ -162,6 +163,15 @@ void write_output(const FormatInfo& format, const Loaded& loaded, const ConvertO
         fmt::print(stderr, "{}\n", written.error().to_string());
         fail(exit_code, kInvalidInput);
     }
+    return written.has_value();
+}
+
+// --events after a conversion in the family: the events of the file written, read back.
+void write_family_events(const ConvertOptions& options, const std::string& output, int& exit_code) {
+    auto written = load(output, options.to, {}, exit_code);
+    if (written)
+        write_events_file(written->document, options.events, *options.format_options.side_outputs,
+                          exit_code);
 }
 
 // Converts `source` into `to` of its own family (FormatInfo::family), keeping what the Cast
@@ -191,8 +201,11 @@ int convert_one(const ConvertOptions& options, const std::string& input,
     const scene::AxesRequest& axes = run.axes;
     const scene::InstanceSelection& selection = run.selection;
     if (converts_in_family(*source->format, *format) && animations.empty() && axes.empty() &&
-        selection.empty() && run.model.empty() && run.root_motion == anim::RootMotion::Keep) {
+        selection.empty() && run.model.empty() && run.root_motion == anim::RootMotion::Keep &&
+        (options.events.empty() || output != "-")) {
         convert_in_family(*source, *format, input, output, exit_code);
+        if (!options.events.empty() && exit_code == kSuccess)
+            write_family_events(options, output, exit_code);
         return exit_code;
     }
     // The output's own names are never a side file's (an image the input unpacks, a texture).
@@ -218,7 +231,10 @@ int convert_one(const ConvertOptions& options, const std::string& input,
     if (!axes.empty() && !change_axes(loaded->document, read_as, input, axes, exit_code))
         return exit_code;
     if (exit_code == kUsage) return exit_code;
-    write_output(*format, *loaded, options, input, output, exit_code);
+    if (write_output(*format, *loaded, options, input, output, exit_code) &&
+        !options.events.empty())
+        write_events_file(loaded->document, options.events, *options.format_options.side_outputs,
+                          exit_code);
     return exit_code;
 }
 
@@ -326,6 +342,12 @@ int run_convert(ConvertOptions& options) {
         return convert_one(options, options.inputs[0], {}, *animation_files, options.inputs[1]);
     }
     if (is_folder(options.inputs[0])) {
+        if (!options.events.empty()) {
+            fmt::print(stderr,
+                       "castkit: convert: --events names one file's events: give it with IN "
+                       "OUT or MODEL ANIM... -o OUT, not with a folder (docs/events.md)\n");
+            return kUsage;
+        }
         if (options.inputs.size() != 1 || !options.base.empty()) {
             fmt::print(stderr,
                        "castkit: convert: a folder is converted on its own (without "
@@ -463,6 +485,7 @@ void register_convert_command(CLI::App& app, int& exit_code) {
                         "output holds its absolute motion");
     add_axes_options(convert, *options);
     add_root_motion_options(convert, *options);
+    add_events_option(convert, options->events);
     add_selection_options(convert, options->selection);
     convert->callback([options, &exit_code] { exit_code = run_convert(*options); });
 }

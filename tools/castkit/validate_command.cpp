@@ -142,7 +142,7 @@ std::string to_json(const std::vector<Report>& reports) {
     return out;
 }
 
-// The rule table as Markdown: the README's table is this output.
+// The rule table as Markdown: docs/validate.md's table is this output.
 std::string rules_markdown() {
     std::string out = "| id | severity | meaning |\n|---|---|---|\n";
     for (const cast::ValidationRule& rule : cast::validation_rules())

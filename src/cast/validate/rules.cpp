@@ -1,5 +1,6 @@
-// The rule table: id, severity and one-line meaning of every check, in Rule order. The README
-// table is generated from it (`castkit validate --list-rules`) and a test keeps the two equal.
+// The rule table: id, severity and one-line meaning of every check, in Rule order. The table in
+// docs/validate.md is generated from it (`castkit validate --list-rules`) and a test keeps the
+// two equal.
 #include "rules.hpp"
 
 #include <array>

@@ -15,6 +15,7 @@
 #include <array>
 #include <castkit/anim/animation.hpp>
 #include <castkit/anim/sampling_job.hpp>
+#include <castkit/scene/events.hpp>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -266,7 +267,25 @@ std::vector<int> target_slots(const ExportedMesh& mesh, const std::vector<std::s
     return slot_of;
 }
 
-// The extras castkit's importer reads back: the frame rate, looping and notification tracks.
+// Every notification key as an engine script reads it without knowing castkit's tracks: its
+// track's name, its frame and its time in seconds (the samplers' clock), sorted by time.
+tinygltf::Value events_extras(const anim::Animation& animation) {
+    std::vector<scene::ClipEvent> events;
+    for (const anim::NotificationTrackKeys& track : animation.notification_tracks())
+        for (float frame : track.frames)
+            events.push_back({track.name, static_cast<double>(frame),
+                              static_cast<double>(frame) / animation.framerate()});
+    scene::sort_by_time(events);
+    tinygltf::Value::Array array;
+    for (const scene::ClipEvent& event : events)
+        array.emplace_back(tinygltf::Value::Object{{"name", tinygltf::Value(event.name)},
+                                                   {"frame", tinygltf::Value(event.frame)},
+                                                   {"time", tinygltf::Value(event.time)}});
+    return tinygltf::Value(std::move(array));
+}
+
+// The extras castkit's importer reads back: the frame rate, looping and notification tracks
+// (castkit's own layout, and the events engines read).
 tinygltf::Value animation_extras(const anim::Animation& animation) {
     tinygltf::Value::Object extras{
         {"castkit_framerate", tinygltf::Value(static_cast<double>(animation.framerate()))},
@@ -279,6 +298,8 @@ tinygltf::Value animation_extras(const anim::Animation& animation) {
             tracks[track.name] = tinygltf::Value(std::move(frames_array));
         }
         extras["castkit_notifications"] = tinygltf::Value(std::move(tracks));
+        // Not written without events: tinygltf writes an empty array as null.
+        extras["castkit_events"] = events_extras(animation);
     }
     return tinygltf::Value(std::move(extras));
 }

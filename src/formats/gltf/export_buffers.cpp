@@ -52,6 +52,15 @@ int Exporter::add_node(tinygltf::Node node, int parent) {
     return index;
 }
 
+void Exporter::add_placed(PlacedNode node, int parent) {
+    const int ref = placed_ref(placed.nodes.size());
+    placed.nodes.push_back(node);
+    if (parent < 0)
+        model.scenes[0].nodes.push_back(ref);
+    else
+        model.nodes[static_cast<std::size_t>(parent)].children.push_back(ref);
+}
+
 void Exporter::reserve_nodes(std::size_t count) {
     std::vector<tinygltf::Node>& nodes = model.nodes;
     const std::size_t needed = nodes.size() + count;
@@ -131,6 +140,28 @@ void keep_material_finite(Exporter& exporter, tinygltf::Material& material, cons
                      "occlusionTexture.strength");
 }
 
+// A placed node's parts that are not all finite are dropped (glTF's default stands), with the
+// warning a node's get; `index` is the node it is written as.
+void keep_placed_finite(Exporter& exporter, PlacedNode& node, std::size_t index) {
+    auto finite = [](std::span<const float> values) {
+        return std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); });
+    };
+    const std::pair<PlacedNode::Part, bool> checks[] = {
+        {PlacedNode::kTranslation, finite(node.translation)},
+        {PlacedNode::kRotation, finite(node.rotation)},
+        {PlacedNode::kScale, finite(node.scale)}};
+    for (const auto& [part, ok] : checks) {
+        if (ok || (node.parts & part) == 0) continue;
+        node.parts = static_cast<std::uint8_t>(node.parts & ~part);
+        const char* what = part == PlacedNode::kTranslation ? "translation"
+                           : part == PlacedNode::kRotation  ? "rotation"
+                                                            : "scale";
+        exporter.warn(fmt::format("/nodes/{} ('{}.{:0{}}')", index, node.base, node.ordinal,
+                                  exporter.placed.ordinal_digits),
+                      fmt::format("{} is not a finite number; glTF's default was written", what));
+    }
+}
+
 }  // namespace
 
 Expected<void> keep_numbers_finite(Exporter& exporter) {
@@ -145,6 +176,8 @@ Expected<void> keep_numbers_finite(Exporter& exporter) {
         reset_non_finite(exporter, node.weights, std::vector<double>(node.weights.size(), 0.0), at,
                          "morph weight");
     }
+    for (std::size_t k = 0; k < exporter.placed.nodes.size(); ++k)
+        keep_placed_finite(exporter, exporter.placed.nodes[k], model.nodes.size() + k);
     for (std::size_t i = 0; i < model.meshes.size(); ++i)
         reset_non_finite(exporter, model.meshes[i].weights,
                          std::vector<double>(model.meshes[i].weights.size(), 0.0),
@@ -167,26 +200,42 @@ namespace {
 // members castkit writes itself (`buffers`, and `nodes` one node at a time so that no DOM of
 // them is ever built), each of those put where its key sorts among the text's top-level
 // members, as one DOM's dump would have them.
+// One piece of the JSON: text, or every placed node (made as it is written).
+struct Piece {
+    std::string_view text;
+    const PlacedNodes* placed = nullptr;
+    bool comma_first = false;  // the placed nodes follow others
+};
+
 struct JsonPieces {
     std::string text;
     std::vector<std::vector<std::string>> members;  // "key":value in parts, in key order
     std::vector<std::size_t> at;  // where each member goes in `text`: a key's '"' or the last '}'
+    // The member whose parts are the open `nodes` array, and what it holds: the placed nodes
+    // follow its parts, then its closing bracket.
+    std::size_t nodes = std::string::npos;
+    const PlacedNodes* placed = nullptr;
+    bool full_nodes = false;
 
     // Every piece in order, with the commas the placed members need. Views of this object.
-    std::vector<std::string_view> pieces() const {
-        std::vector<std::string_view> out;
+    std::vector<Piece> pieces() const {
+        std::vector<Piece> out;
         std::size_t from = 0;
         for (std::size_t m = 0; m < members.size(); ++m) {
-            out.push_back(std::string_view(text).substr(from, at[m] - from));
+            out.push_back({std::string_view(text).substr(from, at[m] - from)});
             const bool last = text[at[m]] == '}';
             // At the end a member follows what is there: the object's members or one placed.
             if (last && (text[at[m] - 1] != '{' || (m > 0 && at[m - 1] == at[m])))
-                out.push_back(",");
-            out.insert(out.end(), members[m].begin(), members[m].end());
-            if (!last) out.push_back(",");
+                out.push_back({","});
+            for (const std::string& part : members[m]) out.push_back({part});
+            if (m == nodes) {
+                if (!placed->nodes.empty()) out.push_back({{}, placed, full_nodes});
+                out.push_back({"]"});
+            }
+            if (!last) out.push_back({","});
             from = at[m];
         }
-        out.push_back(std::string_view(text).substr(from));
+        out.push_back({std::string_view(text).substr(from)});
         return out;
     }
 };
@@ -329,12 +378,13 @@ void write_node(json::Writer& out, const tinygltf::Node& node, const std::string
     out.end_object();
 }
 
-// The `nodes` member, written by castkit's JSON writer node by node, each node emptied once
-// written (its name, children and extras freed), in parts of about 64 KiB: the text never
-// doubles as it grows, and no DOM of the nodes is ever built.
+constexpr std::size_t kPart = std::size_t{64} << 10;
+
+// The `nodes` member but its closing bracket, written by castkit's JSON writer node by node,
+// each node emptied once written (its name, children and extras freed), in parts of about
+// 64 KiB: the text never doubles as it grows, and no DOM of the nodes is ever built.
 std::vector<std::string> nodes_member(std::vector<tinygltf::Node>& nodes,
                                       const InstanceFiles& instance_files) {
-    constexpr std::size_t kPart = std::size_t{64} << 10;
     std::vector<std::string> parts{"\"nodes\":["};
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         if (parts.back().size() >= kPart) parts.back().shrink_to_fit(), parts.emplace_back();
@@ -343,19 +393,69 @@ std::vector<std::string> nodes_member(std::vector<tinygltf::Node>& nodes,
         write_node(out, nodes[i], instance_files.of(i));
         nodes[i] = tinygltf::Node();
     }
-    parts.back() += ']';
     return parts;
+}
+
+void write_floats(json::Writer& out, std::string_view key, std::span<const float> values) {
+    out.key(key);
+    out.begin_array();
+    for (float value : values) out.number(value);
+    out.end_array();
+}
+
+// One placed node as glTF JSON, its members in write_node's order. O(1).
+void write_placed_node(json::Writer& out, const PlacedNode& node, int ordinal_digits,
+                       std::string& name) {
+    out.begin_object();
+    out.key("mesh");
+    out.integer(node.mesh);
+    name.clear();
+    fmt::format_to(std::back_inserter(name), "{}.{:0{}}", node.base, node.ordinal, ordinal_digits);
+    out.key("name");
+    out.string(name);
+    if (node.parts & PlacedNode::kRotation) write_floats(out, "rotation", node.rotation);
+    if (node.parts & PlacedNode::kScale) write_floats(out, "scale", node.scale);
+    if (node.parts & PlacedNode::kTranslation) write_floats(out, "translation", node.translation);
+    out.end_object();
+}
+
+// Each placed node's JSON in order, a comma before each (but the first, unless
+// `comma_first`), passed to `emit` as it is made: their text is made twice (counted, then
+// written) and never held, as it would be 170 bytes an instance. O(placed nodes).
+template <class Emit>
+void each_placed_json(const PlacedNodes& placed, bool comma_first, const Emit& emit) {
+    std::string text, name;
+    for (std::size_t k = 0; k < placed.nodes.size(); ++k) {
+        text.clear();
+        if (k > 0 || comma_first) text += ',';
+        json::Writer out(text);
+        write_placed_node(out, placed.nodes[k], placed.ordinal_digits, name);
+        emit(std::string_view(text));
+    }
+}
+
+// Every node's place in the written `nodes`: a placed_ref() becomes the index it is written
+// at, after the model's nodes. O(children).
+void resolve_placed_refs(tinygltf::Model& model) {
+    const auto first = static_cast<int>(model.nodes.size());
+    auto resolve = [first](std::vector<int>& indices) {
+        for (int& index : indices)
+            if (index <= placed_ref(0)) index = first + (placed_ref(0) - index);
+    };
+    for (tinygltf::Node& node : model.nodes) resolve(node.children);
+    for (tinygltf::Scene& scene : model.scenes) resolve(scene.nodes);
 }
 
 // The glTF JSON for `model` with buffer 0 declared as `length` bytes at `uri` (none in a GLB).
 // The model's nodes are written and freed first, before tinygltf builds its DOM of the rest.
 Expected<JsonPieces> serialise_json(tinygltf::Model& model, const InstanceFiles& instance_files,
-                                    std::size_t length, const std::string& uri,
-                                    const std::filesystem::path& path) {
+                                    const PlacedNodes& placed, std::size_t length,
+                                    const std::string& uri, const std::filesystem::path& path) {
     model.buffers.clear();
+    resolve_placed_refs(model);
     // A file without nodes (an animation whose curves name nothing exported) has no scene to
     // show; an empty scene would be serialised as null, which glTF forbids.
-    if (model.nodes.empty()) {
+    if (model.nodes.empty() && placed.nodes.empty()) {
         model.scenes.clear();
         model.defaultScene = -1;
     }
@@ -368,7 +468,10 @@ Expected<JsonPieces> serialise_json(tinygltf::Model& model, const InstanceFiles&
             json.members.push_back({"\"buffers\":" + nlohmann::json::array({buffer}).dump()});
             keys.push_back("buffers");
         }
-        if (!model.nodes.empty()) {
+        if (!model.nodes.empty() || !placed.nodes.empty()) {
+            json.nodes = json.members.size();
+            json.placed = &placed;
+            json.full_nodes = !model.nodes.empty();
             json.members.push_back(nodes_member(model.nodes, instance_files));
             keys.push_back("nodes");
         }
@@ -389,18 +492,42 @@ Expected<JsonPieces> serialise_json(tinygltf::Model& model, const InstanceFiles&
     }
 }
 
-// The bytes of `pieces`, for a sink or the GLB header. O(pieces).
-std::size_t total_size(const std::vector<std::string_view>& pieces) {
+// The bytes of `pieces`, for a sink or the GLB header. O(size of the text).
+std::size_t total_size(const std::vector<Piece>& pieces) {
     std::size_t size = 0;
-    for (std::string_view piece : pieces) size += piece.size();
+    for (const Piece& piece : pieces) {
+        size += piece.text.size();
+        if (piece.placed != nullptr)
+            each_placed_json(*piece.placed, piece.comma_first,
+                             [&size](std::string_view text) { size += text.size(); });
+    }
     return size;
 }
 
-Expected<void> write_pieces(Sink& sink, const std::vector<std::string_view>& pieces) {
-    for (std::string_view piece : pieces) {
-        const std::span<const char> text(piece.data(), piece.size());
-        if (auto written = sink.write(std::as_bytes(text)); !written) return written;
-    }
+Expected<void> write_text(Sink& sink, std::string_view text) {
+    return sink.write(std::as_bytes(std::span<const char>(text.data(), text.size())));
+}
+
+// The placed nodes' JSON, sent in parts of about 64 KiB.
+Expected<void> write_placed(Sink& sink, const Piece& piece) {
+    std::string part;
+    Expected<void> status;
+    each_placed_json(*piece.placed, piece.comma_first, [&](std::string_view text) {
+        part += text;
+        if (part.size() < kPart || !status) return;
+        status = write_text(sink, part);
+        part.clear();
+    });
+    if (!status) return status;
+    return write_text(sink, part);
+}
+
+Expected<void> write_pieces(Sink& sink, const std::vector<Piece>& pieces) {
+    for (const Piece& piece : pieces)
+        if (auto written =
+                piece.placed != nullptr ? write_placed(sink, piece) : write_text(sink, piece.text);
+            !written)
+            return written;
     return {};
 }
 
@@ -431,6 +558,7 @@ std::string data_uri(std::span<const std::span<const std::byte>> binary, std::si
 }  // namespace
 
 Expected<void> write_files(tinygltf::Model& model, const InstanceFiles& instance_files,
+                           const PlacedNodes& placed,
                            std::span<const std::span<const std::byte>> binary, std::size_t size,
                            Sink& sink, const std::string& name, bool binary_container) {
     const std::filesystem::path path = platform::path_from_utf8(name);
@@ -445,9 +573,9 @@ Expected<void> write_files(tinygltf::Model& model, const InstanceFiles& instance
         const std::filesystem::path file = sink.file();
         const std::string bin_name = file.empty() ? "" : platform::utf8_of(file.stem()) + ".bin";
         const std::string uri = size == 0 ? "" : file.empty() ? data_uri(binary, size) : bin_name;
-        auto json = serialise_json(model, instance_files, size, uri, path);
+        auto json = serialise_json(model, instance_files, placed, size, uri, path);
         if (!json) return make_error(json.error());
-        const std::vector<std::string_view> pieces = json->pieces();
+        const std::vector<Piece> pieces = json->pieces();
         if (size > 0 && !file.empty()) {
             auto bin = platform::create_atomic_file(file.parent_path() / bin_name, size);
             if (!bin) return make_error(bin.error());
@@ -457,11 +585,12 @@ Expected<void> write_files(tinygltf::Model& model, const InstanceFiles& instance
         }
         return write_pieces(sink, pieces);
     }
-    auto json = serialise_json(model, instance_files, size, "", path);
+    auto json = serialise_json(model, instance_files, placed, size, "", path);
     if (!json) return make_error(json.error());
-    json->text.append((4 - total_size(json->pieces()) % 4) % 4, ' ');
-    const std::vector<std::string_view> pieces = json->pieces();
-    const std::size_t json_size = total_size(pieces);
+    const std::size_t unpadded_size = total_size(json->pieces());
+    json->text.append((4 - unpadded_size % 4) % 4, ' ');
+    const std::vector<Piece> pieces = json->pieces();
+    const std::size_t json_size = unpadded_size + (4 - unpadded_size % 4) % 4;
     const std::size_t binary_padding = (4 - size % 4) % 4;
     const std::size_t total = 12 + 8 + json_size + (size == 0 ? 0 : 8 + size + binary_padding);
     std::vector<std::byte> header;

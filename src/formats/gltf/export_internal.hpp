@@ -4,6 +4,7 @@
 // animation export.
 #pragma once
 
+#include <array>
 #include <castkit/anim/animation.hpp>
 #include <castkit/anim/bake.hpp>
 #include <castkit/anim/skeleton.hpp>
@@ -109,12 +110,35 @@ struct InstanceFiles {
     }
 };
 
+// An Instance of the top document drawn by one shared mesh, kept as the parts of its name and
+// its transform (72 bytes) instead of a tinygltf::Node (456): a map is mostly these. They are
+// written after the model's nodes, Placed k as node `model.nodes.size() + k`; until then a
+// parent names it in its children (or the scene in its nodes) as placed_ref(k).
+struct PlacedNode {
+    enum Part : std::uint8_t { kTranslation = 1, kRotation = 2, kScale = 4 };
+    std::string_view base;  // the name before ".<ordinal>": views the document written
+    std::uint32_t ordinal = 0;
+    int mesh = -1;
+    std::array<float, 3> translation{};
+    std::array<float, 4> rotation{};  // XYZW
+    std::array<float, 3> scale{};
+    std::uint8_t parts = 0;  // the Parts it has; glTF's defaults stand for the others
+};
+struct PlacedNodes {
+    std::vector<PlacedNode> nodes;
+    int ordinal_digits = 1;  // the ordinals are zero-padded to this many digits
+};
+// What a children list or the scene holds for PlacedNode k until it is written; negative, so
+// that no node index is one.
+constexpr int placed_ref(std::size_t k) { return -2 - static_cast<int>(k); }
+
 class Exporter {
   public:
     Exporter(std::string file, const ExportOptions& options, Diagnostics& warnings);
 
     tinygltf::Model model;
     InstanceFiles instance_files;
+    PlacedNodes placed;
     // The binary buffer, in file order: view data and the padding that aligns each view to 4.
     std::vector<std::span<const std::byte>> binary;
     std::size_t binary_size = 0;
@@ -173,6 +197,8 @@ class Exporter {
     void warn(std::string path, std::string message, std::string rule);
     // Appends `node` under `parent` (a node index, or -1 for the scene's roots); its index.
     int add_node(tinygltf::Node node, int parent);
+    // Appends `node` under `parent` as add_node() does, kept as a PlacedNode. O(1).
+    void add_placed(PlacedNode node, int parent);
     // Room for `count` more nodes, made before a skeleton's are added: a vector grown by
     // doubling holds its old nodes and twice their room at once (359 MB for 300,000 bones).
     // Grows by half at least, so that many small models do not copy the nodes each time.
@@ -319,6 +345,7 @@ bool needs_compensation(const anim::Skeleton& skeleton, std::span<const anim::Tr
 // or as .gltf with a .bin beside sink.file() (a data URI when the sink is not a file); `name`
 // names the output in diagnostics.
 Expected<void> write_files(tinygltf::Model& model, const InstanceFiles& instance_files,
+                           const PlacedNodes& placed,
                            std::span<const std::span<const std::byte>> binary, std::size_t size,
                            Sink& sink, const std::string& name, bool binary_container);
 

@@ -1,5 +1,6 @@
-// The whole-document export: Metadata's up axis as a root node turning the scene to +Y up,
-// Models, Instances (referenced in extras or merged in), then Animations.
+// The whole-document export: Metadata's up axis as a root node turning the scene to +Y up (the
+// top document's Instances turned on their own), Models, Instances (referenced in extras or
+// merged in), then Animations.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -104,9 +105,11 @@ struct SceneWriter {
     // Instance node names: "<name>.<ordinal>" (its place in the file), zero-padded to the digits
     // of the top document's instance count, so that they are unique; written in name order.
     std::size_t ordinal = 0;
-    int ordinal_digits = 1;
     // With gpu_instancing: the top document's instances by (parent node, mesh).
     std::map<std::pair<int, int>, InstanceBatch> batches;
+    // The top document's up axis when it is not Y ("z" or "x"), and its up node once made.
+    std::string top_up;
+    int top_up_node = -1;
 
     // `file`: the instance file being exported, or null for the top document.
     void export_document(const cast::Document& document, const InstanceFile* file, int parent,
@@ -124,23 +127,20 @@ struct SceneWriter {
                 if (auto sr = metadata.scene_root(); sr && !scene_root) scene_root = *sr;
             }
         if (up == "z" || up == "x") {
-            // Z up: a -90° turn about X takes +Z to +Y; X up: +90° about Z takes +X to +Y.
-            const glm::quat turn = up == "z"
-                                       ? glm::angleAxis(-glm::half_pi<float>(), glm::vec3(1, 0, 0))
-                                       : glm::angleAxis(glm::half_pi<float>(), glm::vec3(0, 0, 1));
-            tinygltf::Node node;
-            node.name = fmt::format("{} up", up);
-            node.rotation = {turn.x, turn.y, turn.z, turn.w};
-            node.extras = tinygltf::Value(
-                tinygltf::Value::Object{{"castkit_up_axis", detail::string_value(up)}});
-            scene = exporter.add_node(std::move(node), parent);
+            // The top document's Instances turn on their own, at the scene's root: its up node is
+            // made for what else it has (top_parent()).
+            if (file == nullptr)
+                top_up = up;
+            else
+                scene = add_up_node(up, parent);
         } else if (!up.empty() && up != "y") {
             exporter.warn("metadata", fmt::format("unknown up axis '{}' was ignored", up));
         }
         for (std::size_t r = 0; r < roots.size(); ++r) {
             const auto models = roots[r].models();
             for (std::size_t m = 0; m < models.size(); ++m)
-                exporter.export_model(models[m], scene, fmt::format("root[{}]/model[{}]", r, m));
+                exporter.export_model(models[m], file == nullptr ? top_parent() : scene,
+                                      fmt::format("root[{}]/model[{}]", r, m));
             const auto instances = roots[r].instances();
             const std::size_t first_ordinal = ordinal;
             ordinal += instances.size();
@@ -156,6 +156,58 @@ struct SceneWriter {
                 exporter.export_animation(animations[a],
                                           fmt::format("root[{}]/animation[{}]", r, a));
         }
+    }
+
+    // A node turning `up` ("z" or "x") to glTF's +Y below `parent`, named "<up> up", the axis
+    // in its extras for castkit's import; its index. Z up: a -90° turn about X takes +Z to +Y;
+    // X up: +90° about Z takes +X to +Y.
+    int add_up_node(const std::string& up, int parent) {
+        const glm::quat turn = up_turn(up);
+        tinygltf::Node node;
+        node.name = fmt::format("{} up", up);
+        node.rotation = {turn.x, turn.y, turn.z, turn.w};
+        node.extras =
+            tinygltf::Value(tinygltf::Value::Object{{"castkit_up_axis", detail::string_value(up)}});
+        return exporter.add_node(std::move(node), parent);
+    }
+
+    static glm::quat up_turn(std::string_view up) {
+        return up == "z" ? glm::angleAxis(-glm::half_pi<float>(), glm::vec3(1, 0, 0))
+                         : glm::angleAxis(glm::half_pi<float>(), glm::vec3(0, 0, 1));
+    }
+
+    // Where the top document's Models (and batches) go: its up node, made on first use, or the
+    // scene's root when it is Y up.
+    int top_parent() {
+        if (top_up.empty()) return -1;
+        if (top_up_node < 0) top_up_node = add_up_node(top_up, -1);
+        return top_up_node;
+    }
+
+    // Where an Instance of the top document goes: at the scene's root, its transform turned to
+    // glTF's +Y up (the scene's extras say from which axis, for castkit's import). Blender's
+    // importer parents each object below a common up node at a cost: a tenth of a map's import.
+    // Elsewhere `parent`, as placed.
+    int instance_parent(detail::PlacedNode& placed, int parent, int depth) {
+        if (depth > 0 || top_up.empty()) return parent;
+        turn_placement(placed, top_up);
+        exporter.model.scenes[0].extras = tinygltf::Value(
+            tinygltf::Value::Object{{"castkit_up_axis", detail::string_value(top_up)}});
+        return -1;
+    }
+
+    // `placed` as seen from glTF's +Y up when it stood in `up`'s: its translation's axes swapped
+    // exactly, the turn composed into its rotation (its scale is its own). O(1).
+    static void turn_placement(detail::PlacedNode& placed, std::string_view up) {
+        auto& t = placed.translation;
+        t = up == "z" ? std::array<float, 3>{t[0], t[2], -t[1]}
+                      : std::array<float, 3>{-t[1], t[0], t[2]};
+        auto& r = placed.rotation;
+        const glm::quat turned = up_turn(up) * (placed.parts & detail::PlacedNode::kRotation
+                                                    ? glm::quat(r[3], r[0], r[1], r[2])
+                                                    : glm::quat(1, 0, 0, 0));
+        r = {turned.x, turned.y, turned.z, turned.w};
+        placed.parts |= detail::PlacedNode::kRotation;
     }
 
     // The indices of `instances` in the order of their nodes' names: by base name (their own,
@@ -192,19 +244,28 @@ struct SceneWriter {
             exporter.warn(path, "instance names no file (missing or empty path); skipped");
             return;
         }
-        tinygltf::Node node;
         const std::string_view own_name = instance.name().value_or("");
-        node.name = fmt::format("{}.{:0{}}", base_name(instance), number, ordinal_digits);
-        if (auto p = instance.position()) node.translation = {p->x, p->y, p->z};
-        if (auto r = instance.rotation()) {
-            const glm::quat q = glm::normalize(cast::quat_from_xyzw(*r));
-            node.rotation = {q.x, q.y, q.z, q.w};
+        const detail::PlacedNode as_stored = placement(instance, number);
+        const bool inlined = exporter.options.inline_instances && !over_budget;
+        InstanceFile* instanced = inlined ? find_instance(file, from, scene_root, path) : nullptr;
+        const bool one_mesh =
+            instanced != nullptr && instanced->single_node && instanced->mesh >= 0;
+        // A batch holds the transforms as stored, below the top document's up node.
+        if (one_mesh && depth == 0 && exporter.options.gpu_instancing) {
+            batch(top_parent(), *instanced, file, own_name, as_stored);
+            return;
         }
-        if (auto s = instance.scale()) node.scale = {s->x, s->y, s->z};
-        const int index = exporter.add_node(std::move(node), parent);
+        detail::PlacedNode placed = as_stored;
+        const int at = instance_parent(placed, parent, depth);
+        // A later instance of a file drawn by one mesh, in the top document: no node of its own
+        // until the JSON is written.
+        if (one_mesh && depth == 0) {
+            placed.mesh = instanced->mesh;
+            exporter.add_placed(placed, at);
+            return;
+        }
+        const int index = exporter.add_node(node_of(placed), at);
         exporter.instance_files.set(static_cast<std::size_t>(index), file);
-        if (!exporter.options.inline_instances || over_budget) return;
-        InstanceFile* instanced = find_instance(file, from, scene_root, path);
         if (instanced == nullptr) return;
         if (depth >= kMaxInstanceDepth || instanced->merging) {
             exporter.warn(
@@ -217,7 +278,8 @@ struct SceneWriter {
             name_file_on_mesh(instanced->mesh, index, file);
         if (!exporter.options.gpu_instancing || depth > 0) return;
         if (instanced->single_node && instanced->mesh >= 0) {
-            batch(index, parent, *instanced, file, own_name);
+            remove_last_node(index, at);
+            batch(top_parent(), *instanced, file, own_name, as_stored);
         } else if (!instanced->fallback_warned) {
             instanced->fallback_warned = true;
             exporter.warn(path,
@@ -227,6 +289,43 @@ struct SceneWriter {
                                       file),
                           "gltf.gpu-instancing-fallback");
         }
+    }
+
+    // The name parts and transform of Instance `instance`, the `number`th of the top document
+    // (its rotation normalised, as glTF asks). O(1).
+    static detail::PlacedNode placement(const cast::ConstInstance& instance, std::size_t number) {
+        detail::PlacedNode placed;
+        placed.base = base_name(instance);
+        placed.ordinal = static_cast<std::uint32_t>(number);
+        if (auto p = instance.position()) {
+            placed.translation = {p->x, p->y, p->z};
+            placed.parts |= detail::PlacedNode::kTranslation;
+        }
+        if (auto r = instance.rotation()) {
+            const glm::quat q = glm::normalize(cast::quat_from_xyzw(*r));
+            placed.rotation = {q.x, q.y, q.z, q.w};
+            placed.parts |= detail::PlacedNode::kRotation;
+        }
+        if (auto s = instance.scale()) {
+            placed.scale = {s->x, s->y, s->z};
+            placed.parts |= detail::PlacedNode::kScale;
+        }
+        return placed;
+    }
+
+    // The node of an Instance placed as `placed`, which draws nothing yet. O(1).
+    tinygltf::Node node_of(const detail::PlacedNode& placed) const {
+        tinygltf::Node node;
+        node.name =
+            fmt::format("{}.{:0{}}", placed.base, placed.ordinal, exporter.placed.ordinal_digits);
+        auto doubles = [](std::span<const float> values) {
+            return std::vector<double>(values.begin(), values.end());
+        };
+        if (placed.parts & detail::PlacedNode::kTranslation)
+            node.translation = doubles(placed.translation);
+        if (placed.parts & detail::PlacedNode::kRotation) node.rotation = doubles(placed.rotation);
+        if (placed.parts & detail::PlacedNode::kScale) node.scale = doubles(placed.scale);
+        return node;
     }
 
     // The file `file` Instance node `index` names, said once on the one mesh the node draws
@@ -344,27 +443,32 @@ struct SceneWriter {
         file.single_node = true;
     }
 
-    // Instance node `index` (the last node, below `parent`) taken out of the nodes and its
-    // transform added to the batch of its file's mesh under `parent`. O(1).
-    void batch(int index, int parent, const InstanceFile& file, const std::string& name,
-               std::string_view own_name) {
+    // Instance node `index` (the last node, below `parent`) taken out of the nodes. O(1).
+    void remove_last_node(int index, int parent) {
         std::vector<tinygltf::Node>& nodes = exporter.model.nodes;
-        const tinygltf::Node node = std::move(nodes[static_cast<std::size_t>(index)]);
         nodes.pop_back();
         exporter.instance_files.truncate(static_cast<std::size_t>(index));
         (parent < 0 ? exporter.model.scenes[0].nodes
                     : nodes[static_cast<std::size_t>(parent)].children)
             .pop_back();
+    }
+
+    // The instance placed as `placed` added to the batch of its file's mesh under `parent`.
+    // O(1).
+    void batch(int parent, const InstanceFile& file, const std::string& name,
+               std::string_view own_name, const detail::PlacedNode& placed) {
         InstanceBatch& group = batches[{parent, file.mesh}];
         if (group.file.empty()) group.file = name, group.stem = std::string(file_stem(name));
-        auto vec3 = [](const std::vector<double>& v, float fallback) {
-            return v.empty() ? glm::vec3(fallback) : glm::vec3(v[0], v[1], v[2]);
-        };
-        group.translations.push_back(vec3(node.translation, 0.0f));
-        group.scales.push_back(vec3(node.scale, 1.0f));
-        const std::vector<double>& r = node.rotation;
-        group.rotations.push_back(r.empty() ? glm::vec4(0, 0, 0, 1)
-                                            : glm::vec4(r[0], r[1], r[2], r[3]));
+        const auto& [t, r, s] = std::tie(placed.translation, placed.rotation, placed.scale);
+        const std::uint8_t parts = placed.parts;
+        group.translations.push_back(parts & detail::PlacedNode::kTranslation
+                                         ? glm::vec3(t[0], t[1], t[2])
+                                         : glm::vec3(0.0f));
+        group.scales.push_back(parts & detail::PlacedNode::kScale ? glm::vec3(s[0], s[1], s[2])
+                                                                  : glm::vec3(1.0f));
+        group.rotations.push_back(parts & detail::PlacedNode::kRotation
+                                      ? glm::vec4(r[0], r[1], r[2], r[3])
+                                      : glm::vec4(0, 0, 0, 1));
         const std::string_view shown = own_name.empty() ? group.stem : own_name;
         if (!group.named && shown != group.stem) {
             group.named = true;
@@ -667,18 +771,21 @@ Expected<void> detail::write_checked(const cast::Document& checked, Sink& sink,
         {},
         {},
         0,
-        ordinal_digits(checked),
-        {}};
-    // One node an instance at least (and the up-axis node): no vector of them grown by doubling.
-    exporter.model.nodes.reserve(instance_count(checked) + 1);
+        {},
+        {},
+        -1};
+    exporter.placed.ordinal_digits = ordinal_digits(checked);
+    // Most instances of a map are placed nodes: no vector of them grown by doubling.
+    exporter.placed.nodes.reserve(instance_count(checked));
     writer.export_document(checked, nullptr, -1, 0, true);
     if (exporter.failure) return make_error(*exporter.failure);
     // The skeletons served the nodes and the animations; the JSON made next is the peak.
     exporter.models = {};
     if (auto finite = detail::keep_numbers_finite(exporter); !finite) return finite;
     detail::place_textures(exporter, context, sink.file(), checked.embedded);
-    return detail::write_files(exporter.model, exporter.instance_files, exporter.binary,
-                               exporter.binary_size, sink, context.name, options.binary);
+    return detail::write_files(exporter.model, exporter.instance_files, exporter.placed,
+                               exporter.binary, exporter.binary_size, sink, context.name,
+                               options.binary);
 }
 
 Expected<void> write(const cast::Document& document, const std::filesystem::path& path,

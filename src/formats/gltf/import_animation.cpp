@@ -11,6 +11,7 @@
 #include <castkit/anim/curve_sampling.hpp>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 
 #include "import_internal.hpp"
@@ -197,11 +198,47 @@ std::vector<float> component_values(const std::vector<float>& keys, std::size_t 
     return values;
 }
 
-// The notification tracks castkit's exporter recorded in the animation's extras.
+// A frame number of the extras as a Cast key frame; nullopt for anything else.
+std::optional<std::uint32_t> key_frame_of(const tinygltf::Value& value) {
+    if (!value.IsNumber()) return std::nullopt;
+    const double frame = value.GetNumberAsDouble();
+    if (!(frame >= 0.0 && frame <= double(std::numeric_limits<std::uint32_t>::max())))
+        return std::nullopt;
+    return static_cast<std::uint32_t>(std::lround(frame));
+}
+
+// The events list engines read (`castkit_events`: [{name, frame, time}], by time) as
+// notification tracks, one per name in the order names first appear, each key in frame order.
+void add_events(cast::Animation& out, const tinygltf::Value& events) {
+    std::vector<std::pair<std::string, std::vector<std::uint32_t>>> tracks;
+    for (std::size_t k = 0; k < events.ArrayLen(); ++k) {
+        const tinygltf::Value& event = events.Get(static_cast<int>(k));
+        if (!event.IsObject() || !event.Get("name").IsString()) continue;
+        const std::optional<std::uint32_t> frame = key_frame_of(event.Get("frame"));
+        if (!frame) continue;
+        const std::string& name = event.Get("name").Get<std::string>();
+        auto track = std::find_if(tracks.begin(), tracks.end(),
+                                  [&](const auto& named) { return named.first == name; });
+        if (track == tracks.end()) track = tracks.insert(tracks.end(), {name, {}});
+        track->second.push_back(*frame);
+    }
+    for (auto& [name, frames] : tracks) {
+        std::sort(frames.begin(), frames.end());
+        cast::NotificationTrack notification = out.add_notification_track();
+        notification.set_name(name);
+        notification.set_key_frames(frames);
+    }
+}
+
+// The notification tracks castkit's exporter recorded in the animation's extras: its own
+// layout, else the events list (a file another tool wrote with only that).
 void add_notifications(cast::Animation& out, const tinygltf::Value& extras) {
-    if (!extras.IsObject() || !extras.Has("castkit_notifications") ||
-        !extras.Get("castkit_notifications").IsObject())
+    if (!extras.IsObject()) return;
+    if (!extras.Has("castkit_notifications") || !extras.Get("castkit_notifications").IsObject()) {
+        if (extras.Has("castkit_events") && extras.Get("castkit_events").IsArray())
+            add_events(out, extras.Get("castkit_events"));
         return;
+    }
     const tinygltf::Value& tracks = extras.Get("castkit_notifications");
     for (const std::string& track_name : tracks.Keys()) {
         const tinygltf::Value& list = tracks.Get(track_name);

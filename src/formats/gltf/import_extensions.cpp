@@ -300,8 +300,8 @@ void Importer::warn_unkept_content() {
 
 bool read_back_extra(std::string_view key) {
     static const std::set<std::string, std::less<>> read_back = {
-        "castkit_up_axis", "targetNames",      "castkit_slots",        "castkit_framerate",
-        "castkit_looping", "castkit_instance", "castkit_notifications"};
+        "castkit_up_axis", "targetNames",      "castkit_slots",         "castkit_framerate",
+        "castkit_looping", "castkit_instance", "castkit_notifications", "castkit_events"};
     return read_back.contains(key);
 }
 

@@ -90,6 +90,12 @@ class Importer {
     std::vector<glm::mat4> worlds;
     int up_node = -1;
     std::string up_axis;
+    // The axis the scene's root Instances stood in before castkit's export turned each to +Y
+    // up (the scene's extras castkit_up_axis), or empty: their locals are turned back.
+    std::string root_turn;
+    void turn_back_root_instances();
+    // Whether node `i` is one of those.
+    bool turned_root(std::size_t i) const;
 
     // One warning per kind of content Cast cannot hold: cameras, lights, material variants,
     // GPU instancing, and optional extensions castkit does not read.

@@ -115,6 +115,7 @@ Expected<void> Importer::resolve_nodes() {
         }
     }
     if (up_node >= 0 && parents[static_cast<std::size_t>(up_node)] != -1) up_node = -1;
+    turn_back_root_instances();
     // Worlds, parents first; a chain longer than the node count is a cycle.
     std::vector<std::uint8_t> done(n, 0);
     for (std::size_t i = 0; i < n; ++i) {
@@ -237,7 +238,7 @@ Expected<std::vector<std::uint32_t>> Importer::read_faces(const tinygltf::Primit
 
 Expected<void> Importer::import_models(cast::Root& root) {
     // The text is kept as exported, even one that names no axis (the view reports that one).
-    if (up_node >= 0) root.add_metadata().set_string("up", up_axis);
+    if (up_node >= 0 || !root_turn.empty()) root.add_metadata().set_string("up", up_axis);
     if (auto selected = select_scene(); !selected) return selected;
     if (auto planned = plan_skins(root); !planned) return planned;
     plan_rigid_chains(root);

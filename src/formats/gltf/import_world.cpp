@@ -158,6 +158,46 @@ bool Importer::instanced(std::size_t i) const {
     return gltf.nodes[i].skin < 0 && !rigid_bones.contains(static_cast<int>(i));
 }
 
+namespace {
+
+// The turn castkit's export gives a scene in `up` ("z" or "x") to glTF's +Y up.
+glm::quat up_turn(std::string_view up) {
+    return up == "z" ? glm::angleAxis(-glm::half_pi<float>(), glm::vec3(1, 0, 0))
+                     : glm::angleAxis(glm::half_pi<float>(), glm::vec3(0, 0, 1));
+}
+
+// `turned` (a root Instance's TRS as castkit's export turned it from `up`) as it stood: the
+// translation's axes swapped back exactly, the turn taken out of the rotation.
+anim::Transform unturned(anim::Transform turned, std::string_view up) {
+    const glm::vec3 t = turned.translation;
+    turned.translation = up == "z" ? glm::vec3(t.x, -t.z, t.y) : glm::vec3(t.y, -t.x, t.z);
+    turned.rotation = glm::normalize(glm::inverse(up_turn(up)) * turned.rotation);
+    return turned;
+}
+
+}  // namespace
+
+void Importer::turn_back_root_instances() {
+    if (gltf.scenes.empty()) return;
+    const int shown = gltf.defaultScene >= 0 ? gltf.defaultScene : 0;
+    if (static_cast<std::size_t>(shown) >= gltf.scenes.size()) return;
+    const tinygltf::Value& extras = gltf.scenes[static_cast<std::size_t>(shown)].extras;
+    if (!extras.IsObject() || !extras.Has("castkit_up_axis")) return;
+    const tinygltf::Value& axis = extras.Get("castkit_up_axis");
+    if (!axis.IsString() || (axis.Get<std::string>() != "z" && axis.Get<std::string>() != "x"))
+        return;
+    root_turn = axis.Get<std::string>();
+    if (up_node < 0) up_axis = root_turn;
+    const glm::mat4 back = glm::mat4_cast(glm::inverse(up_turn(root_turn)));
+    for (std::size_t i = 0; i < gltf.nodes.size(); ++i)
+        if (turned_root(i)) locals[i] = back * locals[i];
+}
+
+bool Importer::turned_root(std::size_t i) const {
+    return !root_turn.empty() && parents[i] < 0 && static_cast<int>(i) != up_node &&
+           marks_instance(gltf, gltf.nodes[i]);
+}
+
 std::optional<anim::Transform> Importer::world_trs(std::size_t i) const {
     // The one node of the chain whose local transform is not the identity, when there is one:
     // its TRS as the file stores it, with no rounding from matrices.
@@ -170,7 +210,9 @@ std::optional<anim::Transform> Importer::world_trs(std::size_t i) const {
     }
     if (carrier < 0) return anim::Transform{};
     const tinygltf::Node& node = gltf.nodes[static_cast<std::size_t>(carrier)];
-    return node.matrix.empty() ? node_trs(node) : exact_trs(worlds[i]);
+    if (!node.matrix.empty()) return exact_trs(worlds[i]);
+    const anim::Transform stored = node_trs(node);
+    return turned_root(static_cast<std::size_t>(carrier)) ? unturned(stored, root_turn) : stored;
 }
 
 std::string Importer::instance_name(std::size_t i) const {

@@ -1,5 +1,5 @@
-// `castkit validate`: exit codes, text and JSON output, --strict, and the rule table the README
-// shows (README.md must hold exactly what --list-rules prints).
+// `castkit validate`: exit codes, text and JSON output, --strict, and the rule table
+// docs/validate.md shows (it must hold exactly what --list-rules prints).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -96,14 +96,14 @@ TEST(ValidateCli, JsonFollowsTheDocumentedSchema) {
     EXPECT_EQ(flags["path"], "");
 }
 
-TEST(ValidateCli, ReadmeTableIsTheRuleTable) {
+TEST(ValidateCli, ValidatePagesTableIsTheRuleTable) {
     auto table = run_cli("validate --list-rules");
     ASSERT_EQ(table.exit_code, 0);
     EXPECT_EQ(std::count(table.out.begin(), table.out.end(), '\n'),
               cast::validation_rules().size() + 2);
-    std::string readme = slurp(std::filesystem::path(CASTKIT_SOURCE_DIR) / "README.md");
-    EXPECT_NE(readme.find(table.out), std::string::npos)
-        << "README.md must contain the output of `castkit validate --list-rules`:\n"
+    std::string page = slurp(std::filesystem::path(CASTKIT_SOURCE_DIR) / "docs" / "validate.md");
+    EXPECT_NE(page.find(table.out), std::string::npos)
+        << "docs/validate.md must contain the output of `castkit validate --list-rules`:\n"
         << table.out;
 }
 

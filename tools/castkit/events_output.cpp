@@ -1,0 +1,29 @@
+// --events FILE.json (convert, bake): every clip's events beside the output (docs/events.md).
+#include <fmt/format.h>
+
+#include <castkit/platform.hpp>
+#include <castkit/scene/events.hpp>
+
+#include "commands.hpp"
+
+namespace castkit::cli {
+
+void add_events_option(CLI::App* command, std::string& target) {
+    command->add_option("--events", target,
+                        "Also write every clip's events (notification tracks: name, frame, time "
+                        "in seconds) to this JSON file, for engines that read sidecars; never "
+                        "replaces a file this run did not write");
+}
+
+void write_events_file(const cast::Document& document, const std::string& path,
+                       SideOutputs& outputs, int& exit_code) {
+    Diagnostics diagnostics;
+    auto written =
+        scene::write_events(document, platform::path_from_utf8(path), outputs, diagnostics);
+    print_diagnostics(diagnostics);
+    if (written) return;
+    fmt::print(stderr, "{}\n", written.error().to_string());
+    fail(exit_code, kInvalidInput);
+}
+
+}  // namespace castkit::cli
