@@ -5,6 +5,7 @@
 // the rules live in one place.
 #pragma once
 
+#include <castkit/anim/root_motion.hpp>
 #include <castkit/io/side_outputs.hpp>
 #include <castkit/registry.hpp>
 #include <castkit/scene/axis_change.hpp>
@@ -66,6 +67,15 @@ struct Options {
     FormatOptions format_options;
     // Every output turned and scaled as this asks (castkit/scene/axis_change.hpp), after the merge.
     scene::AxesRequest axes;
+    // The model whose Skeleton animation-only inputs play on (--model): lent to each of them
+    // (scene::lend_skeleton) after the merge, so that the axis change turns their root bones and
+    // root motion finds them; empty for none.
+    std::filesystem::path model;
+    // Every output's root motion kept, stripped or extracted on `root_bone` (empty: each
+    // skeleton's top bone) as castkit/anim/root_motion.hpp says, after the merge and before the
+    // axis change, in the input's own axes.
+    anim::RootMotion root_motion = anim::RootMotion::Keep;
+    std::string root_bone;
     // The Instances every input keeps (castkit/scene/instance_selection.hpp), taken out after
     // the read, before the merge and the axis change; an invalid one fails every task.
     scene::InstanceSelection selection;
@@ -127,7 +137,8 @@ Expected<std::vector<std::filesystem::path>> readable_files(const std::filesyste
 Expected<Plan> plan(const Options& options, Diagnostics& diagnostics);
 
 // Reads `task.input`, keeps the Instances of Options::selection, merges Options::animations into
-// it when it has a skeleton, and writes
+// it when it has a skeleton (else lends it Options::model's), applies Options::root_motion and
+// Options::axes, and writes
 // `task.output` through the format registry (a fresh task is skipped unless forced). Every
 // problem lands in the result; an input too large for memory fails alone (io.out-of-memory).
 // `outputs` is the run's side-file writer (Plan::outputs); null gives the task one of its own.

@@ -60,7 +60,7 @@ def options(input_dir, output_dir, to, *, from_format=None, anims=(), recursive=
             force=False, textures=(), texture_mode="automatic", allow_any_path=False,
             inline_instances=True, strict=False, gpu_instancing=False, up=None, units=None,
             scale=1.0, from_up=None, from_units=None, within=None, box=None, include=(),
-            exclude=()):
+            exclude=(), model=None, root_motion="keep", root_bone=None):
     """The run's options as the library takes them (a dict that pickles), by the CLI's names:
     `anims` are folders whose animation files are merged into every model with a skeleton
     (--anims), `textures` folders searched for the files inputs name (--textures);
@@ -68,7 +68,9 @@ def options(input_dir, output_dir, to, *, from_format=None, anims=(), recursive=
     --gpu-instancing; `up`, `units`, `scale`,
     `from_up` and `from_units` turn and scale every output (--up, --units, ...); `within`
     (x, y, z, radius), `box` (x0, y0, z0, x1, y1, z1), `include` and `exclude` (globs) keep a
-    map's Instances (--within, --box, --include, --exclude)."""
+    map's Instances (--within, --box, --include, --exclude); `model` is the file whose skeleton
+    animation-only inputs play on (--model), `root_motion` ("keep", "strip", "extract") and
+    `root_bone` move every output's root motion (--root-motion, --root-bone)."""
     animations = []
     for folder in anims:  # as --anims: every file castkit reads under the folder
         found, skipped = _castkit.batch_files(os.fspath(folder), True, allow_any_path)
@@ -84,7 +86,9 @@ def options(input_dir, output_dir, to, *, from_format=None, anims=(), recursive=
             "scale": scale, "from_up": from_up, "from_units": from_units,
             "within": None if within is None else tuple(within),
             "box": None if box is None else tuple(box),
-            "include": list(include), "exclude": list(exclude)}
+            "include": list(include), "exclude": list(exclude),
+            "model": None if model is None else os.fspath(model), "root_motion": root_motion,
+            "root_bone": root_bone}
 
 
 def convert_task(options, task):
@@ -617,7 +621,7 @@ def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None
     under `output_dir`, as `castkit convert DIR -o OUT --to FORMAT` does (`recursive`, `force`,
     `anims`, `textures`, `texture_mode`, `allow_any_path`, `inline_instances`, `strict`,
     `gpu_instancing`, `from_format`, `up`, `units`, `scale`, `from_up`, `from_units`, `within`,
-    `box`, `include`, `exclude` as there). Runs on `jobs` local processes (default: one per core), or with
+    `box`, `include`, `exclude`, `model`, `root_motion`, `root_bone` as there). Runs on `jobs` local processes (default: one per core), or with
     `client` (a dask.distributed.Client) or `scheduler` (its address; `security`, a
     distributed.security.Security, for a tls:// one) on that cluster, one task per input.
     Failures are printed to stderr as they come, with a progress line when stderr is
@@ -634,6 +638,9 @@ def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None
         raise ValueError(f"transfer must be 'paths' or 'bytes', not {transfer!r}")
     if transfer == "bytes" and client is None and scheduler is None:
         raise ValueError("transfer='bytes' is for a cluster: give client or scheduler")
+    if transfer == "bytes" and option_names.get("model") is not None:
+        raise ValueError("transfer='bytes' does not send --model's file yet: give the workers the "
+                         "paths (transfer='paths')")
     if transfer == "bytes" and option_names.get("allow_any_path"):
         raise ValueError("transfer='bytes' cannot send the files --allow-any-path lets inputs "
                          "name anywhere: give the workers the paths (transfer='paths')")

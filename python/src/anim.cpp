@@ -8,6 +8,7 @@
 #include <castkit/anim/local_to_world_job.hpp>
 #include <castkit/anim/sampling_job.hpp>
 #include <castkit/anim/skeleton.hpp>
+#include <castkit/registry.hpp>
 #include <optional>
 #include <string>
 #include <utility>
@@ -157,6 +158,27 @@ std::shared_ptr<DocState> bake(const Sampler& sampler, float framerate,
                                          .base_frame = base_frame,
                                          .solve_rig = rig}));
     return state;
+}
+
+// `baked`, a bake of `sampler`'s clip played on `model`, with its root motion stripped or
+// extracted as `castkit bake --root-motion` does, in the animation file's own axes.
+void move_baked_root_motion(const DocPtr& baked, const Sampler& sampler, const Model& model,
+                            anim::RootMotion mode, const std::string& root_bone) {
+    if (mode == anim::RootMotion::Keep) return;
+    const DocState& animations = *sampler.animation_document;
+    // The bake holds the animation's own skeleton already; else it played on a Model's.
+    const cast::ConstSkeleton played_on =
+        sampler.own_skeleton ? cast::ConstSkeleton{}
+                             : choose_skeleton(model, cast::ConstAnimation{}, animations).skeleton;
+    const FormatInfo* format =
+        animations.format.empty() ? &cast_format() : format_by_name(animations.format);
+    const scene::DeclaredAxes declared = format ? declared_axes(*format) : scene::DeclaredAxes{};
+    unwrap(anim::move_baked_root_motion(baked->document, played_on,
+                                        {.mode = mode,
+                                         .up = scene::file_up_axis(animations.document, declared),
+                                         .root_bone = root_bone,
+                                         .name = animations.document.source_name,
+                                         .warnings = &baked->read_warnings}));
 }
 
 // The animation of `state` that `which` picks, compiled against `sampler`'s skeleton (its curves
@@ -415,22 +437,31 @@ void define_functions(py::module_& m) {
         [](const Model& model, const std::shared_ptr<DocState>& animation_document,
            const Which& animation, float framerate, std::optional<float> tolerance,
            const std::shared_ptr<DocState>& base, const Which& base_animation,
-           std::optional<float> base_frame, bool rig) {
+           std::optional<float> base_frame, bool rig,
+           const Word<types::RootMotionWords>& root_motion_word, const std::string& root_bone) {
+            const anim::RootMotion mode = root_motion(root_motion_word, "root_motion");
             const std::shared_ptr<Sampler> sampler =
                 make_sampler(model, animation_document, animation);
-            if (!base) return bake(*sampler, framerate, tolerance, nullptr, std::nullopt, rig);
-            const anim::Animation under = clip_on(*sampler, *base, base_animation);
-            return bake(*sampler, framerate, tolerance, &under, base_frame, rig);
+            std::optional<anim::Animation> under;
+            if (base) under = clip_on(*sampler, *base, base_animation);
+            DocPtr baked = bake(*sampler, framerate, tolerance, under ? &*under : nullptr,
+                                base ? base_frame : std::nullopt, rig);
+            move_baked_root_motion(baked, *sampler, model, mode, root_bone);
+            return baked;
         },
         py::arg("model"), py::arg("animation_document"), py::arg("animation") = py::none(),
         py::arg("framerate") = 0.0f, py::arg("tolerance") = py::none(),
         py::arg("base") = py::none(), py::arg("base_animation") = py::none(),
-        py::arg("base_frame") = py::none(), py::arg("rig") = true,
+        py::arg("base_frame") = py::none(), py::arg("rig") = true, py::kw_only(),
+        py::arg("root_motion") = "keep", py::arg("root_bone") = "",
         "The animation baked as `castkit bake` does (see Sampler.bake and Sampler); "
         "`rig=False` bakes the curves alone, as `--no-rig`. With "
         "`base` (a Document), the animation is an additive clip layered on the base clip "
         "(`base_animation` picks it) at the same time of each frame, or on its frame "
-        "`base_frame` alone, as `castkit bake --base FILE[@FRAME]`; without it, on the rest pose.");
+        "`base_frame` alone, as `castkit bake --base FILE[@FRAME]`; without it, on the rest pose. "
+        "`root_motion` ('keep', 'strip', 'extract') and `root_bone` move the root bone's motion "
+        "as `castkit bake --root-motion/--root-bone` do; their warnings are the baked "
+        "Document's `warnings`.");
     m.def(
         "diff",
         [](const std::shared_ptr<DocState>& a, const std::shared_ptr<DocState>& b,

@@ -35,6 +35,9 @@ batch::Options options_from(const py::dict& d) {
     options.to = get<std::string>(d, "to", "");
     options.from = get<std::string>(d, "from", "");
     options.animations = paths(d, "animations");
+    options.model = get<fs::path>(d, "model", {});
+    options.root_motion = root_motion(get<std::string>(d, "root_motion", "keep"), "root_motion");
+    options.root_bone = get<std::string>(d, "root_bone", "");
     options.recursive = get<bool>(d, "recursive", false);
     options.force = get<bool>(d, "force", false);
     FormatOptions& format = options.format_options;

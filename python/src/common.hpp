@@ -5,6 +5,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <castkit/anim/root_motion.hpp>
 #include <castkit/cast/document.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/diagnostic.hpp>
@@ -150,6 +151,17 @@ TextureMode texture_mode(const std::string& name, const char* option);
 inline TextureMode texture_mode(const Word<types::TextureWords>& name, const char* option) {
     return texture_mode(name.text, option);
 }
+// --root-motion's mode by its word ("keep", "strip", "extract"); a ValueError naming `option`
+// for any other.
+anim::RootMotion root_motion(const std::string& name, const char* option);
+inline anim::RootMotion root_motion(const Word<types::RootMotionWords>& name, const char* option) {
+    return root_motion(name.text, option);
+}
+// The root motion of `state`'s document stripped or extracted as `castkit convert --root-motion`
+// does, in the file's own axes (`from_up` when given); its warnings. castkit.Error
+// (anim.root-bone) when `root_bone` names no bone.
+Diagnostics move_root_motion(const DocPtr& state, anim::RootMotion mode,
+                             const std::string& root_bone, std::optional<cast::Axis> from_up);
 // The axes request of `up`, `from_up` ("x", "y", "z"), `units`, `from_units` ("mm", "cm", "m",
 // "in", "ft") and `scale`; ValueError naming the argument for any other word.
 scene::AxesRequest axes_request(const AxisWord& up, const AxisWord& from_up, const UnitWord& units,

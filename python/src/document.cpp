@@ -274,6 +274,26 @@ scene::AxesRequest axes_request(const AxisWord& up, const AxisWord& from_up, con
             .scale = scale};
 }
 
+anim::RootMotion root_motion(const std::string& name, const char* option) {
+    if (auto mode = anim::root_motion_from_name(name)) return *mode;
+    throw py::value_error(std::string(option) + ": '" + name + "' is not keep, strip or extract");
+}
+
+Diagnostics move_root_motion(const DocPtr& state, anim::RootMotion mode,
+                             const std::string& root_bone, std::optional<cast::Axis> from_up) {
+    const FormatInfo& format = state->format.empty() ? cast_format() : named_format(state->format);
+    Diagnostics warnings;
+    const anim::RootMotionJob job{
+        .mode = mode,
+        .document = &state->document,
+        .up = from_up.value_or(scene::file_up_axis(state->document, declared_axes(format))),
+        .root_bone = root_bone,
+        .name = state->document.source_name,
+        .warnings = &warnings};
+    unwrap(job.run());
+    return warnings;
+}
+
 TextureMode texture_mode(const std::string& name, const char* option) {
     if (name == "automatic") return TextureMode::Automatic;
     if (name == "embed") return TextureMode::Embed;
@@ -445,8 +465,11 @@ void define_converting(py::module_& m) {
            const AxisWord& up, const UnitWord& units, double scale, const AxisWord& from_up,
            const UnitWord& from_units, const Typed<types::Sphere>& within,
            const Typed<types::Box>& box, std::vector<std::string> include,
-           std::vector<std::string> exclude, const std::optional<fs::path>& events) {
+           std::vector<std::string> exclude, const std::optional<fs::path>& events,
+           const std::optional<fs::path>& model,
+           const Word<types::RootMotionWords>& root_motion_word, const std::string& root_bone) {
             const FormatInfo& to = pick_format(to_format, destination);
+            const anim::RootMotion motion = root_motion(root_motion_word, "root_motion");
             const scene::AxesRequest axes = axes_request(up, from_up, units, from_units, scale);
             const scene::InstanceSelection selection =
                 selection_from(within, box, std::move(include), std::move(exclude));
@@ -460,6 +483,12 @@ void define_converting(py::module_& m) {
                                         selected);
                 for (py::handle w : diagnostics_list(selected)) warnings.attr("append")(w);
             }
+            // As `castkit convert --model`: an animation file alone plays on the model's bones.
+            if (model)
+                unwrap(scene::lend_skeleton(state->document, open_path(*model, {})->document));
+            for (py::handle w :
+                 diagnostics_list(move_root_motion(state, motion, root_bone, axes.from_up)))
+                warnings.attr("append")(w);
             if (!axes.empty())
                 for (py::handle w : diagnostics_list(change_axes(state, axes)))
                     warnings.attr("append")(w);
@@ -478,6 +507,7 @@ void define_converting(py::module_& m) {
         py::arg("from_units") = py::none(), py::arg("within") = py::none(),
         py::arg("box") = py::none(), py::arg("include") = std::vector<std::string>{},
         py::arg("exclude") = std::vector<std::string>{}, py::arg("events") = py::none(),
+        py::arg("model") = py::none(), py::arg("root_motion") = "keep", py::arg("root_bone") = "",
         "Converts one file to another format (default: from the extensions); returns the "
         "reader's and writer's warnings. `strict`: a broken mesh raises castkit.Error and "
         "nothing is written, as `castkit convert --strict`. `up` ('x', 'y', 'z'), `units` "
@@ -486,7 +516,10 @@ void define_converting(py::module_& m) {
         "`within` (x, y, z, radius), `box` (x0, y0, z0, x1, y1, z1) and the globs `include` "
         "and `exclude` keep a map's Instances as `--within/--box/--include/--exclude` do, "
         "before the axes turn. `events` (a path) also writes every clip's events there, as "
-        "`castkit convert --events` (docs/events.md).");
+        "`castkit convert --events` (docs/events.md). `model` (a path) lends an animation "
+        "file alone its skeleton, as `--model`; `root_motion` ('keep', 'strip', 'extract') and "
+        "`root_bone` move the root bone's motion as `--root-motion` and `--root-bone` do, "
+        "before the axes turn.");
     m.def("merge", &merge_documents, py::arg("model"), py::arg("warnings") = py::none(),
           py::arg("base") = py::none(), py::arg("base_frame") = py::none(),
           "merge(model, *animations, warnings=None, base=None, base_frame=None) -> Document\n\n"

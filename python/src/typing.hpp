@@ -64,6 +64,7 @@ CASTKIT_PYTHON_TYPE(Warnings, "Optional[List[Diagnostic]]");
 CASTKIT_PYTHON_TYPE(AxisWords, "Literal['x', 'y', 'z']");
 CASTKIT_PYTHON_TYPE(UnitWords, "Literal['mm', 'cm', 'm', 'in', 'ft']");
 CASTKIT_PYTHON_TYPE(TextureWords, "Literal['automatic', 'embed', 'copy', 'reference']");
+CASTKIT_PYTHON_TYPE(RootMotionWords, "Literal['keep', 'strip', 'extract']");
 CASTKIT_PYTHON_TYPE(DocumentOrPath, "Union[Document, str, os.PathLike[str]]");
 CASTKIT_PYTHON_TYPE(OptionalDocumentOrPath, "Optional[Union[Document, str, os.PathLike[str]]]");
 }  // namespace types

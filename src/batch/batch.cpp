@@ -221,6 +221,46 @@ void merge(const Options& options, cast::Document& document, Result& result,
     scene::merge(document, std::move(sources), diagnostics);
 }
 
+// --model: an animation-only input lent the model's skeleton (its bytes read once for the run,
+// as an animation's); false, the refusal in `result`, when it cannot be.
+bool lend_model(const Options& options, cast::Document& document, Result& result,
+                Diagnostics& diagnostics) {
+    AnimationFiles own;
+    AnimationFiles& files = options.animation_files ? *options.animation_files : own;
+    auto input = files.get(options.model);
+    if (!input) {
+        result.errors.push_back(input.error());
+        return false;
+    }
+    const FormatInfo* format = format_for_path(options.model);
+    auto model =
+        formats::read(*format, std::move(*input), formats::context_for(options.model), diagnostics);
+    if (!model) {
+        result.errors.push_back(model.error());
+        return false;
+    }
+    auto lent = scene::lend_skeleton(document, *model);
+    if (!lent) result.errors.push_back(lent.error());
+    return lent.has_value();
+}
+
+// Strips or extracts the root motion of `document`, read as `from`, in its own axes (--from-up
+// when given); false, the refusal in `diagnostics`, when the root bone named is not there.
+bool move_root_motion(const Options& options, const FormatInfo& from, const fs::path& input,
+                      cast::Document& document, Diagnostics& diagnostics) {
+    const std::string name = platform::utf8_of(input);
+    const anim::RootMotionJob job{
+        .mode = options.root_motion,
+        .document = &document,
+        .up = options.axes.from_up.value_or(scene::file_up_axis(document, declared_axes(from))),
+        .root_bone = options.root_bone,
+        .name = name,
+        .warnings = &diagnostics};
+    auto moved = job.run();
+    if (!moved) diagnostics.push_back(moved.error());
+    return moved.has_value();
+}
+
 // Turns and scales `document`, read as `from`, as `request` asks; false when it cannot.
 bool change_axes(const scene::AxesRequest& request, const FormatInfo& from, const fs::path& input,
                  cast::Document& document, Diagnostics& diagnostics) {
@@ -290,6 +330,13 @@ void convert_into(const Options& options, const FormatInfo& to, const Task& task
     }
     if (!options.animations.empty() && has_skeleton(*document))
         merge(options, *document, result, diagnostics);
+    if ((!options.model.empty() && !has_skeleton(*document) &&
+         !lend_model(options, *document, result, diagnostics)) ||
+        !move_root_motion(options, *from, task.input, *document, diagnostics)) {
+        take(result, diagnostics);
+        result.status = Status::Failed;
+        return;
+    }
     if (!options.axes.empty() &&
         !change_axes(options.axes, *from, task.input, *document, diagnostics)) {
         take(result, diagnostics);
@@ -559,8 +606,11 @@ Expected<Plan> plan(const Options& options, Diagnostics& diagnostics) {
                                                        : std::make_shared<SideOutputs>();
     plan.tasks = tasks_for(options, **to, *inputs);
     name_outputs(plan.tasks, **to, *plan.outputs);
+    // An output is as old as the newest of its input, the animations and the model it is given.
+    std::vector<fs::path> given = options.animations;
+    if (!options.model.empty()) given.push_back(options.model);
     for (Task& task : plan.tasks)
-        task.fresh = !options.force && up_to_date(task.input, task.output, options.animations);
+        task.fresh = !options.force && up_to_date(task.input, task.output, given);
     // Folders are made here, once, so that workers never race to create the same one.
     std::error_code error;
     for (const Task& task : plan.tasks) {

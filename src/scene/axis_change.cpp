@@ -277,6 +277,17 @@ Diagnostic scale_error(std::string_view name, std::string message) {
 
 }  // namespace
 
+std::optional<Axis> said_up_axis(const cast::Document& document) {
+    for (const cast::ConstRoot& root : document.root_nodes())
+        for (const cast::ConstMetadata& metadata : root.metadata())
+            if (auto up = metadata.up_axis(); up && *up) return **up;
+    return std::nullopt;
+}
+
+cast::Axis file_up_axis(const cast::Document& document, const DeclaredAxes& declared) {
+    return said_up_axis(document).value_or(declared.up.value_or(Axis::Y));
+}
+
 Expected<AxisChange> plan_axis_change(const cast::Document& document, const AxesRequest& request,
                                       const DeclaredAxes& declared, std::string_view name,
                                       Diagnostics& diagnostics) {
@@ -285,10 +296,7 @@ Expected<AxisChange> plan_axis_change(const cast::Document& document, const Axes
             axes_warning(name, "axes.scale",
                          fmt::format("the scale {} is not a number above zero", request.scale)));
     AxisChange change{.scale = request.scale};
-    std::optional<Axis> said;
-    for (const cast::ConstRoot& root : document.root_nodes())
-        for (const cast::ConstMetadata& metadata : root.metadata())
-            if (auto up = metadata.up_axis(); up && *up && !said) said = **up;
+    const std::optional<Axis> said = said_up_axis(document);
     if (request.up) {
         change.to_up = *request.up;
         change.from_up = request.from_up.value_or(said.value_or(declared.up.value_or(Axis::Y)));

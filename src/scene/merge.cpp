@@ -7,6 +7,7 @@
 #include <castkit/anim/bake.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/cast/nodes.hpp>
+#include <castkit/scene/axis_change.hpp>
 #include <castkit/scene/merge.hpp>
 #include <memory>
 #include <set>
@@ -215,6 +216,34 @@ bool holds_additive_curve(const cast::Document& document) {
         for (const cast::ConstCurve& curve : animation.curves())
             if (curve.mode_name() == "additive") return true;
     return false;
+}
+
+Expected<std::size_t> lend_skeleton(cast::Document& animations, const cast::Document& model) {
+    for (const cast::ConstModel& held : std::as_const(animations).models())
+        if (held.skeleton()) return 0;
+    cast::ConstSkeleton lent;
+    for (const cast::ConstModel& candidate : model.models())
+        if (!lent) lent = candidate.skeleton();
+    if (!lent) {
+        Diagnostic d;
+        d.file = model.source_name;
+        d.rule = "merge.no-skeleton";
+        d.message = "no Model with a Skeleton to play the animations on";
+        return make_error(std::move(d));
+    }
+    std::size_t lent_to = 0;
+    for (cast::Animation& animation : animations.animations()) {
+        if (animation.skeleton()) continue;
+        animations.adopt(lent.node(), &animation.node());
+        ++lent_to;
+    }
+    const std::optional<cast::Axis> model_up = said_up_axis(model);
+    std::vector<cast::Root> roots = animations.root_nodes();
+    if (lent_to > 0 && model_up && !said_up_axis(animations) && !roots.empty()) {
+        std::vector<cast::Metadata> metadata = roots.front().metadata();
+        (metadata.empty() ? roots.front().add_metadata() : metadata.front()).set_up_axis(*model_up);
+    }
+    return lent_to;
 }
 
 MergeResult merge(cast::Document& model, std::vector<AnimationSource> animations,

@@ -4,10 +4,12 @@
 #include <castkit/anim/animation.hpp>
 #include <castkit/anim/bake.hpp>
 #include <castkit/anim/local_to_world_job.hpp>
+#include <castkit/anim/root_motion.hpp>
 #include <castkit/anim/sampling_job.hpp>
 #include <castkit/anim/skeleton.hpp>
 #include <castkit/json.hpp>
 #include <castkit/platform.hpp>
+#include <castkit/scene/axis_change.hpp>
 #include <cmath>
 #include <cstdlib>
 #include <iterator>
@@ -278,6 +280,43 @@ bool write_baked(const FormatInfo& format, const cast::Document& baked, const st
     return written.has_value();
 }
 
+// The up axis `loaded`'s animation is in: its file's, else its model's (Metadata `up`, else the
+// format's, else +Y).
+cast::Axis animation_up_axis(const LoadedAnimation& loaded, const std::string& animation_path) {
+    const FormatInfo* format = format_for_path(platform::path_from_utf8(animation_path));
+    const scene::DeclaredAxes declared = format ? declared_axes(*format) : scene::DeclaredAxes{};
+    const cast::Axis model_up = scene::file_up_axis(loaded.model_document, declared);
+    return scene::file_up_axis(loaded.animation_document, {.up = model_up});
+}
+
+// --root-motion on the baked clip, played on the skeleton the bake used, in the animation's own
+// axes. False, printed, when the root bone named is not there.
+bool move_baked_root_motion(cast::Document& baked, const LoadedAnimation& loaded,
+                            anim::RootMotion mode, const std::string& root_bone,
+                            const std::string& animation_path, int& exit_code) {
+    if (mode == anim::RootMotion::Keep) return true;
+    // The baked clip holds the animation's own skeleton already; else it played on a Model's.
+    const std::optional<anim::SkeletonChoice> chosen =
+        loaded.own_skeleton
+            ? std::nullopt
+            : anim::choose_skeleton(
+                  cast::ConstAnimation{}, loaded.animation_document,
+                  loaded.model_document.roots().empty() ? nullptr : &loaded.model_document);
+    Diagnostics diagnostics;
+    auto moved =
+        anim::move_baked_root_motion(baked, chosen ? chosen->skeleton : cast::ConstSkeleton{},
+                                     {.mode = mode,
+                                      .up = animation_up_axis(loaded, animation_path),
+                                      .root_bone = root_bone,
+                                      .name = animation_path,
+                                      .warnings = &diagnostics});
+    print_diagnostics(diagnostics);
+    if (moved) return true;
+    fmt::print(stderr, "{}\n", moved.error().to_string());
+    fail(exit_code, kInvalidInput);
+    return false;
+}
+
 // The pose `castkit pose` prints: the clip at `frame`, layered on `base` (at `base_frame`, else
 // at the same time) when given, its world transforms from its locals.
 Expected<Pose> sample_pose(const LoadedAnimation& loaded, const anim::Animation* base,
@@ -312,7 +351,8 @@ Expected<Pose> sample_pose(const LoadedAnimation& loaded, const anim::Animation*
 
 void register_anim_commands(CLI::App& app, int& exit_code) {
     struct Options {
-        std::string model, animation, output, which, to, base, which_base, events;
+        std::string model, animation, output, which, to, base, which_base, events, root_bone;
+        std::string root_motion = "keep";
         float frame = 0.0f;
         bool json = false, looped = false, no_rig = false;
         float framerate = 0.0f;
@@ -389,6 +429,14 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
                      "Which of the base file's animations: a 0-based index or a name");
     bake->add_flag("--no-rig", options->no_rig,
                    "Bake the curves alone: do not solve the skeleton's IK handles");
+    bake->add_option("--root-motion", options->root_motion,
+                     "keep (default), strip (the root bone's ground motion and yaw removed) or "
+                     "extract (moved onto a new top bone, root_motion, which the output's "
+                     "skeleton then holds)")
+        ->check(CLI::IsMember({"keep", "strip", "extract"}));
+    bake->add_option("--root-bone", options->root_bone,
+                     "The bone --root-motion takes the motion of (default: the skeleton's top "
+                     "bone)");
     add_events_option(bake, options->events);
     bake->callback([options, &exit_code] {
         // The output format first: a usage error should not wait for the bake.
@@ -427,6 +475,11 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
             fail(exit_code, kInvalidInput);
             return;
         }
+        const anim::RootMotion root_motion =
+            anim::root_motion_from_name(options->root_motion).value_or(anim::RootMotion::Keep);
+        if (!move_baked_root_motion(*baked, *loaded, root_motion, options->root_bone,
+                                    options->animation, exit_code))
+            return;
         if (write_baked(*format, *baked, options->output, exit_code) && !options->events.empty()) {
             SideOutputs outputs;
             outputs.reserve(platform::path_from_utf8(options->output));

@@ -2,6 +2,7 @@
 // or a whole folder (batch.cpp).
 #include <fmt/format.h>
 
+#include <castkit/anim/root_motion.hpp>
 #include <castkit/platform.hpp>
 #include <castkit/registry.hpp>
 #include <castkit/scene/merge.hpp>
@@ -20,6 +21,7 @@ struct ConvertOptions {
     std::string report, texture_mode = "automatic", base;
     std::string events;                          // --events FILE.json
     std::string up, from_up, units, from_units;  // --up, --from-up, --units, --from-units
+    std::string root_motion = "keep", model;     // --root-motion, --model
     bool keep_instance_references = false;
     bool one_file = false;  // --one-file: a map glb is never split into a world
     FormatOptions format_options;
@@ -58,6 +60,38 @@ bool change_axes(cast::Document& document, const FormatInfo& format, const std::
         return false;
     }
     return true;
+}
+
+// --model: the animation-only `document` lent the model's skeleton; false, printed, when it
+// cannot be.
+bool lend_model(cast::Document& document, const ConvertOptions& options, int& exit_code) {
+    auto model = load(options.model, "", {}, exit_code);
+    if (!model) return false;
+    auto lent = scene::lend_skeleton(document, model->document);
+    if (lent) return true;
+    fmt::print(stderr, "{}\n", lent.error().to_string());
+    fail(exit_code, kInvalidInput);
+    return false;
+}
+
+// --root-motion: `document`, read as `format`, stripped or extracted in its own axes (--from-up
+// when given); false, printed, when the root bone named is not there.
+bool move_root_motion(cast::Document& document, const FormatInfo& format, const std::string& input,
+                      const batch::Options& options, int& exit_code) {
+    Diagnostics diagnostics;
+    const anim::RootMotionJob job{
+        .mode = options.root_motion,
+        .document = &document,
+        .up = options.axes.from_up.value_or(scene::file_up_axis(document, declared_axes(format))),
+        .root_bone = options.root_bone,
+        .name = input,
+        .warnings = &diagnostics};
+    auto moved = job.run();
+    print_diagnostics(diagnostics);
+    if (moved) return true;
+    fmt::print(stderr, "{}\n", moved.error().to_string());
+    fail(exit_code, kInvalidInput);
+    return false;
 }
 
 // The animation `path` read from its bytes in `files` (read once for the run, a FIFO or
@@ -163,10 +197,12 @@ int convert_one(const ConvertOptions& options, const std::string& input,
     if (format == nullptr) return exit_code;
     std::optional<Source> source = open_or_fail(input, options.from, exit_code);
     if (!source) return exit_code;
-    const scene::AxesRequest& axes = options.batch.batch.axes;
-    const scene::InstanceSelection& selection = options.batch.batch.selection;
+    const batch::Options& run = options.batch.batch;
+    const scene::AxesRequest& axes = run.axes;
+    const scene::InstanceSelection& selection = run.selection;
     if (converts_in_family(*source->format, *format) && animations.empty() && axes.empty() &&
-        selection.empty() && (options.events.empty() || output != "-")) {
+        selection.empty() && run.model.empty() && run.root_motion == anim::RootMotion::Keep &&
+        (options.events.empty() || output != "-")) {
         convert_in_family(*source, *format, input, output, exit_code);
         if (!options.events.empty() && exit_code == kSuccess)
             write_family_events(options, output, exit_code);
@@ -188,6 +224,10 @@ int convert_one(const ConvertOptions& options, const std::string& input,
     keep_selected(loaded->document, selection, input);
     if (!animations.empty())
         merge_animations(loaded->document, animations, files, options, exit_code);
+    // Root motion after the merge (the clips are on the model's bones), before the axis change
+    // (so its ground plane is the file's own, and --up turns the result).
+    if (!run.model.empty() && !lend_model(loaded->document, options, exit_code)) return exit_code;
+    if (!move_root_motion(loaded->document, read_as, input, run, exit_code)) return exit_code;
     if (!axes.empty() && !change_axes(loaded->document, read_as, input, axes, exit_code))
         return exit_code;
     if (exit_code == kUsage) return exit_code;
@@ -268,6 +308,9 @@ int run_convert(ConvertOptions& options) {
     if (options.keep_instance_references) options.format_options.inline_instances = false;
     options.format_options.textures = texture_mode_named(options.texture_mode);
     options.batch.batch.axes = axes_request(options, options.batch.batch.axes.scale);
+    options.batch.batch.root_motion =
+        anim::root_motion_from_name(options.root_motion).value_or(anim::RootMotion::Keep);
+    options.batch.batch.model = platform::path_from_utf8(options.model);
     auto selection = selection_of(options.selection);
     if (!selection) return kUsage;
     options.batch.batch.selection = std::move(*selection);
@@ -360,6 +403,21 @@ void add_axes_options(CLI::App* convert, ConvertOptions& options) {
         ->check(CLI::PositiveNumber);
 }
 
+// --root-motion, --root-bone, --model (docs/animation.md, "Root motion").
+void add_root_motion_options(CLI::App* convert, ConvertOptions& options) {
+    convert
+        ->add_option("--root-motion", options.root_motion,
+                     "keep (default), strip (the root bone's ground motion and yaw removed) or "
+                     "extract (moved onto a new top bone, root_motion) in every clip")
+        ->check(CLI::IsMember({"keep", "strip", "extract"}));
+    convert->add_option("--root-bone", options.batch.batch.root_bone,
+                        "The bone --root-motion takes the motion of (default: the skeleton's top "
+                        "bone)");
+    convert->add_option("--model", options.model,
+                        "An animation file alone (or a folder's): play it on this file's "
+                        "skeleton, so --up turns its root bones and --root-motion finds them");
+}
+
 }  // namespace
 
 void register_convert_command(CLI::App& app, int& exit_code) {
@@ -426,6 +484,7 @@ void register_convert_command(CLI::App& app, int& exit_code) {
                         "(FILE, or FILE@FRAME for one frame of it) before it merges, so the "
                         "output holds its absolute motion");
     add_axes_options(convert, *options);
+    add_root_motion_options(convert, *options);
     add_events_option(convert, options->events);
     add_selection_options(convert, options->selection);
     convert->callback([options, &exit_code] { exit_code = run_convert(*options); });

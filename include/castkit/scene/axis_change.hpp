@@ -44,6 +44,14 @@ struct DeclaredAxes {
     std::optional<Units> units{};
 };
 
+// The up axis the first Metadata of `document` saying one gives; nullopt when none does. O(roots).
+std::optional<cast::Axis> said_up_axis(const cast::Document& document);
+
+// The up axis `document`'s own values are in: its Metadata's `up`, else its format's (`declared`),
+// else +Y, as plan_axis_change reads it (without the assumption's warning). What root motion
+// takes its ground plane from. O(roots).
+cast::Axis file_up_axis(const cast::Document& document, const DeclaredAxes& declared);
+
 // The change `request` makes of `document`, read from a file whose format declares `declared`
 // and that diagnostics call `name`, its assumptions reported as `axes.assumed`
 // warnings. An error (`axes.scale`) for a scale that is not a finite number above zero, or whose

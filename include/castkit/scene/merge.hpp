@@ -5,6 +5,7 @@
 
 #include <castkit/cast/document.hpp>
 #include <castkit/diagnostic.hpp>
+#include <castkit/expected.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,17 @@ MergeResult merge(cast::Document& model, std::vector<AnimationSource> animations
 // Whether any curve of `document` is additive (Cast `additive` curves, SEAnim ADDITIVE files):
 // what merge() with a MergeBase layers. O(curves).
 bool holds_additive_curve(const cast::Document& document);
+
+// An animation file read alone, given its model (`castkit convert walk.seanim --model hero.cast`):
+// when no Model of `animations` has a Skeleton, the first Model Skeleton of `model` is copied
+// (fresh hashes) into every Animation of `animations` that has none, as a Cast Animation's own
+// Skeleton, so that the axis change turns its root bones and root motion finds them; writers
+// that hold an animation's skeleton (Cast, glTF) then write it. The animations are in the
+// model's axes: when `animations` says no up axis and `model` does, its first Root's Metadata
+// (added when it has none) takes the model's. Returns how many Animations got one. An error
+// (`merge.no-skeleton`, naming `model`'s file) when `model` has no Model with a Skeleton. O(bones ×
+// animations).
+Expected<std::size_t> lend_skeleton(cast::Document& animations, const cast::Document& model);
 
 // The pose additive animations are layered on before they merge (`castkit convert --base`):
 // the first animation of `document`, at the same time as each frame, or at `frame` alone.
