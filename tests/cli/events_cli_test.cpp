@@ -115,7 +115,12 @@ TEST_F(EventsCli, ADmfConversionInItsFamilyGivesTheEventsOfTheFileItWrote) {
 TEST_F(EventsCli, TheEventsPathIsRelativeToTheWorkingFolderNotToTheOutput) {
     fs::create_directories(dir / "out");
     const CommandResult converted =
+    // cmd.exe changes the drive too only with /d (the test's folder is on C: under Wine).
+#ifdef _WIN32
+        run_cli_in("cd /d " + quoted(dir) + " && ",
+#else
         run_cli_in("cd " + quoted(dir) + " && ",
+#endif
                    fmt::format("convert {} {} -o out/hero.glb --events hero.events.json",
                                quoted(kHero / "hero.cast"), quoted(kHero / "hero_walk.cast")));
     ASSERT_EQ(converted.exit_code, 0) << converted.err;
