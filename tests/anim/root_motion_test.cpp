@@ -163,7 +163,7 @@ TEST(RootMotion, StripKeepsTheRestGroundAndYawWithTheHeightAndTilt) {
         expect_same_rotation(output.tilt, input.tilt);
         // Below the root nothing changed.
         for (std::size_t b = 1; b < 3; ++b) {
-            const anim::Transform& local = scene.sample(static_cast<float>(f)).locals[b];
+            const anim::Transform local = scene.sample(static_cast<float>(f)).locals[b];
             expect_same_rotation(local.rotation, before[f].locals[b].rotation);
         }
         if (f > 0)
