@@ -334,26 +334,34 @@ void write_value(json::Writer& out, const tinygltf::Value& value) {
     }
 }
 
+// `extensions` as a glTF object's "extensions" member; nothing when there are none.
+void write_extensions(json::Writer& out, const tinygltf::ExtensionMap& extensions) {
+    if (extensions.empty()) return;
+    out.key("extensions");
+    out.begin_object();
+    for (const auto& [name, value] : extensions) {
+        out.key(name);
+        write_value(out, value);
+    }
+    out.end_object();
+}
+
+// `indices` as member `key` (a node's children, a scene's nodes); nothing when empty.
+void write_indices(json::Writer& out, std::string_view key, const std::vector<int>& indices) {
+    if (indices.empty()) return;
+    out.key(key);
+    out.begin_array();
+    for (int index : indices) out.integer(index);
+    out.end_array();
+}
+
 // One node as glTF JSON through castkit's writer, members in key order (as tinygltf's DOM dump
 // had them). O(node).
 void write_node(json::Writer& out, const tinygltf::Node& node, const std::string* instance_file) {
     out.begin_object();
     if (node.camera >= 0) out.key("camera"), out.integer(node.camera);
-    if (!node.children.empty()) {
-        out.key("children");
-        out.begin_array();
-        for (int child : node.children) out.integer(child);
-        out.end_array();
-    }
-    if (!node.extensions.empty()) {
-        out.key("extensions");
-        out.begin_object();
-        for (const auto& [name, value] : node.extensions) {
-            out.key(name);
-            write_value(out, value);
-        }
-        out.end_object();
-    }
+    write_indices(out, "children", node.children);
+    write_extensions(out, node.extensions);
     if (instance_file != nullptr) {
         out.key("extras");
         out.begin_object();
@@ -404,26 +412,13 @@ std::vector<std::string> scenes_member(const std::vector<tinygltf::Scene>& scene
     out.begin_array();
     for (const tinygltf::Scene& scene : scenes) {
         out.begin_object();
-        if (!scene.extensions.empty()) {
-            out.key("extensions");
-            out.begin_object();
-            for (const auto& [name, value] : scene.extensions) {
-                out.key(name);
-                write_value(out, value);
-            }
-            out.end_object();
-        }
+        write_extensions(out, scene.extensions);
         if (scene.extras.Type() != tinygltf::NULL_TYPE) {
             out.key("extras");
             write_value(out, scene.extras);
         }
         if (!scene.name.empty()) out.key("name"), out.string(scene.name);
-        if (!scene.nodes.empty()) {
-            out.key("nodes");
-            out.begin_array();
-            for (int node : scene.nodes) out.integer(node);
-            out.end_array();
-        }
+        write_indices(out, "nodes", scene.nodes);
         out.end_object();
     }
     out.end_array();

@@ -22,6 +22,7 @@
 #include "io/side_files.hpp"
 #include "json_depth.hpp"
 #include "scene/write_check.hpp"
+#include "up_axis.hpp"
 
 namespace castkit::gltf {
 namespace {
@@ -150,22 +151,16 @@ struct SceneWriter {
         }
     }
 
-    // A node turning `up` ("z" or "x") to glTF's +Y below `parent`, named "<up> up", the axis
-    // in its extras for castkit's import; its index. Z up: a -90° turn about X takes +Z to +Y;
-    // X up: +90° about Z takes +X to +Y.
+    // A node turning `up` ("z" or "x") to glTF's +Y below `parent` (detail::up_turn), named
+    // "<up> up", the axis in its extras for castkit's import; its index.
     int add_up_node(const std::string& up, int parent) {
-        const glm::quat turn = up_turn(up);
+        const glm::quat turn = detail::up_turn(up);
         tinygltf::Node node;
         node.name = fmt::format("{} up", up);
         node.rotation = {turn.x, turn.y, turn.z, turn.w};
         node.extras =
             tinygltf::Value(tinygltf::Value::Object{{"castkit_up_axis", detail::string_value(up)}});
         return exporter.add_node(std::move(node), parent);
-    }
-
-    static glm::quat up_turn(std::string_view up) {
-        return up == "z" ? glm::angleAxis(-glm::half_pi<float>(), glm::vec3(1, 0, 0))
-                         : glm::angleAxis(glm::half_pi<float>(), glm::vec3(0, 0, 1));
     }
 
     // Where the top document's Models (and batches) go: its up node, made on first use, or the
@@ -183,8 +178,10 @@ struct SceneWriter {
     int instance_parent(detail::PlacedNode& placed, int parent, int depth) {
         if (depth > 0 || top_up.empty()) return parent;
         turn_placement(placed, top_up);
-        exporter.model.scenes[0].extras = tinygltf::Value(
-            tinygltf::Value::Object{{"castkit_up_axis", detail::string_value(top_up)}});
+        tinygltf::Value& extras = exporter.model.scenes[0].extras;
+        if (!extras.IsObject())
+            extras = tinygltf::Value(
+                tinygltf::Value::Object{{"castkit_up_axis", detail::string_value(top_up)}});
         return -1;
     }
 
@@ -192,12 +189,12 @@ struct SceneWriter {
     // exactly, the turn composed into its rotation (its scale is its own). O(1).
     static void turn_placement(detail::PlacedNode& placed, std::string_view up) {
         auto& t = placed.translation;
-        t = up == "z" ? std::array<float, 3>{t[0], t[2], -t[1]}
-                      : std::array<float, 3>{-t[1], t[0], t[2]};
+        const glm::vec3 moved = detail::turned_to_y_up(glm::vec3(t[0], t[1], t[2]), up);
+        t = {moved.x, moved.y, moved.z};
         auto& r = placed.rotation;
-        const glm::quat turned = up_turn(up) * (placed.parts & detail::PlacedNode::kRotation
-                                                    ? glm::quat(r[3], r[0], r[1], r[2])
-                                                    : glm::quat(1, 0, 0, 0));
+        const glm::quat turned = detail::up_turn(up) * (placed.parts & detail::PlacedNode::kRotation
+                                                            ? glm::quat(r[3], r[0], r[1], r[2])
+                                                            : glm::quat(1, 0, 0, 0));
         r = {turned.x, turned.y, turned.z, turned.w};
         placed.parts |= detail::PlacedNode::kRotation;
     }

@@ -15,6 +15,7 @@
 #include "import_internal.hpp"
 #include "io/side_outputs.hpp"
 #include "problem.hpp"
+#include "up_axis.hpp"
 
 namespace castkit::gltf::detail {
 namespace {
@@ -160,18 +161,11 @@ bool Importer::instanced(std::size_t i) const {
 
 namespace {
 
-// The turn castkit's export gives a scene in `up` ("z" or "x") to glTF's +Y up.
-glm::quat up_turn(std::string_view up) {
-    return up == "z" ? glm::angleAxis(-glm::half_pi<float>(), glm::vec3(1, 0, 0))
-                     : glm::angleAxis(glm::half_pi<float>(), glm::vec3(0, 0, 1));
-}
-
 // `turned` (a root Instance's TRS as castkit's export turned it from `up`) as it stood: the
 // translation's axes swapped back exactly, the turn taken out of the rotation.
 anim::Transform unturned(anim::Transform turned, std::string_view up) {
-    const glm::vec3 t = turned.translation;
-    turned.translation = up == "z" ? glm::vec3(t.x, -t.z, t.y) : glm::vec3(t.y, -t.x, t.z);
-    turned.rotation = glm::normalize(glm::inverse(up_turn(up)) * turned.rotation);
+    turned.translation = detail::turned_from_y_up(turned.translation, up);
+    turned.rotation = glm::normalize(glm::inverse(detail::up_turn(up)) * turned.rotation);
     return turned;
 }
 
@@ -188,7 +182,7 @@ void Importer::turn_back_root_instances() {
         return;
     root_turn = axis.Get<std::string>();
     if (up_node < 0) up_axis = root_turn;
-    const glm::mat4 back = glm::mat4_cast(glm::inverse(up_turn(root_turn)));
+    const glm::mat4 back = glm::mat4_cast(glm::inverse(detail::up_turn(root_turn)));
     for (std::size_t i = 0; i < gltf.nodes.size(); ++i)
         if (turned_root(i)) locals[i] = back * locals[i];
 }
