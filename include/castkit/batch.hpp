@@ -116,6 +116,14 @@ struct Plan {
     std::shared_ptr<SideOutputs> outputs;
 };
 
+// Strips or extracts the root motion of `document`, read from `input` as `from`, as
+// Options::root_motion and root_bone say, in the file's own axes (Options::axes.from_up when
+// given); false, the refusal in `diagnostics`, when the root bone named is not there. What the
+// convert of one file and of every task of a folder calls.
+bool move_root_motion(const Options& options, const FormatInfo& from,
+                      const std::filesystem::path& input, cast::Document& document,
+                      Diagnostics& diagnostics);
+
 // The format names Options holds, checked: the format `to` names, or an error naming the
 // formats there are; and `from`, when set, known.
 Expected<const FormatInfo*> output_format(const Options& options);

@@ -244,23 +244,6 @@ bool lend_model(const Options& options, cast::Document& document, Result& result
     return lent.has_value();
 }
 
-// Strips or extracts the root motion of `document`, read as `from`, in its own axes (--from-up
-// when given); false, the refusal in `diagnostics`, when the root bone named is not there.
-bool move_root_motion(const Options& options, const FormatInfo& from, const fs::path& input,
-                      cast::Document& document, Diagnostics& diagnostics) {
-    const std::string name = platform::utf8_of(input);
-    const anim::RootMotionJob job{
-        .mode = options.root_motion,
-        .document = &document,
-        .up = options.axes.from_up.value_or(scene::file_up_axis(document, declared_axes(from))),
-        .root_bone = options.root_bone,
-        .name = name,
-        .warnings = &diagnostics};
-    auto moved = job.run();
-    if (!moved) diagnostics.push_back(moved.error());
-    return moved.has_value();
-}
-
 // Turns and scales `document`, read as `from`, as `request` asks; false when it cannot.
 bool change_axes(const scene::AxesRequest& request, const FormatInfo& from, const fs::path& input,
                  cast::Document& document, Diagnostics& diagnostics) {
@@ -536,6 +519,21 @@ Diagnostics relocated(const Diagnostics& diagnostics, std::span<const PathPrefix
 }
 
 }  // namespace
+
+bool move_root_motion(const Options& options, const FormatInfo& from, const fs::path& input,
+                      cast::Document& document, Diagnostics& diagnostics) {
+    const std::string name = platform::utf8_of(input);
+    const anim::RootMotionJob job{
+        .mode = options.root_motion,
+        .document = &document,
+        .up = options.axes.from_up.value_or(scene::file_up_axis(document, declared_axes(from))),
+        .root_bone = options.root_bone,
+        .name = name,
+        .warnings = &diagnostics};
+    auto moved = job.run();
+    if (!moved) diagnostics.push_back(moved.error());
+    return moved.has_value();
+}
 
 std::string_view status_name(Status status) {
     switch (status) {

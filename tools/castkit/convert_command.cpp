@@ -74,24 +74,16 @@ bool lend_model(cast::Document& document, const ConvertOptions& options, int& ex
     return false;
 }
 
-// --root-motion: `document`, read as `format`, stripped or extracted in its own axes (--from-up
-// when given); false, printed, when the root bone named is not there.
+// --root-motion: `document`, read as `format`, stripped or extracted (batch::move_root_motion);
+// false, printed, when the root bone named is not there.
 bool move_root_motion(cast::Document& document, const FormatInfo& format, const std::string& input,
                       const batch::Options& options, int& exit_code) {
     Diagnostics diagnostics;
-    const anim::RootMotionJob job{
-        .mode = options.root_motion,
-        .document = &document,
-        .up = options.axes.from_up.value_or(scene::file_up_axis(document, declared_axes(format))),
-        .root_bone = options.root_bone,
-        .name = input,
-        .warnings = &diagnostics};
-    auto moved = job.run();
+    const bool moved = batch::move_root_motion(options, format, platform::path_from_utf8(input),
+                                               document, diagnostics);
     print_diagnostics(diagnostics);
-    if (moved) return true;
-    fmt::print(stderr, "{}\n", moved.error().to_string());
-    fail(exit_code, kInvalidInput);
-    return false;
+    if (!moved) fail(exit_code, kInvalidInput);
+    return moved;
 }
 
 // The animation `path` read from its bytes in `files` (read once for the run, a FIFO or
