@@ -9,8 +9,11 @@
 #                  write, needs neither)
 # and for releases:
 #   make windows   cross-build castkit.exe, the library, tests and examples for x86_64 Windows
-#   make dist      castkit-VERSION-linux-x86_64.tar.gz and -windows-x86_64.zip in $(BUILD)-dist,
-#                  each with the static viewer page (make viewer)
+#   make dist      the five release artefacts in $(BUILD)-dist (scripts/dist.sh): the Linux
+#                  tar.gz and Windows zip (each with the static viewer page, make viewer), the
+#                  Blender add-on zip for each, the Python wheel; each with NAME.sha256, and
+#                  SHA256SUMS. A tag v* runs `make test-dist` (.github/workflows/release.yml)
+#                  and attaches them to the GitHub release.
 # and for the browser viewer:
 #   make viewer        viewer/dist/: the viewer page as static files, castkit compiled to
 #                      WebAssembly inside (open index.html from disk, or host it anywhere)
@@ -160,11 +163,14 @@ test-windows: windows
 	CASTKIT_WINE_BATCH=1 CASTKIT_WINE_SHARDS=$(JOBS) \
 	  $(CTEST) $(BUILD)-windows --output-on-failure -j $(JOBS) --repeat until-pass:2
 
-# The archives carry the static viewer page (viewer/dist, from make viewer) too.
+# The archives carry the static viewer page (viewer/dist, from make viewer) too; the wheel
+# takes the Release tree's module and CLI as they are built.
 dist: build windows viewer
 	bash scripts/dist.sh $(BUILD) $(BUILD)-windows $(BUILD)-dist
 
-# Unpacks both archives and runs them (Windows under Wine); a consumer builds against Linux's.
+# Checks the five artefacts' checksums and the release workflow, unpacks the archives and add-ons
+# and runs their CLIs (Windows under Wine), installs the wheel into a fresh virtual environment
+# and runs it; a consumer builds against the Linux archive; packing again gives the same bytes.
 test-dist: dist
 	cmake -DDIST_DIR=$(CURDIR)/$(BUILD)-dist -DWORK_DIR=$(CURDIR)/$(BUILD)-dist/test \
 	  -DSOURCE_DIR=$(CURDIR) -DWINE_PREFIX=$(CURDIR)/$(BUILD)-windows/wine-prefix \

@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
-# Packs the release archives from a Linux build tree and a Windows (mingw-w64) build tree:
+# Packs the five release artefacts from a Linux build tree and a Windows (mingw-w64) build tree:
 #   scripts/dist.sh LINUX_BUILD WINDOWS_BUILD OUT_DIR
-# giving OUT_DIR/castkit-VERSION-linux-x86_64.tar.gz and castkit-VERSION-windows-x86_64.zip.
-# Each holds what `cmake --install` puts in a prefix (the CLI, the static library, the headers,
-# the CMake package for find_package(castkit)) under one folder, with README.md and LICENSE at
-# its top. The Linux CLI also carries, in lib/castkit, every shared library it loads beyond the C
-# library itself (glibc, the loader, libm), found with ldd; its RUNPATH points there, so it runs
-# on a system without Debian's fmt, simdjson, draco, … packages. Both also hold the static viewer
-# page, viewer/index.html with its scripts (viewer/dist of the checkout, from `make viewer`), to
-# open from disk without Emscripten or Node.js. Entries are sorted, owned by root and dated by the
-# last commit, so the same commit gives the same archives.
+# giving in OUT_DIR
+#   castkit-VERSION-linux-x86_64.tar.gz       the CLI, library, headers, CMake package, viewer page
+#   castkit-VERSION-windows-x86_64.zip        the same for Windows
+#   castkit_blender-VERSION-linux-x64.zip     the Blender add-on with the Linux CLI inside
+#   castkit_blender-VERSION-windows-x64.zip   the Blender add-on with castkit.exe inside
+#   castkit_toolkit-VERSION-cpXY-cpXY-linux_x86_64.whl   the Python module and CLI (pip install)
+# each with NAME.sha256 beside it, and SHA256SUMS listing all five (`sha256sum -c SHA256SUMS`).
+# .github/workflows/release.yml attaches exactly these to a GitHub release; the dist test
+# (tests/dist/dist_test.cmake) checks that it names them.
+# The two archives each hold what `cmake --install` puts in a prefix (the CLI, the static library,
+# the headers, the CMake package for find_package(castkit)) under one folder, with README.md and
+# LICENSE at its top. The Linux CLI also carries, in lib/castkit, every shared library it loads
+# beyond the C library itself (glibc, the loader, libm), found with ldd; its RUNPATH points there,
+# so it runs on a system without Debian's fmt, simdjson, draco, … packages. Both also hold the
+# static viewer page, viewer/index.html with its scripts (viewer/dist of the checkout, from `make
+# viewer`), to open from disk without Emscripten or Node.js. Entries are sorted, owned by root and
+# dated by the last commit, so the same commit gives the same archives.
 set -euo pipefail
 linux_build=$1
 windows_build=$2
@@ -74,7 +82,38 @@ PY
     fi
   )
 }
+# The Blender add-on (blender/package.py) around the CLI of BUILD_DIR, stripped with that tree's
+# strip (mingw's for Windows), dated like the archives.
+pack_addon() {  # pack_addon BUILD_DIR PLATFORM CLI_NAME
+  local strip
+  strip=$(sed -n 's/^CMAKE_STRIP:FILEPATH=//p' "$1/CMakeCache.txt")
+  python3 "$source_dir/blender/package.py" --package "$source_dir/blender/castkit_blender" \
+    --castkit "$1/tools/castkit/$3" --platform "$2" --version "$version" --strip "$strip" \
+    --out "$out/castkit_blender-$version-$2.zip"
+}
+
+# The wheel from the Linux tree's module and CLI (setup.py's CASTKIT_BUILD_DIR: nothing is
+# compiled again), with the interpreter that tree's module was built for, offline.
+pack_wheel() {  # pack_wheel BUILD_DIR
+  local python
+  python=$(sed -n 's/^Python_EXECUTABLE:[A-Z]*=//p' "$1/CMakeCache.txt")
+  [ -n "$python" ] && [ -n "$(find "$1/python/castkit" -name '_castkit*.so' 2>/dev/null)" ] ||
+    { echo "dist: $1 has no Python module (configure it with CASTKIT_PYTHON=ON)" >&2; exit 1; }
+  CASTKIT_BUILD_DIR=$(cd "$1" && pwd) "$python" -m pip wheel --quiet --no-build-isolation \
+    --no-deps --no-index --wheel-dir "$out" "$source_dir"
+}
+
 pack "$linux_build" "castkit-$version-linux-x86_64" tar.gz
 pack "$windows_build" "castkit-$version-windows-x86_64" zip
 rm -rf "$out/stage"
+pack_addon "$linux_build" linux-x64 castkit
+pack_addon "$windows_build" windows-x64 castkit.exe
+pack_wheel "$linux_build"
+(
+  cd "$out"
+  artefacts=(castkit-*.tar.gz castkit-*.zip castkit_blender-*.zip castkit_toolkit-*.whl)
+  [ "${#artefacts[@]}" -eq 5 ] || { echo "dist: expected 5 artefacts, made ${artefacts[*]}" >&2; exit 1; }
+  for artefact in "${artefacts[@]}"; do sha256sum "$artefact" > "$artefact.sha256"; done
+  sha256sum "${artefacts[@]}" > SHA256SUMS
+)
 ls -l "$out"

@@ -19,9 +19,10 @@ packages=(
 )
 test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
-  # The Python module's tests; pip, setuptools and venv for the `pip install .` test; Dask for
-  # castkit.batch on a cluster (a LocalCluster in the tests).
-  python3-pytest python3-pip python3-setuptools python3-venv python3-distributed python3-dask
+  # The Python module's tests; pip, setuptools and venv for the `pip install .` test; wheel for
+  # make dist's wheel; Dask for castkit.batch on a cluster (a LocalCluster in the tests).
+  python3-pytest python3-pip python3-setuptools python3-wheel python3-venv python3-distributed
+  python3-dask
   # psutil lists the sockets the one-machine cluster recipe of docs/batch.md listens on.
   python3-psutil
   # mypy type-checks the type stubs the build writes, and a program against them.
