@@ -15,6 +15,7 @@
 # LICENSE at its top. The Linux CLI also carries, in lib/castkit, every shared library it loads
 # beyond the C library itself (glibc, the loader, libm), found with ldd; its RUNPATH points there,
 # so it runs on a system without Debian's fmt, simdjson, draco, … packages. Both also hold the
+# bundled example files (examples/data, as in the checkout, for the README's commands) and the
 # static viewer page, viewer/index.html with its scripts (viewer/dist of the checkout, from `make
 # viewer`), to open from disk without Emscripten or Node.js. Entries are sorted, owned by root and
 # dated by the last commit, so the same commit gives the same archives.
@@ -57,6 +58,8 @@ pack() {  # pack BUILD_DIR NAME FORMAT
   cmake --install "$1" --prefix "$root" --strip >/dev/null
   if [ "$3" != zip ]; then bundle_shared_libraries "$root"; fi
   cp "$source_dir/README.md" "$source_dir/LICENSE" "$root/"
+  # The bundled example files, where the README's commands expect them (examples/data/...).
+  (cd "$source_dir" && git ls-files -z examples/data | xargs -0 cp --parents -t "$root")
   mkdir -p "$root/viewer"
   for file in $viewer_files; do cp "$viewer_page/$file" "$root/viewer/"; done
   (

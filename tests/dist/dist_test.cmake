@@ -114,10 +114,11 @@ foreach(pattern ${artefact_patterns} "*.sha256" "SHA256SUMS")
   endif()
 endforeach()
 
-# The example character as every CLI and the wheel's module convert it, compared at the end.
+# The example character as every CLI and the wheel's module convert it, compared at the end:
+# from the archive's own examples/data/hero, else the checkout's.
 set(hero "${SOURCE_DIR}/examples/data/hero")
 set(hero_outputs "")
-function(convert_the_hero label)  # convert_the_hero LABEL CLI...
+function(convert_the_hero label hero)  # convert_the_hero LABEL HERO_DIR CLI...
   run("${label}: castkit info of the hero" ${ARGN} info "${hero}/hero.semodel"
       "${hero}/hero_walk.seanim")
   if(NOT last_output MATCHES "hero\\.semodel" OR NOT last_output MATCHES "hero_walk\\.seanim")
@@ -131,12 +132,12 @@ function(convert_the_hero label)  # convert_the_hero LABEL CLI...
 endfunction()
 
 # What every packed CLI must do: say this version and commit, and read and convert the hero.
-function(check_cli label)  # check_cli LABEL CLI...
+function(check_cli label hero)  # check_cli LABEL HERO_DIR CLI...
   run("${label}: castkit --version" ${ARGN} --version)
   if(NOT last_output MATCHES "^castkit ${version} \\(commit [0-9a-f]+(-modified)?, [^,]+, ")
     message(FATAL_ERROR "${label}: castkit --version printed '${last_output}'")
   endif()
-  convert_the_hero("${label}" ${ARGN})
+  convert_the_hero("${label}" "${hero}" ${ARGN})
   set(hero_outputs ${hero_outputs} PARENT_SCOPE)
 endfunction()
 
@@ -152,7 +153,8 @@ foreach(system linux windows)
   unpack("${${system}_archive}" "${unpacked}")
   set(root "${unpacked}/castkit-${version}-${system}-x86_64")
   foreach(expected README.md LICENSE include/castkit/cast/document.hpp
-                   lib/cmake/castkit/castkitConfig.cmake
+                   lib/cmake/castkit/castkitConfig.cmake examples/data/hero/hero.semodel
+                   examples/data/hero/hero_walk.seanim examples/data/hero/hero_albedo.png
                    viewer/index.html viewer/viewer.js viewer/castkit.js)
     if(NOT EXISTS "${root}/${expected}")
       message(FATAL_ERROR "the ${system} archive has no ${expected}")
@@ -176,7 +178,7 @@ foreach(system linux windows)
     set(cli "${SOURCE_DIR}/scripts/wine-run.sh" "${WINE_PREFIX}" "${root}/bin/castkit.exe")
   endif()
 
-  check_cli("${system}-archive" ${cli})
+  check_cli("${system}-archive" "${root}/examples/data/hero" ${cli})
   run("${system}: castkit info" ${cli} info "${input}")
   if(NOT last_output MATCHES "character\\.cast")
     message(FATAL_ERROR "${system}: castkit info printed '${last_output}'")
@@ -245,7 +247,7 @@ foreach(system linux windows)
     endif()
     set(cli "${SOURCE_DIR}/scripts/wine-run.sh" "${WINE_PREFIX}" "${root}/bin/castkit.exe")
   endif()
-  check_cli("${system}-addon" ${cli})
+  check_cli("${system}-addon" "${hero}" ${cli})
 endforeach()
 
 # The wheel, installed offline into a fresh virtual environment that sees the system's numpy
@@ -267,7 +269,7 @@ if(NOT at EQUAL 0)
   message(FATAL_ERROR "castkit was imported from '${last_output}', not from ${venv}")
 endif()
 list(APPEND hero_outputs "${WORK_DIR}/hero-wheel-module/hero.glb")
-convert_the_hero("wheel-command" ${without_pythonpath} "${venv}/bin/castkit")
+convert_the_hero("wheel-command" "${hero}" ${without_pythonpath} "${venv}/bin/castkit")
 
 # Four CLIs and the module: one glb.
 list(GET hero_outputs 0 first_output)
