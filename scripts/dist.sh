@@ -99,7 +99,8 @@ pack_addon() {  # pack_addon BUILD_DIR PLATFORM CLI_NAME
 # compiled again), with the interpreter that tree's module was built for, offline.
 pack_wheel() {  # pack_wheel BUILD_DIR
   local python
-  python=$(sed -n 's/^Python_EXECUTABLE:[A-Z]*=//p' "$1/CMakeCache.txt")
+  # Python_EXECUTABLE when given, else FindPython's own entry.
+  python=$(sed -n 's/^_\{0,1\}Python_EXECUTABLE:[A-Z]*=//p' "$1/CMakeCache.txt" | head -n 1)
   [ -n "$python" ] && [ -n "$(find "$1/python/castkit" -name '_castkit*.so' 2>/dev/null)" ] ||
     { echo "dist: $1 has no Python module (configure it with CASTKIT_PYTHON=ON)" >&2; exit 1; }
   CASTKIT_BUILD_DIR=$(cd "$1" && pwd) "$python" -m pip wheel --quiet --no-build-isolation \

@@ -253,7 +253,8 @@ endforeach()
 # The wheel, installed offline into a fresh virtual environment that sees the system's numpy
 # (the interpreter the Linux tree's module was built for), imported from there, and its
 # `castkit` command.
-file(STRINGS "${LINUX_BUILD}/CMakeCache.txt" python REGEX "^Python_EXECUTABLE:")
+file(STRINGS "${LINUX_BUILD}/CMakeCache.txt" python REGEX "^_?Python_EXECUTABLE:")
+list(GET python 0 python)
 string(REGEX REPLACE "^[^=]*=" "" python "${python}")
 set(venv "${WORK_DIR}/venv")
 set(without_pythonpath "${CMAKE_COMMAND}" -E env --unset=PYTHONPATH)
