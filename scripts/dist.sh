@@ -107,12 +107,14 @@ pack_wheel() {  # pack_wheel BUILD_DIR
     --no-deps --no-index --wheel-dir "$out" "$source_dir"
 }
 
+# The wheel first: its build of the module and CLI targets (a no-op after `make build`) would
+# otherwise relink a stale tree's CLI after the archive took the old one.
+pack_wheel "$linux_build"
 pack "$linux_build" "castkit-$version-linux-x86_64" tar.gz
 pack "$windows_build" "castkit-$version-windows-x86_64" zip
 rm -rf "$out/stage"
 pack_addon "$linux_build" linux-x64 castkit
 pack_addon "$windows_build" windows-x64 castkit.exe
-pack_wheel "$linux_build"
 (
   cd "$out"
   artefacts=(castkit-*.tar.gz castkit-*.zip castkit_blender-*.zip castkit_toolkit-*.whl)

@@ -263,7 +263,7 @@ run("install the wheel" ${without_pythonpath} "${venv}/bin/python" -m pip instal
     --no-index --no-deps "${wheel}")
 file(MAKE_DIRECTORY "${WORK_DIR}/hero-wheel-module")
 run("convert the hero with the wheel's module" ${without_pythonpath} "${venv}/bin/python" -c
-    "import castkit, sys; print(castkit.__file__); castkit.convert(sys.argv[1], sys.argv[2])"
+    "import castkit, sys\nprint(castkit.__file__)\ncastkit.convert(sys.argv[1], sys.argv[2])"
     "${hero}/hero.cast" "${WORK_DIR}/hero-wheel-module/hero.glb")
 string(FIND "${last_output}" "${venv}/lib/" at)
 if(NOT at EQUAL 0)
