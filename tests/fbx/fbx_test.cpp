@@ -216,5 +216,28 @@ TEST(Fbx, TheHeroWithWalkAndIdleHasItsObjects) {
     EXPECT_EQ(file.section("Takes").all("Take").size(), 2u);
 }
 
+TEST(Fbx, AFolderOfAModelAndFiftySeAnimsConvertsInOneCommand) {
+    const fs::path dir = temp_dir("fbx_folder");
+    const fs::path hero = fs::path(CASTKIT_SOURCE_DIR) / "examples/data/hero";
+    fs::create_directories(dir / "model");
+    fs::create_directories(dir / "anims");
+    fs::copy_file(hero / "hero.cast", dir / "model/hero.cast");
+    fs::copy_file(hero / "hero_albedo.png", dir / "model/hero_albedo.png");
+    for (int i = 0; i < 50; ++i)
+        fs::copy_file(hero / (i % 2 == 0 ? "hero_walk.seanim" : "hero_idle.seanim"),
+                      dir / fmt::format("anims/move{:02}.seanim", i));
+    const CommandResult run = run_cli(fmt::format(
+        "convert \"{}\" -o \"{}\" --to fbx --anims \"{}\"", (dir / "model").string(),
+        (dir / "out").string(), (dir / "anims").string()));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const fbx_reader::File file = fbx_reader::read(read_bytes(dir / "out/hero.fbx"));
+    const auto stacks = fbx_reader::objects(file, "AnimationStack", "");
+    EXPECT_EQ(stacks.size(), 50u);
+    std::set<std::string> names;
+    for (const Node* stack : stacks) names.insert(stack->get<std::string>(1));
+    EXPECT_EQ(names.size(), 50u);  // each its own stack
+    EXPECT_EQ(fbx_reader::objects(file, "Model", "LimbNode").size(), 21u);
+}
+
 }  // namespace
 }  // namespace castkit::test::fbx_test
