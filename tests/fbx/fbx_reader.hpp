@@ -119,19 +119,31 @@ class Reader {
     }
     Value value(char type) {
         switch (type) {
-            case 'C': return scalar<std::uint8_t>() != 0;
-            case 'Y': return scalar<std::int16_t>();
-            case 'I': return scalar<std::int32_t>();
-            case 'L': return scalar<std::int64_t>();
-            case 'F': return scalar<float>();
-            case 'D': return scalar<double>();
+            case 'C':
+                return scalar<std::uint8_t>() != 0;
+            case 'Y':
+                return scalar<std::int16_t>();
+            case 'I':
+                return scalar<std::int32_t>();
+            case 'L':
+                return scalar<std::int64_t>();
+            case 'F':
+                return scalar<float>();
+            case 'D':
+                return scalar<double>();
             case 'S':
-            case 'R': return text(scalar<std::uint32_t>());
-            case 'i': return array<std::int32_t>();
-            case 'l': return array<std::int64_t>();
-            case 'f': return array<float>();
-            case 'd': return array<double>();
-            default: throw std::runtime_error(std::string("property type ") + type);
+            case 'R':
+                return text(scalar<std::uint32_t>());
+            case 'i':
+                return array<std::int32_t>();
+            case 'l':
+                return array<std::int64_t>();
+            case 'f':
+                return array<float>();
+            case 'd':
+                return array<double>();
+            default:
+                throw std::runtime_error(std::string("property type ") + type);
         }
     }
     // One record into `node`; false at the null record that ends a list.

@@ -52,8 +52,8 @@ cast::Document small_scene() {
     mesh.set_positions(std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}});
     EXPECT_TRUE(mesh.set_uv_layer(0, std::vector<glm::vec2>{{0, 0}, {1, 0.25f}, {0, 1}}));
     mesh.set_faces(std::vector<std::uint32_t>{0, 1, 2});
-    EXPECT_TRUE(mesh.set_weights(1, std::vector<std::uint32_t>{1, 1, 1},
-                                 std::vector<float>{1, 1, 1}));
+    EXPECT_TRUE(
+        mesh.set_weights(1, std::vector<std::uint32_t>{1, 1, 1}, std::vector<float>{1, 1, 1}));
     cast::BlendShape shape = scene.model.add_blend_shape();
     shape.set_name("smile");
     shape.set_base_shape(mesh);
@@ -71,10 +71,10 @@ TEST(Fbx, HeaderVersionAndFooterAreFbx74) {
     EXPECT_EQ(file.footer_version, 7400u);
     std::vector<std::string> names;
     for (const Node& n : file.top) names.push_back(n.name);
-    EXPECT_EQ(names, (std::vector<std::string>{"FBXHeaderExtension", "FileId", "CreationTime",
-                                               "Creator", "GlobalSettings", "Documents",
-                                               "References", "Definitions", "Objects",
-                                               "Connections", "Takes"}));
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"FBXHeaderExtension", "FileId", "CreationTime", "Creator",
+                                        "GlobalSettings", "Documents", "References", "Definitions",
+                                        "Objects", "Connections", "Takes"}));
     EXPECT_EQ(file.section("FBXHeaderExtension").child("FBXVersion")->get<std::int32_t>(0), 7400);
 }
 
@@ -152,7 +152,8 @@ TEST(Fbx, CurvesKeyTicksLinearlyAndRotationsInDegrees) {
         const std::string node_name = to->get<std::string>(1).substr(0, 1);
         const std::string key = node_name + c.get<std::string>(3);
         last_values[key] = from->child("KeyValueFloat")->get<std::vector<float>>(0);
-        if (key == "Td|X") translation_times = from->child("KeyTime")->get<std::vector<std::int64_t>>(0);
+        if (key == "Td|X")
+            translation_times = from->child("KeyTime")->get<std::vector<std::int64_t>>(0);
     }
     // x from 0 to 2 linearly: two keys are exact, at 0 and 10/30 s.
     EXPECT_EQ(translation_times,
@@ -184,10 +185,10 @@ TEST(Fbx, ReadingAnFbxFileNamesTheFormatsCastkitReads) {
 TEST(Fbx, TheHeroWithWalkAndIdleHasItsObjects) {
     const fs::path dir = temp_dir("fbx_hero");
     const fs::path hero = fs::path(CASTKIT_SOURCE_DIR) / "examples/data/hero";
-    const CommandResult run = run_cli(fmt::format(
-        "convert \"{}\" \"{}\" \"{}\" -o \"{}\"", (hero / "hero.cast").string(),
-        (hero / "hero_walk.cast").string(), (hero / "hero_idle.cast").string(),
-        (dir / "hero.fbx").string()));
+    const CommandResult run =
+        run_cli(fmt::format("convert \"{}\" \"{}\" \"{}\" -o \"{}\"", (hero / "hero.cast").string(),
+                            (hero / "hero_walk.cast").string(), (hero / "hero_idle.cast").string(),
+                            (dir / "hero.fbx").string()));
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const fbx_reader::File file = fbx_reader::read(read_bytes(dir / "hero.fbx"));
     EXPECT_EQ(fbx_reader::objects(file, "Model", "LimbNode").size(), 21u);
@@ -226,9 +227,9 @@ TEST(Fbx, AFolderOfAModelAndFiftySeAnimsConvertsInOneCommand) {
     for (int i = 0; i < 50; ++i)
         fs::copy_file(hero / (i % 2 == 0 ? "hero_walk.seanim" : "hero_idle.seanim"),
                       dir / fmt::format("anims/move{:02}.seanim", i));
-    const CommandResult run = run_cli(fmt::format(
-        "convert \"{}\" -o \"{}\" --to fbx --anims \"{}\"", (dir / "model").string(),
-        (dir / "out").string(), (dir / "anims").string()));
+    const CommandResult run = run_cli(
+        fmt::format("convert \"{}\" -o \"{}\" --to fbx --anims \"{}\"", (dir / "model").string(),
+                    (dir / "out").string(), (dir / "anims").string()));
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const fbx_reader::File file = fbx_reader::read(read_bytes(dir / "out/hero.fbx"));
     const auto stacks = fbx_reader::objects(file, "AnimationStack", "");

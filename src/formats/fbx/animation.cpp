@@ -44,15 +44,14 @@ struct SampledChannel {
 
 // Per bone, which of its channels the animation moves: its curves, and what the rig sets.
 std::vector<std::array<bool, 3>> animated_channels(const anim::Animation& animation,
-                                                   const anim::Skeleton& skeleton,
-                                                   bool solve_rig) {
+                                                   const anim::Skeleton& skeleton, bool solve_rig) {
     std::vector<std::array<bool, 3>> out(skeleton.bone_count(), std::array<bool, 3>{});
     bool any = false;
     for (const anim::BoundCurve& curve : animation.curves()) {
         if (curve.channel == anim::Channel::BlendShape ||
             curve.channel == anim::Channel::Visibility)
             continue;
-        const Kind kind = curve.channel == anim::Channel::Rotation ? kRotation
+        const Kind kind = curve.channel == anim::Channel::Rotation       ? kRotation
                           : curve.channel <= anim::Channel::TranslationZ ? kTranslation
                                                                          : kScale;
         out[curve.target][kind] = true;
@@ -68,8 +67,8 @@ std::vector<std::array<bool, 3>> animated_channels(const anim::Animation& animat
 
 // One AnimationCurve of `frames` (whole frames, from the stack's start) and `values`, reduced.
 void add_curve(Scene& scene, std::int64_t curve_node, const char* axis,
-               const std::vector<double>& frames, const std::vector<float>& values,
-               float framerate, float tolerance) {
+               const std::vector<double>& frames, const std::vector<float>& values, float framerate,
+               float tolerance) {
     std::vector<float> frame_floats(frames.begin(), frames.end());
     const std::vector<std::uint32_t> kept =
         anim::reduce_linear_keys(frame_floats, values, tolerance);
@@ -87,7 +86,8 @@ void add_curve(Scene& scene, std::int64_t curve_node, const char* axis,
     curve.add("KeyValueFloat", {std::move(kept_values)});
     curve.add("KeyAttrFlags", {std::vector<std::int32_t>{kLinear}});
     curve.add("KeyAttrDataFloat", {std::vector<float>{0.0f, 0.0f, 0.0f, 0.0f}});
-    curve.add("KeyAttrRefCount", {std::vector<std::int32_t>{static_cast<std::int32_t>(kept.size())}});
+    curve.add("KeyAttrRefCount",
+              {std::vector<std::int32_t>{static_cast<std::int32_t>(kept.size())}});
     scene.connect(id, curve_node, axis);
 }
 
@@ -133,8 +133,7 @@ void Scene::write_animation(const cast::ConstAnimation& cast_animation,
         std::vector<SampledChannel> channels;
         for (std::size_t bone = 0; bone < animated.size(); ++bone)
             for (int kind = 0; kind < 3; ++kind)
-                if (animated[bone][kind])
-                    channels.push_back({bone, static_cast<Kind>(kind), {}});
+                if (animated[bone][kind]) channels.push_back({bone, static_cast<Kind>(kind), {}});
         // Blend shape slots that name a channel this model wrote.
         std::vector<std::pair<std::size_t, const std::vector<std::int64_t>*>> shapes;
         for (std::size_t slot = 0; slot < animation.blend_shapes().size(); ++slot)

@@ -1,14 +1,14 @@
 // The FBX registry entry (write only) and fbx::write: the document's Models, then its Animations,
 // gathered into the record tree and encoded.
-#include <castkit/formats/fbx.hpp>
 #include <fmt/format.h>
 
 #include <castkit/anim/budget.hpp>
 #include <castkit/cast/document.hpp>
+#include <castkit/formats/fbx.hpp>
 
-#include "scene/write_check.hpp"
 #include "../registry_entries.hpp"
 #include "scene.hpp"
+#include "scene/write_check.hpp"
 
 namespace castkit::fbx {
 namespace {
@@ -22,7 +22,8 @@ void write_document(detail::Scene& scene, const cast::Document& document) {
         const std::string root_path = fmt::format("root[{}]", root_index++);
         const auto models = root.models();
         for (std::size_t m = 0; m < models.size(); ++m)
-            scene.write_model(models[m], glm::mat4(1.0f), fmt::format("{}/model[{}]", root_path, m));
+            scene.write_model(models[m], glm::mat4(1.0f),
+                              fmt::format("{}/model[{}]", root_path, m));
         if (const auto instances = root.instances(); !instances.empty())
             scene.warn(root_path,
                        fmt::format("{} instances were dropped: castkit's FBX writes the models of "

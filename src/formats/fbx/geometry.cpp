@@ -111,7 +111,8 @@ std::int64_t Scene::write_geometry(const cast::ConstModel& model, const cast::Co
         std::vector<double> values;
         values.reserve(count * 2);
         // Cast's V runs down the image, FBX's up it.
-        for (std::size_t i = 0; i < count; ++i) values.insert(values.end(), {uvs[i].x, 1.0 - uvs[i].y});
+        for (std::size_t i = 0; i < count; ++i)
+            values.insert(values.end(), {uvs[i].x, 1.0 - uvs[i].y});
         add_layer_element(geometry, "LayerElementUV", static_cast<std::int32_t>(layer),
                           fmt::format("map{}", layer + 1))
             .add("UV", {std::move(values)});
@@ -164,8 +165,8 @@ void Scene::write_blend_shapes(const cast::ConstModel& model, const cast::ConstM
                  "fbx.blend-shape");
         if (shape.target_weight_scale() != 1.0f)
             warn(path,
-                 fmt::format("blend shape '{}': target weight scale {} has no FBX equivalent",
-                             name, shape.target_weight_scale()),
+                 fmt::format("blend shape '{}': target weight scale {} has no FBX equivalent", name,
+                             shape.target_weight_scale()),
                  "fbx.blend-shape");
         std::vector<std::int32_t> shape_indexes;
         std::vector<double> deltas;
@@ -179,8 +180,8 @@ void Scene::write_blend_shapes(const cast::ConstModel& model, const cast::ConstM
         if (!keep_bytes(deltas.size() * 16 + shape_indexes.size() * 4, path, "the blend shapes"))
             return;
         if (deformer == 0) {
-            deformer = add_object("Deformer", std::string(mesh.name().value_or("mesh")),
-                                  "Deformer", "BlendShape");
+            deformer = add_object("Deformer", std::string(mesh.name().value_or("mesh")), "Deformer",
+                                  "BlendShape");
             object().add("Version", {std::int32_t{100}});
             connect(deformer, geometry);
         }
@@ -250,17 +251,19 @@ std::int64_t Scene::write_material(const cast::ConstMaterial& material, const st
             if (property == "DiffuseColor" && color.rgba())
                 diffuse = glm::dvec3(glm::vec3(*color.rgba()));
             else
-                warn(path, fmt::format("slot '{}': its colour has no FBX property and was dropped",
-                                       slot.name),
+                warn(path,
+                     fmt::format("slot '{}': its colour has no FBX property and was dropped",
+                                 slot.name),
                      "fbx.material-slot");
             continue;
         }
         const cast::ConstFile file = material.slot_file(slot.name);
         if (!file || !file.path()) continue;
         if (property.empty()) {
-            warn(path, fmt::format("slot '{}' has no FBX material property: its texture '{}' was "
-                                   "dropped",
-                                   slot.name, *file.path()),
+            warn(path,
+                 fmt::format("slot '{}' has no FBX material property: its texture '{}' was "
+                             "dropped",
+                             slot.name, *file.path()),
                  "fbx.material-slot");
             continue;
         }

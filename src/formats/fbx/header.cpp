@@ -40,9 +40,12 @@ struct Frame {
 };
 Frame frame_for(cast::Axis up) {
     switch (up) {
-        case cast::Axis::X: return {0, 1, 1, 2};
-        case cast::Axis::Z: return {2, 1, -1, 0};
-        case cast::Axis::Y: break;
+        case cast::Axis::X:
+            return {0, 1, 1, 2};
+        case cast::Axis::Z:
+            return {2, 1, -1, 0};
+        case cast::Axis::Y:
+            break;
     }
     return {1, 2, 1, 0};
 }

@@ -63,7 +63,8 @@ void Scene::write_skeleton(WrittenModel& written, const glm::mat4&, const std::s
         const std::string& name = bones.names()[bone];
         const std::int64_t id = add_object("Model", name, "Model", "LimbNode");
         fill_model(object(), bones.rest()[bone]);
-        const std::int64_t attribute = add_object("NodeAttribute", name, "NodeAttribute", "LimbNode");
+        const std::int64_t attribute =
+            add_object("NodeAttribute", name, "NodeAttribute", "LimbNode");
         object().add("TypeFlags", {std::string("Skeleton")});
         connect(attribute, id);
         const std::int32_t up = bones.parents()[bone];
@@ -92,8 +93,7 @@ void Scene::write_bind_pose(const WrittenModel& written, const std::vector<std::
     Record& pose = object();
     pose.add("Type", {std::string("BindPose")});
     pose.add("Version", {std::int32_t{100}});
-    pose.add("NbPoseNodes",
-             {static_cast<std::int32_t>(1 + meshes.size() + written.bones.size())});
+    pose.add("NbPoseNodes", {static_cast<std::int32_t>(1 + meshes.size() + written.bones.size())});
     const auto node = [&pose](std::int64_t id, const glm::mat4& world) {
         Record& entry = pose.add("PoseNode");
         entry.add("Node", {id});
@@ -113,8 +113,10 @@ void Scene::write_skin(const cast::ConstMesh& mesh, std::int64_t geometry,
     const cast::IndexView bones = mesh.weight_bones();
     const auto values = mesh.weight_values();
     if (bones.size() < vertices * influences || values.size() < vertices * influences) {
-        warn(path, "the weight buffers are shorter than the vertices need: the mesh was written "
-                   "without its skin", "fbx.skin");
+        warn(path,
+             "the weight buffers are shorter than the vertices need: the mesh was written "
+             "without its skin",
+             "fbx.skin");
         return;
     }
     const std::size_t bone_count = written.bones.size();
@@ -140,7 +142,8 @@ void Scene::write_skin(const cast::ConstMesh& mesh, std::int64_t geometry,
             weights[bone].push_back(weight);
         }
     if (unknown > 0)
-        warn(path, fmt::format("{} weights name a bone the skeleton lacks and were dropped", unknown),
+        warn(path,
+             fmt::format("{} weights name a bone the skeleton lacks and were dropped", unknown),
              "fbx.skin");
     if (!keep_bytes(vertices * influences * 12 + bone_count * 300, path, "the skin's clusters"))
         return;
@@ -151,8 +154,8 @@ void Scene::write_skin(const cast::ConstMesh& mesh, std::int64_t geometry,
     connect(skin, geometry);
     for (std::size_t bone = 0; bone < bone_count; ++bone) {
         // A cluster for every bone, weighted or not: importers take the bind pose from it.
-        const std::int64_t cluster = add_object(
-            "Deformer", written.skeleton.names()[bone], "SubDeformer", "Cluster");
+        const std::int64_t cluster =
+            add_object("Deformer", written.skeleton.names()[bone], "SubDeformer", "Cluster");
         Record& record = object();
         record.add("Version", {std::int32_t{100}});
         record.add("UserData", {std::string(), std::string()});
@@ -182,8 +185,8 @@ void Scene::write_model(const cast::ConstModel& model, const glm::mat4& placemen
     connect(written.node, 0);
     if (model.skeleton()) write_skeleton(written, model_world, path);
     if (!model.hairs().empty())
-        warn(path, fmt::format("{} hairs have no FBX equivalent and were dropped",
-                               model.hairs().size()),
+        warn(path,
+             fmt::format("{} hairs have no FBX equivalent and were dropped", model.hairs().size()),
              "fbx.hair");
     std::vector<std::int64_t> skinned;
     const auto meshes = model.meshes();
@@ -203,7 +206,8 @@ void Scene::write_model(const cast::ConstModel& model, const glm::mat4& placemen
         connect(mesh_model, written.node);
         if (cast::ConstMaterial material = meshes[i].material())
             connect(write_material(material, fmt::format("{}/material", mesh_path)), mesh_model);
-        if (meshes[i].max_weight_influence() > 0 && !written.bones.empty()) skinned.push_back(mesh_model);
+        if (meshes[i].max_weight_influence() > 0 && !written.bones.empty())
+            skinned.push_back(mesh_model);
     }
     if (!written.bones.empty()) write_bind_pose(written, skinned, model_world);
     models.push_back(std::move(written));

@@ -14,12 +14,10 @@ namespace {
 constexpr std::string_view kMagic{"Kaydara FBX Binary  \0\x1a\0", 23};
 constexpr std::size_t kNullRecord = 13;
 // The footer's fixed ids, as every FBX writer puts them (the readers do not check them).
-constexpr std::array<std::uint8_t, 16> kFooterId = {0xfa, 0xbc, 0xab, 0x09, 0xd0, 0xc8,
-                                                    0xd4, 0x66, 0xb1, 0x76, 0xfb, 0x83,
-                                                    0x1c, 0xf7, 0x26, 0x7e};
-constexpr std::array<std::uint8_t, 16> kFooterEnd = {0xf8, 0x5a, 0x8c, 0x6a, 0xde, 0xf5,
-                                                     0xd9, 0x7e, 0xec, 0xe9, 0x0c, 0xe3,
-                                                     0x75, 0x8f, 0x29, 0x0b};
+constexpr std::array<std::uint8_t, 16> kFooterId = {0xfa, 0xbc, 0xab, 0x09, 0xd0, 0xc8, 0xd4, 0x66,
+                                                    0xb1, 0x76, 0xfb, 0x83, 0x1c, 0xf7, 0x26, 0x7e};
+constexpr std::array<std::uint8_t, 16> kFooterEnd = {
+    0xf8, 0x5a, 0x8c, 0x6a, 0xde, 0xf5, 0xd9, 0x7e, 0xec, 0xe9, 0x0c, 0xe3, 0x75, 0x8f, 0x29, 0x0b};
 
 template <class T>
 std::uint64_t array_bytes(const std::vector<T>& values) {
@@ -36,8 +34,12 @@ std::uint64_t value_size(const Property& property) {
         std::uint64_t operator()(double) const { return 8; }
         std::uint64_t operator()(const std::string& s) const { return 4 + s.size(); }
         std::uint64_t operator()(const Raw& r) const { return 4 + r.bytes.size(); }
-        std::uint64_t operator()(const std::vector<std::int32_t>& v) const { return array_bytes(v); }
-        std::uint64_t operator()(const std::vector<std::int64_t>& v) const { return array_bytes(v); }
+        std::uint64_t operator()(const std::vector<std::int32_t>& v) const {
+            return array_bytes(v);
+        }
+        std::uint64_t operator()(const std::vector<std::int64_t>& v) const {
+            return array_bytes(v);
+        }
         std::uint64_t operator()(const std::vector<float>& v) const { return array_bytes(v); }
         std::uint64_t operator()(const std::vector<double>& v) const { return array_bytes(v); }
     };

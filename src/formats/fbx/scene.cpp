@@ -12,20 +12,20 @@
 namespace castkit::fbx::detail {
 
 Properties& Properties::number(std::string name, double value, std::string flags) {
-    record_.add("P", {std::move(name), std::string("Number"), std::string(), std::move(flags),
-                      value});
+    record_.add("P",
+                {std::move(name), std::string("Number"), std::string(), std::move(flags), value});
     return *this;
 }
 
 Properties& Properties::integer(std::string name, std::int32_t value) {
-    record_.add("P", {std::move(name), std::string("int"), std::string("Integer"), std::string(),
-                      value});
+    record_.add(
+        "P", {std::move(name), std::string("int"), std::string("Integer"), std::string(), value});
     return *this;
 }
 
 Properties& Properties::real(std::string name, double value) {
-    record_.add("P", {std::move(name), std::string("double"), std::string("Number"),
-                      std::string(), value});
+    record_.add(
+        "P", {std::move(name), std::string("double"), std::string("Number"), std::string(), value});
     return *this;
 }
 
@@ -52,8 +52,8 @@ Properties& Properties::text(std::string name, std::string value, std::string la
 }
 
 Properties& Properties::time(std::string name, std::int64_t ticks) {
-    record_.add("P", {std::move(name), std::string("KTime"), std::string("Time"), std::string(),
-                      ticks});
+    record_.add("P",
+                {std::move(name), std::string("KTime"), std::string("Time"), std::string(), ticks});
     return *this;
 }
 
@@ -63,8 +63,8 @@ Properties& Properties::flag(std::string name, bool value) {
     return *this;
 }
 
-std::int64_t Scene::add_object(std::string type, std::string_view name,
-                               std::string_view class_name, std::string subclass) {
+std::int64_t Scene::add_object(std::string type, std::string_view name, std::string_view class_name,
+                               std::string subclass) {
     const std::int64_t id = next_id_++;
     // Binary FBX joins a name and its class with "\x00\x01" ("hero\x00\x01Model").
     std::string full(name);

@@ -43,7 +43,7 @@ class Properties {
 
 // What the export left of one Cast Model: its FBX ids, for the animation export.
 struct WrittenModel {
-    std::int64_t node = 0;           // the Null of the Model
+    std::int64_t node = 0;            // the Null of the Model
     std::vector<std::int64_t> bones;  // per skeleton bone, its LimbNode
     anim::Skeleton skeleton;
     // Per blend shape name of the model: the BlendShapeChannels of that name.
