@@ -3,7 +3,8 @@
 
 The hero with its walk and idle (`castkit convert hero.cast hero_walk.cast hero_idle.cast -o
 hero.fbx`) imports as one armature of 21 bones, a mesh with 21 vertex groups and 2 shape keys, 2
-actions and its albedo texture bound in its material; every bone's world position at frames 0, 7
+actions on the armature (the idle's blend weights make a third, on the shape keys) and its albedo
+texture bound in its material; every bone's world position at frames 0, 7
 and 15 of each action equals `castkit pose`'s within 1e-4 of the hero's height, and the mesh's
 vertices at rest equal the Cast's, both through the axes and units the file's GlobalSettings
 give (+Y up in centimetres becomes Blender's +Z up in metres: (x, y, z) -> (x, -z, y) / 100).
@@ -47,7 +48,8 @@ def summarise_in_blender(path, out):
         images = []
         for slot in mesh.material_slots:
             if slot.material and slot.material.node_tree:
-                images += [n.image.name for n in slot.material.node_tree.nodes
+                images += [os.path.basename(n.image.filepath)
+                           for n in slot.material.node_tree.nodes
                            if n.type == "TEX_IMAGE" and n.image and n.image.size[0] > 0]
         summary["meshes"].append({
             "name": mesh.name,
@@ -61,13 +63,17 @@ def summarise_in_blender(path, out):
         for action in bpy.data.actions:
             if not action.name.startswith(armature.name + "|"):
                 continue
+            # A bone the action does not key keeps what the last action left: start at rest.
+            for bone in armature.pose.bones:
+                bone.matrix_basis.identity()
             armature.animation_data.action = action
             poses = {}
             for frame in FRAMES:
                 scene.frame_set(frame)
                 poses[str(frame)] = {b.name: list((armature.matrix_world @ b.matrix).translation)
                                      for b in armature.pose.bones}
-            summary["poses"][action.name.split("|", 1)[1]] = poses
+            # "<object>|<stack>|<layer>": one action per stack.
+            summary["poses"][action.name.split("|")[1]] = poses
         armature.animation_data.action = None
         scene.frame_set(0)
         for bone in armature.pose.bones:

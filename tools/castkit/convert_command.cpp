@@ -299,8 +299,6 @@ int run_convert(ConvertOptions& options) {
     if (int mistake = check_paths(options); mistake != kSuccess) return mistake;
     if (options.keep_instance_references) options.format_options.inline_instances = false;
     options.format_options.textures = texture_mode_named(options.texture_mode);
-    // What the lengths are in once --units has scaled them (FBX writes it in its header).
-    options.format_options.units = scene::units_from_name(options.units);
     options.batch.batch.axes = axes_request(options, options.batch.batch.axes.scale);
     options.batch.batch.root_motion =
         anim::root_motion_from_name(options.root_motion).value_or(anim::RootMotion::Keep);

@@ -5,10 +5,8 @@
 
 #include <castkit/io/side_files.hpp>
 #include <castkit/io/side_outputs.hpp>
-#include <castkit/scene/units.hpp>
 #include <filesystem>
 #include <memory>
-#include <optional>
 #include <string>
 
 namespace castkit {
@@ -68,10 +66,6 @@ struct FormatOptions {
     // glTF export: instances drawn through EXT_mesh_gpu_instancing (gltf::ExportOptions::
     // gpu_instancing); `castkit convert --gpu-instancing`.
     bool gpu_instancing = false;
-    // FBX export: the units the document's lengths are in, written in its GlobalSettings
-    // (`castkit convert --units`, else --from-units); unset: centimetres, what castkit assumes
-    // of a file that says none.
-    std::optional<scene::Units> units{};
 };
 
 // Everything a format needs around the bytes it reads or writes: the name diagnostics give, the

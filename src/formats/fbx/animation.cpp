@@ -62,6 +62,11 @@ std::vector<std::array<bool, 3>> animated_channels(const anim::Animation& animat
         for (std::size_t bone = 0; bone < out.size(); ++bone)
             for (int kind = 0; kind < 3; ++kind) out[bone][kind] |= rig[bone][kind];
     }
+    // A moved bone gets all three channels, its still ones holding the rest, as Blender's
+    // exporter writes them: Blender's importer starts a stack's missing channels from the values
+    // the stack before it left (a walk's last pelvis turn held through the idle).
+    for (std::array<bool, 3>& channels : out)
+        if (channels[0] || channels[1] || channels[2]) channels = {true, true, true};
     return out;
 }
 

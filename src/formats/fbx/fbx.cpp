@@ -86,7 +86,7 @@ Expected<void> write_checked(const cast::Document& document, Sink& sink,
 }
 
 ExportOptions options_of(const WriteContext& context) {
-    return {.units = context.options.units, .solve_rig = context.options.solve_rig};
+    return {.solve_rig = context.options.solve_rig};
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <filesystem>
 
 #include "scene.hpp"
 
@@ -277,7 +278,9 @@ std::int64_t Scene::write_material(const cast::ConstMaterial& material, const st
     p.color("DiffuseColor", diffuse).number("DiffuseFactor", 1.0, "A");
     record.children.push_back(p.take());
     for (const auto& [property, image] : textures) {
-        const std::int64_t texture = write_texture(image, fmt::format("{}_{}", name, property));
+        // Named after the image file, as importers name the image they make of it.
+        const std::int64_t texture =
+            write_texture(image, std::filesystem::path(image).stem().string());
         connect(texture, id, property);
     }
     return id;

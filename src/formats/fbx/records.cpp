@@ -7,6 +7,7 @@
 #include <array>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 
 namespace castkit::fbx {
 namespace {
@@ -71,21 +72,29 @@ std::uint64_t footer_size(std::uint64_t end_of_records) {
     return kFooterId.size() + 4 + pad + 4 + 120 + kFooterEnd.size();
 }
 
+// Writes into a buffer of the size encoded_size() computed, so nothing is reallocated.
 class Writer {
   public:
-    explicit Writer(std::uint64_t size) { out_.reserve(static_cast<std::size_t>(size)); }
+    explicit Writer(std::uint64_t size) : out_(static_cast<std::size_t>(size)) {}
 
     void bytes(const void* data, std::size_t size) {
-        const auto* first = static_cast<const std::byte*>(data);
-        out_.insert(out_.end(), first, first + size);
+        if (size == 0) return;
+        // encoded_size() and the writes below follow one layout; a difference is a bug here.
+        if (size > out_.size() - position_) throw std::logic_error("FBX record sizes disagree");
+        std::memcpy(out_.data() + position_, data, size);
+        position_ += size;
     }
     template <class T>
     void value(T v) {
         // Little-endian on every platform castkit builds for (x86-64, arm64).
         bytes(&v, sizeof v);
     }
-    void zeros(std::size_t count) { out_.insert(out_.end(), count, std::byte{0}); }
-    std::uint64_t offset() const { return out_.size(); }
+    // The buffer starts zeroed.
+    void zeros(std::size_t count) {
+        if (count > out_.size() - position_) throw std::logic_error("FBX record sizes disagree");
+        position_ += count;
+    }
+    std::uint64_t offset() const { return position_; }
     std::vector<std::byte> take() { return std::move(out_); }
 
     template <class T>
@@ -138,6 +147,7 @@ class Writer {
 
   private:
     std::vector<std::byte> out_;
+    std::size_t position_ = 0;
 };
 
 std::uint64_t records_end(std::span<const Record> top) {
