@@ -170,6 +170,27 @@ TEST(Fbx, EveryLossIsNamed) {
     EXPECT_TRUE(has_rule(warnings, "fbx.hair"));
 }
 
+TEST(Fbx, AnAnimationAloneIsWrittenOnItsOwnSkeleton) {
+    cast::Document document;
+    cast::Root root = document.add_root();
+    cast::Animation animation = root.add_animation();
+    animation.set_name("wave");
+    cast::Bone bone = animation.add_skeleton().add_bone();
+    bone.set_name("arm");
+    bone.set_parent_index(-1);
+    cast::Curve curve = animation.add_curve();
+    curve.set_node_name("arm");
+    curve.set_key_property(cast::KeyProperty::TranslationY);
+    curve.set_key_frames(std::vector<std::uint32_t>{0, 5});
+    curve.set_float_values(std::vector<float>{0.0f, 1.0f});
+    Diagnostics warnings;
+    const fbx_reader::File file = write_and_read(document, warnings);
+    EXPECT_EQ(fbx_reader::objects(file, "Model", "LimbNode").size(), 1u);
+    EXPECT_EQ(fbx_reader::objects(file, "Model", "Null").size(), 1u);
+    EXPECT_EQ(fbx_reader::objects(file, "AnimationStack", "").size(), 1u);
+    EXPECT_FALSE(has_rule(warnings, "fbx.animation"));
+}
+
 TEST(Fbx, ReadingAnFbxFileNamesTheFormatsCastkitReads) {
     const fs::path dir = temp_dir("fbx_read_refused");
     const fs::path out = dir / "hero.fbx";

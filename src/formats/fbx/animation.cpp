@@ -252,7 +252,11 @@ void Scene::write_animation(const cast::ConstAnimation& cast_animation,
                              name, animation.notification_tracks().size()),
                  "fbx.notetracks");
     }
-    if (!written_any)
+    if (!written_any && !failure && write_animation_skeleton(cast_animation, path)) {
+        write_animation(cast_animation, document, path);
+        return;
+    }
+    if (!written_any && !failure)
         warn(path,
              fmt::format("animation '{}' moves no bone or blend shape of the written models and "
                          "was dropped",

@@ -46,8 +46,8 @@ bool compensates_scale(const anim::Skeleton& skeleton) {
 
 }  // namespace
 
-void Scene::write_skeleton(WrittenModel& written, const glm::mat4&, const std::string& path) {
-    cast::ConstSkeleton skeleton = written.model.skeleton();
+void Scene::write_skeleton(WrittenModel& written, const cast::ConstSkeleton& skeleton,
+                           const std::string& path) {
     Diagnostics reports;
     auto built = anim::build_skeleton(skeleton, reports);
     for (const Diagnostic& report : reports) warnings.push_back(report);
@@ -173,6 +173,25 @@ void Scene::write_skin(const cast::ConstMesh& mesh, std::int64_t geometry,
     }
 }
 
+bool Scene::write_animation_skeleton(const cast::ConstAnimation& animation,
+                                     const std::string& path) {
+    cast::ConstSkeleton skeleton = animation.skeleton();
+    // Once per skeleton: a stack its own bones do not take is dropped, not tried again.
+    if (!skeleton || skeleton.bones().empty() ||
+        !animation_skeletons_.insert(&skeleton.node()).second)
+        return false;
+    WrittenModel written;
+    written.node = add_object(
+        "Model", fmt::format("{} skeleton", animation.name().value_or("animation")), "Model",
+        "Null");
+    fill_model(object(), anim::Transform{});
+    connect(written.node, 0);
+    write_skeleton(written, skeleton, path);
+    if (written.bones.empty()) return false;
+    models.push_back(std::move(written));
+    return true;
+}
+
 void Scene::write_model(const cast::ConstModel& model, const glm::mat4& placement,
                         const std::string& path) {
     if (failure) return;
@@ -183,7 +202,7 @@ void Scene::write_model(const cast::ConstModel& model, const glm::mat4& placemen
     written.node = add_object("Model", name, "Model", "Null");
     fill_model(object(), anim::decompose(model_world));
     connect(written.node, 0);
-    if (model.skeleton()) write_skeleton(written, model_world, path);
+    if (model.skeleton()) write_skeleton(written, model.skeleton(), path);
     if (!model.hairs().empty())
         warn(path,
              fmt::format("{} hairs have no FBX equivalent and were dropped", model.hairs().size()),

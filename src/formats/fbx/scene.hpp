@@ -11,6 +11,7 @@
 #include <glm/mat4x4.hpp>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -103,6 +104,7 @@ class Scene {
     std::map<const cast::Node*, std::int64_t> materials_;
     std::map<const cast::Node*, std::vector<std::int64_t>> geometries_;  // by Cast Mesh
     std::map<std::string, std::int64_t> videos_;                         // by path
+    std::set<const cast::Node*> animation_skeletons_;  // written by write_animation_skeleton
 
     std::int64_t write_material(const cast::ConstMaterial& material, const std::string& path);
     std::int64_t write_texture(std::string_view image, std::string_view name);
@@ -115,8 +117,12 @@ class Scene {
                     const glm::mat4& mesh_world, const std::string& path);
     void write_blend_shapes(const cast::ConstModel& model, const cast::ConstMesh& mesh,
                             std::int64_t geometry, WrittenModel& written, const std::string& path);
-    void write_skeleton(WrittenModel& written, const glm::mat4& model_world,
+    void write_skeleton(WrittenModel& written, const cast::ConstSkeleton& skeleton,
                         const std::string& path);
+    // The animation's own Skeleton (an animation file alone, or one `--model` lent a skeleton)
+    // as a Null with its LimbNodes, for a stack that moves no written model; false when it has
+    // none.
+    bool write_animation_skeleton(const cast::ConstAnimation& animation, const std::string& path);
     void write_bind_pose(const WrittenModel& written, const std::vector<std::int64_t>& meshes,
                          const glm::mat4& model_world);
 };
