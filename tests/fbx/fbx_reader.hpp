@@ -79,7 +79,9 @@ class Reader {
         }
         // The footer: 16 id bytes, 4 zeros, padding to 16, the version, 120 zeros, 16 bytes.
         const std::size_t end = bytes_.size();
-        if (end < 160 || end % 16 != 0) throw std::runtime_error("footer size");
+        // The version, 120 zeros and 16 bytes after the padding: the file ends 140 bytes past a
+        // multiple of 16.
+        if (end < 160 || (end - 140) % 16 != 0) throw std::runtime_error("footer size");
         std::memcpy(&file.footer_version, bytes_.data() + end - 16 - 120 - 4, 4);
         return file;
     }
