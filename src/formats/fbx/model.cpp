@@ -181,9 +181,9 @@ bool Scene::write_animation_skeleton(const cast::ConstAnimation& animation,
         !animation_skeletons_.insert(&skeleton.node()).second)
         return false;
     WrittenModel written;
-    written.node = add_object(
-        "Model", fmt::format("{} skeleton", animation.name().value_or("animation")), "Model",
-        "Null");
+    written.node =
+        add_object("Model", fmt::format("{} skeleton", animation.name().value_or("animation")),
+                   "Model", "Null");
     fill_model(object(), anim::Transform{});
     connect(written.node, 0);
     write_skeleton(written, skeleton, path);
