@@ -2,9 +2,9 @@
 // Unreal's importers read. Meshes (normals, tangents, UV and colour layers), Phong materials with
 // their textures, skeletons as LimbNodes with a bind pose and skin clusters, blend shapes as
 // BlendShape deformers, every animation as its own AnimationStack, the document's up axis and
-// units in GlobalSettings, instances as Models sharing one Geometry. What FBX cannot hold is named
-// in a warning (`fbx.*`, docs/diagnostics.md); docs/fbx.md says what each engine makes of it.
-// castkit reads no FBX.
+// units in GlobalSettings. What FBX cannot hold (hair, IK handles and constraints as objects,
+// Instances) is named in a warning (`fbx.*`, docs/diagnostics.md); docs/fbx.md says what each
+// engine makes of it. castkit reads no FBX.
 #pragma once
 
 #include <castkit/cast/document.hpp>
@@ -27,19 +27,18 @@ struct ExportOptions {
     // Frames sampled × the work of each (anim::sampling_work), summed over the animations, at
     // most this; 0: anim::sample_budget of the document's keys.
     std::uint64_t max_samples = 0;
-    // The file written, at most this many bytes (an `fbx.size-budget` error past it): a map of
-    // many instances grows by a Model record each. 0: anim::memory_budget of the document's
-    // bytes, capped by the 4 GiB FBX 7.4's offsets reach.
+    // The file written, at most this many bytes (an `fbx.size-budget` error past it): a few
+    // bytes of keys far apart can name many frames of curves. 0: anim::memory_budget of the
+    // document's bytes, capped by the 4 GiB FBX 7.4's offsets reach.
     std::uint64_t max_bytes = 0;
 };
 
-// Writes `document` as binary FBX 7.4 into `sink`. Instances are written as Models of the
-// Models of the files they name (read from context.base), each file's meshes one Geometry that
-// every instance of it shares. Animations are sampled at every whole frame by castkit's own
-// evaluator (anim::SamplingJob, the rig solved), each curve then keeping only the keys linear
-// interpolation does not reproduce. The textures materials name are written as the paths the
-// document holds (formats::write_file copies them beside the output first). O(vertices ×
-// influences + frames × bones).
+// Writes `document` as binary FBX 7.4 into `sink`, after the check before every write
+// (docs/diagnostics.md). Its Instances are dropped with an `fbx.instances` warning. Animations
+// are sampled at every whole frame by castkit's own evaluator (anim::SamplingJob, the rig
+// solved), each curve then keeping only the keys linear interpolation does not reproduce. The
+// textures materials name are written as the paths the document holds (formats::write_file
+// copies them beside the output first). O(vertices × influences + frames × bones).
 Expected<void> write(const cast::Document& document, Sink& sink, const WriteContext& context,
                      Diagnostics& diagnostics, const ExportOptions& options = {});
 

@@ -22,8 +22,7 @@ void write_document(detail::Scene& scene, const cast::Document& document) {
         const std::string root_path = fmt::format("root[{}]", root_index++);
         const auto models = root.models();
         for (std::size_t m = 0; m < models.size(); ++m)
-            scene.write_model(models[m], glm::mat4(1.0f),
-                              fmt::format("{}/model[{}]", root_path, m));
+            scene.write_model(models[m], fmt::format("{}/model[{}]", root_path, m));
         if (const auto instances = root.instances(); !instances.empty())
             scene.warn(root_path,
                        fmt::format("{} instances were dropped: castkit's FBX writes the models of "

@@ -192,12 +192,11 @@ bool Scene::write_animation_skeleton(const cast::ConstAnimation& animation,
     return true;
 }
 
-void Scene::write_model(const cast::ConstModel& model, const glm::mat4& placement,
-                        const std::string& path) {
+void Scene::write_model(const cast::ConstModel& model, const std::string& path) {
     if (failure) return;
     WrittenModel written;
     written.model = model;
-    const glm::mat4 model_world = placement * anim::to_matrix(model_transform(model));
+    const glm::mat4 model_world = anim::to_matrix(model_transform(model));
     const std::string name(model.name().value_or("model"));
     written.node = add_object("Model", name, "Model", "Null");
     fill_model(object(), anim::decompose(model_world));

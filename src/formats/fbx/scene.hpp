@@ -91,10 +91,8 @@ class Scene {
     bool keep_bytes(std::uint64_t more, const std::string& path, std::string_view what);
 
     // Writes one Cast Model (its skeleton, meshes, skins, blend shapes, materials) under the
-    // scene's root with `placement` (an Instance's transform, or none) on top of its own; the
-    // geometry of each mesh is shared with what `geometry_of` holds for it (maps).
-    void write_model(const cast::ConstModel& model, const glm::mat4& placement,
-                     const std::string& path);
+    // scene's root.
+    void write_model(const cast::ConstModel& model, const std::string& path);
     // Writes one Cast Animation as an AnimationStack with one layer over the written models.
     void write_animation(const cast::ConstAnimation& animation, const cast::Document& document,
                          const std::string& path);
@@ -102,14 +100,13 @@ class Scene {
   private:
     std::int64_t next_id_ = 1000000;
     std::map<const cast::Node*, std::int64_t> materials_;
-    std::map<const cast::Node*, std::vector<std::int64_t>> geometries_;  // by Cast Mesh
-    std::map<std::string, std::int64_t> videos_;                         // by path
+    std::map<std::string, std::int64_t> videos_;       // by path
     std::set<const cast::Node*> animation_skeletons_;  // written by write_animation_skeleton
 
     std::int64_t write_material(const cast::ConstMaterial& material, const std::string& path);
     std::int64_t write_texture(std::string_view image, std::string_view name);
-    // The Geometry of `mesh` (made on first use: instances share it), with its skin and
-    // blend shape deformers; 0 when the mesh cannot be written (a warning says why).
+    // The Geometry of `mesh`, with its skin and blend shape deformers; 0 when the mesh cannot
+    // be written (a warning says why).
     std::int64_t write_geometry(const cast::ConstModel& model, const cast::ConstMesh& mesh,
                                 WrittenModel& written, const glm::mat4& mesh_world,
                                 const std::string& path);
