@@ -190,6 +190,29 @@ TEST(Fbx, AnAnimationAloneIsWrittenOnItsOwnSkeleton) {
     EXPECT_FALSE(has_rule(warnings, "fbx.animation"));
 }
 
+TEST(Fbx, KeysFarApartPastTheSampleBudgetAreRefused) {
+    AnimScene scene;
+    scene.bone("root");
+    scene.curve("root", "tx", {0, 100000}, {0.0f, 1.0f});
+    BufferSink sink;
+    Diagnostics warnings;
+    auto written = fbx::write(scene.document, sink, {}, warnings, {.max_samples = 10000});
+    ASSERT_FALSE(written);
+    EXPECT_EQ(written.error().rule, "fbx.sample-limit");
+    EXPECT_NE(written.error().message.find("10000"), std::string::npos) << written.error().message;
+    EXPECT_TRUE(sink.bytes.empty());
+}
+
+TEST(Fbx, AFilePastItsByteBudgetIsRefusedNamingIt) {
+    BufferSink sink;
+    Diagnostics warnings;
+    auto written = fbx::write(small_scene(), sink, {}, warnings, {.max_bytes = 1024});
+    ASSERT_FALSE(written);
+    EXPECT_EQ(written.error().rule, "fbx.size-budget");
+    EXPECT_NE(written.error().message.find("1024"), std::string::npos) << written.error().message;
+    EXPECT_TRUE(sink.bytes.empty());
+}
+
 TEST(Fbx, ReadingAnFbxFileNamesTheFormatsCastkitReads) {
     const fs::path dir = temp_dir("fbx_read_refused");
     const fs::path out = dir / "hero.fbx";
