@@ -441,9 +441,8 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
     bake->callback([options, &exit_code] {
         // The output format first: a usage error should not wait for the bake.
         const FormatInfo* format = output_format(options->output, options->to, exit_code);
-        if (format == nullptr ||
-            !place_events_beside(options->events, options->events_beside, options->output,
-                                 exit_code))
+        if (format == nullptr || !place_events_beside(options->events, options->events_beside,
+                                                      options->output, exit_code))
             return;
         auto loaded = load_animation(options->model, options->animation, options->which, exit_code);
         if (!loaded) {
