@@ -70,7 +70,8 @@ void sign_bone_parents(json& node) {
         for (json& p : node["properties"])
             if (p["name"] == "p" && p["type"] == "i")
                 for (json& value : p["values"])
-                    value = static_cast<std::int32_t>(value.get<std::uint32_t>());
+                    if (value.get<std::uint32_t>() > 0x7FFFFFFFu)
+                        value = static_cast<std::int32_t>(value.get<std::uint32_t>());
     for (json& child : node["children"]) sign_bone_parents(child);
 }
 

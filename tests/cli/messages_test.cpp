@@ -39,7 +39,8 @@ TEST(Messages, DumpPrintsARootBonesParentAsMinusOne) {
                 if (p["name"] == "p") parents.push_back(p["values"][0].get<std::int64_t>());
         for (const json& child : node["children"]) walk(child);
     };
-    for (const json& root : json::parse(dumped.out)["roots"]) walk(root);
+    const json tree = json::parse(dumped.out);
+    for (const json& root : tree["roots"]) walk(root);
     ASSERT_EQ(parents.size(), 21u);
     EXPECT_EQ(parents[0], -1);
     for (std::size_t i = 1; i < parents.size(); ++i) EXPECT_GE(parents[i], 0) << i;
@@ -136,7 +137,8 @@ TEST(Messages, AnUnknownPropertyInCastkitsNamespaceHasItsOwnId) {
     const CommandResult result = run_cli("validate --json " + quoted(dir / "walk.cast"));
     ASSERT_EQ(result.exit_code, 0) << result.err;
     std::vector<std::string> ids;
-    for (const json& d : json::parse(result.out)["files"][0]["diagnostics"]) ids.push_back(d["rule"]);
+    const json report = json::parse(result.out);
+    for (const json& d : report["files"][0]["diagnostics"]) ids.push_back(d["rule"]);
     std::sort(ids.begin(), ids.end());
     EXPECT_EQ(ids, (std::vector<std::string>{"property.castkit", "property.castkit",
                                              "property.unknown"}))

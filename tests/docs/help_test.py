@@ -1,13 +1,12 @@
 #!/usr/bin/env python3
 """Runs every example that `castkit COMMAND --help` ends with, exactly as written.
 
-Each command's help ends with "Examples (from the top of castkit's source folder, after mkdir -p scratch):" and one
-command a line. Every command castkit lists in `castkit --help` must have at least one, and each
+Each command's help ends with "Examples (from the top of castkit's source folder, after mkdir -p
+scratch):" and one command a line. Every command castkit lists in `castkit --help` must have at least one, and each
 runs as doc_test.py runs a shell block of the docs: from a scratch copy of the repository's
 tracked files, with the built `castkit` on PATH, and must exit 0 (`castkit view` opens its page,
 which must answer, and is stopped). The outputs the examples name go into scratch/, which
-.gitignore ignores and the examples' first command creates when it does not exist. The last
-line is "N passed, N failed".
+.gitignore ignores and the heading says to make. The last line is "N passed, N failed".
 
 Usage: help_test.py SOURCE_DIR BUILD_DIR WORK_DIR
 """
@@ -30,13 +29,16 @@ def commands_of(castkit: Path) -> list[str]:
     """The commands `castkit --help` lists under SUBCOMMANDS."""
     text = subprocess.run([str(castkit), "--help"], capture_output=True, text=True,
                           check=True).stdout
-    listed = text.split("SUBCOMMANDS:", 1)[1] if "SUBCOMMANDS:" in text else ""
+    parts = re.split(r"^Subcommands:$", text, maxsplit=1, flags=re.MULTILINE | re.IGNORECASE)
+    listed = parts[1].split(HEADING, 1)[0] if len(parts) == 2 else ""
     return re.findall(r"^\s{2}(\w+)\s", listed, re.MULTILINE)
 
 
 def examples_of(castkit: Path, command: str) -> list[str]:
-    """The lines under the help's examples heading: each a command."""
-    text = subprocess.run([str(castkit), command, "--help"], capture_output=True, text=True,
+    """The lines under the help's examples heading (of `castkit --help` for ""): each a
+    command."""
+    arguments = [command, "--help"] if command else ["--help"]
+    text = subprocess.run([str(castkit), *arguments], capture_output=True, text=True,
                           check=True).stdout
     if HEADING not in text:
         return []
@@ -58,19 +60,21 @@ def main() -> int:
     if not commands:
         print("FAIL castkit --help lists no commands")
         return 1
+    helps = ["", *commands]  # castkit --help, then each command's
     missing = []
-    for command in commands:
+    for command in helps:
+        where = " ".join(["castkit", command, "--help"]).replace("  ", " ")
         examples = examples_of(castkit, command)
         if not examples:
-            missing.append(command)
+            missing.append(where)
             continue
-        runner.run_shell(Block(f"castkit {command} --help", 1, "sh", examples))
-    for command in missing:
-        print(f"FAIL castkit {command} --help: no examples", flush=True)
-    ran = sum(runner.ran.values())
+        print(f"{where}: {len(examples)} examples", flush=True)
+        runner.run_shell(Block(where, 1, "sh", examples))
+    for where in missing:
+        print(f"FAIL {where}: no examples", flush=True)
     failed = len(runner.failed_blocks) + len(missing)
-    print(f"help test: {len(commands)} commands ({', '.join(commands)}); {ran} with examples")
-    print(f"{len(commands) - failed} passed, {failed} failed")
+    print(f"help test: castkit and {len(commands)} commands ({', '.join(commands)})")
+    print(f"{len(helps) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 
