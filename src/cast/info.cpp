@@ -2,10 +2,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <castkit/cast/dump.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/json.hpp>
+#include <cctype>
 #include <cmath>
 #include <glm/common.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -96,7 +96,8 @@ Box model_bounds(const ConstModel& model) {
     const glm::quat rotation = model_rotation(model);
     Box placed;
     for (int corner = 0; corner < 8; ++corner) {
-        const glm::vec3 c((corner & 1) ? own.max.x : own.min.x, (corner & 2) ? own.max.y : own.min.y,
+        const glm::vec3 c((corner & 1) ? own.max.x : own.min.x,
+                          (corner & 2) ? own.max.y : own.min.y,
                           (corner & 4) ? own.max.z : own.min.z);
         placed.add(position + rotation * (scale * c));
     }
@@ -157,7 +158,8 @@ void metadata_info(std::string& out, const ConstMetadata& meta) {
         {"scene root", meta.scene_root()}};
     std::string said;
     for (const auto& [what, value] : values)
-        if (value) fmt::format_to(Out(said), "{}{} {}", said.empty() ? "" : ", ", what, quoted(value));
+        if (value)
+            fmt::format_to(Out(said), "{}{} {}", said.empty() ? "" : ", ", what, quoted(value));
     fmt::format_to(Out(out), "  metadata: {}\n", said.empty() ? "(none)" : said);
 }
 
@@ -465,8 +467,8 @@ void info_json(const Document& document, std::uint64_t file_bytes, const InfoOpt
     out.key("up_from");
     out.string(up.from);
     out.key("units");
-    optional_string(out, options.format_units.empty() ? std::nullopt
-                                                      : std::optional(options.format_units));
+    optional_string(
+        out, options.format_units.empty() ? std::nullopt : std::optional(options.format_units));
     out.key("bounds");
     box_json(out, scene_bounds(document));
     out.key("embedded_files");

@@ -2,8 +2,8 @@
 // names no format (format_for_bytes). Every binary format castkit reads starts with a magic;
 // the two JSON formats are told apart by glTF's required top-level "asset" member.
 #include <array>
-#include <castkit/registry.hpp>
 #include <castkit/platform.hpp>
+#include <castkit/registry.hpp>
 #include <string_view>
 
 #include "io/images.hpp"

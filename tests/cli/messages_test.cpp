@@ -99,8 +99,8 @@ TEST(Messages, AnUnknownFormatListsTheFormatsCastkitReadsAndWrites) {
         << in.err;
     expect_every_format(listed(in.err, "reads"), false);
     expect_every_format(listed(in.err, "writes"), true);
-    const CommandResult out = run_cli(fmt::format("convert {} {}", quoted(hero("hero.cast")),
-                                                  quoted(dir / "out.abc")));
+    const CommandResult out =
+        run_cli(fmt::format("convert {} {}", quoted(hero("hero.cast")), quoted(dir / "out.abc")));
     EXPECT_EQ(out.exit_code, 2);
     EXPECT_NE(out.err.find("out.abc: cannot tell the format from the extension; use --to"),
               std::string::npos)
@@ -140,8 +140,8 @@ TEST(Messages, AnUnknownPropertyInCastkitsNamespaceHasItsOwnId) {
     const json report = json::parse(result.out);
     for (const json& d : report["files"][0]["diagnostics"]) ids.push_back(d["rule"]);
     std::sort(ids.begin(), ids.end());
-    EXPECT_EQ(ids, (std::vector<std::string>{"property.castkit", "property.castkit",
-                                             "property.unknown"}))
+    EXPECT_EQ(
+        ids, (std::vector<std::string>{"property.castkit", "property.castkit", "property.unknown"}))
         << result.out;
 }
 
@@ -168,8 +168,8 @@ std::string line_starting(const std::string& text, const std::string& start) {
 // placement of its own), read through the library.
 std::pair<glm::vec3, glm::vec3> position_box(const fs::path& path) {
     Diagnostics warnings;
-    auto document = formats::read_file(*format_for_path(path), path, formats::context_for(path),
-                                       warnings);
+    auto document =
+        formats::read_file(*format_for_path(path), path, formats::context_for(path), warnings);
     glm::vec3 low(INFINITY), high(-INFINITY);
     for (const cast::ConstModel& model : std::as_const(*document).models()) {
         EXPECT_FALSE(model.position() || model.rotation() || model.scale());
@@ -199,8 +199,9 @@ TEST(Messages, InfoGivesTheBoundsOfEachModelAndTheScene) {
     // glTF defines its axes and units, and the bounds say so.
     const CommandResult glb = run_cli("info " + quoted(hero("hero.glb")));
     ASSERT_EQ(glb.exit_code, 0) << glb.err;
-    EXPECT_NE(line_starting(glb.out, "bounds ").find("+Y up (as glb defines), units m (as glb defines)"),
-              std::string::npos)
+    EXPECT_NE(
+        line_starting(glb.out, "bounds ").find("+Y up (as glb defines), units m (as glb defines)"),
+        std::string::npos)
         << glb.out;
 }
 
@@ -277,8 +278,8 @@ TEST(Messages, InfoJsonHoldsWhatTheTextSays) {
             for (const json& model : root["models"]) {
                 ASSERT_LT(models, model_lines.size());
                 const std::string& line = model_lines[models++];
-                EXPECT_EQ(points(line),
-                          model["bounds"].is_null() ? std::vector<float>{} : box_numbers(model["bounds"]))
+                EXPECT_EQ(points(line), model["bounds"].is_null() ? std::vector<float>{}
+                                                                  : box_numbers(model["bounds"]))
                     << line;
                 EXPECT_NE(line.find(fmt::format(": {} mesh", model["meshes"].size())),
                           std::string::npos)
@@ -287,9 +288,10 @@ TEST(Messages, InfoJsonHoldsWhatTheTextSays) {
             for (const json& placed : root["instance_files"]) {
                 ASSERT_LT(instances, file_lines.size());
                 const std::string& line = file_lines[instances++];
-                EXPECT_NE(line.find(fmt::format("'{}': {} instance", placed["file"].get<std::string>(),
-                                                placed["instances"].get<std::size_t>())),
-                          std::string::npos)
+                EXPECT_NE(
+                    line.find(fmt::format("'{}': {} instance", placed["file"].get<std::string>(),
+                                          placed["instances"].get<std::size_t>())),
+                    std::string::npos)
                     << line;
                 std::vector<float> box = box_numbers(placed["positions"]);
                 box.resize(6);  // the text gives the positions' corners

@@ -362,11 +362,12 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
 
     CLI::App* pose =
         app.add_subcommand("pose", "Print every bone's local and world transform at a frame");
-    add_examples(pose, {"castkit pose --model examples/data/hero/hero.cast --anim "
-                        "examples/data/hero/hero_walk.cast --frame 12.5",
-                        "castkit pose --model examples/data/hero/hero_rig.cast --anim "
-                        "examples/data/hero/hero_lean.cast --base examples/data/hero/hero_walk.cast "
-                        "--frame 12 --json"});
+    add_examples(pose,
+                 {"castkit pose --model examples/data/hero/hero.cast --anim "
+                  "examples/data/hero/hero_walk.cast --frame 12.5",
+                  "castkit pose --model examples/data/hero/hero_rig.cast --anim "
+                  "examples/data/hero/hero_lean.cast --base examples/data/hero/hero_walk.cast "
+                  "--frame 12 --json"});
     pose->add_option("--model", options->model, "File with the Model whose Skeleton is animated");
     pose->add_option("--anim", options->animation,
                      "File with the Animation (and maybe its own Skeleton)")

@@ -32,8 +32,10 @@ bool print_stdout(std::string_view text, int& exit_code) {
 }
 
 void add_examples(CLI::App* command, std::initializer_list<std::string_view> examples) {
-    std::string text = "\nExamples (from the top of castkit's source folder, after mkdir -p scratch):\n";
-    for (std::string_view example : examples) fmt::format_to(std::back_inserter(text), "  {}\n", example);
+    std::string text =
+        "\nExamples (from the top of castkit's source folder, after mkdir -p scratch):\n";
+    for (std::string_view example : examples)
+        fmt::format_to(std::back_inserter(text), "  {}\n", example);
     command->footer(text);
 }
 
@@ -52,8 +54,8 @@ static std::string formats_that(bool writes) {
         std::string extensions;
         for (const std::string& extension : format.extensions)
             extensions += (extensions.empty() ? "" : ", ") + extension;
-        fmt::format_to(std::back_inserter(list), "{}{} ({})", list.empty() ? "" : ", ",
-                       format.name, extensions);
+        fmt::format_to(std::back_inserter(list), "{}{} ({})", list.empty() ? "" : ", ", format.name,
+                       extensions);
     }
     return list;
 }
@@ -91,14 +93,15 @@ namespace {
 // The name an input goes by in messages.
 std::string display_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
-
 // Why `bytes`, read from `path`, are read as no format: `format` (named, or by the extension)
 // is one castkit only writes, they are an image, or they are of no format castkit knows.
 std::string why_unread(const std::string& path, std::span<const std::byte> bytes,
                        const FormatInfo* format) {
-    if (format != nullptr) return fmt::format("castkit writes {} but does not read it", format->name);
-    const std::string_view image =
-        path == "-" ? image_format_of(bytes, {}) : image_format_of(bytes, platform::path_from_utf8(path));
+    if (format != nullptr)
+        return fmt::format("castkit writes {} but does not read it", format->name);
+    const std::string_view image = path == "-"
+                                       ? image_format_of(bytes, {})
+                                       : image_format_of(bytes, platform::path_from_utf8(path));
     if (!image.empty())
         return fmt::format(
             "a {} image: castkit reads no scene from an image; the models whose materials name "
@@ -145,9 +148,9 @@ std::variant<Source, SourceError> source_of(const std::string& path, formats::In
     Diagnostic why;
     why.file = display_name(path);
     why.message = "cannot tell the format";
-    return SourceError{std::move(why), kUsage,
-                       fmt::format("{}\n{}", why_unread(path, input.bytes, format),
-                                   formats_read_and_written())};
+    return SourceError{
+        std::move(why), kUsage,
+        fmt::format("{}\n{}", why_unread(path, input.bytes, format), formats_read_and_written())};
 }
 
 void print_source_error(const std::string& path, const SourceError& error) {
@@ -251,8 +254,9 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
         if (options->json) print_stdout(json_text + "\n", exit_code);
     });
 
-    add_examples(info, {"castkit info examples/data/hero/hero.semodel examples/data/hero/hero_walk.seanim",
-                        "castkit info --json examples/map/map.cast"});
+    add_examples(
+        info, {"castkit info examples/data/hero/hero.semodel examples/data/hero/hero_walk.seanim",
+               "castkit info --json examples/map/map.cast"});
 
     CLI::App* dump = app.add_subcommand("dump", "Print the node tree of a file");
     add_examples(dump, {"castkit dump examples/data/character.cast",

@@ -309,8 +309,8 @@ void add_routes(httplib::Server& server, SharedSession& shared, const Access& ac
 // Each named file read into memory, so the server keeps showing it when the file is then
 // rewritten or cut short on disk; nullopt, having said why, when one cannot be read (missing, a
 // folder): a page without a file the command line names would show something else than asked.
-std::optional<std::vector<cast::SharedBytes>> read_named_files(const std::vector<std::string>& files,
-                                                               int& exit_code) {
+std::optional<std::vector<cast::SharedBytes>> read_named_files(
+    const std::vector<std::string>& files, int& exit_code) {
     std::vector<cast::SharedBytes> contents;
     for (const std::string& file : files) {
         auto bytes = formats::read_input(platform::path_from_utf8(file), formats::InputMode::Copy);
@@ -409,8 +409,9 @@ void register_view_command(CLI::App& app, int& exit_code) {
     auto options = std::make_shared<ViewOptions>();
     CLI::App* view = app.add_subcommand(
         "view", "Show files in the browser: a model and its animations (serves 127.0.0.1 only)");
-    add_examples(view, {"castkit view examples/data/hero/hero.cast examples/data/hero/hero_walk.seanim",
-                        "castkit view examples/map/map.cast"});
+    add_examples(view,
+                 {"castkit view examples/data/hero/hero.cast examples/data/hero/hero_walk.seanim",
+                  "castkit view examples/map/map.cast"});
     view->add_option("files", options->files, "A model and its animation files")->required();
     view->add_option("--port", options->port, "Port to listen on (default: a free one)")
         ->check(CLI::Range(0, 65535));

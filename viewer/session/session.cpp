@@ -236,7 +236,8 @@ std::string Session::scene_json() const {
         for (const cast::ConstAnimation& animation : (*scene)->document.animations())
             animations.push_back(animation_json(animation));
         describe_model((*scene)->document, out);
-        for (const Diagnostic& d : (*scene)->warnings.shown()) warnings.push_back(diagnostic_json(d));
+        for (const Diagnostic& d : (*scene)->warnings.shown())
+            warnings.push_back(diagnostic_json(d));
         for (const Diagnostic& d : export_warnings_) warnings.push_back(diagnostic_json(d));
     } else {
         describe_model(cast::Document{}, out);

@@ -124,23 +124,29 @@ constexpr PropertySchema kMetadata[] = {
 // Cast has no property for, which their readers write and writers read (docs/seanim.md,
 // docs/semodel.md, docs/k3d.md). Integers are read whatever their width.
 constexpr PropertySchema kOwnModel[] = {
-    single("se.version", kIndexTypes), array("se.headerExtra", kByte),
-    array("se.reserved", kByte),       array("se.presence", kByte),
+    single("se.version", kIndexTypes),    array("se.headerExtra", kByte),
+    array("se.reserved", kByte),          array("se.presence", kByte),
     single("se.boneBlocks", kIndexTypes), array("se.counts", kIndexTypes),
-    array("se.trailing", kByte),       array("se.simple", kByte)};
+    array("se.trailing", kByte),          array("se.simple", kByte)};
 constexpr PropertySchema kOwnMesh[] = {single("se.flags", kIndexTypes), array("se.layers", kByte),
                                        array("se.materials", kIndexTypes)};
 constexpr PropertySchema kOwnBone[] = {single("se.flags", kIndexTypes),
                                        single("k3d.noBind", kIndexTypes)};
-constexpr PropertySchema kOwnAnimation[] = {
-    single("se.type", kIndexTypes),     single("se.flags", kIndexTypes),
-    single("se.properties", kIndexTypes), single("se.version", kIndexTypes),
-    array("se.headerExtra", kByte),     array("se.reserved", kByte),
-    single("se.presence", kIndexTypes), array("se.counts", kIndexTypes),
-    array("se.widths", kByte),          {"se.bone", kString, false, false, true, {}},
-    array("se.boneFlags", kByte),       single("se.boneBlock", kIndexTypes),
-    array("se.noteOrder", kIndexTypes), array("se.custom", kByte),
-    array("se.trailing", kByte)};
+constexpr PropertySchema kOwnAnimation[] = {single("se.type", kIndexTypes),
+                                            single("se.flags", kIndexTypes),
+                                            single("se.properties", kIndexTypes),
+                                            single("se.version", kIndexTypes),
+                                            array("se.headerExtra", kByte),
+                                            array("se.reserved", kByte),
+                                            single("se.presence", kIndexTypes),
+                                            array("se.counts", kIndexTypes),
+                                            array("se.widths", kByte),
+                                            {"se.bone", kString, false, false, true, {}},
+                                            array("se.boneFlags", kByte),
+                                            single("se.boneBlock", kIndexTypes),
+                                            array("se.noteOrder", kIndexTypes),
+                                            array("se.custom", kByte),
+                                            array("se.trailing", kByte)};
 constexpr PropertySchema kOwnCurve[] = {array("se.kv", kDouble), array("se.yz", kFloat)};
 constexpr PropertySchema kOwnCurveModeOverride[] = {single("se.type", kIndexTypes)};
 
@@ -148,12 +154,10 @@ struct OwnProperties {
     NodeId id;
     std::span<const PropertySchema> properties;
 };
-constexpr OwnProperties kOwn[] = {{NodeId::Model, kOwnModel},
-                                  {NodeId::Mesh, kOwnMesh},
-                                  {NodeId::Bone, kOwnBone},
-                                  {NodeId::Animation, kOwnAnimation},
-                                  {NodeId::Curve, kOwnCurve},
-                                  {NodeId::CurveModeOverride, kOwnCurveModeOverride}};
+constexpr OwnProperties kOwn[] = {
+    {NodeId::Model, kOwnModel}, {NodeId::Mesh, kOwnMesh},
+    {NodeId::Bone, kOwnBone},   {NodeId::Animation, kOwnAnimation},
+    {NodeId::Curve, kOwnCurve}, {NodeId::CurveModeOverride, kOwnCurveModeOverride}};
 
 constexpr NodeSchema kNodes[] = {
     {NodeId::Root, "Root", {}, {}},
