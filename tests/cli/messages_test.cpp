@@ -187,7 +187,7 @@ TEST(Messages, InfoGivesTheBoundsOfEachModelAndTheScene) {
     ASSERT_EQ(result.exit_code, 0) << result.err;
     const auto [low, high] = position_box(hero("hero.cast"));
     const std::string scene = line_starting(result.out, "bounds ");
-    EXPECT_NE(scene.find("units not stated"), std::string::npos) << scene;
+    EXPECT_NE(scene.find("; +Y up (its Metadata), "), std::string::npos) << scene;
     const std::vector<float> numbers = points(scene);
     ASSERT_EQ(numbers.size(), 9u) << scene;
     for (int i = 0; i < 3; ++i) {
