@@ -354,7 +354,7 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
         std::string model, animation, output, which, to, base, which_base, events, root_bone;
         std::string root_motion = "keep";
         float frame = 0.0f;
-        bool json = false, looped = false, no_rig = false;
+        bool json = false, looped = false, no_rig = false, events_beside = false;
         float framerate = 0.0f;
         std::optional<float> tolerance;
     };
@@ -447,11 +447,14 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
     bake->add_option("--root-bone", options->root_bone,
                      "The bone --root-motion takes the motion of (default: the skeleton's top "
                      "bone)");
-    add_events_option(bake, options->events);
+    add_events_option(bake, options->events, options->events_beside);
     bake->callback([options, &exit_code] {
         // The output format first: a usage error should not wait for the bake.
         const FormatInfo* format = output_format(options->output, options->to, exit_code);
-        if (format == nullptr) return;
+        if (format == nullptr ||
+            !place_events_beside(options->events, options->events_beside, options->output,
+                                 exit_code))
+            return;
         auto loaded = load_animation(options->model, options->animation, options->which, exit_code);
         if (!loaded) {
             fail(exit_code, kInvalidInput);

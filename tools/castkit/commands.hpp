@@ -161,8 +161,13 @@ void print_error(Diagnostic error, const std::string& file);
 // raises `exit_code` to 1. Returns whether everything was written.
 bool print_stdout(std::string_view text, int& exit_code);
 
-// --events FILE.json on `command` (convert, bake), into `target`.
-void add_events_option(CLI::App* command, std::string& target);
+// --events FILE.json on `command` (convert, bake), into `target`, and --events-beside (the
+// events beside the output, named for it), into `beside`; the two exclude each other.
+void add_events_option(CLI::App* command, std::string& target, bool& beside);
+// With --events-beside, sets `events` to the file scene::events_beside names for `output`;
+// false, with a usage error raising `exit_code`, for an output on standard output ("-").
+bool place_events_beside(std::string& events, bool beside, const std::string& output,
+                         int& exit_code);
 // Writes every clip's events of `document`, the document a command wrote, as `path` through
 // `outputs` (scene::write_events); prints its warnings, and why it failed, raising `exit_code`
 // to 1.
