@@ -187,9 +187,8 @@ TEST_F(EventsCli, EventsBesideNamesTheSidecarForTheOutput) {
     EXPECT_EQ(json_of(dir / "hero.events.json")["clips"][0]["events"], kWalkEvents);
     const CommandResult both = convert_hero("hero2.glb", "--events-beside --events {e.json}");
     EXPECT_EQ(both.exit_code, 2) << both.err;
-    const CommandResult piped =
-        run_cli(fmt::format("convert {} - --to seanim --events-beside",
-                            quoted(kHero / "hero_walk.cast")));
+    const CommandResult piped = run_cli(
+        fmt::format("convert {} - --to seanim --events-beside", quoted(kHero / "hero_walk.cast")));
     EXPECT_EQ(piped.exit_code, 2);
     EXPECT_NE(piped.err.find("--events FILE.json"), std::string::npos) << piped.err;
 }

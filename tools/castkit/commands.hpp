@@ -9,6 +9,7 @@
 #include <castkit/diagnostic.hpp>
 #include <castkit/io/side_outputs.hpp>
 #include <castkit/registry.hpp>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +29,10 @@ void register_convert_command(CLI::App& app, int& exit_code);
 // `castkit view`, in builds with the viewer (CASTKIT_VIEWER).
 void register_view_command(CLI::App& app, int& exit_code);
 
+// Ends `command`'s --help with `examples`, commands that run as written from the top of
+// castkit's source folder on its bundled files (tests/docs/help_test.py runs every one).
+void add_examples(CLI::App* command, std::initializer_list<std::string_view> examples);
+
 // Raises `exit_code` to `code`: a usage error outranks invalid input, which outranks success.
 inline void fail(int& exit_code, ExitCode code) {
     if (exit_code < code) exit_code = code;
@@ -35,6 +40,9 @@ inline void fail(int& exit_code, ExitCode code) {
 
 // The names --from and --to accept, for CLI11's check (an unknown name is a usage error).
 std::vector<std::string> format_names();
+// Two lines, "castkit reads: cast (.cast), …" and "castkit writes: …", from the registry's
+// entries, for a message about a file of no format castkit reads or writes. O(formats).
+std::string formats_read_and_written();
 // --from or --to on `command`: one of the registered names.
 CLI::Option* add_format_option(CLI::App* command, const char* flag, std::string& target,
                                const char* help);
@@ -58,6 +66,9 @@ struct SourceError {
     ExitCode code = kInvalidInput;
     std::string words;
 };
+// Why `path` could not be read, `why` being the system's finding: a missing path (exit 1) and a
+// folder (exit 2) said in words.
+SourceError unreadable(const std::string& path, Diagnostic why);
 // Reads `path` ("-" is standard input) and picks the format to read it as: the one
 // `format_name` names (--from), else the one the extension names, else the one the first bytes
 // name (format_for_bytes). O(1) for a file (mapped); O(size) for standard input and JSON.

@@ -430,6 +430,12 @@ void register_convert_command(CLI::App& app, int& exit_code) {
         "convert",
         "Convert a file (IN OUT), a model and its animations (MODEL ANIM... -o OUT), or a "
         "folder (DIR -o OUTDIR --to FORMAT)");
+    add_examples(
+        convert,
+        {"castkit convert examples/data/hero/hero.semodel examples/data/hero/hero_walk.seanim "
+         "examples/data/hero/hero_idle.seanim -o scratch/hero.glb",
+         "castkit convert examples/data/hero/hero.cast scratch/hero_z.cast --up z --units m",
+         "castkit convert examples/data -o scratch/converted --to glb --recursive"});
     convert->add_option("inputs", options->inputs, "Input files or one folder ('-' for stdin)")
         ->required();
     convert->add_option("-o,--output", options->output,
