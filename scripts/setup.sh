@@ -32,8 +32,10 @@ test_packages=(
   clang libclang-rt-14-dev
   # Project.Formatted checks every C++ file against .clang-format with this clang-format.
   clang-format
-  # Blender's own glTF importer opens the files castkit writes (tests/blender).
+  # Blender's own glTF and FBX importers open the files castkit writes (tests/blender).
   blender
+  # `assimp info` counts what castkit's FBX holds (Assimp.InfoCountsWhatCastkitsFbxHolds).
+  assimp-utils
   # Quantized, meshopt- and Draco-compressed variants of the Khronos samples
   # (GltfSamples.KhronosSamples): gltfpack, and draco_transcoder from draco.
   gltfpack draco

@@ -6,6 +6,7 @@
 #include <castkit/cast/nodes.hpp>
 #include <castkit/json.hpp>
 #include <castkit/platform.hpp>
+#include <castkit/scene/events.hpp>
 #include <castkit/scene/merge.hpp>
 #include <cerrno>
 #include <chrono>
@@ -331,6 +332,11 @@ void convert_into(const Options& options, const FormatInfo& to, const Task& task
     write_context.base = read_context.base;
     write_context.folder = read_context.folder;
     auto written = formats::write_file(to, *document, task.output, write_context, diagnostics);
+    if (written && options.events_beside) {
+        auto events = scene::write_events(*document, scene::events_beside(task.output),
+                                          *format_options.side_outputs, diagnostics);
+        if (!events) result.errors.push_back(events.error());
+    }
     take(result, diagnostics);
     if (!written) result.errors.push_back(written.error());
     result.output_bytes = written ? file_bytes(task.output) : 0;
@@ -573,7 +579,10 @@ Expected<std::vector<fs::path>> readable_files(const fs::path& dir, bool recursi
     const fs::path real_dir = fs::canonical(dir, error);
     auto add = [&](const fs::directory_entry& entry) {
         std::error_code ignored;
-        if (!entry.is_regular_file(ignored) || format_for_path(entry.path()) == nullptr) return;
+        if (!entry.is_regular_file(ignored)) return;
+        // Files of a format castkit writes only (FBX) are not among those it reads.
+        const FormatInfo* format = format_for_path(entry.path());
+        if (format == nullptr || format->read == nullptr) return;
         if (entry.is_symlink(ignored) && !allow_any_path &&
             !platform::inside(fs::canonical(entry.path(), ignored), real_dir))
             warnings.push_back(link_outside(entry.path(), dir));

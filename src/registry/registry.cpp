@@ -88,8 +88,9 @@ std::string family_refusal(const FormatInfo& format, const std::deque<FormatInfo
 // Why `format` cannot join `taken`, or empty. O(formats × extensions).
 std::string registration_refusal(const FormatInfo& format, const std::deque<FormatInfo>& taken) {
     if (format.name.empty()) return "a format needs a name";
-    if (format.read == nullptr || format.write == nullptr)
-        return fmt::format("format '{}' needs both a read and a write function", format.name);
+    // A format may be written only (FBX): read() then refuses its files.
+    if (format.write == nullptr)
+        return fmt::format("format '{}' needs a write function", format.name);
     for (const FormatInfo& other : taken)
         if (same_blind_to_case(other.name, format.name))
             return fmt::format("a format named '{}' is registered already", other.name);
@@ -219,8 +220,28 @@ auto guarded(const FormatInfo& format, std::string_view doing, std::string_view 
 
 }  // namespace
 
+namespace {
+
+// The refusal of a file of a format castkit writes but does not read, naming those it reads.
+Diagnostic not_read(const FormatInfo& format, const ReadContext& context) {
+    std::string readable;
+    for (const FormatInfo& other : all_formats())
+        if (other.read != nullptr)
+            readable += fmt::format("{}{}", readable.empty() ? "" : ", ", other.name);
+    return Diagnostic{Severity::Error,
+                      context.name,
+                      Diagnostic::kNoOffset,
+                      "/",
+                      "registry.write-only",
+                      fmt::format("castkit writes {} files but does not read them; it reads {}",
+                                  format.name, readable)};
+}
+
+}  // namespace
+
 Expected<cast::Document> read(const FormatInfo& format, Input input, const ReadContext& context,
                               Diagnostics& diagnostics) {
+    if (format.read == nullptr) return make_error(not_read(format, context));
     const std::size_t first_warning = diagnostics.size();
     auto parsed = guarded(format, "read", context.name,
                           [&] { return format.read(input, context, diagnostics); });

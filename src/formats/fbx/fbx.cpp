@@ -1,0 +1,121 @@
+// The FBX registry entry (write only) and fbx::write: the document's Models, then its Animations,
+// gathered into the record tree and encoded.
+#include <fmt/format.h>
+
+#include <castkit/anim/budget.hpp>
+#include <castkit/cast/document.hpp>
+#include <castkit/formats/fbx.hpp>
+
+#include "../registry_entries.hpp"
+#include "scene.hpp"
+#include "scene/write_check.hpp"
+
+namespace castkit::fbx {
+namespace {
+
+// FBX 7.4's offsets are 32-bit: no file past 4 GiB.
+constexpr std::uint64_t kLargestFile = 0xffffffffu;
+
+void write_document(detail::Scene& scene, const cast::Document& document) {
+    std::size_t root_index = 0;
+    for (const cast::ConstRoot& root : document.root_nodes()) {
+        const std::string root_path = fmt::format("root[{}]", root_index++);
+        const auto models = root.models();
+        for (std::size_t m = 0; m < models.size(); ++m)
+            scene.write_model(models[m], fmt::format("{}/model[{}]", root_path, m));
+        if (const auto instances = root.instances(); !instances.empty())
+            scene.warn(root_path,
+                       fmt::format("{} instances were dropped: castkit's FBX writes the models of "
+                                   "one file (convert the map to glb to keep them)",
+                                   instances.size()),
+                       "fbx.instances");
+    }
+    root_index = 0;
+    for (const cast::ConstRoot& root : document.root_nodes()) {
+        const std::string root_path = fmt::format("root[{}]", root_index++);
+        const auto animations = root.animations();
+        for (std::size_t a = 0; a < animations.size(); ++a)
+            scene.write_animation(animations[a], document,
+                                  fmt::format("{}/animation[{}]", root_path, a));
+    }
+}
+
+Record takes(const detail::Scene& scene) {
+    Record out{"Takes", {}, {}};
+    out.add("Current", {scene.takes.empty() ? std::string() : scene.takes.front().name});
+    for (const detail::Scene::Take& take : scene.takes) {
+        Record& record = out.add("Take", {take.name});
+        record.add("FileName", {take.name + ".tak"});
+        record.add("LocalTime", {take.start, take.stop});
+        record.add("ReferenceTime", {take.start, take.stop});
+    }
+    return out;
+}
+
+Expected<void> write_checked(const cast::Document& document, Sink& sink,
+                             const WriteContext& context, Diagnostics& diagnostics,
+                             ExportOptions options) {
+    if (options.max_bytes == 0)
+        options.max_bytes = std::min(anim::memory_budget(cast::file_size(document)), kLargestFile);
+    detail::Scene scene(context.name, options, diagnostics);
+    write_document(scene, document);
+    if (scene.failure) return make_error(*scene.failure);
+    if (context.options.textures == TextureMode::Embed && scene.counts["Video"] > 0)
+        scene.warn("/",
+                   "textures are written beside the FBX file and referenced by path, not "
+                   "embedded",
+                   "fbx.texture-embed");
+    std::vector<Record> top = detail::header_records(document, scene, 1);
+    top.push_back(detail::definitions(scene));
+    top.push_back({"Objects", {}, std::move(scene.objects)});
+    top.push_back({"Connections", {}, std::move(scene.connections)});
+    top.push_back(takes(scene));
+    if (encoded_size(top) > options.max_bytes)
+        return make_error(Diagnostic{
+            .severity = Severity::Error,
+            .file = context.name,
+            .path = "/",
+            .rule = "fbx.size-budget",
+            .message = fmt::format("the FBX file would take {} bytes, more than its budget of {} "
+                                   "(fbx::ExportOptions::max_bytes)",
+                                   encoded_size(top), options.max_bytes)});
+    const std::vector<std::byte> bytes = encode(top);
+    sink.reserve(bytes.size());
+    return sink.write(bytes);
+}
+
+ExportOptions options_of(const WriteContext& context) {
+    return {.solve_rig = context.options.solve_rig};
+}
+
+}  // namespace
+
+Expected<void> write(const cast::Document& document, Sink& sink, const WriteContext& context,
+                     Diagnostics& diagnostics, const ExportOptions& options) {
+    // The check before every write (docs/diagnostics.md), as the registry runs it.
+    auto repaired = scene::check_before_write(document, WrittenModels::All, context, diagnostics);
+    if (!repaired) return make_error(repaired.error());
+    return write_checked(*repaired ? **repaired : document, sink, context, diagnostics, options);
+}
+
+}  // namespace castkit::fbx
+
+namespace castkit::formats {
+namespace {
+
+Expected<void> write_fbx(const cast::Document& document, Sink& sink, const WriteContext& context,
+                         Diagnostics& diagnostics) {
+    return fbx::write_checked(document, sink, context, diagnostics, fbx::options_of(context));
+}
+
+}  // namespace
+
+FormatInfo fbx_entry() {
+    // Write only (FormatInfo::read null): the registry's read names the formats castkit reads.
+    return {.name = "fbx",
+            .extensions = {".fbx"},
+            .write = write_fbx,
+            .written_models = WrittenModels::All};
+}
+
+}  // namespace castkit::formats

@@ -1,0 +1,145 @@
+// The FBX scene being written: the object records (Objects), the links between them
+// (Connections), what Definitions counts, and the helpers every part of the export uses to make
+// them. One Scene per written file.
+#pragma once
+
+#include <castkit/anim/skeleton.hpp>
+#include <castkit/cast/document.hpp>
+#include <castkit/diagnostic.hpp>
+#include <castkit/formats/fbx.hpp>
+#include <cstdint>
+#include <glm/mat4x4.hpp>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "records.hpp"
+
+namespace castkit::fbx::detail {
+
+// FBX's time unit: 46,186,158,000 ticks a second.
+inline constexpr std::int64_t kTicksPerSecond = 46186158000;
+
+// The Properties70 list of an object: `P` records of a name, a type, a label, flags and values.
+class Properties {
+  public:
+    Properties& number(std::string name, double value, std::string flags = "");
+    Properties& integer(std::string name, std::int32_t value);
+    Properties& real(std::string name, double value);  // a "double" (GlobalSettings)
+    Properties& enumeration(std::string name, std::int32_t value);
+    Properties& vector(std::string name, std::string type, const glm::dvec3& value,
+                       std::string flags = "");
+    Properties& color(std::string name, const glm::dvec3& value);
+    Properties& text(std::string name, std::string value, std::string label = "");
+    Properties& time(std::string name, std::int64_t ticks);
+    Properties& flag(std::string name, bool value);
+    Record take() { return std::move(record_); }
+
+  private:
+    Record record_{"Properties70", {}, {}};
+};
+
+// What the export left of one Cast Model: its FBX ids, for the animation export.
+struct WrittenModel {
+    std::int64_t node = 0;            // the Null of the Model
+    std::vector<std::int64_t> bones;  // per skeleton bone, its LimbNode
+    anim::Skeleton skeleton;
+    // Per blend shape name of the model: the BlendShapeChannels of that name.
+    std::map<std::string, std::vector<std::int64_t>> shape_channels;
+    cast::ConstModel model;
+};
+
+class Scene {
+  public:
+    Scene(std::string file, const ExportOptions& options, Diagnostics& warnings)
+        : file(std::move(file)), options(options), warnings(warnings) {}
+
+    std::string file;
+    ExportOptions options;
+    Diagnostics& warnings;
+    std::vector<Record> objects;
+    std::vector<Record> connections;
+    std::map<std::string, int> counts;  // objects by record name, for Definitions
+    std::vector<WrittenModel> models;
+    std::optional<Diagnostic> failure;  // the first error that stops the export
+    std::uint64_t bytes = 0;            // of the records so far (arrays), against the budget
+    float framerate = 0.0f;             // the first animation's, for GlobalSettings
+    double samples = 0.0;               // sampling work so far (anim::sampling_work)
+    std::uint64_t input_keys = 0;       // keys of the animations sampled so far
+    // Each stack's name and time span, for Takes.
+    struct Take {
+        std::string name;
+        std::int64_t start = 0, stop = 0;
+    };
+    std::vector<Take> takes;
+
+    // A new object record `type` ("Model") named `name` of class `class_name` ("Model") and
+    // subclass `subclass` ("Mesh"); its id. The record stays valid until the next object.
+    std::int64_t add_object(std::string type, std::string_view name, std::string_view class_name,
+                            std::string subclass);
+    Record& object() { return objects.back(); }
+    // `child` belongs to `parent` (OO), or feeds its property `property` (OP).
+    void connect(std::int64_t child, std::int64_t parent);
+    void connect(std::int64_t child, std::int64_t parent, std::string property);
+    // A warning with its own id (docs/diagnostics.md, "fbx.*").
+    void warn(std::string path, std::string message, std::string rule);
+    // Counts `more` bytes of arrays against options.max_bytes; false, with `failure` set, past
+    // it (`fbx.size-budget`), naming `what`.
+    bool keep_bytes(std::uint64_t more, const std::string& path, std::string_view what);
+
+    // Writes one Cast Model (its skeleton, meshes, skins, blend shapes, materials) under the
+    // scene's root.
+    void write_model(const cast::ConstModel& model, const std::string& path);
+    // Writes one Cast Animation as an AnimationStack with one layer over the written models.
+    void write_animation(const cast::ConstAnimation& animation, const cast::Document& document,
+                         const std::string& path);
+
+  private:
+    std::int64_t next_id_ = 1000000;
+    std::map<const cast::Node*, std::int64_t> materials_;
+    std::map<std::string, std::int64_t> videos_;       // by path
+    std::set<const cast::Node*> animation_skeletons_;  // written by write_animation_skeleton
+
+    std::int64_t write_material(const cast::ConstMaterial& material, const std::string& path);
+    std::int64_t write_texture(std::string_view image, std::string_view name);
+    // The Geometry of `mesh`, with its skin and blend shape deformers; 0 when the mesh cannot
+    // be written (a warning says why).
+    std::int64_t write_geometry(const cast::ConstModel& model, const cast::ConstMesh& mesh,
+                                WrittenModel& written, const glm::mat4& mesh_world,
+                                const std::string& path);
+    void write_skin(const cast::ConstMesh& mesh, std::int64_t geometry, const WrittenModel& written,
+                    const glm::mat4& mesh_world, const std::string& path);
+    void write_blend_shapes(const cast::ConstModel& model, const cast::ConstMesh& mesh,
+                            std::int64_t geometry, WrittenModel& written, const std::string& path);
+    void write_skeleton(WrittenModel& written, const cast::ConstSkeleton& skeleton,
+                        const std::string& path);
+    // The animation's own Skeleton (an animation file alone, or one `--model` lent a skeleton)
+    // as a Null with its LimbNodes, for a stack that moves no written model; false when it has
+    // none.
+    bool write_animation_skeleton(const cast::ConstAnimation& animation, const std::string& path);
+    void write_bind_pose(const WrittenModel& written, const std::vector<std::int64_t>& meshes,
+                         const glm::mat4& model_world);
+};
+
+// The Lcl Translation, Rotation (XYZ Euler degrees) and Scaling of `transform`.
+struct LocalTransform {
+    glm::dvec3 translation{0.0}, rotation{0.0}, scaling{1.0};
+};
+LocalTransform local_transform(const anim::Transform& transform);
+// Euler XYZ degrees (R = Rz · Ry · Rx, FBX's eEulerXYZ) of `rotation`; the solution nearest
+// `previous` (either decomposition, each angle moved by whole turns) when given, so that curves
+// interpolate the short way. O(1).
+glm::dvec3 euler_degrees(const glm::quat& rotation, const glm::dvec3* previous = nullptr);
+// A matrix as FBX stores it: 16 doubles, column by column.
+std::vector<double> matrix_values(const glm::mat4& matrix);
+
+// The records before Objects (FBXHeaderExtension, GlobalSettings, Documents, References) and
+// Definitions, for `document` with the counts of `scene`. O(types).
+std::vector<Record> header_records(const cast::Document& document, const Scene& scene,
+                                   std::int64_t document_id);
+Record definitions(const Scene& scene);
+
+}  // namespace castkit::fbx::detail
