@@ -573,7 +573,8 @@ Expected<std::vector<fs::path>> readable_files(const fs::path& dir, bool recursi
     const fs::path real_dir = fs::canonical(dir, error);
     auto add = [&](const fs::directory_entry& entry) {
         std::error_code ignored;
-        if (!entry.is_regular_file(ignored) || format_for_path(entry.path()) == nullptr) return;
+        const FormatInfo* format = format_for_path(entry.path());
+        if (!entry.is_regular_file(ignored) || format == nullptr || format->write_only) return;
         if (entry.is_symlink(ignored) && !allow_any_path &&
             !platform::inside(fs::canonical(entry.path(), ignored), real_dir))
             warnings.push_back(link_outside(entry.path(), dir));

@@ -14,5 +14,6 @@ FormatInfo dmf_entry();
 FormatInfo dmf_json_entry();
 FormatInfo glb_entry();
 FormatInfo gltf_entry();
+FormatInfo obj_entry();
 
 }  // namespace castkit::formats

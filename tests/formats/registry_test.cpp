@@ -2,6 +2,7 @@
 // side files, the options and the warnings.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/formats/dmf.hpp>
 #include <castkit/registry.hpp>
@@ -82,7 +83,10 @@ TEST(FormatRegistry, EveryFormatIsToldFromItsBytes) {
         EXPECT_EQ(format_for_bytes(read_bytes(entry.path())), by_name);
         told.insert(by_name->name);
     }
-    EXPECT_EQ(told.size(), all_formats().size());
+    const auto all = all_formats();
+    EXPECT_EQ(told.size(), static_cast<std::size_t>(std::count_if(
+                               all.begin(), all.end(),
+                               [](const FormatInfo& format) { return !format.write_only; })));
 }
 
 TEST(FormatRegistry, JsonIsGltfOnlyWithATopLevelAssetMember) {

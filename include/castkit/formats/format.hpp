@@ -38,6 +38,9 @@ struct FormatInfo {
     // cannot hold and was dropped.
     Expected<void> (*write)(const cast::Document& document, Sink& sink, const WriteContext& context,
                             Diagnostics& diagnostics) = nullptr;
+    // The format is written only (OBJ): its `read` refuses every file, and a folder conversion
+    // takes none of its files as inputs.
+    bool write_only = false;
     // The writer reads the images materials name itself, the document's embedded files first
     // (glTF embeds, copies or references them; DMF embeds them), so write_file leaves their
     // paths to it (FormatOptions::place_textures).
