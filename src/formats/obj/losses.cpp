@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "shared.hpp"
 
 namespace castkit::obj {
@@ -53,6 +55,20 @@ struct Losses {
             warn(path, "obj.layer-dropped",
                  fmt::format("{} were dropped: OBJ holds positions, one UV layer and normals",
                              fmt::join(dropped, ", ")));
+        if (const std::size_t loose = loose_vertices(mesh); loose > 0)
+            warn(path, "obj.loose-vertices",
+                 fmt::format("{} of the {} vertices are in no triangle: they are written, but "
+                             "OBJ importers (Blender's) make no vertex of them",
+                             loose, mesh.vertex_count()));
+    }
+
+    // The vertices no triangle names. O(vertices + faces).
+    static std::size_t loose_vertices(const cast::ConstMesh& mesh) {
+        std::vector<bool> used(mesh.vertex_count(), false);
+        const cast::IndexView faces = mesh.faces();
+        for (std::size_t i = 0; i < faces.size(); ++i)
+            if (faces[i] < used.size()) used[faces[i]] = true;
+        return static_cast<std::size_t>(std::count(used.begin(), used.end(), false));
     }
 };
 
