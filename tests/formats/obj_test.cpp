@@ -196,6 +196,11 @@ void write_small_map(const fs::path& dir) {
     mesh.set_positions(std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}});
     mesh.set_normals(std::vector<glm::vec3>{{1, 0, 0}, {1, 0, 0}, {1, 0, 0}});
     mesh.set_faces(std::vector<std::uint32_t>{0, 1, 2});
+    cast::Material stone = model_file.root_nodes()[0].models()[0].add_material();
+    stone.set_name("stone");
+    stone.set_slot("diffuse", stone.add_file("rock.png"));
+    mesh.set_material(stone);
+    write_bytes(dir / "models" / "rock.png", {std::byte{0x89}, std::byte{'P'}, std::byte{'N'}});
     ASSERT_TRUE(cast::write(model_file, dir / "models" / "rock.cast"));
     cast::Document map;
     cast::Root root = map.add_root();
@@ -223,7 +228,7 @@ TEST(ObjWriter, EveryInstanceOfAMapIsPlacedAsAnObject) {
         << text;
     // Turned a quarter about Z and doubled: x becomes y; the normal turns too and stays unit.
     EXPECT_NE(text.find("o boulder.1\n"), std::string::npos) << text;
-    EXPECT_NE(text.find("f 4//4 5//5 6//6\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("usemtl stone\nf 4//4 5//5 6//6\n"), std::string::npos) << text;
     const std::size_t second = text.find("o boulder.1\n");
     const std::string placed = text.substr(second);
     float x = 0, y = 0, z = 0;
@@ -235,6 +240,28 @@ TEST(ObjWriter, EveryInstanceOfAMapIsPlacedAsAnObject) {
     EXPECT_NEAR(y, 2.0f, 1e-6f);
     ASSERT_EQ(std::sscanf(placed.c_str() + placed.find("vn "), "vn %f %f %f", &x, &y, &z), 3);
     EXPECT_NEAR(y, 1.0f, 1e-6f);
+}
+
+TEST(ObjCli, AMapsTexturesAreNamedBesideItOrCopiedBesideAnOutputElsewhere) {
+    const fs::path dir = temp_dir("obj-map-textures");
+    write_small_map(dir);
+    CommandResult run = run_cli(in_dir(dir, "convert {map.cast} {map.obj}"));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(text_of(dir / "map.mtl"), "newmtl stone\nmap_Kd models/rock.png\n");
+    fs::create_directories(dir / "out");
+    run = run_cli(in_dir(dir, "convert {map.cast} {out/map.obj}"));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(text_of(dir / "out" / "map.mtl"), "newmtl stone\nmap_Kd models/rock.png\n");
+    EXPECT_EQ(read_bytes(dir / "out" / "models" / "rock.png"),
+              read_bytes(dir / "models" / "rock.png"));
+    // A file of the user's where the copy would go keeps its bytes; the copy takes a free name.
+    fs::create_directories(dir / "other" / "models");
+    write_bytes(dir / "other" / "models" / "rock.png", {std::byte{'x'}});
+    run = run_cli(in_dir(dir, "convert {map.cast} {other/map.obj}"));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(read_bytes(dir / "other" / "models" / "rock.png"), std::vector{std::byte{'x'}});
+    EXPECT_EQ(text_of(dir / "other" / "map.mtl"), "newmtl stone\nmap_Kd models/rock-2.png\n");
+    EXPECT_NE(run.err.find("[texture.renamed]"), std::string::npos) << run.err;
 }
 
 TEST(ObjWriter, AnInstanceThatCannotBeReadIsNamedAndSkipped) {

@@ -63,10 +63,13 @@ std::string token(std::string_view name, std::string_view fallback);
 // The MTL names of the materials drawn, unique in the file, by material node.
 using MaterialNames = std::map<const cast::Node*, std::string>;
 
-// The MTL text of the materials named in `names`, texture paths made valid from `output_folder`
-// (an instance file's relative to where it was found); warnings for slots MTL cannot hold.
+// The MTL text of the materials the placements draw, each named in `names`, with texture paths
+// valid from `output_folder`: the top document's as the registry placed them, an instance
+// file's found beside it and, written to another folder than the top document's, copied below
+// `output_folder` through `outputs` (as the registry copies the top document's); warnings for
+// slots MTL cannot hold. O(materials + bytes of the textures copied).
 std::string material_library(const std::vector<Placement>& placements, MaterialNames& names,
-                             const std::filesystem::path& output_folder,
+                             const std::filesystem::path& output_folder, SideOutputs& outputs,
                              const WriteContext& context, Diagnostics& diagnostics);
 
 // A warning of the OBJ writer: `file`, `path`, its id and its text. O(1).

@@ -162,10 +162,15 @@ struct GeometryWriter {
 Expected<std::string> write_library(const Scene& scene, MaterialNames& names,
                                     const fs::path& output, const WriteContext& context,
                                     Diagnostics& diagnostics) {
-    const fs::path folder = output.empty() ? fs::path() : output.parent_path();
-    const std::string text =
-        material_library(scene.placements, names, folder.empty() ? "." : folder, context,
-                         diagnostics);
+    const fs::path folder = output.empty() ? fs::path(".") : output.parent_path();
+    const std::shared_ptr<SideOutputs> outputs = formats::side_outputs_for(context.options);
+    if (!output.empty()) outputs->reserve(output);
+    // Standard output has no folder to copy an instance file's textures into.
+    WriteContext placing = context;
+    if (output.empty()) placing.options.place_textures = false;
+    const std::string text = material_library(scene.placements, names,
+                                              folder.empty() ? "." : folder, *outputs, placing,
+                                              diagnostics);
     if (text.empty()) return std::string();
     if (output.empty()) {
         names.clear();
@@ -174,8 +179,6 @@ Expected<std::string> write_library(const Scene& scene, MaterialNames& names,
                                       "the materials and textures are dropped"));
         return std::string();
     }
-    const std::shared_ptr<SideOutputs> outputs = formats::side_outputs_for(context.options);
-    outputs->reserve(output);
     const fs::path wanted = fs::path(output).replace_extension(".mtl");
     auto written = outputs->write(wanted, std::as_bytes(std::span(text)));
     if (!written) return make_error(written.error());
