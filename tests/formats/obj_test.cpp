@@ -52,8 +52,7 @@ const FormatInfo& obj_format() { return *format_by_name("obj"); }
 
 Expected<void> write_obj(const cast::Document& document, const fs::path& path,
                          Diagnostics& warnings) {
-    return formats::write_file(obj_format(), document, path, formats::context_for(path),
-                               warnings);
+    return formats::write_file(obj_format(), document, path, formats::context_for(path), warnings);
 }
 
 constexpr std::string_view kTinyObj =
@@ -104,8 +103,8 @@ TEST(ObjWriter, TheMtlNeverReplacesAFileThisRunDidNotWrite) {
 TEST(ObjWriter, ASinkThatIsNoFileGetsNoMtlAndSaysSo) {
     BufferSink sink;
     Diagnostics warnings;
-    ASSERT_TRUE(formats::write(obj_format(), tiny_document(), sink, WriteContext{.name = "-"},
-                               warnings));
+    ASSERT_TRUE(
+        formats::write(obj_format(), tiny_document(), sink, WriteContext{.name = "-"}, warnings));
     const std::string text(reinterpret_cast<const char*>(sink.bytes.data()), sink.bytes.size());
     std::string expected(kTinyObj);
     for (std::string_view line : {"mtllib tiny.mtl\n", "usemtl paint\n"})
@@ -133,8 +132,8 @@ TEST(ObjWriter, ABrokenTriangleIsLeftOutAndANonFinitePositionRefused) {
         std::vector<std::uint32_t>{0, 1, 2, 0, 1, 9});
     BufferSink sink;
     Diagnostics warnings;
-    ASSERT_TRUE(formats::write(obj_format(), document, sink, WriteContext{.name = "x.obj"},
-                               warnings));
+    ASSERT_TRUE(
+        formats::write(obj_format(), document, sink, WriteContext{.name = "x.obj"}, warnings));
     const std::string text(reinterpret_cast<const char*>(sink.bytes.data()), sink.bytes.size());
     EXPECT_EQ(std::count(text.begin(), text.end(), 'f'), 1) << text;
     EXPECT_TRUE(rules_of(warnings).contains("output.face-index"));
@@ -159,11 +158,12 @@ TEST(ObjWriter, ReadingAnObjIsRefusedWithItsId) {
 
 TEST(ObjWriter, EveryLossHasItsOwnId) {
     Diagnostics warnings;
-    auto rig = cast::open(fs::path(CASTKIT_SOURCE_DIR) / "examples/data/hero/hero_rig.cast",
-                          warnings);
+    auto rig =
+        cast::open(fs::path(CASTKIT_SOURCE_DIR) / "examples/data/hero/hero_rig.cast", warnings);
     ASSERT_TRUE(rig);
     BufferSink sink;
-    ASSERT_TRUE(formats::write(obj_format(), *rig, sink, WriteContext{.name = "rig.obj"}, warnings));
+    ASSERT_TRUE(
+        formats::write(obj_format(), *rig, sink, WriteContext{.name = "rig.obj"}, warnings));
     for (const char* rule : {"obj.skin-dropped", "obj.ik-dropped", "obj.constraint-dropped",
                              "obj.blend-shape-dropped", "obj.layer-dropped"})
         EXPECT_TRUE(rules_of(warnings).contains(rule)) << rule;
@@ -180,7 +180,8 @@ TEST(ObjWriter, EveryLossHasItsOwnId) {
     root.add_animation();
     Diagnostics losses;
     BufferSink more;
-    ASSERT_TRUE(formats::write(obj_format(), document, more, WriteContext{.name = "x.obj"}, losses));
+    ASSERT_TRUE(
+        formats::write(obj_format(), document, more, WriteContext{.name = "x.obj"}, losses));
     for (const char* rule : {"obj.hair-dropped", "obj.animation-dropped", "obj.layer-dropped"})
         EXPECT_TRUE(rules_of(losses).contains(rule)) << rule;
     // The second UV layer is dropped, the first written.
@@ -284,7 +285,8 @@ TEST(ObjWriter, AMapPastItsBudgetIsRefusedNamingTheBudget) {
     cast::Mesh mesh = model_file.add_root().add_model().add_mesh();
     std::vector<glm::vec3> positions(60000, glm::vec3(0.125f));
     std::vector<std::uint32_t> faces;
-    for (std::uint32_t i = 0; i + 2 < positions.size(); i += 3) faces.insert(faces.end(), {i, i + 1, i + 2});
+    for (std::uint32_t i = 0; i + 2 < positions.size(); i += 3)
+        faces.insert(faces.end(), {i, i + 1, i + 2});
     mesh.set_positions(positions);
     mesh.set_normals(positions);
     mesh.set_faces(faces);

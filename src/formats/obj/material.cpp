@@ -85,8 +85,8 @@ struct Library {
     std::string copied(const Context& beside, std::string_view named, const fs::path& found,
                        const fs::path& from, const Source& source, const std::string& path) const {
         std::error_code error;
-        const fs::path top = fs::absolute(context.base.empty() ? "." : context.base, error)
-                                 .lexically_normal();
+        const fs::path top =
+            fs::absolute(context.base.empty() ? "." : context.base, error).lexically_normal();
         const fs::path at = fs::absolute(found, error).lexically_normal();
         const fs::path below = at.lexically_relative(top);
         const fs::path wanted =
@@ -112,7 +112,9 @@ struct Library {
 
     static std::string relative(const fs::path& file, const fs::path& from) {
         std::error_code error;
-        return fs::absolute(file, error).lexically_normal().lexically_relative(from)
+        return fs::absolute(file, error)
+            .lexically_normal()
+            .lexically_relative(from)
             .generic_string();
     }
 
@@ -125,8 +127,9 @@ struct Library {
             const SlotStatement* statement = statement_of(slot.name);
             const cast::ConstColor colour = material.slot_color(slot.name);
             const cast::ConstFile file = material.slot_file(slot.name);
-            const std::string_view key =
-                statement == nullptr ? std::string_view() : file ? statement->map : statement->colour;
+            const std::string_view key = statement == nullptr ? std::string_view()
+                                         : file               ? statement->map
+                                                              : statement->colour;
             if (key.empty() || written.contains(key) || (!file && !(colour && colour.rgba()))) {
                 dropped.emplace_back(slot.name);
                 continue;
@@ -172,8 +175,7 @@ std::string material_library(const std::vector<Placement>& placements, MaterialN
             if (!material || names.contains(&material.node())) continue;
             const std::string& name =
                 names.emplace(&material.node(), unique_name(material, taken)).first->second;
-            library.material(material, name, *placement.source,
-                             cast::path_of(material.node()));
+            library.material(material, name, *placement.source, cast::path_of(material.node()));
         }
     return std::move(library.text);
 }

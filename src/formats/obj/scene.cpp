@@ -63,21 +63,20 @@ struct Placer {
             for (const cast::ConstModel& model : root.models()) {
                 const bool moved = !at_rest(model);
                 const std::string name = token(model.name().value_or(""), "model");
-                scene.placements.push_back(
-                    {model, moved ? matrix * local_matrix(model) : matrix, identity && !moved,
-                     prefix.empty() ? name : prefix, depth > 0, &source});
+                scene.placements.push_back({model, moved ? matrix * local_matrix(model) : matrix,
+                                            identity && !moved, prefix.empty() ? name : prefix,
+                                            depth > 0, &source});
             }
             const std::vector<cast::ConstInstance> instances = root.instances();
             for (std::size_t i = 0; i < instances.size(); ++i)
-                place_instance(instances[i], instance_number++, source, scene_root, matrix,
-                               prefix, depth, fmt::format("root[{}]/instance[{}]", r, i));
+                place_instance(instances[i], instance_number++, source, scene_root, matrix, prefix,
+                               depth, fmt::format("root[{}]/instance[{}]", r, i));
         }
     }
 
-    void place_instance(const cast::ConstInstance& instance, std::size_t number,
-                        const Source& from, const std::optional<std::string>& scene_root,
-                        const glm::mat4& matrix, const std::string& prefix, int depth,
-                        const std::string& path) {
+    void place_instance(const cast::ConstInstance& instance, std::size_t number, const Source& from,
+                        const std::optional<std::string>& scene_root, const glm::mat4& matrix,
+                        const std::string& prefix, int depth, const std::string& path) {
         const cast::ConstFile reference = instance.reference_file();
         const std::string file(reference ? reference.path().value_or("") : "");
         if (file.empty()) {
@@ -86,10 +85,10 @@ struct Placer {
             return;
         }
         if (depth >= kMaxInstanceDepth) {
-            diagnostics.push_back(warning(
-                from.name, path, kRefused,
-                fmt::format("instance '{}' is nested deeper than {} levels; skipped", file,
-                            kMaxInstanceDepth)));
+            diagnostics.push_back(
+                warning(from.name, path, kRefused,
+                        fmt::format("instance '{}' is nested deeper than {} levels; skipped", file,
+                                    kMaxInstanceDepth)));
             return;
         }
         const Source* placed = find(file, from, scene_root, path);
@@ -102,9 +101,9 @@ struct Placer {
         }
         const std::string own(instance.name().value_or(""));
         const std::string base = token(own.empty() ? scene::model_name(file) : own, "instance");
-        const std::string object =
-            depth == 0 ? fmt::format("{}.{:0{}}", base, number, ordinal_digits)
-                       : fmt::format("{}/{}", prefix, base);
+        const std::string object = depth == 0
+                                       ? fmt::format("{}.{:0{}}", base, number, ordinal_digits)
+                                       : fmt::format("{}/{}", prefix, base);
         expanding.insert(placed);
         place_document(*placed, matrix * local_matrix(instance), false, object, depth + 1);
         expanding.erase(placed);
@@ -157,7 +156,8 @@ struct Placer {
         if (!bytes) return refuse(bytes.error().message);
         auto owned = std::make_shared<const std::vector<std::byte>>(std::move(*bytes));
         const std::string name = platform::utf8_of(opened->path);
-        auto document = cast::read(cast::SharedBytes{cast::Bytes(*owned), owned}, name, diagnostics);
+        auto document =
+            cast::read(cast::SharedBytes{cast::Bytes(*owned), owned}, name, diagnostics);
         if (!document) return refuse(document.error().to_string());
         scene.bytes_read += owned->size();
         Context checked_as = top;
@@ -168,8 +168,8 @@ struct Placer {
             failure = repaired.error();
             return refuse("it failed the check before every write");
         }
-        scene.files.push_back(std::make_unique<cast::Document>(
-            *repaired ? std::move(**repaired) : std::move(*document)));
+        scene.files.push_back(std::make_unique<cast::Document>(*repaired ? std::move(**repaired)
+                                                                         : std::move(*document)));
         scene.sources.push_back(
             std::make_unique<Source>(Source{scene.files.back().get(), name, opened->path}));
         const Source* source = scene.sources.back().get();
@@ -192,8 +192,8 @@ Expected<Scene> place(const cast::Document& document, const WriteContext& contex
                       Diagnostics& diagnostics) {
     Placer placer{context, diagnostics, {}, {}, {}, {}, ordinal_digits(document)};
     placer.scene.bytes_read = cast::file_size(document);
-    placer.scene.sources.push_back(std::make_unique<Source>(Source{
-        &document, context.name.empty() ? document.source_name : context.name, {}}));
+    placer.scene.sources.push_back(std::make_unique<Source>(
+        Source{&document, context.name.empty() ? document.source_name : context.name, {}}));
     const Source& top = *placer.scene.sources.front();
     warn_losses(top, diagnostics);
     placer.place_document(top, glm::mat4(1.0f), true, "", 0);

@@ -34,8 +34,8 @@ void TextWriter::text(std::string_view text) {
 void TextWriter::number(float v) {
     make_room(formats::kFloatRoom);
     if (failure_) return;
-    used_ = static_cast<std::size_t>(formats::write_float(block_.data() + used_, v) -
-                                     block_.data());
+    used_ =
+        static_cast<std::size_t>(formats::write_float(block_.data() + used_, v) - block_.data());
 }
 
 void TextWriter::integer(std::uint64_t v) {

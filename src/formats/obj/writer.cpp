@@ -39,15 +39,17 @@ MeshNames names_of(const Placement& placement, const cast::ConstMesh& mesh, std:
     const std::string numbered = fmt::format("{}_{}", placement.object, m);
     const std::string group = own.empty() ? numbered : own;
     if (!placement.instanced) return {group, group};
-    return {meshes == 1 ? placement.object : fmt::format("{}_{}", placement.object, own.empty() ? std::to_string(m) : own),
+    return {meshes == 1
+                ? placement.object
+                : fmt::format("{}_{}", placement.object, own.empty() ? std::to_string(m) : own),
             group};
 }
 
 // What one mesh of a placement writes, the buffers OBJ takes read once.
 struct MeshBuffers {
     cast::ArrayView<glm::vec3> positions;
-    cast::ArrayView<glm::vec2> uvs;       // empty unless one per vertex
-    cast::ArrayView<glm::vec3> normals;   // empty unless one per vertex
+    cast::ArrayView<glm::vec2> uvs;      // empty unless one per vertex
+    cast::ArrayView<glm::vec3> normals;  // empty unless one per vertex
     cast::IndexView faces;
 
     explicit MeshBuffers(const cast::ConstMesh& mesh)
@@ -168,9 +170,8 @@ Expected<std::string> write_library(const Scene& scene, MaterialNames& names,
     // Standard output has no folder to copy an instance file's textures into.
     WriteContext placing = context;
     if (output.empty()) placing.options.place_textures = false;
-    const std::string text = material_library(scene.placements, names,
-                                              folder.empty() ? "." : folder, *outputs, placing,
-                                              diagnostics);
+    const std::string text = material_library(
+        scene.placements, names, folder.empty() ? "." : folder, *outputs, placing, diagnostics);
     if (text.empty()) return std::string();
     if (output.empty()) {
         names.clear();
@@ -183,9 +184,9 @@ Expected<std::string> write_library(const Scene& scene, MaterialNames& names,
     auto written = outputs->write(wanted, std::as_bytes(std::span(text)));
     if (!written) return make_error(written.error());
     if (written->renamed)
-        diagnostics.push_back(warning(
-            context.name, "/", "obj.mtl-renamed",
-            formats::renamed_message("the material library", wanted, *written)));
+        diagnostics.push_back(
+            warning(context.name, "/", "obj.mtl-renamed",
+                    formats::renamed_message("the material library", wanted, *written)));
     return written->path.filename().generic_string();
 }
 
@@ -203,8 +204,7 @@ Expected<void> write(const cast::Document& document, Sink& sink, const WriteCont
             fmt::format("the OBJ would take up to {} bytes, more than its budget of {} bytes "
                         "({} MiB plus {} per byte of the {} bytes of files read): place fewer "
                         "instances (convert --within, --box, --include, --exclude)",
-                        bound, budget, kBudgetFloor >> 20, kBudgetPerByteRead,
-                        scene->bytes_read)});
+                        bound, budget, kBudgetFloor >> 20, kBudgetPerByteRead, scene->bytes_read)});
     MaterialNames materials;
     auto library = write_library(*scene, materials, sink.file(), context, diagnostics);
     if (!library) return make_error(library.error());
