@@ -8,7 +8,8 @@ namespace {
 
 Expected<cast::Document> refuse_obj(const cast::SharedBytes&, const ReadContext& context,
                                     Diagnostics&) {
-    return make_error(Diagnostic{Severity::Error, context.name, Diagnostic::kNoOffset, "/",
+    // About the file as a whole, from its first byte on (every read error names an offset).
+    return make_error(Diagnostic{Severity::Error, context.name, 0, "/",
                                  "obj.read-unsupported",
                                  "castkit writes OBJ but does not read it (docs/obj.md)"});
 }
