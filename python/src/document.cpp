@@ -446,7 +446,7 @@ void define_reading(py::module_& m) {
                 py::list extensions;
                 for (std::string_view ext : format.extensions) extensions.append(std::string(ext));
                 entry["extensions"] = extensions;
-                entry["read"] = format.read != nullptr && !format.write_only;
+                entry["read"] = format.read != nullptr;
                 entry["write"] = format.write != nullptr;
                 out.append(entry);
             }

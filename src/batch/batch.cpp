@@ -580,7 +580,7 @@ Expected<std::vector<fs::path>> readable_files(const fs::path& dir, bool recursi
     auto add = [&](const fs::directory_entry& entry) {
         std::error_code ignored;
         const FormatInfo* format = format_for_path(entry.path());
-        if (!entry.is_regular_file(ignored) || format == nullptr || format->write_only) return;
+        if (!entry.is_regular_file(ignored) || format == nullptr || format->read == nullptr) return;
         if (entry.is_symlink(ignored) && !allow_any_path &&
             !platform::inside(fs::canonical(entry.path(), ignored), real_dir))
             warnings.push_back(link_outside(entry.path(), dir));

@@ -221,6 +221,11 @@ auto guarded(const FormatInfo& format, std::string_view doing, std::string_view 
 
 Expected<cast::Document> read(const FormatInfo& format, Input input, const ReadContext& context,
                               Diagnostics& diagnostics) {
+    // A format castkit only writes: about the file as a whole, from its first byte.
+    if (format.read == nullptr)
+        return make_error(Diagnostic{Severity::Error, context.name, 0, "/", "registry.write-only",
+                                     fmt::format("castkit writes {} but does not read it",
+                                                 format.name)});
     const std::size_t first_warning = diagnostics.size();
     auto parsed = guarded(format, "read", context.name,
                           [&] { return format.read(input, context, diagnostics); });

@@ -152,7 +152,7 @@ TEST(ObjWriter, ReadingAnObjIsRefusedWithItsId) {
     auto document = formats::read(obj_format(), {std::as_bytes(std::span(text)), nullptr},
                                   ReadContext{.name = "x.obj"}, warnings);
     ASSERT_FALSE(document);
-    EXPECT_EQ(document.error().rule, "obj.read-unsupported");
+    EXPECT_EQ(document.error().rule, "registry.write-only");
     EXPECT_EQ(format_for_path("scene.OBJ"), &obj_format());
 }
 
@@ -324,8 +324,9 @@ TEST(ObjCli, TheHeroConvertsWithItsTextureBesideTheObj) {
               1 + 2 + 1 + 3 * 3029 + static_cast<long>(std::count(obj.begin(), obj.end(), 'f')))
         << "lines: mtllib, o, g, usemtl, v/vt/vn per vertex, f per triangle";
     const CommandResult info = run_cli(in_dir(dir, "info {out/hero.obj}"));
-    EXPECT_EQ(info.exit_code, 1);
-    EXPECT_NE(info.err.find("[obj.read-unsupported]"), std::string::npos) << info.err;
+    EXPECT_EQ(info.exit_code, 2);
+    EXPECT_NE(info.err.find("castkit writes obj but does not read it"), std::string::npos)
+        << info.err;
 }
 
 }  // namespace

@@ -29,7 +29,9 @@ namespace castkit {
 struct FormatInfo {
     std::string name{};                     // "cast", "seanim", …; unique blind to ASCII case
     std::vector<std::string> extensions{};  // ".cast"; longest match wins (".dmf.json")
-    // Parses `bytes` into a Cast document; warnings, added to `diagnostics`, name what was
+    // Parses `bytes` into a Cast document (null for a format castkit only writes, such as OBJ:
+    // formats::read refuses its files with registry.write-only, and a folder conversion takes
+    // none of them as inputs; register_format asks for both functions); warnings, added to `diagnostics`, name what was
     // approximated. Payloads the document views (Cast's are not copied) share `bytes.owner`; with
     // a null owner they are borrowed, and the caller keeps the bytes alive as long as the
     // document.
@@ -39,9 +41,6 @@ struct FormatInfo {
     // cannot hold and was dropped.
     Expected<void> (*write)(const cast::Document& document, Sink& sink, const WriteContext& context,
                             Diagnostics& diagnostics) = nullptr;
-    // The format is written only (OBJ): its `read` refuses every file, and a folder conversion
-    // takes none of its files as inputs.
-    bool write_only = false;
     // The writer reads the images materials name itself, the document's embedded files first
     // (glTF embeds, copies or references them; DMF embeds them), so write_file leaves their
     // paths to it (FormatOptions::place_textures).
