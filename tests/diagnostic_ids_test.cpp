@@ -39,7 +39,7 @@ std::set<std::string> documented_ids() {
 std::set<std::string> ids_in_sources() {
     std::set<std::string> ids;
     const std::regex literal(
-        R"re("((?:cast|seanim|semodel|k3d|dmf|dmf-json|gltf|glb|fbx|anim|io|texture|output|merge|axes|scene|registry)\.(?!hpp")[a-z0-9-]+)")re");
+        R"re("((?:cast|seanim|semodel|k3d|dmf|dmf-json|gltf|glb|fbx|obj|anim|io|texture|output|merge|axes|scene|registry)\.(?!hpp")[a-z0-9-]+)")re");
     for (const char* folder : {"src", "tools/castkit"})
         for (const auto& entry : std::filesystem::recursive_directory_iterator(
                  std::filesystem::path(CASTKIT_SOURCE_DIR) / folder)) {

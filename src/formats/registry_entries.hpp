@@ -15,5 +15,6 @@ FormatInfo dmf_json_entry();
 FormatInfo glb_entry();
 FormatInfo gltf_entry();
 FormatInfo fbx_entry();
+FormatInfo obj_entry();
 
 }  // namespace castkit::formats

@@ -10,8 +10,8 @@ from conftest import EXAMPLE_FILES, EXAMPLES, REFERENCE_FILES, assert_same_docum
 ALL_FORMATS = ["cast", "seanim", "semodel", "k3d", "dmf", "dmf-json", "glb", "gltf"]
 EXTENSIONS = {"cast": ".cast", "seanim": ".seanim", "semodel": ".semodel", "k3d": ".k3d",
               "dmf": ".dmf", "dmf-json": ".dmf.json", "glb": ".glb", "gltf": ".gltf"}
-# Formats castkit writes but does not read (docs/fbx.md).
-WRITE_ONLY = {"fbx": ".fbx"}
+# Formats castkit writes but does not read (docs/fbx.md, docs/obj.md).
+WRITE_ONLY = {"fbx": ".fbx", "obj": ".obj"}
 # A source each format can hold: SEAnim animations only, SEModel models only.
 SOURCES = {"seanim": "wave.cast", "semodel": "character.cast"}
 

@@ -215,5 +215,7 @@ def test_the_format_can_be_named_or_told_by_the_extension_or_the_bytes(tmp_path)
         castkit.open(noise)
     assert castkit.open(odd, format="cast").models[0].name == "character"
     assert castkit.open(str(EXAMPLES / "character.cast")).models[0].name == "character"
-    with pytest.raises(castkit.Error, match="unknown format 'obj'"):
+    with pytest.raises(castkit.Error, match="unknown format '3ds'"):
+        castkit.open(odd, format="3ds")
+    with pytest.raises(castkit.Error, match="does not read it"):  # written only (docs/obj.md)
         castkit.open(odd, format="obj")

@@ -29,10 +29,12 @@ namespace castkit {
 struct FormatInfo {
     std::string name{};                     // "cast", "seanim", …; unique blind to ASCII case
     std::vector<std::string> extensions{};  // ".cast"; longest match wins (".dmf.json")
-    // Parses `bytes` into a Cast document; warnings, added to `diagnostics`, name what was
-    // approximated. Payloads the document views (Cast's are not copied) share `bytes.owner`; with
-    // a null owner they are borrowed, and the caller keeps the bytes alive as long as the
-    // document.
+    // Parses `bytes` into a Cast document (null for a format castkit only writes, such as OBJ:
+    // formats::read refuses its files with registry.write-only, and a folder conversion takes
+    // none of them as inputs; register_format asks for both functions); warnings, added to
+    // `diagnostics`, name what was approximated. Payloads the document views (Cast's are not
+    // copied) share `bytes.owner`; with a null owner they are borrowed, and the caller keeps the
+    // bytes alive as long as the document.
     Expected<cast::Document> (*read)(const cast::SharedBytes& bytes, const ReadContext& context,
                                      Diagnostics& diagnostics) = nullptr;
     // Writes a Cast document into `sink`; warnings, added to `diagnostics`, name what the format
