@@ -228,13 +228,13 @@ Diagnostic not_read(const FormatInfo& format, const ReadContext& context) {
     for (const FormatInfo& other : all_formats())
         if (other.read != nullptr)
             readable += fmt::format("{}{}", readable.empty() ? "" : ", ", other.name);
-    return Diagnostic{Severity::Error,
-                      context.name,
-                      Diagnostic::kNoOffset,
-                      "/",
-                      "registry.write-only",
-                      fmt::format("castkit writes {} files but does not read them; it reads {}",
-                                  format.name, readable)};
+    return Diagnostic{
+        Severity::Error,
+        context.name,
+        Diagnostic::kNoOffset,
+        "/",
+        "registry.write-only",
+        fmt::format("castkit writes {} but does not read it; it reads {}", format.name, readable)};
 }
 
 }  // namespace
