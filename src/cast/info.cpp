@@ -163,10 +163,14 @@ std::string info_text(const Document& document, std::uint64_t file_bytes,
                        count_of(root.models().size(), "model"),
                        count_of(root.animations().size(), "animation"),
                        count_of(root.instances().size(), "instance"));
-        for (const ConstMetadata& meta : root.metadata())
-            fmt::format_to(Out(out), "  metadata: author {}, software {}, up {}, scene root {}\n",
+        for (const ConstMetadata& meta : root.metadata()) {
+            fmt::format_to(Out(out), "  metadata: author {}, software {}, up {}, scene root {}",
                            quoted(meta.author()), quoted(meta.software()),
                            quoted(meta.up_axis_name()), quoted(meta.scene_root()));
+            // castkit's own `units` (rule 36), only where a file says them.
+            if (auto units = meta.units_name()) fmt::format_to(Out(out), ", units '{}'", *units);
+            out += '\n';
+        }
         for (const ConstModel& model : root.models()) model_info(out, model);
         for (const ConstAnimation& animation : root.animations())
             animation_info(out, animation, animation_index++);
