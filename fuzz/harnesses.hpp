@@ -153,6 +153,8 @@ inline Outcome check_cast(cast::Bytes bytes) {
     std::string out = cast::dump_text(*document);
     cast::dump_json(*document, out);
     out += cast::info_text(*document, bytes.size());
+    json::Writer info(out);
+    cast::info_json(*document, bytes.size(), {}, info);
     walk_views(*document);
 
     auto first = cast::write_to_buffer(*document);

@@ -79,6 +79,9 @@ struct Options {
     // The Instances every input keeps (castkit/scene/instance_selection.hpp), taken out after
     // the read, before the merge and the axis change; an invalid one fails every task.
     scene::InstanceSelection selection;
+    // Every output's events (castkit/scene/events.hpp) also written beside it, as
+    // scene::events_beside names them (--events-beside).
+    bool events_beside = false;
     bool recursive = false;
     bool force = false;  // convert even the inputs whose outputs are up to date
 };

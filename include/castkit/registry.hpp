@@ -46,6 +46,12 @@ const FormatInfo* format_for_path(const std::filesystem::path& path);
 // JSON (a `{` after whitespace), glTF when its object has a top-level "asset" member, else DMF
 // JSON. nullptr for anything else. O(1) for the magics; O(size) for JSON.
 const FormatInfo* format_for_bytes(std::span<const std::byte> bytes);
+// The image format a file that no format reads is ("PNG", "JPEG", "DDS", "BMP", "PSD", "TGA":
+// the textures materials name, which castkit carries with models but reads no scene from), from
+// its first bytes or, for TGA, the extension; empty for anything else, so a message can say what
+// the file is. O(1).
+std::string_view image_format_of(std::span<const std::byte> bytes,
+                                 const std::filesystem::path& path);
 // The file name without the extension its format matched ("run" for "a/run.dmf.json"); for no
 // known format, without its last extension. UTF-8.
 std::string file_stem(const std::filesystem::path& path);

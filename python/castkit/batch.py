@@ -60,7 +60,7 @@ def options(input_dir, output_dir, to, *, from_format=None, anims=(), recursive=
             force=False, textures=(), texture_mode="automatic", allow_any_path=False,
             inline_instances=True, strict=False, gpu_instancing=False, up=None, units=None,
             scale=1.0, from_up=None, from_units=None, within=None, box=None, include=(),
-            exclude=(), model=None, root_motion="keep", root_bone=None):
+            exclude=(), model=None, root_motion="keep", root_bone=None, events_beside=False):
     """The run's options as the library takes them (a dict that pickles), by the CLI's names:
     `anims` are folders whose animation files are merged into every model with a skeleton
     (--anims), `textures` folders searched for the files inputs name (--textures);
@@ -70,7 +70,8 @@ def options(input_dir, output_dir, to, *, from_format=None, anims=(), recursive=
     (x, y, z, radius), `box` (x0, y0, z0, x1, y1, z1), `include` and `exclude` (globs) keep a
     map's Instances (--within, --box, --include, --exclude); `model` is the file whose skeleton
     animation-only inputs play on (--model), `root_motion` ("keep", "strip", "extract") and
-    `root_bone` move every output's root motion (--root-motion, --root-bone)."""
+    `root_bone` move every output's root motion (--root-motion, --root-bone);
+    `events_beside=True` writes each output's events beside it (--events-beside)."""
     animations = []
     for folder in anims:  # as --anims: every file castkit reads under the folder
         found, skipped = _castkit.batch_files(os.fspath(folder), True, allow_any_path)
@@ -88,7 +89,7 @@ def options(input_dir, output_dir, to, *, from_format=None, anims=(), recursive=
             "box": None if box is None else tuple(box),
             "include": list(include), "exclude": list(exclude),
             "model": None if model is None else os.fspath(model), "root_motion": root_motion,
-            "root_bone": root_bone}
+            "root_bone": root_bone, "events_beside": events_beside}
 
 
 def convert_task(options, task):
@@ -621,7 +622,8 @@ def convert(input_dir, output_dir, to, *, jobs=None, client=None, scheduler=None
     under `output_dir`, as `castkit convert DIR -o OUT --to FORMAT` does (`recursive`, `force`,
     `anims`, `textures`, `texture_mode`, `allow_any_path`, `inline_instances`, `strict`,
     `gpu_instancing`, `from_format`, `up`, `units`, `scale`, `from_up`, `from_units`, `within`,
-    `box`, `include`, `exclude`, `model`, `root_motion`, `root_bone` as there). Runs on `jobs` local processes (default: one per core), or with
+    `box`, `include`, `exclude`, `model`, `root_motion`, `root_bone`, `events_beside` as
+    there). Runs on `jobs` local processes (default: one per core), or with
     `client` (a dask.distributed.Client) or `scheduler` (its address; `security`, a
     distributed.security.Security, for a tls:// one) on that cluster, one task per input.
     Failures are printed to stderr as they come, with a progress line when stderr is

@@ -38,6 +38,7 @@ batch::Options options_from(const py::dict& d) {
     options.model = get<fs::path>(d, "model", {});
     options.root_motion = root_motion(get<std::string>(d, "root_motion", "keep"), "root_motion");
     options.root_bone = get<std::string>(d, "root_bone", "");
+    options.events_beside = get<bool>(d, "events_beside", false);
     options.recursive = get<bool>(d, "recursive", false);
     options.force = get<bool>(d, "force", false);
     FormatOptions& format = options.format_options;

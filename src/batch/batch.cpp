@@ -6,6 +6,7 @@
 #include <castkit/cast/nodes.hpp>
 #include <castkit/json.hpp>
 #include <castkit/platform.hpp>
+#include <castkit/scene/events.hpp>
 #include <castkit/scene/merge.hpp>
 #include <cerrno>
 #include <chrono>
@@ -331,6 +332,11 @@ void convert_into(const Options& options, const FormatInfo& to, const Task& task
     write_context.base = read_context.base;
     write_context.folder = read_context.folder;
     auto written = formats::write_file(to, *document, task.output, write_context, diagnostics);
+    if (written && options.events_beside) {
+        auto events = scene::write_events(*document, scene::events_beside(task.output),
+                                          *format_options.side_outputs, diagnostics);
+        if (!events) result.errors.push_back(events.error());
+    }
     take(result, diagnostics);
     if (!written) result.errors.push_back(written.error());
     result.output_bytes = written ? file_bytes(task.output) : 0;

@@ -28,7 +28,14 @@ void json_strings(json::Writer& out, const Property& p) {
     out.end_array();
 }
 
-void json_values(json::Writer& out, const Property& p) {
+// A Bone's parent index `p` is an `i` holding a signed number (-1: no parent), which its stored
+// u32 would print as 4294967295.
+bool signed_index(const Node& node, const Property& p) {
+    return node.id == static_cast<std::uint32_t>(NodeId::Bone) && p.name() == "p" &&
+           p.type() == PropertyType::Integer32;
+}
+
+void json_values(json::Writer& out, const Node& node, const Property& p) {
     if (p.type() == PropertyType::String) return json_strings(out, p);
     const std::size_t n = p.size();
     const std::size_t width = p.type() == PropertyType::Vector2   ? 2
@@ -37,7 +44,9 @@ void json_values(json::Writer& out, const Property& p) {
                                                                   : 0;
     out.begin_array();
     for (std::size_t i = 0; i < n; ++i) {
-        if (is_integer_type(p.type())) {
+        if (signed_index(node, p)) {
+            out.integer(static_cast<std::int32_t>(p.integer(i)));
+        } else if (is_integer_type(p.type())) {
             out.unsigned_integer(p.integer(i));
         } else if (p.type() == PropertyType::Float) {
             out.number(static_cast<float>(p.number(i)));
@@ -72,7 +81,7 @@ void json_node(json::Writer& out, const Node& node) {
         out.key("type");
         out.string(type_name(p.type()));
         out.key("values");
-        json_values(out, p);
+        json_values(out, node, p);
         out.end_object();
     }
     out.end_array();
@@ -91,9 +100,11 @@ void json_node(json::Writer& out, const Node& node) {
     out.end_object();
 }
 
-void text_element(std::string& out, const Property& p, std::size_t i) {
+void text_element(std::string& out, const Node& node, const Property& p, std::size_t i) {
     if (p.type() == PropertyType::String) {
         json::append_string(out, p.string(i));
+    } else if (signed_index(node, p)) {
+        fmt::format_to(Out(out), "{}", static_cast<std::int32_t>(p.integer(i)));
     } else if (is_integer_type(p.type())) {
         fmt::format_to(Out(out), "{}", p.integer(i));
     } else if (p.type() == PropertyType::Float) {
@@ -136,7 +147,7 @@ void text_node(TextSink& sink, const Node& node, int depth, const DumpOptions& o
         std::size_t shown = std::min(n, options.max_elements);
         for (std::size_t i = 0; i < shown; ++i) {
             if (i) out += ", ";
-            text_element(out, p, i);
+            text_element(out, node, p, i);
         }
         if (shown < n) fmt::format_to(Out(out), ", ... {} more", n - shown);
         if (!single) out += ']';

@@ -243,18 +243,24 @@ std::string_view signature_mime_type(std::span<const std::byte> file) {
     return "";
 }
 
+std::string_view image_kind(std::span<const std::byte> file, std::string_view name) {
+    if (signature_mime_type(file) == "image/png") return "PNG";
+    if (signature_mime_type(file) == "image/jpeg") return "JPEG";
+    if (starts_with(file, "DDS ")) return "DDS";
+    if (starts_with(file, "BM")) return "BMP";
+    if (starts_with(file, "8BPS")) return "PSD";
+    if (lower(name).ends_with(".tga")) return "TGA";
+    return "";
+}
+
 GltfImage prepare_for_gltf(std::span<const std::byte> file, std::string_view name) {
     if (const std::string_view mime = signature_mime_type(file); !mime.empty())
         return passed_through(file, std::string(mime));
-    const std::string lowered = lower(name);
-    const bool dds = starts_with(file, "DDS ");
-    const bool bmp = starts_with(file, "BM");
-    const bool psd = starts_with(file, "8BPS");
-    const bool tga = lowered.ends_with(".tga");
-    if (!dds && !bmp && !psd && !tga) return failed("not a PNG, JPEG, TGA, BMP, PSD or DDS image");
+    const std::string_view kind = image_kind(file, name);
+    if (kind.empty()) return failed("not a PNG, JPEG, TGA, BMP, PSD or DDS image");
 #if CASTKIT_IMAGE_CODECS
-    if (dds) return convert_dds(file);
-    return convert_with_stb(file, bmp ? "BMP" : psd ? "PSD" : "TGA");
+    if (kind == "DDS") return convert_dds(file);
+    return convert_with_stb(file, kind);
 #else
     return failed("this castkit was built without stb and squish, so only PNG and JPEG travel");
 #endif

@@ -31,6 +31,10 @@ struct GltfImage {
 // O(1).
 std::string_view signature_mime_type(std::span<const std::byte> file);
 
+// "PNG", "JPEG", "DDS", "BMP", "PSD" from the bytes' signature, else "TGA" when `name` (the
+// file name) ends in .tga, else "". O(1).
+std::string_view image_kind(std::span<const std::byte> file, std::string_view name);
+
 // Turns the bytes of a texture file into an image glTF can hold; `name` (the file name) picks
 // TGA, which has no signature. O(pixels) for formats that are converted, O(1) otherwise.
 GltfImage prepare_for_gltf(std::span<const std::byte> file, std::string_view name);

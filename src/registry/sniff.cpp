@@ -2,8 +2,11 @@
 // names no format (format_for_bytes). Every binary format castkit reads starts with a magic;
 // the two JSON formats are told apart by glTF's required top-level "asset" member.
 #include <array>
+#include <castkit/platform.hpp>
 #include <castkit/registry.hpp>
 #include <string_view>
+
+#include "io/images.hpp"
 
 namespace castkit {
 namespace {
@@ -64,6 +67,11 @@ const FormatInfo* format_for_bytes(std::span<const std::byte> bytes) {
     while (first < text.size() && sniff_space(text[first])) ++first;
     if (first == text.size() || text[first] != '{') return nullptr;
     return format_by_name(sniff_has_asset_member(text.substr(first)) ? "gltf" : "dmf-json");
+}
+
+std::string_view image_format_of(std::span<const std::byte> bytes,
+                                 const std::filesystem::path& path) {
+    return images::image_kind(bytes, platform::utf8_of(path.filename()));
 }
 
 }  // namespace castkit

@@ -112,6 +112,10 @@ std::string events_json(const std::vector<ClipEvents>& clips) {
     return text;
 }
 
+std::filesystem::path events_beside(const std::filesystem::path& output) {
+    return std::filesystem::path(output).replace_extension(".events.json");
+}
+
 Expected<std::filesystem::path> write_events(const cast::Document& document,
                                              const std::filesystem::path& path,
                                              SideOutputs& outputs, Diagnostics& diagnostics) {

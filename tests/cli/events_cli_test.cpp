@@ -172,13 +172,48 @@ TEST_F(EventsCli, AModelWithoutAnimationsGivesNoClips) {
     EXPECT_EQ(json_of(dir / "hero.events.json")["clips"], nlohmann::json::array());
 }
 
-TEST_F(EventsCli, AFolderConversionRefusesEventsAsAUsageError) {
+TEST_F(EventsCli, AFolderConversionRefusesOneEventsFileAndNamesTheOptionThatGivesOneEach) {
     const CommandResult converted =
         run_cli(fmt::format("convert {} -o {} --to glb --events {}", quoted(kHero),
                             quoted(dir / "out"), quoted(dir / "events.json")));
     EXPECT_EQ(converted.exit_code, 2);
-    EXPECT_NE(converted.err.find("--events"), std::string::npos) << converted.err;
+    EXPECT_NE(converted.err.find("--events-beside"), std::string::npos) << converted.err;
     EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
+TEST_F(EventsCli, EventsBesideNamesTheSidecarForTheOutput) {
+    const CommandResult converted = convert_hero("hero.glb", "--events-beside");
+    ASSERT_EQ(converted.exit_code, 0) << converted.err;
+    EXPECT_EQ(json_of(dir / "hero.events.json")["clips"][0]["events"], kWalkEvents);
+    const CommandResult both = convert_hero("hero2.glb", "--events-beside --events {e.json}");
+    EXPECT_EQ(both.exit_code, 2) << both.err;
+    const CommandResult piped = run_cli(
+        fmt::format("convert {} - --to seanim --events-beside", quoted(kHero / "hero_walk.cast")));
+    EXPECT_EQ(piped.exit_code, 2);
+    EXPECT_NE(piped.err.find("--events FILE.json"), std::string::npos) << piped.err;
+}
+
+// Each output of a folder gets the events of the file written: every model with a skeleton has
+// the walk --anims merges into it (in a sub-folder too), the idle file its own clip.
+TEST_F(EventsCli, AFolderConversionWritesEachOutputsEventsBesideIt) {
+    fs::create_directories(dir / "in" / "props");
+    fs::create_directories(dir / "anims");
+    fs::copy_file(kHero / "hero.cast", dir / "in" / "hero.cast");
+    fs::copy_file(kHero / "hero_idle.cast", dir / "in" / "hero_idle.cast");
+    fs::copy_file(kHero / "hero.cast", dir / "in" / "props" / "statue.cast");
+    fs::copy_file(kHero / "hero_walk.cast", dir / "anims" / "hero_walk.cast");
+    const CommandResult converted =
+        run_cli(in_dir(dir, "convert {in} -o {out} --to glb -r --anims {anims} --events-beside"));
+    ASSERT_EQ(converted.exit_code, 0) << converted.err;
+    const nlohmann::json hero = json_of(dir / "out" / "hero.events.json")["clips"];
+    ASSERT_EQ(hero.size(), 1u);
+    EXPECT_EQ(hero[0]["events"], kWalkEvents);
+    const nlohmann::json idle = json_of(dir / "out" / "hero_idle.events.json")["clips"];
+    ASSERT_EQ(idle.size(), 1u);
+    EXPECT_EQ(idle[0]["name"], "idle");
+    EXPECT_EQ(idle[0]["events"], nlohmann::json::array());
+    EXPECT_EQ(json_of(dir / "out" / "props" / "statue.events.json")["clips"].size(), 1u);
+    EXPECT_TRUE(fs::exists(dir / "out" / "hero.glb"));
 }
 
 TEST_F(EventsCli, TheImporterReadsTheEventsListWhenCastkitsOwnLayoutIsAbsent) {

@@ -63,6 +63,8 @@ def expected_array(prop):
     values = [float(v) if isinstance(v, str) else v for v in prop["values"]]  # "nan", "inf"
     if kind in ("b", "h", "i", "l"):
         dtype = {"b": np.uint8, "h": np.uint16, "i": np.uint32, "l": np.uint64}[kind]
+        if kind == "i":  # a Bone's parent is dumped signed: -1 is the stored 0xFFFFFFFF
+            return np.array(values, dtype=np.int64).astype(dtype)
         return np.array(values, dtype=dtype)
     if kind == "d":
         return np.array(values, dtype=np.float64)

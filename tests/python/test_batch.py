@@ -917,3 +917,23 @@ def test_a_run_removes_only_the_temporaries_its_own_workers_made(tmp_path):
     castkit.batch._remove_temporaries([{"output": os.fspath(out / "character.glb")}],
                                       "feedc0de12345678")
     assert not ours.exists() and all(path.exists() for path in planted)
+
+
+@pytest.mark.parametrize("transfer", ["local", "paths", "bytes"])
+def test_events_beside_gives_every_output_its_events_on_every_runner(tmp_path, request,
+                                                                     transfer):
+    """--events-beside (issue 60 #2) in a folder: the sidecar is a side output, so a bytes-only
+    worker sends it back with the output, and a cluster writes what local processes write."""
+    (tmp_path / "in").mkdir()
+    (tmp_path / "anims").mkdir()
+    shutil.copy(EXAMPLES / "hero" / "hero.cast", tmp_path / "in")
+    shutil.copy(EXAMPLES / "hero" / "hero_walk.cast", tmp_path / "anims")
+    client = None if transfer == "local" else request.getfixturevalue("cluster")
+    run = castkit.batch.convert(tmp_path / "in", tmp_path / "out", "glb",
+                                anims=[tmp_path / "anims"], events_beside=True, client=client,
+                                quiet=True, transfer="bytes" if transfer == "bytes" else "paths")
+    assert run.exit_code == 0, run.report
+    clips = json.loads((tmp_path / "out" / "hero.events.json").read_text())["clips"]
+    assert [clip["name"] for clip in clips] == ["walk"]
+    assert clips[0]["events"] == [{"name": "footstep", "frame": 0, "time": 0},
+                                  {"name": "footstep", "frame": 15, "time": 0.5}]

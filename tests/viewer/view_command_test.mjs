@@ -726,3 +726,39 @@ test('a corrupt file shows castkit\'s error in the page, not a blank page', asyn
     await screenshot(page, artifacts, 'view-corrupt');
   }, { cwd: dir, code: 1 });
 });
+
+// What the panel counts is what it lists, by severity; a warning of the export the page draws
+// is named by the file the user gave (wave.cast's visibility curve, which glTF cannot carry),
+// not by the glb the page is sent.
+test('the panel counts the findings it lists and names the file the user gave', async () => {
+  await viewing(['wave.cast'], async (page) => {
+    const listed = await page.$$eval('#diagnostics .diagnostic', (items) =>
+      items.map((item) => ({ severity: item.className.split(' ')[1], text: item.textContent })));
+    const warnings = listed.filter((d) => d.severity === 'warning');
+    assert.ok(warnings.length > 0, JSON.stringify(listed));
+    assert.equal(await count(page, 'warnings'), warnings.length);
+    assert.equal(await count(page, 'errors'), listed.filter((d) => d.severity === 'error').length);
+    for (const { text } of listed) {
+      assert.ok(text.startsWith('wave.cast: '), text);
+      assert.ok(!text.includes('scene.glb'), text);
+    }
+    assert.ok(warnings.some((d) => d.text.includes('[gltf.export]')), JSON.stringify(warnings));
+  });
+});
+
+// A file named on the command line that cannot be read: castkit view says so and exits 1 at
+// once, serving nothing (no address printed).
+test('castkit view of a missing file exits 1 and serves nothing', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'castkit-view-'));
+  const child = spawn(castkit, ['view', 'missing.cast', '--no-open'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '', err = '';
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { err += d; });
+  const code = await new Promise((resolve) => {
+    const timer = setTimeout(() => { child.kill('SIGINT'); resolve('still serving after 20 s'); }, 20000);
+    child.on('exit', (exit) => { clearTimeout(timer); resolve(exit); });
+  });
+  assert.equal(code, 1, `${out}${err}`);
+  assert.equal(out, '');
+  assert.equal(err, 'castkit: missing.cast: no such file or folder\n');
+});

@@ -354,7 +354,7 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
         std::string model, animation, output, which, to, base, which_base, events, root_bone;
         std::string root_motion = "keep";
         float frame = 0.0f;
-        bool json = false, looped = false, no_rig = false;
+        bool json = false, looped = false, no_rig = false, events_beside = false;
         float framerate = 0.0f;
         std::optional<float> tolerance;
     };
@@ -362,6 +362,12 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
 
     CLI::App* pose =
         app.add_subcommand("pose", "Print every bone's local and world transform at a frame");
+    add_examples(pose,
+                 {"castkit pose --model examples/data/hero/hero.cast --anim "
+                  "examples/data/hero/hero_walk.cast --frame 12.5",
+                  "castkit pose --model examples/data/hero/hero_rig.cast --anim "
+                  "examples/data/hero/hero_lean.cast --base examples/data/hero/hero_walk.cast "
+                  "--frame 12 --json"});
     pose->add_option("--model", options->model, "File with the Model whose Skeleton is animated");
     pose->add_option("--anim", options->animation,
                      "File with the Animation (and maybe its own Skeleton)")
@@ -405,6 +411,10 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
 
     CLI::App* bake =
         app.add_subcommand("bake", "Resample an animation into absolute curves on every frame");
+    add_examples(bake, {"castkit bake --model examples/data/hero/hero.cast --anim "
+                        "examples/data/hero/hero_walk.cast -o scratch/walk_baked.cast --fps 60",
+                        "castkit bake --anim examples/data/wave.cast --model "
+                        "examples/data/character.cast -o scratch/wave_baked.seanim"});
     bake->add_option("--model", options->model, "File with the Model whose Skeleton is animated");
     bake->add_option("--anim", options->animation,
                      "File with the Animation (and maybe its own Skeleton)")
@@ -437,11 +447,13 @@ void register_anim_commands(CLI::App& app, int& exit_code) {
     bake->add_option("--root-bone", options->root_bone,
                      "The bone --root-motion takes the motion of (default: the skeleton's top "
                      "bone)");
-    add_events_option(bake, options->events);
+    add_events_option(bake, options->events, options->events_beside);
     bake->callback([options, &exit_code] {
         // The output format first: a usage error should not wait for the bake.
         const FormatInfo* format = output_format(options->output, options->to, exit_code);
-        if (format == nullptr) return;
+        if (format == nullptr || !place_events_beside(options->events, options->events_beside,
+                                                      options->output, exit_code))
+            return;
         auto loaded = load_animation(options->model, options->animation, options->which, exit_code);
         if (!loaded) {
             fail(exit_code, kInvalidInput);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <castkit/cast/dump.hpp>
+#include <castkit/json.hpp>
 #include <castkit/platform.hpp>
 #include <castkit/registry.hpp>
 #include <cstdio>
@@ -30,22 +31,54 @@ bool print_stdout(std::string_view text, int& exit_code) {
     return false;
 }
 
+void add_examples(CLI::App* command, std::initializer_list<std::string_view> examples) {
+    std::string text =
+        "\nExamples (from the top of castkit's source folder, after mkdir -p scratch):\n";
+    for (std::string_view example : examples)
+        fmt::format_to(std::back_inserter(text), "  {}\n", example);
+    command->footer(text);
+}
+
 std::vector<std::string> format_names() {
     std::vector<std::string> names;
     for (const FormatInfo& format : all_formats()) names.emplace_back(format.name);
     return names;
 }
 
+// The registered formats that castkit reads (`writes` false) or writes, with their extensions:
+// "cast (.cast), seanim (.seanim), …". O(formats).
+static std::string formats_that(bool writes) {
+    std::string list;
+    for (const FormatInfo& format : all_formats()) {
+        if ((writes ? format.write == nullptr : format.read == nullptr)) continue;
+        std::string extensions;
+        for (const std::string& extension : format.extensions)
+            extensions += (extensions.empty() ? "" : ", ") + extension;
+        fmt::format_to(std::back_inserter(list), "{}{} ({})", list.empty() ? "" : ", ", format.name,
+                       extensions);
+    }
+    return list;
+}
+
+std::string formats_read_and_written() {
+    return fmt::format("castkit reads: {}\ncastkit writes: {}", formats_that(false),
+                       formats_that(true));
+}
+
 const FormatInfo* output_format(const std::string& path, const std::string& name, int& exit_code) {
     const FormatInfo* format = !name.empty() ? format_by_name(name)
                                : path == "-" ? &cast_format()
                                              : format_for_path(platform::path_from_utf8(path));
-    if (format != nullptr) return format;
-    if (!name.empty())
+    if (format != nullptr && format->write != nullptr) return format;
+    if (format != nullptr)
+        fmt::print(stderr, "castkit: {}: castkit reads {} but does not write it\n", path,
+                   format->name);
+    else if (!name.empty())
         fmt::print(stderr, "castkit: unknown format '{}'\n", name);
     else
         fmt::print(stderr, "castkit: {}: cannot tell the format from the extension; use --to\n",
                    path);
+    fmt::print(stderr, "{}\n", formats_read_and_written());
     fail(exit_code, kUsage);
     return nullptr;
 }
@@ -60,12 +93,26 @@ namespace {
 // The name an input goes by in messages.
 std::string display_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
-// What `castkit info` says a file was converted from: nothing for a Cast file.
-std::string_view converted_from(const FormatInfo& format) {
-    return &format == &cast_format() ? std::string_view{} : format.name;
+// Why `bytes`, read from `path`, are read as no format: `format` (named, or by the extension)
+// is one castkit only writes, they are an image, or they are of no format castkit knows.
+std::string why_unread(const std::string& path, std::span<const std::byte> bytes,
+                       const FormatInfo* format) {
+    if (format != nullptr)
+        return fmt::format("castkit writes {} but does not read it", format->name);
+    const std::string_view image = path == "-"
+                                       ? image_format_of(bytes, {})
+                                       : image_format_of(bytes, platform::path_from_utf8(path));
+    if (!image.empty())
+        return fmt::format(
+            "a {} image: castkit reads no scene from an image; the models whose materials name "
+            "it carry it with them (convert the model)",
+            image);
+    return fmt::format("cannot tell the format from {}; use --from",
+                       path == "-" ? "the contents" : "the extension or the contents");
 }
 
-// Why `path` could not be read: a missing path and a folder said in words, else the system's.
+}  // namespace
+
 SourceError unreadable(const std::string& path, Diagnostic why) {
     std::error_code error;
     const std::filesystem::path file = platform::path_from_utf8(path);
@@ -76,8 +123,6 @@ SourceError unreadable(const std::string& path, Diagnostic why) {
                 "a folder: convert one with `castkit convert DIR -o OUTDIR --to FORMAT`"};
     return {std::move(why), kInvalidInput, {}};
 }
-
-}  // namespace
 
 std::variant<Source, SourceError> open_source(const std::string& path,
                                               const std::string& format_name) {
@@ -98,16 +143,14 @@ std::variant<Source, SourceError> source_of(const std::string& path, formats::In
         format = format_for_path(platform::path_from_utf8(path));
     // Standard input and extensions that name no format: the first bytes tell.
     if (format == nullptr) format = format_for_bytes(input.bytes);
-    if (format == nullptr) {
-        Diagnostic why;
-        why.file = display_name(path);
-        why.message = "cannot tell the format";
-        return SourceError{
-            std::move(why), kUsage,
-            fmt::format("cannot tell the format from {}; use --from",
-                        path == "-" ? "the contents" : "the extension or the contents")};
-    }
-    return Source{std::move(input), format, std::move(folder)};
+    if (format != nullptr && format->read != nullptr)
+        return Source{std::move(input), format, std::move(folder)};
+    Diagnostic why;
+    why.file = display_name(path);
+    why.message = "cannot tell the format";
+    return SourceError{
+        std::move(why), kUsage,
+        fmt::format("{}\n{}", why_unread(path, input.bytes, format), formats_read_and_written())};
 }
 
 void print_source_error(const std::string& path, const SourceError& error) {
@@ -187,19 +230,37 @@ void register_cast_commands(CLI::App& app, int& exit_code) {
                       "Input format, when the extension does not say");
     info->add_flag("--all", options->every_instance,
                    "List every instance of a map, besides the summary by referenced file");
+    info->add_flag("--json", options->json,
+                   "Print the same as one JSON object, {\"files\":[…]} (schema: docs/cli.md)");
     info->callback([options, &exit_code] {
+        std::string json_text;
+        json::Writer json(json_text);
+        json.begin_object();
+        json.key("files");
+        json.begin_array();
         for (const std::string& path : options->inputs) {
             auto loaded = load(path, options->from, options->format_options, exit_code);
             if (!loaded) continue;
-            if (!print_stdout(
-                    cast::info_text(loaded->document, loaded->input_bytes,
-                                    converted_from(*loaded->format), options->every_instance),
-                    exit_code))
+            cast::InfoOptions info = info_options(*loaded->format);
+            info.every_instance = options->every_instance;
+            if (options->json)
+                cast::info_json(loaded->document, loaded->input_bytes, info, json);
+            else if (!print_stdout(cast::info_text(loaded->document, loaded->input_bytes, info),
+                                   exit_code))
                 return;
         }
+        json.end_array();
+        json.end_object();
+        if (options->json) print_stdout(json_text + "\n", exit_code);
     });
 
+    add_examples(
+        info, {"castkit info examples/data/hero/hero.semodel examples/data/hero/hero_walk.seanim",
+               "castkit info --json examples/map/map.cast"});
+
     CLI::App* dump = app.add_subcommand("dump", "Print the node tree of a file");
+    add_examples(dump, {"castkit dump examples/data/character.cast",
+                        "castkit dump --json examples/data/hero/hero.semodel"});
     dump->add_option("file", options->input, "File to dump ('-' for stdin)")->required();
     dump->add_flag("--json", options->json, "Print every value as JSON (castkit's dump schema)");
     dump->add_option("--max-elements", options->max_elements, "Array elements shown in text mode");

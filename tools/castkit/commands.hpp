@@ -9,6 +9,7 @@
 #include <castkit/diagnostic.hpp>
 #include <castkit/io/side_outputs.hpp>
 #include <castkit/registry.hpp>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +29,10 @@ void register_convert_command(CLI::App& app, int& exit_code);
 // `castkit view`, in builds with the viewer (CASTKIT_VIEWER).
 void register_view_command(CLI::App& app, int& exit_code);
 
+// Ends `command`'s --help with `examples`, commands that run as written from the top of
+// castkit's source folder on its bundled files (tests/docs/help_test.py runs every one).
+void add_examples(CLI::App* command, std::initializer_list<std::string_view> examples);
+
 // Raises `exit_code` to `code`: a usage error outranks invalid input, which outranks success.
 inline void fail(int& exit_code, ExitCode code) {
     if (exit_code < code) exit_code = code;
@@ -35,6 +40,9 @@ inline void fail(int& exit_code, ExitCode code) {
 
 // The names --from and --to accept, for CLI11's check (an unknown name is a usage error).
 std::vector<std::string> format_names();
+// Two lines, "castkit reads: cast (.cast), …" and "castkit writes: …", from the registry's
+// entries, for a message about a file of no format castkit reads or writes. O(formats).
+std::string formats_read_and_written();
 // --from or --to on `command`: one of the registered names.
 CLI::Option* add_format_option(CLI::App* command, const char* flag, std::string& target,
                                const char* help);
@@ -58,6 +66,9 @@ struct SourceError {
     ExitCode code = kInvalidInput;
     std::string words;
 };
+// Why `path` could not be read, `why` being the system's finding: a missing path (exit 1) and a
+// folder (exit 2) said in words.
+SourceError unreadable(const std::string& path, Diagnostic why);
 // Reads `path` ("-" is standard input) and picks the format to read it as: the one
 // `format_name` names (--from), else the one the extension names, else the one the first bytes
 // name (format_for_bytes). O(1) for a file (mapped); O(size) for standard input and JSON.
@@ -150,8 +161,13 @@ void print_error(Diagnostic error, const std::string& file);
 // raises `exit_code` to 1. Returns whether everything was written.
 bool print_stdout(std::string_view text, int& exit_code);
 
-// --events FILE.json on `command` (convert, bake), into `target`.
-void add_events_option(CLI::App* command, std::string& target);
+// --events FILE.json on `command` (convert, bake), into `target`, and --events-beside (the
+// events beside the output, named for it), into `beside`; the two exclude each other.
+void add_events_option(CLI::App* command, std::string& target, bool& beside);
+// With --events-beside, sets `events` to the file scene::events_beside names for `output`;
+// false, with a usage error raising `exit_code`, for an output on standard output ("-").
+bool place_events_beside(std::string& events, bool beside, const std::string& output,
+                         int& exit_code);
 // Writes every clip's events of `document`, the document a command wrote, as `path` through
 // `outputs` (scene::write_events); prints its warnings, and why it failed, raising `exit_code`
 // to 1.

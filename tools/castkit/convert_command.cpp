@@ -20,6 +20,7 @@ struct ConvertOptions {
     std::vector<std::string> anims_dirs, texture_dirs;
     std::string report, texture_mode = "automatic", base;
     std::string events;                          // --events FILE.json
+    bool events_beside = false;                  // --events-beside
     std::string up, from_up, units, from_units;  // --up, --from-up, --units, --from-units
     std::string root_motion = "keep", model;     // --root-motion, --model
     bool keep_instance_references = false;
@@ -331,15 +332,21 @@ int run_convert(ConvertOptions& options) {
             fmt::print(stderr, "castkit: convert: give IN OUT, or INPUT... -o OUT\n");
             return kUsage;
         }
+        int exit_code = kSuccess;
+        if (!place_events_beside(options.events, options.events_beside, options.inputs[1],
+                                 exit_code))
+            return exit_code;
         return convert_one(options, options.inputs[0], {}, *animation_files, options.inputs[1]);
     }
     if (is_folder(options.inputs[0])) {
         if (!options.events.empty()) {
             fmt::print(stderr,
-                       "castkit: convert: --events names one file's events: give it with IN "
-                       "OUT or MODEL ANIM... -o OUT, not with a folder (docs/events.md)\n");
+                       "castkit: convert: --events names one file's events: with a folder, give "
+                       "--events-beside, which writes each output's events beside it "
+                       "(docs/events.md)\n");
             return kUsage;
         }
+        options.batch.batch.events_beside = options.events_beside;
         if (options.inputs.size() != 1 || !options.base.empty()) {
             fmt::print(stderr,
                        "castkit: convert: a folder is converted on its own (without "
@@ -364,6 +371,9 @@ int run_convert(ConvertOptions& options) {
                    "OUT; give the animation files\n");
         return kUsage;
     }
+    int exit_code = kSuccess;
+    if (!place_events_beside(options.events, options.events_beside, options.output, exit_code))
+        return exit_code;
     return convert_one(options, options.inputs[0], animations, *animation_files, options.output);
 }
 
@@ -420,6 +430,12 @@ void register_convert_command(CLI::App& app, int& exit_code) {
         "convert",
         "Convert a file (IN OUT), a model and its animations (MODEL ANIM... -o OUT), or a "
         "folder (DIR -o OUTDIR --to FORMAT)");
+    add_examples(
+        convert,
+        {"castkit convert examples/data/hero/hero.semodel examples/data/hero/hero_walk.seanim "
+         "examples/data/hero/hero_idle.seanim -o scratch/hero.glb",
+         "castkit convert examples/data/hero/hero.cast scratch/hero_z.cast --up z --units m",
+         "castkit convert examples/data -o scratch/converted --to glb --recursive"});
     convert->add_option("inputs", options->inputs, "Input files or one folder ('-' for stdin)")
         ->required();
     convert->add_option("-o,--output", options->output,
@@ -477,7 +493,7 @@ void register_convert_command(CLI::App& app, int& exit_code) {
                         "output holds its absolute motion");
     add_axes_options(convert, *options);
     add_root_motion_options(convert, *options);
-    add_events_option(convert, options->events);
+    add_events_option(convert, options->events, options->events_beside);
     add_selection_options(convert, options->selection);
     convert->callback([options, &exit_code] { exit_code = run_convert(*options); });
 }

@@ -215,6 +215,10 @@ void register_diff_command(CLI::App& app, int& exit_code) {
         "Compare two clips (or two models at rest) pose by pose: per bone, the largest world "
         "position and rotation difference and the first frame past the tolerance; exit 0 when "
         "the same, 1 when they differ, 2 on trouble");
+    add_examples(
+        diff, {"castkit diff examples/data/hero/hero_walk.cast examples/data/hero/hero_walk.seanim "
+               "--model examples/data/hero/hero.cast",
+               "castkit diff examples/data/hero/hero.cast examples/data/hero/hero.semodel"});
     diff->add_option("A", options->a, "First file (any format castkit reads)")->required();
     diff->add_option("B", options->b, "Second file")->required();
     diff->add_option("--model", options->model,

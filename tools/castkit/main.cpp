@@ -69,6 +69,11 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version",
                          fmt::format("castkit {} (commit {}, {}, {})", CASTKIT_VERSION_STRING,
                                      CASTKIT_COMMIT, compiler(), kTarget));
+    castkit::cli::add_examples(
+        &app, {"castkit info examples/data/hero/hero.cast",
+               "castkit convert examples/data/hero/hero.cast examples/data/hero/hero_walk.seanim "
+               "-o scratch/hero.glb",
+               "castkit convert --help"});
     int exit_code = castkit::cli::kSuccess;
     castkit::cli::register_cast_commands(app, exit_code);
     castkit::cli::register_validate_commands(app, exit_code);

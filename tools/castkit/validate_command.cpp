@@ -162,6 +162,10 @@ void register_validate_commands(CLI::App& app, int& exit_code) {
     auto options = std::make_shared<Options>();
     CLI::App* validate = app.add_subcommand(
         "validate", "Check files of any format castkit reads against every rule of the Cast spec");
+    add_examples(
+        validate,
+        {"castkit validate examples/data/hero/hero.glb examples/data/hero/hero_walk.seanim",
+         "castkit validate --json examples/data/scene.cast"});
     validate->add_option("files", options->files, "Files to check ('-' for stdin)");
     add_format_option(validate, "--from", options->from,
                       "Input format, when the extension does not say (else the contents tell)");

@@ -306,14 +306,32 @@ void add_routes(httplib::Server& server, SharedSession& shared, const Access& ac
     });
 }
 
-// Adds each named file, read into memory: the server keeps showing it when the file is then
-// rewritten or cut short on disk. One that cannot be read is reported here and in the page.
-void add_files(SharedSession& shared, const std::vector<std::string>& files, int& exit_code) {
+// Each named file read into memory, so the server keeps showing it when the file is then
+// rewritten or cut short on disk; nullopt, having said why, when one cannot be read (missing, a
+// folder): a page without a file the command line names would show something else than asked.
+std::optional<std::vector<cast::SharedBytes>> read_named_files(
+    const std::vector<std::string>& files, int& exit_code) {
+    std::vector<cast::SharedBytes> contents;
     for (const std::string& file : files) {
-        const fs::path path = platform::path_from_utf8(file);
-        auto bytes = formats::read_input(path, formats::InputMode::Copy);
-        auto added = bytes ? shared.session.add(file, *bytes, formats::context_for(path).base)
-                           : Expected<void>(make_error(bytes.error()));
+        auto bytes = formats::read_input(platform::path_from_utf8(file), formats::InputMode::Copy);
+        if (bytes) {
+            contents.push_back(std::move(*bytes));
+            continue;
+        }
+        const SourceError why = unreadable(file, bytes.error());
+        print_source_error(file, why);
+        fail(exit_code, why.code);
+    }
+    if (exit_code != kSuccess) return std::nullopt;
+    return contents;
+}
+
+// Adds each named file; one castkit refuses (a corrupt file) is reported here and in the page.
+void add_files(SharedSession& shared, const std::vector<std::string>& files,
+               const std::vector<cast::SharedBytes>& contents, int& exit_code) {
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const fs::path path = platform::path_from_utf8(files[i]);
+        auto added = shared.session.add(files[i], contents[i], formats::context_for(path).base);
         if (!added) {
             fmt::print(stderr, "{}\n", added.error().to_string());
             shared.session.record_error(added.error().to_string());
@@ -339,6 +357,8 @@ bool open_browser_privately(const std::string& url, const fs::path& folder) {
 }
 
 int serve(const ViewOptions& options, int& exit_code) {
+    const auto contents = read_named_files(options.files, exit_code);
+    if (!contents) return kSuccess;  // exit_code says why
     // Dropped files in a private folder that is removed on exit (the images a glb or DMF
     // embeds travel in the documents: cast::Document::embedded).
     const std::optional<fs::path> private_folder = make_private_folder();
@@ -349,7 +369,7 @@ int serve(const ViewOptions& options, int& exit_code) {
     const UploadFolder uploads{*private_folder};
     SharedSession shared;
     shared.session.set_gpu_instancing(!options.no_gpu_instancing);
-    add_files(shared, options.files, exit_code);
+    add_files(shared, options.files, *contents, exit_code);
     const std::size_t open_files = program::allow_open_files(kMostWaiting + kWorkers + kOtherFiles);
     const std::size_t spare =
         open_files > kWorkers + kOtherFiles ? open_files - kWorkers - kOtherFiles : 0;
@@ -389,6 +409,9 @@ void register_view_command(CLI::App& app, int& exit_code) {
     auto options = std::make_shared<ViewOptions>();
     CLI::App* view = app.add_subcommand(
         "view", "Show files in the browser: a model and its animations (serves 127.0.0.1 only)");
+    add_examples(view,
+                 {"castkit view examples/data/hero/hero.cast examples/data/hero/hero_walk.seanim",
+                  "castkit view examples/map/map.cast"});
     view->add_option("files", options->files, "A model and its animation files")->required();
     view->add_option("--port", options->port, "Port to listen on (default: a free one)")
         ->check(CLI::Range(0, 65535));

@@ -128,8 +128,7 @@ Expected<void> Session::add(std::string name, cast::SharedBytes bytes, std::file
     if (!file.model && document->animations().empty())
         return make_error(Diagnostic{Severity::Error, name, Diagnostic::kNoOffset, "/",
                                      "viewer.empty", "the file holds no model and no animation"});
-    file.info = cast::info_text(*document, bytes.size(),
-                                &format == &cast_format() ? std::string_view{} : format.name);
+    file.info = cast::info_text(*document, bytes.size(), info_options(format));
     cast::validate(*document, findings);
     json diagnostics = json::array();
     std::set<std::string> seen;
@@ -237,11 +236,12 @@ std::string Session::scene_json() const {
         for (const cast::ConstAnimation& animation : (*scene)->document.animations())
             animations.push_back(animation_json(animation));
         describe_model((*scene)->document, out);
-        for (const Diagnostic& d : (*scene)->warnings.shown()) warnings.push_back(d.to_string());
-        for (const std::string& text : export_warnings_) warnings.push_back(text);
+        for (const Diagnostic& d : (*scene)->warnings.shown())
+            warnings.push_back(diagnostic_json(d));
+        for (const Diagnostic& d : export_warnings_) warnings.push_back(diagnostic_json(d));
     } else {
         describe_model(cast::Document{}, out);
-        if (!files_.empty()) warnings.push_back(scene.error().to_string());
+        if (!files_.empty()) warnings.push_back(diagnostic_json(scene.error()));
     }
     out["animations"] = std::move(animations);
     out["warnings"] = std::move(warnings);
@@ -255,7 +255,8 @@ Expected<std::vector<std::byte>> Session::glb() const {
     auto scene = this->scene();
     if (!scene) return make_error(scene.error());
     BufferSink sink;
-    WriteContext context{.name = "scene.glb", .base = shown()->base, .options = options()};
+    // The export's findings name the file the user gave, not the glb the page is sent.
+    WriteContext context{.name = shown()->name, .base = shown()->base, .options = options()};
     context.options.textures = TextureMode::Embed;
     context.options.inline_instances = true;
     context.options.gpu_instancing = gpu_instancing_ && has_instances((*scene)->document);
@@ -266,7 +267,7 @@ Expected<std::vector<std::byte>> Session::glb() const {
     // The session asks for instancing unasked, so an Instance file drawn as nodes instead (a
     // skinned character) is no news to the user.
     for (const Diagnostic& d : warnings.shown())
-        if (d.rule != "gltf.gpu-instancing-fallback") export_warnings_.push_back(d.to_string());
+        if (d.rule != "gltf.gpu-instancing-fallback") export_warnings_.push_back(d);
     if (!written) return make_error(written.error());
     return std::move(sink.bytes);
 }

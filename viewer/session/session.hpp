@@ -49,10 +49,11 @@ class Session {
     //                 "notifications":[{"name","frames":[…]}]}],
     //  "bones":[{"name","parent"}], "blend_shapes":[NAME], "meshes":N, "models":N,
     //  "instances":N (the Instance nodes of a scene, a map's, beside its models),
-    //  "base":{"file":NAME|null,"frame":F|null}, "warnings":[TEXT], "errors":[TEXT]}
+    //  "base":{"file":NAME|null,"frame":F|null}, "warnings":[DIAGNOSTIC], "errors":[TEXT]}
     // A file's "additive" says it holds an additive curve, which is layered on "base".
     // "errors" are what record_error() kept (files that could not be added); "warnings"
-    // what merging said and what the last glb() export dropped. "info" is what
+    // what merging said and what the last glb() export dropped, each shaped as a "diagnostics"
+    // entry and named by the file the user gave (the export's by the shown file). "info" is what
     // `castkit info` prints for the file; "diagnostics" what `castkit validate` reports for it.
     // Animations are listed in the order the glb holds them. O(files + nodes + keys).
     std::string scene_json() const;
@@ -95,7 +96,7 @@ class Session {
     std::optional<float> base_frame_;
     bool gpu_instancing_ = true;
     // What the last export could not carry into glTF; glb() is logically const.
-    mutable std::vector<std::string> export_warnings_;
+    mutable std::vector<Diagnostic> export_warnings_;
     // scene()'s scene; logically const too.
     mutable std::shared_ptr<const Scene> built_;
 };

@@ -7,6 +7,12 @@ function element(tag, properties = {}, children = []) {
   return node;
 }
 
+// Every finding the panel lists: what validate says of each file, then what merging and the
+// export said. The counts are taken from this list, so they match what is shown.
+function findings(scene) {
+  return [...scene.diagnostics, ...scene.warnings];
+}
+
 export function showCounts(container, scene, clips) {
   const counts = {
     files: scene.files.length,
@@ -16,8 +22,8 @@ export function showCounts(container, scene, clips) {
     bones: scene.bones.length,
     animations: scene.animations.length,
     'blend shapes': scene.blend_shapes.length,
-    errors: scene.diagnostics.filter((d) => d.severity === 'error').length,
-    warnings: scene.diagnostics.filter((d) => d.severity === 'warning').length,
+    errors: findings(scene).filter((d) => d.severity === 'error').length,
+    warnings: findings(scene).filter((d) => d.severity === 'warning').length,
   };
   container.replaceChildren(...Object.entries(counts).map(([name, value]) =>
     element('div', { className: 'count' }, [
@@ -36,12 +42,9 @@ export function showFiles(container, scene) {
 }
 
 export function showDiagnostics(container, scene) {
-  const lines = scene.diagnostics.map((d) =>
+  const lines = findings(scene).map((d) =>
     element('li', { className: `diagnostic ${d.severity}`, textContent: d.text, title: d.id }));
-  const warnings = scene.warnings.map((text) =>
-    element('li', { className: 'diagnostic warning', textContent: text }));
-  const all = [...lines, ...warnings];
-  container.replaceChildren(...(all.length ? all : [element('li', { textContent: 'no findings' })]));
+  container.replaceChildren(...(lines.length ? lines : [element('li', { textContent: 'no findings' })]));
 }
 
 // One slider per morph target of every mesh; each sets that target's influence.

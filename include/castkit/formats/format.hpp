@@ -5,6 +5,7 @@
 #pragma once
 
 #include <castkit/cast/document.hpp>
+#include <castkit/cast/dump.hpp>
 #include <castkit/cast/nodes.hpp>
 #include <castkit/expected.hpp>
 #include <castkit/io/context.hpp>
@@ -87,6 +88,10 @@ struct FormatInfo {
 // What `format` says of the axes of every file (its up and units), as scene::plan_axis_change
 // takes it. O(1).
 scene::DeclaredAxes declared_axes(const FormatInfo& format);
+
+// What `castkit info` says of a file of `format` (cast::info_text): its name when it is not
+// Cast, and the up axis and units it defines for its files. Views of the entry's strings. O(1).
+cast::InfoOptions info_options(const FormatInfo& format);
 
 // Whether `from` converts into `to` directly (FormatInfo::family). O(family's length).
 bool converts_in_family(const FormatInfo& from, const FormatInfo& to);

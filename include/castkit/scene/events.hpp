@@ -43,6 +43,10 @@ Expected<std::filesystem::path> write_events(const cast::Document& document,
                                              const std::filesystem::path& path,
                                              SideOutputs& outputs, Diagnostics& diagnostics);
 
+// Where `--events-beside` puts the events of `output`: beside it, its extension replaced by
+// `.events.json` (out/hero.glb: out/hero.events.json). O(length).
+std::filesystem::path events_beside(const std::filesystem::path& output);
+
 // `events` sorted by time, ties kept in the order given (track order). O(n log n).
 void sort_by_time(std::vector<ClipEvent>& events);
 

@@ -44,6 +44,37 @@ void check_value(Context& context, const NodeRef& ref, const NodeSchema& schema,
     }
 }
 
+// Whether `p` is what `entry` says: one of its types, one value unless it is an array.
+bool fits(const PropertySchema& entry, const Property& p) {
+    return (entry.types & type_bit(p.type())) != 0 && (entry.array || p.size() == 1);
+}
+
+// A property the spec does not define: castkit's own (written by its SEAnim, SEModel and K3D
+// readers) is no finding; one in castkit's namespaces that castkit does not write there, or not
+// as castkit writes it, is ignored by castkit's writers and says so; any other is unknown.
+void check_unspecified(Context& context, const NodeRef& ref, const NodeSchema& schema,
+                       const Property& p) {
+    const PropertySchema* own = own_property_schema(schema, p.name());
+    if (own != nullptr && fits(*own, p)) return;
+    if (own != nullptr)
+        context.report(Rule::OwnProperty, ref, p,
+                       fmt::format("'{}' is {} with {} value{}; castkit writes {}'s '{}' as {}{}, "
+                                   "and its writers ignore this one",
+                                   p.name(), type_name(p.type()), p.size(),
+                                   p.size() == 1 ? "" : "s", with_article(schema.title), p.name(),
+                                   own->array ? "an array of " : "one ", type_list(own->types)));
+    else if (in_own_namespace(p.name()))
+        context.report(Rule::OwnProperty, ref, p,
+                       fmt::format("property '{}' ({}) is named as castkit's own properties are, "
+                                   "but castkit writes no such property on {}: its writers "
+                                   "ignore it",
+                                   p.name(), type_name(p.type()), with_article(schema.title)));
+    else
+        context.report(Rule::UnknownProperty, ref, p,
+                       fmt::format("property '{}' ({}) is not defined for {}", p.name(),
+                                   type_name(p.type()), with_article(schema.title)));
+}
+
 // The offset of the first byte that breaks UTF-8 as Python's strict decoder reads it (no
 // overlong forms, surrogates or code points above U+10FFFF), or npos. O(length).
 std::size_t invalid_utf8(std::string_view text) {
@@ -118,9 +149,7 @@ void check_properties(Context& context, const NodeRef& ref, const NodeSchema& sc
         if (const PropertySchema* entry = property_schema(schema, p.name()))
             check_value(context, ref, schema, *entry, p);
         else
-            context.report(Rule::UnknownProperty, ref, p,
-                           fmt::format("property '{}' ({}) is not defined for {}", p.name(),
-                                       type_name(p.type()), with_article(schema.title)));
+            check_unspecified(context, ref, schema, p);
         if (Scan bad = non_finite(p); bad.count > 0)
             context.report_element(
                 Rule::NonFinite, ref, p, bad.first,

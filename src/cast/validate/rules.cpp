@@ -41,6 +41,10 @@ constexpr std::array<ValidationRule, static_cast<std::size_t>(validation::Rule::
     {"property.duplicate", Warning,
      "a property name appears more than once in a node (readers disagree on which wins)"},
     {"property.unknown", Info, "a property name the spec does not define for this node type"},
+    {"property.castkit", Info,
+     "a property named as castkit's own are (se.*, k3d.*) that castkit does not write on this "
+     "node type, or not of the type it writes: castkit's writers ignore it (its own are no "
+     "finding)"},
     {"value.non-finite", Warning, "a float value is NaN or infinite"},
     {"mesh.vertex-count", Error,
      "a per-vertex buffer (vn, vt, c%d, u%d, vc) does not have the vertex count of vp"},

@@ -29,6 +29,7 @@ enum class Rule : std::size_t {
     Enum,
     Duplicate,
     UnknownProperty,
+    OwnProperty,
     NonFinite,
     // Mesh.
     VertexCount,

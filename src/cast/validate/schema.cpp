@@ -123,6 +123,45 @@ constexpr PropertySchema kMetadata[] = {
     // castkit's glTF import: what Cast cannot hold, for a Cast → glTF export (docs/gltf.md).
     single("gltf", kString)};
 
+// castkit's own properties: what SEAnim, SEModel and K3D need to come back byte for byte and
+// Cast has no property for, which their readers write and writers read (docs/seanim.md,
+// docs/semodel.md, docs/k3d.md). Integers are read whatever their width.
+constexpr PropertySchema kOwnModel[] = {
+    single("se.version", kIndexTypes),    array("se.headerExtra", kByte),
+    array("se.reserved", kByte),          array("se.presence", kByte),
+    single("se.boneBlocks", kIndexTypes), array("se.counts", kIndexTypes),
+    array("se.trailing", kByte),          array("se.simple", kByte)};
+constexpr PropertySchema kOwnMesh[] = {single("se.flags", kIndexTypes), array("se.layers", kByte),
+                                       array("se.materials", kIndexTypes)};
+constexpr PropertySchema kOwnBone[] = {single("se.flags", kIndexTypes),
+                                       single("k3d.noBind", kIndexTypes)};
+constexpr PropertySchema kOwnAnimation[] = {single("se.type", kIndexTypes),
+                                            single("se.flags", kIndexTypes),
+                                            single("se.properties", kIndexTypes),
+                                            single("se.version", kIndexTypes),
+                                            array("se.headerExtra", kByte),
+                                            array("se.reserved", kByte),
+                                            single("se.presence", kIndexTypes),
+                                            array("se.counts", kIndexTypes),
+                                            array("se.widths", kByte),
+                                            {"se.bone", kString, false, false, true, {}},
+                                            array("se.boneFlags", kByte),
+                                            single("se.boneBlock", kIndexTypes),
+                                            array("se.noteOrder", kIndexTypes),
+                                            array("se.custom", kByte),
+                                            array("se.trailing", kByte)};
+constexpr PropertySchema kOwnCurve[] = {array("se.kv", kDouble), array("se.yz", kFloat)};
+constexpr PropertySchema kOwnCurveModeOverride[] = {single("se.type", kIndexTypes)};
+
+struct OwnProperties {
+    NodeId id;
+    std::span<const PropertySchema> properties;
+};
+constexpr OwnProperties kOwn[] = {
+    {NodeId::Model, kOwnModel}, {NodeId::Mesh, kOwnMesh},
+    {NodeId::Bone, kOwnBone},   {NodeId::Animation, kOwnAnimation},
+    {NodeId::Curve, kOwnCurve}, {NodeId::CurveModeOverride, kOwnCurveModeOverride}};
+
 constexpr NodeSchema kNodes[] = {
     {NodeId::Root, "Root", {}, {}},
     {NodeId::Model, "Model", kUnderRoot, kModel},
@@ -197,12 +236,31 @@ std::optional<std::uint32_t> layer_index(std::string_view name, std::string_view
     return value;
 }
 
-const PropertySchema* property_schema(const NodeSchema& schema, std::string_view name) {
-    for (const PropertySchema& property : schema.properties) {
+namespace {
+
+const PropertySchema* find_entry(std::span<const PropertySchema> properties,
+                                 std::string_view name) {
+    for (const PropertySchema& property : properties) {
         if (property.indexed ? layer_index(name, property.name).has_value() : property.name == name)
             return &property;
     }
     return nullptr;
+}
+
+}  // namespace
+
+const PropertySchema* property_schema(const NodeSchema& schema, std::string_view name) {
+    return find_entry(schema.properties, name);
+}
+
+const PropertySchema* own_property_schema(const NodeSchema& schema, std::string_view name) {
+    for (const OwnProperties& own : kOwn)
+        if (own.id == schema.id) return find_entry(own.properties, name);
+    return nullptr;
+}
+
+bool in_own_namespace(std::string_view name) {
+    return name.starts_with("se.") || name.starts_with("k3d.");
 }
 
 const Property* valid_property(const Node& node, std::string_view name) {

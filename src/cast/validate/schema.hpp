@@ -44,6 +44,11 @@ std::string node_title(std::uint32_t id);
 std::string with_article(std::string_view title);
 // The schema entry that describes a property name on this node type, or nullptr.
 const PropertySchema* property_schema(const NodeSchema& schema, std::string_view name);
+// The entry of castkit's own property `name` on this node type (`se.type` on an Animation, the
+// `se.*` and `k3d.*` properties the SEAnim, SEModel and K3D readers write), or nullptr.
+const PropertySchema* own_property_schema(const NodeSchema& schema, std::string_view name);
+// Whether `name` is in the namespace of castkit's own properties (`se.`, `k3d.`).
+bool in_own_namespace(std::string_view name);
 // The layer number of an indexed name ("u12" with prefix "u" gives 12), or nullopt when `name`
 // is not the prefix followed by a canonical decimal number.
 std::optional<std::uint32_t> layer_index(std::string_view name, std::string_view prefix);

@@ -217,6 +217,24 @@ TEST(ValidateProperties, UnknownNameIsInfo) {
     EXPECT_EQ(findings[0].severity, Severity::Info);
 }
 
+// The se.* and k3d.* properties castkit's SEAnim, SEModel and K3D readers write are castkit's
+// own: no finding. One named so that castkit does not write on that node, or not as it writes
+// it, is its own info, not property.unknown.
+TEST(ValidateProperties, CastkitsOwnPropertiesAreNoFinding) {
+    Scene own;
+    own.model.node().set(make_value<std::uint16_t>("se.version", std::uint16_t{2}));
+    own.model.node().set(make_value<std::uint8_t>("se.boneBlocks", std::uint8_t{1}));
+    EXPECT_TRUE(check(own.document).empty()) << check(own.document).front().to_string();
+    Scene elsewhere;
+    elsewhere.model.node().set(make_value<std::uint8_t>("se.type", std::uint8_t{1}));
+    auto findings = check(elsewhere.document);
+    ASSERT_TRUE(only(findings, "property.castkit"));
+    EXPECT_EQ(findings[0].severity, Severity::Info);
+    Scene typed;
+    typed.model.node().set(make_string("se.version", "2"));
+    EXPECT_TRUE(only(check(typed.document), "property.castkit"));
+}
+
 TEST(ValidateProperties, NonFiniteFloatPointsAtTheElement) {
     Scene scene;
     std::vector<glm::vec3> normals(4, glm::vec3(0, 0, 1));
