@@ -29,7 +29,7 @@ struct SinCos {
 SinCos sin_cos(double radians);
 inline double degrees(double d) { return d * kPi / 180; }
 
-// The Metadata every example file carries (author, software, Y up), added to `root`.
+// The Metadata every example file carries (author, software, Y up, in metres), added to `root`.
 castkit::cast::Metadata add_example_metadata(castkit::cast::Root& root);
 
 // The XYZW quaternion of a turn of `radians` about the unit `axis`.

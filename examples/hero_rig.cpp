@@ -9,6 +9,7 @@ castkit::cast::Metadata add_example_metadata(castkit::cast::Root& root) {
     metadata.set_author("castkit examples");
     metadata.set_software("castkit build_scene");
     metadata.set_up_axis(castkit::cast::Axis::Y);
+    metadata.set_units(castkit::cast::Units::Metres);
     return metadata;
 }
 

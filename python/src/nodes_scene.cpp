@@ -39,7 +39,23 @@ void register_metadata() {
                 v.set_up_axis(*axis);
             },
             "'x', 'y', 'z' or None; castkit.Error when the file says anything else")
-        .text_rw("scene_root", &cast::Metadata::scene_root, &cast::Metadata::set_scene_root);
+        .text_rw("scene_root", &cast::Metadata::scene_root, &cast::Metadata::set_scene_root)
+        .rw<Typed<types::UnitWords>>(
+            "units",
+            [](const cast::Metadata& v, const NodeRef&) -> OptionalOf<Word<types::UnitWords>> {
+                auto units = v.units();
+                if (!units) return py::none();
+                return py::str(std::string(cast::units_name(unwrap(std::move(*units)))));
+            },
+            [](cast::Metadata& v, const py::object& value, const NodeRef&) {
+                std::string name = text(value, "units");
+                auto units = cast::units_from_name(name);
+                if (!units)
+                    throw py::value_error("units: '" + name + "' is not mm, cm, m, in or ft");
+                v.set_units(*units);
+            },
+            "castkit's unit of the Root's lengths (docs/decisions.md rule 36): 'mm', 'cm', 'm', "
+            "'in', 'ft' or None; castkit.Error when the file says anything else");
 }
 
 void register_instance() {
@@ -57,7 +73,8 @@ void register_instance() {
 
 void declare_scene(py::module_& m) {
     declare<RootRef>(m, "Root", "A Root: the scene's models, animations, instances, metadata.");
-    declare<MetadataRef>(m, "Metadata", "Scene metadata: author, software, up axis, scene root.");
+    declare<MetadataRef>(m, "Metadata",
+                         "Scene metadata: author, software, up axis, scene root, units.");
     declare<FileRef>(m, "File", "A file a material or instance names.");
     declare<InstanceRef>(m, "Instance", "An instance of another scene file.");
 }

@@ -155,7 +155,8 @@ void metadata_info(std::string& out, const ConstMetadata& meta) {
         {"author", meta.author()},
         {"software", meta.software()},
         {"up", meta.up_axis_name()},
-        {"scene root", meta.scene_root()}};
+        {"scene root", meta.scene_root()},
+        {"units", meta.units_name()}};  // castkit's own (docs/decisions.md rule 36)
     std::string said;
     for (const auto& [what, value] : values)
         if (value)
@@ -258,6 +259,22 @@ UpAxis up_axis(const Document& document, const InfoOptions& options) {
     return {};
 }
 
+// The units of the file's lengths: its Metadata's `units` (rule 36), else its format's
+// definition; empty when nothing says.
+struct FileUnits {
+    std::string_view name{};
+    std::string_view from = "assumed";  // "metadata", "format" or "assumed"
+};
+
+FileUnits file_units(const Document& document, const InfoOptions& options) {
+    for (const ConstRoot& root : document.root_nodes())
+        for (const ConstMetadata& metadata : root.metadata())
+            if (auto units = metadata.units(); units && *units)
+                return {units_name(**units), "metadata"};
+    if (!options.format_units.empty()) return {options.format_units, "format"};
+    return {};
+}
+
 // "+Z up (its Metadata), units not stated": what the bounds are measured in.
 std::string axes_text(const Document& document, const InfoOptions& options) {
     const UpAxis up = up_axis(document, options);
@@ -266,10 +283,11 @@ std::string axes_text(const Document& document, const InfoOptions& options) {
     const std::string from = up.from == "metadata" ? "its Metadata"
                              : up.from == "format" ? fmt::format("as {} defines", options.format)
                                                    : std::string("nothing says; assumed");
+    const FileUnits said = file_units(document, options);
     const std::string units =
-        options.format_units.empty()
-            ? std::string("units not stated")
-            : fmt::format("units {} (as {} defines)", options.format_units, options.format);
+        said.from == "metadata" ? fmt::format("units {} (its Metadata)", said.name)
+        : said.from == "format" ? fmt::format("units {} (as {} defines)", said.name, options.format)
+                                : std::string("units not stated");
     return fmt::format("+{} up ({}), {}", axis, from, units);
 }
 
@@ -397,7 +415,8 @@ void metadata_json(json::Writer& out, const ConstMetadata& meta) {
         {"author", meta.author()},
         {"software", meta.software()},
         {"up", meta.up_axis_name()},
-        {"scene_root", meta.scene_root()}};
+        {"scene_root", meta.scene_root()},
+        {"units", meta.units_name()}};
     for (const auto& [name, value] : values)
         if (value) out.key(name), out.string(*value);
     out.end_object();
@@ -466,9 +485,9 @@ void info_json(const Document& document, std::uint64_t file_bytes, const InfoOpt
     out.string(axis_name(up.axis));
     out.key("up_from");
     out.string(up.from);
+    const FileUnits units = file_units(document, options);
     out.key("units");
-    optional_string(
-        out, options.format_units.empty() ? std::nullopt : std::optional(options.format_units));
+    optional_string(out, units.name.empty() ? std::nullopt : std::optional(units.name));
     out.key("bounds");
     box_json(out, scene_bounds(document));
     out.key("embedded_files");

@@ -179,6 +179,13 @@ std::optional<Expected<Axis>> ConstMetadata::up_axis() const {
     return Expected<Axis>(unknown_value(*node_, "up", *text, "x, y, z"));
 }
 
+std::optional<Expected<Units>> ConstMetadata::units() const {
+    auto text = units_name();
+    if (!text) return std::nullopt;
+    if (auto units = units_from_name(*text)) return Expected<Units>(*units);
+    return Expected<Units>(unknown_value(*node_, "units", *text, "mm, cm, m, in, ft"));
+}
+
 Expected<ColorSpace> ConstColor::color_space() const {
     std::string_view text = color_space_name();
     if (text == "srgb") return ColorSpace::Srgb;

@@ -277,6 +277,25 @@ Expected<void> write_checked(const FormatInfo& format, const cast::Document& doc
     return identified(std::move(written), diagnostics, first_warning, format.name, "write", file);
 }
 
+// A document whose Metadata says units other than those `format` defines for every file (glTF's
+// metres): its lengths are written as they are, so a reader takes them for the format's.
+void warn_other_units(const FormatInfo& format, const cast::Document& document,
+                      const WriteContext& context, Diagnostics& diagnostics) {
+    const std::optional<scene::Units> said = scene::said_units(document);
+    if (!format.units || !said || *said == *format.units) return;
+    const std::string_view to = scene::units_name(*format.units);
+    diagnostics.push_back(
+        {.severity = Severity::Warning,
+         .file = std::string(context.name.empty() ? document.source_name : context.name),
+         .path = "",
+         .rule = "axes.units-differ",
+         .message = fmt::format("the document says its lengths are in {} (Metadata `units`), but "
+                                "{} files are in {}: written as they are, they read {:.4g} times "
+                                "their size (convert --units {} scales them)",
+                                scene::units_name(*said), format.name, to,
+                                scene::metres_per(*format.units) / scene::metres_per(*said), to)});
+}
+
 // The check before every write, for every format that does not keep a document as it is given
 // (Cast does, any float bit pattern included).
 Expected<std::optional<cast::Document>> check_for(const FormatInfo& format,
@@ -284,6 +303,7 @@ Expected<std::optional<cast::Document>> check_for(const FormatInfo& format,
                                                   const WriteContext& context,
                                                   Diagnostics& diagnostics) {
     if (format.keeps_documents_as_given) return std::optional<cast::Document>();
+    warn_other_units(format, document, context, diagnostics);
     return scene::check_before_write(document, format.written_models, context, diagnostics);
 }
 

@@ -238,7 +238,9 @@ class DocumentMove final : public AxisMove {
     const std::map<std::uint64_t, bool>& bone_is_root_;
 };
 
-// Every Metadata's `up` made `to_up`; one gets it when none said and the document turned.
+// Every Metadata's `up` made `to_up`; one gets it when none said and the document turned or
+// is not +Y up, which a file saying nothing is read as (`--from-up z --up z` on a file that does
+// not say it: the output does).
 void retag_up_axis(cast::Root& root, const AxisChange& change) {
     bool said = false;
     for (cast::Metadata metadata : root.metadata())
@@ -246,9 +248,21 @@ void retag_up_axis(cast::Root& root, const AxisChange& change) {
             metadata.set_up_axis(change.to_up);
             said = true;
         }
-    if (said || change.from_up == change.to_up) return;
-    auto metadata = root.metadata();
-    (metadata.empty() ? root.add_metadata() : metadata.front()).set_up_axis(change.to_up);
+    if (said || (change.from_up == change.to_up && change.to_up == Axis::Y)) return;
+    root.first_metadata().set_up_axis(change.to_up);
+}
+
+// Every Metadata's `units` made `to_units`, when units were asked for; one gets them when none
+// said, so that a later conversion reads the lengths as what they now are.
+void retag_units(cast::Root& root, const AxisChange& change) {
+    if (!change.to_units) return;
+    bool said = false;
+    for (cast::Metadata metadata : root.metadata())
+        if (metadata.units_name()) {
+            metadata.set_units(*change.to_units);
+            said = true;
+        }
+    if (!said) root.first_metadata().set_units(*change.to_units);
 }
 
 // "2 bones (a, b)", the first few named.
@@ -275,12 +289,47 @@ Diagnostic scale_error(std::string_view name, std::string message) {
     return diagnostic;
 }
 
+// The first Metadata `units` text of `document` that names no unit; nullopt when none does.
+std::optional<std::string_view> unknown_units_text(const cast::Document& document) {
+    for (const cast::ConstRoot& root : document.root_nodes())
+        for (const cast::ConstMetadata& metadata : root.metadata())
+            if (auto units = metadata.units(); units && !*units) return metadata.units_name();
+    return std::nullopt;
+}
+
+// The units `document`'s lengths are in: --from-units, else its Metadata's, else its format's,
+// else centimetres, with an `axes.assumed` warning saying why.
+Units source_units(const cast::Document& document, const AxesRequest& request,
+                   const DeclaredAxes& declared, std::string_view name, Diagnostics& diagnostics) {
+    if (request.from_units) return *request.from_units;
+    if (const std::optional<Units> said = said_units(document)) return *said;
+    if (declared.units) return *declared.units;
+    const std::optional<std::string_view> unknown = unknown_units_text(document);
+    const std::string why =
+        unknown ? fmt::format(
+                      "the {} file's Metadata says its units are '{}', which is none of "
+                      "mm, cm, m, in, ft",
+                      declared.format, *unknown)
+                : fmt::format("the {} file does not say its units", declared.format);
+    diagnostics.push_back(
+        axes_warning(name, "axes.assumed",
+                     fmt::format("{}: assumed centimetres (--from-units sets them)", why)));
+    return Units::Centimetres;
+}
+
 }  // namespace
 
 std::optional<Axis> said_up_axis(const cast::Document& document) {
     for (const cast::ConstRoot& root : document.root_nodes())
         for (const cast::ConstMetadata& metadata : root.metadata())
             if (auto up = metadata.up_axis(); up && *up) return **up;
+    return std::nullopt;
+}
+
+std::optional<Units> said_units(const cast::Document& document) {
+    for (const cast::ConstRoot& root : document.root_nodes())
+        for (const cast::ConstMetadata& metadata : root.metadata())
+            if (auto units = metadata.units(); units && *units) return **units;
     return std::nullopt;
 }
 
@@ -310,14 +359,9 @@ Expected<AxisChange> plan_axis_change(const cast::Document& document, const Axes
         change.from_up = change.to_up = said.value_or(declared.up.value_or(Axis::Y));
     }
     if (request.units) {
-        const Units from = request.from_units.value_or(declared.units.value_or(Units::Centimetres));
-        if (!request.from_units && !declared.units)
-            diagnostics.push_back(
-                axes_warning(name, "axes.assumed",
-                             fmt::format("the {} file does not say its units: assumed "
-                                         "centimetres (--from-units sets them)",
-                                         declared.format)));
+        const Units from = source_units(document, request, declared, name, diagnostics);
         change.scale *= metres_per(from) / metres_per(*request.units);
+        change.to_units = request.units;
     }
     // Lengths are floats, so the factor is one too: a normal float, neither 0, a subnormal
     // (which keeps too few digits to scale by) nor infinite.
@@ -354,6 +398,7 @@ Expected<void> apply_axis_change(cast::Document& document, const AxisChange& cha
         for (cast::Metadata metadata : root.metadata())
             for (const MoveCarried move_carried : carried) move_carried(metadata, move);
         retag_up_axis(root, change);
+        retag_units(root, change);
     }
     if (!unknown.empty() && change.from_up != change.to_up)
         diagnostics.push_back(

@@ -209,6 +209,19 @@ Expected<cast::Document> layered(const cast::Document& model, const AnimationSou
     return baked;
 }
 
+// The up axis and units `model` says, recorded in the first Root of `animations` where it says
+// none: the lent skeleton's rests are in them, and so are the animations played on it.
+void take_model_axes(cast::Document& animations, const cast::Document& model) {
+    std::vector<cast::Root> roots = animations.root_nodes();
+    if (roots.empty()) return;
+    const std::optional<cast::Axis> model_up = said_up_axis(model);
+    if (model_up && !said_up_axis(animations))
+        roots.front().first_metadata().set_up_axis(*model_up);
+    const std::optional<cast::Units> model_units = said_units(model);
+    if (model_units && !said_units(animations))
+        roots.front().first_metadata().set_units(*model_units);
+}
+
 }  // namespace
 
 bool holds_additive_curve(const cast::Document& document) {
@@ -237,12 +250,7 @@ Expected<std::size_t> lend_skeleton(cast::Document& animations, const cast::Docu
         animations.adopt(lent.node(), &animation.node());
         ++lent_to;
     }
-    const std::optional<cast::Axis> model_up = said_up_axis(model);
-    std::vector<cast::Root> roots = animations.root_nodes();
-    if (lent_to > 0 && model_up && !said_up_axis(animations) && !roots.empty()) {
-        std::vector<cast::Metadata> metadata = roots.front().metadata();
-        (metadata.empty() ? roots.front().add_metadata() : metadata.front()).set_up_axis(*model_up);
-    }
+    if (lent_to > 0) take_model_axes(animations, model);
     return lent_to;
 }
 

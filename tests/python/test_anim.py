@@ -291,14 +291,15 @@ def test_change_axes_moves_every_pose_by_the_turn_and_the_scale():
     scene = castkit.merge(EXAMPLES / "character.cast", EXAMPLES / "wave.cast", warnings=[])
     before = [castkit.pose(scene, scene, frame).world_matrices.astype(np.float64) for frame in FRAMES]
     warnings = []
-    scene.change_axes(up="z", units="m", scale=250, warnings=warnings)
-    assert [w.rule for w in warnings] == ["axes.assumed"]  # the file does not say its units
+    scene.change_axes(up="z", units="m", scale=2.5, warnings=warnings)
+    assert warnings == []  # the file says its units: metres (Metadata `units`, rule 36)
     for frame, was in zip(FRAMES, before):
         now = castkit.pose(scene, scene, frame).world_matrices.astype(np.float64)
-        # [C·R | s·C·t] with s = 0.01 m per cm times 250
+        # [C·R | s·C·t] with s = 1 m per m times 2.5
         np.testing.assert_allclose(now[:, :3, :3], Y_TO_Z @ was[:, :3, :3], atol=1e-5)
         np.testing.assert_allclose(now[:, :3, 3], 2.5 * (was[:, :3, 3] @ Y_TO_Z.T), atol=1e-4)
-    assert scene.root_nodes[0].metadata[0].up_axis == "z"
+    metadata = scene.root_nodes[0].metadata[0]
+    assert (metadata.up_axis, metadata.units) == ("z", "m")
 
 
 def test_convert_and_batch_turn_and_scale_as_the_command_does(tmp_path):

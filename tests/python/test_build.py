@@ -16,6 +16,7 @@ def build_scene():
     metadata.author = "pytest"
     metadata.set_software("castkit python")
     metadata.up_axis = "z"
+    metadata.units = "in"
 
     model = root.add_model()
     model.name = "quad"
@@ -108,6 +109,9 @@ def test_a_scene_built_from_numpy_reads_back(tmp_path, cli):
     assert mesh.material.slot_color("extra0").rgba == (1, 0.5, 0.25, 1)
     [metadata] = back.roots[0].metadata
     assert (metadata.author, metadata.software, metadata.up_axis) == ("pytest", "castkit python", "z")
+    assert metadata.units == "in"  # castkit's own Metadata property (docs/decisions.md rule 36)
+    with pytest.raises(ValueError, match="furlong"):
+        metadata.units = "furlong"
     [anim] = back.animations
     assert (anim.name, anim.framerate, anim.looping) == ("nod", 30, True)
     rq, tx = anim.curves

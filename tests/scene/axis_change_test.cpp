@@ -218,6 +218,41 @@ TEST(AxisChange, ThePlanTakesTheFileThenTheFormatThenAssumesWithAWarning) {
     EXPECT_EQ(refused.error().rule, "axes.scale");
 }
 
+// Rule 36: the units a Metadata says come after --from-units and before the format's; the change
+// records the units asked for in every Metadata, and in a new one where a Root has none.
+TEST(AxisChange, TheFilesUnitsArePlannedFromAndTheNewOnesRecorded) {
+    AnimScene tagged;
+    tagged.document.root_nodes()[0].add_metadata().set_units(cast::Units::Inches);
+    Diagnostics diagnostics;
+    auto planned =
+        scene::plan_axis_change(tagged.document, {.units = cast::Units::Metres},
+                                declared_axes(*format_by_name("glb")), "a.cast", diagnostics);
+    ASSERT_TRUE(planned.has_value());
+    EXPECT_DOUBLE_EQ(planned->scale, 0.0254);
+    EXPECT_EQ(planned->to_units, cast::Units::Metres);
+    EXPECT_TRUE(diagnostics.empty());
+    auto overridden = scene::plan_axis_change(
+        tagged.document, {.units = cast::Units::Metres, .from_units = cast::Units::Feet},
+        declared_axes(cast_format()), "a.cast", diagnostics);
+    ASSERT_TRUE(overridden.has_value());
+    EXPECT_DOUBLE_EQ(overridden->scale, 0.3048);
+
+    ASSERT_TRUE(formats::apply_axis_change(tagged.document, *planned, "a.cast", diagnostics));
+    EXPECT_EQ(scene::said_units(tagged.document), cast::Units::Metres);
+    AnimScene bare;
+    bare.document.add_root();
+    ASSERT_TRUE(formats::apply_axis_change(bare.document, *planned, "b.cast", diagnostics));
+    for (const cast::Root& root : bare.document.root_nodes()) {
+        ASSERT_EQ(root.metadata().size(), 1u);
+        EXPECT_EQ(root.metadata()[0].units_name(), "m");
+    }
+    // A scale alone says nothing of units: a Metadata that had none still has none.
+    AnimScene scaled;
+    ASSERT_TRUE(formats::apply_axis_change(scaled.document, {.scale = 2.0}, "c.cast", diagnostics));
+    EXPECT_TRUE(scaled.document.root_nodes()[0].metadata().empty());
+    EXPECT_TRUE(diagnostics.empty());
+}
+
 // The command line: one file, and a folder, turned and scaled; --from-up needs --up.
 TEST(AxisChangeCli, ConvertTurnsAndScalesOneFileAndAFolder) {
     const fs::path dir = temp_dir("axes-cli");
@@ -226,10 +261,11 @@ TEST(AxisChangeCli, ConvertTurnsAndScalesOneFileAndAFolder) {
     ASSERT_TRUE(original.has_value());
     const glm::vec3 first = original->models()[0].meshes()[0].positions()[0];
 
-    CommandResult one = run_cli(fmt::format("convert \"{}\" \"{}\" --up z --units m --scale 250",
+    // The bundled character says it is in metres (Metadata `units`): no assumption.
+    CommandResult one = run_cli(fmt::format("convert \"{}\" \"{}\" --up z --units m --scale 2.5",
                                             input.string(), (dir / "one.cast").string()));
     ASSERT_EQ(one.exit_code, 0) << one.err;
-    EXPECT_NE(one.err.find("assumed centimetres"), std::string::npos) << one.err;
+    EXPECT_EQ(one.err.find("axes.assumed"), std::string::npos) << one.err;
     auto converted = open_cast(dir / "one.cast");
     ASSERT_TRUE(converted.has_value());
     expect_vec3(converted->models()[0].meshes()[0].positions()[0], moved(first), 1e-5f);

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <castkit/cast/document.hpp>
+#include <castkit/cast/units.hpp>
 #include <castkit/cast/values.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <optional>
@@ -201,6 +202,12 @@ class ConstMetadata : public ConstNodeView {
     // `up` as an Axis; nullopt when missing, an error naming the text when it is not x, y or z.
     std::optional<Expected<Axis>> up_axis() const;
     std::optional<std::string_view> scene_root() const { return string("sr"); }
+    // The stored `units` text (castkit's extension, rule 36: the unit of every length of the
+    // Root), whatever it says.
+    std::optional<std::string_view> units_name() const { return string("units"); }
+    // `units` as Units; nullopt when missing, an error naming the text when it is not mm, cm, m,
+    // in or ft.
+    std::optional<Expected<Units>> units() const;
 };
 class Metadata : public MutableView<ConstMetadata> {
   public:
@@ -209,6 +216,7 @@ class Metadata : public MutableView<ConstMetadata> {
     void set_software(std::string_view v) { set_string("s", v); }
     void set_up_axis(Axis v) { set_string("up", axis_name(v)); }
     void set_scene_root(std::string_view v) { set_string("sr", v); }
+    void set_units(Units v) { set_string("units", cast::units_name(v)); }
 };
 
 class ConstFile : public ConstNodeView {
@@ -791,6 +799,11 @@ class Root : public MutableView<ConstRoot> {
     Animation add_animation() const;
     Instance add_instance() { return add<Instance>(NodeId::Instance); }
     Metadata add_metadata() { return add<Metadata>(NodeId::Metadata); }
+    // Its first Metadata, added when it has none: where a value no Metadata says is recorded.
+    Metadata first_metadata() {
+        std::vector<Metadata> held = metadata();
+        return held.empty() ? add_metadata() : held.front();
+    }
 };
 
 // `node` seen as the view V (a const view of any node, a mutable one of a mutable node; a

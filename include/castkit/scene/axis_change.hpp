@@ -18,8 +18,9 @@
 namespace castkit::scene {
 
 // What the user asked for; each unset field keeps what the document has. The source's up axis
-// and units come from these, else from the file (Metadata `up`), else from its format's own
-// definition (glTF: +Y up, metres), else they are assumed (+Y up, centimetres) with a warning.
+// and units come from these, else from the file (Metadata `up` and `units`), else from its
+// format's own definition (glTF: +Y up, metres), else they are assumed (+Y up, centimetres) with
+// a warning.
 struct AxesRequest {
     std::optional<cast::Axis> up{}, from_up{};
     std::optional<Units> units{}, from_units{};
@@ -30,10 +31,12 @@ struct AxesRequest {
 };
 
 // The change apply_axis_change() makes: a 90° turn taking `from_up` to `to_up` (none when they
-// are equal), then every length times `scale`.
+// are equal), then every length times `scale`; the lengths are then in `to_units` when set (the
+// units asked for, which every Metadata records), else in the units they were.
 struct AxisChange {
     cast::Axis from_up = cast::Axis::Y, to_up = cast::Axis::Y;
     double scale = 1.0;
+    std::optional<Units> to_units{};
 };
 
 // What a file's format says of the axes of every file it holds (FormatInfo's `up` and
@@ -47,6 +50,10 @@ struct DeclaredAxes {
 // The up axis the first Metadata of `document` saying one gives; nullopt when none does. O(roots).
 std::optional<cast::Axis> said_up_axis(const cast::Document& document);
 
+// The units the first Metadata of `document` saying valid ones gives; nullopt when none does.
+// O(roots).
+std::optional<Units> said_units(const cast::Document& document);
+
 // The up axis `document`'s own values are in: its Metadata's `up`, else its format's (`declared`),
 // else +Y, as plan_axis_change reads it (without the assumption's warning). What root motion
 // takes its ground plane from. O(roots).
@@ -54,9 +61,9 @@ cast::Axis file_up_axis(const cast::Document& document, const DeclaredAxes& decl
 
 // The change `request` makes of `document`, read from a file whose format declares `declared`
 // and that diagnostics call `name`, its assumptions reported as `axes.assumed`
-// warnings. An error (`axes.scale`) for a scale that is not a finite number above zero, or whose
-// factor (the units' included) is 0, subnormal or infinite as the float lengths are scaled by.
-// O(roots).
+// warnings (a Metadata `units` that names no unit is one). An error (`axes.scale`) for a scale that
+// is not a finite number above zero, or whose factor (the units' included) is 0, subnormal or
+// infinite as the float lengths are scaled by. O(roots).
 Expected<AxisChange> plan_axis_change(const cast::Document& document, const AxesRequest& request,
                                       const DeclaredAxes& declared, std::string_view name,
                                       Diagnostics& diagnostics);
@@ -86,7 +93,9 @@ using MoveCarried = void (*)(cast::Metadata metadata, const AxisMove& move);
 // particles, blend-shape targets, bone rests, translation and rotation curves, point-constraint
 // and IK target offsets, Model and Instance transforms; each of `carried` runs on every
 // Metadata (formats::apply_axis_change passes every registered format's); every Metadata's
-// `up` becomes `to_up` (one is added when a turn was made and the file had none).
+// `up` becomes `to_up` (one is added when the file had none and a turn was made or `to_up` is
+// not +Y, which a file saying none is read as), and with `to_units` set every Metadata's `units`
+// becomes it (the first Metadata gets it when none said, one is added when a Root has none).
 // Root bones turn; other bones keep their local frames, so only their lengths scale. Curves on
 // bones no skeleton of the document names are scaled but not turned, with an `axes.no-skeleton`
 // warning naming the file `name`. An error (`axes.scale`) when a length scaled becomes one a

@@ -45,10 +45,10 @@ bool holds_additive_curve(const cast::Document& document);
 // (fresh hashes) into every Animation of `animations` that has none, as a Cast Animation's own
 // Skeleton, so that the axis change turns its root bones and root motion finds them; writers
 // that hold an animation's skeleton (Cast, glTF) then write it. The animations are in the
-// model's axes: when `animations` says no up axis and `model` does, its first Root's Metadata
-// (added when it has none) takes the model's. Returns how many Animations got one. An error
-// (`merge.no-skeleton`, naming `model`'s file) when `model` has no Model with a Skeleton. O(bones ×
-// animations).
+// model's axes and units: when `animations` says no up axis (or no units) and `model` does, its
+// first Root's Metadata (added when it has none) takes the model's. Returns how many Animations
+// got one. An error (`merge.no-skeleton`, naming `model`'s file) when `model` has no Model with a
+// Skeleton. O(bones × animations).
 Expected<std::size_t> lend_skeleton(cast::Document& animations, const cast::Document& model);
 
 // The pose additive animations are layered on before they merge (`castkit convert --base`):

@@ -1,33 +1,14 @@
-// The length units a document can be converted between (`castkit convert --units m`), and the
-// unit a format defines for its files (FormatInfo::units). scene/axis_change.hpp scales by them.
+// The length units an axis change scales between (scene/axis_change.hpp): the vocabulary of the
+// Cast layer's Metadata `units` (castkit/cast/units.hpp), under the scene layer's names.
 #pragma once
 
-#include <array>
-#include <cstddef>
-#include <cstdint>
-#include <optional>
-#include <string_view>
+#include <castkit/cast/units.hpp>
 
 namespace castkit::scene {
 
-enum class Units : std::uint8_t { Millimetres, Centimetres, Metres, Inches, Feet };
-
-namespace detail {
-inline constexpr std::array<std::string_view, 5> kUnitNames = {"mm", "cm", "m", "in", "ft"};
-inline constexpr std::array<double, 5> kMetres = {0.001, 0.01, 1.0, 0.0254, 0.3048};
-}  // namespace detail
-
-// "mm", "cm", "m", "in", "ft" → the unit; nullopt for anything else.
-inline std::optional<Units> units_from_name(std::string_view name) {
-    for (std::size_t i = 0; i < detail::kUnitNames.size(); ++i)
-        if (name == detail::kUnitNames[i]) return static_cast<Units>(i);
-    return std::nullopt;
-}
-// The short name of `units` ("cm").
-inline std::string_view units_name(Units units) {
-    return detail::kUnitNames[static_cast<std::size_t>(units)];
-}
-// How many metres one of `units` is.
-inline double metres_per(Units units) { return detail::kMetres[static_cast<std::size_t>(units)]; }
+using cast::metres_per;
+using cast::Units;
+using cast::units_from_name;
+using cast::units_name;
 
 }  // namespace castkit::scene

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <castkit/cast/units.hpp>
 
 namespace castkit::cast::validation {
 namespace {
@@ -117,6 +118,8 @@ constexpr PropertySchema kInstance[] = {single("n", kString), single("rf", kInte
 constexpr PropertySchema kMetadata[] = {
     single("a", kString), single("s", kString), single("up", kString, false, kUpAxes),
     single("sr", kString),
+    // castkit's own: the unit of the Root's lengths (docs/decisions.md rule 36).
+    single("units", kString, false, detail::kUnitNames),
     // castkit's glTF import: what Cast cannot hold, for a Cast → glTF export (docs/gltf.md).
     single("gltf", kString)};
 

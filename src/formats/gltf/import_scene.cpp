@@ -269,10 +269,7 @@ Expected<void> Importer::import_models(cast::Root& root) {
     }
     // The official add-on imports Instances only under a scene root: the model files are
     // written beside the world, so the root is the world's own folder.
-    if (world_instances > 0) {
-        std::vector<cast::Metadata> metadata = root.metadata();
-        (metadata.empty() ? root.add_metadata() : metadata.front()).set_scene_root(".");
-    }
+    if (world_instances > 0) root.first_metadata().set_scene_root(".");
     warn_instancing();
     warn_sheared_instances();
     return {};

@@ -198,11 +198,8 @@ Expected<cast::Document> import_gltf(std::string_view json, const cast::SharedBy
         return make_error(imported.error());
     if (auto imported = importer.import_animations(root); !imported)
         return make_error(imported.error());
-    if (!importer.carried.empty()) {
-        const auto metadata = root.metadata();
-        cast::Metadata carrier = metadata.empty() ? root.add_metadata() : metadata[0];
-        carrier.set_string("gltf", importer.carried.dump());
-    }
+    if (!importer.carried.empty())
+        root.first_metadata().set_string("gltf", importer.carried.dump());
     document.embedded = std::move(importer.embedded);
     return document;
 }
