@@ -7,7 +7,8 @@ actions on the armature (the idle's blend weights make a third, on the shape key
 texture bound in its material; every bone's world position at frames 0, 7
 and 15 of each action equals `castkit pose`'s within 1e-4 of the hero's height, and the mesh's
 vertices at rest equal the Cast's, both through the axes and units the file's GlobalSettings
-give (+Y up in centimetres becomes Blender's +Z up in metres: (x, y, z) -> (x, -z, y) / 100).
+give (+Y up in the hero's own units, its Metadata's `units`, becomes Blender's +Z up in metres:
+(x, y, z) -> (x, -z, y) * metres per unit).
 
 Usage: blender_fbx_import.py CASTKIT BLENDER SOURCE_DIR WORK_DIR (exit 77: no Blender).
 Run by Blender itself (`blender -b --python THIS -- FILE.fbx OUT.json`) it imports FILE.fbx into an
@@ -95,17 +96,24 @@ def castkit_json(castkit, *args):
     return run.stdout
 
 
-def to_blender(point):
-    """A +Y-up centimetre point as Blender's importer places it: +Z up, metres."""
+METRES_PER = {"mm": 0.001, "cm": 0.01, "m": 1.0, "in": 0.0254, "ft": 0.3048}
+
+
+def to_blender(point, metres):
+    """A +Y-up point, `metres` a unit, as Blender's importer places it: +Z up, metres."""
     x, y, z = point
-    return [x / 100.0, -z / 100.0, y / 100.0]
+    return [x * metres, -z * metres, y * metres]
 
 
-def cast_rest_vertices(source):
+def cast_rest(source):
+    """The hero's rest vertices and the metres its unit is (its Metadata's `units`, written
+    into the FBX's UnitScaleFactor; centimetres where it says none)."""
     import castkit as module  # the build's Python module (PYTHONPATH=build/python)
     document = module.open(os.path.join(source, "examples", "data", "hero", "hero.cast"))
-    return [list(map(float, p)) for model in document.models for mesh in model.meshes
-            for p in mesh.positions]
+    units = next((m.units for root in document.roots for m in root.metadata if m.units), "cm")
+    vertices = [list(map(float, p)) for model in document.models for mesh in model.meshes
+                for p in mesh.positions]
+    return vertices, METRES_PER[units]
 
 
 def main():
@@ -148,16 +156,16 @@ def main():
     if sorted(summary["poses"]) != ["idle", "walk"]:
         failures.append(f"actions {summary['actions']}: no walk and idle on the armature")
 
-    rest = cast_rest_vertices(source)
+    rest, metres = cast_rest(source)
     height = max(p[1] for p in rest) - min(p[1] for p in rest)
-    tolerance = 1e-4 * height / 100.0  # in Blender's metres
+    tolerance = 1e-4 * height * metres  # in Blender's metres
     worst = 0.0
     for name, frames in summary["poses"].items():
         anim = os.path.join(hero, f"hero_{name}.cast")
         for frame in FRAMES:
             text = castkit_json(castkit, "pose", "--model", os.path.join(hero, "hero.cast"),
                                 "--anim", anim, "--frame", str(frame), "--json")
-            expected = {b["name"]: to_blender(b["world"]["t"]) for b in json.loads(text)["bones"]}
+            expected = {b["name"]: to_blender(b["world"]["t"], metres) for b in json.loads(text)["bones"]}
             for bone, position in frames[str(frame)].items():
                 if bone not in expected:
                     failures.append(f"{name} frame {frame}: Blender's bone {bone} is not the hero's")
@@ -171,7 +179,7 @@ def main():
     worst_vertex = 0.0
     if vertices and len(vertices[0]) == len(rest):
         for got, want in zip(vertices[0], rest):
-            worst_vertex = max(worst_vertex, max(abs(a - b) for a, b in zip(got, to_blender(want))))
+            worst_vertex = max(worst_vertex, max(abs(a - b) for a, b in zip(got, to_blender(want, metres))))
         if worst_vertex > tolerance:
             failures.append(f"rest vertices up to {worst_vertex:.3g} m from the Cast's")
     else:

@@ -94,6 +94,25 @@ TEST(Fbx, GlobalSettingsSayTheUpAxisAndUnits) {
     EXPECT_EQ(settings.property70("CustomFrameRate")->get<double>(4), 30.0);
 }
 
+// The units the Metadata states (what `convert --units` records) reach UnitScaleFactor; a file
+// that states none is taken as centimetres.
+TEST(Fbx, UnitScaleFactorIsTheUnitsTheMetadataStates) {
+    const auto unit_scale = [](std::optional<cast::Units> said) {
+        cast::Document document = small_scene();
+        if (said) document.root_nodes()[0].add_metadata().set_units(*said);
+        BufferSink sink;
+        Diagnostics warnings;
+        EXPECT_TRUE(fbx::write(document, sink, WriteContext{}, warnings));
+        return fbx_reader::read(sink.bytes)
+            .section("GlobalSettings")
+            .property70("UnitScaleFactor")
+            ->get<double>(4);
+    };
+    EXPECT_DOUBLE_EQ(unit_scale(cast::Units::Inches), 2.54);
+    EXPECT_DOUBLE_EQ(unit_scale(cast::Units::Metres), 100.0);
+    EXPECT_DOUBLE_EQ(unit_scale(std::nullopt), 1.0);
+}
+
 TEST(Fbx, TrianglesEndInANegatedIndexAndVIsFlipped) {
     Diagnostics warnings;
     const fbx_reader::File file = write_and_read(small_scene(), warnings);

@@ -19,7 +19,8 @@ namespace castkit::fbx {
 
 struct ExportOptions {
     // The units the document's lengths are in, written as GlobalSettings' UnitScaleFactor (FBX
-    // counts centimetres); unset: centimetres, castkit's assumption for a file that says none.
+    // counts centimetres); unset: those its first Metadata says (`units`), else centimetres,
+    // castkit's assumption for a file that says none.
     std::optional<scene::Units> units = std::nullopt;
     // Skeletons' IK handles and constraints solved into the curves (`castkit convert --no-rig`
     // turns it off), as the glTF export does.

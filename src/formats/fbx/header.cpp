@@ -52,9 +52,11 @@ Frame frame_for(cast::Axis up) {
 
 Record global_settings(const cast::Document& document, const Scene& scene) {
     const Frame frame = frame_for(scene::file_up_axis(document, {}));
-    // FBX counts in centimetres: UnitScaleFactor is how many a unit of the file is.
-    const double unit =
-        scene::metres_per(scene.options.units.value_or(scene::Units::Centimetres)) * 100.0;
+    // FBX counts in centimetres: UnitScaleFactor is how many a unit of the file is. The units
+    // asked for, else those the document's Metadata says (`convert --units` records them there).
+    const scene::Units units = scene.options.units.value_or(
+        scene::said_units(document).value_or(scene::Units::Centimetres));
+    const double unit = scene::metres_per(units) * 100.0;
     const double fps = scene.framerate > 0.0f ? scene.framerate : 30.0;
     Properties p;
     p.integer("UpAxis", frame.up)
