@@ -179,7 +179,8 @@ def main():
     worst_vertex = 0.0
     if vertices and len(vertices[0]) == len(rest):
         for got, want in zip(vertices[0], rest):
-            worst_vertex = max(worst_vertex, max(abs(a - b) for a, b in zip(got, to_blender(want, metres))))
+            placed = to_blender(want, metres)
+            worst_vertex = max(worst_vertex, max(abs(a - b) for a, b in zip(got, placed)))
         if worst_vertex > tolerance:
             failures.append(f"rest vertices up to {worst_vertex:.3g} m from the Cast's")
     else:
