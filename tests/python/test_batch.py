@@ -143,9 +143,9 @@ def test_the_module_command_takes_the_clis_options_and_exit_codes(tree):
     cli_out, _, _ = cli_run(tree, "glb", "cli-module")
     assert files_under(out) == files_under(cli_out)
     usage = subprocess.run([sys.executable, "-m", "castkit", "convert", tree / "in", "-o", out,
-                            "--to", "obj"], capture_output=True, text=True, env=env)
+                            "--to", "3ds"], capture_output=True, text=True, env=env)
     assert usage.returncode == 2
-    assert "unknown format 'obj' (one of: cast" in usage.stderr
+    assert "unknown format '3ds' (one of: cast" in usage.stderr
 
 
 def big_model(path, side):
