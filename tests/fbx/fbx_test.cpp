@@ -250,6 +250,7 @@ void write_map(const fs::path& dir, int rocks) {
     cast::Mesh mesh = add_triangle(rock_model, "rock");
     cast::Material stone = rock_model.add_material();
     stone.set_name("stone");
+    stone.set_slot("diffuse", stone.add_file("rock.png"));
     mesh.set_material(stone);
     ASSERT_TRUE(cast::write(rock, dir / "models" / "rock.cast"));
     cast::Document pair;
@@ -348,6 +349,10 @@ TEST(Fbx, AMapWritesAModelPerInstanceSharingEachFilesGeometry) {
             EXPECT_NEAR(s[axis], want_s[axis], 1e-5) << name;
         }
     }
+    // The rock's image, beside rock.cast, is named from the map's folder.
+    const auto videos = fbx_reader::objects(file, "Video", "Clip");
+    ASSERT_EQ(videos.size(), 1u);
+    EXPECT_EQ(videos[0]->child("RelativeFilename")->get<std::string>(0), "models/rock.png");
     // The pair's hair is named once, as what an instance file loses; nothing says "instances".
     EXPECT_TRUE(has_rule(warnings, "fbx.instance-dropped"));
     EXPECT_FALSE(has_rule(warnings, "fbx.instance-refused"));

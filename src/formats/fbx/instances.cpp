@@ -136,7 +136,13 @@ const Scene::InstanceFile* Scene::instance_file(const cast::ConstInstance& insta
                          "materials alone)",
                          checked_as.name, dropped),
              "fbx.instance-dropped");
+    // The images an instance file names lie beside it: named from the map's folder.
+    std::error_code error;
+    texture_folder_ = opened->path.parent_path().lexically_relative(
+        std::filesystem::absolute(context.base, error).lexically_normal());
+    if (texture_folder_ == ".") texture_folder_.clear();
     write_instance_meshes(file, checked_as.name);
+    texture_folder_.clear();
     return &file;
 }
 

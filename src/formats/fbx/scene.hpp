@@ -118,6 +118,9 @@ class Scene {
         std::vector<SharedMesh> meshes;
     };
     std::map<std::filesystem::path, InstanceFile> instance_files_;  // by real path
+    // While an instance file's materials are written: its folder from the map's, which the
+    // images they name lie in (empty for the map's own).
+    std::filesystem::path texture_folder_;
 
     // The file an Instance names, read and written once; null with a warning when refused.
     const InstanceFile* instance_file(const cast::ConstInstance& instance,
