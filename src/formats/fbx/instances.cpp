@@ -59,15 +59,15 @@ std::string dropped_parts(const cast::Document& document) {
         }
     }
     std::string out;
-    const auto add = [&out](std::size_t count, std::string_view what) {
+    const auto add = [&out](std::size_t count, std::string_view one, std::string_view many) {
         if (count == 0) return;
-        out += fmt::format("{}{} {}", out.empty() ? "" : ", ", count, what);
+        out += fmt::format("{}{} {}", out.empty() ? "" : ", ", count, count == 1 ? one : many);
     };
-    add(skeletons, "skeletons");
-    add(skins, "skins");
-    add(animations, "animations");
-    add(hairs, "hairs");
-    add(instances, "instances of its own");
+    add(skeletons, "skeleton", "skeletons");
+    add(skins, "skin", "skins");
+    add(animations, "animation", "animations");
+    add(hairs, "hair", "hairs");
+    add(instances, "instance of its own", "instances of its own");
     return out;
 }
 
