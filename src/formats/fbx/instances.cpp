@@ -21,21 +21,14 @@ constexpr std::string_view kRefused = "fbx.instance-refused";
 // records are built; the encoded size is checked again before the write.
 constexpr std::uint64_t kInstanceModelBytes = 640;
 
-glm::mat4 placement(const cast::ConstInstance& instance) {
+// An Instance's or a Model's position, rotation and scale as one matrix.
+template <class View>
+glm::mat4 placement(const View& view) {
     anim::Transform transform;
-    transform.translation = instance.position().value_or(glm::vec3(0.0f));
-    const glm::vec4 r = instance.rotation().value_or(glm::vec4(0, 0, 0, 1));
+    transform.translation = view.position().value_or(glm::vec3(0.0f));
+    const glm::vec4 r = view.rotation().value_or(glm::vec4(0, 0, 0, 1));
     if (glm::length(r) > 0.0f) transform.rotation = glm::normalize(cast::quat_from_xyzw(r));
-    transform.scale = instance.scale().value_or(glm::vec3(1.0f));
-    return anim::to_matrix(transform);
-}
-
-glm::mat4 placement(const cast::ConstModel& model) {
-    anim::Transform transform;
-    transform.translation = model.position().value_or(glm::vec3(0.0f));
-    const glm::vec4 r = model.rotation().value_or(glm::vec4(0, 0, 0, 1));
-    if (glm::length(r) > 0.0f) transform.rotation = glm::normalize(cast::quat_from_xyzw(r));
-    transform.scale = model.scale().value_or(glm::vec3(1.0f));
+    transform.scale = view.scale().value_or(glm::vec3(1.0f));
     return anim::to_matrix(transform);
 }
 
