@@ -8,6 +8,8 @@
 
 #include <castkit/formats/fbx.hpp>
 #include <castkit/registry.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <map>
 #include <set>
 
 #include "../anim/scene.hpp"
@@ -230,6 +232,161 @@ TEST(Fbx, AFilePastItsByteBudgetIsRefusedNamingIt) {
     EXPECT_EQ(written.error().rule, "fbx.size-budget");
     EXPECT_NE(written.error().message.find("1024"), std::string::npos) << written.error().message;
     EXPECT_TRUE(sink.bytes.empty());
+}
+
+// A model file of one triangle of material "stone" placed three times (one of them moved, one
+// turned a quarter about Z and doubled) and a file of two meshes and a hair placed twice.
+void write_map(const fs::path& dir, int rocks) {
+    fs::create_directories(dir / "models");
+    const auto add_triangle = [](cast::Model model, std::string_view name) {
+        cast::Mesh mesh = model.add_mesh();
+        mesh.set_name(name);
+        mesh.set_positions(std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}});
+        mesh.set_faces(std::vector<std::uint32_t>{0, 1, 2});
+        return mesh;
+    };
+    cast::Document rock;
+    cast::Model rock_model = rock.add_root().add_model();
+    cast::Mesh mesh = add_triangle(rock_model, "rock");
+    cast::Material stone = rock_model.add_material();
+    stone.set_name("stone");
+    stone.set_slot("diffuse", stone.add_file("rock.png"));
+    mesh.set_material(stone);
+    ASSERT_TRUE(cast::write(rock, dir / "models" / "rock.cast"));
+    cast::Document pair;
+    cast::Model pair_model = pair.add_root().add_model();
+    add_triangle(pair_model, "left");
+    add_triangle(pair_model, "right");
+    cast::Hair hair = pair_model.add_hair();
+    hair.set_segments(std::vector<std::uint32_t>{1});
+    hair.set_particles(std::vector<glm::vec3>{{0, 0, 0}, {0, 1, 0}});
+    ASSERT_TRUE(cast::write(pair, dir / "models" / "pair.cast"));
+    cast::Document map;
+    cast::Root root = map.add_root();
+    for (int i = 0; i < rocks; ++i) {
+        cast::Instance instance = root.add_instance();
+        instance.set_reference_file(instance.add_file("models/rock.cast"));
+        if (i == 1) instance.set_position({10, 0, 0});
+        if (i == 2) {
+            instance.set_name("boulder");
+            const glm::quat quarter = glm::angleAxis(glm::radians(90.0f), glm::vec3(0, 0, 1));
+            instance.set_rotation({quarter.x, quarter.y, quarter.z, quarter.w});
+            instance.set_scale({2, 2, 2});
+        }
+    }
+    for (int i = 0; i < 2; ++i) {
+        cast::Instance instance = root.add_instance();
+        instance.set_reference_file(instance.add_file("models/pair.cast"));
+    }
+    ASSERT_TRUE(cast::write(map, dir / "map.cast"));
+}
+
+Expected<void> write_map_fbx(const fs::path& dir, BufferSink& sink, Diagnostics& warnings,
+                             const fbx::ExportOptions& options = {}) {
+    auto map = cast::open(dir / "map.cast", warnings);
+    EXPECT_TRUE(map);
+    WriteContext context;
+    context.name = "map.fbx";
+    context.base = dir;
+    return fbx::write(*map, sink, context, warnings, options);
+}
+
+std::string object_name(const Node& object) {
+    const std::string& full = object.get<std::string>(1);
+    return full.substr(0, full.find('\0'));
+}
+
+glm::dvec3 lcl(const Node& model, std::string_view property) {
+    const Node* p = model.property70(property);
+    EXPECT_NE(p, nullptr) << property;
+    if (p == nullptr) return glm::dvec3(0.0);
+    return {p->get<double>(4), p->get<double>(5), p->get<double>(6)};
+}
+
+TEST(Fbx, AMapWritesAModelPerInstanceSharingEachFilesGeometry) {
+    const fs::path dir = temp_dir("fbx-map");
+    write_map(dir, 3);
+    BufferSink sink;
+    Diagnostics warnings;
+    auto written = write_map_fbx(dir, sink, warnings);
+    ASSERT_TRUE(written) << written.error().to_string();
+    const fbx_reader::File file = fbx_reader::read(sink.bytes);
+    // Three rocks of one mesh and two pairs of two: 7 Models over 3 Geometries, one Material.
+    const auto models = fbx_reader::objects(file, "Model", "Mesh");
+    const auto geometries = fbx_reader::objects(file, "Geometry", "Mesh");
+    ASSERT_EQ(models.size(), 7u);
+    ASSERT_EQ(geometries.size(), 3u);
+    EXPECT_EQ(fbx_reader::objects(file, "Material", "").size(), 1u);
+    std::map<std::int64_t, std::string> model_names;
+    for (const Node* model : models) model_names[model->get<std::int64_t>(0)] = object_name(*model);
+    std::map<std::string, std::multiset<std::string>> users;  // geometry name: its Models
+    std::map<std::int64_t, std::string> geometry_names;
+    for (const Node* g : geometries) geometry_names[g->get<std::int64_t>(0)] = object_name(*g);
+    std::size_t at_root = 0, materials = 0;
+    for (const Node& c : file.section("Connections").children) {
+        if (c.get<std::string>(0) != "OO") continue;
+        const std::int64_t child = c.get<std::int64_t>(1), parent = c.get<std::int64_t>(2);
+        if (geometry_names.contains(child) && model_names.contains(parent))
+            users[geometry_names[child]].insert(model_names[parent]);
+        if (model_names.contains(child) && parent == 0) ++at_root;
+        if (model_names.contains(parent) && !geometry_names.contains(child)) ++materials;
+    }
+    EXPECT_EQ(users["rock"], (std::multiset<std::string>{"rock.0", "rock.1", "boulder.2"}));
+    EXPECT_EQ(users["left"], (std::multiset<std::string>{"pair.3.0", "pair.4.0"}));
+    EXPECT_EQ(users["right"], (std::multiset<std::string>{"pair.3.1", "pair.4.1"}));
+    EXPECT_EQ(at_root, 7u);
+    EXPECT_EQ(materials, 3u);  // the rocks' stone
+    for (const Node* model : models) {
+        const std::string name = object_name(*model);
+        const glm::dvec3 t = lcl(*model, "Lcl Translation"), r = lcl(*model, "Lcl Rotation"),
+                         s = lcl(*model, "Lcl Scaling");
+        const glm::dvec3 want_t = name == "rock.1" ? glm::dvec3(10, 0, 0) : glm::dvec3(0.0);
+        const glm::dvec3 want_r = name == "boulder.2" ? glm::dvec3(0, 0, 90) : glm::dvec3(0.0);
+        const glm::dvec3 want_s = name == "boulder.2" ? glm::dvec3(2.0) : glm::dvec3(1.0);
+        for (int axis = 0; axis < 3; ++axis) {
+            EXPECT_NEAR(t[axis], want_t[axis], 1e-5) << name;
+            EXPECT_NEAR(r[axis], want_r[axis], 1e-3) << name;
+            EXPECT_NEAR(s[axis], want_s[axis], 1e-5) << name;
+        }
+    }
+    // The rock's image, beside rock.cast, is named from the map's folder.
+    const auto videos = fbx_reader::objects(file, "Video", "Clip");
+    ASSERT_EQ(videos.size(), 1u);
+    EXPECT_EQ(videos[0]->child("RelativeFilename")->get<std::string>(0), "models/rock.png");
+    // The pair's hair is named once, as what an instance file loses; nothing says "instances".
+    EXPECT_TRUE(has_rule(warnings, "fbx.instance-dropped"));
+    EXPECT_FALSE(has_rule(warnings, "fbx.instance-refused"));
+    EXPECT_FALSE(has_rule(warnings, "fbx.instances"));
+}
+
+TEST(Fbx, AnInstanceThatCannotBeReadIsNamedAndTheRestWritten) {
+    const fs::path dir = temp_dir("fbx-map-refused");
+    write_map(dir, 3);
+    fs::remove(dir / "models" / "pair.cast");
+    BufferSink sink;
+    Diagnostics warnings;
+    auto written = write_map_fbx(dir, sink, warnings);
+    ASSERT_TRUE(written) << written.error().to_string();
+    EXPECT_EQ(fbx_reader::objects(fbx_reader::read(sink.bytes), "Model", "Mesh").size(), 3u);
+    EXPECT_TRUE(has_rule(warnings, "fbx.instance-refused"));
+}
+
+TEST(Fbx, AMapPastItsByteBudgetIsRefusedNamingIt) {
+    const fs::path dir = temp_dir("fbx-map-budget");
+    write_map(dir, 2000);  // 2,000 Models of a triangle: past 200 kB in Models alone
+    BufferSink sink;
+    Diagnostics warnings;
+    auto written = write_map_fbx(dir, sink, warnings, {.max_bytes = 200000});
+    ASSERT_FALSE(written);
+    EXPECT_EQ(written.error().rule, "fbx.size-budget");
+    EXPECT_NE(written.error().message.find("instance Models"), std::string::npos)
+        << written.error().message;
+    EXPECT_NE(written.error().message.find("200000"), std::string::npos);
+    EXPECT_TRUE(sink.bytes.empty());
+    // Within it, the same map is written.
+    BufferSink enough;
+    ASSERT_TRUE(write_map_fbx(dir, enough, warnings, {.max_bytes = 4000000}));
+    EXPECT_EQ(fbx_reader::objects(fbx_reader::read(enough.bytes), "Model", "Mesh").size(), 2004u);
 }
 
 TEST(Fbx, ReadingAnFbxFileNamesTheFormatsCastkitReads) {

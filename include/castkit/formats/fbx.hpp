@@ -2,8 +2,8 @@
 // Unreal's importers read. Meshes (normals, tangents, UV and colour layers), Phong materials with
 // their textures, skeletons as LimbNodes with a bind pose and skin clusters, blend shapes as
 // BlendShape deformers, every animation as its own AnimationStack, the document's up axis and
-// units in GlobalSettings. What FBX cannot hold (hair, IK handles and constraints as objects,
-// Instances) is named in a warning (`fbx.*`, docs/diagnostics.md); docs/fbx.md says what each
+// units in GlobalSettings, a map's Instances as Models sharing each instance file's Geometry.
+// What FBX cannot hold (hair, IK handles and constraints as objects) is named in a warning (`fbx.*`, docs/diagnostics.md); docs/fbx.md says what each
 // engine makes of it. castkit reads no FBX.
 #pragma once
 
@@ -35,7 +35,9 @@ struct ExportOptions {
 };
 
 // Writes `document` as binary FBX 7.4 into `sink`, after the check before every write
-// (docs/diagnostics.md). Its Instances are dropped with an `fbx.instances` warning. Animations
+// (docs/diagnostics.md). Its Instances are written as one Mesh Model per instanced mesh sharing
+// that file's Geometry (the files looked up beside context.base through the side-file policy;
+// `fbx.instance-refused` for one that cannot be read). Animations
 // are sampled at every whole frame by castkit's own evaluator (anim::SamplingJob, the rig
 // solved), each curve then keeping only the keys linear interpolation does not reproduce. The
 // textures materials name are written as the paths the document holds (formats::write_file

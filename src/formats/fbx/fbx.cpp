@@ -16,20 +16,16 @@ namespace {
 // FBX 7.4's offsets are 32-bit: no file past 4 GiB.
 constexpr std::uint64_t kLargestFile = 0xffffffffu;
 
-void write_document(detail::Scene& scene, const cast::Document& document) {
+void write_document(detail::Scene& scene, const cast::Document& document,
+                    const WriteContext& context) {
     std::size_t root_index = 0;
     for (const cast::ConstRoot& root : document.root_nodes()) {
         const std::string root_path = fmt::format("root[{}]", root_index++);
         const auto models = root.models();
         for (std::size_t m = 0; m < models.size(); ++m)
             scene.write_model(models[m], fmt::format("{}/model[{}]", root_path, m));
-        if (const auto instances = root.instances(); !instances.empty())
-            scene.warn(root_path,
-                       fmt::format("{} instances were dropped: castkit's FBX writes the models of "
-                                   "one file (convert the map to glb to keep them)",
-                                   instances.size()),
-                       "fbx.instances");
     }
+    scene.write_instances(document, context);
     root_index = 0;
     for (const cast::ConstRoot& root : document.root_nodes()) {
         const std::string root_path = fmt::format("root[{}]", root_index++);
@@ -58,7 +54,7 @@ Expected<void> write_checked(const cast::Document& document, Sink& sink,
     if (options.max_bytes == 0)
         options.max_bytes = std::min(anim::memory_budget(cast::file_size(document)), kLargestFile);
     detail::Scene scene(context.name, options, diagnostics);
-    write_document(scene, document);
+    write_document(scene, document, context);
     if (scene.failure) return make_error(*scene.failure);
     if (context.options.textures == TextureMode::Embed && scene.counts["Video"] > 0)
         scene.warn("/",

@@ -6,6 +6,7 @@
 #include <array>
 #include <filesystem>
 
+#include "io/side_files.hpp"
 #include "scene.hpp"
 
 namespace castkit::fbx::detail {
@@ -268,7 +269,11 @@ std::int64_t Scene::write_material(const cast::ConstMaterial& material, const st
                  "fbx.material-slot");
             continue;
         }
-        textures.emplace_back(property, std::string(*file.path()));
+        textures.emplace_back(
+            property,
+            texture_folder_.empty()
+                ? std::string(*file.path())
+                : (texture_folder_ / formats::portable_path(*file.path())).generic_string());
     }
     Record& record = object();
     record.add("Version", {std::int32_t{102}});

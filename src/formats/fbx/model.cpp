@@ -18,7 +18,8 @@ anim::Transform model_transform(const cast::ConstModel& model) {
     return transform;
 }
 
-// Version, Properties70 with the Lcl transform, and the flags every Model record carries.
+}  // namespace
+
 void fill_model(Record& record, const anim::Transform& local) {
     const LocalTransform lcl = local_transform(local);
     record.add("Version", {std::int32_t{232}});
@@ -31,6 +32,8 @@ void fill_model(Record& record, const anim::Transform& local) {
     record.add("Shading", {true});
     record.add("Culling", {std::string("CullingOff")});
 }
+
+namespace {
 
 // Whether any bone compensates a parent scale other than 1 at rest, which FBX's inheritance
 // does not (InheritType RrSs scales the child).

@@ -8,8 +8,10 @@
 #include <castkit/diagnostic.hpp>
 #include <castkit/formats/fbx.hpp>
 #include <cstdint>
+#include <filesystem>
 #include <glm/mat4x4.hpp>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -93,6 +95,10 @@ class Scene {
     // Writes one Cast Model (its skeleton, meshes, skins, blend shapes, materials) under the
     // scene's root.
     void write_model(const cast::ConstModel& model, const std::string& path);
+    // Writes the document's Instances (a map): each file they name read once (the side-file
+    // policy, the check before every write), its meshes' Geometry written once, and per
+    // Instance one Mesh Model per mesh placed by the Instance, sharing that Geometry.
+    void write_instances(const cast::Document& document, const WriteContext& context);
     // Writes one Cast Animation as an AnimationStack with one layer over the written models.
     void write_animation(const cast::ConstAnimation& animation, const cast::Document& document,
                          const std::string& path);
@@ -102,6 +108,25 @@ class Scene {
     std::map<const cast::Node*, std::int64_t> materials_;
     std::map<std::string, std::int64_t> videos_;       // by path
     std::set<const cast::Node*> animation_skeletons_;  // written by write_animation_skeleton
+    // A mesh of an instance file written once: its Geometry, material and model's placement.
+    struct SharedMesh {
+        std::int64_t geometry = 0, material = 0;
+        glm::mat4 model_world{1.0f};
+    };
+    struct InstanceFile {
+        std::unique_ptr<cast::Document> document;
+        std::vector<SharedMesh> meshes;
+    };
+    std::map<std::filesystem::path, InstanceFile> instance_files_;  // by real path
+    // While an instance file's materials are written: its folder from the map's, which the
+    // images they name lie in (empty for the map's own).
+    std::filesystem::path texture_folder_;
+
+    // The file an Instance names, read and written once; null with a warning when refused.
+    const InstanceFile* instance_file(const cast::ConstInstance& instance,
+                                      const std::optional<std::string>& scene_root,
+                                      const WriteContext& context, const std::string& path);
+    void write_instance_meshes(InstanceFile& file, const std::string& name);
 
     std::int64_t write_material(const cast::ConstMaterial& material, const std::string& path);
     std::int64_t write_texture(std::string_view image, std::string_view name);
@@ -123,6 +148,9 @@ class Scene {
     void write_bind_pose(const WrittenModel& written, const std::vector<std::int64_t>& meshes,
                          const glm::mat4& model_world);
 };
+
+// Version, Properties70 with the Lcl transform, and the flags every Model record carries.
+void fill_model(Record& record, const anim::Transform& local);
 
 // The Lcl Translation, Rotation (XYZ Euler degrees) and Scaling of `transform`.
 struct LocalTransform {

@@ -1,0 +1,178 @@
+// A map's Instances as FBX: each file they name read once (the side-file policy, the check before
+// every write), its meshes' Geometry and materials written once, and per Instance one Mesh Model
+// per mesh, placed by the Instance, sharing them. What an instance file holds beyond its meshes
+// (skeletons, skins, animations, hair, its own Instances) is named and dropped.
+#include <fmt/format.h>
+
+#include <castkit/anim/local_to_world_job.hpp>
+#include <castkit/scene/instance_selection.hpp>
+
+#include "../../platform/platform.hpp"
+#include "io/side_files.hpp"
+#include "scene.hpp"
+#include "scene/write_check.hpp"
+
+namespace castkit::fbx::detail {
+namespace {
+
+constexpr std::string_view kRefused = "fbx.instance-refused";
+// What one Mesh Model record and its connections take, against the byte budget (627 bytes
+// measured, a map of 1,000 more Instances): a map of many Instances is refused before its
+// records are built; the encoded size is checked again before the write.
+constexpr std::uint64_t kInstanceModelBytes = 640;
+
+// An Instance's or a Model's position, rotation and scale as one matrix.
+template <class View>
+glm::mat4 placement(const View& view) {
+    anim::Transform transform;
+    transform.translation = view.position().value_or(glm::vec3(0.0f));
+    const glm::vec4 r = view.rotation().value_or(glm::vec4(0, 0, 0, 1));
+    if (glm::length(r) > 0.0f) transform.rotation = glm::normalize(cast::quat_from_xyzw(r));
+    transform.scale = view.scale().value_or(glm::vec3(1.0f));
+    return anim::to_matrix(transform);
+}
+
+std::optional<std::string> scene_root_of(const cast::Document& document) {
+    for (const cast::ConstRoot& root : document.root_nodes())
+        for (const cast::ConstMetadata& metadata : root.metadata())
+            if (auto sr = metadata.scene_root()) return std::string(*sr);
+    return std::nullopt;
+}
+
+// What of an instance file beyond its meshes the FBX leaves out, as a list; empty when nothing.
+std::string dropped_parts(const cast::Document& document) {
+    std::size_t skeletons = 0, skins = 0, hairs = 0, animations = 0, instances = 0;
+    for (const cast::ConstRoot& root : document.root_nodes()) {
+        animations += root.animations().size();
+        instances += root.instances().size();
+        for (const cast::ConstModel& model : root.models()) {
+            skeletons += model.skeleton() ? 1 : 0;
+            hairs += model.hairs().size();
+            for (const cast::ConstMesh& mesh : model.meshes())
+                skins += mesh.max_weight_influence() > 0 ? 1 : 0;
+        }
+    }
+    std::string out;
+    const auto add = [&out](std::size_t count, std::string_view one, std::string_view many) {
+        if (count == 0) return;
+        out += fmt::format("{}{} {}", out.empty() ? "" : ", ", count, count == 1 ? one : many);
+    };
+    add(skeletons, "skeleton", "skeletons");
+    add(skins, "skin", "skins");
+    add(animations, "animation", "animations");
+    add(hairs, "hair", "hairs");
+    add(instances, "instance of its own", "instances of its own");
+    return out;
+}
+
+}  // namespace
+
+void Scene::write_instance_meshes(InstanceFile& file, const std::string& name) {
+    WrittenModel unskinned;  // no bones: the Geometry is written without its skin
+    std::size_t model_index = 0;
+    for (const cast::ConstRoot& root : file.document->root_nodes())
+        for (const cast::ConstModel& model : root.models()) {
+            const std::string model_path = fmt::format("{}/model[{}]", name, model_index++);
+            const glm::mat4 model_world = placement(model);
+            const auto meshes = model.meshes();
+            for (std::size_t i = 0; i < meshes.size(); ++i) {
+                const std::string mesh_path = fmt::format("{}/mesh[{}]", model_path, i);
+                SharedMesh shared{.model_world = model_world};
+                shared.geometry =
+                    write_geometry(model, meshes[i], unskinned, model_world, mesh_path);
+                if (shared.geometry == 0) continue;
+                if (cast::ConstMaterial material = meshes[i].material())
+                    shared.material =
+                        write_material(material, fmt::format("{}/material", mesh_path));
+                file.meshes.push_back(shared);
+            }
+        }
+}
+
+const Scene::InstanceFile* Scene::instance_file(const cast::ConstInstance& instance,
+                                                const std::optional<std::string>& scene_root,
+                                                const WriteContext& context,
+                                                const std::string& path) {
+    const cast::ConstFile reference = instance.reference_file();
+    const std::string name(reference ? reference.path().value_or("") : "");
+    auto refuse = [&](std::string_view why) -> const InstanceFile* {
+        warn(path, fmt::format("instance '{}' not written: {}", name, why), std::string(kRefused));
+        return nullptr;
+    };
+    if (name.empty()) return refuse("it names no file");
+    // Looked up as the glTF export and the OBJ writer do: under the scene root, beside the map.
+    std::filesystem::path text = formats::portable_path(name);
+    if (scene_root) text = formats::portable_path(*scene_root) / text;
+    auto opened = formats::open_side_file(context, platform::utf8_of(text));
+    if (!opened) return refuse(opened.error().message);
+    const std::filesystem::path real = opened->file->real_path();
+    if (auto known = instance_files_.find(real); known != instance_files_.end())
+        return &known->second;
+    auto bytes = opened->file->read();
+    if (!bytes) return refuse(bytes.error().message);
+    auto owned = std::make_shared<const std::vector<std::byte>>(std::move(*bytes));
+    WriteContext checked_as = context;
+    checked_as.name = platform::utf8_of(opened->path);
+    auto document =
+        cast::read(cast::SharedBytes{cast::Bytes(*owned), owned}, checked_as.name, warnings);
+    if (!document) return refuse(document.error().to_string());
+    auto repaired = scene::check_before_write(*document, WrittenModels::All, checked_as, warnings);
+    if (!repaired) {
+        failure = repaired.error();
+        return nullptr;
+    }
+    InstanceFile& file = instance_files_[real];
+    file.document =
+        std::make_unique<cast::Document>(*repaired ? std::move(**repaired) : std::move(*document));
+    if (const std::string dropped = dropped_parts(*file.document); !dropped.empty())
+        warn(path,
+             fmt::format("instance file '{}': {} were dropped (an instance writes its meshes and "
+                         "materials alone)",
+                         checked_as.name, dropped),
+             "fbx.instance-dropped");
+    // The images an instance file names lie beside it: named from the map's folder.
+    std::error_code error;
+    texture_folder_ = opened->path.parent_path().lexically_relative(
+        std::filesystem::absolute(context.base, error).lexically_normal());
+    if (texture_folder_ == ".") texture_folder_.clear();
+    write_instance_meshes(file, checked_as.name);
+    texture_folder_.clear();
+    return &file;
+}
+
+void Scene::write_instances(const cast::Document& document, const WriteContext& context) {
+    const std::optional<std::string> scene_root = scene_root_of(document);
+    std::size_t number = 0;
+    std::size_t root_index = 0;
+    for (const cast::ConstRoot& root : document.root_nodes()) {
+        const auto instances = root.instances();
+        for (std::size_t i = 0; i < instances.size() && !failure; ++i) {
+            const std::string path = fmt::format("root[{}]/instance[{}]", root_index, i);
+            const InstanceFile* file = instance_file(instances[i], scene_root, context, path);
+            const std::size_t ordinal = number++;
+            if (file == nullptr || failure) continue;
+            if (!keep_bytes(file->meshes.size() * kInstanceModelBytes, path,
+                            "the map's instance Models"))
+                return;
+            const cast::ConstFile reference = instances[i].reference_file();
+            const std::string own(instances[i].name().value_or(""));
+            const std::string base(own.empty() ? scene::model_name(reference.path().value_or(""))
+                                               : own);
+            const glm::mat4 world = placement(instances[i]);
+            for (std::size_t m = 0; m < file->meshes.size(); ++m) {
+                const SharedMesh& mesh = file->meshes[m];
+                const std::string name = file->meshes.size() == 1
+                                             ? fmt::format("{}.{}", base, ordinal)
+                                             : fmt::format("{}.{}.{}", base, ordinal, m);
+                const std::int64_t model = add_object("Model", name, "Model", "Mesh");
+                fill_model(object(), anim::decompose(world * mesh.model_world));
+                connect(model, 0);
+                connect(mesh.geometry, model);
+                if (mesh.material != 0) connect(mesh.material, model);
+            }
+        }
+        ++root_index;
+    }
+}
+
+}  // namespace castkit::fbx::detail
