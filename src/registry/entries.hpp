@@ -10,8 +10,7 @@ namespace castkit::formats {
 
 inline std::vector<FormatInfo> registered_formats() {
     return {cast_entry(),     seanim_entry(), semodel_entry(), k3d_entry(), dmf_entry(),
-            dmf_json_entry(), glb_entry(),    gltf_entry(),    fbx_entry(),
-            obj_entry()};
+            dmf_json_entry(), glb_entry(),    gltf_entry(),    fbx_entry(), obj_entry()};
 }
 
 }  // namespace castkit::formats

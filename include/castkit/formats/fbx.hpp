@@ -3,8 +3,9 @@
 // their textures, skeletons as LimbNodes with a bind pose and skin clusters, blend shapes as
 // BlendShape deformers, every animation as its own AnimationStack, the document's up axis and
 // units in GlobalSettings, a map's Instances as Models sharing each instance file's Geometry.
-// What FBX cannot hold (hair, IK handles and constraints as objects) is named in a warning (`fbx.*`, docs/diagnostics.md); docs/fbx.md says what each
-// engine makes of it. castkit reads no FBX.
+// What FBX cannot hold (hair, IK handles and constraints as objects) is named in a warning
+// (`fbx.*`, docs/diagnostics.md); docs/fbx.md says what each engine makes of it. castkit reads no
+// FBX.
 #pragma once
 
 #include <castkit/cast/document.hpp>

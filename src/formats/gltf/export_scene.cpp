@@ -18,6 +18,7 @@
 #include "../../platform/platform.hpp"
 #include "export_internal.hpp"
 #include "export_textures.hpp"
+#include "formats/common/instance_paths.hpp"
 #include "io/file_sink.hpp"
 #include "io/side_files.hpp"
 #include "json_depth.hpp"
@@ -79,12 +80,6 @@ bool at_rest(const tinygltf::Node& node) {
            node.extras.Type() == tinygltf::NULL_TYPE && node.extensions.empty();
 }
 
-// `path` below `folder` or `folder` itself (both absolute and normal). O(path length).
-bool within(const fs::path& path, const fs::path& folder) {
-    const fs::path relative = path.lexically_relative(folder);
-    return !relative.empty() && *relative.begin() != "..";
-}
-
 struct SceneWriter {
     detail::Exporter& exporter;
     // The top document's context: its folder and the user's policy bound every nesting level.
@@ -92,8 +87,8 @@ struct SceneWriter {
     std::uint64_t bytes_read = 0;
     bool over_budget = false;
     std::map<fs::path, std::unique_ptr<InstanceFile>> files;  // by the real path opened
-    // By reference text (reference_text()): a repeat costs a lookup, no system call. The same
-    // text resolves the same way within one run, so the policy is as strict as a new look.
+    // By reference text (formats::instance_reference): a repeat costs a lookup, no system call. The
+    // same text resolves the same way within one run, so the policy is as strict as a new look.
     std::unordered_map<std::string, Lookup> lookups;
     // Instance node names: "<name>.<ordinal>" (its place in the file), zero-padded to the digits
     // of the top document's instance count, so that they are unique; written in name order.
@@ -381,7 +376,7 @@ struct SceneWriter {
     // The folder of an instance file relative to the top document's, for its textures; empty
     // beside the top document (or outside every folder the policy allows).
     std::string texture_folder_of(const InstanceFile& file) const {
-        const fs::path folder = relative_to_allowed(file.found_at.parent_path());
+        const fs::path folder = formats::relative_to_allowed(file.found_at.parent_path(), top);
         return folder.is_absolute() ? std::string() : platform::utf8_of(folder);
     }
 
@@ -501,41 +496,14 @@ struct SceneWriter {
 
     std::uint64_t node_budget() const { return kNodeFloor + kNodesPerByteRead * bytes_read; }
 
-    // The text an Instance's file is looked up by, relative to the top document's folder: the
-    // folder of the file naming it (`from`), then the scene root, then the name. Absolute names
-    // and roots stay absolute, and `..` stays, so the policy refuses what leads outside.
-    fs::path reference_text(const std::string& file, const InstanceFile* from,
-                            const std::optional<std::string>& scene_root) const {
-        fs::path folder;
-        if (from != nullptr) folder = relative_to_allowed(from->found_at.parent_path());
-        if (scene_root) folder /= formats::portable_path(*scene_root);
-        return folder / formats::portable_path(file);
-    }
-
-    // `folder` (where an instance file was found) relative to the top folder, or to the policy
-    // folder holding it; itself when it is in none (only with --allow-any-path).
-    fs::path relative_to_allowed(const fs::path& folder) const {
-        std::error_code error;
-        std::vector<fs::path> roots;
-        if (!top.base.empty()) roots.push_back(fs::absolute(top.base, error).lexically_normal());
-        for (const fs::path& extra : top.options.side_files.folders)
-            roots.push_back(fs::absolute(extra, error).lexically_normal());
-        const fs::path normal = fs::absolute(folder, error).lexically_normal();
-        for (const fs::path& root : roots)
-            if (within(normal, root)) {
-                const fs::path relative = normal.lexically_relative(root);
-                return relative == "." ? fs::path() : relative;
-            }
-        return normal;
-    }
-
     // The instance file `file` names, read once through the policy (the top context's folders
     // and the user's opt-ins), or null with a warning. A reference text met before costs a map
     // lookup (its refusal is warned again).
     InstanceFile* find_instance(const std::string& file, const InstanceFile* from,
                                 const std::optional<std::string>& scene_root,
                                 const std::string& path) {
-        const std::string text = platform::utf8_of(reference_text(file, from, scene_root));
+        const std::string text = platform::utf8_of(formats::instance_reference(
+            file, from != nullptr ? from->found_at : fs::path(), scene_root, top));
         auto [known, added] = lookups.try_emplace(text);
         if (added) known->second = look_up(text, file, scene_root);
         if (known->second.file == nullptr && !known->second.refusal.empty())

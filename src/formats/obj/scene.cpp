@@ -8,6 +8,7 @@
 #include <set>
 
 #include "../../platform/platform.hpp"
+#include "formats/common/instance_paths.hpp"
 #include "io/side_files.hpp"
 #include "scene/write_check.hpp"
 #include "shared.hpp"
@@ -33,12 +34,6 @@ glm::mat4 local_matrix(const View& view) {
 template <class View>
 bool at_rest(const View& view) {
     return !view.position() && !view.rotation() && !view.scale();
-}
-
-// `path` below `folder` or `folder` itself (both absolute and normal).
-bool within(const fs::path& path, const fs::path& folder) {
-    const fs::path relative = path.lexically_relative(folder);
-    return !relative.empty() && *relative.begin() != "..";
 }
 
 struct Placer {
@@ -109,36 +104,11 @@ struct Placer {
         expanding.erase(placed);
     }
 
-    // The text an Instance's file is looked up by, relative to the top document's folder: the
-    // folder of the file naming it, then the scene root, then the name (as the glTF export and
-    // the Blender add-on resolve it); `..` and absolute names stay, for the policy to refuse.
-    fs::path reference_text(const std::string& file, const Source& from,
-                            const std::optional<std::string>& scene_root) const {
-        fs::path folder;
-        if (!from.found_at.empty()) folder = relative_to_allowed(from.found_at.parent_path());
-        if (scene_root) folder /= formats::portable_path(*scene_root);
-        return folder / formats::portable_path(file);
-    }
-
-    fs::path relative_to_allowed(const fs::path& folder) const {
-        std::error_code error;
-        std::vector<fs::path> roots;
-        if (!top.base.empty()) roots.push_back(fs::absolute(top.base, error).lexically_normal());
-        for (const fs::path& extra : top.options.side_files.folders)
-            roots.push_back(fs::absolute(extra, error).lexically_normal());
-        const fs::path normal = fs::absolute(folder, error).lexically_normal();
-        for (const fs::path& root : roots)
-            if (within(normal, root)) {
-                const fs::path relative = normal.lexically_relative(root);
-                return relative == "." ? fs::path() : relative;
-            }
-        return normal;
-    }
-
     // The instance file `file` names, read and checked once, or null with a warning.
     const Source* find(const std::string& file, const Source& from,
                        const std::optional<std::string>& scene_root, const std::string& path) {
-        const std::string text = platform::utf8_of(reference_text(file, from, scene_root));
+        const std::string text =
+            platform::utf8_of(formats::instance_reference(file, from.found_at, scene_root, top));
         auto refuse = [&](std::string_view why) -> const Source* {
             diagnostics.push_back(warning(
                 from.name, path, kRefused,
