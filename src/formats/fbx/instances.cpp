@@ -8,6 +8,7 @@
 #include <castkit/scene/instance_selection.hpp>
 
 #include "../../platform/platform.hpp"
+#include "formats/common/instance_paths.hpp"
 #include "io/side_files.hpp"
 #include "scene.hpp"
 #include "scene/write_check.hpp"
@@ -101,8 +102,7 @@ const Scene::InstanceFile* Scene::instance_file(const cast::ConstInstance& insta
     };
     if (name.empty()) return refuse("it names no file");
     // Looked up as the glTF export and the OBJ writer do: under the scene root, beside the map.
-    std::filesystem::path text = formats::portable_path(name);
-    if (scene_root) text = formats::portable_path(*scene_root) / text;
+    const std::filesystem::path text = formats::instance_reference(name, {}, scene_root, context);
     auto opened = formats::open_side_file(context, platform::utf8_of(text));
     if (!opened) return refuse(opened.error().message);
     const std::filesystem::path real = opened->file->real_path();
