@@ -1,5 +1,6 @@
 #include "instance_paths.hpp"
 
+#include <castkit/cast/nodes.hpp>
 #include <vector>
 
 #include "io/side_files.hpp"
@@ -38,6 +39,13 @@ fs::path instance_reference(const std::string& file, const fs::path& found_at,
     if (!found_at.empty()) folder = relative_to_allowed(found_at.parent_path(), top);
     if (scene_root) folder /= portable_path(*scene_root);
     return folder / portable_path(file);
+}
+
+std::optional<std::string> scene_root_of(const cast::Document& document) {
+    for (const cast::ConstRoot& root : document.root_nodes())
+        for (const cast::ConstMetadata& metadata : root.metadata())
+            if (auto sr = metadata.scene_root()) return std::string(*sr);
+    return std::nullopt;
 }
 
 }  // namespace castkit::formats

@@ -1,8 +1,9 @@
-// Where a map's Instance files are looked up, as every writer that places them (glTF, OBJ) and
+// Where a map's Instance files are looked up, as every writer that places them (glTF, OBJ, FBX) and
 // the Blender add-on resolve them: the names go through the side-file policy
 // (formats::open_side_file), so a name leading outside the allowed folders is refused there.
 #pragma once
 
+#include <castkit/cast/document.hpp>
 #include <castkit/io/context.hpp>
 #include <filesystem>
 #include <optional>
@@ -13,6 +14,10 @@ namespace castkit::formats {
 // `folder` (where an instance file was found) relative to `top`'s folder, or to the side-file
 // folder holding it; itself when it is in none (only with --allow-any-path). O(folders).
 std::filesystem::path relative_to_allowed(const std::filesystem::path& folder, const Context& top);
+
+// The scene root (`sr`) a document's Instance files resolve against: its first Metadata's that
+// has one, or none. O(root nodes).
+std::optional<std::string> scene_root_of(const cast::Document& document);
 
 // The text an Instance naming `file` is looked up by, relative to `top`'s folder: the folder of
 // the file naming it (`found_at`, where that file was found; empty for the top document), then

@@ -33,13 +33,6 @@ glm::mat4 placement(const View& view) {
     return anim::to_matrix(transform);
 }
 
-std::optional<std::string> scene_root_of(const cast::Document& document) {
-    for (const cast::ConstRoot& root : document.root_nodes())
-        for (const cast::ConstMetadata& metadata : root.metadata())
-            if (auto sr = metadata.scene_root()) return std::string(*sr);
-    return std::nullopt;
-}
-
 // What of an instance file beyond its meshes the FBX leaves out, as a list; empty when nothing.
 std::string dropped_parts(const cast::Document& document) {
     std::size_t skeletons = 0, skins = 0, hairs = 0, animations = 0, instances = 0;
@@ -141,7 +134,7 @@ const Scene::InstanceFile* Scene::instance_file(const cast::ConstInstance& insta
 }
 
 void Scene::write_instances(const cast::Document& document, const WriteContext& context) {
-    const std::optional<std::string> scene_root = scene_root_of(document);
+    const std::optional<std::string> scene_root = formats::scene_root_of(document);
     std::size_t number = 0;
     std::size_t root_index = 0;
     for (const cast::ConstRoot& root : document.root_nodes()) {

@@ -106,14 +106,12 @@ struct SceneWriter {
         std::string up;
         // Instance files resolve against the scene root `sr`, relative to the file, as the
         // Blender add-on does (docs/blender-addon.md).
-        std::optional<std::string> scene_root;
+        const std::optional<std::string> scene_root = formats::scene_root_of(document);
         const std::vector<cast::ConstRoot> roots = document.root_nodes();
         for (const cast::ConstRoot& root : roots)
-            for (const cast::ConstMetadata& metadata : root.metadata()) {
+            for (const cast::ConstMetadata& metadata : root.metadata())
                 if (auto axis = metadata.up_axis_name(); axis && up.empty())
                     up = std::string(*axis);
-                if (auto sr = metadata.scene_root(); sr && !scene_root) scene_root = *sr;
-            }
         if (up == "z" || up == "x") {
             // The top document's Instances turn on their own, at the scene's root: its up node is
             // made for what else it has (top_parent()).

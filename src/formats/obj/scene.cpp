@@ -47,10 +47,7 @@ struct Placer {
 
     void place_document(const Source& source, const glm::mat4& matrix, bool identity,
                         const std::string& prefix, int depth) {
-        std::optional<std::string> scene_root;
-        for (const cast::ConstRoot& root : source.document->root_nodes())
-            for (const cast::ConstMetadata& metadata : root.metadata())
-                if (auto sr = metadata.scene_root(); sr && !scene_root) scene_root = *sr;
+        const std::optional<std::string> scene_root = formats::scene_root_of(*source.document);
         std::size_t instance_number = 0;
         const std::vector<cast::ConstRoot> roots = source.document->root_nodes();
         for (std::size_t r = 0; r < roots.size(); ++r) {
