@@ -56,13 +56,15 @@ std::string generic_text(const fs::path& path) {
     return std::string(text.begin(), text.end());
 }
 
+}  // namespace
+
 // Places the images of one document being written (see place_texture_files): the images it
 // carries in memory always, the files it names on disk when `move` (written to another folder).
-class TexturePlacement {
+class TexturePlacement::Placer {
   public:
-    TexturePlacement(const cast::Document& document, const fs::path& output,
-                     const WriteContext& context, Diagnostics& diagnostics)
-        : embedded_(document.embedded),
+    Placer(const cast::EmbeddedFiles& carried, const fs::path& output, const WriteContext& context,
+           Diagnostics& diagnostics)
+        : embedded_(carried),
           context_(context),
           diagnostics_(diagnostics),
           out_dir_(folder_or_here(output.parent_path())),
@@ -191,6 +193,27 @@ class TexturePlacement {
     }
 };
 
+TexturePlacement::TexturePlacement(const cast::EmbeddedFiles& carried,
+                                   const std::filesystem::path& output, const WriteContext& context,
+                                   Diagnostics& diagnostics)
+    : placer_(std::make_unique<Placer>(carried, output, context, diagnostics)) {}
+
+TexturePlacement::~TexturePlacement() = default;
+
+std::string TexturePlacement::place(std::string_view named, const std::string& where) {
+    return placer_->place(named, where);
+}
+
+Expected<cast::SharedBytes> image_bytes(const cast::EmbeddedFiles& carried, std::string_view named,
+                                        const WriteContext& context) {
+    if (const cast::EmbeddedFile* found = carried.find(named)) return found->bytes;
+    auto read = read_side_file(side_context(context), named);
+    if (!read) return make_error(read.error());
+    return cast::SharedBytes{(*read)->bytes(), *read};
+}
+
+namespace {
+
 bool has_material_file(const cast::Document& document) {
     for (const cast::ConstModel& model : document.models())
         for (const cast::ConstMaterial& material : model.materials())
@@ -257,7 +280,7 @@ std::optional<cast::Document> place_texture_files(const cast::Document& document
     if (!has_material_file(document) || (!move && !names_embedded_file(document)))
         return std::nullopt;
     cast::Document placed = document.clone();
-    TexturePlacement placement(document, output, context, diagnostics);
+    TexturePlacement placement(document.embedded, output, context, diagnostics);
     for_each_file(placed, [&](cast::File& file, std::string_view path, const std::string& where) {
         file.set_path(placement.place(path, where));
     });

@@ -9,6 +9,7 @@
 #include <castkit/cast/document.hpp>
 #include <castkit/io/context.hpp>
 #include <filesystem>
+#include <memory>
 #include <optional>
 
 namespace castkit::formats {
@@ -43,6 +44,33 @@ std::optional<cast::Document> place_texture_files(const cast::Document& document
                                                   const std::filesystem::path& output,
                                                   const WriteContext& context,
                                                   Diagnostics& diagnostics);
+
+// Places the images a writer names one at a time, as it writes them (the FBX writer, whose maps
+// name the images of the files they instance from the map's folder): place() is the path to
+// write for image `named`, by place_texture_files' rules for one File (`carried` standing for
+// the document's embedded files), each image copied once. `where` names its node in warnings.
+// `output` is the path of the file being written, never "-".
+class TexturePlacement {
+  public:
+    TexturePlacement(const cast::EmbeddedFiles& carried, const std::filesystem::path& output,
+                     const WriteContext& context, Diagnostics& diagnostics);
+    ~TexturePlacement();
+    TexturePlacement(const TexturePlacement&) = delete;
+    TexturePlacement& operator=(const TexturePlacement&) = delete;
+
+    std::string place(std::string_view named, const std::string& where);
+
+  private:
+    class Placer;
+    std::unique_ptr<Placer> placer_;
+};
+
+// The bytes of image `named`, for a writer that embeds it (FBX with TextureMode::Embed): the
+// file `carried` holds under that name, else the file found from context.base, then
+// context.options.side_files.folders, under the side-file policy, opened once. The error says
+// why it was not found or not read. O(size).
+Expected<cast::SharedBytes> image_bytes(const cast::EmbeddedFiles& carried, std::string_view named,
+                                        const WriteContext& context);
 
 // One `texture.embedded-not-kept` warning for each File naming an image `document` carries in
 // memory that no file readable under context's policy holds: for a write that can neither

@@ -4,7 +4,8 @@
 The hero with its walk and idle (`castkit convert hero.cast hero_walk.cast hero_idle.cast -o
 hero.fbx`) imports as one armature of 21 bones, a mesh with 21 vertex groups and 2 shape keys, 2
 actions on the armature (the idle's blend weights make a third, on the shape keys) and its albedo
-texture bound in its material; every bone's world position at frames 0, 7
+texture bound in its material (written with --texture-mode embed into another folder, the
+texture comes from inside the file: Blender unpacks it); every bone's world position at frames 0, 7
 and 15 of each action equals `castkit pose`'s within 1e-4 of the hero's height, and the mesh's
 vertices at rest equal the Cast's, both through the axes and units the file's GlobalSettings
 give (+Y up in the hero's own units, its Metadata's `units`, becomes Blender's +Z up in metres:
@@ -46,17 +47,21 @@ def summarise_in_blender(path, out):
     }
     for mesh in meshes:
         keys = mesh.data.shape_keys.key_blocks if mesh.data.shape_keys else []
-        images = []
+        images, packed = [], []
         for slot in mesh.material_slots:
             if slot.material and slot.material.node_tree:
-                images += [os.path.basename(n.image.filepath)
-                           for n in slot.material.node_tree.nodes
-                           if n.type == "TEX_IMAGE" and n.image and n.image.size[0] > 0]
+                for node in slot.material.node_tree.nodes:
+                    if node.type != "TEX_IMAGE" or not node.image or node.image.size[0] == 0:
+                        continue
+                    images.append(os.path.basename(node.image.filepath))
+                    if node.image.packed_file:
+                        packed.append(node.image.packed_file.size)
         summary["meshes"].append({
             "name": mesh.name,
             "vertex_groups": len(mesh.vertex_groups),
             "shape_keys": [k.name for k in keys][1:],  # after the Basis
             "images": images,
+            "packed_bytes": packed,  # of the images the FBX embeds, as Blender unpacked them
         })
     if armatures:
         armature = armatures[0]
@@ -75,7 +80,8 @@ def summarise_in_blender(path, out):
                                      for b in armature.pose.bones}
             # "<object>|<stack>|<layer>": one action per stack.
             summary["poses"][action.name.split("|")[1]] = poses
-        armature.animation_data.action = None
+        if armature.animation_data:
+            armature.animation_data.action = None
         scene.frame_set(0)
         for bone in armature.pose.bones:
             bone.matrix_basis.identity()
@@ -87,6 +93,34 @@ def summarise_in_blender(path, out):
                                                for v in mesh.data.vertices]
     with open(out, "w", encoding="utf-8") as file:
         json.dump(summary, file)
+
+
+def import_in_blender(blender, fbx, out):
+    """What Blender's importer makes of `fbx` (summarise_in_blender's summary)."""
+    run = subprocess.run([blender, "-b", "--factory-startup", "--python-exit-code", "1",
+                          "--python", os.path.abspath(__file__), "--", fbx, out],
+                         capture_output=True, text=True, timeout=600)
+    if run.returncode != 0 or not os.path.exists(out):
+        sys.exit(f"Blender did not import {fbx}:\n{run.stdout[-4000:]}\n{run.stderr[-4000:]}")
+    with open(out, encoding="utf-8") as file:
+        return json.load(file)
+
+
+def embedded_texture_failures(castkit, blender, hero, work):
+    """The hero written with --texture-mode embed into a folder without its image: Blender
+    unpacks the albedo from the FBX, byte for byte the PNG's size, and nothing is copied."""
+    folder = os.path.join(work, "embedded")
+    os.makedirs(folder)
+    fbx = os.path.join(folder, "hero.fbx")
+    castkit_json(castkit, "convert", os.path.join(hero, "hero.cast"), "-o", fbx,
+                 "--texture-mode", "embed")
+    if os.listdir(folder) != ["hero.fbx"]:
+        return [f"--texture-mode embed wrote beside the FBX: {sorted(os.listdir(folder))}"]
+    meshes = import_in_blender(blender, fbx, os.path.join(work, "embedded.json"))["meshes"]
+    size = os.path.getsize(os.path.join(hero, "hero_albedo.png"))
+    if len(meshes) != 1 or meshes[0]["packed_bytes"] != [size]:
+        return [f"the embedded albedo ({size} bytes) is not what Blender unpacked: {meshes}"]
+    return []
 
 
 def castkit_json(castkit, *args):
@@ -129,16 +163,9 @@ def main():
     castkit_json(castkit, "convert", os.path.join(hero, "hero.cast"),
                  os.path.join(hero, "hero_walk.cast"), os.path.join(hero, "hero_idle.cast"),
                  "-o", fbx)
-    out = os.path.join(work, "blender.json")
-    run = subprocess.run([blender, "-b", "--factory-startup", "--python-exit-code", "1",
-                          "--python", os.path.abspath(__file__), "--", fbx, out],
-                         capture_output=True, text=True, timeout=600)
-    if run.returncode != 0 or not os.path.exists(out):
-        sys.exit(f"Blender did not import {fbx}:\n{run.stdout[-4000:]}\n{run.stderr[-4000:]}")
-    with open(out, encoding="utf-8") as file:
-        summary = json.load(file)
+    summary = import_in_blender(blender, fbx, os.path.join(work, "blender.json"))
 
-    failures = []
+    failures = embedded_texture_failures(castkit, blender, hero, work)
     if not summary["imported"] or summary["armatures"] != 1 or len(summary["bones"]) != 21:
         failures.append(f"expected one armature of 21 bones: {summary['armatures']} armatures, "
                         f"{len(summary['bones'])} bones")
@@ -153,6 +180,8 @@ def main():
             failures.append(f"shape keys {mesh['shape_keys']}, not 2")
         if not any("hero_albedo" in image for image in mesh["images"]):
             failures.append(f"the albedo texture is not bound: {mesh['images']}")
+        if mesh["packed_bytes"]:
+            failures.append(f"images packed although none was embedded: {mesh['packed_bytes']}")
     if sorted(summary["poses"]) != ["idle", "walk"]:
         failures.append(f"actions {summary['actions']}: no walk and idle on the armature")
 

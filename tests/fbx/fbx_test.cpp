@@ -359,6 +359,84 @@ TEST(Fbx, AMapWritesAModelPerInstanceSharingEachFilesGeometry) {
     EXPECT_FALSE(has_rule(warnings, "fbx.instances"));
 }
 
+std::string text_of(const fs::path& file) {
+    const std::vector<std::byte> bytes = read_bytes(file);
+    return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+void write_text(const fs::path& file, std::string_view text) {
+    const auto* first = reinterpret_cast<const std::byte*>(text.data());
+    write_bytes(file, std::vector<std::byte>(first, first + text.size()));
+}
+
+// A map converted into another folder: the images its instance files name are copied there (by
+// the path the FBX names them), or, with --texture-mode embed, inside the Video and not copied.
+TEST(Fbx, AMapWrittenElsewhereTakesItsInstancesImages) {
+    const fs::path dir = temp_dir("fbx-map-images");
+    write_map(dir, 2);
+    const std::string png = "\x89PNG rock pixels";
+    write_text(dir / "models" / "rock.png", png);
+    fs::create_directories(dir / "out");
+    fs::create_directories(dir / "embedded");
+    CommandResult run = run_cli(fmt::format("convert \"{}\" -o \"{}\"", (dir / "map.cast").string(),
+                                            (dir / "out" / "map.fbx").string()));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(text_of(dir / "out" / "models" / "rock.png"), png);
+    const fbx_reader::File copied = fbx_reader::read(read_bytes(dir / "out" / "map.fbx"));
+    auto videos = fbx_reader::objects(copied, "Video", "Clip");
+    ASSERT_EQ(videos.size(), 1u);
+    EXPECT_EQ(videos[0]->child("RelativeFilename")->get<std::string>(0), "models/rock.png");
+    EXPECT_EQ(videos[0]->child("Content"), nullptr);
+
+    run =
+        run_cli(fmt::format("convert \"{}\" -o \"{}\" --texture-mode embed",
+                            (dir / "map.cast").string(), (dir / "embedded" / "map.fbx").string()));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_FALSE(fs::exists(dir / "embedded" / "models"));
+    const fbx_reader::File embedded = fbx_reader::read(read_bytes(dir / "embedded" / "map.fbx"));
+    videos = fbx_reader::objects(embedded, "Video", "Clip");
+    ASSERT_EQ(videos.size(), 1u);
+    ASSERT_NE(videos[0]->child("Content"), nullptr);
+    EXPECT_EQ(videos[0]->child("Content")->get<std::string>(0), png);
+}
+
+// --texture-mode embed: each image once, its bytes in its Video's Content; one that cannot be
+// found stays a reference, named by a warning.
+TEST(Fbx, EmbeddingKeepsEachImageInsideItsVideo) {
+    const fs::path dir = temp_dir("fbx-embed");
+    const std::string png = "\x89PNG skin";
+    write_text(dir / "skin.png", png);
+    cast::Document document = small_scene();
+    cast::Model model = document.root_nodes().front().models().front();
+    for (const char* image : {"skin.png", "missing.png"}) {
+        cast::Material material = model.add_material();
+        material.set_name(image);
+        material.set_slot("albedo", material.add_file(image));
+    }
+    model.meshes().front().set_material(model.materials()[0]);
+    cast::Mesh second = model.add_mesh();
+    second.set_positions(std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}});
+    second.set_faces(std::vector<std::uint32_t>{0, 1, 2});
+    second.set_material(model.materials()[1]);
+    BufferSink sink;
+    WriteContext context;
+    context.name = "embed.fbx";
+    context.base = dir;
+    context.options.textures = TextureMode::Embed;
+    Diagnostics warnings;
+    ASSERT_TRUE(fbx::write(document, sink, context, warnings));
+    std::map<std::string, const Node*> videos;
+    const fbx_reader::File file = fbx_reader::read(sink.bytes);
+    for (const Node* video : fbx_reader::objects(file, "Video", "Clip"))
+        videos[video->child("RelativeFilename")->get<std::string>(0)] = video;
+    ASSERT_EQ(videos.size(), 2u);
+    ASSERT_NE(videos["skin.png"]->child("Content"), nullptr);
+    EXPECT_EQ(videos["skin.png"]->child("Content")->get<std::string>(0), png);
+    EXPECT_EQ(videos["missing.png"]->child("Content"), nullptr);
+    EXPECT_TRUE(has_rule(warnings, "texture.not-found"));
+    EXPECT_FALSE(has_rule(warnings, "fbx.texture-embed"));
+}
+
 TEST(Fbx, AnInstanceThatCannotBeReadIsNamedAndTheRestWritten) {
     const fs::path dir = temp_dir("fbx-map-refused");
     write_map(dir, 3);

@@ -42,7 +42,8 @@ struct FormatInfo {
     Expected<void> (*write)(const cast::Document& document, Sink& sink, const WriteContext& context,
                             Diagnostics& diagnostics) = nullptr;
     // The writer reads the images materials name itself, the document's embedded files first
-    // (glTF embeds, copies or references them; DMF embeds them), so write_file leaves their
+    // (glTF embeds, copies or references them; DMF embeds them; FBX embeds or places them one
+    // by one, its maps naming the images of the files they instance), so write_file leaves their
     // paths to it (FormatOptions::place_textures).
     bool places_own_images = false;
     // What formats::write and write_file check before they call `write` (docs/diagnostics.md,

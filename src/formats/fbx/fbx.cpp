@@ -36,6 +36,22 @@ void write_document(detail::Scene& scene, const cast::Document& document,
     }
 }
 
+// Embedded with --texture-mode embed; else copied beside an output file in another folder than
+// the source's (or referenced, as --texture-mode says), and, with no output file, named as the
+// document names them, the images it carries in memory named as lost.
+void place_images(detail::Scene& scene, const cast::Document& document,
+                  const std::filesystem::path& output, const WriteContext& context) {
+    scene.images.embed = context.options.textures == TextureMode::Embed;
+    scene.images.carried = &document.embedded;
+    scene.images.context = &context;
+    if (scene.images.embed) return;
+    if (output.empty())
+        formats::warn_embedded_not_kept(document, context, scene.warnings);
+    else
+        scene.images.placement = std::make_unique<formats::TexturePlacement>(
+            document.embedded, output, context, scene.warnings);
+}
+
 Record takes(const detail::Scene& scene) {
     Record out{"Takes", {}, {}};
     out.add("Current", {scene.takes.empty() ? std::string() : scene.takes.front().name});
@@ -54,13 +70,9 @@ Expected<void> write_checked(const cast::Document& document, Sink& sink,
     if (options.max_bytes == 0)
         options.max_bytes = std::min(anim::memory_budget(cast::file_size(document)), kLargestFile);
     detail::Scene scene(context.name, options, diagnostics);
+    place_images(scene, document, sink.file(), context);
     write_document(scene, document, context);
     if (scene.failure) return make_error(*scene.failure);
-    if (context.options.textures == TextureMode::Embed && scene.counts["Video"] > 0)
-        scene.warn("/",
-                   "textures are written beside the FBX file and referenced by path, not "
-                   "embedded",
-                   "fbx.texture-embed");
     std::vector<Record> top = detail::header_records(document, scene, 1);
     top.push_back(detail::definitions(scene));
     top.push_back({"Objects", {}, std::move(scene.objects)});
@@ -111,6 +123,7 @@ FormatInfo fbx_entry() {
     return {.name = "fbx",
             .extensions = {".fbx"},
             .write = write_fbx,
+            .places_own_images = true,
             .written_models = WrittenModels::All};
 }
 

@@ -207,8 +207,24 @@ void Scene::write_blend_shapes(const cast::ConstModel& model, const cast::ConstM
     }
 }
 
-std::int64_t Scene::write_texture(std::string_view image, std::string_view name) {
-    const std::string file_name(image);
+void Scene::embed_content(Record& video, const std::string& named, const std::string& where) {
+    if (!images.embed) return;
+    Expected<cast::SharedBytes> bytes =
+        formats::image_bytes(*images.carried, named, *images.context);
+    if (!bytes) {
+        warn(where,
+             fmt::format("texture '{}' could not be embedded ({}); the file names it", named,
+                         bytes.error().message),
+             "texture.not-found");
+        return;
+    }
+    if (!keep_bytes(bytes->size(), where, "the embedded images")) return;
+    video.add("Content", {Raw{{bytes->begin(), bytes->end()}}});
+}
+
+std::int64_t Scene::write_texture(const std::string& named, std::string_view name,
+                                  const std::string& where) {
+    const std::string file_name = images.placement ? images.placement->place(named, where) : named;
     auto video = videos_.find(file_name);
     if (video == videos_.end()) {
         const std::int64_t id = add_object("Video", name, "Video", "Clip");
@@ -220,6 +236,7 @@ std::int64_t Scene::write_texture(std::string_view image, std::string_view name)
         record.add("UseMipMap", {std::int32_t{0}});
         record.add("Filename", {file_name});
         record.add("RelativeFilename", {file_name});
+        embed_content(record, file_name, where);
         video = videos_.emplace(file_name, id).first;
     }
     const std::int64_t id = add_object("Texture", name, "Texture", "");
@@ -285,7 +302,7 @@ std::int64_t Scene::write_material(const cast::ConstMaterial& material, const st
     for (const auto& [property, image] : textures) {
         // Named after the image file, as importers name the image they make of it.
         const std::int64_t texture =
-            write_texture(image, std::filesystem::path(image).stem().string());
+            write_texture(image, std::filesystem::path(image).stem().string(), path + "/file");
         connect(texture, id, property);
     }
     return id;

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/texture_files.hpp"
 #include "records.hpp"
 
 namespace castkit::fbx::detail {
@@ -77,6 +78,17 @@ class Scene {
         std::int64_t start = 0, stop = 0;
     };
     std::vector<Take> takes;
+    // How the images materials name are written, set before the first Model: inside their
+    // Video's Content (TextureMode::Embed: the document's carried images, else the files found
+    // under the side-file policy), else named by the path `placement` gives them (copied beside
+    // an output written to another folder), or as the document names them when there is no
+    // output file (memory, standard output).
+    struct Images {
+        bool embed = false;
+        const cast::EmbeddedFiles* carried = nullptr;
+        const WriteContext* context = nullptr;
+        std::unique_ptr<formats::TexturePlacement> placement;
+    } images;
 
     // A new object record `type` ("Model") named `name` of class `class_name` ("Model") and
     // subclass `subclass` ("Mesh"); its id. The record stays valid until the next object.
@@ -129,7 +141,12 @@ class Scene {
     void write_instance_meshes(InstanceFile& file, const std::string& name);
 
     std::int64_t write_material(const cast::ConstMaterial& material, const std::string& path);
-    std::int64_t write_texture(std::string_view image, std::string_view name);
+    // The Texture of image `named` (its Video written once per image), named `name`.
+    std::int64_t write_texture(const std::string& named, std::string_view name,
+                               const std::string& where);
+    // The Video record's Content: the image's bytes when the export embeds them and they can be
+    // read, else nothing (a warning says why).
+    void embed_content(Record& video, const std::string& named, const std::string& where);
     // The Geometry of `mesh`, with its skin and blend shape deformers; 0 when the mesh cannot
     // be written (a warning says why).
     std::int64_t write_geometry(const cast::ConstModel& model, const cast::ConstMesh& mesh,
