@@ -6,7 +6,8 @@ hero.fbx`) imports as one armature of 21 bones, a mesh with 21 vertex groups and
 actions on the armature (the idle's blend weights make a third, on the shape keys) and its albedo
 texture bound in its material (written with --texture-mode embed into another folder, the
 texture comes from inside the file: Blender unpacks it); every bone's world position at frames 0, 7
-and 15 of each action equals `castkit pose`'s within 1e-4 of the hero's height, and the mesh's
+and 15 of each action equals `castkit pose`'s (the additive lean converted with `--base
+hero_idle.cast` too, against `castkit pose --base`) within 1e-4 of the hero's height, and the mesh's
 vertices at rest equal the Cast's, both through the axes and units the file's GlobalSettings
 give (+Y up in the hero's own units, its Metadata's `units`, becomes Blender's +Z up in metres:
 (x, y, z) -> (x, -z, y) * metres per unit).
@@ -123,6 +124,47 @@ def embedded_texture_failures(castkit, blender, hero, work):
     return []
 
 
+def pose_failures(castkit, hero, poses, tolerance, metres, failures, base=None):
+    """Adds to `failures` each bone of `poses` (Blender's world positions per action and frame)
+    farther than `tolerance` from `castkit pose` of the hero's clip of that name (layered on
+    `base` when given); the worst distance."""
+    worst = 0.0
+    for name, frames in poses.items():
+        anim = os.path.join(hero, f"hero_{name}.cast")
+        layering = ["--base", base] if base else []
+        for frame in FRAMES:
+            text = castkit_json(castkit, "pose", "--model", os.path.join(hero, "hero.cast"),
+                                "--anim", anim, *layering, "--frame", str(frame), "--json")
+            expected = {b["name"]: to_blender(b["world"]["t"], metres)
+                        for b in json.loads(text)["bones"]}
+            for bone, position in frames[str(frame)].items():
+                if bone not in expected:
+                    failures.append(f"{name} frame {frame}: Blender's bone {bone} is not the hero's")
+                    continue
+                error = max(abs(a - b) for a, b in zip(position, expected[bone]))
+                worst = max(worst, error)
+                if error > tolerance:
+                    failures.append(f"{name} frame {frame} bone {bone}: {position} in Blender, "
+                                    f"{expected[bone]} from castkit pose ({error:.3g} m off)")
+    return worst
+
+
+def layered_failures(castkit, blender, hero, work, tolerance, metres, failures):
+    """The additive lean layered on the idle (`convert hero.cast hero_lean.cast --base
+    hero_idle.cast`): one action whose bones are where `castkit pose --base` puts them."""
+    folder = os.path.join(work, "layered")
+    os.makedirs(folder)
+    fbx = os.path.join(folder, "leaning.fbx")
+    base = os.path.join(hero, "hero_idle.cast")
+    castkit_json(castkit, "convert", os.path.join(hero, "hero.cast"),
+                 os.path.join(hero, "hero_lean.cast"), "-o", fbx, "--base", base)
+    poses = import_in_blender(blender, fbx, os.path.join(work, "layered.json"))["poses"]
+    if sorted(poses) != ["lean"]:
+        failures.append(f"the layered lean gave actions {sorted(poses)}, not one 'lean'")
+        return 0.0
+    return pose_failures(castkit, hero, poses, tolerance, metres, failures, base)
+
+
 def castkit_json(castkit, *args):
     run = subprocess.run([castkit] + list(args), capture_output=True, text=True)
     if run.returncode != 0:
@@ -188,22 +230,9 @@ def main():
     rest, metres = cast_rest(source)
     height = max(p[1] for p in rest) - min(p[1] for p in rest)
     tolerance = 1e-4 * height * metres  # in Blender's metres
-    worst = 0.0
-    for name, frames in summary["poses"].items():
-        anim = os.path.join(hero, f"hero_{name}.cast")
-        for frame in FRAMES:
-            text = castkit_json(castkit, "pose", "--model", os.path.join(hero, "hero.cast"),
-                                "--anim", anim, "--frame", str(frame), "--json")
-            expected = {b["name"]: to_blender(b["world"]["t"], metres) for b in json.loads(text)["bones"]}
-            for bone, position in frames[str(frame)].items():
-                if bone not in expected:
-                    failures.append(f"{name} frame {frame}: Blender's bone {bone} is not the hero's")
-                    continue
-                error = max(abs(a - b) for a, b in zip(position, expected[bone]))
-                worst = max(worst, error)
-                if error > tolerance:
-                    failures.append(f"{name} frame {frame} bone {bone}: {position} in Blender, "
-                                    f"{expected[bone]} from castkit pose ({error:.3g} m off)")
+    worst = pose_failures(castkit, hero, summary["poses"], tolerance, metres, failures)
+    worst = max(worst, layered_failures(castkit, blender, hero, work, tolerance, metres,
+                                        failures))
     vertices = list(summary["rest_vertices"].values())
     worst_vertex = 0.0
     if vertices and len(vertices[0]) == len(rest):

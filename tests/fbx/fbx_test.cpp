@@ -437,6 +437,51 @@ TEST(Fbx, EmbeddingKeepsEachImageInsideItsVideo) {
     EXPECT_FALSE(has_rule(warnings, "fbx.texture-embed"));
 }
 
+// A camp file placing the rock twice (once 5 up), placed twice by the map (once 100 along x),
+// and a file that places itself: the camp's rocks are four Models of the rock's one Geometry,
+// each where both placements put it; the loop is refused as a cycle, not followed.
+TEST(Fbx, NestedInstancesPlaceTheFilesTheyNameInsideTheirs) {
+    const fs::path dir = temp_dir("fbx-map-nested");
+    write_map(dir, 0);
+    cast::Document camp;
+    cast::Root camp_root = camp.add_root();
+    for (int i = 0; i < 2; ++i) {
+        cast::Instance rock = camp_root.add_instance();
+        rock.set_reference_file(rock.add_file("rock.cast"));  // beside camp.cast
+        if (i == 1) rock.set_position({0, 5, 0});
+    }
+    cast::Instance loop = camp_root.add_instance();
+    loop.set_reference_file(loop.add_file("camp.cast"));
+    ASSERT_TRUE(cast::write(camp, dir / "models" / "camp.cast"));
+    cast::Document map;
+    cast::Root root = map.add_root();
+    for (int i = 0; i < 2; ++i) {
+        cast::Instance instance = root.add_instance();
+        instance.set_reference_file(instance.add_file("models/camp.cast"));
+        if (i == 1) instance.set_position({100, 0, 0});
+    }
+    ASSERT_TRUE(cast::write(map, dir / "map.cast"));
+    BufferSink sink;
+    Diagnostics warnings;
+    auto written = write_map_fbx(dir, sink, warnings);
+    ASSERT_TRUE(written) << written.error().to_string();
+    const fbx_reader::File file = fbx_reader::read(sink.bytes);
+    EXPECT_EQ(fbx_reader::objects(file, "Geometry", "Mesh").size(), 1u);
+    std::multiset<std::pair<double, double>> places;  // x, y of each Model
+    for (const Node* model : fbx_reader::objects(file, "Model", "Mesh")) {
+        const glm::dvec3 t = lcl(*model, "Lcl Translation");
+        places.insert({std::round(t.x), std::round(t.y)});
+    }
+    EXPECT_EQ(places,
+              (std::multiset<std::pair<double, double>>{{0, 0}, {0, 5}, {100, 0}, {100, 5}}));
+    bool cycle = false;
+    for (const Diagnostic& d : warnings)
+        cycle = cycle ||
+                (d.rule == "fbx.instance-refused" && d.message.find("cycle") != std::string::npos);
+    EXPECT_TRUE(cycle);
+    EXPECT_FALSE(has_rule(warnings, "fbx.instance-dropped"));
+}
+
 TEST(Fbx, AnInstanceThatCannotBeReadIsNamedAndTheRestWritten) {
     const fs::path dir = temp_dir("fbx-map-refused");
     write_map(dir, 3);

@@ -11,6 +11,10 @@
 
 namespace castkit::formats {
 
+// How deep Instances nest in the files they name, in every writer that places them: deeper ones
+// are refused, which also ends a cycle that the writer's own check does not catch first.
+inline constexpr int kMaxInstanceDepth = 16;
+
 // `folder` (where an instance file was found) relative to `top`'s folder, or to the side-file
 // folder holding it; itself when it is in none (only with --allow-any-path). O(folders).
 std::filesystem::path relative_to_allowed(const std::filesystem::path& folder, const Context& top);

@@ -1,7 +1,8 @@
 // A map's Instances as FBX: each file they name read once (the side-file policy, the check before
 // every write), its meshes' Geometry and materials written once, and per Instance one Mesh Model
-// per mesh, placed by the Instance, sharing them. What an instance file holds beyond its meshes
-// (skeletons, skins, animations, hair, its own Instances) is named and dropped.
+// per mesh, placed by the Instance, sharing them; an instance file's own Instances add the meshes
+// of the files they name to its list, placed by them. What an instance file holds beyond its
+// meshes and Instances (skeletons, skins, animations, hair) is named and dropped.
 #include <fmt/format.h>
 
 #include <castkit/anim/local_to_world_job.hpp>
@@ -35,10 +36,9 @@ glm::mat4 placement(const View& view) {
 
 // What of an instance file beyond its meshes the FBX leaves out, as a list; empty when nothing.
 std::string dropped_parts(const cast::Document& document) {
-    std::size_t skeletons = 0, skins = 0, hairs = 0, animations = 0, instances = 0;
+    std::size_t skeletons = 0, skins = 0, hairs = 0, animations = 0;
     for (const cast::ConstRoot& root : document.root_nodes()) {
         animations += root.animations().size();
-        instances += root.instances().size();
         for (const cast::ConstModel& model : root.models()) {
             skeletons += model.skeleton() ? 1 : 0;
             hairs += model.hairs().size();
@@ -55,13 +55,13 @@ std::string dropped_parts(const cast::Document& document) {
     add(skins, "skin", "skins");
     add(animations, "animation", "animations");
     add(hairs, "hair", "hairs");
-    add(instances, "instance of its own", "instances of its own");
     return out;
 }
 
 }  // namespace
 
-void Scene::write_instance_meshes(InstanceFile& file, const std::string& name) {
+void Scene::write_instance_meshes(InstanceFile& file, const std::string& name,
+                                  const WriteContext& context, int depth) {
     WrittenModel unskinned;  // no bones: the Geometry is written without its skin
     std::size_t model_index = 0;
     for (const cast::ConstRoot& root : file.document->root_nodes())
@@ -81,10 +81,36 @@ void Scene::write_instance_meshes(InstanceFile& file, const std::string& name) {
                 file.meshes.push_back(shared);
             }
         }
+    add_nested_meshes(file, name, context, depth);
+}
+
+void Scene::add_nested_meshes(InstanceFile& file, const std::string& name,
+                              const WriteContext& context, int depth) {
+    const InstanceSite site{file.found_at, formats::scene_root_of(*file.document), depth + 1};
+    file.expanding = true;
+    std::size_t root_index = 0;
+    for (const cast::ConstRoot& root : file.document->root_nodes()) {
+        const auto instances = root.instances();
+        for (std::size_t i = 0; i < instances.size() && !failure; ++i) {
+            const std::string path = fmt::format("{}/root[{}]/instance[{}]", name, root_index, i);
+            const InstanceFile* nested = instance_file(instances[i], site, context, path);
+            if (nested == nullptr || failure) continue;
+            // Each one a Model at least once, where `file` is placed: bounded by the budget
+            // before the list grows (files that place each other tenfold grow tenfold a level).
+            if (!keep_bytes(nested->meshes.size() * kInstanceModelBytes, path,
+                            "the map's nested instance Models"))
+                break;
+            const glm::mat4 placed = placement(instances[i]);
+            for (const SharedMesh& mesh : nested->meshes)
+                file.meshes.push_back({mesh.geometry, mesh.material, placed * mesh.model_world});
+        }
+        ++root_index;
+    }
+    file.expanding = false;
 }
 
 const Scene::InstanceFile* Scene::instance_file(const cast::ConstInstance& instance,
-                                                const std::optional<std::string>& scene_root,
+                                                const InstanceSite& site,
                                                 const WriteContext& context,
                                                 const std::string& path) {
     const cast::ConstFile reference = instance.reference_file();
@@ -94,13 +120,20 @@ const Scene::InstanceFile* Scene::instance_file(const cast::ConstInstance& insta
         return nullptr;
     };
     if (name.empty()) return refuse("it names no file");
-    // Looked up as the glTF export and the OBJ writer do: under the scene root, beside the map.
-    const std::filesystem::path text = formats::instance_reference(name, {}, scene_root, context);
+    if (site.depth >= formats::kMaxInstanceDepth)
+        return refuse(
+            fmt::format("it is nested deeper than {} levels", formats::kMaxInstanceDepth));
+    // Looked up as the glTF export and the OBJ writer do: beside the file naming it, under the
+    // scene root, beside the map.
+    const std::filesystem::path text =
+        formats::instance_reference(name, site.found_at, site.scene_root, context);
     auto opened = formats::open_side_file(context, platform::utf8_of(text));
     if (!opened) return refuse(opened.error().message);
     const std::filesystem::path real = opened->file->real_path();
-    if (auto known = instance_files_.find(real); known != instance_files_.end())
+    if (auto known = instance_files_.find(real); known != instance_files_.end()) {
+        if (known->second.expanding) return refuse("it places a file that places it (a cycle)");
         return &known->second;
+    }
     auto bytes = opened->file->read();
     if (!bytes) return refuse(bytes.error().message);
     auto owned = std::make_shared<const std::vector<std::byte>>(std::move(*bytes));
@@ -115,6 +148,7 @@ const Scene::InstanceFile* Scene::instance_file(const cast::ConstInstance& insta
         return nullptr;
     }
     InstanceFile& file = instance_files_[real];
+    file.found_at = opened->path;
     file.document =
         std::make_unique<cast::Document>(*repaired ? std::move(**repaired) : std::move(*document));
     if (const std::string dropped = dropped_parts(*file.document); !dropped.empty())
@@ -125,11 +159,12 @@ const Scene::InstanceFile* Scene::instance_file(const cast::ConstInstance& insta
              "fbx.instance-dropped");
     // The images an instance file names lie beside it: named from the map's folder.
     std::error_code error;
-    texture_folder_ = opened->path.parent_path().lexically_relative(
+    std::filesystem::path folder = opened->path.parent_path().lexically_relative(
         std::filesystem::absolute(context.base, error).lexically_normal());
-    if (texture_folder_ == ".") texture_folder_.clear();
-    write_instance_meshes(file, checked_as.name);
-    texture_folder_.clear();
+    if (folder == ".") folder.clear();
+    const std::filesystem::path outer = std::exchange(texture_folder_, folder);
+    write_instance_meshes(file, checked_as.name, context, site.depth);
+    texture_folder_ = outer;
     return &file;
 }
 
@@ -141,7 +176,8 @@ void Scene::write_instances(const cast::Document& document, const WriteContext& 
         const auto instances = root.instances();
         for (std::size_t i = 0; i < instances.size() && !failure; ++i) {
             const std::string path = fmt::format("root[{}]/instance[{}]", root_index, i);
-            const InstanceFile* file = instance_file(instances[i], scene_root, context, path);
+            const InstanceFile* file =
+                instance_file(instances[i], {{}, scene_root, 0}, context, path);
             const std::size_t ordinal = number++;
             if (file == nullptr || failure) continue;
             if (!keep_bytes(file->meshes.size() * kInstanceModelBytes, path,

@@ -125,20 +125,35 @@ class Scene {
         std::int64_t geometry = 0, material = 0;
         glm::mat4 model_world{1.0f};
     };
+    // An instance file: its meshes, then those of the files its own Instances name, placed
+    // by them (nested Instances flattened into the file's list).
     struct InstanceFile {
         std::unique_ptr<cast::Document> document;
+        std::filesystem::path found_at;  // where it was found: its own Instances resolve beside
         std::vector<SharedMesh> meshes;
+        bool expanding = false;  // its meshes are being gathered: an Instance of it is a cycle
     };
     std::map<std::filesystem::path, InstanceFile> instance_files_;  // by real path
     // While an instance file's materials are written: its folder from the map's, which the
     // images they name lie in (empty for the map's own).
     std::filesystem::path texture_folder_;
 
-    // The file an Instance names, read and written once; null with a warning when refused.
-    const InstanceFile* instance_file(const cast::ConstInstance& instance,
-                                      const std::optional<std::string>& scene_root,
+    // Where an Instance is looked up from: the file naming it (found_at empty for the map), its
+    // scene root, and how deep it nests.
+    struct InstanceSite {
+        std::filesystem::path found_at;
+        std::optional<std::string> scene_root;
+        int depth = 0;
+    };
+    // The file an Instance names, read and written once; null with a warning when refused (a
+    // cycle, too deep, unreadable).
+    const InstanceFile* instance_file(const cast::ConstInstance& instance, const InstanceSite& site,
                                       const WriteContext& context, const std::string& path);
-    void write_instance_meshes(InstanceFile& file, const std::string& name);
+    void write_instance_meshes(InstanceFile& file, const std::string& name,
+                               const WriteContext& context, int depth);
+    // The meshes of the files `file`'s own Instances name, added to its list as they place them.
+    void add_nested_meshes(InstanceFile& file, const std::string& name, const WriteContext& context,
+                           int depth);
 
     std::int64_t write_material(const cast::ConstMaterial& material, const std::string& path);
     // The Texture of image `named` (its Video written once per image), named `name`.

@@ -28,7 +28,7 @@
 namespace castkit::gltf {
 namespace {
 
-constexpr int kMaxInstanceDepth = 16;
+using formats::kMaxInstanceDepth;
 // Inlining stops when the output would hold more glTF nodes than this floor plus one per byte
 // of the files read (the document's Cast size and each instance file once): files that
 // instance each other ten times a level grow tenfold a level, and the output must stay

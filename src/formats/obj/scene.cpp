@@ -18,8 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// As deep as the glTF export inlines: deeper Instances are refused (a cycle ends here too).
-constexpr int kMaxInstanceDepth = 16;
+using formats::kMaxInstanceDepth;
 constexpr std::string_view kRefused = "obj.instance-refused";
 
 // A Model's or an Instance's position, rotation and scale as one matrix (T · R · S).
