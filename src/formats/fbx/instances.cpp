@@ -157,12 +157,10 @@ const Scene::InstanceFile* Scene::instance_file(const cast::ConstInstance& insta
                          "materials alone)",
                          checked_as.name, dropped),
              "fbx.instance-dropped");
-    // The images an instance file names lie beside it: named from the map's folder.
-    std::error_code error;
-    std::filesystem::path folder = opened->path.parent_path().lexically_relative(
-        std::filesystem::absolute(context.base, error).lexically_normal());
-    if (folder == ".") folder.clear();
-    const std::filesystem::path outer = std::exchange(texture_folder_, folder);
+    // The images an instance file names lie beside it: named from the map's folder (or the
+    // side-file folder holding it), as the OBJ writer names them.
+    const std::filesystem::path outer = std::exchange(
+        texture_folder_, formats::relative_to_allowed(opened->path.parent_path(), context));
     write_instance_meshes(file, checked_as.name, context, site.depth);
     texture_folder_ = outer;
     return &file;

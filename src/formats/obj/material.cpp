@@ -7,8 +7,8 @@
 
 #include "../../cast/node_path.hpp"
 #include "../common/number_text.hpp"
+#include "formats/common/instance_paths.hpp"
 #include "io/side_files.hpp"
-#include "io/side_outputs.hpp"
 #include "shared.hpp"
 
 namespace castkit::obj {
@@ -41,81 +41,21 @@ std::string number_text(float v) {
 }
 
 struct Library {
-    const fs::path& output_folder;
     const WriteContext& context;
     Diagnostics& diagnostics;
-    SideOutputs& outputs;
+    formats::TexturePlacement* placement;  // null: no MTL is written, so nothing is placed
     std::string text;
 
-    // The path a File names, as the MTL beside the output must name it.
+    // The path a File names, as the MTL beside the output must name it: the top document's as
+    // the registry placed it; an instance file's, which lies beside that file, named from the
+    // map's folder and placed as the registry places the map's own.
     std::string texture_path(std::string_view named, const Source& source,
                              const std::string& path) const {
         const fs::path portable = formats::portable_path(named);
-        if (source.found_at.empty()) return portable.generic_string();  // the registry placed it
-        // An instance file names its textures beside itself.
-        Context beside = context;
-        beside.base = source.found_at.parent_path();
-        beside.folder = nullptr;
-        std::error_code error;
-        const fs::path from = fs::absolute(output_folder, error).lexically_normal();
-        auto found = formats::resolve_side_file(beside, named);
-        if (!found) {
-            diagnostics.push_back(warning(
-                source.name, path, "texture.not-found",
-                fmt::format("texture '{}' was not found ({}); named beside the instance file",
-                            named, found.error().message)));
-            return relative(beside.base / portable, from);
-        }
-        if (!copies_textures()) return relative(*found, from);
-        return copied(beside, named, *found, from, source, path);
-    }
-
-    // Whether textures are copied beside an output in another folder than the source's, as the
-    // registry copies the top document's (FormatOptions::place_textures).
-    bool copies_textures() const {
-        if (!context.options.place_textures || context.options.textures == TextureMode::Reference)
-            return false;
-        std::error_code error;
-        return !fs::equivalent(context.base.empty() ? "." : context.base, output_folder, error);
-    }
-
-    // `found` copied below the output's folder as it lies below the top document's (or by its
-    // name alone), through the run's side outputs; its path from the output. Where the copy
-    // fails, `found` where it is.
-    std::string copied(const Context& beside, std::string_view named, const fs::path& found,
-                       const fs::path& from, const Source& source, const std::string& path) const {
-        std::error_code error;
-        const fs::path top =
-            fs::absolute(context.base.empty() ? "." : context.base, error).lexically_normal();
-        const fs::path at = fs::absolute(found, error).lexically_normal();
-        const fs::path below = at.lexically_relative(top);
-        const fs::path wanted =
-            from / (below.empty() || *below.begin() == ".." ? at.filename() : below);
-        fs::create_directories(wanted.parent_path(), error);
-        auto bytes = formats::read_side_file(beside, named);
-        auto written = bytes ? outputs.write(wanted, (*bytes)->bytes())
-                             : Expected<SideOutputs::Written>(make_error(bytes.error()));
-        if (!written) {
-            diagnostics.push_back(warning(
-                source.name, path, "texture.copy-failed",
-                fmt::format("texture '{}' was not copied beside the output ({}); named where it "
-                            "is",
-                            named, written.error().message)));
-            return relative(found, from);
-        }
-        if (written->renamed)
-            diagnostics.push_back(warning(
-                source.name, path, formats::kRenamedRule,
-                formats::renamed_message(fmt::format("texture '{}'", named), wanted, *written)));
-        return relative(written->path, from);
-    }
-
-    static std::string relative(const fs::path& file, const fs::path& from) {
-        std::error_code error;
-        return fs::absolute(file, error)
-            .lexically_normal()
-            .lexically_relative(from)
-            .generic_string();
+        if (source.found_at.empty() || placement == nullptr) return portable.generic_string();
+        const fs::path folder =
+            formats::relative_to_allowed(source.found_at.parent_path(), context);
+        return placement->place((folder / portable).generic_string(), path);
     }
 
     void material(const cast::ConstMaterial& material, const std::string& name,
@@ -165,9 +105,9 @@ std::string unique_name(const cast::ConstMaterial& material, std::set<std::strin
 }  // namespace
 
 std::string material_library(const std::vector<Placement>& placements, MaterialNames& names,
-                             const fs::path& output_folder, SideOutputs& outputs,
-                             const WriteContext& context, Diagnostics& diagnostics) {
-    Library library{output_folder, context, diagnostics, outputs, {}};
+                             formats::TexturePlacement* placement, const WriteContext& context,
+                             Diagnostics& diagnostics) {
+    Library library{context, diagnostics, placement, {}};
     std::set<std::string> taken;
     for (const Placement& placement : placements)
         for (const cast::ConstMesh& mesh : placement.model.meshes()) {

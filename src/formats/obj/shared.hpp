@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "io/texture_files.hpp"
+
 namespace castkit::obj {
 
 // Text appended into a block that goes to the sink whenever it fills: the output is never held
@@ -64,13 +66,13 @@ std::string token(std::string_view name, std::string_view fallback);
 using MaterialNames = std::map<const cast::Node*, std::string>;
 
 // The MTL text of the materials the placements draw, each named in `names`, with texture paths
-// valid from `output_folder`: the top document's as the registry placed them, an instance
-// file's found beside it and, written to another folder than the top document's, copied below
-// `output_folder` through `outputs` (as the registry copies the top document's); warnings for
-// slots MTL cannot hold. O(materials + bytes of the textures copied).
+// valid from the output's folder: the top document's as the registry placed them, an instance
+// file's (found beside it) as `placement` places them, named from the top document's folder;
+// as named when `placement` is null. Warnings for slots MTL cannot hold. O(materials + bytes of
+// the textures copied).
 std::string material_library(const std::vector<Placement>& placements, MaterialNames& names,
-                             const std::filesystem::path& output_folder, SideOutputs& outputs,
-                             const WriteContext& context, Diagnostics& diagnostics);
+                             formats::TexturePlacement* placement, const WriteContext& context,
+                             Diagnostics& diagnostics);
 
 // A warning of the OBJ writer: `file`, `path`, its id and its text. O(1).
 Diagnostic warning(std::string_view file, std::string path, std::string_view rule,

@@ -5,6 +5,7 @@
 #include <castkit/formats/obj.hpp>
 #include <glm/mat3x3.hpp>
 #include <glm/matrix.hpp>
+#include <optional>
 
 #include "io/side_outputs.hpp"
 #include "shared.hpp"
@@ -164,14 +165,16 @@ struct GeometryWriter {
 Expected<std::string> write_library(const Scene& scene, MaterialNames& names,
                                     const fs::path& output, const WriteContext& context,
                                     Diagnostics& diagnostics) {
-    const fs::path folder = output.empty() ? fs::path(".") : output.parent_path();
     const std::shared_ptr<SideOutputs> outputs = formats::side_outputs_for(context.options);
-    if (!output.empty()) outputs->reserve(output);
-    // Standard output has no folder to copy an instance file's textures into.
+    // The instance files' images go through the MTL's side outputs, so neither takes the
+    // other's name; standard output has no folder to place them in (nor an MTL to name them).
     WriteContext placing = context;
-    if (output.empty()) placing.options.place_textures = false;
+    placing.options.side_outputs = outputs;
+    const cast::EmbeddedFiles none;  // an instance file read from disk carries no image
+    std::optional<formats::TexturePlacement> placement;
+    if (!output.empty()) placement.emplace(none, output, placing, diagnostics);
     const std::string text = material_library(
-        scene.placements, names, folder.empty() ? "." : folder, *outputs, placing, diagnostics);
+        scene.placements, names, placement ? &*placement : nullptr, placing, diagnostics);
     if (text.empty()) return std::string();
     if (output.empty()) {
         names.clear();
