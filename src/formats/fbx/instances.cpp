@@ -84,28 +84,38 @@ void Scene::write_instance_meshes(InstanceFile& file, const std::string& name,
     add_nested_meshes(file, name, context, depth);
 }
 
+template <class Place>
+void Scene::for_each_instance_file(const cast::Document& document, const InstanceSite& site,
+                                   std::string_view prefix, const WriteContext& context,
+                                   std::string_view what, Place&& place) {
+    std::size_t ordinal = 0;
+    std::size_t root_index = 0;
+    for (const cast::ConstRoot& root : document.root_nodes()) {
+        const auto instances = root.instances();
+        for (std::size_t i = 0; i < instances.size() && !failure; ++i, ++ordinal) {
+            const std::string path = fmt::format("{}root[{}]/instance[{}]", prefix, root_index, i);
+            const InstanceFile* file = instance_file(instances[i], site, context, path);
+            if (file == nullptr || failure) continue;
+            // Each of its meshes a Model at least once: bounded by the budget before anything
+            // is written (files that place each other tenfold grow tenfold a level).
+            if (!keep_bytes(file->meshes.size() * kInstanceModelBytes, path, what)) return;
+            place(instances[i], *file, ordinal);
+        }
+        ++root_index;
+    }
+}
+
 void Scene::add_nested_meshes(InstanceFile& file, const std::string& name,
                               const WriteContext& context, int depth) {
     const InstanceSite site{file.found_at, formats::scene_root_of(*file.document), depth + 1};
     file.expanding = true;
-    std::size_t root_index = 0;
-    for (const cast::ConstRoot& root : file.document->root_nodes()) {
-        const auto instances = root.instances();
-        for (std::size_t i = 0; i < instances.size() && !failure; ++i) {
-            const std::string path = fmt::format("{}/root[{}]/instance[{}]", name, root_index, i);
-            const InstanceFile* nested = instance_file(instances[i], site, context, path);
-            if (nested == nullptr || failure) continue;
-            // Each one a Model at least once, where `file` is placed: bounded by the budget
-            // before the list grows (files that place each other tenfold grow tenfold a level).
-            if (!keep_bytes(nested->meshes.size() * kInstanceModelBytes, path,
-                            "the map's nested instance Models"))
-                break;
-            const glm::mat4 placed = placement(instances[i]);
-            for (const SharedMesh& mesh : nested->meshes)
+    for_each_instance_file(
+        *file.document, site, name + "/", context, "the map's nested instance Models",
+        [&](const cast::ConstInstance& instance, const InstanceFile& nested, std::size_t) {
+            const glm::mat4 placed = placement(instance);
+            for (const SharedMesh& mesh : nested.meshes)
                 file.meshes.push_back({mesh.geometry, mesh.material, placed * mesh.model_world});
-        }
-        ++root_index;
-    }
+        });
     file.expanding = false;
 }
 
@@ -167,39 +177,26 @@ const Scene::InstanceFile* Scene::instance_file(const cast::ConstInstance& insta
 }
 
 void Scene::write_instances(const cast::Document& document, const WriteContext& context) {
-    const std::optional<std::string> scene_root = formats::scene_root_of(document);
-    std::size_t number = 0;
-    std::size_t root_index = 0;
-    for (const cast::ConstRoot& root : document.root_nodes()) {
-        const auto instances = root.instances();
-        for (std::size_t i = 0; i < instances.size() && !failure; ++i) {
-            const std::string path = fmt::format("root[{}]/instance[{}]", root_index, i);
-            const InstanceFile* file =
-                instance_file(instances[i], {{}, scene_root, 0}, context, path);
-            const std::size_t ordinal = number++;
-            if (file == nullptr || failure) continue;
-            if (!keep_bytes(file->meshes.size() * kInstanceModelBytes, path,
-                            "the map's instance Models"))
-                return;
-            const cast::ConstFile reference = instances[i].reference_file();
-            const std::string own(instances[i].name().value_or(""));
-            const std::string base(own.empty() ? scene::model_name(reference.path().value_or(""))
-                                               : own);
-            const glm::mat4 world = placement(instances[i]);
-            for (std::size_t m = 0; m < file->meshes.size(); ++m) {
-                const SharedMesh& mesh = file->meshes[m];
-                const std::string name = file->meshes.size() == 1
-                                             ? fmt::format("{}.{}", base, ordinal)
-                                             : fmt::format("{}.{}.{}", base, ordinal, m);
-                const std::int64_t model = add_object("Model", name, "Model", "Mesh");
-                fill_model(object(), anim::decompose(world * mesh.model_world));
-                connect(model, 0);
-                connect(mesh.geometry, model);
-                if (mesh.material != 0) connect(mesh.material, model);
-            }
+    const InstanceSite site{{}, formats::scene_root_of(document), 0};
+    auto place = [&](const cast::ConstInstance& instance, const InstanceFile& file,
+                     std::size_t ordinal) {
+        const std::string own(instance.name().value_or(""));
+        const std::string base(
+            own.empty() ? scene::model_name(instance.reference_file().path().value_or("")) : own);
+        const glm::mat4 world = placement(instance);
+        for (std::size_t m = 0; m < file.meshes.size(); ++m) {
+            const SharedMesh& mesh = file.meshes[m];
+            const std::string name = file.meshes.size() == 1
+                                         ? fmt::format("{}.{}", base, ordinal)
+                                         : fmt::format("{}.{}.{}", base, ordinal, m);
+            const std::int64_t model = add_object("Model", name, "Model", "Mesh");
+            fill_model(object(), anim::decompose(world * mesh.model_world));
+            connect(model, 0);
+            connect(mesh.geometry, model);
+            if (mesh.material != 0) connect(mesh.material, model);
         }
-        ++root_index;
-    }
+    };
+    for_each_instance_file(document, site, "", context, "the map's instance Models", place);
 }
 
 }  // namespace castkit::fbx::detail

@@ -151,6 +151,13 @@ class Scene {
                                       const WriteContext& context, const std::string& path);
     void write_instance_meshes(InstanceFile& file, const std::string& name,
                                const WriteContext& context, int depth);
+    // Calls place(instance, its file, its ordinal among the document's Instances) for each
+    // Instance of `document` whose file is read and whose Models the budget keeps (`what` names
+    // them past it); node paths begin with `prefix`. Stops at the first failure.
+    template <class Place>
+    void for_each_instance_file(const cast::Document& document, const InstanceSite& site,
+                                std::string_view prefix, const WriteContext& context,
+                                std::string_view what, Place&& place);
     // The meshes of the files `file`'s own Instances name, added to its list as they place them.
     void add_nested_meshes(InstanceFile& file, const std::string& name, const WriteContext& context,
                            int depth);
